@@ -1,0 +1,12 @@
+#pragma once
+// The `poslab` command line, exactly as ../shared/spec/cli.md specifies it.
+// Exit status: 0 success; 2 invalid usage or parameter (one line on stderr
+// "poslab: error: <what>, <valid range>, got <value>", empty stdout); 1 other failure (I/O).
+
+namespace poslab::cli {
+
+// Parses argv and dispatches: no command (or --session) → the window; `compute`, `figure`,
+// `presets`, `--help`, `--version` → stdout. Never throws; returns the exit status.
+int run(int argc, char** argv);
+
+}  // namespace poslab::cli

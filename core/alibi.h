@@ -1,0 +1,26 @@
+#pragma once
+// ALiBi (Press, Smith & Lewis 2022): per-head linear biases.
+// Slopes: H a power of two → m_h = 2^(−B(h+1)/H) (B = bias_max, 8 in the paper; MPT's
+// alibi_bias_max); other H → the p = 2^⌊log2 H⌋ slopes followed by every other slope of 2p
+// ([0::2][:H−p]). Bias: b[h][i][j] = −m_h·(i−j) for j <= i (causal), or −m_h·|i−j| (symmetric).
+// Precision: Double reproduces ofirpress (Python doubles); Float32 rounds each slope to float32
+// as BLOOM/MPT tensors hold them.
+#include "core/types.h"
+
+namespace poslab {
+
+struct AlibiParams {
+    int heads = 8;              // 1 .. 4096
+    double bias_max = 8.0;      // > 0, <= 1024
+    bool symmetric = false;
+    Precision precision = Precision::Double;
+    Check validate() const;
+};
+
+Vector alibiSlopes(const AlibiParams& params);
+
+// Bias of head h at explicit query/key positions, |queries| × |keys|: −m_h·(i−j), or −m_h·|i−j|
+// when symmetric. Entries with j > i in the causal form are returned as −m_h·(i−j) too (callers mask).
+Matrix alibiBias(const AlibiParams& params, int head, const Positions& queries, const Positions& keys);
+
+}  // namespace poslab

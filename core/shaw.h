@@ -1,0 +1,30 @@
+#pragma once
+// Shaw, Uszkoreit & Vaswani (2018) relative position representations, as tensor2tensor's
+// _generate_relative_positions_matrix computes the indices:
+//   index[i][j] = clip(j − i', −k, k) + k,  i' = K − Q + i  (queries are the last Q of K keys)
+//   cache = true: one row for distances −(K−1) … 0.
+// Embeddings a^K, a^V are seeded (2k+1) × dim tables; the score is
+//   e_ij = (q_i · (k_j + a^K[index[i][j]])) / sqrt(dim).
+#include "core/types.h"
+
+namespace poslab {
+
+struct ShawParams {
+    std::int64_t max_relative_position = 16;   // k, 1 .. 1'000'000
+    int dim = 64;                              // table width, 1 .. 65536
+    std::uint64_t seed = 0;
+    Check validate() const;
+};
+
+// Q × K index matrix (or 1 × K with cache). Precondition: 1 <= Q <= K.
+IntMatrix shawIndex(std::int64_t query_length, std::int64_t key_length, std::int64_t max_relative_position,
+                    bool cache = false);
+
+// Index for arbitrary query/key positions: clip(key − query, −k, k) + k.
+IntMatrix shawIndexAt(const Positions& queries, const Positions& keys, std::int64_t max_relative_position);
+
+// Seeded tables, (2k+1) × dim: key table (stream 1) and value table (stream 2), N(0, 1/dim).
+Matrix shawKeyTable(const ShawParams& params);
+Matrix shawValueTable(const ShawParams& params);
+
+}  // namespace poslab

@@ -1,0 +1,38 @@
+#pragma once
+// Absolute sinusoidal position encoding (Vaswani et al. 2017 §3.5) and its framework variants.
+//
+// Frequencies, K = ceil(dim/2) (interleaved) or floor(dim/2) (concat) of them, i = 0..K-1:
+//   vaswani        w_i = base^(−2i/dim)
+//   tensor2tensor  w_i = (1/min_timescale)·exp(−i·ln(base/min_timescale)/max(K−1, 1))
+//                  (fairseq's (half−1) table; the last frequency is exactly 1/base)
+// Layouts (row p of the |positions| × dim output):
+//   interleaved  PE[p,2i] = sin(p·w_i), PE[p,2i+1] = cos(p·w_i)   (DistilBERT; odd dim ends with sin)
+//   concat       PE[p] = [sin(p·w_0..K−1) | cos(p·w_0..K−1)]     (fairseq, t2t, Transformer-XL;
+//                odd dim gets a zero last column)
+// Precision: Float32 reproduces the reference (interleaved: double maths stored as float32,
+// DistilBERT; concat: float32 frequencies, float32 angle p·w, sin/cos rounded to float32).
+// Properties: PE(p+Δ) = R(Δ)·PE(p) pair-wise; PE(p)·PE(q) depends only on p−q.
+#include "core/types.h"
+
+namespace poslab {
+
+enum class SinusoidalLayout { Interleaved, Concat };
+enum class SinusoidalFrequencies { Vaswani, Tensor2Tensor };
+
+struct SinusoidalParams {
+    int dim = 64;                      // 1 .. 65536 (odd allowed); tensor2tensor needs dim >= 2
+    double base = 10000.0;             // largest timescale, > 1
+    double min_timescale = 1.0;        // tensor2tensor only, (0, base)
+    SinusoidalLayout layout = SinusoidalLayout::Interleaved;
+    SinusoidalFrequencies frequencies = SinusoidalFrequencies::Vaswani;
+    Precision precision = Precision::Float32;
+    Check validate() const;
+};
+
+// The K angular frequencies w_i (rounded as the layout's reference rounds them).
+Vector sinusoidalFrequencies(const SinusoidalParams& params);
+
+// |positions| × dim encoding. Positions may be any integers >= 0.
+Matrix sinusoidalEncoding(const SinusoidalParams& params, const Positions& positions);
+
+}  // namespace poslab

@@ -1,0 +1,39 @@
+#pragma once
+// T5 relative position buckets (Raffel et al. 2020), as transformers' T5Attention computes them.
+//   rel = key − query (positive: key after query).
+//   bidirectional: nb := num_buckets/2; bucket += nb if rel > 0; n = |rel|
+//   causal:        nb := num_buckets;   n = −min(rel, 0)  (future keys → bucket 0)
+//   max_exact = nb/2; n < max_exact → bucket n;
+//   else max_exact + int(ln(n/max_exact)/ln(max_distance/max_exact)·(nb − max_exact))
+//   (float32 log and division, truncation toward zero), capped at nb − 1.
+// Per-head bias: bias[h][i][j] = table[bucket(j − i)][h], table seeded num_buckets × heads.
+#include "core/types.h"
+
+namespace poslab {
+
+struct T5Params {
+    int num_buckets = 32;            // 2 .. 1024 (even when bidirectional)
+    std::int64_t max_distance = 128; // > max_exact, .. 1e9
+    bool bidirectional = true;
+    int heads = 8;                   // 1 .. 256
+    std::uint64_t seed = 0;
+    Check validate() const;
+};
+
+// Bucket of one relative offset (key − query).
+std::int64_t t5Bucket(std::int64_t relative, const T5Params& params);
+
+// Buckets of a list of offsets.
+std::vector<std::int64_t> t5Buckets(const std::vector<std::int64_t>& relative, const T5Params& params);
+
+// Q × K bucket matrix: query i at position past+i, key j at j.
+IntMatrix t5BucketMatrix(std::int64_t query_length, std::int64_t key_length, std::int64_t past,
+                         const T5Params& params);
+
+// Seeded bias table, num_buckets × heads (the learned relative_attention_bias weights).
+Matrix t5BiasTable(const T5Params& params);
+
+// Bias of head h for explicit query and key positions, |queries| × |keys|.
+Matrix t5Bias(const T5Params& params, int head, const Positions& queries, const Positions& keys);
+
+}  // namespace poslab

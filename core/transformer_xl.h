@@ -1,0 +1,41 @@
+#pragma once
+// Transformer-XL relative positional encoding (Dai et al. 2019), as kimiyoung/transformer-xl.
+// Relative sinusoid R_d = [sin(d·w) | cos(d·w)], w_i = 10000^(−2i/dim) (concat, Vaswani,
+// float32), fed descending distances klen−1 … 0, clamped to clamp_len when clamp_len > 0.
+// Score of query i (position i + mlen) and key j, distance d = (i + klen − qlen) − j:
+//   A_ij = (q_i + u)·k_j + (q_i + v)·(W_R R_d)
+//        = q_i·k_j  (a, content)  + q_i·W_R R_d  (b, content→position)
+//        + u·k_j    (c, global content bias) + v·W_R R_d (d, global position bias)
+// u, v (dim) and W_R (dim × dim) are seeded.
+#include "core/types.h"
+
+namespace poslab {
+
+struct TransformerXLParams {
+    int dim = 64;                 // 2 .. 65536, even
+    std::int64_t clamp_len = 0;   // 0 = none, else >= 1
+    std::uint64_t seed = 0;
+    Check validate() const;
+};
+
+// The distances fed to the positional embedding for key length K: K−1 … 0, clamped.
+std::vector<std::int64_t> transformerXLDistances(std::int64_t key_length, std::int64_t clamp_len);
+
+// Relative sinusoid rows for the given distances, |distances| × dim (float32 rounding).
+Matrix transformerXLPosEmb(int dim, const std::vector<std::int64_t>& distances);
+
+struct TransformerXLWeights {
+    Vector u, v;     // dim
+    Matrix w_r;      // dim × dim
+};
+TransformerXLWeights transformerXLWeights(const TransformerXLParams& params);
+
+// The four terms for explicit query/key positions and content rows q (|queries| × dim),
+// k (|keys| × dim); each |queries| × |keys|, unscaled (multiply by 1/sqrt(dim) for scores).
+struct TransformerXLTerms {
+    Matrix a, b, c, d;
+};
+TransformerXLTerms transformerXLTerms(const TransformerXLParams& params, const Positions& queries,
+                                      const Positions& keys, const Matrix& q, const Matrix& k);
+
+}  // namespace poslab

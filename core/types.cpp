@@ -1,0 +1,36 @@
+#include "core/types.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace poslab {
+
+std::string formatNumber(double x) {
+    if (std::isnan(x)) return "nan";
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, x);
+    return std::string(buf, res.ptr);
+}
+
+std::string formatInt(std::int64_t x) { return std::to_string(x); }
+
+Check validatePositions(const Positions& positions, const std::string& name, std::int64_t minValue) {
+    if (positions.empty())
+        return ParamError{name, "at least one position", "an empty list"};
+    for (auto p : positions) {
+        if (p < minValue || p > kMaxPosition)
+            return ParamError{name, "integers from " + formatInt(minValue) + " to " + formatInt(kMaxPosition),
+                              formatInt(p)};
+    }
+    return std::nullopt;
+}
+
+Positions arangePositions(std::int64_t begin, std::int64_t end) {
+    Positions p;
+    if (end > begin) p.reserve(static_cast<std::size_t>(end - begin));
+    for (auto i = begin; i < end; ++i) p.push_back(i);
+    return p;
+}
+
+}  // namespace poslab

@@ -1,0 +1,10 @@
+# CPack: a .deb that installs poslab, its desktop entry, metainfo and icon.
+set(CPACK_PACKAGE_NAME "poslab")
+set(CPACK_PACKAGE_VENDOR "PosLab")
+set(CPACK_PACKAGE_CONTACT "PosLab developers <dev@poslab.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_GENERATOR "DEB")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_SECTION "science")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+include(CPack)

@@ -1,10 +1,55 @@
-# CPack: a .deb that installs poslab, its desktop entry, metainfo and icon.
+# Installation layout and CPack: a .deb that installs poslab, its desktop entry, AppStream
+# metainfo and scalable icon. Included last by the top-level CMakeLists.txt.
+#
+#   cmake --preset release && cmake --build --preset release
+#   (cd build/release && cpack)            -> build/release/poslab_0.1.0_amd64.deb
+#
+# The application id is org.poslab.PosLab: the desktop file, the metainfo's <launchable> and
+# the icon are all installed under that name (the freedesktop and AppStream rules).
+include(GNUInstallDirs)
+
+set(POSLAB_APP_ID "org.poslab.PosLab")
+set(POSLAB_PACKAGING_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+if(POSLAB_BUILD_UI)
+  install(FILES "${POSLAB_PACKAGING_DIR}/poslab.desktop"
+          DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/applications"
+          RENAME "${POSLAB_APP_ID}.desktop")
+  install(FILES "${POSLAB_PACKAGING_DIR}/${POSLAB_APP_ID}.metainfo.xml"
+          DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/metainfo")
+  install(FILES "${POSLAB_PACKAGING_DIR}/icons/poslab.svg"
+          DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/icons/hicolor/scalable/apps"
+          RENAME "${POSLAB_APP_ID}.svg")
+endif()
+
+# ---- CPack (Debian package) -------------------------------------------------------------------
 set(CPACK_PACKAGE_NAME "poslab")
 set(CPACK_PACKAGE_VENDOR "PosLab")
 set(CPACK_PACKAGE_CONTACT "PosLab developers <dev@poslab.invalid>")
+set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_DESCRIPTION
+    "PosLab shows how transformer language models encode token positions: sinusoidal,\n\
+learned, Shaw, T5, Transformer-XL, ALiBi, RoPE (every scaling type), xPos and NoPE,\n\
+computed number for number like the reference implementations. It draws rotated\n\
+query/key pairs, attention heatmaps, decay curves and frequency spectra, exports\n\
+figures to PNG, SVG and PDF, and has a command line (poslab compute / poslab figure).")
+set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
+set(CPACK_STRIP_FILES ON)
 set(CPACK_GENERATOR "DEB")
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_SOURCE_GENERATOR "TGZ")
+set(CPACK_SOURCE_IGNORE_FILES "/build/" "/\\\\.git/" "/\\\\.cache/")
+
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)            # poslab_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
+# Runtime libraries (Qt 6 Core/Gui/Widgets/Charts/Svg/PrintSupport, libstdc++ ...) are derived
+# by dpkg-shlibdeps from the installed executable. The xcb/offscreen platform plugins ship in
+# libqt6gui6 and the SVG icon engine in libqt6svg6, which those dependencies already pull in.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# The hicolor directories the icon goes into; fonts so that figures have text on a bare system.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hicolor-icon-theme, fonts-dejavu-core")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "qt6-wayland")
+
 include(CPack)

@@ -3,8 +3,10 @@
 // Slopes: H a power of two → m_h = 2^(−B(h+1)/H) (B = bias_max, 8 in the paper; MPT's
 // alibi_bias_max); other H → the p = 2^⌊log2 H⌋ slopes followed by every other slope of 2p
 // ([0::2][:H−p]). Bias: b[h][i][j] = −m_h·(i−j) for j <= i (causal), or −m_h·|i−j| (symmetric).
-// Precision: Double reproduces ofirpress (Python doubles); Float32 rounds each slope to float32
-// as BLOOM/MPT tensors hold them.
+// Precision: Double reproduces ofirpress (Python doubles: start = 2^(−B/p), slope_i =
+// start·start^i, the non-power-of-two extras from the same recursion); Float32 rounds each of
+// those slopes to float32 as BLOOM/MPT tensors hold them. The bias is −m_h·(i−j) evaluated in
+// double with the (possibly rounded) slope; it is not rounded again.
 #include "core/types.h"
 
 namespace poslab {
@@ -19,7 +21,7 @@ struct AlibiParams {
 
 Vector alibiSlopes(const AlibiParams& params);
 
-// Bias of head h at explicit query/key positions, |queries| × |keys|: −m_h·(i−j), or −m_h·|i−j|
+// Bias of head h (0 .. heads−1; out-of-range values are clamped) at explicit query/key positions, |queries| × |keys|: −m_h·(i−j), or −m_h·|i−j|
 // when symmetric. Entries with j > i in the causal form are returned as −m_h·(i−j) too (callers mask).
 Matrix alibiBias(const AlibiParams& params, int head, const Positions& queries, const Positions& keys);
 

@@ -10,20 +10,26 @@
 namespace poslab {
 
 struct ShawParams {
-    std::int64_t max_relative_position = 16;   // k, 1 .. 1'000'000
+    std::int64_t max_relative_position = 16;   // k, 1 .. 1'000'000, and (2k+1)·dim <= 2^26
     int dim = 64;                              // table width, 1 .. 65536
     std::uint64_t seed = 0;
     Check validate() const;
 };
 
-// Q × K index matrix (or 1 × K with cache). Precondition: 1 <= Q <= K.
+// Lengths for shawIndex: key_length 1 .. 1'000'000; query_length 1 .. key_length with
+// Q·K <= 2^26 (ignored with cache). Errors name "query_length" / "key_length".
+Check shawValidateLengths(std::int64_t query_length, std::int64_t key_length, bool cache = false);
+
+// Q × K index matrix (or 1 × K with cache). Precondition: 1 <= Q <= K (as tensor2tensor,
+// Q > K gives K rows: range_vec_k[-Q:] is the whole range).  Entries lie in 0 .. 2k.
 IntMatrix shawIndex(std::int64_t query_length, std::int64_t key_length, std::int64_t max_relative_position,
                     bool cache = false);
 
 // Index for arbitrary query/key positions: clip(key − query, −k, k) + k.
 IntMatrix shawIndexAt(const Positions& queries, const Positions& keys, std::int64_t max_relative_position);
 
-// Seeded tables, (2k+1) × dim: key table (stream 1) and value table (stream 2), N(0, 1/dim).
+// Seeded tables, (2k+1) × dim: key table (stream 1) and value table (stream 2), N(0, 1/dim):
+// seededNormal(2k+1, dim, seed, stream, 1/sqrt(dim)). Row index[i][j] is a^K for that pair.
 Matrix shawKeyTable(const ShawParams& params);
 Matrix shawValueTable(const ShawParams& params);
 

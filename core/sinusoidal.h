@@ -3,14 +3,20 @@
 //
 // Frequencies, K = ceil(dim/2) (interleaved) or floor(dim/2) (concat) of them, i = 0..K-1:
 //   vaswani        w_i = base^(−2i/dim)
-//   tensor2tensor  w_i = (1/min_timescale)·exp(−i·ln(base/min_timescale)/max(K−1, 1))
-//                  (fairseq's (half−1) table; the last frequency is exactly 1/base)
+//   tensor2tensor  w_i = min_timescale·exp(−i·ln(base/min_timescale)/max(K−1, 1))
+//                  exactly as tensor2tensor's get_timing_signal_1d writes it (it MULTIPLIES by
+//                  min_timescale; conventions.md follows the code). With min_timescale = 1 this
+//                  is fairseq's (half−1) table and the last frequency is exactly 1/base.
+//                  dim >= 2.
 // Layouts (row p of the |positions| × dim output):
 //   interleaved  PE[p,2i] = sin(p·w_i), PE[p,2i+1] = cos(p·w_i)   (DistilBERT; odd dim ends with sin)
 //   concat       PE[p] = [sin(p·w_0..K−1) | cos(p·w_0..K−1)]     (fairseq, t2t, Transformer-XL;
 //                odd dim gets a zero last column)
 // Precision: Float32 reproduces the reference (interleaved: double maths stored as float32,
-// DistilBERT; concat: float32 frequencies, float32 angle p·w, sin/cos rounded to float32).
+// DistilBERT, angle = p / base^(2i/dim); concat: float32 frequencies, float32 angle
+// f32(f32(p)·w), sin/cos rounded to float32 — Transformer-XL/GPT-J for vaswani,
+// fairseq (min_timescale = 1) / tensor2tensor for tensor2tensor). Double: exact double maths.
+// Output is always finite for valid params (|angle| <= 2^63·1e6).
 // Properties: PE(p+Δ) = R(Δ)·PE(p) pair-wise; PE(p)·PE(q) depends only on p−q.
 #include "core/types.h"
 
@@ -21,8 +27,8 @@ enum class SinusoidalFrequencies { Vaswani, Tensor2Tensor };
 
 struct SinusoidalParams {
     int dim = 64;                      // 1 .. 65536 (odd allowed); tensor2tensor needs dim >= 2
-    double base = 10000.0;             // largest timescale, > 1
-    double min_timescale = 1.0;        // tensor2tensor only, (0, base)
+    double base = 10000.0;             // largest timescale, (1, 1e30]
+    double min_timescale = 1.0;        // tensor2tensor only: [1e-6, 1e6] and < base (always finite)
     SinusoidalLayout layout = SinusoidalLayout::Interleaved;
     SinusoidalFrequencies frequencies = SinusoidalFrequencies::Vaswani;
     Precision precision = Precision::Float32;

@@ -6,14 +6,20 @@
 //   max_exact = nb/2; n < max_exact → bucket n;
 //   else max_exact + int(ln(n/max_exact)/ln(max_distance/max_exact)·(nb − max_exact))
 //   (float32 log and division, truncation toward zero), capped at nb − 1.
-// Per-head bias: bias[h][i][j] = table[bucket(j − i)][h], table seeded num_buckets × heads.
+// Float32 steps exactly as torch: f32(n) / f32(max_exact) → f32 log → / f32(math.log(
+// max_distance/max_exact) in double) → · f32(nb − max_exact) → truncate.
+// Per-head bias: bias[h][i][j] = table[bucket(j − i)][h], table seeded num_buckets × heads:
+// seededNormal(num_buckets, heads, seed, stream 3, 1.0).
+// Properties: bucket is non-decreasing in |rel| within a direction, equals |rel| below
+// max_exact, and is nb − 1 (+ nb if rel > 0, bidirectional) from |rel| >= max_distance on.
 #include "core/types.h"
 
 namespace poslab {
 
 struct T5Params {
-    int num_buckets = 32;            // 2 .. 1024 (even when bidirectional)
-    std::int64_t max_distance = 128; // > max_exact, .. 1e9
+    int num_buckets = 32;            // causal 2 .. 1024; bidirectional even, 4 .. 1024 (max_exact >= 1)
+    std::int64_t max_distance = 128; // max_exact + 1 .. 1e9 (max_exact = num_buckets/4 bidirectional,
+                                     // num_buckets/2 causal)
     bool bidirectional = true;
     int heads = 8;                   // 1 .. 256
     std::uint64_t seed = 0;
@@ -33,7 +39,8 @@ IntMatrix t5BucketMatrix(std::int64_t query_length, std::int64_t key_length, std
 // Seeded bias table, num_buckets × heads (the learned relative_attention_bias weights).
 Matrix t5BiasTable(const T5Params& params);
 
-// Bias of head h for explicit query and key positions, |queries| × |keys|.
+// Bias of head h (0 .. heads−1; out-of-range values are clamped) for explicit query and key
+// positions, |queries| × |keys|.
 Matrix t5Bias(const T5Params& params, int head, const Positions& queries, const Positions& keys);
 
 }  // namespace poslab

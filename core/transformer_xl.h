@@ -6,14 +6,18 @@
 //   A_ij = (q_i + u)·k_j + (q_i + v)·(W_R R_d)
 //        = q_i·k_j  (a, content)  + q_i·W_R R_d  (b, content→position)
 //        + u·k_j    (c, global content bias) + v·W_R R_d (d, global position bias)
-// u, v (dim) and W_R (dim × dim) are seeded.
+// u, v (dim) and W_R (dim × dim) are seeded: u = N(0,1) (stream 4), v = N(0,1) (stream 5),
+// W_R = N(0, 1/dim) (stream 6), each via seededNormal(·, ·, seed, stream, stddev).
+// For explicit positions the distance is d = query position − key position, clamped to
+// clamp_len from above when clamp_len > 0 (negative d, keys after the query, are left as they
+// are — the causal mask hides them; pos_emb is defined for them).
 #include "core/types.h"
 
 namespace poslab {
 
 struct TransformerXLParams {
-    int dim = 64;                 // 2 .. 65536, even
-    std::int64_t clamp_len = 0;   // 0 = none, else >= 1
+    int dim = 64;                 // 2 .. 4096, even (W_R is dim × dim)
+    std::int64_t clamp_len = 0;   // 0 = none, else 1 .. 2^40
     std::uint64_t seed = 0;
     Check validate() const;
 };
@@ -21,7 +25,9 @@ struct TransformerXLParams {
 // The distances fed to the positional embedding for key length K: K−1 … 0, clamped.
 std::vector<std::int64_t> transformerXLDistances(std::int64_t key_length, std::int64_t clamp_len);
 
-// Relative sinusoid rows for the given distances, |distances| × dim (float32 rounding).
+// Relative sinusoid rows for the given distances, |distances| × dim (float32 rounding, exactly
+// sinusoidalEncoding with concat layout, Vaswani frequencies, base 10000, Float32).
+// Precondition: dim even >= 2.
 Matrix transformerXLPosEmb(int dim, const std::vector<std::int64_t>& distances);
 
 struct TransformerXLWeights {
@@ -32,6 +38,8 @@ TransformerXLWeights transformerXLWeights(const TransformerXLParams& params);
 
 // The four terms for explicit query/key positions and content rows q (|queries| × dim),
 // k (|keys| × dim); each |queries| × |keys|, unscaled (multiply by 1/sqrt(dim) for scores).
+// a = q_i·k_j, b = q_i·W_R R_d, c = u·k_j, d = v·W_R R_d. Shapes that do not match return
+// empty (0 × 0) terms.
 struct TransformerXLTerms {
     Matrix a, b, c, d;
 };

@@ -1,0 +1,109 @@
+#include "core/transformer_xl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/random.h"
+#include "core/sinusoidal.h"
+
+namespace poslab {
+
+namespace {
+constexpr int kMaxDim = 4096;
+constexpr std::uint64_t kStreamU = 4, kStreamV = 5, kStreamWR = 6;
+
+std::int64_t clampDistance(std::int64_t d, std::int64_t clamp_len) {
+    return clamp_len > 0 ? std::min(d, clamp_len) : d;
+}
+
+std::int64_t difference(std::int64_t b, std::int64_t a) {
+    std::int64_t d;
+    if (__builtin_sub_overflow(b, a, &d)) return b > a ? INT64_MAX : INT64_MIN;
+    return d;
+}
+}  // namespace
+
+Check TransformerXLParams::validate() const {
+    if (dim < 2 || dim > kMaxDim || dim % 2 != 0)
+        return ParamError{"dim", "an even integer from 2 to " + formatInt(kMaxDim), formatInt(dim)};
+    if (clamp_len < 0 || clamp_len > kMaxPosition)
+        return ParamError{"clamp_len", "0 (no clamp) or an integer from 1 to " + formatInt(kMaxPosition),
+                          formatInt(clamp_len)};
+    return std::nullopt;
+}
+
+std::vector<std::int64_t> transformerXLDistances(std::int64_t key_length, std::int64_t clamp_len) {
+    // pos_seq = torch.arange(klen-1, -1, -1.0); if clamp_len > 0: pos_seq.clamp_(max=clamp_len)
+    std::vector<std::int64_t> d;
+    if (key_length <= 0) return d;
+    d.reserve(static_cast<std::size_t>(key_length));
+    for (std::int64_t x = key_length - 1; x >= 0; --x) d.push_back(clampDistance(x, clamp_len));
+    return d;
+}
+
+Matrix transformerXLPosEmb(int dim, const std::vector<std::int64_t>& distances) {
+    // PositionalEmbedding(demb): inv_freq = 1 / (10000 ** (arange(0.0, demb, 2.0) / demb)),
+    // sinusoid_inp = ger(pos_seq, inv_freq), cat([sin, cos]) — all float32; this is the concat,
+    // Vaswani, float32 sinusoidal table.
+    SinusoidalParams sp;
+    sp.dim = std::max(dim, 1);
+    sp.base = 10000.0;
+    sp.layout = SinusoidalLayout::Concat;
+    sp.frequencies = SinusoidalFrequencies::Vaswani;
+    sp.precision = Precision::Float32;
+    return sinusoidalEncoding(sp, distances);
+}
+
+TransformerXLWeights transformerXLWeights(const TransformerXLParams& params) {
+    TransformerXLWeights w;
+    w.u = seededNormal(params.dim, 1, params.seed, kStreamU, 1.0).col(0);
+    w.v = seededNormal(params.dim, 1, params.seed, kStreamV, 1.0).col(0);
+    w.w_r = seededNormal(params.dim, params.dim, params.seed, kStreamWR, 1.0 / std::sqrt(double(params.dim)));
+    return w;
+}
+
+TransformerXLTerms transformerXLTerms(const TransformerXLParams& params, const Positions& queries,
+                                      const Positions& keys, const Matrix& q, const Matrix& k) {
+    const auto nq = static_cast<Eigen::Index>(queries.size());
+    const auto nk = static_cast<Eigen::Index>(keys.size());
+    TransformerXLTerms t;
+    if (q.rows() != nq || k.rows() != nk || q.cols() != params.dim || k.cols() != params.dim) return t;
+    const auto w = transformerXLWeights(params);
+
+    // Distances (query − key, clamped) and the projected sinusoid W_R R_d of each distinct one.
+    std::map<std::int64_t, Eigen::Index> slot;
+    IntMatrix dist(nq, nk);
+    for (Eigen::Index i = 0; i < nq; ++i)
+        for (Eigen::Index j = 0; j < nk; ++j) {
+            const auto d = clampDistance(difference(queries[std::size_t(i)], keys[std::size_t(j)]), params.clamp_len);
+            dist(i, j) = d;
+            slot.emplace(d, 0);
+        }
+    std::vector<std::int64_t> unique;
+    unique.reserve(slot.size());
+    for (auto& [d, s] : slot) {
+        s = static_cast<Eigen::Index>(unique.size());
+        unique.push_back(d);
+    }
+    const Matrix r = transformerXLPosEmb(params.dim, unique);          // U × dim
+    const Matrix projected = r * w.w_r.transpose();                     // row u: (W_R R_d)^T
+    const Matrix qr = q * projected.transpose();                        // nq × U: q_i · W_R R_d
+    const Vector vr = projected * w.v;                                  // U: v · W_R R_d
+    const Vector uk = k * w.u;                                          // nk: u · k_j
+
+    t.a = q * k.transpose();
+    t.b.resize(nq, nk);
+    t.c.resize(nq, nk);
+    t.d.resize(nq, nk);
+    for (Eigen::Index i = 0; i < nq; ++i)
+        for (Eigen::Index j = 0; j < nk; ++j) {
+            const Eigen::Index s = slot[dist(i, j)];
+            t.b(i, j) = qr(i, s);
+            t.c(i, j) = uk[j];
+            t.d(i, j) = vr[s];
+        }
+    return t;
+}
+
+}  // namespace poslab

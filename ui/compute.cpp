@@ -1,0 +1,537 @@
+#include "ui/compute.h"
+
+#include "core/decay.h"
+#include "core/scores.h"
+
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <limits>
+
+namespace poslab::ui {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+// Positions of interest that lie in the sequence, in the user's order, without repeats.
+Positions validPositions(const SceneParams& scene) {
+    Positions out;
+    for (auto p : scene.positions)
+        if (p >= 0 && p < scene.length && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    if (out.empty()) out.push_back(0);
+    return out;
+}
+
+// Trail positions 0 .. last (sampled to at most `count`).
+Positions trailPositions(std::int64_t last, int count) { return samplePositions(last + 1, std::max(2, count)); }
+
+std::optional<std::int64_t> ropeSeqLen(const RopeParams& rp, std::int64_t n) {
+    if (rp.seq_len) return rp.seq_len;
+    return n;  // the runtime rule for a whole sequence 0..n−1: max(position)+1
+}
+
+void computeRopePairs(const SceneParams& scene, const ScoreParams& p, PairsConfigResult& out, const DisplaySpec& d,
+                      const std::vector<int>& pairs) {
+    const RopeParams rp = p.ropeParams();
+    const RopeFrequencies freqs = ropeFrequencies(rp, ropeSeqLen(rp, scene.length));
+    const int r = freqs.rotary_dim;
+    const Positions& pos = out.positions;
+    out.trailPositions = trailPositions(pos.empty() ? 0 : *std::max_element(pos.begin(), pos.end()), d.trailSamples);
+    const Matrix angles = ropeAngles(rp, freqs, pos);
+    const Matrix q = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p.content, false, pos, p.dim, p.seed));
+    const Matrix k = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p.content, true, pos, p.dim, p.seed));
+    // Trail: the first position's query, placed at every trail position.
+    const Matrix q0 = contentRows(p.content, false, Positions{pos.front()}, p.dim, p.seed);
+    Matrix trailIn(static_cast<Eigen::Index>(out.trailPositions.size()), p.dim);
+    for (Eigen::Index row = 0; row < trailIn.rows(); ++row) trailIn.row(row) = q0.row(0);
+    const Matrix trail = ropeApply(rp, ropeTables(rp, freqs, out.trailPositions), trailIn);
+    out.keyDiffers = p.content != Content::Ones;
+    for (int i : pairs) {
+        PairPanel pp;
+        pp.pair = i;
+        pp.theta = freqs.inv_freq(i);
+        if (rp.layout == RopeLayout::Half) {
+            pp.channelA = i;
+            pp.channelB = i + r / 2;
+        } else {
+            pp.channelA = 2 * i;
+            pp.channelB = 2 * i + 1;
+        }
+        for (Eigen::Index m = 0; m < static_cast<Eigen::Index>(pos.size()); ++m) {
+            pp.angle.push_back(angles(m, i));
+            pp.query.emplace_back(q(m, pp.channelA), q(m, pp.channelB));
+            pp.key.emplace_back(k(m, pp.channelA), k(m, pp.channelB));
+        }
+        for (Eigen::Index t = 0; t < trail.rows(); ++t) pp.trail.emplace_back(trail(t, pp.channelA), trail(t, pp.channelB));
+        out.pairs.push_back(std::move(pp));
+    }
+    out.xLabel = QObject::tr("first channel of the pair");
+    out.yLabel = QObject::tr("second channel");
+    if (freqs.attention_factor != 1.0)
+        out.note = QObject::tr("cos and sin carry the attention factor %1, so radii are scaled by it")
+                       .arg(formatValue(freqs.attention_factor));
+}
+
+void computeSinusoidalPairs(const ScoreParams& p, PairsConfigResult& out, const DisplaySpec& d,
+                            const std::vector<int>& pairs) {
+    const SinusoidalParams sp = p.sinusoidalParams();
+    const Positions& pos = out.positions;
+    out.trailPositions = trailPositions(*std::max_element(pos.begin(), pos.end()), d.trailSamples);
+    const Matrix enc = sinusoidalEncoding(sp, pos);
+    const Matrix trail = sinusoidalEncoding(sp, out.trailPositions);
+    const Vector w = sinusoidalFrequencies(sp);
+    const int half = sp.dim / 2;
+    for (int i : pairs) {
+        PairPanel pp;
+        pp.pair = i;
+        pp.theta = w(i);
+        int sinCh = 2 * i, cosCh = 2 * i + 1;
+        if (sp.layout == SinusoidalLayout::Concat) {
+            sinCh = i;
+            cosCh = i + half;
+        }
+        pp.channelA = cosCh;
+        pp.channelB = sinCh;
+        for (Eigen::Index m = 0; m < static_cast<Eigen::Index>(pos.size()); ++m) {
+            pp.angle.push_back(static_cast<double>(pos[static_cast<std::size_t>(m)]) * w(i));
+            pp.query.emplace_back(enc(m, cosCh), enc(m, sinCh));
+        }
+        for (Eigen::Index t = 0; t < trail.rows(); ++t) pp.trail.emplace_back(trail(t, cosCh), trail(t, sinCh));
+        out.pairs.push_back(std::move(pp));
+    }
+    out.xLabel = QObject::tr("cos(m·ω_i)");
+    out.yLabel = QObject::tr("sin(m·ω_i)");
+    out.note = QObject::tr("PE_m is added to the token: its (cos, sin) pair turns by ω_i per position, the same rotation picture");
+}
+
+void computeXposPairs(const SceneParams& scene, const ScoreParams& p, PairsConfigResult& out, const DisplaySpec& d,
+                      const std::vector<int>& pairs) {
+    const XposParams xp = p.xposParams();
+    const Positions& pos = out.positions;
+    out.trailPositions = trailPositions(*std::max_element(pos.begin(), pos.end()), d.trailSamples);
+    const Matrix q = contentRows(p.content, false, pos, p.dim, p.seed);
+    const Matrix k = contentRows(p.content, true, pos, p.dim, p.seed);
+    const Vector theta = xposAngles(xp, 2, 0).row(1).transpose();
+    auto place = [&](const Eigen::RowVectorXd& x, std::int64_t position, bool down, int i) {
+        const Vector a = xposAngles(xp, 1, position).row(0).transpose();
+        const Vector s = xposScaleAt(xp, scene.length, position, down);
+        const double c = std::cos(a(i)), sn = std::sin(a(i));
+        const double x0 = x(2 * i), x1 = x(2 * i + 1);
+        // interleaved rotation, times the scale (xpos.h): out[2i] = s(x0 cos − x1 sin), out[2i+1] = s(x1 cos + x0 sin)
+        return std::pair<QPointF, double>(QPointF(s(i) * (x0 * c - x1 * sn), s(i) * (x1 * c + x0 * sn)), a(i));
+    };
+    out.keyDiffers = true;
+    for (int i : pairs) {
+        PairPanel pp;
+        pp.pair = i;
+        pp.theta = theta(i);
+        pp.channelA = 2 * i;
+        pp.channelB = 2 * i + 1;
+        for (std::size_t m = 0; m < pos.size(); ++m) {
+            auto [qp, angle] = place(q.row(static_cast<Eigen::Index>(m)), pos[m], false, i);
+            pp.angle.push_back(angle);
+            pp.query.push_back(qp);
+            pp.key.push_back(place(k.row(static_cast<Eigen::Index>(m)), pos[m], true, i).first);
+        }
+        for (auto t : out.trailPositions) pp.trail.push_back(place(q.row(0), t, false, i).first);
+        out.pairs.push_back(std::move(pp));
+    }
+    out.xLabel = QObject::tr("channel 2i");
+    out.yLabel = QObject::tr("channel 2i+1");
+    out.note = QObject::tr("queries grow by ζ_i^(c/%1) and keys shrink by it (c = position − N/2): a spiral, "
+                           "so q·k decays with distance")
+                   .arg(formatValue(xp.scale_base));
+}
+
+void computeBiasPairs(const SceneParams& scene, const ScoreParams& p, PairsConfigResult& out, const DisplaySpec& d) {
+    const std::int64_t D = std::max<std::int64_t>(1, std::min<std::int64_t>(scene.length - 1, 4096));
+    switch (p.method) {
+    case Method::NoPE:
+        out.curveTitle = QObject::tr("Nothing positional to draw: the score is s·q·k of the contents alone.");
+        break;
+    case Method::Alibi: {
+        const AlibiParams ap = p.alibiParams();
+        const Vector slopes = alibiSlopes(ap);
+        const auto dist = sampleDistances(D, d.decaySamples, false);
+        Positions keys;
+        for (auto x : dist) keys.push_back(D - x);
+        const int shown = std::min(ap.heads, 16);
+        for (int h = 0; h < ap.heads; ++h) {
+            if (h >= shown && h != p.head) continue;
+            const Matrix b = alibiBias(ap, h, Positions{D}, keys);
+            CurveSeries s;
+            s.name = QObject::tr("head %1 (m = %2)").arg(h).arg(formatValue(slopes(h)));
+            s.highlight = h == p.head;
+            for (std::size_t j = 0; j < dist.size(); ++j) {
+                s.x.push_back(static_cast<double>(dist[j]));
+                s.y.push_back(b(0, static_cast<Eigen::Index>(j)));
+            }
+            out.curves.push_back(std::move(s));
+        }
+        out.curveTitle = QObject::tr("Bias added to every score: −m_h·(i − j), one slope m_h per head");
+        out.curveXLabel = QObject::tr("distance i − j");
+        out.curveYLabel = QObject::tr("bias");
+        break;
+    }
+    case Method::T5: {
+        const T5Params tp = p.t5Params();
+        const std::int64_t R = std::min<std::int64_t>(D, std::max<std::int64_t>(tp.max_distance * 2, 32));
+        Positions keys = arangePositions(0, 2 * R + 1);
+        const Matrix b = t5Bias(tp, p.head, Positions{R}, keys);
+        CurveSeries s;
+        s.name = QObject::tr("head %1").arg(p.head);
+        s.highlight = true;
+        for (std::size_t j = 0; j < keys.size(); ++j) {
+            s.x.push_back(static_cast<double>(keys[j] - R));
+            s.y.push_back(b(0, static_cast<Eigen::Index>(j)));
+        }
+        out.curves.push_back(std::move(s));
+        out.curveTitle = QObject::tr("Learned bias per bucket of j − i (exact near, logarithmic far), head %1").arg(p.head);
+        out.curveXLabel = QObject::tr("relative position j − i");
+        out.curveYLabel = QObject::tr("bias");
+        out.table = t5BiasTable(tp);
+        for (Eigen::Index r = 0; r < out.table.rows(); ++r) out.tableRows.push_back(r);
+        out.tableTitle = QObject::tr("Bias table (seed %1)").arg(tp.seed);
+        out.tableRowLabel = QObject::tr("bucket");
+        out.tableColLabel = QObject::tr("head");
+        break;
+    }
+    case Method::Shaw: {
+        const ShawParams sp = p.shawParams();
+        const std::int64_t R = std::min<std::int64_t>(D, std::max<std::int64_t>(2 * sp.max_relative_position, 8));
+        Positions keys = arangePositions(0, 2 * R + 1);
+        const IntMatrix idx = shawIndexAt(Positions{R}, keys, sp.max_relative_position);
+        CurveSeries s;
+        s.name = QObject::tr("table row");
+        s.highlight = true;
+        for (std::size_t j = 0; j < keys.size(); ++j) {
+            s.x.push_back(static_cast<double>(keys[j] - R));
+            s.y.push_back(static_cast<double>(idx(0, static_cast<Eigen::Index>(j))));
+        }
+        out.curves.push_back(std::move(s));
+        out.curveTitle = QObject::tr("Row of a^K used: clip(j − i, −%1, %1) + %1").arg(sp.max_relative_position);
+        out.curveXLabel = QObject::tr("relative position j − i");
+        out.curveYLabel = QObject::tr("row");
+        const Matrix table = shawKeyTable(sp);
+        const Positions rows = samplePositions(table.rows(), d.tableRows);
+        out.table.resize(static_cast<Eigen::Index>(rows.size()), table.cols());
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            out.table.row(static_cast<Eigen::Index>(r)) = table.row(static_cast<Eigen::Index>(rows[r]));
+            out.tableRows.push_back(rows[r] - sp.max_relative_position);
+        }
+        out.tableTitle = QObject::tr("Key table a^K (added to k_j)");
+        out.tableRowLabel = QObject::tr("j − i");
+        out.tableColLabel = QObject::tr("channel");
+        break;
+    }
+    case Method::Learned: {
+        const LearnedParams lp = p.learnedParams();
+        const std::int64_t rowsAvail = std::min<std::int64_t>(lp.table_size, scene.length);
+        const Positions rows = samplePositions(rowsAvail, d.tableRows);
+        auto enc = learnedEncoding(lp, rows);
+        if (!enc) {
+            out.error = QString::fromStdString(enc.error().message());
+            return;
+        }
+        out.table = enc.value();
+        out.tableRows = rows;
+        out.tableTitle = QObject::tr("Embedding table E (seeded N(0, 0.02²), seed %1)").arg(lp.seed);
+        out.tableRowLabel = QObject::tr("position");
+        out.tableColLabel = QObject::tr("channel");
+        if (scene.length > lp.table_size)
+            out.curveTitle = QObject::tr("Positions ≥ %1 have no embedding: the method cannot extrapolate.")
+                                 .arg(lp.table_size);
+        else
+            out.curveTitle = QObject::tr("Each position p adds its own row E[p] to the token; nothing rotates.");
+        break;
+    }
+    case Method::TransformerXL: {
+        const TransformerXLParams xp = p.transformerXLParams();
+        const Positions rows = samplePositions(scene.length, d.tableRows);
+        std::vector<std::int64_t> dist(rows.begin(), rows.end());
+        if (xp.clamp_len > 0)
+            for (auto& x : dist) x = std::min(x, xp.clamp_len);
+        out.table = transformerXLPosEmb(xp.dim, dist);
+        out.tableRows = rows;
+        out.tableTitle = QObject::tr("Relative sinusoid R_d = [sin(d·w) | cos(d·w)]%1")
+                             .arg(xp.clamp_len > 0 ? QObject::tr(", clamped at %1").arg(xp.clamp_len) : QString());
+        out.tableRowLabel = QObject::tr("distance d");
+        out.tableColLabel = QObject::tr("channel");
+        out.curveTitle = QObject::tr("Scores add q·W_R R_d and v·W_R R_d with trained u, v, W_R (seeded): "
+                                     "position enters through the distance only.");
+        break;
+    }
+    default: break;
+    }
+}
+
+template <class F>
+void guarded(QString& error, F&& f) {
+    try {
+        f();
+    } catch (const std::bad_alloc&) {
+        error = QObject::tr("not enough memory for this view");
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+}
+
+}  // namespace
+
+Positions samplePositions(std::int64_t n, int count) {
+    Positions out;
+    if (n <= 0) return out;
+    count = std::max(count, 1);
+    if (n <= count) return arangePositions(0, n);
+    if (count == 1) return {0};
+    out.reserve(static_cast<std::size_t>(count));
+    for (int k = 0; k < count; ++k) {
+        const auto p = static_cast<std::int64_t>(std::llround(double(k) * double(n - 1) / double(count - 1)));
+        if (out.empty() || p > out.back()) out.push_back(p);
+    }
+    return out;
+}
+
+std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, bool logScale) {
+    std::vector<std::int64_t> out;
+    maxDistance = std::max<std::int64_t>(maxDistance, 1);
+    const std::int64_t first = logScale ? 1 : 0;
+    count = std::max(count, 2);
+    if (maxDistance - first + 1 <= count) {
+        for (auto x = first; x <= maxDistance; ++x) out.push_back(x);
+        return out;
+    }
+    for (int k = 0; k < count; ++k) {
+        double t = double(k) / double(count - 1);
+        double v = logScale ? std::exp(t * std::log(double(maxDistance))) : t * double(maxDistance);
+        auto x = std::clamp<std::int64_t>(std::llround(v), first, maxDistance);
+        if (out.empty() || x > out.back()) out.push_back(x);
+    }
+    if (out.back() != maxDistance) out.push_back(maxDistance);
+    return out;
+}
+
+Vector xposScaleAt(const XposParams& params, std::int64_t n, std::int64_t p, bool downscale) {
+    // Centred position of token p in a length-n sequence: arange(min_pos, …)[p], min_pos = floor(−n/2).
+    const std::int64_t c = p - (n + 1) / 2;
+    // A one-token call at offset o = 2|c|+1 has centred position |c| (min_pos = −(|c|+1)), so its
+    // scale is ζ^(|c|/scale_base); negative c is the reciprocal, i.e. the other direction.
+    const std::int64_t a = c < 0 ? -c : c;
+    const bool flip = c < 0;
+    return xposScale(params, 1, 2 * a + 1, downscale != flip).row(0).transpose();
+}
+
+PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
+    PairsResult res;
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
+        PairsConfigResult out;
+        const ScoreParams p = effectiveParams(scene, c);
+        out.title = configTitle(scene, c);
+        out.method = p.method;
+        out.rotates = methodRotates(p.method);
+        out.summary = qs(methodSummary(p.method));
+        if (auto e = sceneProblem(scene)) {
+            out.error = *e;
+        } else {
+            out.positions = validPositions(scene);
+            guarded(out.error, [&] {
+                const auto pairs = effectivePairs(scene, c);
+                switch (p.method) {
+                case Method::Rope: computeRopePairs(scene, p, out, display, pairs); break;
+                case Method::Sinusoidal: computeSinusoidalPairs(p, out, display, pairs); break;
+                case Method::Xpos: computeXposPairs(scene, p, out, display, pairs); break;
+                default: computeBiasPairs(scene, p, out, display); break;
+                }
+            });
+        }
+        res.configs.push_back(std::move(out));
+    }
+    return res;
+}
+
+HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& display) {
+    HeatmapResult res;
+    res.length = scene.length;
+    res.softmax = scene.view.softmax;
+    res.causal = scene.view.causal;
+    res.head = scene.head;
+    const auto problem = sceneProblem(scene);
+    const Positions pos = problem ? Positions{} : samplePositions(scene.length, display.heatmapCells);
+    const int n = static_cast<int>(scene.methods.size());
+    for (int c = 0; c < n; ++c) {
+        HeatmapPanel panel;
+        panel.title = configTitle(scene, c);
+        if (problem) {
+            panel.error = *problem;
+        } else {
+            guarded(panel.error, [&] {
+                auto r = scores(effectiveParams(scene, c), pos, pos, scene.length);
+                if (!r) {
+                    panel.error = QString::fromStdString(r.error().message());
+                    return;
+                }
+                panel.queries = pos;
+                panel.keys = pos;
+                panel.values = std::move(r.value());
+            });
+        }
+        res.panels.push_back(std::move(panel));
+    }
+    // Linked colour range over the configurations' panels.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo, absMax = 0;
+    for (const auto& p : res.panels) {
+        for (Eigen::Index i = 0; i < p.values.size(); ++i) {
+            const double v = p.values.data()[i];
+            if (!std::isfinite(v)) continue;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            absMax = std::max(absMax, std::abs(v));
+        }
+    }
+    if (!(hi >= lo)) lo = hi = 0;
+    bool diverging = scene.view.colormap == HeatmapColormap::Diverging ||
+                     (scene.view.colormap == HeatmapColormap::Auto && !scene.view.softmax);
+    for (auto& p : res.panels) {
+        p.diverging = diverging;
+        if (diverging) {
+            const double m = absMax > 0 ? absMax : 1.0;
+            p.lo = -m;
+            p.hi = m;
+        } else if (scene.view.softmax) {
+            p.lo = 0;
+            p.hi = hi > 0 ? hi : 1.0;
+        } else {
+            p.lo = lo;
+            p.hi = hi > lo ? hi : lo + 1.0;
+        }
+    }
+    // Differences against the first configuration.
+    if (n >= 2 && scene.view.showDifference && !problem) {
+        const HeatmapPanel& a = res.panels.front();
+        for (int c = 1; c < n; ++c) {
+            const HeatmapPanel& b = res.panels[static_cast<std::size_t>(c)];
+            HeatmapPanel diff;
+            diff.difference = true;
+            diff.diverging = true;
+            diff.title = QObject::tr("%1 − %2").arg(QString(QChar('A' + c)), QStringLiteral("A"));
+            if (!a.error.isEmpty() || !b.error.isEmpty()) {
+                diff.error = QObject::tr("needs both panels");
+            } else {
+                diff.queries = a.queries;
+                diff.keys = a.keys;
+                diff.values = b.values - a.values;
+                double m = 0;
+                for (Eigen::Index i = 0; i < diff.values.size(); ++i) {
+                    double& v = diff.values.data()[i];
+                    if (!std::isfinite(a.values.data()[i]) || !std::isfinite(b.values.data()[i]))
+                        v = -std::numeric_limits<double>::infinity();
+                    else
+                        m = std::max(m, std::abs(v));
+                }
+                diff.lo = -(m > 0 ? m : 1.0);
+                diff.hi = m > 0 ? m : 1.0;
+            }
+            res.panels.push_back(std::move(diff));
+        }
+    }
+    return res;
+}
+
+DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
+    DecayResult res;
+    res.maxDistance = std::max<std::int64_t>(1, scene.view.decayMaxDistance);
+    res.logX = scene.view.decayLogX;
+    res.logY = scene.view.decayLogY;
+    res.showBound = scene.view.decayShowBound;
+    const auto dist = sampleDistances(res.maxDistance, display.decaySamples, res.logX);
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
+        DecaySeries s;
+        s.title = configTitle(scene, c);
+        if (auto e = configProblem(scene, c)) {
+            s.error = *e;
+        } else {
+            guarded(s.error, [&] {
+                auto r = decayCurveAt(effectiveParams(scene, c), dist);
+                if (!r) {
+                    s.error = QString::fromStdString(r.error().message());
+                    return;
+                }
+                const DecayCurve& curve = r.value();
+                s.distance = curve.distance;
+                s.value.assign(curve.value.data(), curve.value.data() + curve.value.size());
+                if (curve.bound) s.bound.assign(curve.bound->data(), curve.bound->data() + curve.bound->size());
+            });
+        }
+        res.series.push_back(std::move(s));
+    }
+    return res;
+}
+
+FrequencyResult computeFrequencies(const SceneParams& scene) {
+    FrequencyResult res;
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
+        FrequencyConfigResult f;
+        const ScoreParams p = effectiveParams(scene, c);
+        f.title = configTitle(scene, c);
+        f.method = p.method;
+        if (auto e = configProblem(scene, c)) {
+            f.error = *e;
+            res.configs.push_back(std::move(f));
+            continue;
+        }
+        guarded(f.error, [&] {
+            auto assign = [](std::vector<double>& v, const Vector& x) { v.assign(x.data(), x.data() + x.size()); };
+            switch (p.method) {
+            case Method::Rope: {
+                const RopeParams rp = p.ropeParams();
+                const RopeFrequencies after = ropeFrequencies(rp, ropeSeqLen(rp, scene.length));
+                const RopeFrequencies before = ropeDefaultFrequencies(rp);
+                f.hasFrequencies = true;
+                assign(f.before, before.inv_freq);
+                assign(f.after, after.inv_freq);
+                f.scaled = rp.scaling != RopeScaling::None || !rp.theta.empty();
+                f.attentionFactor = after.attention_factor;
+                f.originalContext = rp.originalMaxPositions();
+                f.context = rp.max_positions;
+                f.note = f.scaled ? QObject::tr("θ_i = 1/base^(2i/r) before scaling and after (N = %1)").arg(scene.length)
+                                  : QObject::tr("θ_i = 1/base^(2i/r): pair i turns θ_i radians per position");
+                break;
+            }
+            case Method::Sinusoidal: {
+                f.hasFrequencies = true;
+                assign(f.before, sinusoidalFrequencies(p.sinusoidalParams()));
+                f.after = f.before;
+                f.note = QObject::tr("ω_i of the (sin, cos) pairs added to the tokens");
+                break;
+            }
+            case Method::Xpos: {
+                f.hasFrequencies = true;
+                assign(f.before, xposAngles(p.xposParams(), 2, 0).row(1).transpose());
+                f.after = f.before;
+                f.note = QObject::tr("θ_i = 10000^(−i/(d/2)) of xPos's interleaved rotation");
+                break;
+            }
+            case Method::TransformerXL: {
+                SinusoidalParams sp;
+                sp.dim = p.dim;
+                sp.layout = SinusoidalLayout::Concat;
+                f.hasFrequencies = true;
+                assign(f.before, sinusoidalFrequencies(sp));
+                f.after = f.before;
+                f.note = QObject::tr("w_i of the relative sinusoid R_d (not a rotation of q and k)");
+                break;
+            }
+            default:
+                f.note = QObject::tr("%1 has no rotation frequencies. %2").arg(f.title, qs(methodSummary(p.method)));
+                break;
+            }
+        });
+        res.configs.push_back(std::move(f));
+    }
+    return res;
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,37 @@
+#pragma once
+// The computations behind the views: pure functions from a SceneParams to result values, at
+// display resolution. They call the core and do no maths of their own beyond choosing which
+// positions to ask for. Thread-safe (no shared state): the Scheduler runs them on a worker
+// thread, export and `poslab figure` call them directly.
+#include "ui/results.h"
+#include "ui/sceneparams.h"
+
+namespace poslab::ui {
+
+// How many samples each view can show (usually its size in device pixels).
+struct DisplaySpec {
+    int heatmapCells = 512;     // per axis, per panel
+    int decaySamples = 600;     // points along the distance axis
+    int trailSamples = 360;     // trail points of the pair-vector view
+    int tableRows = 256;        // rows of a table image (learned, Transformer-XL)
+};
+
+// `count` positions evenly spread over 0 .. n−1 (all of them when n <= count): the k-th is
+// round(k·(n−1)/(count−1)). Strictly increasing, always contains 0 and n−1.
+Positions samplePositions(std::int64_t n, int count);
+
+// Distances for the decay view: 0 .. maxDistance (1 .. maxDistance on a log axis), sampled
+// evenly (or geometrically on a log axis) down to at most `count` distinct integers.
+std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, bool logScale);
+
+PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display = {});
+HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& display = {});
+DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display = {});
+FrequencyResult computeFrequencies(const SceneParams& scene);
+
+// xPos scale factor applied at absolute position p of a length-n sequence (offset 0):
+// ζ_i^(c/scale_base) for queries, its inverse for keys (downscale), c the centred position
+// p + floor(−n/2). One row of head_dim/2 numbers, read from the core's xposScale.
+Vector xposScaleAt(const XposParams& params, std::int64_t n, std::int64_t p, bool downscale);
+
+}  // namespace poslab::ui

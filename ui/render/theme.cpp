@@ -1,0 +1,78 @@
+#include "ui/render/theme.h"
+
+#include <QGuiApplication>
+
+#include <algorithm>
+
+namespace poslab::ui {
+
+namespace {
+// Okabe & Ito (2008), "Color Universal Design": blue, vermillion, bluish green, reddish purple,
+// orange, sky blue, yellow, black — ordered so that the first few are the most distinct.
+std::vector<QColor> okabeIto(bool dark) {
+    std::vector<QColor> p = {QColor(0, 114, 178), QColor(213, 94, 0),  QColor(0, 158, 115),
+                             QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233),
+                             QColor(240, 228, 66), QColor(0, 0, 0)};
+    if (dark) {
+        p[0] = QColor(86, 180, 233);   // sky blue reads better than blue on black
+        p[5] = QColor(0, 114, 178).lighter(160);
+        p[7] = QColor(230, 230, 230);
+    }
+    return p;
+}
+}  // namespace
+
+QFont Theme::font(double pt) const {
+    QFont f = family.isEmpty() ? QGuiApplication::font() : QFont(family);
+    f.setPointSizeF(std::max(4.0, pt * fontScale));
+    return f;
+}
+
+QFont Theme::titleFont() const {
+    QFont f = font(titlePt);
+    f.setBold(true);
+    return f;
+}
+
+QColor Theme::series(int i) const {
+    if (palette.empty()) return foreground;
+    const int n = static_cast<int>(palette.size());
+    return palette[static_cast<std::size_t>(((i % n) + n) % n)];
+}
+
+QStringList themeNames() { return {QStringLiteral("light"), QStringLiteral("dark"), QStringLiteral("projector")}; }
+
+Theme themeByName(const QString& name, double fontScale) {
+    Theme t;
+    t.fontScale = std::clamp(fontScale, 0.5, 3.0);
+    if (name == QLatin1String("dark")) {
+        t.name = name;
+        t.background = QColor(24, 26, 30);
+        t.foreground = QColor(235, 235, 235);
+        t.muted = QColor(165, 165, 170);
+        t.grid = QColor(55, 58, 64);
+        t.panel = QColor(34, 37, 42);
+        t.masked = QColor(70, 70, 75);
+        t.error = QColor(255, 120, 110);
+        t.palette = okabeIto(true);
+    } else if (name == QLatin1String("projector")) {
+        t.name = name;
+        t.background = QColor(255, 255, 255);
+        t.foreground = QColor(0, 0, 0);
+        t.muted = QColor(40, 40, 40);
+        t.grid = QColor(200, 200, 200);
+        t.panel = QColor(250, 250, 250);
+        t.masked = QColor(170, 170, 170);
+        t.error = QColor(180, 0, 0);
+        t.palette = okabeIto(false);
+        t.fontPt = 13.0;
+        t.titlePt = 15.0;
+        t.lineWidth = 3.0;
+        t.axisWidth = 1.8;
+    } else {
+        t.palette = okabeIto(false);
+    }
+    return t;
+}
+
+}  // namespace poslab::ui

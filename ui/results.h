@@ -1,0 +1,117 @@
+#pragma once
+// Result values the views draw: computed on the worker thread (compute.h) from a SceneParams at
+// display resolution, handed to the GUI thread by value. Every number here is the core's.
+#include "core/types.h"
+#include "core/method.h"
+
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace poslab::ui {
+
+// ---- Pair vectors -------------------------------------------------------------------------
+// One chosen 2-D pair i of one configuration.
+struct PairPanel {
+    int pair = 0;                       // pair index i
+    double theta = 0;                   // θ_i, radians per position (sinusoidal: ω_i)
+    int channelA = 0, channelB = 0;     // the two channels forming the pair (x, y of the plot)
+    std::vector<double> angle;          // per position of interest: the core's m·θ_i
+    std::vector<QPointF> query;         // per position of interest: rotated query pair
+    std::vector<QPointF> key;           // per position of interest: rotated key pair (empty: none)
+    std::vector<QPointF> trail;         // query pair at each trail position
+};
+
+// A plotted curve of a method that does not rotate (bias against distance, ...).
+struct CurveSeries {
+    QString name;
+    std::vector<double> x, y;
+    bool highlight = false;             // the selected head
+};
+
+struct PairsConfigResult {
+    QString title;                      // "A: RoPE"
+    Method method = Method::Rope;
+    bool rotates = false;
+    QString summary;                    // what the method does, in one sentence
+    QString error;                      // non-empty: nothing else is valid
+    // Rotating methods
+    Positions positions;                // positions of interest (arrows)
+    Positions trailPositions;           // positions of the trail points
+    std::vector<PairPanel> pairs;
+    QString xLabel, yLabel;             // axis meaning of the pair plots
+    bool keyDiffers = false;            // whether key arrows differ from query arrows
+    QString note;                       // e.g. "radius ζ^(c/scale_base): xPos spiral"
+    // Non-rotating methods: a curve plot and/or a table image
+    std::vector<CurveSeries> curves;
+    QString curveXLabel, curveYLabel, curveTitle;
+    Matrix table;                       // rows × cols values (possibly sampled)
+    std::vector<std::int64_t> tableRows;  // the row labels (positions / distances / bucket)
+    QString tableTitle, tableRowLabel, tableColLabel;
+};
+
+struct PairsResult {
+    std::uint64_t generation = 0;
+    std::vector<PairsConfigResult> configs;
+};
+
+// ---- Heatmap --------------------------------------------------------------------------------
+struct HeatmapPanel {
+    QString title;
+    Positions queries, keys;            // sampled positions: rows (queries) and columns (keys)
+    Matrix values;                      // |queries| × |keys|; −inf marks causal-masked entries
+    QString error;                      // non-empty: values empty
+    bool difference = false;            // a "B − A" panel
+    double lo = 0, hi = 1;              // colour range of this panel
+    bool diverging = true;
+};
+
+struct HeatmapResult {
+    std::uint64_t generation = 0;
+    std::int64_t length = 0;            // N
+    bool softmax = false, causal = false;
+    int head = 0;
+    std::vector<HeatmapPanel> panels;   // one per configuration, then the differences
+};
+
+// ---- Decay ----------------------------------------------------------------------------------
+struct DecaySeries {
+    QString title;
+    std::vector<std::int64_t> distance;
+    std::vector<double> value;
+    std::vector<double> bound;          // empty unless the method has one (RoPE, xPos)
+    QString error;
+};
+
+struct DecayResult {
+    std::uint64_t generation = 0;
+    std::int64_t maxDistance = 0;
+    bool logX = false, logY = false, showBound = true;
+    std::vector<DecaySeries> series;
+};
+
+// ---- Frequencies ----------------------------------------------------------------------------
+struct FrequencyConfigResult {
+    QString title;
+    Method method = Method::Rope;
+    bool hasFrequencies = false;        // RoPE, xPos, sinusoidal
+    QString note;                       // what is shown, or why nothing is
+    QString error;
+    std::vector<double> before;         // θ_i before scaling (rad/position)
+    std::vector<double> after;          // θ_i after scaling (same as before when unscaled)
+    bool scaled = false;
+    double attentionFactor = 1.0;
+    std::int64_t originalContext = 0;   // original max positions (0 = none to mark)
+    std::int64_t context = 0;           // max positions (scaled context)
+};
+
+struct FrequencyResult {
+    std::uint64_t generation = 0;
+    std::vector<FrequencyConfigResult> configs;
+};
+
+}  // namespace poslab::ui

@@ -1,0 +1,107 @@
+#pragma once
+// SceneParams: everything the window shows, as one plain value. The Scene (scene.h) holds one;
+// sessions serialise it; export renders from it. Copyable, comparable, with defaults that are
+// the default scene (RoPE, head_dim 64, base 10000, N = 64, ones content).
+//
+// Per-method numbers live in each configuration's core ScoreParams. Scene-wide choices
+// (sequence length, positions of interest, pairs, head, heatmap softmax/causal) live here and are
+// applied to every configuration by effectiveParams(): ScoreParams::head/causal/softmax of a
+// stored configuration are ignored.
+#include "core/scores.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace poslab::ui {
+
+// One method with its parameters, as one column of a comparison.
+struct MethodConfig {
+    QString label;              // legend / panel title; empty = derived (configTitle())
+    ScoreParams params;         // method, dim, content, seed, precision and per-method structs
+};
+
+// Heatmap colour map: auto = diverging for signed scores, viridis for softmax weights.
+enum class HeatmapColormap { Auto, Viridis, Diverging };
+
+// Which views are visible (also the order they are laid out in).
+enum class ViewKind { Pairs, Heatmap, Decay, Frequencies };
+
+struct ViewOptions {
+    // Heatmap
+    bool softmax = false;               // row-wise softmax weights instead of raw scores
+    bool causal = false;                // mask keys after the query (j > i)
+    HeatmapColormap colormap = HeatmapColormap::Auto;
+    bool showDifference = true;         // compare mode: add a "B − A" panel (each config − the first)
+    // Decay
+    std::int64_t decayMaxDistance = 256;  // largest relative distance plotted, 1 .. 1'048'576
+    bool decayLogX = false;             // log distance axis (starts at distance 1)
+    bool decayLogY = false;             // log value axis (plots |value|)
+    bool decayShowBound = true;         // RoPE's long-term decay upper bound
+    // Visibility
+    bool showPairs = true, showHeatmap = true, showDecay = true, showFrequencies = true;
+    // Look
+    QString theme = QStringLiteral("light");  // "light", "dark", "projector" (render/theme.h)
+    double fontScale = 1.0;             // 0.5 .. 3
+
+    bool operator==(const ViewOptions&) const = default;
+};
+
+struct SceneParams {
+    // 1 configuration = single mode; >= 2 = compare mode (side by side, linked axes).
+    std::vector<MethodConfig> methods{MethodConfig{}};
+    // Sequence length N: the sequence is positions 0 .. N−1 (heatmap axes, softmax normaliser,
+    // xPos centring, dynamic/longrope runtime length). 1 .. kMaxLength.
+    std::int64_t length = 64;
+    // Positions of interest (pair-vector arrows), each in [0, N).
+    Positions positions = {0, 1, 2, 4, 8, 16, 32};
+    // Chosen pair indices for the pair-vector view; empty = automatic (defaultPairs()).
+    std::vector<int> pairs;
+    // ALiBi / T5 head shown (clamped to each configuration's head count).
+    int head = 0;
+    ViewOptions view;
+    // Model preset the scene was last set from (core/presets.h key); empty = none/custom.
+    QString presetKey;
+
+    bool operator==(const SceneParams& o) const;
+    bool operator!=(const SceneParams& o) const { return !(*this == o); }
+};
+
+inline constexpr std::int64_t kMaxLength = 65536;       // panel limit on N
+inline constexpr int kMaxDim = 4096;                    // panel limit on the dimension
+inline constexpr int kMaxConfigs = 4;                   // compare mode: at most four columns
+
+bool operator==(const MethodConfig& a, const MethodConfig& b);
+bool sameScoreParams(const ScoreParams& a, const ScoreParams& b);
+
+// The configuration's core parameters with the scene-wide head / causal / softmax applied
+// (head clamped to the method's head count) and per-method dims synchronised.
+ScoreParams effectiveParams(const SceneParams& scene, int config);
+
+// "A: RoPE" style title: the label if set, else a description (method, scaling).
+QString configTitle(const SceneParams& scene, int config);
+
+// Number of 2-D pairs the pair view can show for a configuration (rope: rotary_dim/2,
+// xpos: head_dim/2, sinusoidal: floor(dim/2); 0 for methods that do not rotate).
+int pairCount(const ScoreParams& p);
+// Automatic pairs: four indices spanning high (0) to low (count−1) frequency.
+std::vector<int> defaultPairs(int count);
+// The pairs the view shows: the scene's choice filtered to [0, count), else defaultPairs.
+std::vector<int> effectivePairs(const SceneParams& scene, int config);
+
+// Checks the whole scene: every configuration's validate(), N in range, positions in [0, N),
+// pairs non-negative. Returns the first problem in the core's wording, with "A: " naming the
+// configuration in compare mode.
+std::optional<QString> sceneProblem(const SceneParams& scene);
+// Problem of one configuration only (nullopt = it validates).
+std::optional<QString> configProblem(const SceneParams& scene, int config);
+
+// Human forms used by panel, tooltips and legends.
+QString formatValue(double v);           // shortest round-trip form, as the CLI prints numbers
+QString positionsText(const Positions& p);    // "0,1,2,8"
+// Parses "0,1,2,9", "0:8" (half-open range) or a mix "0:4,10,20"; nullopt on bad syntax.
+// At most `maxCount` entries.
+std::optional<Positions> parsePositions(const QString& text, std::size_t maxCount = 64);
+
+}  // namespace poslab::ui

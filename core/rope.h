@@ -31,28 +31,34 @@ enum class RopeScaling { None, Linear, Dynamic, Yarn, LongRope, Llama3 };
 enum class RopeLayout { Half, Interleaved };
 
 struct RopeParams {
+    // Valid ranges (validate() names the field and the range; non-finite numbers never pass):
     int head_dim = 64;                       // even, 2 .. 65536
-    double base = 10000.0;                   // rope_theta, > 1
-    double partial_rotary_factor = 1.0;      // (0, 1]; rotary_dim = int(head_dim·F) (NeoX)
-    int rotary_dim = 0;                      // 0 = from partial factor; else even, 2..head_dim (GPT-J)
+    double base = 10000.0;                   // rope_theta, > 1 and <= 1e12
+    double partial_rotary_factor = 1.0;      // (0, 1]; rotary_dim = int(head_dim·F), even >= 2 (NeoX)
+    int rotary_dim = 0;                      // 0 = from partial factor; else even, 2..head_dim (GPT-J);
+                                             // not together with partial_rotary_factor != 1
     RopeScaling scaling = RopeScaling::None;
-    std::optional<double> factor;            // > 0; required for linear/dynamic/llama3
-    std::int64_t max_positions = 2048;       // max_position_embeddings, >= 1
-    std::optional<std::int64_t> original_max_positions;  // default = max_positions
-    std::optional<std::int64_t> seq_len;     // dynamic/longrope current length (none = runtime rule)
-    double beta_fast = 32.0, beta_slow = 1.0;              // yarn
-    std::optional<double> mscale, mscale_all_dim;          // yarn (DeepSeek)
+    std::optional<double> factor;            // 1e-6 .. 1e6; required for linear/dynamic/llama3
+    std::int64_t max_positions = 2048;       // max_position_embeddings, 1 .. 2^40
+    std::optional<std::int64_t> original_max_positions;  // 1 .. 2^40; default = max_positions
+    std::optional<std::int64_t> seq_len;     // dynamic/longrope current length, 1 .. 2^40+1 (none = runtime rule)
+    double beta_fast = 32.0, beta_slow = 1.0;              // yarn, each in (0, 1e6]
+    std::optional<double> mscale, mscale_all_dim;          // yarn (DeepSeek), [0, 1e6]; 0 acts as unset
     bool truncate = true;                                  // yarn
-    std::optional<double> attention_factor;               // yarn/longrope explicit
-    double low_freq_factor = 1.0, high_freq_factor = 4.0;  // llama3
-    std::vector<double> short_factor, long_factor;         // longrope, rotary_dim/2 each
-    std::vector<double> theta;               // explicit per-pair frequencies, rotary_dim/2 numbers
+    std::optional<double> attention_factor;               // yarn/longrope explicit, (0, 1e6]
+    double low_freq_factor = 1.0, high_freq_factor = 4.0;  // llama3, 0 < low < high <= 1e6
+    std::vector<double> short_factor, long_factor;         // longrope, rotary_dim/2 each, 1e-6 .. 1e6
+    std::vector<double> theta;               // explicit per-pair frequencies, rotary_dim/2 numbers in (0, 1e6]
     RopeLayout layout = RopeLayout::Half;
     Precision precision = Precision::Float32;
 
+    // Also rejected: dynamic with rotary_dim < 4 (the exponent r/(r−2) divides by zero upstream)
+    // or with factor·seq_len/max_positions so large that base' leaves the float32 range (checked
+    // at seq_len, or at the longest runtime length 2^40+1 when seq_len is unset); longrope with a
+    // derived attention factor and original_max_positions = 1 (ln 1 = 0 divides upstream).
     Check validate() const;
     int rotaryDim() const;                   // the number of rotated channels r
-    double resolvedFactor() const;           // factor after defaults (yarn/longrope: max/orig)
+    double resolvedFactor() const;           // factor after defaults (yarn/longrope: max/orig; else factor or 1)
     std::int64_t originalMaxPositions() const;
 };
 
@@ -60,34 +66,62 @@ struct RopeFrequencies {
     Vector inv_freq;                 // r/2 entries, float32-rounded in Float32 mode
     double attention_factor = 1.0;
     int rotary_dim = 0;
-    Vector wavelength() const;       // 2π / inv_freq
+    Vector wavelength() const;       // 2π / inv_freq (computed in double)
 };
 
-// Inverse frequencies for a call whose longest sequence is `seq_len` (dynamic, longrope);
-// nullopt = params.seq_len, else the static (init-time) rule.
+// Inverse frequencies as the scaling's init function computes them when called with a Python int
+// `seq_len` (dynamic, longrope): the number the `frequencies` command prints.
+// nullopt = params.seq_len; if that is unset too, the static (init-time) rule: dynamic uses
+// seq_len = max_positions (i.e. unscaled frequencies), longrope uses short_factor.
+// Dynamic computes base' in double (Python floats) and rounds it to float32 (Float32 mode).
 RopeFrequencies ropeFrequencies(const RopeParams& params, std::optional<std::int64_t> seq_len = std::nullopt);
 
+// Inverse frequencies a freshly built Hugging Face rotary module uses in its forward pass for a
+// call whose longest sequence is `seq_len` = max(position_ids)+1 (the runtime rule):
+//   dynamic   seq_len <= max_positions → the init frequencies (ropeFrequencies(params, nullopt)
+//             with params.seq_len ignored); beyond → recomputed with seq_len as an int64 tensor,
+//             so in Float32 mode base' = f32(base · f32(f32(f32(f32(s)·f32(factor))/f32(max)) −
+//             f32(factor−1))^(r/(r−2))) is float32 arithmetic (this differs from ropeFrequencies
+//             by up to a few float32 ulps of base').
+//   longrope  long_factor iff seq_len > original_max_positions (for all positions of the call).
+//   others    identical to ropeFrequencies(params).
+// The module's state across calls (growth/reset caching) is not modelled: every call is fresh.
+RopeFrequencies ropeRuntimeFrequencies(const RopeParams& params, std::int64_t seq_len);
+
 // Unscaled default frequencies 1/base^(2i/r) for the same params (the "before" of a scaling).
+// (With explicit theta: the theta values, as for ropeFrequencies.)
 RopeFrequencies ropeDefaultFrequencies(const RopeParams& params);
+
+// YaRN's correction range [low, high] (pair indices) after floor/ceil (truncate) and clamping to
+// [0, r−1], before the +0.001 singularity guard: pairs i <= low keep their frequency, pairs
+// i >= high are divided by factor, the ramp is linear in between.
+struct RopeYarnRange {
+    double low = 0, high = 0;
+};
+RopeYarnRange ropeYarnCorrectionRange(const RopeParams& params);
 
 // cos/sin tables, |positions| × r, laid out for params.layout (half: cat(f, f); interleaved:
 // each frequency twice in a row), already multiplied by the attention factor.
-// Float32 mode: angle = f32(p·inv_freq), cos/sin rounded to float32, times f32(attention).
+// Float32 mode: angle = f32(f32(p)·inv_freq) (torch's float32 matmul of inv_freq and the
+// positions converted with .float()), cos/sin rounded to float32, times f32(attention), rounded.
+// Double mode: cos(p·inv_freq)·attention in double.
 struct RopeTables {
     Matrix cos, sin;
 };
 RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions);
 
 // Rotate rows of x (|positions| × head_dim, row k at positions[k]) with the tables above.
-// Precondition: x.rows() == tables.cos.rows(), x.cols() == params.head_dim.
+// Precondition: x.rows() == tables.cos.rows(), x.cols() == params.head_dim, finite entries.
+// Float32 mode: x is rounded to float32 first and every elementwise operation is rounded like
+// torch's `x*cos + rotate(x)*sin` (products, then the sum); pass-through channels are f32(x).
 Matrix ropeApply(const RopeParams& params, const RopeTables& tables, const Matrix& x);
 
-// Convenience: the whole pipeline with the runtime rule for dynamic/longrope
-// (seq_len = params.seq_len or max(positions)+1).
+// Convenience: the whole pipeline with the runtime rule for dynamic/longrope:
+// ropeRuntimeFrequencies(params, params.seq_len or max(positions)+1), ropeTables, ropeApply.
 Matrix ropeRotate(const RopeParams& params, const Positions& positions, const Matrix& x);
 
 // Per-pair rotation angle p·inv_freq[i] for each position (|positions| × r/2), the quantity the
-// pair-vector view draws. Float32 mode rounds each angle to float32.
+// pair-vector view draws. Float32 mode rounds each angle to float32 (as ropeTables does).
 Matrix ropeAngles(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions);
 
 }  // namespace poslab

@@ -1,0 +1,426 @@
+#include "core/rope.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+// Float32 mode reproduces torch's float32 tensor arithmetic. Each torch op on float32 tensors
+// (and Python scalars, which torch casts to float32) is written here as the same op in double
+// followed by a rounding to float32 (`rd`). For +, −, ×, ÷ of two float32 values this double
+// rounding gives exactly the float32 result (53 >= 2·24 + 2). pow is computed in double and
+// rounded (torch's float32 pow is Sleef/glibc powf, which agree with that to within an ulp and
+// on every golden value). Python-side scalar arithmetic (factor defaults, YaRN correction dims,
+// attention factors, dynamic base' at init) stays in double, as in Python.
+
+namespace poslab {
+namespace {
+
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+constexpr double kMaxBase = 1e12;
+constexpr int kMaxHeadDim = 65536;
+constexpr double kMinFactor = 1e-6;
+constexpr double kMaxFactor = 1e6;
+// Dynamic NTK's rescaled base must stay inside float32's range (torch holds it as float32).
+constexpr double kMaxDynamicBase = 1e38;
+
+struct Rounder {
+    bool f32;
+    double operator()(double x) const { return f32 ? static_cast<double>(static_cast<float>(x)) : x; }
+};
+
+bool finite(double x) { return std::isfinite(x); }
+
+// base^(2i/r), i = 0..r/2−1, as torch: exponent f32(f32(2i)/f32(r)), pow of f32(base), rounded.
+Vector posFreqs(double base, int r, const Rounder& rd) {
+    const int h = r / 2;
+    Vector out(h);
+    const double b = rd(base);
+    for (int i = 0; i < h; ++i) {
+        const double e = rd(rd(2.0 * i) / rd(static_cast<double>(r)));
+        out[i] = rd(std::pow(b, e));
+    }
+    return out;
+}
+
+// 1 / base^(2i/r) (torch: `1.0 / tensor` is reciprocal(), rounded).
+Vector defaultInvFreq(double base, int r, const Rounder& rd) {
+    Vector p = posFreqs(base, r, rd);
+    for (Eigen::Index i = 0; i < p.size(); ++i) p[i] = rd(1.0 / p[i]);
+    return p;
+}
+
+// Python's get_mscale(scale, mscale) from the YaRN reference.
+double yarnGetMscale(double scale, double mscale = 1.0) {
+    if (scale <= 1.0) return 1.0;
+    return 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+double yarnCorrectionDim(double numRotations, int dim, double base, double maxPos) {
+    return (dim * std::log(maxPos / (numRotations * 2 * std::numbers::pi))) / (2 * std::log(base));
+}
+
+RopeYarnRange yarnRange(const RopeParams& p) {
+    const int r = p.rotaryDim();
+    const double orig = static_cast<double>(p.originalMaxPositions());
+    double low = yarnCorrectionDim(p.beta_fast, r, p.base, orig);
+    double high = yarnCorrectionDim(p.beta_slow, r, p.base, orig);
+    if (p.truncate) {
+        low = std::floor(low);
+        high = std::ceil(high);
+    }
+    return {std::max(low, 0.0), std::min(high, static_cast<double>(r - 1))};
+}
+
+// The dynamic-NTK base' for a Python-int seq_len (double arithmetic).
+double dynamicBaseInit(const RopeParams& p, std::int64_t s) {
+    const int r = p.rotaryDim();
+    const double factor = *p.factor;
+    const double maxPos = static_cast<double>(p.max_positions);
+    const double sl = static_cast<double>(std::max(s, p.max_positions));
+    return p.base * std::pow((factor * sl / maxPos) - (factor - 1), static_cast<double>(r) / (r - 2));
+}
+
+// The dynamic-NTK base' for a runtime int64-tensor seq_len (float32 tensor arithmetic in Float32 mode).
+double dynamicBaseRuntime(const RopeParams& p, std::int64_t s, const Rounder& rd) {
+    const int r = p.rotaryDim();
+    const double factor = *p.factor;
+    const double sl = static_cast<double>(std::max(s, p.max_positions));
+    double t = rd(rd(sl) * rd(factor));                       // factor * seq_len
+    t = rd(t / rd(static_cast<double>(p.max_positions)));     // / max_position_embeddings
+    t = rd(t - rd(factor - 1));                               // - (factor - 1)
+    t = rd(std::pow(t, static_cast<double>(r) / (r - 2)));    // ** (dim / (dim - 2))
+    return rd(rd(p.base) * t);                                // base * ...
+}
+
+Vector toVector(const std::vector<double>& v, const Rounder& rd) {
+    Vector out(static_cast<Eigen::Index>(v.size()));
+    for (std::size_t i = 0; i < v.size(); ++i) out[static_cast<Eigen::Index>(i)] = rd(v[i]);
+    return out;
+}
+
+enum class SeqMode { Init, Runtime };
+
+RopeFrequencies computeFrequencies(const RopeParams& p, std::optional<std::int64_t> seqLen, SeqMode mode) {
+    const Rounder rd{p.precision == Precision::Float32};
+    const int r = p.rotaryDim();
+    const int h = r / 2;
+    RopeFrequencies out;
+    out.rotary_dim = r;
+    out.attention_factor = 1.0;
+
+    if (!p.theta.empty()) {
+        out.inv_freq = toVector(p.theta, rd);
+        return out;
+    }
+
+    switch (p.scaling) {
+    case RopeScaling::None:
+        out.inv_freq = defaultInvFreq(p.base, r, rd);
+        break;
+
+    case RopeScaling::Linear: {
+        out.inv_freq = defaultInvFreq(p.base, r, rd);
+        const double f = rd(*p.factor);
+        for (int i = 0; i < h; ++i) out.inv_freq[i] = rd(out.inv_freq[i] / f);
+        break;
+    }
+
+    case RopeScaling::Dynamic: {
+        double base;
+        if (mode == SeqMode::Runtime && seqLen && *seqLen > p.max_positions)
+            base = dynamicBaseRuntime(p, *seqLen, rd);
+        else
+            base = dynamicBaseInit(p, seqLen.value_or(p.max_positions));
+        out.inv_freq = defaultInvFreq(base, r, rd);
+        break;
+    }
+
+    case RopeScaling::Yarn: {
+        const double factor = p.resolvedFactor();
+        if (p.attention_factor) {
+            out.attention_factor = *p.attention_factor;
+        } else if (p.mscale.value_or(0.0) != 0.0 && p.mscale_all_dim.value_or(0.0) != 0.0) {
+            out.attention_factor = yarnGetMscale(factor, *p.mscale) / yarnGetMscale(factor, *p.mscale_all_dim);
+        } else {
+            out.attention_factor = yarnGetMscale(factor);
+        }
+        const Vector pos = posFreqs(p.base, r, rd);
+        const double f = rd(factor);
+        const RopeYarnRange range = yarnRange(p);
+        const double low = range.low;
+        double high = range.high;
+        if (low == high) high += 0.001;  // Prevent singularity (as upstream)
+        const double lowT = rd(low), span = rd(high - low);
+        out.inv_freq.resize(h);
+        for (int i = 0; i < h; ++i) {
+            const double extrap = rd(1.0 / pos[i]);
+            const double interp = rd(1.0 / rd(f * pos[i]));
+            const double ramp = std::clamp(rd(rd(rd(static_cast<double>(i)) - lowT) / span), 0.0, 1.0);
+            const double extrapFactor = rd(1.0 - ramp);
+            out.inv_freq[i] = rd(rd(interp * rd(1.0 - extrapFactor)) + rd(extrap * extrapFactor));
+        }
+        break;
+    }
+
+    case RopeScaling::LongRope: {
+        const double factor = p.resolvedFactor();
+        const double orig = static_cast<double>(p.originalMaxPositions());
+        if (p.attention_factor)
+            out.attention_factor = *p.attention_factor;
+        else if (factor <= 1.0)
+            out.attention_factor = 1.0;
+        else
+            out.attention_factor = std::sqrt(1 + std::log(factor) / std::log(orig));
+        const bool useLong = seqLen && *seqLen > p.originalMaxPositions();
+        const Vector ext = toVector(useLong ? p.long_factor : p.short_factor, rd);
+        const Vector pos = posFreqs(p.base, r, rd);
+        out.inv_freq.resize(h);
+        for (int i = 0; i < h; ++i) out.inv_freq[i] = rd(1.0 / rd(ext[i] * pos[i]));
+        break;
+    }
+
+    case RopeScaling::Llama3: {
+        const Vector inv = defaultInvFreq(p.base, r, rd);
+        const double factor = *p.factor;
+        const double low = p.low_freq_factor, high = p.high_freq_factor;
+        const double oldContext = static_cast<double>(p.originalMaxPositions());
+        const double lowWavelen = oldContext / low;
+        const double highWavelen = oldContext / high;
+        const double fT = rd(factor), lowWT = rd(lowWavelen), highWT = rd(highWavelen);
+        out.inv_freq.resize(h);
+        for (int i = 0; i < h; ++i) {
+            // wavelen = 2π / inv_freq  (torch: reciprocal(inv_freq) * 2π)
+            const double wl = rd.f32 ? rd(rd(1.0 / inv[i]) * rd(kTwoPi)) : kTwoPi / inv[i];
+            const double fl = wl > lowWT ? rd(inv[i] / fT) : inv[i];
+            // smooth = (old_context_len / wavelen − low) / (high − low)
+            const double ratio = rd.f32 ? rd(rd(1.0 / wl) * rd(oldContext)) : oldContext / wl;
+            const double smooth = rd(rd(ratio - rd(low)) / rd(high - low));
+            const double smoothed = rd(rd(rd(rd(1.0 - smooth) * fl) / fT) + rd(smooth * fl));
+            const bool medium = !(wl < highWT) && !(wl > lowWT);
+            out.inv_freq[i] = medium ? smoothed : fl;
+        }
+        break;
+    }
+    }
+    return out;
+}
+
+ParamError rangeError(const std::string& name, const std::string& valid, double got) {
+    return ParamError{name, valid, formatNumber(got)};
+}
+
+// Finite number in [lo, hi] (lowOpen: (lo, hi]).
+Check checkRange(const std::string& name, double x, double lo, double hi, bool lowOpen, const std::string& valid) {
+    if (!finite(x) || (lowOpen ? x <= lo : x < lo) || x > hi) return rangeError(name, valid, x);
+    return std::nullopt;
+}
+
+Check checkList(const std::string& name, const std::vector<double>& v, std::size_t n, bool checkSize, double lo,
+                double hi, bool lowOpen, const std::string& valid) {
+    if (checkSize && v.size() != n)
+        return ParamError{name, formatInt(static_cast<std::int64_t>(n)) + " numbers (rotary_dim/2)",
+                          formatInt(static_cast<std::int64_t>(v.size())) + " numbers"};
+    for (double x : v)
+        if (auto e = checkRange(name, x, lo, hi, lowOpen, valid)) return e;
+    return std::nullopt;
+}
+
+}  // namespace
+
+// ----------------------------------------------------------------------------------- params
+
+int RopeParams::rotaryDim() const {
+    if (rotary_dim != 0) return rotary_dim;
+    return static_cast<int>(head_dim * partial_rotary_factor);  // Python int(): truncation
+}
+
+std::int64_t RopeParams::originalMaxPositions() const { return original_max_positions.value_or(max_positions); }
+
+double RopeParams::resolvedFactor() const {
+    if (factor) return *factor;
+    if (scaling == RopeScaling::Yarn || scaling == RopeScaling::LongRope)
+        return static_cast<double>(max_positions) / static_cast<double>(originalMaxPositions());
+    return 1.0;
+}
+
+Check RopeParams::validate() const {
+    if (head_dim < 2 || head_dim > kMaxHeadDim || head_dim % 2 != 0)
+        return ParamError{"head_dim", "an even integer from 2 to 65536", formatInt(head_dim)};
+    if (!finite(base) || base <= 1.0 || base > kMaxBase)
+        return rangeError("base", "a number > 1 and <= 1e12", base);
+    if (!finite(partial_rotary_factor) || partial_rotary_factor <= 0.0 || partial_rotary_factor > 1.0)
+        return rangeError("partial_rotary_factor", "a number in (0, 1]", partial_rotary_factor);
+    if (rotary_dim != 0) {
+        if (partial_rotary_factor != 1.0)
+            return ParamError{"rotary_dim", "unset (0) when partial_rotary_factor is given; use one of them",
+                              formatInt(rotary_dim)};
+        if (rotary_dim < 2 || rotary_dim > head_dim || rotary_dim % 2 != 0)
+            return ParamError{"rotary_dim", "an even integer from 2 to head_dim (" + formatInt(head_dim) + ")",
+                              formatInt(rotary_dim)};
+    } else {
+        const int r = rotaryDim();
+        if (r < 2 || r % 2 != 0)
+            return ParamError{"partial_rotary_factor",
+                              "a factor F in (0, 1] with int(head_dim·F) even and >= 2",
+                              formatNumber(partial_rotary_factor) + " (int(" + formatInt(head_dim) + "·" +
+                                  formatNumber(partial_rotary_factor) + ") = " + formatInt(r) + ")"};
+    }
+    const int r = rotaryDim();
+    const auto half = static_cast<std::size_t>(r / 2);
+
+    if (factor)
+        if (auto e = checkRange("factor", *factor, kMinFactor, kMaxFactor, false, "a number from 1e-6 to 1e6"))
+            return e;
+    if (max_positions < 1 || max_positions > kMaxPosition)
+        return ParamError{"max_positions", "an integer from 1 to " + formatInt(kMaxPosition), formatInt(max_positions)};
+    if (original_max_positions && (*original_max_positions < 1 || *original_max_positions > kMaxPosition))
+        return ParamError{"original_max_positions", "an integer from 1 to " + formatInt(kMaxPosition),
+                          formatInt(*original_max_positions)};
+    if (seq_len && (*seq_len < 1 || *seq_len > kMaxPosition + 1))
+        return ParamError{"seq_len", "an integer from 1 to " + formatInt(kMaxPosition + 1), formatInt(*seq_len)};
+    if (auto e = checkRange("beta_fast", beta_fast, 0.0, kMaxFactor, true, "a number in (0, 1e6]")) return e;
+    if (auto e = checkRange("beta_slow", beta_slow, 0.0, kMaxFactor, true, "a number in (0, 1e6]")) return e;
+    if (mscale)
+        if (auto e = checkRange("mscale", *mscale, 0.0, kMaxFactor, false, "a number in [0, 1e6]")) return e;
+    if (mscale_all_dim)
+        if (auto e = checkRange("mscale_all_dim", *mscale_all_dim, 0.0, kMaxFactor, false, "a number in [0, 1e6]"))
+            return e;
+    if (attention_factor)
+        if (auto e = checkRange("attention_factor", *attention_factor, 0.0, kMaxFactor, true, "a number in (0, 1e6]"))
+            return e;
+    if (auto e = checkRange("low_freq_factor", low_freq_factor, 0.0, kMaxFactor, true, "a number in (0, 1e6]"))
+        return e;
+    if (!finite(high_freq_factor) || high_freq_factor <= low_freq_factor || high_freq_factor > kMaxFactor)
+        return rangeError("high_freq_factor",
+                          "a number > low_freq_factor (" + formatNumber(low_freq_factor) + ") and <= 1e6",
+                          high_freq_factor);
+    const bool longrope = scaling == RopeScaling::LongRope && theta.empty();
+    if (auto e = checkList("short_factor", short_factor, half, longrope, kMinFactor, kMaxFactor, false,
+                           "numbers from 1e-6 to 1e6"))
+        return e;
+    if (auto e = checkList("long_factor", long_factor, half, longrope, kMinFactor, kMaxFactor, false,
+                           "numbers from 1e-6 to 1e6"))
+        return e;
+    if (!theta.empty())
+        if (auto e = checkList("theta", theta, half, true, 0.0, kMaxFactor, true, "numbers in (0, 1e6]")) return e;
+
+    if (!theta.empty()) return std::nullopt;  // explicit frequencies replace the scaling
+
+    const bool needsFactor =
+        scaling == RopeScaling::Linear || scaling == RopeScaling::Dynamic || scaling == RopeScaling::Llama3;
+    if (needsFactor && !factor)
+        return ParamError{"factor", "a number from 1e-6 to 1e6 (required for linear, dynamic and llama3 scaling)",
+                          "none"};
+    if (scaling == RopeScaling::Dynamic) {
+        if (r < 4)
+            return ParamError{"rotary_dim", "at least 4 rotated channels for dynamic scaling (exponent r/(r−2))",
+                              formatInt(r)};
+        const std::int64_t worst = std::max(seq_len.value_or(kMaxPosition + 1), max_positions);
+        const Rounder rd{precision == Precision::Float32};
+        const double b1 = dynamicBaseInit(*this, worst);
+        const double b2 = dynamicBaseRuntime(*this, worst, rd);
+        if (!finite(b1) || !finite(b2) || b1 > kMaxDynamicBase || b2 > kMaxDynamicBase)
+            return rangeError("factor",
+                              "a factor for which dynamic NTK's base·(factor·seq_len/max_positions − factor + 1)"
+                              "^(r/(r−2)) stays <= 1e38 (float32 range) up to seq_len " +
+                                  formatInt(worst),
+                              *factor);
+    }
+    if (scaling == RopeScaling::LongRope && !attention_factor && resolvedFactor() > 1.0 &&
+        originalMaxPositions() < 2)
+        return ParamError{"original_max_positions",
+                          "an integer >= 2 for longrope's derived attention factor sqrt(1 + ln(factor)/ln(original))",
+                          formatInt(originalMaxPositions())};
+    return std::nullopt;
+}
+
+// ------------------------------------------------------------------------------ frequencies
+
+Vector RopeFrequencies::wavelength() const {
+    Vector w(inv_freq.size());
+    for (Eigen::Index i = 0; i < inv_freq.size(); ++i) w[i] = kTwoPi / inv_freq[i];
+    return w;
+}
+
+RopeFrequencies ropeFrequencies(const RopeParams& params, std::optional<std::int64_t> seq_len) {
+    return computeFrequencies(params, seq_len ? seq_len : params.seq_len, SeqMode::Init);
+}
+
+RopeFrequencies ropeRuntimeFrequencies(const RopeParams& params, std::int64_t seq_len) {
+    return computeFrequencies(params, seq_len, SeqMode::Runtime);
+}
+
+RopeFrequencies ropeDefaultFrequencies(const RopeParams& params) {
+    RopeParams p = params;
+    p.scaling = RopeScaling::None;
+    return computeFrequencies(p, std::nullopt, SeqMode::Init);
+}
+
+RopeYarnRange ropeYarnCorrectionRange(const RopeParams& params) { return yarnRange(params); }
+
+// ----------------------------------------------------------------------------------- tables
+
+Matrix ropeAngles(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions) {
+    const Rounder rd{params.precision == Precision::Float32};
+    const auto n = static_cast<Eigen::Index>(positions.size());
+    const Eigen::Index h = freqs.inv_freq.size();
+    Matrix a(n, h);
+    for (Eigen::Index k = 0; k < n; ++k) {
+        const double p = rd(static_cast<double>(positions[static_cast<std::size_t>(k)]));
+        for (Eigen::Index i = 0; i < h; ++i) a(k, i) = rd(p * freqs.inv_freq[i]);
+    }
+    return a;
+}
+
+RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions) {
+    const Rounder rd{params.precision == Precision::Float32};
+    const Matrix a = ropeAngles(params, freqs, positions);
+    const Eigen::Index n = a.rows(), h = a.cols(), r = 2 * h;
+    const double att = rd(freqs.attention_factor);
+    const bool inter = params.layout == RopeLayout::Interleaved;
+    RopeTables t{Matrix(n, r), Matrix(n, r)};
+    for (Eigen::Index k = 0; k < n; ++k) {
+        for (Eigen::Index i = 0; i < h; ++i) {
+            const double c = rd(rd(std::cos(a(k, i))) * att);
+            const double s = rd(rd(std::sin(a(k, i))) * att);
+            const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+            t.cos(k, j0) = c;
+            t.cos(k, j1) = c;
+            t.sin(k, j0) = s;
+            t.sin(k, j1) = s;
+        }
+    }
+    return t;
+}
+
+Matrix ropeApply(const RopeParams& params, const RopeTables& tables, const Matrix& x) {
+    const Rounder rd{params.precision == Precision::Float32};
+    const Eigen::Index n = x.rows(), d = x.cols(), r = tables.cos.cols(), h = r / 2;
+    const bool inter = params.layout == RopeLayout::Interleaved;
+    Matrix out(n, d);
+    for (Eigen::Index k = 0; k < n; ++k) {
+        for (Eigen::Index c = r; c < d; ++c) out(k, c) = rd(x(k, c));
+        for (Eigen::Index i = 0; i < h; ++i) {
+            const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+            const double x0 = rd(x(k, j0)), x1 = rd(x(k, j1));
+            // out = x*cos + rotate(x)*sin, rotate(x)[j0] = −x[j1], rotate(x)[j1] = x[j0]
+            out(k, j0) = rd(rd(x0 * tables.cos(k, j0)) + rd(-x1 * tables.sin(k, j0)));
+            out(k, j1) = rd(rd(x1 * tables.cos(k, j1)) + rd(x0 * tables.sin(k, j1)));
+        }
+    }
+    return out;
+}
+
+Matrix ropeRotate(const RopeParams& params, const Positions& positions, const Matrix& x) {
+    std::int64_t seq = 1;
+    if (params.seq_len) {
+        seq = *params.seq_len;
+    } else if (!positions.empty()) {
+        seq = *std::max_element(positions.begin(), positions.end()) + 1;
+    }
+    const RopeFrequencies freqs = ropeRuntimeFrequencies(params, seq);
+    return ropeApply(params, ropeTables(params, freqs, positions), x);
+}
+
+}  // namespace poslab

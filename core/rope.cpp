@@ -307,6 +307,14 @@ Check RopeParams::validate() const {
 
     if (!theta.empty()) return std::nullopt;  // explicit frequencies replace the scaling
 
+    if ((scaling == RopeScaling::Yarn || scaling == RopeScaling::LongRope) && !factor) {
+        const double f = resolvedFactor();
+        if (f < kMinFactor || f > kMaxFactor)
+            return ParamError{"original_max_positions",
+                              "a value with max_positions/original_max_positions (the default factor) from 1e-6 to 1e6",
+                              formatInt(originalMaxPositions()) + " (factor " + formatNumber(f) + ")"};
+    }
+
     const bool needsFactor =
         scaling == RopeScaling::Linear || scaling == RopeScaling::Dynamic || scaling == RopeScaling::Llama3;
     if (needsFactor && !factor)

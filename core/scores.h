@@ -58,7 +58,9 @@ struct ScoreParams {
     AlibiParams alibi;
 
     Check validate() const;
-    // The per-method structs with dim/precision synchronised from the fields above.
+    // The per-method structs with dim/precision synchronised from the fields above, and the
+    // direction from `causal`: t5Params().bidirectional = !causal (encoder vs decoder buckets),
+    // alibiParams().symmetric = !causal (−m·|i−j| unless causal). Table seeds stay the structs' own.
     RopeParams ropeParams() const;
     XposParams xposParams() const;
     SinusoidalParams sinusoidalParams() const;
@@ -74,14 +76,19 @@ Matrix contentRows(Content content, bool key, const Positions& positions, int di
 
 // Scores for explicit query and key positions within a sequence of `length` tokens (0..length−1),
 // |queries| × |keys|. Preconditions: params validate; every position in [0, length).
-// Errors: learned positions past the table; softmax over a sequence too long to normalise
-// exactly (length·|queries| > 2^31) names `length`.
+// Errors: learned sequence longer than the table (names `length`); |queries|·|keys| > 2^25
+// (names `queries`); softmax over a sequence too long to normalise exactly (length·|queries| >
+// 2^31 or length·|queries|·dim > 2^38, names `length`); a non-finite score (names `result`,
+// e.g. xPos scales that overflow).
 Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const Positions& keys,
                       std::int64_t length);
 
 // Summary over the unmasked entries of the full N × N matrix, computed in blocks so that
 // memory stays O(N·dim) (and O(N) for positional-only structure, e.g. ones content with a
 // relative method, where the matrix is a function of i − j).
+// Limits (errors name `length`): N <= 65536, N·dim <= 2^26 and N²·dim <= 2^38 in general;
+// N <= 2^24 when the matrix is a function of i − j (ones content with nope, alibi, t5, shaw,
+// transformer-xl, or rope/xpos in double precision) and no softmax.
 struct ScoreSummary {
     std::int64_t rows = 0, cols = 0;
     double sum = 0, min = 0, max = 0;

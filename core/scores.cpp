@@ -1,0 +1,628 @@
+// Attention scores of every method for any content (see scores.h for the formulas).
+//
+// One small engine serves both entry points:
+//   * side rows   the transformed query rows Q̃ (|queries| × dim) and key rows K̃ for explicit
+//                 positions: content rows plus the method's absolute part (sinusoidal PE,
+//                 learned E), or rotated (rope, xpos), or the raw content (the others);
+//   * a block     s·Q̃·K̃ᵀ plus the method's relative term (shaw, t5, alibi), or the four
+//                 Transformer-XL terms, for any query/key position lists.
+// scores() evaluates the requested block (and, for softmax, streams over all keys 0..N−1 in
+// chunks for the exact row normaliser). scoresSummary() streams over row blocks of the full
+// matrix with a fast dot-product kernel, or — when the matrix is a function of i − j only —
+// evaluates that function once per distance and aggregates with the distance counts.
+#include "core/scores.h"
+
+#include "core/random.h"
+#include "core/scores_kernel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+namespace poslab {
+
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+constexpr std::uint64_t kStreamQ = 11, kStreamK = 12;
+
+// Memory and work guards (the limits are part of the error messages).
+constexpr std::int64_t kMaxBlockEntries = std::int64_t{1} << 25;       // one scores() result
+constexpr std::int64_t kMaxSideEntries = std::int64_t{1} << 26;        // N·dim rows held at once
+constexpr std::int64_t kMaxWork = std::int64_t{1} << 38;               // N²·dim multiply-adds
+constexpr std::int64_t kMaxSummaryLength = std::int64_t{1} << 16;      // full N² summary
+constexpr std::int64_t kMaxStructuredLength = std::int64_t{1} << 24;   // function-of-(i−j) summary
+constexpr std::int64_t kMaxSoftmaxSpan = std::int64_t{1} << 31;        // length·|queries|
+
+bool isPositionalOnly(const ScoreParams& p);
+
+std::int64_t satMul(std::int64_t a, std::int64_t b) {
+    std::int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) return std::numeric_limits<std::int64_t>::max();
+    return r;
+}
+
+class Engine {
+public:
+    Engine(const ScoreParams& params, std::int64_t length) : p_(params), length_(length) {
+        s_ = 1.0 / std::sqrt(static_cast<double>(p_.dim));
+    }
+
+    // Method-specific preparation; errors that depend on the sequence length.
+    Check prepare() {
+        switch (p_.method) {
+        case Method::Rope: {
+            rope_ = p_.ropeParams();
+            // The runtime rule: the call's sequence is 0..length−1 (dynamic, longrope).
+            freqs_ = ropeFrequencies(rope_, rope_.seq_len ? rope_.seq_len : std::optional<std::int64_t>(length_));
+            break;
+        }
+        case Method::Xpos: {
+            xpos_ = p_.xposParams();
+            if (satMul(length_, p_.dim) > kMaxSideEntries)
+                return ParamError{"length", "length·dim at most " + formatInt(kMaxSideEntries) + " for xpos",
+                                  formatInt(length_)};
+            // The centred scale exponent depends on the whole sequence (offset 0, length N).
+            xposUp_ = xposScale(xpos_, length_, 0, false);
+            xposDown_ = xposScale(xpos_, length_, 0, true);
+            break;
+        }
+        case Method::Sinusoidal: sin_ = p_.sinusoidalParams(); break;
+        case Method::Learned:
+            learned_ = p_.learnedParams();
+            if (length_ > learned_.table_size)
+                return ParamError{"length",
+                                  "at most the learned table size " + formatInt(learned_.table_size) +
+                                      " (a learned table has no embedding past its last row)",
+                                  formatInt(length_)};
+            break;
+        case Method::Shaw:
+            shaw_ = p_.shawParams();
+            shawKey_ = shawKeyTable(shaw_);
+            break;
+        case Method::T5: t5_ = p_.t5Params(); break;
+        case Method::TransformerXL: txl_ = p_.transformerXLParams(); break;
+        case Method::Alibi: alibi_ = p_.alibiParams(); break;
+        case Method::NoPE: break;
+        }
+        return std::nullopt;
+    }
+
+    double scale() const { return s_; }
+
+    // Transformed rows for the query side (key = false) or the key side (key = true).
+    Result<Matrix> side(bool key, const Positions& pos) const {
+        Matrix x = contentRows(p_.content, key, pos, p_.dim, p_.seed);
+        switch (p_.method) {
+        case Method::Sinusoidal: x += sinusoidalEncoding(sin_, pos); break;
+        case Method::Learned: {
+            auto e = learnedEncoding(learned_, pos);
+            if (!e) return ParamError{"length", e.error().valid, e.error().got};
+            x += e.value();
+            break;
+        }
+        case Method::Rope: {
+            const RopeTables t = ropeTables(rope_, freqs_, pos);
+            x = ropeApply(rope_, t, x);
+            break;
+        }
+        case Method::Xpos: x = xposRows(x, pos, key); break;
+        default: break;
+        }
+        return x;
+    }
+
+    // s·Q̃·K̃ᵀ (dot = the product when the caller already has it) plus the relative term.
+    Matrix block(const Matrix& qs, const Positions& qpos, const Matrix& ks, const Positions& kpos,
+                 const Matrix* dot = nullptr) const {
+        if (p_.method == Method::TransformerXL) {
+            const TransformerXLTerms t = transformerXLTerms(txl_, qpos, kpos, qs, ks);
+            return s_ * (t.a + t.b + t.c + t.d);
+        }
+        Matrix out = dot ? *dot : Matrix(s_ * (qs * ks.transpose()));
+        addRelative(out, qs, qpos, kpos);
+        return out;
+    }
+
+    // The relative term alone (shaw, t5, alibi), added to `out` (|qpos| × |kpos|).
+    void addRelative(Matrix& out, const Matrix& qs, const Positions& qpos, const Positions& kpos) const {
+        switch (p_.method) {
+        case Method::Shaw: {
+            const Matrix qa = s_ * (qs * shawKey_.transpose());   // |q| × (2k+1)
+            const IntMatrix idx = shawIndexAt(qpos, kpos, shaw_.max_relative_position);
+            for (Eigen::Index i = 0; i < out.rows(); ++i)
+                for (Eigen::Index j = 0; j < out.cols(); ++j) out(i, j) += qa(i, idx(i, j));
+            break;
+        }
+        case Method::T5: out += t5Bias(t5_, p_.head, qpos, kpos); break;
+        case Method::Alibi: out += alibiBias(alibi_, p_.head, qpos, kpos); break;
+        default: break;
+        }
+    }
+
+    bool hasRelativeTerm() const {
+        return p_.method == Method::Shaw || p_.method == Method::T5 || p_.method == Method::Alibi;
+    }
+
+private:
+    // xPos rows: interleaved rotation by the token angle, times the sequence-centred scale
+    // (queries ζ^(+c/sb), keys 1/ζ^(c/sb)), applied through ropeApply with xPos's tables
+    // (torchscale multiplies sin and cos by the scale before duplicate_interleave).
+    Matrix xposRows(const Matrix& x, const Positions& pos, bool key) const {
+        const int half = p_.dim / 2;
+        RopeTables t;
+        t.cos.resize(static_cast<Eigen::Index>(pos.size()), p_.dim);
+        t.sin.resize(static_cast<Eigen::Index>(pos.size()), p_.dim);
+        const Matrix& scale = key ? xposDown_ : xposUp_;
+        const Precision pr = xpos_.precision;
+        for (std::size_t r = 0; r < pos.size(); ++r) {
+            const Matrix angle = xposAngles(xpos_, 1, pos[r]);   // 1 × half, position pos[r]
+            for (int i = 0; i < half; ++i) {
+                const double sc = scale(pos[r], i);
+                const double c = roundTo(pr, roundTo(pr, std::cos(angle(0, i))) * sc);
+                const double s = roundTo(pr, roundTo(pr, std::sin(angle(0, i))) * sc);
+                const auto row = static_cast<Eigen::Index>(r);
+                t.cos(row, 2 * i) = t.cos(row, 2 * i + 1) = c;
+                t.sin(row, 2 * i) = t.sin(row, 2 * i + 1) = s;
+            }
+        }
+        RopeParams rp;
+        rp.head_dim = p_.dim;
+        rp.layout = RopeLayout::Interleaved;
+        rp.precision = pr;
+        return ropeApply(rp, t, x);
+    }
+
+    const ScoreParams& p_;
+    std::int64_t length_;
+    double s_ = 1;
+    RopeParams rope_;
+    RopeFrequencies freqs_;
+    XposParams xpos_;
+    Matrix xposUp_, xposDown_;
+    SinusoidalParams sin_;
+    LearnedParams learned_;
+    ShawParams shaw_;
+    Matrix shawKey_;
+    T5Params t5_;
+    TransformerXLParams txl_;
+    AlibiParams alibi_;
+};
+
+Check checkFinite(const Matrix& m) {
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+        const double v = m.data()[i];
+        if (std::isnan(v) || v == std::numeric_limits<double>::infinity())
+            return ParamError{"result", "parameters for which every score is finite", formatNumber(v)};
+    }
+    return std::nullopt;
+}
+
+// The content part of the score is a constant and the positional part a function of i − j.
+bool isPositionalOnly(const ScoreParams& p) {
+    if (p.content != Content::Ones) return false;
+    switch (p.method) {
+    case Method::NoPE:
+    case Method::Alibi:
+    case Method::T5:
+    case Method::Shaw:
+    case Method::TransformerXL: return true;
+    // Exact only in double: float32 rounds each position's angle separately.
+    case Method::Rope:
+    case Method::Xpos: return p.precision == Precision::Double;
+    default: return false;
+    }
+}
+
+struct Accumulator {
+    double sum = 0, min = std::numeric_limits<double>::infinity(), max = -std::numeric_limits<double>::infinity();
+    bool bad = false;
+    void add(double v) {
+        sum += v;
+        if (v < min) min = v;
+        if (v > max) max = v;
+        if (!std::isfinite(v)) bad = true;
+    }
+    void merge(const Accumulator& o) {
+        sum += o.sum;
+        min = std::min(min, o.min);
+        max = std::max(max, o.max);
+        bad = bad || o.bad;
+    }
+};
+
+// Summary of one row of scores (length n, unmasked entries only).
+void reduceRow(const double* row, Eigen::Index n, bool softmax, Accumulator& acc) {
+    if (!softmax) {
+        double sum = 0, mn = row[0], mx = row[0];
+        for (Eigen::Index j = 0; j < n; ++j) {
+            const double v = row[j];
+            sum += v;
+            mn = v < mn ? v : mn;
+            mx = v > mx ? v : mx;
+        }
+        acc.sum += sum;
+        acc.min = std::min(acc.min, mn);
+        acc.max = std::max(acc.max, mx);
+        if (!std::isfinite(sum) || !std::isfinite(mn) || !std::isfinite(mx)) acc.bad = true;
+        return;
+    }
+    double m = row[0], mn = row[0];
+    for (Eigen::Index j = 1; j < n; ++j) {
+        m = std::max(m, row[j]);
+        mn = std::min(mn, row[j]);
+    }
+    if (!std::isfinite(m) || !std::isfinite(mn)) { acc.bad = true; return; }
+    double z = 0;
+    for (Eigen::Index j = 0; j < n; ++j) z += std::exp(row[j] - m);
+    double sum = 0;
+    for (Eigen::Index j = 0; j < n; ++j) sum += std::exp(row[j] - m) / z;
+    acc.sum += sum;
+    acc.min = std::min(acc.min, std::exp(mn - m) / z);
+    acc.max = std::max(acc.max, 1.0 / z);
+}
+
+ScoreSummary toSummary(std::int64_t n, const Accumulator& a) {
+    ScoreSummary s;
+    s.rows = s.cols = n;
+    s.sum = a.sum;
+    s.min = a.min;
+    s.max = a.max;
+    return s;
+}
+
+unsigned workerCount() {
+    const unsigned hw = std::thread::hardware_concurrency();
+    return std::clamp(hw, 1u, 8u);
+}
+
+// Runs body(b) for b in [0, blocks) on a few threads (blocks are claimed in order).
+template <class F>
+void parallelBlocks(std::int64_t blocks, F&& body) {
+    const unsigned workers = static_cast<unsigned>(std::min<std::int64_t>(workerCount(), blocks));
+    if (workers <= 1) {
+        for (std::int64_t b = 0; b < blocks; ++b) body(b);
+        return;
+    }
+    std::atomic<std::int64_t> next{0};
+    auto run = [&] {
+        for (std::int64_t b = next++; b < blocks; b = next++) body(b);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(run);
+    run();
+    for (auto& t : pool) t.join();
+}
+
+// f(δ) = score of a query at δ and a key at 0 (δ >= 0), or of a query at 0 and a key at −δ
+// (δ < 0), for δ in [lo, hi]: the whole matrix when the scores depend on i − j only.
+Result<std::vector<double>> distanceScores(const Engine& e, std::int64_t lo, std::int64_t hi) {
+    std::vector<double> f(static_cast<std::size_t>(hi - lo + 1));
+    constexpr std::int64_t kChunk = 8192;
+    const Positions zero{0};
+    auto zeroQ = e.side(false, zero);
+    auto zeroK = e.side(true, zero);
+    if (!zeroQ) return zeroQ.error();
+    if (!zeroK) return zeroK.error();
+    for (std::int64_t a = lo; a <= hi; a += kChunk) {
+        const std::int64_t b = std::min(hi, a + kChunk - 1);
+        // Non-negative part: queries δ, key 0.
+        const std::int64_t pa = std::max<std::int64_t>(a, 0);
+        if (pa <= b) {
+            const Positions qp = arangePositions(pa, b + 1);
+            auto q = e.side(false, qp);
+            if (!q) return q.error();
+            const Matrix m = e.block(q.value(), qp, zeroK.value(), zero);
+            for (Eigen::Index i = 0; i < m.rows(); ++i) f[static_cast<std::size_t>(pa + i - lo)] = m(i, 0);
+        }
+        // Negative part: query 0, keys −δ.
+        const std::int64_t nb = std::min<std::int64_t>(b, -1);
+        if (a <= nb) {
+            const Positions kp = arangePositions(-nb, -a + 1);   // −nb .. −a
+            auto k = e.side(true, kp);
+            if (!k) return k.error();
+            const Matrix m = e.block(zeroQ.value(), zero, k.value(), kp);
+            for (Eigen::Index j = 0; j < m.cols(); ++j) f[static_cast<std::size_t>(-kp[std::size_t(j)] - lo)] = m(0, j);
+        }
+    }
+    return f;
+}
+
+Result<ScoreSummary> structuredSummary(const ScoreParams& p, const Engine& e, std::int64_t n) {
+    const std::int64_t lo = p.causal ? 0 : -(n - 1);
+    auto fr = distanceScores(e, lo, n - 1);
+    if (!fr) return fr.error();
+    const std::vector<double>& f = fr.value();
+    auto at = [&](std::int64_t d) { return f[static_cast<std::size_t>(d - lo)]; };
+    Accumulator acc;
+    if (!p.softmax) {
+        for (std::int64_t d = lo; d <= n - 1; ++d) {
+            const double v = at(d);
+            acc.sum += static_cast<double>(n - std::abs(d)) * v;
+            acc.min = std::min(acc.min, v);
+            acc.max = std::max(acc.max, v);
+            if (!std::isfinite(v)) acc.bad = true;
+        }
+    } else {
+        // Row i holds f(i − j) for the keys j of the row: δ from i − (n−1) (or 0) to i.
+        std::vector<Accumulator> rows(static_cast<std::size_t>(n));
+        std::vector<double> buf;
+        const std::int64_t blocks = (n + 255) / 256;
+        std::vector<Accumulator> part(static_cast<std::size_t>(blocks));
+        parallelBlocks(blocks, [&](std::int64_t b) {
+            std::vector<double> row(static_cast<std::size_t>(n));
+            for (std::int64_t i = b * 256; i < std::min(n, (b + 1) * 256); ++i) {
+                const std::int64_t dlo = p.causal ? 0 : i - (n - 1);
+                const std::int64_t cnt = i - dlo + 1;
+                // Keys in order j = 0.. (δ = i − j descending), as the full matrix holds them.
+                for (std::int64_t t = 0; t < cnt; ++t) row[static_cast<std::size_t>(t)] = at(i - t);
+                reduceRow(row.data(), cnt, true, part[static_cast<std::size_t>(b)]);
+            }
+        });
+        for (const auto& a : part) acc.merge(a);
+    }
+    if (acc.bad) return ParamError{"result", "parameters for which every score is finite", "a non-finite score"};
+    return toSummary(n, acc);
+}
+
+Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::int64_t n) {
+    const Positions all = arangePositions(0, n);
+    auto qr = e.side(false, all);
+    if (!qr) return qr.error();
+    auto kr = e.side(true, all);
+    if (!kr) return kr.error();
+    const Matrix& q = qr.value();
+    const Matrix& k = kr.value();
+    const bool txl = p.method == Method::TransformerXL;
+    // Rows per block: keep a block of scores within ~1 MiB (it stays in the L2 cache).
+    const std::int64_t rowsPerBlock = std::clamp<std::int64_t>((std::int64_t{1} << 17) / n / 8 * 8, 8, 256);
+    const std::int64_t blocks = (n + rowsPerBlock - 1) / rowsPerBlock;
+    std::vector<Accumulator> part(static_cast<std::size_t>(blocks));
+    const PackedKeys packed = txl ? PackedKeys{} : packKeys(k.data(), n, p.dim);
+    parallelBlocks(blocks, [&](std::int64_t b) {
+        const std::int64_t r0 = b * rowsPerBlock;
+        const std::int64_t r1 = std::min(n, r0 + rowsPerBlock);
+        // Causal rows need keys 0..r1−1 only.
+        const std::int64_t cols = p.causal ? r1 : n;
+        const Positions qp = arangePositions(r0, r1);
+        const Positions kp = arangePositions(0, cols);
+        Matrix s;
+        if (txl) {
+            s = e.block(q.middleRows(r0, r1 - r0), qp, k.topRows(cols), kp);
+        } else {
+            s.resize(r1 - r0, cols);
+            scaledDots(q.data() + r0 * p.dim, r1 - r0, packed, cols, e.scale(), s.data());
+            if (e.hasRelativeTerm()) e.addRelative(s, q.middleRows(r0, r1 - r0), qp, kp);
+        }
+        Accumulator& acc = part[static_cast<std::size_t>(b)];
+        for (std::int64_t i = r0; i < r1; ++i) {
+            const Eigen::Index len = p.causal ? i + 1 : n;
+            reduceRow(s.data() + (i - r0) * s.cols(), len, p.softmax, acc);
+        }
+    });
+    Accumulator acc;
+    for (const auto& a : part) acc.merge(a);
+    if (acc.bad) return ParamError{"result", "parameters for which every score is finite", "a non-finite score"};
+    return toSummary(n, acc);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+std::string_view contentKey(Content c) {
+    switch (c) {
+    case Content::Ones: return "ones";
+    case Content::Random: return "random";
+    case Content::Formula: return "formula";
+    }
+    return "ones";
+}
+
+std::optional<Content> contentFromKey(std::string_view key) {
+    if (key == "ones") return Content::Ones;
+    if (key == "random") return Content::Random;
+    if (key == "formula") return Content::Formula;
+    return std::nullopt;
+}
+
+Check ScoreParams::validate() const {
+    if (dim < 1 || dim > 65536) return ParamError{"dim", "an integer from 1 to 65536", formatInt(dim)};
+    auto checkHead = [&](int heads) -> Check {
+        if (head < 0 || head >= heads)
+            return ParamError{"head", "an integer from 0 to " + formatInt(heads - 1) + " (heads − 1)", formatInt(head)};
+        return std::nullopt;
+    };
+    switch (method) {
+    case Method::NoPE: return std::nullopt;
+    case Method::Sinusoidal: return sinusoidalParams().validate();
+    case Method::Learned: return learnedParams().validate();
+    case Method::Shaw: return shawParams().validate();
+    case Method::T5: {
+        if (auto e = t5Params().validate()) return e;
+        return checkHead(t5.heads);
+    }
+    case Method::TransformerXL: return transformerXLParams().validate();
+    case Method::Alibi: {
+        if (auto e = alibiParams().validate()) return e;
+        return checkHead(alibi.heads);
+    }
+    case Method::Rope:
+        if (dim < 2 || dim % 2 != 0)
+            return ParamError{"dim", "an even integer from 2 to 65536 (the rope head dimension)", formatInt(dim)};
+        return ropeParams().validate();
+    case Method::Xpos:
+        if (dim < 2 || dim % 2 != 0)
+            return ParamError{"dim", "an even integer from 2 to 65536 (the xpos head dimension)", formatInt(dim)};
+        return xposParams().validate();
+    }
+    return std::nullopt;
+}
+
+RopeParams ScoreParams::ropeParams() const {
+    RopeParams r = rope;
+    r.head_dim = dim;
+    r.precision = precision;
+    return r;
+}
+XposParams ScoreParams::xposParams() const {
+    XposParams x = xpos;
+    x.head_dim = dim;
+    x.precision = precision;
+    return x;
+}
+SinusoidalParams ScoreParams::sinusoidalParams() const {
+    SinusoidalParams s = sinusoidal;
+    s.dim = dim;
+    s.precision = precision;
+    return s;
+}
+LearnedParams ScoreParams::learnedParams() const {
+    LearnedParams l = learned;
+    l.dim = dim;
+    return l;
+}
+ShawParams ScoreParams::shawParams() const {
+    ShawParams s = shaw;
+    s.dim = dim;
+    return s;
+}
+T5Params ScoreParams::t5Params() const {
+    T5Params t = t5;
+    t.bidirectional = !causal;
+    return t;
+}
+TransformerXLParams ScoreParams::transformerXLParams() const {
+    TransformerXLParams t = transformer_xl;
+    t.dim = dim;
+    return t;
+}
+AlibiParams ScoreParams::alibiParams() const {
+    AlibiParams a = alibi;
+    a.symmetric = !causal;
+    a.precision = precision;
+    return a;
+}
+
+Matrix contentRows(Content content, bool key, const Positions& positions, int dim, std::uint64_t seed) {
+    const auto rows = static_cast<Eigen::Index>(positions.size());
+    switch (content) {
+    case Content::Ones: return Matrix::Ones(rows, dim);
+    case Content::Random: return seededNormalRows(positions, dim, seed, key ? kStreamK : kStreamQ);
+    case Content::Formula: {
+        Matrix m(rows, dim);
+        const double a = key ? 0.3 : 0.5;
+        const double b = key ? 1.1 : 0.7;
+        for (Eigen::Index r = 0; r < rows; ++r) {
+            const double base = static_cast<double>(positions[static_cast<std::size_t>(r)]) * dim;
+            for (int c = 0; c < dim; ++c) m(r, c) = std::sin(a + b * (base + c));
+        }
+        return m;
+    }
+    }
+    return Matrix::Ones(rows, dim);
+}
+
+Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const Positions& keys,
+                      std::int64_t length) {
+    if (auto e = params.validate()) return *e;
+    if (length < 1 || length > kMaxPosition)
+        return ParamError{"length", "an integer from 1 to " + formatInt(kMaxPosition), formatInt(length)};
+    if (auto e = validatePositions(queries, "queries")) return *e;
+    if (auto e = validatePositions(keys, "keys")) return *e;
+    for (auto q : queries)
+        if (q >= length) return ParamError{"queries", "positions from 0 to length − 1 = " + formatInt(length - 1), formatInt(q)};
+    for (auto k : keys)
+        if (k >= length) return ParamError{"keys", "positions from 0 to length − 1 = " + formatInt(length - 1), formatInt(k)};
+    const auto nq = static_cast<std::int64_t>(queries.size());
+    const auto nk = static_cast<std::int64_t>(keys.size());
+    if (satMul(nq, nk) > kMaxBlockEntries)
+        return ParamError{"queries", "|queries|·|keys| at most " + formatInt(kMaxBlockEntries),
+                          formatInt(nq) + "·" + formatInt(nk)};
+    if (satMul(nq + nk, params.dim) > kMaxSideEntries)
+        return ParamError{"dim", "(|queries| + |keys|)·dim at most " + formatInt(kMaxSideEntries), formatInt(params.dim)};
+    if (params.softmax) {
+        if (satMul(length, nq) > kMaxSoftmaxSpan || satMul(satMul(length, nq), params.dim) > kMaxWork)
+            return ParamError{"length",
+                              "length·|queries| at most " + formatInt(kMaxSoftmaxSpan) + " and length·|queries|·dim at most " +
+                                  formatInt(kMaxWork) + " for an exact softmax",
+                              formatInt(length)};
+    }
+
+    Engine e(params, length);
+    if (auto err = e.prepare()) return *err;
+    auto qs = e.side(false, queries);
+    if (!qs) return qs.error();
+    auto ks = e.side(true, keys);
+    if (!ks) return ks.error();
+    Matrix s = e.block(qs.value(), queries, ks.value(), keys);
+    auto masked = [&](Eigen::Index i, Eigen::Index j) {
+        return params.causal && keys[static_cast<std::size_t>(j)] > queries[static_cast<std::size_t>(i)];
+    };
+    if (!params.softmax) {
+        for (Eigen::Index i = 0; i < s.rows(); ++i)
+            for (Eigen::Index j = 0; j < s.cols(); ++j)
+                if (masked(i, j)) s(i, j) = kNegInf;
+        if (auto err = checkFinite(s)) return *err;
+        return s;
+    }
+
+    // Exact row normaliser over every key 0..length−1 (0..i when causal), streamed in chunks
+    // with the running-maximum (online softmax) update.
+    std::vector<double> rowMax(static_cast<std::size_t>(nq), kNegInf), rowSum(static_cast<std::size_t>(nq), 0.0);
+    const std::int64_t maxQuery = *std::max_element(queries.begin(), queries.end());
+    const std::int64_t keyEnd = params.causal ? maxQuery + 1 : length;
+    const std::int64_t chunk = std::max<std::int64_t>(1, std::min<std::int64_t>(4096, (std::int64_t{1} << 22) / nq));
+    for (std::int64_t a = 0; a < keyEnd; a += chunk) {
+        const Positions kp = arangePositions(a, std::min(keyEnd, a + chunk));
+        auto kr = e.side(true, kp);
+        if (!kr) return kr.error();
+        const Matrix c = e.block(qs.value(), queries, kr.value(), kp);
+        if (auto err = checkFinite(c)) return *err;
+        for (Eigen::Index i = 0; i < c.rows(); ++i) {
+            const std::int64_t qi = queries[static_cast<std::size_t>(i)];
+            const Eigen::Index len = params.causal ? std::min<Eigen::Index>(c.cols(), std::max<std::int64_t>(0, qi - a + 1))
+                                                   : c.cols();
+            if (len <= 0) continue;
+            double m = rowMax[std::size_t(i)];
+            for (Eigen::Index j = 0; j < len; ++j) m = std::max(m, c(i, j));
+            double z = rowSum[std::size_t(i)] * std::exp(rowMax[std::size_t(i)] - m);
+            if (rowMax[std::size_t(i)] == kNegInf) z = 0;
+            for (Eigen::Index j = 0; j < len; ++j) z += std::exp(c(i, j) - m);
+            rowMax[std::size_t(i)] = m;
+            rowSum[std::size_t(i)] = z;
+        }
+    }
+    if (auto err = checkFinite(s)) return *err;
+    for (Eigen::Index i = 0; i < s.rows(); ++i)
+        for (Eigen::Index j = 0; j < s.cols(); ++j)
+            s(i, j) = masked(i, j) ? 0.0 : std::exp(s(i, j) - rowMax[std::size_t(i)]) / rowSum[std::size_t(i)];
+    return s;
+}
+
+Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t length) {
+    if (auto e = params.validate()) return *e;
+    const bool structured = isPositionalOnly(params);
+    const std::int64_t maxLength = structured && !params.softmax ? kMaxStructuredLength : kMaxSummaryLength;
+    if (length < 1 || length > maxLength)
+        return ParamError{"length",
+                          "an integer from 1 to " + formatInt(maxLength) +
+                              (structured && !params.softmax ? std::string{}
+                                                              : " (up to " + formatInt(kMaxStructuredLength) +
+                                                                    " for ones content with a relative method, no softmax)"),
+                          formatInt(length)};
+    if (!structured) {
+        if (satMul(length, params.dim) > kMaxSideEntries)
+            return ParamError{"length", "length·dim at most " + formatInt(kMaxSideEntries), formatInt(length)};
+        if (satMul(satMul(length, length), params.dim) > kMaxWork)
+            return ParamError{"length", "length²·dim at most " + formatInt(kMaxWork) + " (about a minute of work)",
+                              formatInt(length)};
+    }
+    Engine e(params, length);
+    if (auto err = e.prepare()) return *err;
+    return structured ? structuredSummary(params, e, length) : blockedSummary(params, e, length);
+}
+
+}  // namespace poslab

@@ -1,0 +1,157 @@
+// Register-blocked dot products (see scores_kernel.h). One generic body, instantiated for three
+// vector widths inside functions compiled for AVX-512, AVX2+FMA and baseline x86-64; the
+// dispatcher asks the CPU once. Multiply-adds are written as explicit fused operations where the
+// target has them, so the speed does not depend on -ffp-contract.
+#include "core/scores_kernel.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace poslab {
+namespace {
+
+typedef double v2d __attribute__((vector_size(16)));
+typedef double v4d __attribute__((vector_size(32)));
+typedef double v8d __attribute__((vector_size(64)));
+
+enum class Isa { Sse2, Avx2, Avx512 };
+
+Isa detectIsa() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return Isa::Avx512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return Isa::Avx2;
+#endif
+    return Isa::Sse2;
+}
+
+const Isa kIsa = detectIsa();
+
+constexpr int kPanelVectors = 3;   // vectors of keys per micro-tile row
+
+int panelWidth(Isa isa) {
+    switch (isa) {
+    case Isa::Avx512: return kPanelVectors * 8;
+    case Isa::Avx2: return kPanelVectors * 4;
+    case Isa::Sse2: return kPanelVectors * 2;
+    }
+    return kPanelVectors * 2;
+}
+
+template <class V>
+__attribute__((always_inline)) inline void load(V& v, const double* p) {
+    std::memcpy(&v, p, sizeof(V));
+}
+
+// MR query rows × one panel (kPanelVectors·W keys). `valid` keys of the panel are stored.
+template <class V, int MR>
+__attribute__((always_inline)) inline void tile(const double* q, int dim, const double* panel, double scale,
+                                               double* out, std::int64_t ldo, int valid) {
+    constexpr int W = sizeof(V) / sizeof(double);
+    constexpr int NR = kPanelVectors * W;
+    V acc[MR][kPanelVectors];
+    for (int r = 0; r < MR; ++r)
+        for (int v = 0; v < kPanelVectors; ++v) acc[r][v] = V{} ;
+    for (int c = 0; c < dim; ++c) {
+        const double* b = panel + static_cast<std::int64_t>(c) * NR;
+        V b0, b1, b2;
+        load(b0, b);
+        load(b1, b + W);
+        load(b2, b + 2 * W);
+        for (int r = 0; r < MR; ++r) {
+            const double a = q[static_cast<std::int64_t>(r) * dim + c];
+            const V av = a - V{};   // broadcast
+            acc[r][0] += av * b0;
+            acc[r][1] += av * b1;
+            acc[r][2] += av * b2;
+        }
+    }
+    for (int r = 0; r < MR; ++r) {
+        double* o = out + r * ldo;
+        if (valid == NR) {
+            for (int v = 0; v < kPanelVectors; ++v) {
+                const V x = acc[r][v] * scale;
+                std::memcpy(o + v * W, &x, sizeof(V));
+            }
+        } else {
+            double tmp[NR];
+            for (int v = 0; v < kPanelVectors; ++v) {
+                const V x = acc[r][v] * scale;
+                std::memcpy(tmp + v * W, &x, sizeof(V));
+            }
+            for (int j = 0; j < valid; ++j) o[j] = tmp[j];
+        }
+    }
+}
+
+template <class V, int TR>
+__attribute__((always_inline)) inline void dots(const double* q, std::int64_t rows, const PackedKeys& keys,
+                                               std::int64_t cols, double scale, double* out) {
+    constexpr int W = sizeof(V) / sizeof(double);
+    constexpr int NR = kPanelVectors * W;
+    const int dim = keys.dim;
+    const std::int64_t panels = (cols + NR - 1) / NR;
+    for (std::int64_t p = 0; p < panels; ++p) {
+        const double* panel = keys.data.data() + p * dim * NR;
+        const int valid = static_cast<int>(std::min<std::int64_t>(NR, cols - p * NR));
+        std::int64_t r = 0;
+        for (; r + TR <= rows; r += TR)
+            tile<V, TR>(q + r * dim, dim, panel, scale, out + r * cols + p * NR, cols, valid);
+        for (; r < rows; ++r) tile<V, 1>(q + r * dim, dim, panel, scale, out + r * cols + p * NR, cols, valid);
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+__attribute__((target("avx512f,fma"), optimize("fp-contract=fast")))
+void dotsAvx512(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
+    dots<v8d, 8>(q, rows, keys, cols, scale, out);
+}
+__attribute__((target("avx2,fma"), optimize("fp-contract=fast")))
+void dotsAvx2(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
+    dots<v4d, 4>(q, rows, keys, cols, scale, out);
+}
+#endif
+void dotsSse2(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
+    dots<v2d, 4>(q, rows, keys, cols, scale, out);
+}
+
+}  // namespace
+
+PackedKeys packKeys(const double* k, std::int64_t n, int dim) {
+    PackedKeys p;
+    p.n = n;
+    p.dim = dim;
+    p.nr = panelWidth(kIsa);
+    const std::int64_t panels = (n + p.nr - 1) / p.nr;
+    p.data.assign(static_cast<std::size_t>(panels * dim * p.nr), 0.0);
+    for (std::int64_t j = 0; j < n; ++j) {
+        const std::int64_t panel = j / p.nr, r = j % p.nr;
+        double* dst = p.data.data() + panel * dim * p.nr + r;
+        const double* src = k + j * dim;
+        for (int c = 0; c < dim; ++c) dst[static_cast<std::int64_t>(c) * p.nr] = src[c];
+    }
+    return p;
+}
+
+void scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale,
+                double* out) {
+    if (rows <= 0 || cols <= 0) return;
+    switch (kIsa) {
+#if defined(__x86_64__) || defined(__i386__)
+    case Isa::Avx512: dotsAvx512(q, rows, keys, cols, scale, out); return;
+    case Isa::Avx2: dotsAvx2(q, rows, keys, cols, scale, out); return;
+#endif
+    default: dotsSse2(q, rows, keys, cols, scale, out); return;
+    }
+}
+
+const char* scaledDotsIsa() {
+    switch (kIsa) {
+    case Isa::Avx512: return "avx512";
+    case Isa::Avx2: return "avx2";
+    case Isa::Sse2: return "sse2";
+    }
+    return "sse2";
+}
+
+}  // namespace poslab

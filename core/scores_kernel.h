@@ -1,0 +1,29 @@
+#pragma once
+// The dot-product kernel behind scoresSummary(): out[i][j] = scale·(q_i · k_j) for a block of
+// query rows against the first `cols` key rows, with the keys packed once into column panels.
+// Runtime dispatch picks AVX-512, AVX2+FMA or SSE2 code (GCC target attributes; no
+// instruction the CPU lacks is ever executed). Plain C++ (GCC vector extensions), no Eigen.
+#include <cstdint>
+#include <vector>
+
+namespace poslab {
+
+struct PackedKeys {
+    std::vector<double> data;   // panels of `nr` keys: panel p, channel c, key r at [(p·dim + c)·nr + r]
+    std::int64_t n = 0;         // number of keys
+    int dim = 0;
+    int nr = 0;                 // keys per panel (depends on the instruction set chosen)
+};
+
+// k: n × dim, row-major. Precondition: n >= 0, dim >= 1.
+PackedKeys packKeys(const double* k, std::int64_t n, int dim);
+
+// q: rows × dim row-major; out: rows × cols row-major (leading dimension cols).
+// Precondition: 0 <= cols <= keys.n.
+void scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale,
+                double* out);
+
+// Which code path the dispatcher chose: "avx512", "avx2", "sse2" (for benchmarks and tests).
+const char* scaledDotsIsa();
+
+}  // namespace poslab

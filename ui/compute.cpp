@@ -112,17 +112,18 @@ void computeXposPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
     const XposParams xp = p.xposParams();
     const Positions& pos = out.positions;
     out.trailPositions = trailPositions(*std::max_element(pos.begin(), pos.end()), d.trailSamples);
-    const Matrix q = contentRows(p.content, false, pos, p.dim, p.seed);
-    const Matrix k = contentRows(p.content, true, pos, p.dim, p.seed);
-    const Vector theta = xposAngles(xp, 2, 0).row(1).transpose();
-    auto place = [&](const Eigen::RowVectorXd& x, std::int64_t position, bool down, int i) {
-        const Vector a = xposAngles(xp, 1, position).row(0).transpose();
-        const Vector s = xposScaleAt(xp, scene.length, position, down);
-        const double c = std::cos(a(i)), sn = std::sin(a(i));
-        const double x0 = x(2 * i), x1 = x(2 * i + 1);
-        // interleaved rotation, times the scale (xpos.h): out[2i] = s(x0 cos − x1 sin), out[2i+1] = s(x1 cos + x0 sin)
-        return std::pair<QPointF, double>(QPointF(s(i) * (x0 * c - x1 * sn), s(i) * (x1 * c + x0 * sn)), a(i));
-    };
+    if (auto e = xposCheckPositions(xp, out.trailPositions, scene.length)) {
+        out.error = QString::fromStdString(e->message());
+        return;
+    }
+    // Queries are scaled up, keys down, both centred on the sequence 0..N−1 (xposApplyAt).
+    const Matrix q = xposApplyAt(xp, contentRows(p.content, false, pos, p.dim, p.seed), pos, scene.length, false);
+    const Matrix k = xposApplyAt(xp, contentRows(p.content, true, pos, p.dim, p.seed), pos, scene.length, true);
+    const Matrix q0 = contentRows(p.content, false, Positions{pos.front()}, p.dim, p.seed);
+    Matrix trailIn(static_cast<Eigen::Index>(out.trailPositions.size()), p.dim);
+    for (Eigen::Index row = 0; row < trailIn.rows(); ++row) trailIn.row(row) = q0.row(0);
+    const Matrix trail = xposApplyAt(xp, trailIn, out.trailPositions, scene.length, false);
+    const Vector theta = xposInvFreq(xp);
     out.keyDiffers = true;
     for (int i : pairs) {
         PairPanel pp;
@@ -131,12 +132,12 @@ void computeXposPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
         pp.channelA = 2 * i;
         pp.channelB = 2 * i + 1;
         for (std::size_t m = 0; m < pos.size(); ++m) {
-            auto [qp, angle] = place(q.row(static_cast<Eigen::Index>(m)), pos[m], false, i);
-            pp.angle.push_back(angle);
-            pp.query.push_back(qp);
-            pp.key.push_back(place(k.row(static_cast<Eigen::Index>(m)), pos[m], true, i).first);
+            const auto r = static_cast<Eigen::Index>(m);
+            pp.angle.push_back(xposAngles(xp, 1, pos[m])(0, i));
+            pp.query.emplace_back(q(r, pp.channelA), q(r, pp.channelB));
+            pp.key.emplace_back(k(r, pp.channelA), k(r, pp.channelB));
         }
-        for (auto t : out.trailPositions) pp.trail.push_back(place(q.row(0), t, false, i).first);
+        for (Eigen::Index t = 0; t < trail.rows(); ++t) pp.trail.emplace_back(trail(t, pp.channelA), trail(t, pp.channelB));
         out.pairs.push_back(std::move(pp));
     }
     out.xLabel = QObject::tr("channel 2i");
@@ -312,16 +313,6 @@ std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, b
     }
     if (out.back() != maxDistance) out.push_back(maxDistance);
     return out;
-}
-
-Vector xposScaleAt(const XposParams& params, std::int64_t n, std::int64_t p, bool downscale) {
-    // Centred position of token p in a length-n sequence: arange(min_pos, …)[p], min_pos = floor(−n/2).
-    const std::int64_t c = p - (n + 1) / 2;
-    // A one-token call at offset o = 2|c|+1 has centred position |c| (min_pos = −(|c|+1)), so its
-    // scale is ζ^(|c|/scale_base); negative c is the reciprocal, i.e. the other direction.
-    const std::int64_t a = c < 0 ? -c : c;
-    const bool flip = c < 0;
-    return xposScale(params, 1, 2 * a + 1, downscale != flip).row(0).transpose();
 }
 
 PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
@@ -509,7 +500,7 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
             }
             case Method::Xpos: {
                 f.hasFrequencies = true;
-                assign(f.before, xposAngles(p.xposParams(), 2, 0).row(1).transpose());
+                assign(f.before, xposInvFreq(p.xposParams()));
                 f.after = f.before;
                 f.note = QObject::tr("θ_i = 10000^(−i/(d/2)) of xPos's interleaved rotation");
                 break;

@@ -29,9 +29,4 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
 DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display = {});
 FrequencyResult computeFrequencies(const SceneParams& scene);
 
-// xPos scale factor applied at absolute position p of a length-n sequence (offset 0):
-// ζ_i^(c/scale_base) for queries, its inverse for keys (downscale), c the centred position
-// p + floor(−n/2). One row of head_dim/2 numbers, read from the core's xposScale.
-Vector xposScaleAt(const XposParams& params, std::int64_t n, std::int64_t p, bool downscale);
-
 }  // namespace poslab::ui

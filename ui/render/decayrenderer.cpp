@@ -1,0 +1,194 @@
+#include "ui/render/decayrenderer.h"
+
+#include "ui/sceneparams.h"
+
+#include <QChart>
+#include <QGraphicsScene>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QObject>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+namespace {
+constexpr double kLogFloor = 1e-12;
+}
+
+double decayPlotValue(double v, bool logY) {
+    if (!logY) return v;
+    return std::max(std::abs(v), kLogFloor);
+}
+
+void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
+    chart->removeAllSeries();
+    for (auto* a : chart->axes()) {
+        chart->removeAxis(a);
+        delete a;
+    }
+    chart->setBackgroundBrush(t.background);
+    chart->setBackgroundRoundness(0);
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setTitleFont(t.titleFont());
+    chart->setTitleBrush(t.foreground);
+    QStringList errors;
+    for (const auto& s : r.series)
+        if (!s.error.isEmpty()) errors << s.title + QStringLiteral(": ") + s.error;
+    chart->setTitle(errors.isEmpty() ? QObject::tr("Score against distance i − j") : errors.join(QStringLiteral("; ")));
+    if (!errors.isEmpty()) chart->setTitleBrush(t.error);
+
+    QAbstractAxis* ax = nullptr;
+    QAbstractAxis* ay = nullptr;
+    double xMin = r.logX ? 1 : 0, xMax = std::max<double>(double(r.maxDistance), xMin + 1);
+    double yMin = std::numeric_limits<double>::infinity(), yMax = -yMin;
+    auto grow = [&](double v) {
+        if (!std::isfinite(v)) return;
+        yMin = std::min(yMin, v);
+        yMax = std::max(yMax, v);
+    };
+    int k = 0;
+    std::vector<QLineSeries*> all;
+    for (const auto& s : r.series) {
+        const QColor col = t.series(k++);
+        if (!s.error.isEmpty()) continue;
+        auto* line = new QLineSeries;
+        line->setName(s.title);
+        QList<QPointF> pts;
+        pts.reserve(static_cast<qsizetype>(s.distance.size()));
+        for (std::size_t i = 0; i < s.distance.size(); ++i) {
+            if (r.logX && s.distance[i] < 1) continue;
+            const double v = decayPlotValue(s.value[i], r.logY);
+            pts.append(QPointF(double(s.distance[i]), v));
+            grow(v);
+        }
+        line->replace(pts);
+        line->setPen(QPen(col, t.lineWidth));
+        all.push_back(line);
+        if (r.showBound && !s.bound.empty()) {
+            auto* b = new QLineSeries;
+            b->setName(QObject::tr("%1 upper bound").arg(s.title));
+            QList<QPointF> bp;
+            for (std::size_t i = 0; i < s.distance.size() && i < s.bound.size(); ++i) {
+                if (r.logX && s.distance[i] < 1) continue;
+                const double v = decayPlotValue(s.bound[i], r.logY);
+                bp.append(QPointF(double(s.distance[i]), v));
+                grow(v);
+            }
+            b->replace(bp);
+            b->setPen(QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine));
+            all.push_back(b);
+        }
+    }
+    if (!(yMax >= yMin)) {
+        yMin = r.logY ? 1e-3 : -1;
+        yMax = 1;
+    }
+    if (yMax == yMin) {
+        const double d = r.logY ? yMax * 0.5 : std::max(1.0, std::abs(yMax) * 0.1);
+        yMin -= d;
+        yMax += d;
+    } else if (!r.logY) {
+        const double pad = (yMax - yMin) * 0.04;
+        yMin -= pad;
+        yMax += pad;
+    }
+    if (r.logX) {
+        auto* a = new QLogValueAxis;
+        a->setBase(10);
+        a->setLabelFormat(QStringLiteral("%g"));
+        a->setRange(xMin, xMax);
+        a->setMinorTickCount(8);
+        ax = a;
+    } else {
+        auto* a = new QValueAxis;
+        a->setRange(xMin, xMax);
+        a->setLabelFormat(QStringLiteral("%g"));
+        a->setTickCount(6);
+        a->applyNiceNumbers();
+        ax = a;
+    }
+    if (r.logY) {
+        auto* a = new QLogValueAxis;
+        a->setBase(10);
+        a->setLabelFormat(QStringLiteral("%g"));
+        a->setRange(std::max(yMin, kLogFloor), yMax * 1.2);
+        ay = a;
+    } else {
+        auto* a = new QValueAxis;
+        a->setRange(yMin, yMax);
+        a->setLabelFormat(QStringLiteral("%.3g"));
+        a->setTickCount(6);
+        ay = a;
+    }
+    ax->setTitleText(r.logX ? QObject::tr("distance i − j (log)") : QObject::tr("distance i − j"));
+    ay->setTitleText(r.logY ? QObject::tr("|score| (log)") : QObject::tr("score"));
+    for (auto* a : {ax, ay}) {
+        a->setLabelsFont(t.smallFont());
+        a->setTitleFont(t.bodyFont());
+        a->setLabelsBrush(t.muted);
+        a->setTitleBrush(t.foreground);
+        a->setLinePen(QPen(t.foreground, t.axisWidth));
+        a->setGridLinePen(QPen(t.grid, 1));
+        a->setMinorGridLinePen(QPen(t.grid.lighter(t.background.lightness() < 128 ? 80 : 104), 1));
+    }
+    chart->addAxis(ax, Qt::AlignBottom);
+    chart->addAxis(ay, Qt::AlignLeft);
+    for (auto* s : all) {
+        chart->addSeries(s);
+        s->attachAxis(ax);
+        s->attachAxis(ay);
+    }
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setFont(t.smallFont());
+    chart->legend()->setLabelColor(t.foreground);
+    chart->legend()->setBackgroundVisible(false);
+}
+
+void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {
+    QGraphicsScene scene;
+    auto* chart = new QChart;  // owned by the scene
+    scene.addItem(chart);
+    chart->setGeometry(QRectF(QPointF(0, 0), rect.size()));
+    configureDecayChart(chart, result, theme);
+    scene.setSceneRect(QRectF(QPointF(0, 0), rect.size()));
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    scene.render(&painter, rect, scene.sceneRect());
+    painter.restore();
+}
+
+std::optional<std::size_t> nearestDecaySample(const DecayResult& result, double d) {
+    const DecaySeries* s = nullptr;
+    for (const auto& x : result.series)
+        if (x.error.isEmpty() && !x.distance.empty()) {
+            s = &x;
+            break;
+        }
+    if (!s) return std::nullopt;
+    const auto it = std::lower_bound(s->distance.begin(), s->distance.end(), static_cast<std::int64_t>(std::floor(d)));
+    std::size_t i = static_cast<std::size_t>(it - s->distance.begin());
+    if (i >= s->distance.size()) i = s->distance.size() - 1;
+    if (i > 0 && std::abs(double(s->distance[i - 1]) - d) < std::abs(double(s->distance[i]) - d)) --i;
+    return i;
+}
+
+QString decayToolTip(const DecayResult& result, std::size_t sample) {
+    QStringList lines;
+    for (const auto& s : result.series) {
+        if (!s.error.isEmpty() || sample >= s.distance.size()) continue;
+        if (lines.isEmpty()) lines << QObject::tr("distance i − j = %1").arg(s.distance[sample]);
+        QString line = QStringLiteral("%1 = %2").arg(s.title, formatValue(s.value[sample]));
+        if (sample < s.bound.size()) line += QObject::tr(" (bound %1)").arg(formatValue(s.bound[sample]));
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace poslab::ui

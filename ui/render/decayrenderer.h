@@ -1,0 +1,33 @@
+#pragma once
+// Decay-with-distance chart (Qt Charts): each configuration's score against the relative
+// distance i − j, overlaid, linear or log axes (log value axis plots |value|), RoPE's upper
+// bound dashed. configureDecayChart() fills a QChart (the window's QChartView uses it);
+// renderDecay() draws the same chart onto any QPainter (export, `poslab figure`).
+#include "ui/render/theme.h"
+#include "ui/results.h"
+
+#include <QPainter>
+#include <QRectF>
+
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace poslab::ui {
+
+// Rebuilds `chart`'s series and axes for the result, styled by the theme.
+void configureDecayChart(QChart* chart, const DecayResult& result, const Theme& theme);
+
+void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme);
+
+// The sample nearest to distance `d` (index into each series' distance list), or nullopt.
+std::optional<std::size_t> nearestDecaySample(const DecayResult& result, double d);
+// "distance 12\nA: RoPE = 1.234… (bound 0.9…)" for every series.
+QString decayToolTip(const DecayResult& result, std::size_t sample);
+
+// Value plotted for v: v, or |v| on a log value axis (clamped to a tiny positive floor).
+double decayPlotValue(double v, bool logY);
+
+}  // namespace poslab::ui

@@ -1,0 +1,220 @@
+#include "ui/render/heatmaprenderer.h"
+
+#include "ui/render/plot.h"
+#include "ui/sceneparams.h"
+
+#include <QFontMetricsF>
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+namespace {
+
+struct Metrics {
+    double title, sub, tickW, small, body, barW, barGap, barLabelW;
+};
+
+Metrics metrics(const Theme& t) {
+    Metrics m;
+    m.title = plot::lineHeight(t.titleFont());
+    m.sub = plot::lineHeight(t.smallFont());
+    m.small = m.sub;
+    m.body = plot::lineHeight(t.bodyFont());
+    const QFontMetricsF fm(t.smallFont());
+    m.tickW = fm.horizontalAdvance(QStringLiteral("65536"));
+    m.barW = std::max(10.0, m.small * 0.8);
+    m.barGap = m.small * 0.6;
+    m.barLabelW = fm.horizontalAdvance(QStringLiteral("−0.0000"));
+    return m;
+}
+
+double positionToCell(std::int64_t p, const Positions& samples, std::int64_t n) {
+    const auto cells = static_cast<double>(samples.size());
+    if (cells <= 1 || n <= 1) return 0.5;
+    return static_cast<double>(p) * (cells - 1) / static_cast<double>(n - 1) + 0.5;
+}
+
+QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
+    QString what = p.difference ? QObject::tr("difference") : r.softmax ? QObject::tr("softmax weights")
+                                                                         : QObject::tr("scores");
+    QStringList parts{what};
+    if (r.causal) parts << QObject::tr("causal");
+    parts << QStringLiteral("N = %1").arg(r.length);
+    if (!p.queries.empty() && static_cast<std::int64_t>(p.queries.size()) < r.length)
+        parts << QObject::tr("%1² samples").arg(p.queries.size());
+    return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace
+
+std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme) {
+    std::vector<HeatmapPanelLayout> out;
+    panels = std::max(panels, 1);
+    const Metrics m = metrics(theme);
+    const double w = rect.width() / panels;
+    for (int k = 0; k < panels; ++k) {
+        HeatmapPanelLayout l;
+        l.area = QRectF(rect.left() + k * w, rect.top(), w, rect.height());
+        const double left = m.body + 6 + m.tickW + 6;            // y label + tick labels
+        const double right = m.barGap + m.barW + 6 + m.barLabelW + 6;
+        const double top = m.title + m.sub + 8;
+        const double bottom = m.small + 6 + m.body + 6;          // x tick labels + x label
+        const double side = std::max(8.0, std::min(w - left - right, rect.height() - top - bottom));
+        const double x0 = l.area.left() + left + std::max(0.0, (w - left - right - side) / 2);
+        const double y0 = rect.top() + top;
+        l.image = QRectF(x0, y0, side, side);
+        l.colorbar = QRectF(l.image.right() + m.barGap, y0, m.barW, side);
+        out.push_back(l);
+    }
+    return out;
+}
+
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr) {
+    const auto l = layoutHeatmap(rect, panels, theme);
+    return std::max(16, static_cast<int>(std::floor(l.front().image.width() * dpr)));
+}
+
+ColorScale heatmapScale(const HeatmapPanel& panel) {
+    ColorScale s;
+    s.kind = panel.diverging ? ColormapKind::Diverging : ColormapKind::Viridis;
+    s.lo = panel.lo;
+    s.hi = panel.hi;
+    return s;
+}
+
+QImage heatmapImage(const HeatmapPanel& panel, const Theme& theme, bool causal) {
+    const int rows = static_cast<int>(panel.values.rows()), cols = static_cast<int>(panel.values.cols());
+    QImage img(std::max(cols, 1), std::max(rows, 1), QImage::Format_RGB32);
+    img.fill(theme.masked);
+    const ColorScale s = heatmapScale(panel);
+    const QRgb masked = theme.masked.rgb();
+    for (int r = 0; r < rows; ++r) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
+        const double* v = panel.values.data() + static_cast<std::ptrdiff_t>(r) * cols;
+        const auto qpos = panel.queries.empty() ? 0 : panel.queries[static_cast<std::size_t>(r)];
+        for (int c = 0; c < cols; ++c) {
+            const bool m = !std::isfinite(v[c]) || (causal && !panel.keys.empty() && panel.keys[static_cast<std::size_t>(c)] > qpos);
+            line[c] = m ? masked : s.rgb(v[c]);
+        }
+    }
+    return img;
+}
+
+void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result, const Theme& t) {
+    p.save();
+    p.fillRect(rect, t.background);
+    const int n = static_cast<int>(result.panels.size());
+    if (n == 0) {
+        p.restore();
+        return;
+    }
+    const auto layout = layoutHeatmap(rect, n, t);
+    const Metrics m = metrics(t);
+    for (int k = 0; k < n; ++k) {
+        const auto& panel = result.panels[static_cast<std::size_t>(k)];
+        const auto& l = layout[static_cast<std::size_t>(k)];
+        p.setFont(t.titleFont());
+        const double titleY = l.area.top() + m.title / 2 + 2;
+        p.setPen(t.foreground);
+        const QString title = QFontMetricsF(t.titleFont()).elidedText(panel.title, Qt::ElideRight, l.area.width() - 8);
+        plot::text(p, QPointF(l.image.center().x(), titleY), title, plot::Align::Center, t.foreground);
+        p.setFont(t.smallFont());
+        plot::text(p, QPointF(l.image.center().x(), titleY + m.title / 2 + m.sub / 2 + 2),
+                   QFontMetricsF(t.smallFont()).elidedText(subtitle(result, panel), Qt::ElideRight, l.area.width() - 8),
+                   plot::Align::Center, t.muted);
+        if (!panel.error.isEmpty() || panel.values.size() == 0) {
+            p.setPen(QPen(t.grid, 1));
+            p.setBrush(t.panel);
+            p.drawRect(l.image);
+            p.setFont(t.bodyFont());
+            plot::wrappedText(p, l.image.adjusted(8, 8, -8, -8),
+                              panel.error.isEmpty() ? QObject::tr("computing…") : panel.error, t.error);
+            continue;
+        }
+        // Cells, nearest neighbour.
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        p.drawImage(l.image, heatmapImage(panel, t, result.causal));
+        // Axes: positions of the samples.
+        p.setPen(QPen(t.foreground, t.axisWidth));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(l.image);
+        const auto cells = static_cast<double>(panel.keys.size());
+        const double cw = l.image.width() / cells, ch = l.image.height() / static_cast<double>(panel.queries.size());
+        const int maxTicks = std::max(2, static_cast<int>(l.image.width() / (m.tickW * 1.6)));
+        p.setFont(t.smallFont());
+        for (double v : plot::ticks(0, static_cast<double>(result.length - 1), maxTicks)) {
+            const auto pos = static_cast<std::int64_t>(v);
+            const double x = l.image.left() + positionToCell(pos, panel.keys, result.length) * cw;
+            const double y = l.image.top() + positionToCell(pos, panel.queries, result.length) * ch;
+            p.setPen(QPen(t.foreground, t.axisWidth));
+            p.drawLine(QPointF(x, l.image.bottom()), QPointF(x, l.image.bottom() + 4));
+            p.drawLine(QPointF(l.image.left() - 4, y), QPointF(l.image.left(), y));
+            plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), plot::tickLabel(v), plot::Align::Center, t.muted);
+            plot::text(p, QPointF(l.image.left() - 6, y), plot::tickLabel(v), plot::Align::Right, t.muted);
+        }
+        p.setFont(t.bodyFont());
+        plot::text(p, QPointF(l.image.center().x(), l.image.bottom() + 6 + m.small + m.body / 2),
+                   QObject::tr("key position j"), plot::Align::Center, t.foreground);
+        plot::verticalText(p, QPointF(l.image.left() - 6 - m.tickW - 6 - m.body / 2 + 2, l.image.center().y()),
+                           QObject::tr("query position i"), t.foreground);
+        // Colour bar.
+        const ColorScale s = heatmapScale(panel);
+        QImage bar(1, 256, QImage::Format_RGB32);
+        for (int i = 0; i < 256; ++i)
+            bar.setPixel(0, 255 - i, colormapRgb(s.kind, i / 255.0));
+        p.drawImage(l.colorbar, bar);
+        p.setPen(QPen(t.foreground, 1));
+        p.drawRect(l.colorbar);
+        p.setFont(t.smallFont());
+        const plot::Axis barAxis{s.lo, s.hi, false, l.colorbar.bottom(), l.colorbar.top()};
+        const int barTicks = std::max(2, static_cast<int>(l.colorbar.height() / (m.small * 2.2)));
+        for (double v : plot::ticks(s.lo, s.hi, barTicks)) {
+            const double y = barAxis.map(v);
+            p.drawLine(QPointF(l.colorbar.right(), y), QPointF(l.colorbar.right() + 4, y));
+            plot::text(p, QPointF(l.colorbar.right() + 6, y), plot::tickLabel(v), plot::Align::Left, t.muted);
+        }
+    }
+    p.restore();
+}
+
+std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult& result, const Theme& theme,
+                                         const QPointF& point) {
+    const int n = static_cast<int>(result.panels.size());
+    if (n == 0) return std::nullopt;
+    const auto layout = layoutHeatmap(rect, n, theme);
+    for (int k = 0; k < n; ++k) {
+        const auto& l = layout[static_cast<std::size_t>(k)];
+        const auto& panel = result.panels[static_cast<std::size_t>(k)];
+        if (!l.image.contains(point) || panel.values.size() == 0) continue;
+        HeatmapHit h;
+        h.panel = k;
+        const auto cols = static_cast<int>(panel.keys.size()), rows = static_cast<int>(panel.queries.size());
+        h.col = std::clamp(static_cast<int>((point.x() - l.image.left()) / l.image.width() * cols), 0, cols - 1);
+        h.row = std::clamp(static_cast<int>((point.y() - l.image.top()) / l.image.height() * rows), 0, rows - 1);
+        h.query = panel.queries[static_cast<std::size_t>(h.row)];
+        h.key = panel.keys[static_cast<std::size_t>(h.col)];
+        h.value = panel.values(h.row, h.col);
+        h.masked = !std::isfinite(h.value) || (result.causal && h.key > h.query);
+        return h;
+    }
+    return std::nullopt;
+}
+
+QString heatmapToolTip(const HeatmapResult& result, const HeatmapHit& hit) {
+    const auto& panel = result.panels.at(static_cast<std::size_t>(hit.panel));
+    const QString what = panel.difference ? QObject::tr("difference") : result.softmax ? QObject::tr("weight")
+                                                                                        : QObject::tr("score");
+    QString s = panel.title + QLatin1Char('\n') +
+                QObject::tr("query i = %1, key j = %2 (i − j = %3)").arg(hit.query).arg(hit.key).arg(hit.query - hit.key) +
+                QLatin1Char('\n');
+    if (hit.masked)
+        s += QObject::tr("%1: masked (causal, j > i)").arg(what);
+    else
+        s += QStringLiteral("%1 = %2").arg(what, formatValue(hit.value));
+    return s;
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,50 @@
+#pragma once
+// Attention heatmap renderer: one square panel per configuration (and per difference) side by
+// side, query positions down, key positions across, a colour bar with values beside each panel.
+// Cells are drawn nearest-neighbour, so the pixel at a cell's centre has exactly the colour map's
+// colour for that cell's value; causal-masked cells are drawn in Theme::masked.
+#include "ui/render/colormap.h"
+#include "ui/render/theme.h"
+#include "ui/results.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QRectF>
+
+#include <optional>
+
+namespace poslab::ui {
+
+struct HeatmapPanelLayout {
+    QRectF area;        // the whole panel
+    QRectF image;       // the cells
+    QRectF colorbar;    // the colour bar
+};
+
+// Geometry of `panels` panels in `rect` (independent of the values).
+std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme);
+
+// Cells per axis the view should ask for: the image side in device pixels (>= 16).
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double devicePixelRatio = 1.0);
+
+// The colour scale of a panel (diverging: symmetric around 0).
+ColorScale heatmapScale(const HeatmapPanel& panel);
+// The panel's cells as an image (|keys| × |queries| pixels).
+// Masked: non-finite values, and j > i when `causal` (softmax weights of masked keys are 0).
+QImage heatmapImage(const HeatmapPanel& panel, const Theme& theme, bool causal = false);
+
+void renderHeatmap(QPainter& painter, const QRectF& rect, const HeatmapResult& result, const Theme& theme);
+
+struct HeatmapHit {
+    int panel = 0;
+    int row = 0, col = 0;               // sample indices
+    std::int64_t query = 0, key = 0;    // positions i, j
+    double value = 0;
+    bool masked = false;
+};
+std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult& result, const Theme& theme,
+                                         const QPointF& point);
+// "A: RoPE\nquery i = 3, key j = 1\nscore = 0.123…" (the value as `poslab compute` prints it).
+QString heatmapToolTip(const HeatmapResult& result, const HeatmapHit& hit);
+
+}  // namespace poslab::ui

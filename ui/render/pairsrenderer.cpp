@@ -1,0 +1,450 @@
+#include "ui/render/pairsrenderer.h"
+
+#include "ui/render/colormap.h"
+#include "ui/render/plot.h"
+#include "ui/sceneparams.h"
+
+#include <QFontMetricsF>
+#include <QObject>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace poslab::ui {
+
+namespace {
+
+double headerHeight(const PairsConfigResult& c, const Theme& t, double width) {
+    const double title = plot::lineHeight(t.titleFont());
+    const QFontMetricsF fm(t.smallFont());
+    const QRectF sum = fm.boundingRect(QRectF(0, 0, std::max(50.0, width - 8), 1000), Qt::TextWordWrap, c.summary);
+    double h = title + 4 + sum.height() + 4;
+    if (c.rotates && c.error.isEmpty()) h += plot::lineHeight(t.smallFont()) + 4;  // legend
+    if (!c.note.isEmpty() && c.error.isEmpty()) {
+        const QRectF note = fm.boundingRect(QRectF(0, 0, std::max(50.0, width - 8), 1000), Qt::TextWordWrap, c.note);
+        h += note.height() + 2;
+    }
+    return h;
+}
+
+double maxRadius(const PairsResult& r) {
+    double m = 0;
+    for (const auto& c : r.configs)
+        for (const auto& p : c.pairs) {
+            for (const auto& v : p.query) m = std::max(m, std::hypot(v.x(), v.y()));
+            for (const auto& v : p.key) m = std::max(m, std::hypot(v.x(), v.y()));
+            for (const auto& v : p.trail) m = std::max(m, std::hypot(v.x(), v.y()));
+        }
+    return m > 0 && std::isfinite(m) ? m : 1.0;
+}
+
+QPointF toScreen(const PairsCellLayout& l, const QPointF& v) { return {l.center.x() + v.x() * l.scale, l.center.y() - v.y() * l.scale}; }
+
+}  // namespace
+
+QString angleText(double a) {
+    const double turns = a / (2 * std::numbers::pi);
+    if (std::abs(turns) >= 1.0) return QObject::tr("%1 rad (%2 turns)").arg(plot::tickLabel(a), QString::number(turns, 'f', 2));
+    return QObject::tr("%1 rad (%2°)").arg(QString::number(a, 'g', 4), QString::number(a * 180.0 / std::numbers::pi, 'g', 3));
+}
+
+QColor positionColor(int k, int n, const Theme& t) {
+    // Sequential viridis from 0 to 0.85 (the last yellow is unreadable on white); on a dark
+    // background from 0.25 to 1.
+    const bool dark = t.background.lightness() < 128;
+    const double lo = dark ? 0.3 : 0.0, hi = dark ? 1.0 : 0.82;
+    const double f = n <= 1 ? 0.0 : double(k) / double(n - 1);
+    return QColor::fromRgb(colormapRgb(ColormapKind::Viridis, lo + f * (hi - lo)));
+}
+
+std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& result, const Theme& t) {
+    std::vector<PairsRowLayout> rows;
+    const int n = static_cast<int>(result.configs.size());
+    if (n == 0) return rows;
+    const double rowH = rect.height() / n;
+    const double radius = maxRadius(result);
+    const double small = plot::lineHeight(t.smallFont());
+    for (int c = 0; c < n; ++c) {
+        const auto& cfg = result.configs[static_cast<std::size_t>(c)];
+        PairsRowLayout r;
+        r.row = QRectF(rect.left(), rect.top() + c * rowH, rect.width(), rowH);
+        const double hh = std::min(headerHeight(cfg, t, rect.width()), rowH * 0.5);
+        r.header = QRectF(r.row.left() + 4, r.row.top() + 2, r.row.width() - 8, hh);
+        const QRectF body(r.row.left() + 4, r.header.bottom() + 2, r.row.width() - 8, r.row.bottom() - r.header.bottom() - 4);
+        if (!cfg.error.isEmpty()) {
+            rows.push_back(r);
+            continue;
+        }
+        if (cfg.rotates) {
+            const int k = std::max<int>(1, static_cast<int>(cfg.pairs.size()));
+            const double labelH = small * 2 + 6;      // cell title above, angle below
+            const double side = std::max(20.0, std::min(body.width() / k, body.height()));
+            const double x0 = body.left() + (body.width() - side * k) / 2;
+            for (int i = 0; i < static_cast<int>(cfg.pairs.size()); ++i) {
+                PairsCellLayout cl;
+                cl.pairIndex = i;
+                cl.cell = QRectF(x0 + i * side, body.top(), side, side);
+                const double plotSide = std::max(10.0, side - labelH - 8);
+                cl.center = QPointF(cl.cell.center().x(), cl.cell.top() + small + 4 + plotSide / 2);
+                cl.scale = plotSide / 2 * 0.92 / radius;
+                r.cells.push_back(cl);
+            }
+        } else {
+            double textH = 0;
+            if (!cfg.curveTitle.isEmpty()) {
+                const QFontMetricsF fm(t.bodyFont());
+                textH = fm.boundingRect(QRectF(0, 0, body.width(), 1000), Qt::TextWordWrap, cfg.curveTitle).height() + 6;
+            }
+            r.curveText = QRectF(body.left(), body.top(), body.width(), textH);
+            const QRectF area(body.left(), body.top() + textH, body.width(), std::max(0.0, body.height() - textH));
+            const bool hasCurve = !cfg.curves.empty();
+            const bool hasTable = cfg.table.size() > 0;
+            const QMarginsF m = plot::axesMargins(t);
+            const double barW = std::max(10.0, small * 0.8) + 8 + QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("−0.000")) + 6;
+            if (hasCurve && hasTable) {
+                const double split = area.width() * 0.58;
+                r.curve = QRectF(area.left(), area.top(), split, area.height()).marginsRemoved(m);
+                r.table = QRectF(area.left() + split, area.top(), area.width() - split, area.height()).marginsRemoved(m);
+                r.table.setRight(r.table.right() - barW + m.right());
+            } else if (hasCurve) {
+                r.curve = area.marginsRemoved(m);
+            } else if (hasTable) {
+                r.table = area.marginsRemoved(m);
+                r.table.setRight(r.table.right() - barW + m.right());
+            }
+            if (hasTable) {
+                r.table.setTop(r.table.top() + small);  // room for the table title
+                r.tableBar = QRectF(r.table.right() + 8, r.table.top(), std::max(10.0, small * 0.8), r.table.height());
+            }
+        }
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowLayout& r, const Theme& t) {
+    if (r.table.width() < 10 || r.table.height() < 10) return;
+    double m = 0;
+    for (Eigen::Index i = 0; i < cfg.table.size(); ++i)
+        if (std::isfinite(cfg.table.data()[i])) m = std::max(m, std::abs(cfg.table.data()[i]));
+    if (m == 0) m = 1;
+    ColorScale s{ColormapKind::Diverging, -m, m};
+    const int rows = static_cast<int>(cfg.table.rows()), cols = static_cast<int>(cfg.table.cols());
+    QImage img(cols, rows, QImage::Format_RGB32);
+    for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < cols; ++j) img.setPixel(j, i, s.rgb(cfg.table(i, j)));
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.drawImage(r.table, img);
+    p.setPen(QPen(t.foreground, t.axisWidth));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r.table);
+    p.setFont(t.smallFont());
+    const double small = plot::lineHeight(t.smallFont());
+    plot::text(p, QPointF(r.table.center().x(), r.table.top() - small / 2 - 2),
+               QFontMetricsF(t.smallFont()).elidedText(cfg.tableTitle, Qt::ElideRight, r.table.width() + 60), plot::Align::Center,
+               t.foreground);
+    // Row ticks from the row labels.
+    const double rh = r.table.height() / rows;
+    const int maxTicks = std::max(2, static_cast<int>(r.table.height() / (small * 1.8)));
+    const int step = std::max(1, rows / maxTicks);
+    for (int i = 0; i < rows; i += step) {
+        const double y = r.table.top() + (i + 0.5) * rh;
+        p.drawLine(QPointF(r.table.left() - 4, y), QPointF(r.table.left(), y));
+        plot::text(p, QPointF(r.table.left() - 6, y), QString::number(cfg.tableRows[static_cast<std::size_t>(i)]),
+                   plot::Align::Right, t.muted);
+    }
+    const double cw = r.table.width() / cols;
+    for (double v : plot::ticks(0, cols - 1, std::max(2, static_cast<int>(r.table.width() / 50)))) {
+        const double x = r.table.left() + (v + 0.5) * cw;
+        p.drawLine(QPointF(x, r.table.bottom()), QPointF(x, r.table.bottom() + 4));
+        plot::text(p, QPointF(x, r.table.bottom() + 4 + small / 2), plot::tickLabel(v), plot::Align::Center, t.muted);
+    }
+    p.setFont(t.bodyFont());
+    const double body = plot::lineHeight(t.bodyFont());
+    plot::text(p, QPointF(r.table.center().x(), r.table.bottom() + 6 + small + body / 2), cfg.tableColLabel,
+               plot::Align::Center, t.foreground);
+    plot::verticalText(p, QPointF(r.table.left() - 10 - QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("−0000")) - body / 2,
+                                  r.table.center().y()),
+                       cfg.tableRowLabel, t.foreground);
+    // Colour bar
+    QImage bar(1, 256, QImage::Format_RGB32);
+    for (int i = 0; i < 256; ++i) bar.setPixel(0, 255 - i, colormapRgb(ColormapKind::Diverging, i / 255.0));
+    p.drawImage(r.tableBar, bar);
+    p.setPen(QPen(t.foreground, 1));
+    p.drawRect(r.tableBar);
+    p.setFont(t.smallFont());
+    const plot::Axis ax{-m, m, false, r.tableBar.bottom(), r.tableBar.top()};
+    for (double v : plot::ticks(-m, m, std::max(2, static_cast<int>(r.tableBar.height() / (small * 2.2))))) {
+        const double y = ax.map(v);
+        p.drawLine(QPointF(r.tableBar.right(), y), QPointF(r.tableBar.right() + 3, y));
+        plot::text(p, QPointF(r.tableBar.right() + 5, y), plot::tickLabel(v), plot::Align::Left, t.muted);
+    }
+}
+
+static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRowLayout& r, const Theme& t) {
+    if (r.curve.width() < 10 || r.curve.height() < 10) return;
+    double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+    for (const auto& s : cfg.curves)
+        for (std::size_t i = 0; i < s.x.size(); ++i) {
+            if (!std::isfinite(s.y[i])) continue;
+            x0 = std::min(x0, s.x[i]);
+            x1 = std::max(x1, s.x[i]);
+            y0 = std::min(y0, s.y[i]);
+            y1 = std::max(y1, s.y[i]);
+        }
+    if (!(x1 >= x0)) return;
+    if (x1 == x0) x1 = x0 + 1;
+    if (y1 == y0) {
+        y0 -= 1;
+        y1 += 1;
+    }
+    const double pad = (y1 - y0) * 0.05;
+    plot::Axis ax{x0, x1, false, r.curve.left(), r.curve.right()};
+    plot::Axis ay{y0 - pad, y1 + pad, false, r.curve.bottom(), r.curve.top()};
+    plot::axes(p, r.curve, ax, ay, t, cfg.curveXLabel, cfg.curveYLabel);
+    p.save();
+    p.setClipRect(r.curve);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    int k = 0;
+    for (const auto& s : cfg.curves) {
+        QPainterPath path;
+        for (std::size_t i = 0; i < s.x.size(); ++i) {
+            const QPointF pt(ax.map(s.x[i]), ay.map(s.y[i]));
+            if (i == 0) path.moveTo(pt);
+            else path.lineTo(pt);
+        }
+        QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(k);
+        if (!s.highlight && cfg.curves.size() > 1) c.setAlpha(150);
+        p.setPen(QPen(c, s.highlight ? t.lineWidth * 1.6 : t.lineWidth * 0.8));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        ++k;
+    }
+    p.restore();
+    // Legend of the highlighted series
+    p.setFont(t.smallFont());
+    const double small = plot::lineHeight(t.smallFont());
+    double y = r.curve.top() + small / 2 + 4;
+    k = 0;
+    int shown = 0;
+    for (const auto& s : cfg.curves) {
+        if ((s.highlight || cfg.curves.size() <= 4) && shown < 4) {
+            QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(k);
+            plot::text(p, QPointF(r.curve.right() - 6, y), s.name, plot::Align::Right, c);
+            y += small;
+            ++shown;
+        }
+        ++k;
+    }
+}
+
+void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, const Theme& t) {
+    p.save();
+    p.fillRect(rect, t.background);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    const auto rows = layoutPairs(rect, result, t);
+    const double small = plot::lineHeight(t.smallFont());
+    for (std::size_t c = 0; c < rows.size(); ++c) {
+        const auto& cfg = result.configs[c];
+        const auto& r = rows[c];
+        // Header: title, summary, legend.
+        p.setFont(t.titleFont());
+        const double th = plot::lineHeight(t.titleFont());
+        plot::text(p, QPointF(r.header.left(), r.header.top() + th / 2), cfg.title, plot::Align::Left, t.foreground);
+        p.setFont(t.smallFont());
+        double y = r.header.top() + th + 2;
+        y += plot::wrappedText(p, QRectF(r.header.left(), y, r.header.width(), r.header.bottom() - y), cfg.summary, t.muted) + 2;
+        if (!cfg.error.isEmpty()) {
+            p.setFont(t.bodyFont());
+            plot::wrappedText(p, QRectF(r.header.left(), y + 4, r.header.width(), r.row.bottom() - y - 4), cfg.error, t.error);
+            continue;
+        }
+        if (!cfg.note.isEmpty())
+            y += plot::wrappedText(p, QRectF(r.header.left(), y, r.header.width(), r.header.bottom() - y), cfg.note, t.muted) + 2;
+        if (!cfg.rotates) {
+            p.setFont(t.bodyFont());
+            if (!cfg.curveTitle.isEmpty()) plot::wrappedText(p, r.curveText, cfg.curveTitle, t.foreground);
+            drawCurves(p, cfg, r, t);
+            if (cfg.table.size() > 0) drawTable(p, cfg, r, t);
+            continue;
+        }
+        // Legend: positions in their colours; query arrow, key dot.
+        const int np = static_cast<int>(cfg.positions.size());
+        double x = r.header.left();
+        const double ly = y + small / 2;
+        x += plot::text(p, QPointF(x, ly), QObject::tr("position m:"), plot::Align::Left, t.foreground).width() + 6;
+        for (int k = 0; k < np; ++k)
+            x += plot::text(p, QPointF(x, ly), QString::number(cfg.positions[static_cast<std::size_t>(k)]), plot::Align::Left,
+                            positionColor(k, np, t)).width() + 6;
+        x += 10;
+        x += plot::text(p, QPointF(x, ly), cfg.keyDiffers ? QObject::tr("→ query q_m   ○ key k_m   ··· trail over positions")
+                                                          : QObject::tr("→ query = key (ones content)   ··· trail over positions"),
+                        plot::Align::Left, t.muted).width();
+        // Cells
+        for (const auto& cl : r.cells) {
+            const auto& pp = cfg.pairs[static_cast<std::size_t>(cl.pairIndex)];
+            p.setFont(t.smallFont());
+            plot::text(p, QPointF(cl.cell.center().x(), cl.cell.top() + small / 2),
+                       QObject::tr("pair %1 · θ = %2 rad/pos").arg(pp.pair).arg(QString::number(pp.theta, 'g', 4)),
+                       plot::Align::Center, t.foreground);
+            const double R = cl.scale * maxRadius(result) / 0.92 * 0.92;
+            // Frame: axes through the origin, reference circle of the trail radius.
+            p.setPen(QPen(t.grid, 1));
+            p.drawLine(QPointF(cl.center.x() - R, cl.center.y()), QPointF(cl.center.x() + R, cl.center.y()));
+            p.drawLine(QPointF(cl.center.x(), cl.center.y() - R), QPointF(cl.center.x(), cl.center.y() + R));
+            double rr = 0;
+            for (const auto& v : pp.trail) rr = std::max(rr, std::hypot(v.x(), v.y()));
+            if (!pp.query.empty()) rr = std::max(rr, std::hypot(pp.query.front().x(), pp.query.front().y()));
+            p.setPen(QPen(t.muted, 1, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(cl.center, rr * cl.scale, rr * cl.scale);
+            // Trail
+            if (pp.trail.size() > 1) {
+                QPainterPath path;
+                path.moveTo(toScreen(cl, pp.trail.front()));
+                for (std::size_t i = 1; i < pp.trail.size(); ++i) path.lineTo(toScreen(cl, pp.trail[i]));
+                QColor tc = t.foreground;
+                tc.setAlpha(90);
+                p.setPen(QPen(tc, 1, Qt::DotLine));
+                p.drawPath(path);
+            }
+            // Angle arc of the furthest position.
+            if (!pp.query.empty()) {
+                int far = 0;
+                for (int k = 1; k < np; ++k)
+                    if (cfg.positions[static_cast<std::size_t>(k)] > cfg.positions[static_cast<std::size_t>(far)]) far = k;
+                const QPointF v = pp.query[static_cast<std::size_t>(far)];
+                const double a = pp.angle[static_cast<std::size_t>(far)];
+                const double phi = std::atan2(v.y(), v.x());
+                const double sweep = std::fmod(a, 2 * std::numbers::pi);
+                const double start = phi - sweep;
+                const double ar = std::max(8.0, rr * cl.scale * 0.35);
+                QColor ac = positionColor(far, np, t);
+                p.setPen(QPen(ac, std::max(1.0, t.lineWidth * 0.8)));
+                p.drawArc(QRectF(cl.center.x() - ar, cl.center.y() - ar, 2 * ar, 2 * ar),
+                          static_cast<int>(std::lround(start * 180 / std::numbers::pi * 16)),
+                          static_cast<int>(std::lround(sweep * 180 / std::numbers::pi * 16)));
+                p.setFont(t.smallFont());
+                const QString label = QObject::tr("m=%1: m·θ = %2").arg(cfg.positions[static_cast<std::size_t>(far)]).arg(angleText(a));
+                plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small / 2 - 2),
+                           QFontMetricsF(t.smallFont()).elidedText(label, Qt::ElideRight, cl.cell.width() - 4), plot::Align::Center,
+                           ac);
+            }
+            // Arrows and key dots; position labels where they do not collide.
+            std::vector<QRectF> placed;
+            for (int k = 0; k < np && k < static_cast<int>(pp.query.size()); ++k) {
+                const QColor col = positionColor(k, np, t);
+                const QPointF tip = toScreen(cl, pp.query[static_cast<std::size_t>(k)]);
+                p.setPen(QPen(col, t.lineWidth));
+                plot::arrow(p, cl.center, tip, std::max(6.0, t.lineWidth * 4));
+                if (cfg.keyDiffers && k < static_cast<int>(pp.key.size())) {
+                    p.setPen(QPen(col, std::max(1.0, t.lineWidth * 0.8)));
+                    p.setBrush(Qt::NoBrush);
+                    p.drawEllipse(toScreen(cl, pp.key[static_cast<std::size_t>(k)]), 3.5, 3.5);
+                }
+                const QPointF dir = tip - cl.center;
+                const double len = std::max(1e-9, std::hypot(dir.x(), dir.y()));
+                const QPointF at = tip + dir / len * (small * 0.7);
+                const QString lab = QString::number(cfg.positions[static_cast<std::size_t>(k)]);
+                const double w = QFontMetricsF(t.smallFont()).horizontalAdvance(lab);
+                const QRectF lr(at.x() - w / 2, at.y() - small / 2, w, small);
+                bool clash = false;
+                for (const auto& q : placed)
+                    if (q.intersects(lr)) clash = true;
+                if (!clash) {
+                    placed.push_back(lr);
+                    plot::text(p, at, lab, plot::Align::Center, col);
+                }
+            }
+        }
+    }
+    p.restore();
+}
+
+std::optional<PairsHit> hitTestPairs(const QRectF& rect, const PairsResult& result, const Theme& t, const QPointF& point) {
+    const auto rows = layoutPairs(rect, result, t);
+    for (std::size_t c = 0; c < rows.size(); ++c) {
+        const auto& r = rows[c];
+        if (!r.row.contains(point)) continue;
+        const auto& cfg = result.configs[c];
+        PairsHit hit;
+        hit.config = static_cast<int>(c);
+        for (const auto& cl : r.cells) {
+            if (!cl.cell.contains(point)) continue;
+            const auto& pp = cfg.pairs[static_cast<std::size_t>(cl.pairIndex)];
+            double best = 12.0 * 12.0;
+            for (int k = 0; k < static_cast<int>(pp.query.size()); ++k) {
+                const QPointF d = toScreen(cl, pp.query[static_cast<std::size_t>(k)]) - point;
+                const double dd = d.x() * d.x() + d.y() * d.y();
+                if (dd <= best) {  // later (larger) positions win ties: they are drawn on top
+                    best = dd;
+                    hit.pairIndex = cl.pairIndex;
+                    hit.position = k;
+                }
+            }
+            if (hit.position >= 0) return hit;
+        }
+        if (r.table.contains(point) && cfg.table.size() > 0) {
+            hit.tableRow = std::clamp(static_cast<int>((point.y() - r.table.top()) / r.table.height() * cfg.table.rows()), 0,
+                                      static_cast<int>(cfg.table.rows()) - 1);
+            hit.tableCol = std::clamp(static_cast<int>((point.x() - r.table.left()) / r.table.width() * cfg.table.cols()), 0,
+                                      static_cast<int>(cfg.table.cols()) - 1);
+            return hit;
+        }
+        if (r.curve.contains(point) && !cfg.curves.empty()) {
+            const CurveSeries* s = &cfg.curves.front();
+            for (const auto& cs : cfg.curves)
+                if (cs.highlight) s = &cs;
+            double x0 = s->x.front(), x1 = s->x.back();
+            for (const auto& cs : cfg.curves)
+                for (double v : cs.x) {
+                    x0 = std::min(x0, v);
+                    x1 = std::max(x1, v);
+                }
+            const double xv = x0 + (point.x() - r.curve.left()) / r.curve.width() * (x1 - x0);
+            int best = 0;
+            for (int i = 1; i < static_cast<int>(s->x.size()); ++i)
+                if (std::abs(s->x[static_cast<std::size_t>(i)] - xv) < std::abs(s->x[static_cast<std::size_t>(best)] - xv)) best = i;
+            hit.curvePoint = best;
+            return hit;
+        }
+    }
+    return std::nullopt;
+}
+
+QString pairsToolTip(const PairsResult& result, const PairsHit& hit) {
+    const auto& cfg = result.configs.at(static_cast<std::size_t>(hit.config));
+    if (hit.pairIndex >= 0 && hit.position >= 0) {
+        const auto& pp = cfg.pairs.at(static_cast<std::size_t>(hit.pairIndex));
+        const auto k = static_cast<std::size_t>(hit.position);
+        const QPointF q = pp.query.at(k);
+        QString s = cfg.title + QLatin1Char('\n') +
+                    QObject::tr("pair i = %1 (channels %2, %3), θ_i = %4").arg(pp.pair).arg(pp.channelA).arg(pp.channelB).arg(formatValue(pp.theta)) +
+                    QLatin1Char('\n') + QObject::tr("position m = %1, angle m·θ_i = %2").arg(cfg.positions.at(k)).arg(formatValue(pp.angle.at(k))) +
+                    QLatin1Char('\n') + QObject::tr("%1 = (%2, %3)").arg(cfg.method == Method::Sinusoidal ? QObject::tr("PE (cos, sin)") : QObject::tr("q"),
+                                                                 formatValue(q.x()), formatValue(q.y()));
+        if (k < pp.key.size())
+            s += QLatin1Char('\n') + QObject::tr("k = (%1, %2)").arg(formatValue(pp.key[k].x()), formatValue(pp.key[k].y()));
+        return s;
+    }
+    if (hit.tableRow >= 0) {
+        return cfg.title + QLatin1Char('\n') +
+               QObject::tr("%1 = %2, %3 = %4").arg(cfg.tableRowLabel).arg(cfg.tableRows.at(static_cast<std::size_t>(hit.tableRow)))
+                   .arg(cfg.tableColLabel).arg(hit.tableCol) +
+               QLatin1Char('\n') + QObject::tr("value = %1").arg(formatValue(cfg.table(hit.tableRow, hit.tableCol)));
+    }
+    if (hit.curvePoint >= 0) {
+        const CurveSeries* s = &cfg.curves.front();
+        for (const auto& cs : cfg.curves)
+            if (cs.highlight) s = &cs;
+        const auto i = static_cast<std::size_t>(hit.curvePoint);
+        return cfg.title + QLatin1Char('\n') + s->name + QLatin1Char('\n') +
+               QStringLiteral("%1 = %2: %3 = %4").arg(cfg.curveXLabel, formatValue(s->x.at(i)), cfg.curveYLabel, formatValue(s->y.at(i)));
+    }
+    return {};
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,192 @@
+#include "ui/render/plot.h"
+
+#include <QFontMetricsF>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui::plot {
+
+double Axis::map(double v) const {
+    double t;
+    if (log) {
+        const double l0 = std::log10(std::max(lo, 1e-300)), l1 = std::log10(std::max(hi, 1e-300));
+        t = (std::log10(std::max(v, 1e-300)) - l0) / (l1 - l0 == 0 ? 1 : l1 - l0);
+    } else {
+        t = (v - lo) / (hi - lo == 0 ? 1 : hi - lo);
+    }
+    return a + t * (b - a);
+}
+
+double Axis::unmap(double px) const {
+    const double t = (px - a) / (b - a == 0 ? 1 : b - a);
+    if (log) {
+        const double l0 = std::log10(std::max(lo, 1e-300)), l1 = std::log10(std::max(hi, 1e-300));
+        return std::pow(10.0, l0 + t * (l1 - l0));
+    }
+    return lo + t * (hi - lo);
+}
+
+std::vector<double> ticks(double lo, double hi, int maxTicks, bool log) {
+    std::vector<double> out;
+    if (!std::isfinite(lo) || !std::isfinite(hi)) return out;
+    if (hi < lo) std::swap(lo, hi);
+    maxTicks = std::max(maxTicks, 2);
+    if (log) {
+        if (hi <= 0) return out;
+        lo = std::max(lo, hi * 1e-300);
+        const int e0 = static_cast<int>(std::ceil(std::log10(lo) - 1e-9));
+        const int e1 = static_cast<int>(std::floor(std::log10(hi) + 1e-9));
+        const int decades = e1 - e0 + 1;
+        const int step = std::max(1, static_cast<int>(std::ceil(double(decades) / maxTicks)));
+        for (int e = e0; e <= e1; e += step) out.push_back(std::pow(10.0, e));
+        if (decades <= 2) {
+            std::vector<double> more;
+            for (int e = e0 - 1; e <= e1; ++e)
+                for (double m : {2.0, 5.0}) {
+                    const double v = m * std::pow(10.0, e);
+                    if (v >= lo && v <= hi) more.push_back(v);
+                }
+            out.insert(out.end(), more.begin(), more.end());
+            std::sort(out.begin(), out.end());
+        }
+        return out;
+    }
+    if (hi == lo) return {lo};
+    const double raw = (hi - lo) / maxTicks;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = mag;
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+        step = m * mag;
+        if (step >= raw) break;
+    }
+    const double first = std::ceil(lo / step - 1e-9) * step;
+    for (double v = first; v <= hi + step * 1e-9; v += step) out.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+    return out;
+}
+
+QString tickLabel(double v, bool log) {
+    if (v == 0) return QStringLiteral("0");
+    const double av = std::abs(v);
+    if (log) {
+        const double e = std::log10(av);
+        if (std::abs(e - std::round(e)) < 1e-9) {
+            const int k = static_cast<int>(std::round(e));
+            if (k >= 0 && k <= 4) return QString::number(std::pow(10.0, k), 'f', 0);
+            if (k < 0 && k >= -3) return QString::number(v, 'g', 3);
+            return QStringLiteral("1e%1").arg(k);
+        }
+    }
+    if (av >= 1e6 || av < 1e-3) return QString::number(v, 'g', 3);
+    if (std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, av)) return QString::number(static_cast<long long>(std::llround(v)));
+    return QString::number(v, 'g', 4);
+}
+
+double lineHeight(const QFont& f) { return QFontMetricsF(f).height(); }
+
+QRectF text(QPainter& p, const QPointF& at, const QString& s, Align h, const QColor& c) {
+    const QFontMetricsF fm(p.font());
+    const double w = fm.horizontalAdvance(s);
+    const double ht = fm.height();
+    double x = at.x();
+    if (h == Align::Center) x -= w / 2;
+    if (h == Align::Right) x -= w;
+    const QRectF r(x, at.y() - ht / 2, w, ht);
+    if (c.isValid()) {
+        p.save();
+        p.setPen(c);
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, s);
+        p.restore();
+    } else {
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, s);
+    }
+    return r;
+}
+
+void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor& c) {
+    p.save();
+    p.translate(at);
+    p.rotate(-90);
+    text(p, QPointF(0, 0), s, Align::Center, c);
+    p.restore();
+}
+
+double wrappedText(QPainter& p, const QRectF& r, const QString& s, const QColor& c) {
+    p.save();
+    p.setPen(c);
+    QRectF used;
+    p.drawText(r, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, s, &used);
+    p.restore();
+    return used.height();
+}
+
+QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel) {
+    const double h = lineHeight(t.smallFont());
+    const QFontMetricsF fm(t.smallFont());
+    const double tickW = fm.horizontalAdvance(QStringLiteral("−0.0000"));
+    return QMarginsF(tickW + 8 + (yLabel ? h + 4 : 0), h * 0.6, h * 0.8, h + 6 + (xLabel ? h + 2 : 0));
+}
+
+void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QString& xLabel,
+          const QString& yLabel, bool grid, int maxTicksX, int maxTicksY) {
+    p.save();
+    p.setFont(t.smallFont());
+    const double h = lineHeight(t.smallFont());
+    const auto xt = ticks(x.lo, x.hi, maxTicksX, x.log);
+    const auto yt = ticks(y.lo, y.hi, maxTicksY, y.log);
+    QPen gridPen(t.grid, 1);
+    QPen axisPen(t.foreground, t.axisWidth);
+    double maxLabelW = 0;
+    for (double v : xt) {
+        const double px = x.map(v);
+        if (grid) {
+            p.setPen(gridPen);
+            p.drawLine(QPointF(px, plot.top()), QPointF(px, plot.bottom()));
+        }
+        p.setPen(axisPen);
+        p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 4));
+        text(p, QPointF(px, plot.bottom() + 4 + h / 2), tickLabel(v, x.log), Align::Center, t.muted);
+    }
+    for (double v : yt) {
+        const double py = y.map(v);
+        if (grid) {
+            p.setPen(gridPen);
+            p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
+        }
+        p.setPen(axisPen);
+        p.drawLine(QPointF(plot.left() - 4, py), QPointF(plot.left(), py));
+        const QRectF r = text(p, QPointF(plot.left() - 6, py), tickLabel(v, y.log), Align::Right, t.muted);
+        maxLabelW = std::max(maxLabelW, r.width());
+    }
+    p.setPen(axisPen);
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(plot);
+    p.setFont(t.bodyFont());
+    const double hb = lineHeight(t.bodyFont());
+    if (!xLabel.isEmpty()) text(p, QPointF(plot.center().x(), plot.bottom() + 6 + h + hb / 2), xLabel, Align::Center, t.foreground);
+    if (!yLabel.isEmpty())
+        verticalText(p, QPointF(plot.left() - 10 - maxLabelW - hb / 2, plot.center().y()), yLabel, t.foreground);
+    p.restore();
+}
+
+void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head) {
+    p.drawLine(from, to);
+    const QPointF d = to - from;
+    const double len = std::hypot(d.x(), d.y());
+    if (len < 1e-6) return;
+    const QPointF u = d / len;
+    const QPointF n(-u.y(), u.x());
+    const double hl = std::min(head, len * 0.6);
+    QPainterPath path;
+    path.moveTo(to);
+    path.lineTo(to - u * hl + n * hl * 0.45);
+    path.lineTo(to - u * hl - n * hl * 0.45);
+    path.closeSubpath();
+    p.save();
+    p.setBrush(p.pen().color());
+    p.drawPath(path);
+    p.restore();
+}
+
+}  // namespace poslab::ui::plot

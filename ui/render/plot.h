@@ -1,0 +1,50 @@
+#pragma once
+// Small plotting helpers shared by the QPainter renderers: axes with "nice" ticks (linear and
+// log10), text placement, and an arrow. No widget, no state.
+#include "ui/render/theme.h"
+
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+
+#include <vector>
+
+namespace poslab::ui::plot {
+
+// A value range mapped onto a pixel interval [a, b] (b < a for a y axis that grows upwards).
+struct Axis {
+    double lo = 0, hi = 1;
+    bool log = false;          // log10 scale; lo, hi > 0
+    double a = 0, b = 1;       // pixel ends
+    double map(double v) const;
+    double unmap(double px) const;
+};
+
+// 2–8 round tick values within [lo, hi] (1, 2, 5 × 10^k steps); log: powers of ten (and 2, 5
+// between them when the range is short).
+std::vector<double> ticks(double lo, double hi, int maxTicks, bool log = false);
+// Tick label: integers as integers, else up to 4 significant digits; log: 10^k as "1e5".
+QString tickLabel(double v, bool log = false);
+
+enum class Align { Left, Center, Right };
+// Draws text with its anchor point at `p`: h-aligned as given, v-centred. Returns its rect.
+QRectF text(QPainter& p, const QPointF& at, const QString& s, Align h = Align::Center, const QColor& c = {});
+// Text rotated 90° counter-clockwise, centred at `at`.
+void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor& c);
+// Text wrapped into a rectangle (top-left aligned); returns the height used.
+double wrappedText(QPainter& p, const QRectF& r, const QString& s, const QColor& c);
+
+// Frame with ticks and grid: x along the bottom, y along the left, labels from the theme.
+void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QString& xLabel,
+          const QString& yLabel, bool grid = true, int maxTicksX = 6, int maxTicksY = 6);
+
+// Margins that axes() needs around the plot for its tick labels and titles.
+QMarginsF axesMargins(const Theme& t, bool xLabel = true, bool yLabel = true);
+
+// Arrow from `from` to `to` with a head of `head` pixels.
+void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head);
+
+// Height of one text line of the font in pixels for this painter.
+double lineHeight(const QFont& f);
+
+}  // namespace poslab::ui::plot

@@ -1,0 +1,160 @@
+#include "ui/scheduler.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QMetaObject>
+#include <QThread>
+#include <QTimer>
+
+namespace poslab::ui {
+
+namespace {
+
+bool sameHeatmapInputs(const SceneParams& a, const SceneParams& b) {
+    return a.methods == b.methods && a.length == b.length && a.head == b.head && a.view.softmax == b.view.softmax &&
+           a.view.causal == b.view.causal && a.view.colormap == b.view.colormap &&
+           a.view.showDifference == b.view.showDifference;
+}
+bool samePairsInputs(const SceneParams& a, const SceneParams& b) {
+    return a.methods == b.methods && a.length == b.length && a.positions == b.positions && a.pairs == b.pairs &&
+           a.head == b.head;
+}
+bool sameDecayInputs(const SceneParams& a, const SceneParams& b) {
+    return a.methods == b.methods && a.head == b.head && a.view.causal == b.view.causal &&
+           a.view.softmax == b.view.softmax && a.view.decayMaxDistance == b.view.decayMaxDistance &&
+           a.view.decayLogX == b.view.decayLogX && a.view.decayLogY == b.view.decayLogY &&
+           a.view.decayShowBound == b.view.decayShowBound;
+}
+bool sameFrequencyInputs(const SceneParams& a, const SceneParams& b) {
+    return a.methods == b.methods && a.length == b.length;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<PairsResult>();
+    qRegisterMetaType<HeatmapResult>();
+    qRegisterMetaType<DecayResult>();
+    qRegisterMetaType<FrequencyResult>();
+    pool_.setMaxThreadCount(1);
+    pool_.setExpiryTimeout(-1);
+}
+
+Scheduler::~Scheduler() {
+    pending_.reset();
+    pool_.waitForDone();
+}
+
+std::uint64_t Scheduler::request(const SceneParams& scene) {
+    Job job;
+    job.generation = ++generation_;
+    job.scene = scene;
+    job.display = display_;
+    const auto& v = scene.view;
+    const bool fresh = !lastScene_ || !lastDisplay_;
+    const SceneParams& last = fresh ? scene : *lastScene_;
+    const auto& ld = fresh ? display_ : *lastDisplay_;
+    job.pairs = v.showPairs && (fresh || !last.view.showPairs || !samePairsInputs(scene, last) ||
+                                ld.trailSamples != display_.trailSamples || ld.tableRows != display_.tableRows ||
+                                ld.decaySamples != display_.decaySamples);
+    job.heatmap = v.showHeatmap && (fresh || !last.view.showHeatmap || !sameHeatmapInputs(scene, last) ||
+                                    ld.heatmapCells != display_.heatmapCells);
+    job.decay = v.showDecay && (fresh || !last.view.showDecay || !sameDecayInputs(scene, last) ||
+                                ld.decaySamples != display_.decaySamples);
+    job.frequencies = v.showFrequencies && (fresh || !last.view.showFrequencies || !sameFrequencyInputs(scene, last));
+    lastScene_ = scene;
+    lastDisplay_ = display_;
+    if (running_) {
+        // Merge with a pending job that has not started: its views must still be computed.
+        if (pending_) {
+            job.pairs = job.pairs || (pending_->pairs && v.showPairs);
+            job.heatmap = job.heatmap || (pending_->heatmap && v.showHeatmap);
+            job.decay = job.decay || (pending_->decay && v.showDecay);
+            job.frequencies = job.frequencies || (pending_->frequencies && v.showFrequencies);
+        }
+        pending_ = std::move(job);
+    } else {
+        start(std::move(job));
+    }
+    return generation_;
+}
+
+void Scheduler::setDisplay(const DisplaySpec& display) {
+    if (display.heatmapCells == display_.heatmapCells && display.decaySamples == display_.decaySamples &&
+        display.trailSamples == display_.trailSamples && display.tableRows == display_.tableRows)
+        return;
+    display_ = display;
+    if (lastScene_) request(*lastScene_);
+}
+
+void Scheduler::start(Job job) {
+    running_ = true;
+    pool_.start([this, job = std::move(job)]() {
+        const auto gen = job.generation;
+        // Each view is posted as soon as it is ready, so a fast view is not held back by a slow one.
+        auto post = [this](auto fn) { QMetaObject::invokeMethod(this, std::move(fn), Qt::QueuedConnection); };
+        if (job.pairs) {
+            auto r = computePairs(job.scene, job.display);
+            r.generation = gen;
+            post([this, r = std::move(r)]() {
+                if (r.generation <= deliveredPairs_) return;
+                deliveredPairs_ = r.generation;
+                Q_EMIT pairsReady(r);
+            });
+        }
+        if (job.frequencies) {
+            auto r = computeFrequencies(job.scene);
+            r.generation = gen;
+            post([this, r = std::move(r)]() {
+                if (r.generation <= deliveredFrequencies_) return;
+                deliveredFrequencies_ = r.generation;
+                Q_EMIT frequenciesReady(r);
+            });
+        }
+        if (job.decay) {
+            auto r = computeDecay(job.scene, job.display);
+            r.generation = gen;
+            post([this, r = std::move(r)]() {
+                if (r.generation <= deliveredDecay_) return;
+                deliveredDecay_ = r.generation;
+                Q_EMIT decayReady(r);
+            });
+        }
+        if (job.heatmap) {
+            auto r = computeHeatmap(job.scene, job.display);
+            r.generation = gen;
+            post([this, r = std::move(r)]() {
+                if (r.generation <= deliveredHeatmap_) return;
+                deliveredHeatmap_ = r.generation;
+                Q_EMIT heatmapReady(r);
+            });
+        }
+        post([this, gen]() { finishJob(gen); });
+    });
+}
+
+void Scheduler::finishJob(std::uint64_t generation) {
+    running_ = false;
+    Q_EMIT jobFinished(generation);
+    if (pending_) {
+        Job next = std::move(*pending_);
+        pending_.reset();
+        start(std::move(next));
+    } else {
+        Q_EMIT idle();
+    }
+}
+
+bool Scheduler::waitIdle(int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while ((running_ || pending_) && t.elapsed() < timeoutMs) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (running_ || pending_) QThread::msleep(1);
+    }
+    QCoreApplication::processEvents();
+    return !running_ && !pending_;
+}
+
+}  // namespace poslab::ui

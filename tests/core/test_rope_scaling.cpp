@@ -551,6 +551,27 @@ private Q_SLOTS:
         QCOMPARE(ropeFrequencies(p).attention_factor, 1.25);
     }
 
+    void longropeFactorInParamsFollowsMain() {
+        // conventions.md's v4-vs-main case (d16, max 8192, factor 4 and original 2048 in the rope
+        // parameters): main keeps factor 4 and uses original 2048, so the attention factor is
+        // sqrt(1 + ln 4/ln 2048) = sqrt(1 + 2/11) = sqrt(13/11) ≈ 1.0871 (v4: 1.0742), and a call of
+        // 2049 tokens uses the long factors (v4: short).
+        RopeParams p;
+        p.head_dim = 16;
+        p.scaling = RopeScaling::LongRope;
+        p.max_positions = 8192;
+        p.original_max_positions = 2048;
+        p.factor = 4.0;
+        p.short_factor = ramp(8, 1.0, 0.1);
+        p.long_factor = ramp(8, 2.0, 1.0);
+        QVERIFY(!p.validate());
+        const RopeFrequencies f = ropeFrequencies(p, 2049);
+        QVERIFY(std::abs(f.attention_factor - std::sqrt(13.0 / 11.0)) <= 1e-15);
+        QVERIFY(std::abs(f.attention_factor - 1.0871) < 5e-5);
+        for (int i = 0; i < 8; ++i)
+            QVERIFY(std::abs(f.inv_freq[i] * p.long_factor[std::size_t(i)] * std::pow(10000.0, 2.0 * i / 16) - 1) < 1e-6);
+    }
+
     // ---------------------------------------------------------------- explicit theta
     void explicitThetaReplacesScaling_data() {
         QTest::addColumn<int>("scaling");

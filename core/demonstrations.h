@@ -1,0 +1,280 @@
+#pragma once
+// Demonstrations for teaching: each claim of the topic computed with numbers, by the real core
+// functions (rope.h, sinusoidal.h, alibi.h, t5.h, shaw.h, transformer_xl.h, learned.h, decay.h).
+// A demonstration returns the measured quantities; a lecturer shows them, a test asserts them.
+//
+//   PermutationEquivariance  attention without positions: out(P·X) = P·out(X). Measured:
+//                            max |out(shuffled) − shuffled(out)| for NoPE (≈ 1e−16) and, for
+//                            contrast, for RoPE and sinusoidal (positions stay with the slots: O(0.1..1)).
+//                            out = softmax(X Xᵀ/√d)·X (identity projections, like scores.h).
+//   SinusoidalShift          PE(p+Δ) = R(Δ)·PE(p), R(Δ) block-diagonal rotations by Δ·w_i.
+//                            Measured: max |PE(p+Δ) − R(Δ)PE(p)| over p.
+//   SinusoidalRelative       PE(p)·PE(q) depends only on p − q: max spread along each diagonal.
+//   SinusoidalTokens         (x_p + PE(p))·(y_q + PE(q)) with fixed tokens x, y does not: spread O(1).
+//   RopeShiftInvariance      S(P) = (R_P q)(R_P k)ᵀ/√d equals S(P + Δ): max |ΔS|.
+//   RopeNorm                 |R_m x| = |x|: max relative change.
+//   RopeDecay                decay.h's curve and RoFormer bound at growing distances.
+//   RopeComplexIdentity      ⟨R_m q, R_n k⟩ = Re[Σ_j q̃_j conj(k̃_j) e^{i(m−n)θ_j}]
+//                            = Σ_j Re(q̃_j k̃_j*) cos((m−n)θ_j) − Im(q̃_j k̃_j*) sin((m−n)θ_j);
+//                            the cos-only form Σ Re(q̃ k̃*) cos(…) misses the sine term.
+//   KvCache                  per decoding step: RoPE rotates the new q and k once (cached keys are
+//                            reused; verified equal to a full recomputation); ALiBi/T5/Shaw/
+//                            Transformer-XL recompute one term per cached key (a cached term is wrong
+//                            one step later: measured).
+//   Extrapolation            past the training length: learned → error; sinusoidal/ALiBi defined;
+//                            RoPE pairs whose angles leave the trained range, and how linear
+//                            interpolation, NTK (dynamic) and YaRN bring them back.
+//   HalfVsInterleaved        half(π·x) = π·interleaved(x) for the channel permutation π; mixing the
+//                            layouts gives wrong numbers (seed example; scores; broken relativity).
+//   ComparisonTable          learnable / extrapolation / relative / memory per method, each cell
+//                            linked to the demonstration that shows it.
+//
+// Every input struct has defaults and validate(); for inputs that validate, all numbers are finite.
+#include "core/decay.h"
+#include "core/method.h"
+#include "core/types.h"
+
+#include <string>
+#include <vector>
+
+namespace poslab {
+
+enum class DemoId {
+    PermutationEquivariance,
+    SinusoidalShift,
+    SinusoidalRelative,
+    SinusoidalTokens,
+    RopeShiftInvariance,
+    RopeNorm,
+    RopeDecay,
+    RopeComplexIdentity,
+    KvCache,
+    Extrapolation,
+    HalfVsInterleaved,
+    ComparisonTable,
+};
+
+struct DemoInfo {
+    DemoId id;
+    std::string key;      // "permutation", "sinusoidal-shift", ... (stable; sessions and tests use it)
+    std::string title;    // for menus
+    std::string claim;    // the sentence the numbers show
+    std::string section;  // "Attention", "Sinusoidal", "RoPE", "Inference", "Long context", "Overview"
+};
+const std::vector<DemoInfo>& demonstrations();
+const DemoInfo& demoInfo(DemoId id);
+std::optional<DemoId> demoFromKey(const std::string& key);
+
+// ---- Attention without positions --------------------------------------------------------------
+struct PermutationInput {
+    int tokens = 6;                          // 2 .. 64
+    int dim = 8;                             // 2 .. 256, even
+    std::uint64_t seed = 0;
+    std::vector<int> permutation = {2, 0, 5, 1, 4, 3};  // a permutation of 0..tokens−1; empty = reversed
+    Check validate() const;
+    std::vector<int> resolvedPermutation() const;
+};
+struct PermutationResult {
+    std::vector<int> permutation;
+    Matrix tokens;                 // X, tokens × dim
+    Matrix out;                    // attention output without positions
+    Matrix outShuffled;            // attention output of the shuffled tokens
+    double nopeError = 0;          // max |out(PX) − P out(X)|
+    double ropeError = 0;          // same with RoPE at positions 0..n−1 (half-split, base 10000)
+    double sinusoidalError = 0;    // same with sinusoidal PE added at positions 0..n−1
+};
+Result<PermutationResult> demoPermutation(const PermutationInput& in = {});
+
+// Single-head attention with identity projections: softmax(Q Kᵀ/√d)·V (row-wise softmax).
+Matrix attentionOutput(const Matrix& q, const Matrix& k, const Matrix& v);
+
+// ---- Sinusoidal ----------------------------------------------------------------------------------
+struct SinusoidalDemoInput {
+    int dim = 16;                    // even, 2 .. 1024
+    double base = 10000.0;           // > 1
+    int positions = 32;              // p = 0 .. positions−1, 2 .. 1024
+    std::int64_t delta = 5;          // shift Δ, 0 .. 1e6
+    std::uint64_t seed = 0;          // token embeddings x, y ~ N(0, 1)
+    int layout = 0;                  // 0 interleaved, 1 concat
+    Precision precision = Precision::Double;
+    Check validate() const;
+};
+struct SinusoidalDemoResult {
+    Matrix rotation;                 // R(Δ), dim × dim
+    double shiftError = 0;           // max_p |PE(p+Δ) − R(Δ)·PE(p)|
+    Matrix dot;                      // PE(p)·PE(q), positions × positions
+    double relativeSpread = 0;       // max over diagonals of (max − min)
+    Matrix dotWithTokens;            // (x + PE(p))·(y + PE(q))
+    double tokensSpread = 0;         // same spread, with token embeddings added
+    // Example pair: the same offset at two places (p, q) = (3, 1) and (3+Δ', 1+Δ') with Δ' = positions/2.
+    double dotAt[2] = {0, 0};
+    double dotWithTokensAt[2] = {0, 0};
+};
+Result<SinusoidalDemoResult> demoSinusoidal(const SinusoidalDemoInput& in = {});
+
+// ---- RoPE ----------------------------------------------------------------------------------------
+struct RopeDemoInput {
+    int head_dim = 16;               // even, 2 .. 1024
+    double base = 10000.0;           // > 1
+    int tokens = 8;                  // 2 .. 256
+    std::int64_t shift = 100;        // Δ, 0 .. 1e9
+    std::uint64_t seed = 0;
+    int layout = 0;                  // 0 half-split, 1 interleaved
+    std::int64_t m = 7, n = 3;       // positions of the complex identity, 0 .. 1e9
+    Precision precision = Precision::Double;
+    Check validate() const;
+    RopeParams params() const;
+};
+struct RopeDemoResult {
+    Matrix q, k;                     // content rows (seeded N(0,1)), tokens × head_dim
+    Matrix scores;                   // tokens × tokens at positions 0..tokens−1
+    Matrix scoresShifted;            // at positions Δ..Δ+tokens−1
+    double shiftError = 0;           // max |scores − scoresShifted|
+    double shiftErrorFloat32 = 0;    // the same computed with float32 tables (rounding, not the maths)
+    double normError = 0;            // max_m | |R_m x| − |x| | / |x| over positions 0..tokens−1 and +Δ
+    // Complex identity at (m, n).
+    double inner = 0;                // ⟨R_m q, R_n k⟩ via ropeRotate
+    double complexFull = 0;          // Re[Σ q̃ k̃* e^{i(m−n)θ}]
+    double cosOnly = 0;              // Σ Re(q̃ k̃*) cos((m−n)θ)
+    double sineTerm = 0;             // −Σ Im(q̃ k̃*) sin((m−n)θ)
+    double identityError = 0;        // |inner − complexFull|
+    double cosOnlyError = 0;         // |inner − cosOnly|
+};
+Result<RopeDemoResult> demoRope(const RopeDemoInput& in = {});
+
+struct RopeDecayInput {
+    int head_dim = 64;
+    double base = 10000.0;
+    std::vector<std::int64_t> distances = {0, 1, 4, 16, 64, 256, 1024, 4096};
+    Check validate() const;
+};
+struct RopeDecayResult {
+    std::vector<std::int64_t> distance;
+    std::vector<double> value;       // decay.h curve (ones content)
+    std::vector<double> bound;       // RoFormer's relative upper bound
+    std::vector<double> directValue; // the same score computed from ropeRotate (cross-check)
+};
+Result<RopeDecayResult> demoRopeDecay(const RopeDecayInput& in = {});
+
+// ---- KV cache ------------------------------------------------------------------------------------
+struct KvCacheInput {
+    int steps = 16;                  // generated tokens, 1 .. 4096
+    int head_dim = 16;               // even, 2 .. 256
+    std::uint64_t seed = 0;
+    int heads = 8;                   // ALiBi/T5 heads
+    Check validate() const;
+};
+struct KvCacheStep {
+    std::int64_t step = 0;           // 1-based: the sequence has `step` tokens after it
+    std::int64_t cachedKeys = 0;     // keys reused from the cache (step − 1)
+    std::int64_t ropeRotations = 0;  // vectors RoPE rotates at this step (the new q and the new k)
+    std::int64_t relativeTerms = 0;  // positional terms a relative-bias method computes (one per key)
+};
+struct KvCacheMethodCount {
+    Method method;
+    std::vector<std::int64_t> perStep;   // positional operations at each step
+    std::int64_t total = 0;
+};
+struct KvCacheResult {
+    std::vector<KvCacheStep> steps;
+    // Rope, Xpos (2 per step), Alibi, T5, Shaw, TransformerXL (one per key: step), Sinusoidal,
+    // Learned (1: the new token's encoding), NoPE (0).
+    std::vector<KvCacheMethodCount> methods;
+    double ropeCacheError = 0;       // max |scores from cached rotated keys − full recomputation|
+    // At the last step, for the keys 0..T−2: the term computed one step earlier (query T−2) against
+    // the term needed now (query T−1). Nonzero: a relative term cannot be cached.
+    double alibiStaleError = 0;      // max over heads and keys |bias(T−2, j) − bias(T−1, j)|
+    double t5StaleError = 0;         // the same for T5 (causal buckets, head 0)
+    std::int64_t shawIndicesChanged = 0;   // cached keys whose Shaw index changed in one step
+    std::int64_t txlDistancesChanged = 0;  // cached keys whose Transformer-XL distance changed
+};
+Result<KvCacheResult> demoKvCache(const KvCacheInput& in = {});
+
+// ---- Extrapolation -------------------------------------------------------------------------------
+struct ExtrapolationInput {
+    std::int64_t train_length = 2048;    // L, 2 .. 1'048'576
+    std::int64_t target_length = 8192;   // T > L, .. 16·2^20
+    int head_dim = 64;                   // even, 4 .. 1024
+    double base = 10000.0;
+    int alibi_heads = 8;
+    Check validate() const;
+    double factor() const { return double(target_length) / double(train_length); }
+};
+struct ExtrapolationRow {
+    std::string method;                  // "nope", "learned", "sinusoidal", "alibi", "shaw", "t5", "transformer-xl",
+                                         // "rope", "rope-linear", "rope-ntk", "rope-yarn"
+    bool defined = true;                 // false: the method has no value past L (learned)
+    std::string error;                   // the core's error message when not defined
+    int pairs = 0;                       // rotary pairs (rope variants)
+    int unseenPairs = 0;                 // pairs whose angle at T−1 exceeds every angle seen in training
+    double lowestPairRatio = 0;          // angle at T−1 / largest trained angle, lowest-frequency pair
+    double highestPairStep = 0;          // angle step per token of the highest-frequency pair
+    double attentionFactor = 1;          // cos/sin multiplier (YaRN)
+    double value = 0;                    // a number at position T−1 (ALiBi: bias at distance T−1 of the
+                                         // flattest head; sinusoidal: max |cos| similarity of PE(T−1) to
+                                         // a trained row)
+    std::string verdict;
+};
+struct ExtrapolationResult {
+    std::vector<ExtrapolationRow> rows;
+    const ExtrapolationRow* find(const std::string& method) const;
+};
+Result<ExtrapolationResult> demoExtrapolation(const ExtrapolationInput& in = {});
+
+// ---- Half-split vs interleaved -------------------------------------------------------------------
+struct LayoutDemoInput {
+    int head_dim = 16;               // even, 2 .. 1024
+    double base = 10000.0;
+    int tokens = 8;                  // 2 .. 256
+    std::int64_t shift = 50;
+    std::uint64_t seed = 0;
+    Check validate() const;
+};
+struct LayoutDemoResult {
+    std::vector<int> permutation;    // π: half-split channel c holds interleaved channel π[c]
+    double permutationError = 0;     // max |half(π x) − π interleaved(x)|
+    double scoreError = 0;           // max |S_half(πq, πk) − S_interleaved(q, k)|
+    // Seed example (d = 4, m = 2, θ = [1, 0.1], q = [1, 0, 1, 0]).
+    std::vector<double> seedInterleaved, seedHalf;
+    double seedDifference = 0;       // |half − interleaved| (Euclidean)
+    double wrongLayoutScoreError = 0;   // max |S_half(q, k) − S_interleaved(q, k)| (weights not permuted)
+    double mixedShiftError = 0;      // q half-split, k interleaved: max |S(P) − S(P+Δ)| (relativity lost)
+    double consistentShiftError = 0; // both half-split: the same (≈ 0)
+};
+Result<LayoutDemoResult> demoLayouts(const LayoutDemoInput& in = {});
+
+// ---- Comparison table ----------------------------------------------------------------------------
+enum class TableColumn { Learnable, Extrapolation, Relative, Memory };
+struct TableCell {
+    std::string text;
+    std::optional<DemoId> demo;      // the demonstration that shows this cell
+    double number = 0;               // Memory: parameter count at default settings
+};
+struct TableRow {
+    Method method;
+    TableCell cells[4];              // indexed by TableColumn
+};
+struct ComparisonTable {
+    std::vector<std::string> columns;  // "Learnable", "Extrapolation", "Relative", "Memory"
+    std::vector<TableRow> rows;        // one per method, kAllMethods order
+    const TableRow* find(Method m) const;
+};
+ComparisonTable comparisonTable();
+
+// ---- Generic summary for views ------------------------------------------------------------------
+struct DemoFigure {
+    std::string label;      // "max |out(shuffled) − shuffled(out)|, no positions"
+    double value = 0;
+    std::string note;       // "≈ 0: equivariant"
+};
+struct DemoSummary {
+    DemoId id;
+    std::string claim;
+    std::vector<DemoFigure> figures;
+    bool holds = false;     // the numbers show the claim (within its tolerance)
+    std::string conclusion;
+};
+// The demonstration at its default inputs, reduced to labelled numbers.
+Result<DemoSummary> runDemonstration(DemoId id);
+
+}  // namespace poslab

@@ -1,0 +1,408 @@
+// Demonstrations: each claim's numbers, checked against independent formulas and the golden cases.
+#include "core/demonstrations.h"
+#include "support/testsupport.h"
+
+#include <cmath>
+#include <complex>
+#include <numbers>
+#include <set>
+
+using namespace poslab;
+
+namespace {
+
+// Independent RoPE rotation in double: θ_i = base^(−2i/d), layout pairs as documented.
+std::vector<double> rotate(const std::vector<double>& x, double pos, double base, bool interleaved) {
+    const std::size_t d = x.size();
+    std::vector<double> out(d);
+    for (std::size_t i = 0; i < d / 2; ++i) {
+        const double th = std::pow(base, -2.0 * double(i) / double(d));
+        const std::size_t a = interleaved ? 2 * i : i, b = interleaved ? 2 * i + 1 : i + d / 2;
+        const double c = std::cos(pos * th), s = std::sin(pos * th);
+        out[a] = x[a] * c - x[b] * s;
+        out[b] = x[b] * c + x[a] * s;
+    }
+    return out;
+}
+std::vector<double> row(const poslab::Matrix& m, Eigen::Index r) {
+    return std::vector<double>(m.row(r).data(), m.row(r).data() + m.cols());
+}
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+    double s = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+    return s;
+}
+
+}  // namespace
+
+class TestDemonstrations : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void catalogueKeysAreUniqueAndRoundTrip() {
+        std::set<std::string> keys;
+        for (const auto& d : demonstrations()) {
+            QVERIFY(keys.insert(d.key).second);
+            QVERIFY(!d.title.empty() && !d.claim.empty() && !d.section.empty());
+            QCOMPARE(demoFromKey(d.key).value(), d.id);
+            QCOMPARE(demoInfo(d.id).key, d.key);
+        }
+        QCOMPARE(int(keys.size()), 12);
+        QVERIFY(!demoFromKey("no-such-demo").has_value());
+    }
+
+    void attentionOutputAveragesValuesForEqualScores() {
+        // q·k = 0 for every pair: uniform weights, every output row is the mean of V.
+        poslab::Matrix q = poslab::Matrix::Zero(3, 2), v(3, 2);
+        v << 1, 2, 3, 4, 5, 9;
+        const auto out = attentionOutput(q, q, v);
+        for (int r = 0; r < 3; ++r) {
+            QVERIFY(std::abs(out(r, 0) - 3.0) <= 1e-15);
+            QVERIFY(std::abs(out(r, 1) - 5.0) <= 1e-15);
+        }
+    }
+
+    void permutationEquivariance_data() {
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<quint64>("seed");
+        QTest::addColumn<QList<int>>("perm");
+        QTest::newRow("n6_d8_seed0_default") << 6 << 8 << quint64(0) << QList<int>{2, 0, 5, 1, 4, 3};
+        QTest::newRow("n10_d16_seed3_reversed") << 10 << 16 << quint64(3) << QList<int>{};
+        QTest::newRow("n4_d64_seed7_swap") << 4 << 64 << quint64(7) << QList<int>{1, 0, 3, 2};
+    }
+    void permutationEquivariance() {
+        QFETCH(int, tokens);
+        QFETCH(int, dim);
+        QFETCH(quint64, seed);
+        QFETCH(QList<int>, perm);
+        PermutationInput in;
+        in.tokens = tokens;
+        in.dim = dim;
+        in.seed = seed;
+        in.permutation.assign(perm.begin(), perm.end());
+        auto r = demoPermutation(in);
+        QVERIFY(r.ok());
+        const auto& v = r.value();
+        QCOMPARE(v.out.rows(), Eigen::Index(tokens));
+        QCOMPARE(v.out.cols(), Eigen::Index(dim));
+        QVERIFY2(v.nopeError <= 1e-13, qPrintable(QString::number(v.nopeError)));
+        QVERIFY2(v.ropeError >= 1e-3, qPrintable(QString::number(v.ropeError)));
+        QVERIFY2(v.sinusoidalError >= 1e-3, qPrintable(QString::number(v.sinusoidalError)));
+        // Shuffled output row r is the output of token perm[r].
+        for (int rr = 0; rr < tokens; ++rr)
+            QVERIFY((v.outShuffled.row(rr) - v.out.row(v.permutation[std::size_t(rr)])).cwiseAbs().maxCoeff() <= 1e-13);
+        // And the outputs are not trivially equal to each other (the check has teeth).
+        QVERIFY((v.out.row(0) - v.out.row(1)).cwiseAbs().maxCoeff() > 1e-3);
+    }
+    void permutationRejectsNonPermutation() {
+        PermutationInput in;
+        in.permutation = {0, 0, 1, 2, 3, 4};
+        auto r = demoPermutation(in);
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error().parameter), QStringLiteral("permutation"));
+    }
+
+    void sinusoidal_data() {
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<qint64>("delta");
+        QTest::addColumn<int>("layout");
+        QTest::newRow("d16_delta5_interleaved") << 16 << qint64(5) << 0;
+        QTest::newRow("d64_delta1000_concat") << 64 << qint64(1000) << 1;
+        QTest::newRow("d2_delta0_interleaved") << 2 << qint64(0) << 0;
+        QTest::newRow("d32_delta77_interleaved") << 32 << qint64(77) << 0;
+    }
+    void sinusoidal() {
+        QFETCH(int, dim);
+        QFETCH(qint64, delta);
+        QFETCH(int, layout);
+        SinusoidalDemoInput in;
+        in.dim = dim;
+        in.delta = delta;
+        in.layout = layout;
+        auto r = demoSinusoidal(in);
+        QVERIFY(r.ok());
+        const auto& v = r.value();
+        QVERIFY2(v.shiftError <= 1e-10, qPrintable(QString::number(v.shiftError)));
+        QVERIFY2(v.relativeSpread <= 1e-10, qPrintable(QString::number(v.relativeSpread)));
+        QVERIFY2(v.tokensSpread >= 0.1, qPrintable(QString::number(v.tokensSpread)));
+        // PE(3)·PE(1) = Σ_i cos(2·w_i), w_i = 10000^(−2i/d).
+        double expect = 0;
+        for (int i = 0; i < dim / 2; ++i) expect += std::cos(2.0 * std::pow(10000.0, -2.0 * i / dim));
+        QVERIFY(std::abs(v.dotAt[0] - expect) <= 1e-12);
+        QVERIFY(std::abs(v.dotAt[1] - expect) <= 1e-12);
+        QVERIFY(std::abs(v.dotWithTokensAt[0] - v.dotWithTokensAt[1]) >= 1e-3);
+        // R(Δ) is orthogonal.
+        const poslab::Matrix I = v.rotation * v.rotation.transpose();
+        POSLAB_VERIFY_ABS(I, poslab::Matrix::Identity(dim, dim), 1e-12);
+    }
+    void sinusoidalFloat32ShowsOnlyRounding() {
+        SinusoidalDemoInput in;
+        in.precision = Precision::Float32;
+        in.delta = 1000;
+        auto r = demoSinusoidal(in);
+        QVERIFY(r.ok());
+        QVERIFY(r.value().shiftError <= 1e-3);
+        QVERIFY(r.value().shiftError > 1e-9);  // float32 angle rounding is visible, as the spec says
+    }
+
+    void rope_data() {
+        QTest::addColumn<int>("headDim");
+        QTest::addColumn<int>("layout");
+        QTest::addColumn<qint64>("shift");
+        QTest::addColumn<qint64>("m");
+        QTest::addColumn<qint64>("n");
+        QTest::newRow("d16_half_shift100_m7_n3") << 16 << 0 << qint64(100) << qint64(7) << qint64(3);
+        QTest::newRow("d16_interleaved_shift100_m7_n3") << 16 << 1 << qint64(100) << qint64(7) << qint64(3);
+        QTest::newRow("d64_half_shift5000_m0_n40") << 64 << 0 << qint64(5000) << qint64(0) << qint64(40);
+        QTest::newRow("d8_interleaved_shift1_m12_n5") << 8 << 1 << qint64(1) << qint64(12) << qint64(5);
+    }
+    void rope() {
+        QFETCH(int, headDim);
+        QFETCH(int, layout);
+        QFETCH(qint64, shift);
+        QFETCH(qint64, m);
+        QFETCH(qint64, n);
+        RopeDemoInput in;
+        in.head_dim = headDim;
+        in.layout = layout;
+        in.shift = shift;
+        in.m = m;
+        in.n = n;
+        auto r = demoRope(in);
+        QVERIFY(r.ok());
+        const auto& v = r.value();
+        QVERIFY2(v.shiftError <= 1e-10, qPrintable(QString::number(v.shiftError)));
+        QVERIFY2(v.shiftErrorFloat32 <= 1e-3, qPrintable(QString::number(v.shiftErrorFloat32)));
+        QVERIFY2(v.normError <= 1e-13, qPrintable(QString::number(v.normError)));
+        QVERIFY(v.scores.cwiseAbs().maxCoeff() > 0.1);  // non-trivial heatmap
+        // The complex identity including the sine term is exact; the cos-only form misses the sine term.
+        QVERIFY2(v.identityError <= 1e-12, qPrintable(QString::number(v.identityError)));
+        QVERIFY(std::abs(v.cosOnlyError - std::abs(v.sineTerm)) <= 1e-12);
+        QVERIFY2(v.cosOnlyError >= 1e-3, qPrintable(QString::number(v.cosOnlyError)));
+        // Independent rotation of the demo's own content rows.
+        const bool inter = layout == 1;
+        const double s = 1.0 / std::sqrt(double(headDim));
+        QVERIFY(std::abs(v.inner - dot(rotate(row(v.q, 0), double(m), 10000, inter), rotate(row(v.k, 0), double(n), 10000, inter))) <= 1e-12);
+        for (int i : {0, 3, 7})
+            for (int j : {0, 1, 6}) {
+                const double e0 = s * dot(rotate(row(v.q, i), i, 10000, inter), rotate(row(v.k, j), j, 10000, inter));
+                const double e1 = s * dot(rotate(row(v.q, i), double(shift + i), 10000, inter), rotate(row(v.k, j), double(shift + j), 10000, inter));
+                QVERIFY(std::abs(v.scores(i, j) - e0) <= 1e-12);
+                QVERIFY(std::abs(v.scoresShifted(i, j) - e1) <= 1e-10);
+            }
+        QVERIFY(std::abs(v.complexFull - (v.cosOnly + v.sineTerm)) <= 1e-12);
+    }
+    void ropeComplexIdentityIndependent() {
+        // Independent check of the identity itself on fixed vectors (no demo code): interleaved pairs.
+        const std::vector<double> q = {0.3, -1.2, 2.0, 0.7, -0.4, 1.1}, k = {1.5, 0.2, -0.6, 0.9, 0.8, -1.3};
+        const double base = 10000, m = 7, n = 3;
+        const double inner = dot(rotate(q, m, base, true), rotate(k, n, base, true));
+        std::complex<double> sum = 0;
+        double cosOnly = 0;
+        for (int j = 0; j < 3; ++j) {
+            const std::complex<double> qt(q[2 * j], q[2 * j + 1]), kt(k[2 * j], k[2 * j + 1]);
+            const double th = std::pow(base, -2.0 * j / 6);
+            sum += qt * std::conj(kt) * std::polar(1.0, (m - n) * th);
+            cosOnly += (qt * std::conj(kt)).real() * std::cos((m - n) * th);
+        }
+        QVERIFY(std::abs(inner - sum.real()) <= 1e-12);
+        QVERIFY(std::abs(inner - cosOnly) >= 1e-2);
+    }
+    void ropeRejectsOddHeadDim() {
+        RopeDemoInput in;
+        in.head_dim = 7;
+        auto r = demoRope(in);
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error().parameter), QStringLiteral("head_dim"));
+    }
+
+    void ropeDecay() {
+        RopeDecayInput in;
+        auto r = demoRopeDecay(in);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        const auto& v = r.value();
+        QCOMPARE(v.distance.size(), in.distances.size());
+        const int half = in.head_dim / 2;
+        const double s = 1.0 / std::sqrt(double(in.head_dim));
+        for (std::size_t i = 0; i < v.distance.size(); ++i) {
+            double expect = 0;
+            for (int j = 0; j < half; ++j) expect += 2 * std::cos(double(v.distance[i]) * std::pow(in.base, -2.0 * j / in.head_dim));
+            expect *= s;
+            QVERIFY2(std::abs(v.value[i] - expect) <= 1e-9, qPrintable(QString("d=%1: %2 vs %3").arg(v.distance[i]).arg(v.value[i]).arg(expect)));
+            QVERIFY(std::abs(v.directValue[i] - expect) <= 1e-9);
+        }
+        QCOMPARE(v.value.front(), std::sqrt(double(in.head_dim)));  // d = 0: s·d
+        QCOMPARE(v.bound.size(), v.distance.size());
+        // RoFormer bound at d = 0: (1/(r/2))·Σ_{j=1..r/2} j = (r/2 + 1)/2.
+        QVERIFY(std::abs(v.bound.front() - (half + 1) / 2.0) <= 1e-9);
+        QVERIFY(v.bound.back() < 0.5 * v.bound.front());
+        QVERIFY(std::abs(v.value.back()) < 0.25 * v.value.front());
+    }
+
+    void kvCache_data() {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<int>("heads");
+        QTest::newRow("steps16_heads8") << 16 << 8;
+        QTest::newRow("steps5_heads12") << 5 << 12;
+        QTest::newRow("steps40_heads4") << 40 << 4;
+    }
+    void kvCache() {
+        QFETCH(int, steps);
+        QFETCH(int, heads);
+        KvCacheInput in;
+        in.steps = steps;
+        in.heads = heads;
+        auto r = demoKvCache(in);
+        QVERIFY(r.ok());
+        const auto& v = r.value();
+        QCOMPARE(int(v.steps.size()), steps);
+        for (int t = 1; t <= steps; ++t) {
+            const auto& s = v.steps[std::size_t(t - 1)];
+            QCOMPARE(s.step, std::int64_t(t));
+            QCOMPARE(s.cachedKeys, std::int64_t(t - 1));
+            QCOMPARE(s.ropeRotations, std::int64_t(2));
+            QCOMPARE(s.relativeTerms, std::int64_t(t));
+        }
+        QVERIFY2(v.ropeCacheError <= 1e-12, qPrintable(QString::number(v.ropeCacheError)));
+        for (const auto& m : v.methods) {
+            std::int64_t expect = 0;
+            switch (m.method) {
+                case Method::Rope: case Method::Xpos: expect = 2 * steps; break;
+                case Method::Alibi: case Method::T5: case Method::Shaw: case Method::TransformerXL:
+                    expect = std::int64_t(steps) * (steps + 1) / 2; break;
+                case Method::Sinusoidal: case Method::Learned: expect = steps; break;
+                case Method::NoPE: expect = 0; break;
+            }
+            QCOMPARE(m.total, expect);
+            QCOMPARE(int(m.perStep.size()), steps);
+        }
+        // ALiBi: one step later every cached bias is off by its head's slope; the steepest is 2^(−8/p)
+        // for the p = 2^⌊log2 H⌋ first heads... the largest slope overall is the max over heads.
+        double steepest = 0;
+        int p = 1;
+        while (p * 2 <= heads) p *= 2;
+        steepest = std::pow(2.0, -8.0 / p);
+        if (p != heads) steepest = std::max(steepest, std::pow(2.0, -8.0 / (2 * p)));
+        QVERIFY2(std::abs(v.alibiStaleError - steepest) <= 1e-12, qPrintable(QString::number(v.alibiStaleError)));
+        QVERIFY(v.t5StaleError > 0);
+        // Shaw (k = 16): a cached key's index changes while its distance is below k.
+        QCOMPARE(v.shawIndicesChanged, std::int64_t(std::min(steps - 1, 16)));
+        QCOMPARE(v.txlDistancesChanged, std::int64_t(steps - 1));
+    }
+
+    void extrapolation() {
+        ExtrapolationInput in;
+        auto r = demoExtrapolation(in);
+        QVERIFY(r.ok());
+        const auto& v = r.value();
+        const auto* learned = v.find("learned");
+        QVERIFY(learned && !learned->defined);
+        QVERIFY(QString::fromStdString(learned->error).contains("position"));
+        const auto* sin = v.find("sinusoidal");
+        QVERIFY(sin && sin->defined && sin->value > 0 && sin->value < 1.0);
+        const auto* alibi = v.find("alibi");
+        QVERIFY(alibi && alibi->defined);
+        QVERIFY(std::abs(alibi->value - (-std::pow(2.0, -8.0) * 8191)) <= 1e-9);
+        QCOMPARE(v.find("t5")->value, 15.0);
+        QCOMPARE(v.find("shaw")->value, 0.0);
+        // Plain RoPE: pairs that never completed a turn in training ((L−1)·θ_i < 2π) now exceed their range.
+        int expectUnseen = 0;
+        for (int i = 0; i < in.head_dim / 2; ++i)
+            if (double(in.train_length - 1) * std::pow(in.base, -2.0 * i / in.head_dim) < 2 * std::numbers::pi) ++expectUnseen;
+        QVERIFY(expectUnseen > 0);
+        const auto* rope = v.find("rope");
+        QCOMPARE(rope->unseenPairs, expectUnseen);
+        QVERIFY(std::abs(rope->lowestPairRatio - 8191.0 / 2047.0) <= 1e-9);
+        const auto* lin = v.find("rope-linear");
+        QCOMPARE(lin->unseenPairs, 0);
+        QVERIFY(std::abs(lin->lowestPairRatio - 8191.0 / (4 * 2047.0)) <= 1e-9);
+        QVERIFY(std::abs(lin->highestPairStep - 0.25) <= 1e-12);  // resolution: θ_0 / factor
+        QCOMPARE(v.find("rope-ntk")->unseenPairs, 0);
+        QVERIFY(std::abs(v.find("rope-ntk")->highestPairStep - 1.0) <= 1e-12);  // NTK keeps the fast pairs
+        const auto* yarn = v.find("rope-yarn");
+        QCOMPARE(yarn->unseenPairs, 0);
+        QVERIFY(std::abs(yarn->attentionFactor - (0.1 * std::log(4.0) + 1)) <= 1e-6);
+        QVERIFY(std::abs(yarn->highestPairStep - 1.0) <= 1e-12);
+    }
+    void extrapolationRejectsShortTarget() {
+        ExtrapolationInput in;
+        in.target_length = in.train_length;
+        auto r = demoExtrapolation(in);
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.error().parameter), QStringLiteral("target_length"));
+    }
+
+    void layouts_data() {
+        QTest::addColumn<int>("headDim");
+        QTest::newRow("d16") << 16;
+        QTest::newRow("d4") << 4;
+        QTest::newRow("d128") << 128;
+    }
+    void layouts() {
+        QFETCH(int, headDim);
+        LayoutDemoInput in;
+        in.head_dim = headDim;
+        auto r = demoLayouts(in);
+        QVERIFY(r.ok());
+        const auto& v = r.value();
+        // π is a permutation of 0..d−1 with π[0] = 0, π[d/2] = 1.
+        std::set<int> s(v.permutation.begin(), v.permutation.end());
+        QCOMPARE(int(s.size()), headDim);
+        QCOMPARE(v.permutation[std::size_t(headDim / 2)], 1);
+        QVERIFY2(v.permutationError <= 1e-14, qPrintable(QString::number(v.permutationError)));
+        QVERIFY2(v.scoreError <= 1e-12, qPrintable(QString::number(v.scoreError)));
+        QVERIFY2(v.wrongLayoutScoreError >= 1e-3, qPrintable(QString::number(v.wrongLayoutScoreError)));
+        QVERIFY2(v.mixedShiftError >= 1e-3, qPrintable(QString::number(v.mixedShiftError)));
+        QVERIFY2(v.consistentShiftError <= 1e-10, qPrintable(QString::number(v.consistentShiftError)));
+        const auto gi = testsupport::toDoubles(testsupport::goldenCase("rope_seed_example.json", "gptj_interleaved").value("output").toArray());
+        const auto gh = testsupport::toDoubles(testsupport::goldenCase("rope_seed_example.json", "llama_half_split_contrast").value("output").toArray());
+        double d2 = 0;
+        for (int i = 0; i < 4; ++i) {
+            QVERIFY(std::abs(v.seedInterleaved[std::size_t(i)] - gi[std::size_t(i)]) <= 1e-7);
+            QVERIFY(std::abs(v.seedHalf[std::size_t(i)] - gh[std::size_t(i)]) <= 1e-6);
+            d2 += (gi[std::size_t(i)] - gh[std::size_t(i)]) * (gi[std::size_t(i)] - gh[std::size_t(i)]);
+        }
+        QVERIFY(std::abs(v.seedDifference - std::sqrt(d2)) <= 1e-6);
+    }
+
+    void comparisonTable() {
+        const auto t = poslab::comparisonTable();
+        QCOMPARE(t.columns.size(), std::size_t(4));
+        QCOMPARE(t.rows.size(), kAllMethods.size());
+        for (const auto& r : t.rows)
+            for (const auto& c : r.cells) {
+                QVERIFY(!c.text.empty());
+                QVERIFY2(c.demo.has_value(), std::string(methodKey(r.method)).c_str());
+                QVERIFY(demoInfo(*c.demo).id == *c.demo);
+            }
+        auto mem = [&](Method m) { return t.find(m)->cells[int(TableColumn::Memory)].number; };
+        QCOMPARE(mem(Method::Learned), 512.0 * 64);
+        QCOMPARE(mem(Method::T5), 32.0 * 8);
+        QCOMPARE(mem(Method::Shaw), 2.0 * 33 * 64);
+        QCOMPARE(mem(Method::TransformerXL), 2.0 * 64 + 64.0 * 64);
+        QCOMPARE(mem(Method::Alibi), 0.0);
+        QCOMPARE(mem(Method::Rope), 0.0);
+        QCOMPARE(mem(Method::NoPE), 0.0);
+        QCOMPARE(*t.find(Method::Rope)->cells[int(TableColumn::Relative)].demo, DemoId::RopeShiftInvariance);
+        QCOMPARE(*t.find(Method::Learned)->cells[int(TableColumn::Extrapolation)].demo, DemoId::Extrapolation);
+    }
+
+    void everyDemonstrationHolds_data() {
+        QTest::addColumn<int>("id");
+        for (const auto& d : demonstrations()) QTest::newRow(d.key.c_str()) << int(d.id);
+    }
+    void everyDemonstrationHolds() {
+        QFETCH(int, id);
+        auto r = runDemonstration(DemoId(id));
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        QVERIFY(r.value().holds);
+        QVERIFY(!r.value().figures.empty());
+        for (const auto& f : r.value().figures) {
+            QVERIFY(std::isfinite(f.value));
+            QVERIFY(!f.label.empty());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDemonstrations)
+#include "test_demonstrations.moc"

@@ -26,6 +26,19 @@ Check AlibiParams::validate() const {
     return std::nullopt;
 }
 
+Check alibiValidateLength(int heads, std::int64_t length) {
+    constexpr std::int64_t kMaxLength = 1'000'000;
+    constexpr std::int64_t kMaxEntries = std::int64_t{1} << 26;
+    const std::int64_t h = std::max(heads, 1);
+    std::int64_t maxL = 1;
+    while (maxL < kMaxLength && h * (maxL + 1) * (maxL + 1) <= kMaxEntries) ++maxL;
+    if (length < 1 || length > maxL)
+        return ParamError{"length",
+                          "an integer from 1 to " + formatInt(maxL) + " (heads·length² <= 67108864)",
+                          formatInt(length)};
+    return std::nullopt;
+}
+
 Vector alibiSlopes(const AlibiParams& params) {
     const int n = std::clamp(params.heads, 1, kMaxHeads);
     std::vector<double> s;

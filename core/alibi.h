@@ -21,6 +21,10 @@ struct AlibiParams {
 
 Vector alibiSlopes(const AlibiParams& params);
 
+// Size of a full heads × L × L bias (the command line's --length): 1 .. 1'000'000 with
+// heads·L² <= 2^26 entries. Errors name "length".
+Check alibiValidateLength(int heads, std::int64_t length);
+
 // Bias of head h (0 .. heads−1; out-of-range values are clamped) at explicit query/key positions, |queries| × |keys|: −m_h·(i−j), or −m_h·|i−j|
 // when symmetric. Entries with j > i in the causal form are returned as −m_h·(i−j) too (callers mask).
 Matrix alibiBias(const AlibiParams& params, int head, const Positions& queries, const Positions& keys);

@@ -92,6 +92,22 @@ Check T5Params::validate() const {
     return std::nullopt;
 }
 
+Check t5ValidateMatrix(std::int64_t query_length, std::int64_t key_length, std::int64_t past) {
+    constexpr std::int64_t kMaxLength = 1'000'000;
+    constexpr std::int64_t kMaxEntries = std::int64_t{1} << 26;
+    if (query_length < 1 || query_length > kMaxLength)
+        return ParamError{"query_length", "an integer from 1 to " + formatInt(kMaxLength), formatInt(query_length)};
+    const std::int64_t maxK = std::min(kMaxLength, kMaxEntries / query_length);
+    if (key_length < 1 || key_length > maxK)
+        return ParamError{"key_length",
+                          "an integer from 1 to " + formatInt(maxK) +
+                              (maxK < kMaxLength ? " (query_length·key_length <= 67108864)" : ""),
+                          formatInt(key_length)};
+    if (past < 0 || past > kMaxPosition)
+        return ParamError{"past", "an integer from 0 to " + formatInt(kMaxPosition), formatInt(past)};
+    return std::nullopt;
+}
+
 std::int64_t t5Bucket(std::int64_t relative, const T5Params& params) {
     const Shape s = shapeOf(params);
     return bucketWith(relative, params, s, logRatioOf(params, s));

@@ -36,6 +36,11 @@ std::vector<std::int64_t> t5Buckets(const std::vector<std::int64_t>& relative, c
 IntMatrix t5BucketMatrix(std::int64_t query_length, std::int64_t key_length, std::int64_t past,
                          const T5Params& params);
 
+// Sizes for t5BucketMatrix (the command line's --query-length/--key-length/--past):
+// query_length and key_length 1 .. 1'000'000 with Q·K <= 2^26 entries; past 0 .. 2^40.
+// Errors name "query_length", "key_length" or "past".
+Check t5ValidateMatrix(std::int64_t query_length, std::int64_t key_length, std::int64_t past);
+
 // Seeded bias table, num_buckets × heads (the learned relative_attention_bias weights).
 Matrix t5BiasTable(const T5Params& params);
 

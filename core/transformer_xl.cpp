@@ -33,6 +33,18 @@ Check TransformerXLParams::validate() const {
     return std::nullopt;
 }
 
+Check transformerXLValidateKeyLength(std::int64_t key_length, int dim) {
+    constexpr std::int64_t kMaxLength = 1'000'000;
+    constexpr std::int64_t kMaxEntries = std::int64_t{1} << 26;
+    const std::int64_t maxK = std::min<std::int64_t>(kMaxLength, kMaxEntries / std::max(dim, 1));
+    if (key_length < 1 || key_length > maxK)
+        return ParamError{"key_length",
+                          "an integer from 1 to " + formatInt(maxK) +
+                              (maxK < kMaxLength ? " (key_length·dim <= 67108864)" : ""),
+                          formatInt(key_length)};
+    return std::nullopt;
+}
+
 std::vector<std::int64_t> transformerXLDistances(std::int64_t key_length, std::int64_t clamp_len) {
     // pos_seq = torch.arange(klen-1, -1, -1.0); if clamp_len > 0: pos_seq.clamp_(max=clamp_len)
     std::vector<std::int64_t> d;

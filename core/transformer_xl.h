@@ -25,6 +25,10 @@ struct TransformerXLParams {
 // The distances fed to the positional embedding for key length K: K−1 … 0, clamped.
 std::vector<std::int64_t> transformerXLDistances(std::int64_t key_length, std::int64_t clamp_len);
 
+// Key length for transformerXLDistances/PosEmb (the command line's --key-length):
+// 1 .. 1'000'000 with key_length·dim <= 2^26. Errors name "key_length".
+Check transformerXLValidateKeyLength(std::int64_t key_length, int dim);
+
 // Relative sinusoid rows for the given distances, |distances| × dim (float32 rounding, exactly
 // sinusoidalEncoding with concat layout, Vaswani frequencies, base 10000, Float32).
 // Precondition: dim even >= 2.

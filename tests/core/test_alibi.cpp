@@ -242,6 +242,29 @@ private Q_SLOTS:
         QVERIFY(!c->valid.empty());
     }
 
+    void lengthValidation_data() {
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<qint64>("length");
+        QTest::addColumn<bool>("valid");
+        QTest::addRow("H8_L16") << 8 << qint64(16) << true;
+        QTest::addRow("H1_L8192") << 1 << qint64(8192) << true;
+        QTest::addRow("H1_L8193") << 1 << qint64(8193) << false;
+        QTest::addRow("H64_L1024") << 64 << qint64(1024) << true;
+        QTest::addRow("H64_L1025") << 64 << qint64(1025) << false;
+        QTest::addRow("H8_L0") << 8 << qint64(0) << false;
+    }
+    void lengthValidation() {
+        QFETCH(int, heads);
+        QFETCH(qint64, length);
+        QFETCH(bool, valid);
+        const Check c = alibiValidateLength(heads, length);
+        QCOMPARE(!c.has_value(), valid);
+        if (c) {
+            QCOMPARE(QString::fromStdString(c->parameter), QString("length"));
+            QCOMPARE(QString::fromStdString(c->got), QString::number(length));
+        }
+    }
+
     // Extreme valid parameters give finite slopes.
     void extremesFinite() {
         for (int h : {1, 3, 4096})

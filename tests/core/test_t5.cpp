@@ -292,6 +292,32 @@ private Q_SLOTS:
         QVERIFY(!c->valid.empty());
     }
 
+    void matrixSizeValidation_data() {
+        QTest::addColumn<qint64>("q");
+        QTest::addColumn<qint64>("k");
+        QTest::addColumn<qint64>("past");
+        QTest::addColumn<QString>("field");  // empty: valid
+        QTest::addRow("q4_k4_past0") << qint64(4) << qint64(4) << qint64(0) << "";
+        QTest::addRow("q1_k1000000_past999999") << qint64(1) << qint64(1'000'000) << qint64(999'999) << "";
+        QTest::addRow("q0") << qint64(0) << qint64(4) << qint64(0) << "query_length";
+        QTest::addRow("k0") << qint64(4) << qint64(0) << qint64(0) << "key_length";
+        QTest::addRow("q10000_k10000_too_many") << qint64(10000) << qint64(10000) << qint64(0) << "key_length";
+        QTest::addRow("past-1") << qint64(4) << qint64(4) << qint64(-1) << "past";
+    }
+    void matrixSizeValidation() {
+        QFETCH(qint64, q);
+        QFETCH(qint64, k);
+        QFETCH(qint64, past);
+        QFETCH(QString, field);
+        const Check c = t5ValidateMatrix(q, k, past);
+        if (field.isEmpty()) {
+            QVERIFY2(!c, c ? c->message().c_str() : "");
+        } else {
+            QVERIFY(c.has_value());
+            QCOMPARE(QString::fromStdString(c->parameter), field);
+        }
+    }
+
     void validAccepted_data() {
         QTest::addColumn<bool>("bidirectional");
         QTest::addColumn<int>("numBuckets");

@@ -236,6 +236,25 @@ private Q_SLOTS:
         QVERIFY(!c->valid.empty());
     }
 
+    void keyLengthValidation_data() {
+        QTest::addColumn<qint64>("klen");
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<bool>("valid");
+        QTest::addRow("k64_d64") << qint64(64) << 64 << true;
+        QTest::addRow("k1000000_d64") << qint64(1'000'000) << 64 << true;
+        QTest::addRow("k1000001_d2") << qint64(1'000'001) << 2 << false;
+        QTest::addRow("k16385_d4096") << qint64(16385) << 4096 << false;
+        QTest::addRow("k0_d64") << qint64(0) << 64 << false;
+    }
+    void keyLengthValidation() {
+        QFETCH(qint64, klen);
+        QFETCH(int, dim);
+        QFETCH(bool, valid);
+        const Check c = transformerXLValidateKeyLength(klen, dim);
+        QCOMPARE(!c.has_value(), valid);
+        if (c) QCOMPARE(QString::fromStdString(c->parameter), QString("key_length"));
+    }
+
     void validAccepted() {
         for (auto [dim, clamp] : {std::pair{2, qint64(0)}, std::pair{64, qint64(1)}, std::pair{4096, qint64(kMaxPosition)}}) {
             const Check c = TransformerXLParams{dim, clamp, 0}.validate();

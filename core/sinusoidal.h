@@ -17,7 +17,8 @@
 // f32(f32(p)·w), sin/cos rounded to float32 — Transformer-XL/GPT-J for vaswani,
 // fairseq (min_timescale = 1) / tensor2tensor for tensor2tensor). Double: exact double maths.
 // Output is always finite for valid params (|angle| <= 2^63·1e6).
-// Properties: PE(p+Δ) = R(Δ)·PE(p) pair-wise; PE(p)·PE(q) depends only on p−q.
+// Properties (Double): PE(p+Δ) = R(Δ)·PE(p) for every (sin, cos) pair; for even dim
+// PE(p)·PE(q) = Σ cos((p−q)·w_i) depends only on p−q (an odd interleaved dim adds a lone sine).
 #include "core/types.h"
 
 namespace poslab {

@@ -1,0 +1,105 @@
+// Dispatch of the `poslab` executable (../shared/spec/cli.md): no command or --session → the
+// window; compute / presets / figure / --help / --version → stdout. Every error path prints one
+// line "poslab: error: ..." on stderr and leaves stdout empty.
+#include "app/cli.h"
+
+#include "app/cli_common.h"
+#include "app/cli_compute.h"
+#include "app/cli_figure.h"
+#include "ui/explorer.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+#ifndef POSLAB_VERSION
+#define POSLAB_VERSION "0.0.0"
+#endif
+
+namespace poslab::cli {
+
+namespace {
+
+const char* kHelp =
+    "Usage:\n"
+    "  poslab                              open the window on the default scene\n"
+    "  poslab --session FILE               open the window on a saved session\n"
+    "  poslab compute WHAT [OPTIONS]       compute, print ONE JSON object on stdout\n"
+    "  poslab figure VIEW [OPTIONS] -o F   render a view without a window (PNG/SVG/PDF by extension)\n"
+    "  poslab presets                      list the built-in model presets as JSON\n"
+    "  poslab --help | --version\n\n"
+    "WHAT: frequencies, rope, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay\n"
+    "      (`poslab compute WHAT --help` lists the options with defaults and valid ranges).\n"
+    "Exit status: 0 success; 2 invalid usage or parameter (one line on stderr); 1 other failure (I/O).\n";
+
+void printError(const std::string& line) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "poslab: error: %s\n", line.c_str());
+}
+
+int dispatch(int argc, char** argv) {
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+    if (args.empty()) return poslab::ui::runExplorer(argc, argv, QString());
+    const std::string& cmd = args.front();
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (cmd == "compute") return runCompute(rest);
+    if (cmd == "presets") return runPresets(rest);
+    if (cmd == "figure") {
+        QStringList list;
+        for (const auto& a : rest) list << QString::fromLocal8Bit(a.c_str());
+        return runFigure(list);
+    }
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        if (args.size() > 1 && cmd != "help") fail("unexpected argument after --help", "nothing", args[1]);
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (cmd == "--version") {
+        if (args.size() > 1) fail("unexpected argument after --version", "nothing", args[1]);
+        std::printf("poslab %s\n", POSLAB_VERSION);
+        return 0;
+    }
+    if (cmd == "--session" || cmd.rfind("--session=", 0) == 0) {
+        std::string file;
+        std::size_t used = 1;
+        if (cmd == "--session") {
+            if (args.size() < 2) fail("missing value for --session", "a session FILE", "nothing");
+            file = args[1];
+            used = 2;
+        } else {
+            file = cmd.substr(10);
+        }
+        if (file.empty()) fail("invalid --session", "a session FILE", "an empty name");
+        if (args.size() > used) fail("unexpected argument after --session FILE", "nothing", args[used]);
+        return poslab::ui::runExplorer(argc, argv, QString::fromLocal8Bit(file.c_str()));
+    }
+    fail("unknown command", "compute, figure, presets, --session FILE, --help or --version", cmd);
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+    try {
+        return dispatch(argc, argv);
+    } catch (const CliError& e) {
+        printError(e.line);
+        return e.code;
+    } catch (const std::bad_alloc&) {
+        printError("out of memory");
+        return 1;
+    } catch (const std::exception& e) {
+        printError(std::string("internal failure: ") + e.what());
+        return 1;
+    } catch (...) {
+        printError("internal failure");
+        return 1;
+    }
+}
+
+}  // namespace poslab::cli

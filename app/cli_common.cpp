@@ -1,0 +1,432 @@
+#include "app/cli_common.h"
+
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QJsonValue>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+namespace poslab::cli {
+
+namespace {
+
+constexpr std::int64_t kMaxListItems = std::int64_t{1} << 20;
+
+std::string quoteIfNeeded(const std::string& s) {
+    if (s.empty()) return "an empty value";
+    // Keep the line one line, whatever the input.
+    std::string out;
+    for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
+    if (out.size() > 200) out = out.substr(0, 200) + "...";
+    return out;
+}
+
+std::optional<std::int64_t> parseInt(const std::string& text) {
+    std::string_view t(text);
+    if (!t.empty() && t.front() == '+') t.remove_prefix(1);
+    if (t.empty()) return std::nullopt;
+    std::int64_t v = 0;
+    auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (r.ec != std::errc() || r.ptr != t.data() + t.size()) return std::nullopt;
+    return v;
+}
+
+std::optional<double> parseDouble(const std::string& text) {
+    std::string_view t(text);
+    if (!t.empty() && t.front() == '+') t.remove_prefix(1);
+    if (t.empty()) return std::nullopt;
+    // from_chars accepts "inf"/"nan"; the contract accepts finite numbers only.
+    double v = 0;
+    auto r = std::from_chars(t.data(), t.data() + t.size(), v, std::chars_format::general);
+    if (r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+std::vector<std::string> splitList(const std::string& s) {
+    std::vector<std::string> items;
+    std::string cur;
+    for (char c : s) {
+        if (c == ',') {
+            items.push_back(cur);
+            cur.clear();
+            if (static_cast<std::int64_t>(items.size()) > kMaxListItems) break;
+        } else {
+            cur += c;
+        }
+    }
+    items.push_back(cur);
+    return items;
+}
+
+std::string kebab(const std::string& field) {
+    std::string s = field;
+    for (auto& c : s)
+        if (c == '_') c = '-';
+    return s;
+}
+
+}  // namespace
+
+void fail(const std::string& what, const std::string& valid, const std::string& got) {
+    throw CliError{2, what + ", " + valid + ", got " + quoteIfNeeded(got)};
+}
+
+void failIo(const std::string& line) { throw CliError{1, line}; }
+
+void failParam(const ParamError& e, const std::map<std::string, std::string>& rename) {
+    if (e.parameter == "result")
+        fail("the result is not finite", e.valid, e.got);
+    auto it = rename.find(e.parameter);
+    const std::string option = it != rename.end() ? it->second : kebab(e.parameter);
+    fail("invalid --" + option, e.valid, e.got);
+}
+
+void guardOutput(std::int64_t entries, const std::string& option, const std::string& got) {
+    if (entries > kMaxOutputEntries || entries < 0)
+        fail("output too large for --" + option,
+             "at most " + formatInt(kMaxOutputEntries) + " numbers in one JSON answer", got);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Options::Options(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs, const std::string& context)
+    : specs_(specs), context_(context) {
+    auto known = [&](const std::string& n) -> const OptionSpec* {
+        for (const auto& s : specs_)
+            if (s.name == n) return &s;
+        return nullptr;
+    };
+    auto validList = [&] {
+        std::string l = "one of --help";
+        for (const auto& s : specs_) l += ", --" + s.name;
+        return l;
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-h" || a == "--help") {
+            help_ = true;
+            continue;
+        }
+        if (a.size() < 3 || a.compare(0, 2, "--") != 0)
+            fail("unexpected argument for " + context_, "options of the form --name VALUE or --name=VALUE", a);
+        const auto eq = a.find('=');
+        const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const OptionSpec* s = known(name);
+        if (!s) fail("unknown option --" + name + " for " + context_, validList(), a);
+        if (s->arg.empty()) {
+            if (eq != std::string::npos) fail("option --" + name + " takes no value", "--" + name + " alone", a);
+            values_[name] = "";
+            continue;
+        }
+        if (eq != std::string::npos) {
+            values_[name] = a.substr(eq + 1);
+        } else {
+            if (i + 1 >= args.size()) fail("missing value for --" + name, s->valid, "nothing");
+            values_[name] = args[++i];
+        }
+    }
+}
+
+const OptionSpec& Options::spec(const std::string& name) const {
+    for (const auto& s : specs_)
+        if (s.name == name) return s;
+    static const OptionSpec none;
+    return none;
+}
+
+const std::string& Options::raw(const std::string& name) const {
+    static const std::string empty;
+    auto it = values_.find(name);
+    return it == values_.end() ? empty : it->second;
+}
+
+void Options::require(const std::string& name) const {
+    if (!has(name)) fail("missing --" + name + " for " + context_, spec(name).valid, "nothing");
+}
+
+std::int64_t Options::integer(const std::string& name, std::int64_t lo, std::int64_t hi) const {
+    require(name);
+    auto v = parseInt(raw(name));
+    if (!v || *v < lo || *v > hi) fail("invalid --" + name, spec(name).valid, raw(name));
+    return *v;
+}
+
+std::optional<std::int64_t> Options::integerOpt(const std::string& name, std::int64_t lo, std::int64_t hi) const {
+    if (!has(name)) return std::nullopt;
+    return integer(name, lo, hi);
+}
+
+double Options::number(const std::string& name) const {
+    require(name);
+    auto v = parseDouble(raw(name));
+    if (!v) fail("invalid --" + name, spec(name).valid, raw(name));
+    return *v;
+}
+
+std::optional<double> Options::numberOpt(const std::string& name) const {
+    if (!has(name)) return std::nullopt;
+    return number(name);
+}
+
+std::string Options::choice(const std::string& name, const std::vector<std::string>& choices, const std::string& def) const {
+    if (!has(name)) return def;
+    for (const auto& c : choices)
+        if (raw(name) == c) return c;
+    std::string valid = "one of ";
+    for (std::size_t i = 0; i < choices.size(); ++i) valid += (i ? ", " : "") + choices[i];
+    fail("invalid --" + name, valid, raw(name));
+}
+
+std::vector<double> Options::numberList(const std::string& name) const {
+    require(name);
+    const auto items = splitList(raw(name));
+    if (static_cast<std::int64_t>(items.size()) > kMaxListItems)
+        fail("invalid --" + name, "at most " + formatInt(kMaxListItems) + " comma-separated numbers", "a longer list");
+    std::vector<double> out;
+    out.reserve(items.size());
+    for (const auto& it : items) {
+        auto v = parseDouble(it);
+        if (!v) fail("invalid --" + name, "a comma-separated list of finite numbers (" + spec(name).valid + ")", raw(name));
+        out.push_back(*v);
+    }
+    return out;
+}
+
+Positions Options::positions(const std::string& name, std::int64_t lo, std::int64_t hi) const {
+    require(name);
+    const std::string& text = raw(name);
+    const std::string valid = "a LIST (0,1,9) or a RANGE A:B of integers from " + formatInt(lo) + " to " + formatInt(hi) +
+                              " (at most " + formatInt(kMaxListItems) + " of them)";
+    const auto colon = text.find(':');
+    if (colon != std::string::npos) {
+        auto a = parseInt(text.substr(0, colon));
+        auto b = parseInt(text.substr(colon + 1));
+        if (!a || !b) fail("invalid --" + name, valid, text);
+        if (*b <= *a) fail("invalid --" + name, "a non-empty half-open RANGE A:B with A < B", text);
+        if (*a < lo || *b - 1 > hi) fail("invalid --" + name, valid, text);
+        if (*b - *a > kMaxListItems) fail("invalid --" + name, valid, text);
+        return arangePositions(*a, *b);
+    }
+    const auto items = splitList(text);
+    if (static_cast<std::int64_t>(items.size()) > kMaxListItems) fail("invalid --" + name, valid, "a longer list");
+    Positions out;
+    out.reserve(items.size());
+    for (const auto& it : items) {
+        auto v = parseInt(it);
+        if (!v || *v < lo || *v > hi) fail("invalid --" + name, valid, text);
+        out.push_back(*v);
+    }
+    return out;
+}
+
+std::string helpText(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
+    std::ostringstream o;
+    o << "Usage: " << usage << "\n\n" << description << "\n\nOptions:\n";
+    for (const auto& s : specs) {
+        std::string head = "  --" + s.name + (s.arg.empty() ? "" : " " + s.arg);
+        if (head.size() < 34) head.resize(34, ' ');
+        else head += "  ";
+        o << head << s.help << "\n" << std::string(34, ' ') << "default: " << (s.def.empty() ? "off" : s.def);
+        if (!s.valid.empty()) o << "; valid: " << s.valid;
+        o << "\n";
+    }
+    o << "  --help                          this text\n";
+    return o.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Matrix readMatrixFile(const std::string& path, const std::string& option) {
+    std::string data;
+    if (path == "-") {
+        char buf[65536];
+        std::size_t n;
+        while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) data.append(buf, n);
+        if (std::ferror(stdin)) failIo("cannot read --" + option + " from standard input");
+    } else {
+        errno = 0;
+        std::ifstream f(path, std::ios::binary);
+        if (!f) failIo("cannot read --" + option + " file '" + path + "': " + std::strerror(errno ? errno : ENOENT));
+        data.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+        if (f.bad()) failIo("cannot read --" + option + " file '" + path + "': " + std::strerror(errno ? errno : EIO));
+    }
+    const std::string valid = "a JSON array of rows of finite numbers, all rows the same length";
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(data), &err);
+    if (err.error != QJsonParseError::NoError)
+        fail("invalid --" + option, valid,
+             "bad JSON (" + err.errorString().toStdString() + " at offset " + std::to_string(err.offset) + ")");
+    if (!doc.isArray()) fail("invalid --" + option, valid, "a JSON document that is not an array");
+    const QJsonArray rows = doc.array();
+    if (rows.isEmpty()) fail("invalid --" + option, valid, "an empty array");
+    std::int64_t cols = -1;
+    Matrix m;
+    for (qsizetype r = 0; r < rows.size(); ++r) {
+        if (!rows[r].isArray()) fail("invalid --" + option, valid, "row " + std::to_string(r) + " is not an array");
+        const QJsonArray row = rows[r].toArray();
+        if (cols < 0) {
+            cols = row.size();
+            if (cols == 0) fail("invalid --" + option, valid, "an empty row 0");
+            if (static_cast<std::int64_t>(rows.size()) * cols > (std::int64_t{1} << 26))
+                fail("invalid --" + option, "at most 67108864 numbers", std::to_string(rows.size() * cols));
+            m.resize(rows.size(), cols);
+        }
+        if (row.size() != cols)
+            fail("invalid --" + option, valid,
+                 "row " + std::to_string(r) + " of " + std::to_string(row.size()) + " numbers after rows of " +
+                     std::to_string(cols));
+        for (qsizetype c = 0; c < row.size(); ++c) {
+            if (!row[c].isDouble())
+                fail("invalid --" + option, valid, "a non-number at row " + std::to_string(r) + ", column " + std::to_string(c));
+            const double v = row[c].toDouble();
+            if (!std::isfinite(v))
+                fail("invalid --" + option, valid, "a non-finite number at row " + std::to_string(r) + ", column " + std::to_string(c));
+            m(r, c) = v;
+        }
+    }
+    return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::string shortest(double x) {
+    if (x == 0) return "0";   // also −0 (e.g. −slope·0): JSON readers need no sign on zero
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, x);
+    return std::string(buf, r.ptr);
+}
+
+void Json::comma() {
+    if (afterKey_) {
+        afterKey_ = false;
+        return;
+    }
+    if (!first_.empty()) {
+        if (!first_.back()) out_ += ',';
+        first_.back() = false;
+    }
+}
+Json& Json::beginObject() {
+    comma();
+    out_ += '{';
+    first_.push_back(true);
+    return *this;
+}
+Json& Json::endObject() {
+    out_ += '}';
+    first_.pop_back();
+    return *this;
+}
+Json& Json::beginArray() {
+    comma();
+    out_ += '[';
+    first_.push_back(true);
+    return *this;
+}
+Json& Json::endArray() {
+    out_ += ']';
+    first_.pop_back();
+    return *this;
+}
+Json& Json::key(const std::string& k) {
+    comma();
+    afterKey_ = true;   // the key's own string takes no comma
+    string(k);
+    out_ += ':';
+    afterKey_ = true;   // nor does its value
+    return *this;
+}
+Json& Json::number(double x) {
+    if (!std::isfinite(x)) fail("the result is not finite", "parameters for which every number is finite", shortest(x));
+    comma();
+    out_ += shortest(x);
+    return *this;
+}
+Json& Json::integer(std::int64_t x) {
+    comma();
+    out_ += std::to_string(x);
+    return *this;
+}
+Json& Json::string(const std::string& s) {
+    comma();
+    out_ += '"';
+    for (unsigned char c : s) {
+        switch (c) {
+        case '"': out_ += "\\\""; break;
+        case '\\': out_ += "\\\\"; break;
+        case '\n': out_ += "\\n"; break;
+        case '\t': out_ += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char b[8];
+                std::snprintf(b, sizeof b, "\\u%04x", c);
+                out_ += b;
+            } else {
+                out_ += static_cast<char>(c);
+            }
+        }
+    }
+    out_ += '"';
+    return *this;
+}
+Json& Json::null() {
+    comma();
+    out_ += "null";
+    return *this;
+}
+Json& Json::boolean(bool b) {
+    comma();
+    out_ += b ? "true" : "false";
+    return *this;
+}
+Json& Json::vector(const Vector& v) {
+    beginArray();
+    for (Eigen::Index i = 0; i < v.size(); ++i) number(v[i]);
+    return endArray();
+}
+Json& Json::doubles(const std::vector<double>& v) {
+    beginArray();
+    for (double x : v) number(x);
+    return endArray();
+}
+Json& Json::integers(const std::vector<std::int64_t>& v) {
+    beginArray();
+    for (auto x : v) integer(x);
+    return endArray();
+}
+Json& Json::matrix(const Matrix& m) {
+    beginArray();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        beginArray();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) number(m(r, c));
+        endArray();
+    }
+    return endArray();
+}
+Json& Json::intMatrix(const IntMatrix& m) {
+    beginArray();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        beginArray();
+        for (Eigen::Index c = 0; c < m.cols(); ++c) integer(m(r, c));
+        endArray();
+    }
+    return endArray();
+}
+
+void printJson(const Json& j) {
+    const std::string& t = j.text();
+    if (std::fwrite(t.data(), 1, t.size(), stdout) != t.size() || std::fputc('\n', stdout) == EOF ||
+        std::fflush(stdout) != 0)
+        failIo("cannot write to standard output");
+}
+
+}  // namespace poslab::cli

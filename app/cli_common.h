@@ -1,0 +1,114 @@
+#pragma once
+// Shared pieces of the `poslab` command line: GNU long-option parsing against a table of option
+// specs (which also writes --help), number/LIST/RANGE/FILE parsing with the contract's error
+// lines, and a JSON writer that prints round-trip floats and never NaN/Infinity.
+// Errors are thrown as CliError inside app/ and turned into exit codes by cli.cpp's run().
+#include "core/types.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace poslab::cli {
+
+// Exit 2 (usage/parameter) or 1 (I/O, other). `line` is the whole stderr line after "poslab: error: ".
+struct CliError {
+    int code = 2;
+    std::string line;
+};
+
+// "<what>, <valid>, got <got>" → throws CliError{2}.
+[[noreturn]] void fail(const std::string& what, const std::string& valid, const std::string& got);
+[[noreturn]] void failIo(const std::string& line);
+
+struct OptionSpec {
+    std::string name;       // without dashes: "head-dim"
+    std::string arg;        // "N", "F", "LIST", ... ; empty = a flag
+    std::string help;       // one line
+    std::string def;        // default as shown by --help ("required", "none", "10000", ...)
+    std::string valid;      // valid range as shown by --help and in errors
+};
+
+// Parsed options of one command: name → raw text (flags map to "").
+class Options {
+public:
+    // Parses args (after the command words) against specs; throws on unknown options, missing
+    // values, positional arguments. `context` names the command in errors ("compute rope").
+    Options(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs, const std::string& context);
+
+    bool has(const std::string& name) const { return values_.count(name) != 0; }
+    bool help() const { return help_; }
+    const std::string& raw(const std::string& name) const;
+
+    // Typed getters: throw "invalid --name, <spec.valid>, got <raw>" when the text is not of the
+    // type or outside [lo, hi].
+    std::int64_t integer(const std::string& name, std::int64_t lo, std::int64_t hi) const;
+    std::optional<std::int64_t> integerOpt(const std::string& name, std::int64_t lo, std::int64_t hi) const;
+    double number(const std::string& name) const;   // any finite double
+    std::optional<double> numberOpt(const std::string& name) const;
+    std::string choice(const std::string& name, const std::vector<std::string>& choices, const std::string& def) const;
+    std::vector<double> numberList(const std::string& name) const;                           // LIST
+    Positions positions(const std::string& name, std::int64_t lo, std::int64_t hi) const;     // LIST | RANGE
+    void require(const std::string& name) const;
+    const OptionSpec& spec(const std::string& name) const;
+
+private:
+    std::map<std::string, std::string> values_;
+    std::vector<OptionSpec> specs_;
+    std::string context_;
+    bool help_ = false;
+};
+
+// --help text for a command: usage line, description, one line per option with default and range.
+std::string helpText(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs);
+
+// FILE ('-' = stdin) holding a JSON array of rows of numbers. Unreadable → exit 1; bad JSON,
+// ragged rows, non-numbers, non-finite numbers → exit 2 naming `option`.
+Matrix readMatrixFile(const std::string& path, const std::string& option);
+
+// Core ParamError → exit 2 with the field mapped to its option (`rename` overrides the
+// default snake_case → --kebab-case mapping, e.g. head_dim → dim for `scores`).
+[[noreturn]] void failParam(const ParamError& e, const std::map<std::string, std::string>& rename = {});
+inline void check(const Check& c, const std::map<std::string, std::string>& rename = {}) {
+    if (c) failParam(*c, rename);
+}
+
+// Output guard: `entries` numbers printed; above the limit → error naming `option`.
+inline constexpr std::int64_t kMaxOutputEntries = std::int64_t{1} << 22;
+void guardOutput(std::int64_t entries, const std::string& option, const std::string& got);
+
+// Minimal JSON writer (objects/arrays written in order; numbers shortest round-trip).
+class Json {
+public:
+    Json& beginObject();
+    Json& endObject();
+    Json& beginArray();
+    Json& endArray();
+    Json& key(const std::string& k);
+    Json& number(double x);          // throws CliError if not finite (never prints NaN/Infinity)
+    Json& integer(std::int64_t x);
+    Json& string(const std::string& s);
+    Json& null();
+    Json& boolean(bool b);
+    Json& vector(const Vector& v);
+    Json& doubles(const std::vector<double>& v);
+    Json& integers(const std::vector<std::int64_t>& v);
+    Json& matrix(const Matrix& m);   // array of rows
+    Json& intMatrix(const IntMatrix& m);
+    const std::string& text() const { return out_; }
+
+private:
+    void comma();
+    std::string out_;
+    std::vector<bool> first_;
+    bool afterKey_ = false;
+};
+
+// Writes one JSON document and a newline to stdout; I/O failure → exit 1.
+void printJson(const Json& j);
+
+std::string shortest(double x);
+
+}  // namespace poslab::cli

@@ -1,0 +1,856 @@
+// `poslab compute WHAT`: parse the options, build the core's parameter structs, validate them
+// through the core, call it, print one JSON object. No maths here.
+#include "app/cli_compute.h"
+
+#include "app/cli_common.h"
+#include "core/decay.h"
+#include "core/presets.h"
+#include "core/scores.h"
+
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+namespace poslab::cli {
+
+namespace {
+
+constexpr std::int64_t kI64Min = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kMaxFullScores = 2048;   // N for a printed N × N matrix
+
+const std::string kWhatList =
+    "one of frequencies, rope, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay";
+
+OptionSpec flag(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
+
+// ----- option tables ---------------------------------------------------------------------------
+
+OptionSpec precisionSpec() {
+    return {"precision", "P", "float32 reproduces the frameworks' float32 rounding; double is exact", "float32",
+            "float32 or double"};
+}
+
+// The RoPE frequency options (`frequencies`, `rope`, and the rope method of scores/decay).
+std::vector<OptionSpec> ropeFrequencySpecs(bool withHeadDim) {
+    std::vector<OptionSpec> s;
+    if (withHeadDim) s.push_back({"head-dim", "N", "head dimension", "required", "an even integer from 2 to 65536"});
+    s.insert(s.end(), {
+        {"base", "F", "rope theta", "10000", "a number > 1 (at most 1e12)"},
+        {"partial-rotary-factor", "F", "rotary_dim = int(head_dim*F), even; the exponent uses rotary_dim (GPT-NeoX)", "1",
+         "0 < F <= 1"},
+        {"rotary-dim", "N", "rotate only the first N channels; frequencies use N (GPT-J); not with --partial-rotary-factor",
+         "from the partial factor", "an even integer from 2 to head-dim"},
+        {"scaling", "T", "RoPE scaling type", "none", "none, linear, dynamic, yarn, longrope, llama3"},
+        {"factor", "F", "scaling factor", "yarn, longrope: max/original max positions; linear, dynamic, llama3: required",
+         "a number > 0"},
+        {"max-positions", "N", "max_position_embeddings", "2048", "an integer >= 1"},
+        {"original-max-positions", "N", "original_max_position_embeddings", "= max-positions", "an integer >= 1"},
+        {"seq-len", "N", "current sequence length (dynamic, longrope)", "none (rope: max(positions)+1)", "an integer >= 1"},
+        {"beta-fast", "F", "YaRN beta_fast", "32", "a number > 0"},
+        {"beta-slow", "F", "YaRN beta_slow", "1", "a number > 0"},
+        {"mscale", "F", "YaRN mscale (DeepSeek)", "unset", "a number >= 0"},
+        {"mscale-all-dim", "F", "YaRN mscale_all_dim (DeepSeek)", "unset", "a number >= 0"},
+        flag("no-truncate", "YaRN: keep the correction range fractional (gpt-oss)"),
+        {"attention-factor", "F", "explicit attention factor (yarn, longrope)", "derived", "a number > 0"},
+        {"low-freq-factor", "F", "Llama 3 low_freq_factor", "1", "a number > 0"},
+        {"high-freq-factor", "F", "Llama 3 high_freq_factor", "4", "a number > low-freq-factor"},
+        {"short-factor", "LIST", "LongRoPE short factors", "required for longrope", "rotary_dim/2 positive numbers"},
+        {"long-factor", "LIST", "LongRoPE long factors", "required for longrope", "rotary_dim/2 positive numbers"},
+    });
+    return s;
+}
+
+std::vector<OptionSpec> ropeApplySpecs() {
+    return {
+        {"theta", "LIST", "explicit per-pair frequencies (replaces base and scaling)", "none", "rotary_dim/2 finite numbers"},
+        {"layout", "L", "half: pairs (j, j+r/2) (Llama/NeoX); interleaved: pairs (2i, 2i+1) (GPT-J/Meta/RoFormer)", "half",
+         "half or interleaved"},
+    };
+}
+
+std::vector<OptionSpec> concat(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+int toInt(const Options& o, const std::string& name, int def) {
+    if (!o.has(name)) return def;
+    return static_cast<int>(o.integer(name, INT_MIN, INT_MAX));
+}
+
+Precision precisionOf(const Options& o) {
+    return o.choice("precision", {"float32", "double"}, "float32") == "double" ? Precision::Double : Precision::Float32;
+}
+
+// Fills the RoPE frequency fields (and, when present, theta/layout) from the options.
+void readRope(const Options& o, RopeParams& r) {
+    if (o.has("base")) r.base = o.number("base");
+    if (o.has("partial-rotary-factor")) r.partial_rotary_factor = o.number("partial-rotary-factor");
+    r.rotary_dim = toInt(o, "rotary-dim", 0);
+    if (o.has("rotary-dim") && r.rotary_dim == 0) fail("invalid --rotary-dim", o.spec("rotary-dim").valid, "0");
+    const std::string sc = o.choice("scaling", {"none", "linear", "dynamic", "yarn", "longrope", "llama3"}, "none");
+    r.scaling = sc == "linear"     ? RopeScaling::Linear
+                : sc == "dynamic"  ? RopeScaling::Dynamic
+                : sc == "yarn"     ? RopeScaling::Yarn
+                : sc == "longrope" ? RopeScaling::LongRope
+                : sc == "llama3"   ? RopeScaling::Llama3
+                                   : RopeScaling::None;
+    r.factor = o.numberOpt("factor");
+    if (o.has("max-positions")) r.max_positions = o.integer("max-positions", kI64Min, kI64Max);
+    r.original_max_positions = o.integerOpt("original-max-positions", kI64Min, kI64Max);
+    r.seq_len = o.integerOpt("seq-len", kI64Min, kI64Max);
+    if (o.has("beta-fast")) r.beta_fast = o.number("beta-fast");
+    if (o.has("beta-slow")) r.beta_slow = o.number("beta-slow");
+    r.mscale = o.numberOpt("mscale");
+    r.mscale_all_dim = o.numberOpt("mscale-all-dim");
+    r.truncate = !o.has("no-truncate");
+    r.attention_factor = o.numberOpt("attention-factor");
+    if (o.has("low-freq-factor")) r.low_freq_factor = o.number("low-freq-factor");
+    if (o.has("high-freq-factor")) r.high_freq_factor = o.number("high-freq-factor");
+    if (o.has("short-factor")) r.short_factor = o.numberList("short-factor");
+    if (o.has("long-factor")) r.long_factor = o.numberList("long-factor");
+    if (o.has("theta")) r.theta = o.numberList("theta");
+    if (o.has("layout"))
+        r.layout = o.choice("layout", {"half", "interleaved"}, "half") == "interleaved" ? RopeLayout::Interleaved
+                                                                                        : RopeLayout::Half;
+    r.precision = precisionOf(o);
+}
+
+void printHelpAndExit(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
+    const std::string t = helpText(usage, description, specs);
+    std::fwrite(t.data(), 1, t.size(), stdout);
+}
+
+// ----- frequencies / rope ------------------------------------------------------------------------
+
+int frequencies(const std::vector<std::string>& args) {
+    auto specs = ropeFrequencySpecs(true);
+    specs.push_back(precisionSpec());
+    Options o(args, specs, "compute frequencies");
+    if (o.help()) {
+        printHelpAndExit("poslab compute frequencies --head-dim N [options]",
+                         "RoPE inverse frequencies, wavelengths and attention factor for every scaling type\n"
+                         "(Hugging Face transformers main). Prints {\"rotary_dim\", \"inv_freq\", \"wavelength\", "
+                         "\"attention_factor\"}.",
+                         specs);
+        return 0;
+    }
+    RopeParams r;
+    r.head_dim = toInt(o, "head-dim", 0);
+    o.require("head-dim");
+    readRope(o, r);
+    check(r.validate());
+    const RopeFrequencies f = ropeFrequencies(r);
+    Json j;
+    j.beginObject();
+    j.key("rotary_dim").integer(f.rotary_dim);
+    j.key("inv_freq").vector(f.inv_freq);
+    j.key("wavelength").vector(f.wavelength());
+    j.key("attention_factor").number(f.attention_factor);
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+int rope(const std::vector<std::string>& args) {
+    auto specs = concat(ropeFrequencySpecs(true), ropeApplySpecs());
+    specs.insert(specs.end(), {
+        {"positions", "LIST|RANGE", "one position per output row", "required", "integers from 0 to 2^40"},
+        {"vector", "LIST", "one head_dim vector rotated at every position", "", "head-dim finite numbers"},
+        {"vectors", "FILE", "JSON array of rows, one per position ('-' = stdin); exactly one of --vector/--vectors", "",
+         "|positions| rows of head-dim numbers"},
+        precisionSpec(),
+    });
+    Options o(args, specs, "compute rope");
+    if (o.help()) {
+        printHelpAndExit("poslab compute rope --head-dim N --positions LIST|RANGE (--vector LIST | --vectors FILE) [options]",
+                         "Apply rotary position embedding. Prints {\"positions\", \"cos\", \"sin\", \"rotated\", "
+                         "\"attention_factor\"};\ncos/sin rows are laid out for the layout and include the attention factor.",
+                         specs);
+        return 0;
+    }
+    RopeParams r;
+    r.head_dim = toInt(o, "head-dim", 0);
+    o.require("head-dim");
+    readRope(o, r);
+    check(r.validate());
+    const Positions pos = o.positions("positions", 0, kMaxPosition);
+    guardOutput(static_cast<std::int64_t>(pos.size()) * r.head_dim * 3, "positions", o.raw("positions"));
+    if (o.has("vector") == o.has("vectors"))
+        fail("give exactly one of --vector and --vectors", "one head_dim vector or a FILE of rows",
+             o.has("vector") ? "both" : "neither");
+    Matrix x;
+    if (o.has("vector")) {
+        const auto v = o.numberList("vector");
+        if (static_cast<int>(v.size()) != r.head_dim)
+            fail("invalid --vector", formatInt(r.head_dim) + " numbers (--head-dim)", formatInt(static_cast<std::int64_t>(v.size())) + " numbers");
+        x.resize(static_cast<Eigen::Index>(pos.size()), r.head_dim);
+        for (Eigen::Index i = 0; i < x.rows(); ++i)
+            for (int c = 0; c < r.head_dim; ++c) x(i, c) = v[static_cast<std::size_t>(c)];
+    } else {
+        x = readMatrixFile(o.raw("vectors"), "vectors");
+        if (x.rows() != static_cast<Eigen::Index>(pos.size()) || x.cols() != r.head_dim)
+            fail("invalid --vectors",
+                 formatInt(static_cast<std::int64_t>(pos.size())) + " rows (one per position) of " + formatInt(r.head_dim) +
+                     " numbers (--head-dim)",
+                 formatInt(x.rows()) + " rows of " + formatInt(x.cols()) + " numbers");
+    }
+    // The runtime rule for dynamic/longrope: seq_len = max(positions) + 1 unless given.
+    const std::int64_t maxPos = *std::max_element(pos.begin(), pos.end());
+    const RopeFrequencies f = ropeFrequencies(r, r.seq_len ? r.seq_len : std::optional<std::int64_t>(maxPos + 1));
+    const RopeTables t = ropeTables(r, f, pos);
+    const Matrix rotated = ropeApply(r, t, x);
+    Json j;
+    j.beginObject();
+    j.key("positions").integers(pos);
+    j.key("cos").matrix(t.cos);
+    j.key("sin").matrix(t.sin);
+    j.key("rotated").matrix(rotated);
+    j.key("attention_factor").number(f.attention_factor);
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+// ----- xpos -----------------------------------------------------------------------------------
+
+int xpos(const std::vector<std::string>& args) {
+    const std::vector<OptionSpec> specs = {
+        {"head-dim", "N", "head dimension", "required", "an even integer from 2 to 65536"},
+        {"scale-base", "F", "xPos scale_base", "512", "a number > 0"},
+        {"length", "L", "number of tokens (rows of --vectors)", "the rows of --vectors", "an integer >= 1"},
+        {"offset", "O", "position of the first token", "0", "an integer from 0 to 2^40"},
+        flag("downscale", "keys: apply 1/scale (torchscale's downscale=True)"),
+        {"vectors", "FILE", "JSON array of L rows of head-dim numbers ('-' = stdin)", "required", "L rows of head-dim numbers"},
+        precisionSpec(),
+    };
+    Options o(args, specs, "compute xpos");
+    if (o.help()) {
+        printHelpAndExit("poslab compute xpos --head-dim N --vectors FILE [options]",
+                         "xPos as torchscale's XPOS module. Prints {\"positions\", \"scale\", \"rotated\"}; scale is the "
+                         "factor actually applied.",
+                         specs);
+        return 0;
+    }
+    XposParams p;
+    p.head_dim = toInt(o, "head-dim", 0);
+    o.require("head-dim");
+    if (o.has("scale-base")) p.scale_base = o.number("scale-base");
+    p.precision = precisionOf(o);
+    check(p.validate());
+    const std::int64_t offset = o.has("offset") ? o.integer("offset", 0, kMaxPosition) : 0;
+    o.require("vectors");
+    const Matrix x = readMatrixFile(o.raw("vectors"), "vectors");
+    const std::int64_t length = o.has("length") ? o.integer("length", 1, kMaxPosition) : x.rows();
+    if (x.rows() != length || x.cols() != p.head_dim)
+        fail("invalid --vectors", formatInt(length) + " rows (--length) of " + formatInt(p.head_dim) + " numbers (--head-dim)",
+             formatInt(x.rows()) + " rows of " + formatInt(x.cols()) + " numbers");
+    if (offset + length - 1 > kMaxPosition)
+        fail("invalid --offset", "offset + length − 1 at most " + formatInt(kMaxPosition), o.raw("offset"));
+    guardOutput(length * p.head_dim * 2, "vectors", formatInt(length) + " rows");
+    const bool down = o.has("downscale");
+    const Matrix scale = xposScale(p, length, offset, down);
+    const Matrix rotated = xposApply(p, x, offset, down);
+    Json j;
+    j.beginObject();
+    j.key("positions").integers(arangePositions(offset, offset + length));
+    j.key("scale").matrix(scale);
+    j.key("rotated").matrix(rotated);
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+// ----- sinusoidal -------------------------------------------------------------------------------
+
+std::vector<OptionSpec> sinusoidalMethodSpecs() {
+    return {
+        {"base", "F", "largest timescale", "10000", "a number > 1"},
+        {"min-timescale", "F", "smallest timescale (tensor2tensor frequencies only)", "1", "0 < F < base"},
+        {"layout", "L", "interleaved (sin at 2i, cos at 2i+1) or concat ([sin | cos])", "interleaved", "interleaved or concat"},
+        {"frequencies", "K", "vaswani (w_i = base^(-2i/d)) or tensor2tensor (log-spaced over d/2-1 steps)", "vaswani",
+         "vaswani or tensor2tensor"},
+    };
+}
+
+void readSinusoidal(const Options& o, SinusoidalParams& p) {
+    if (o.has("base")) p.base = o.number("base");
+    if (o.has("min-timescale")) p.min_timescale = o.number("min-timescale");
+    p.layout = o.choice("layout", {"interleaved", "concat"}, "interleaved") == "concat" ? SinusoidalLayout::Concat
+                                                                                         : SinusoidalLayout::Interleaved;
+    p.frequencies = o.choice("frequencies", {"vaswani", "tensor2tensor"}, "vaswani") == "tensor2tensor"
+                        ? SinusoidalFrequencies::Tensor2Tensor
+                        : SinusoidalFrequencies::Vaswani;
+}
+
+int sinusoidal(const std::vector<std::string>& args) {
+    auto specs = concat({{"dim", "N", "model dimension (odd allowed)", "required", "an integer from 1 to 65536"},
+                         {"positions", "LIST|RANGE", "rows", "0:64", "integers from 0 to 2^40"}},
+                        sinusoidalMethodSpecs());
+    specs.push_back(precisionSpec());
+    Options o(args, specs, "compute sinusoidal");
+    if (o.help()) {
+        printHelpAndExit("poslab compute sinusoidal --dim N [options]",
+                         "Absolute sinusoidal encoding (Vaswani et al.) and its framework variants. Prints "
+                         "{\"positions\", \"encoding\"}.",
+                         specs);
+        return 0;
+    }
+    SinusoidalParams p;
+    p.dim = toInt(o, "dim", 0);
+    o.require("dim");
+    readSinusoidal(o, p);
+    p.precision = precisionOf(o);
+    check(p.validate());
+    const Positions pos = o.has("positions") ? o.positions("positions", 0, kMaxPosition) : arangePositions(0, 64);
+    guardOutput(static_cast<std::int64_t>(pos.size()) * p.dim, "positions", o.has("positions") ? o.raw("positions") : "0:64");
+    Json j;
+    j.beginObject();
+    j.key("positions").integers(pos);
+    j.key("encoding").matrix(sinusoidalEncoding(p, pos));
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+// ----- t5-buckets -------------------------------------------------------------------------------
+
+int t5Buckets(const std::vector<std::string>& args) {
+    const std::vector<OptionSpec> specs = {
+        {"num-buckets", "N", "relative_attention_num_buckets", "32", "an even integer >= 4 (bidirectional) or >= 2 (causal)"},
+        {"max-distance", "N", "relative_attention_max_distance", "128", "an integer above max_exact"},
+        flag("bidirectional", "encoder buckets (the default)"),
+        flag("causal", "decoder buckets: future keys map to bucket 0"),
+        {"relative", "LIST|RANGE", "key − query offsets", "", "integers from -2^40 to 2^40"},
+        {"query-length", "Q", "queries i at positions past+i", "", "an integer >= 1"},
+        {"key-length", "K", "keys j at positions j", "", "an integer >= 1"},
+        {"past", "P", "tokens already in the cache (query offset)", "0", "an integer from 0 to 2^40"},
+    };
+    Options o(args, specs, "compute t5-buckets");
+    if (o.help()) {
+        printHelpAndExit("poslab compute t5-buckets (--relative LIST|RANGE | --query-length Q --key-length K [--past P]) [options]",
+                         "T5 relative-position buckets (transformers T5Attention). Prints {\"relative\", \"bucket\"} or "
+                         "{\"bucket\": Q rows of K}.",
+                         specs);
+        return 0;
+    }
+    if (o.has("bidirectional") && o.has("causal"))
+        fail("give at most one of --bidirectional and --causal", "one direction", "both");
+    T5Params p;
+    p.num_buckets = toInt(o, "num-buckets", 32);
+    if (o.has("max-distance")) p.max_distance = o.integer("max-distance", kI64Min, kI64Max);
+    p.bidirectional = !o.has("causal");
+    check(p.validate());
+    const bool matrixForm = o.has("query-length") || o.has("key-length") || o.has("past");
+    if (o.has("relative") && matrixForm)
+        fail("give either --relative or --query-length/--key-length", "one of the two forms", "both");
+    Json j;
+    j.beginObject();
+    if (o.has("relative")) {
+        const Positions rel = o.positions("relative", -kMaxPosition, kMaxPosition);
+        j.key("relative").integers(rel);
+        j.key("bucket").integers(t5Buckets(rel, p));
+    } else {
+        if (!matrixForm) fail("missing --relative or --query-length/--key-length", "one of the two forms", "nothing");
+        o.require("query-length");
+        o.require("key-length");
+        const std::int64_t q = o.integer("query-length", 1, kMaxPosition);
+        const std::int64_t k = o.integer("key-length", 1, kMaxPosition);
+        const std::int64_t past = o.has("past") ? o.integer("past", 0, kMaxPosition) : 0;
+        if (q > kMaxOutputEntries || k > kMaxOutputEntries || q * k > kMaxOutputEntries)
+            guardOutput(kMaxOutputEntries + 1, "query-length", formatInt(q) + "·" + formatInt(k) + " buckets");
+        j.key("bucket").intMatrix(t5BucketMatrix(q, k, past, p));
+    }
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+// ----- alibi ------------------------------------------------------------------------------------
+
+int alibi(const std::vector<std::string>& args) {
+    std::vector<OptionSpec> specs = {
+        {"heads", "H", "number of heads (any integer, not only powers of two)", "required", "an integer from 1 to 4096"},
+        {"length", "L", "also print the H × L × L bias", "none", "an integer >= 1"},
+        flag("symmetric", "-slope·|i−j| everywhere instead of the causal -slope·(i−j) with null above the diagonal"),
+        {"bias-max", "B", "MPT's alibi_bias_max (8 = the paper's slopes)", "8", "0 < B <= 1024"},
+        precisionSpec(),
+    };
+    specs.back().help = "float32 rounds the slopes as BLOOM/MPT tensors hold them; double = ofirpress";
+    Options o(args, specs, "compute alibi");
+    if (o.help()) {
+        printHelpAndExit("poslab compute alibi --heads H [--length L] [options]",
+                         "ALiBi slopes and bias. Prints {\"slopes\": [H], \"bias\": H × L × L} (no bias without --length).",
+                         specs);
+        return 0;
+    }
+    AlibiParams p;
+    o.require("heads");
+    p.heads = toInt(o, "heads", 8);
+    if (o.has("bias-max")) p.bias_max = o.number("bias-max");
+    p.symmetric = o.has("symmetric");
+    p.precision = precisionOf(o);
+    check(p.validate());
+    Json j;
+    j.beginObject();
+    j.key("slopes").vector(alibiSlopes(p));
+    if (o.has("length")) {
+        const std::int64_t l = o.integer("length", 1, kMaxPosition);
+        if (l > kMaxOutputEntries || l * l > kMaxOutputEntries || l * l * p.heads > kMaxOutputEntries)
+            guardOutput(kMaxOutputEntries + 1, "length", o.raw("length") + " (" + formatInt(p.heads) + " heads)");
+        const Positions pos = arangePositions(0, l);
+        j.key("bias").beginArray();
+        for (int h = 0; h < p.heads; ++h) {
+            const Matrix b = alibiBias(p, h, pos, pos);
+            j.beginArray();
+            for (Eigen::Index r = 0; r < b.rows(); ++r) {
+                j.beginArray();
+                for (Eigen::Index c = 0; c < b.cols(); ++c) {
+                    if (!p.symmetric && c > r) j.null();
+                    else j.number(b(r, c));
+                }
+                j.endArray();
+            }
+            j.endArray();
+        }
+        j.endArray();
+    }
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+// ----- shaw -------------------------------------------------------------------------------------
+
+int shaw(const std::vector<std::string>& args) {
+    const std::vector<OptionSpec> specs = {
+        {"query-length", "Q", "queries: the last Q of the K positions", "= key-length", "an integer from 1 to key-length"},
+        {"key-length", "K", "keys", "required", "an integer from 1 to 1000000"},
+        {"max-relative-position", "k", "clipping distance k", "required", "an integer from 1 to 1000000"},
+        flag("cache", "one row for distances −(K−1) … 0 (incremental decoding)"),
+    };
+    Options o(args, specs, "compute shaw");
+    if (o.help()) {
+        printHelpAndExit("poslab compute shaw --key-length K --max-relative-position k [--query-length Q] [--cache]",
+                         "Shaw et al. clipped relative positions (tensor2tensor). Prints {\"index\": rows of clip(j − i', "
+                         "−k, k) + k}.",
+                         specs);
+        return 0;
+    }
+    o.require("key-length");
+    o.require("max-relative-position");
+    const std::int64_t k = o.integer("key-length", kI64Min, kI64Max);
+    const std::int64_t q = o.has("query-length") ? o.integer("query-length", kI64Min, kI64Max) : k;
+    const bool cache = o.has("cache");
+    check(shawValidateLengths(q, k, cache));
+    ShawParams sp;
+    sp.dim = 1;
+    sp.max_relative_position = o.integer("max-relative-position", kI64Min, kI64Max);
+    check(sp.validate());
+    guardOutput(cache ? k : q * k, "key-length", o.raw("key-length"));
+    Json j;
+    j.beginObject();
+    j.key("index").intMatrix(shawIndex(q, k, sp.max_relative_position, cache));
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+// ----- transformer-xl ---------------------------------------------------------------------------
+
+int transformerXL(const std::vector<std::string>& args) {
+    const std::vector<OptionSpec> specs = {
+        {"dim", "N", "embedding dimension", "required", "an even integer from 2 to 4096"},
+        {"key-length", "K", "keys (memory + segment)", "required", "an integer >= 1"},
+        {"clamp-len", "C", "clamp distances at C (0 = no clamp)", "0", "an integer >= 0"},
+    };
+    Options o(args, specs, "compute transformer-xl");
+    if (o.help()) {
+        printHelpAndExit("poslab compute transformer-xl --dim N --key-length K [--clamp-len C]",
+                         "Transformer-XL relative sinusoid (concat, Vaswani frequencies, float32). Prints {\"distances\": "
+                         "[K−1 … 0, clamped], \"pos_emb\"}.",
+                         specs);
+        return 0;
+    }
+    TransformerXLParams p;
+    p.dim = toInt(o, "dim", 0);
+    o.require("dim");
+    if (o.has("clamp-len")) p.clamp_len = o.integer("clamp-len", kI64Min, kI64Max);
+    check(p.validate());
+    o.require("key-length");
+    const std::int64_t k = o.integer("key-length", 1, kMaxPosition);
+    if (k > kMaxOutputEntries) guardOutput(kMaxOutputEntries + 1, "key-length", o.raw("key-length"));
+    guardOutput(k * (p.dim + 1), "key-length", o.raw("key-length"));
+    const auto d = transformerXLDistances(k, p.clamp_len);
+    Json j;
+    j.beginObject();
+    j.key("distances").integers(d);
+    j.key("pos_emb").matrix(transformerXLPosEmb(p.dim, d));
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+// ----- scores / decay ---------------------------------------------------------------------------
+
+const std::vector<std::string> kMethods = {"nope", "sinusoidal", "learned", "shaw", "t5", "transformer-xl", "alibi", "rope", "xpos"};
+
+std::string methodList() {
+    std::string s = "one of ";
+    for (std::size_t i = 0; i < kMethods.size(); ++i) s += (i ? ", " : "") + kMethods[i];
+    return s;
+}
+
+// Options of one method inside scores/decay (decay names T5's max distance --t5-max-distance).
+std::vector<OptionSpec> methodSpecs(Method m, bool decay) {
+    switch (m) {
+    case Method::NoPE: return {};
+    case Method::Sinusoidal: return sinusoidalMethodSpecs();
+    case Method::Learned: return {{"table-size", "N", "learned table rows (max_position_embeddings)", "512", "an integer from 1 to 1048576"}};
+    case Method::Shaw: return {{"max-relative-position", "k", "Shaw clipping distance", "16", "an integer from 1 to 1000000"}};
+    case Method::T5:
+        return {{"num-buckets", "N", "T5 buckets", "32", "an even integer >= 4 (bidirectional) or >= 2 (causal)"},
+                {decay ? "t5-max-distance" : "max-distance", "N", "T5 relative_attention_max_distance", "128",
+                 "an integer above max_exact"},
+                {"heads", "H", "heads of the seeded bias table", "8", "an integer from 1 to 256"}};
+    case Method::TransformerXL: return {{"clamp-len", "C", "clamp distances at C (0 = none)", "0", "an integer >= 0"}};
+    case Method::Alibi:
+        return {{"heads", "H", "ALiBi heads", "8", "an integer from 1 to 4096"},
+                {"bias-max", "B", "MPT's alibi_bias_max", "8", "0 < B <= 1024"}};
+    case Method::Rope: {
+        auto s = ropeFrequencySpecs(false);
+        s = concat(s, ropeApplySpecs());
+        return s;
+    }
+    case Method::Xpos: return {{"scale-base", "F", "xPos scale_base", "512", "a number > 0"}};
+    }
+    return {};
+}
+
+std::vector<OptionSpec> commonScoreSpecs(bool decay) {
+    std::vector<OptionSpec> s = {
+        {"method", "M", "positional method", "required", methodList()},
+    };
+    if (decay)
+        s.push_back({"max-distance", "D", "distances 0 … D", "required", "an integer from 0 to 1048575"});
+    else
+        s.push_back({"length", "N", "sequence length (positions 0 … N−1)",
+                     "required", "an integer from 1 to 2048 for the matrix; with --summary up to 65536 (2^24 when the "
+                                 "scores depend on i−j only)"});
+    s.insert(s.end(), {
+        {"dim", "d", "query/key dimension (the head dimension for rope/xpos)", "required", "an integer from 1 to 65536"},
+        {"content", "C", "query/key rows: ones, random (seeded) or formula (sin(0.5+0.7n), sin(0.3+1.1n))", "ones",
+         "ones, random or formula"},
+        {"seed", "S", "seed of random content and of the learned tables", "0", "an integer from 0 to 2^63−1"},
+        {"head", "h", "alibi/t5 head", "0", "an integer from 0 to heads−1"},
+        flag("causal", "mask keys after the query (decoder); t5 uses decoder buckets"),
+    });
+    if (!decay) {
+        s.push_back(flag("softmax", "softmax rows (exact normaliser over all keys) instead of scores"));
+        s.push_back(flag("summary", "print {shape, sum, min, max} over the unmasked entries instead of the matrix"));
+    }
+    s.push_back(precisionSpec());
+    return s;
+}
+
+// Finds --method's value before the full parse (its options depend on it).
+std::optional<std::string> peekMethod(const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--method" && i + 1 < args.size()) return args[i + 1];
+        if (args[i].rfind("--method=", 0) == 0) return args[i].substr(9);
+    }
+    return std::nullopt;
+}
+
+struct ScoreSetup {
+    ScoreParams params;
+    std::map<std::string, std::string> rename;
+};
+
+ScoreSetup readScoreParams(const Options& o, Method m, bool decay) {
+    ScoreSetup s;
+    ScoreParams& p = s.params;
+    p.method = m;
+    o.require("dim");
+    p.dim = toInt(o, "dim", 64);
+    const std::string content = o.choice("content", {"ones", "random", "formula"}, "ones");
+    p.content = *contentFromKey(content);
+    if (o.has("seed")) p.seed = static_cast<std::uint64_t>(o.integer("seed", 0, kI64Max));
+    p.head = toInt(o, "head", 0);
+    p.causal = o.has("causal");
+    p.softmax = o.has("softmax");
+    p.precision = precisionOf(o);
+    p.learned.seed = p.shaw.seed = p.t5.seed = p.transformer_xl.seed = p.seed;
+    switch (m) {
+    case Method::Sinusoidal: readSinusoidal(o, p.sinusoidal); break;
+    case Method::Learned:
+        if (o.has("table-size")) p.learned.table_size = o.integer("table-size", kI64Min, kI64Max);
+        break;
+    case Method::Shaw:
+        if (o.has("max-relative-position")) p.shaw.max_relative_position = o.integer("max-relative-position", kI64Min, kI64Max);
+        break;
+    case Method::T5: {
+        p.t5.num_buckets = toInt(o, "num-buckets", 32);
+        const std::string md = decay ? "t5-max-distance" : "max-distance";
+        if (o.has(md)) p.t5.max_distance = o.integer(md, kI64Min, kI64Max);
+        p.t5.heads = toInt(o, "heads", 8);
+        if (decay) s.rename["max_distance"] = "t5-max-distance";
+        break;
+    }
+    case Method::TransformerXL:
+        if (o.has("clamp-len")) p.transformer_xl.clamp_len = o.integer("clamp-len", kI64Min, kI64Max);
+        break;
+    case Method::Alibi:
+        p.alibi.heads = toInt(o, "heads", 8);
+        if (o.has("bias-max")) p.alibi.bias_max = o.number("bias-max");
+        break;
+    case Method::Rope: readRope(o, p.rope); break;
+    case Method::Xpos:
+        if (o.has("scale-base")) p.xpos.scale_base = o.number("scale-base");
+        break;
+    case Method::NoPE: break;
+    }
+    s.rename["head_dim"] = "dim";
+    s.rename["queries"] = "length";
+    s.rename["keys"] = "length";
+    s.rename["positions"] = decay ? "max-distance" : "length";
+    check(p.validate(), s.rename);
+    return s;
+}
+
+std::vector<OptionSpec> allMethodSpecs(bool decay) {
+    std::vector<OptionSpec> all = commonScoreSpecs(decay);
+    std::set<std::string> seen;
+    for (const auto& s : all) seen.insert(s.name);
+    for (const auto& key : kMethods) {
+        for (auto s : methodSpecs(*methodFromKey(key), decay)) {
+            if (seen.insert(s.name).second) {
+                s.help = "(" + key + ") " + s.help;
+                all.push_back(s);
+            } else {
+                for (auto& a : all)
+                    if (a.name == s.name && a.help.find(key) == std::string::npos && a.help.front() == '(')
+                        a.help.insert(a.help.find(')'), ", " + key);
+            }
+        }
+    }
+    return all;
+}
+
+int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
+    const std::string what = decay ? "decay" : "scores";
+    const auto peek = peekMethod(args);
+    std::optional<Method> method = peek ? methodFromKey(*peek) : std::nullopt;
+    const bool wantsHelp = std::find(args.begin(), args.end(), "--help") != args.end() ||
+                           std::find(args.begin(), args.end(), "-h") != args.end();
+    if (wantsHelp && !method) {
+        const auto all = allMethodSpecs(decay);
+        if (decay)
+            printHelpAndExit("poslab compute decay --method M --max-distance D --dim d [method options]",
+                             "How a method's score varies with the distance d = i − j (query at d, key at 0, the content's "
+                             "rows held fixed).\nPrints {\"distance\", \"value\"} plus \"bound\" for rope (RoFormer's "
+                             "long-term decay bound). Method options apply to their method only.",
+                             all);
+        else
+            printHelpAndExit("poslab compute scores --method M --length N --dim d [method options] [--content C] [--seed S] "
+                             "[--head h] [--causal] [--softmax] [--summary]",
+                             "Attention scores s·(q̃_i·k̃_j) (+ the method's relative term) for positions 0 … N−1, s = "
+                             "1/sqrt(d).\nPrints {\"scores\": N × N} (null = masked) or, with --summary, {\"shape\", \"sum\", "
+                             "\"min\", \"max\"}. Method options apply to their method only.",
+                             all);
+        return 0;
+    }
+    if (!peek) fail("missing --method for compute " + what, methodList(), "nothing");
+    if (!method) fail("invalid --method", methodList(), *peek);
+    const Method chosen = method.value_or(Method::NoPE);
+    const auto specs = concat(commonScoreSpecs(decay), methodSpecs(chosen, decay));
+    Options o(args, specs, "compute " + what + " --method " + *peek);
+    if (o.help()) {
+        printHelpAndExit("poslab compute " + what + " --method " + *peek + " [options]",
+                         std::string(methodTitle(chosen)) + ": " + std::string(methodSummary(chosen)), specs);
+        return 0;
+    }
+    ScoreSetup setup = readScoreParams(o, chosen, decay);
+    const ScoreParams& p = setup.params;
+    Json j;
+    if (decay) {
+        o.require("max-distance");
+        const std::int64_t d = o.integer("max-distance", 0, (std::int64_t{1} << 20) - 1);
+        auto r = decayCurve(p, d);
+        if (!r) failParam(r.error(), {{"head_dim", "dim"}, {"positions", "max-distance"}, {"distances", "max-distance"}});
+        const DecayCurve& c = r.value();
+        j.beginObject();
+        j.key("distance").integers(c.distance);
+        j.key("value").vector(c.value);
+        if (c.bound) j.key("bound").vector(*c.bound);
+        j.endObject();
+    } else {
+        o.require("length");
+        const bool summary = o.has("summary");
+        const std::int64_t n = o.integer("length", 1, summary ? kI64Max : kMaxFullScores);
+        if (summary) {
+            auto r = scoresSummary(p, n);
+            if (!r) failParam(r.error(), setup.rename);
+            const ScoreSummary& s = r.value();
+            j.beginObject();
+            j.key("shape").beginArray().integer(s.rows).integer(s.cols).endArray();
+            j.key("sum").number(s.sum);
+            j.key("min").number(s.min);
+            j.key("max").number(s.max);
+            j.endObject();
+        } else {
+            const Positions pos = arangePositions(0, n);
+            auto r = scores(p, pos, pos, n);
+            if (!r) failParam(r.error(), setup.rename);
+            const Matrix& m = r.value();
+            j.beginObject();
+            j.key("scores").beginArray();
+            for (Eigen::Index i = 0; i < m.rows(); ++i) {
+                j.beginArray();
+                for (Eigen::Index k = 0; k < m.cols(); ++k) {
+                    if (p.causal && k > i) j.null();
+                    else j.number(m(i, k));
+                }
+                j.endArray();
+            }
+            j.endArray();
+            j.endObject();
+        }
+    }
+    printJson(j);
+    return 0;
+}
+
+}  // namespace
+
+std::string computeHelp() {
+    return "Usage: poslab compute WHAT [OPTIONS]\n\n"
+           "Compute and print one JSON object on stdout. WHAT is one of:\n"
+           "  frequencies     RoPE inverse frequencies for every scaling type\n"
+           "  rope            apply rotary position embedding to vectors\n"
+           "  xpos            xPos (RoPE with per-pair exponential scale, torchscale)\n"
+           "  sinusoidal      absolute sinusoidal encoding\n"
+           "  t5-buckets      T5 relative-position buckets\n"
+           "  alibi           ALiBi slopes and bias\n"
+           "  shaw            Shaw et al. clipped relative positions\n"
+           "  transformer-xl  Transformer-XL relative sinusoid\n"
+           "  scores          attention scores of any method (what the heatmap draws)\n"
+           "  decay           score against distance (what the decay view draws)\n\n"
+           "`poslab compute WHAT --help` lists every option with its default and valid range.\n"
+           "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
+}
+
+int runCompute(const std::vector<std::string>& args) {
+    if (args.empty()) fail("missing WHAT for compute", kWhatList, "nothing");
+    const std::string& what = args.front();
+    if (what == "--help" || what == "-h") {
+        const std::string t = computeHelp();
+        std::fwrite(t.data(), 1, t.size(), stdout);
+        return 0;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (what == "frequencies") return frequencies(rest);
+    if (what == "rope") return rope(rest);
+    if (what == "xpos") return xpos(rest);
+    if (what == "sinusoidal") return sinusoidal(rest);
+    if (what == "t5-buckets") return t5Buckets(rest);
+    if (what == "alibi") return alibi(rest);
+    if (what == "shaw") return shaw(rest);
+    if (what == "transformer-xl") return transformerXL(rest);
+    if (what == "scores") return scoresOrDecay(rest, false);
+    if (what == "decay") return scoresOrDecay(rest, true);
+    fail("unknown WHAT for compute", kWhatList, what);
+}
+
+// ----- presets ------------------------------------------------------------------------------------
+
+namespace {
+
+void presetOptions(Json& j, const ModelPreset& m) {
+    const ScoreParams& p = m.params;
+    j.key("dim").integer(p.dim);
+    switch (p.method) {
+    case Method::Sinusoidal: j.key("base").number(p.sinusoidal.base); break;
+    case Method::Learned: j.key("table-size").integer(p.learned.table_size); break;
+    case Method::Shaw: j.key("max-relative-position").integer(p.shaw.max_relative_position); break;
+    case Method::T5:
+        j.key("num-buckets").integer(p.t5.num_buckets);
+        j.key("max-distance").integer(p.t5.max_distance);
+        j.key("heads").integer(p.t5.heads);
+        break;
+    case Method::TransformerXL: j.key("clamp-len").integer(p.transformer_xl.clamp_len); break;
+    case Method::Alibi:
+        j.key("heads").integer(p.alibi.heads);
+        j.key("bias-max").number(p.alibi.bias_max);
+        break;
+    case Method::Xpos: j.key("scale-base").number(p.xpos.scale_base); break;
+    case Method::Rope: {
+        const RopeParams& r = p.rope;
+        j.key("base").number(r.base);
+        j.key("layout").string(r.layout == RopeLayout::Interleaved ? "interleaved" : "half");
+        if (r.rotary_dim) j.key("rotary-dim").integer(r.rotary_dim);
+        if (r.partial_rotary_factor != 1.0) j.key("partial-rotary-factor").number(r.partial_rotary_factor);
+        j.key("max-positions").integer(r.max_positions);
+        const char* names[] = {"none", "linear", "dynamic", "yarn", "longrope", "llama3"};
+        if (r.scaling != RopeScaling::None) {
+            j.key("scaling").string(names[static_cast<int>(r.scaling)]);
+            if (r.factor) j.key("factor").number(*r.factor);
+            if (r.original_max_positions) j.key("original-max-positions").integer(*r.original_max_positions);
+        }
+        if (r.scaling == RopeScaling::Llama3) {
+            j.key("low-freq-factor").number(r.low_freq_factor);
+            j.key("high-freq-factor").number(r.high_freq_factor);
+        }
+        if (r.scaling == RopeScaling::Yarn) {
+            j.key("beta-fast").number(r.beta_fast);
+            j.key("beta-slow").number(r.beta_slow);
+            if (r.mscale) j.key("mscale").number(*r.mscale);
+            if (r.mscale_all_dim) j.key("mscale-all-dim").number(*r.mscale_all_dim);
+        }
+        if (r.scaling == RopeScaling::LongRope) {
+            j.key("short-factor").doubles(r.short_factor);
+            j.key("long-factor").doubles(r.long_factor);
+        }
+        break;
+    }
+    case Method::NoPE: break;
+    }
+}
+
+}  // namespace
+
+int runPresets(const std::vector<std::string>& args) {
+    Options o(args, {}, "presets");
+    if (o.help()) {
+        const std::string t =
+            "Usage: poslab presets\n\nList the built-in model presets as JSON: {\"presets\": [{\"key\", \"name\", "
+            "\"source\", \"method\", \"heads\", \"note\", \"options\"}]}.\n\"options\" holds the preset's parameters under "
+            "the option names of `poslab compute scores --method M`.\n";
+        std::fwrite(t.data(), 1, t.size(), stdout);
+        return 0;
+    }
+    Json j;
+    j.beginObject();
+    j.key("presets").beginArray();
+    for (const auto& m : modelPresets()) {
+        j.beginObject();
+        j.key("key").string(m.key);
+        j.key("name").string(m.name);
+        j.key("source").string(m.source);
+        j.key("method").string(std::string(methodKey(m.params.method)));
+        j.key("heads").integer(m.heads);
+        j.key("note").string(m.note);
+        j.key("options").beginObject();
+        presetOptions(j, m);
+        j.endObject();
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+}  // namespace poslab::cli

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <new>
 #include <thread>
 
 namespace poslab {
@@ -369,15 +370,29 @@ Result<ScoreSummary> structuredSummary(const ScoreParams& p, const Engine& e, st
 
 Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::int64_t n) {
     const Positions all = arangePositions(0, n);
+    // The query and key sides are independent: build them on two threads.
+    std::optional<Result<Matrix>> kr;
+    bool keyFailed = false;
+    std::thread keyThread([&] {
+        try {
+            kr.emplace(e.side(true, all));
+        } catch (...) {
+            keyFailed = true;
+        }
+    });
     auto qr = e.side(false, all);
+    keyThread.join();
+    if (keyFailed) throw std::bad_alloc();
     if (!qr) return qr.error();
-    auto kr = e.side(true, all);
-    if (!kr) return kr.error();
+    if (!kr->ok()) return kr->error();
     const Matrix& q = qr.value();
-    const Matrix& k = kr.value();
+    const Matrix& k = kr->value();
     const bool txl = p.method == Method::TransformerXL;
-    // Rows per block: keep a block of scores within ~1 MiB (it stays in the L2 cache).
-    const std::int64_t rowsPerBlock = std::clamp<std::int64_t>((std::int64_t{1} << 17) / n / 8 * 8, 8, 256);
+    const bool fused = !txl && !p.softmax && !e.hasRelativeTerm();
+    // Rows per block: a stored block of scores stays within ~1 MiB (the L2 cache); the fused
+    // kernel stores nothing and takes more rows per pass over the keys.
+    const std::int64_t rowsPerBlock =
+        fused ? 64 : std::clamp<std::int64_t>((std::int64_t{1} << 17) / n / 8 * 8, 8, 256);
     const std::int64_t blocks = (n + rowsPerBlock - 1) / rowsPerBlock;
     std::vector<Accumulator> part(static_cast<std::size_t>(blocks));
     const PackedKeys packed = txl ? PackedKeys{} : packKeys(k.data(), n, p.dim);
@@ -386,6 +401,18 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
         const std::int64_t r1 = std::min(n, r0 + rowsPerBlock);
         // Causal rows need keys 0..r1−1 only.
         const std::int64_t cols = p.causal ? r1 : n;
+        Accumulator& acc = part[static_cast<std::size_t>(b)];
+        if (fused) {
+            // Plain dot products: summarise in the kernel without storing the block.
+            const DotSummary d = scaledDotsSummary(q.data() + r0 * p.dim, r1 - r0, r0, packed, cols, e.scale(), p.causal);
+            if (d.count > 0) {
+                acc.sum += d.sum;
+                acc.min = std::min(acc.min, d.min);
+                acc.max = std::max(acc.max, d.max);
+                if (!std::isfinite(d.sum) || !std::isfinite(d.min) || !std::isfinite(d.max)) acc.bad = true;
+            }
+            return;
+        }
         const Positions qp = arangePositions(r0, r1);
         const Positions kp = arangePositions(0, cols);
         Matrix s;
@@ -396,7 +423,6 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
             scaledDots(q.data() + r0 * p.dim, r1 - r0, packed, cols, e.scale(), s.data());
             if (e.hasRelativeTerm()) e.addRelative(s, q.middleRows(r0, r1 - r0), qp, kp);
         }
-        Accumulator& acc = part[static_cast<std::size_t>(b)];
         for (std::int64_t i = r0; i < r1; ++i) {
             const Eigen::Index len = p.causal ? i + 1 : n;
             reduceRow(s.data() + (i - r0) * s.cols(), len, p.softmax, acc);

@@ -84,6 +84,103 @@ __attribute__((always_inline)) inline void tile(const double* q, int dim, const 
     }
 }
 
+// Running sum/min/max in vector lanes plus a scalar part for partial tiles.
+template <class V>
+struct Reducer {
+    V vsum{}, vmin, vmax;
+    double sum = 0, mn = __builtin_inf(), mx = -__builtin_inf();
+    std::int64_t count = 0;
+};
+
+template <class V, int MR>
+__attribute__((always_inline)) inline void tileReduce(const double* q, int dim, const double* panel, double scale,
+                                                     std::int64_t row0, std::int64_t col0, bool causal, int valid,
+                                                     Reducer<V>& red) {
+    constexpr int W = sizeof(V) / sizeof(double);
+    constexpr int NR = kPanelVectors * W;
+    V acc[MR][kPanelVectors];
+    for (int r = 0; r < MR; ++r)
+        for (int v = 0; v < kPanelVectors; ++v) acc[r][v] = V{};
+    for (int c = 0; c < dim; ++c) {
+        const double* b = panel + static_cast<std::int64_t>(c) * NR;
+        V b0, b1, b2;
+        load(b0, b);
+        load(b1, b + W);
+        load(b2, b + 2 * W);
+        for (int r = 0; r < MR; ++r) {
+            const double a = q[static_cast<std::int64_t>(r) * dim + c];
+            const V av = a - V{};
+            acc[r][0] += av * b0;
+            acc[r][1] += av * b1;
+            acc[r][2] += av * b2;
+        }
+    }
+    for (int r = 0; r < MR; ++r) {
+        // Keys of this row inside the panel: all `valid`, or up to the diagonal when causal.
+        std::int64_t n = valid;
+        if (causal) n = std::min<std::int64_t>(n, row0 + r - col0 + 1);
+        if (n <= 0) continue;
+        if (n == NR) {
+            for (int v = 0; v < kPanelVectors; ++v) {
+                const V x = acc[r][v] * scale;
+                red.vsum += x;
+                red.vmin = x < red.vmin ? x : red.vmin;
+                red.vmax = x > red.vmax ? x : red.vmax;
+            }
+            red.count += NR;
+        } else {
+            double tmp[NR];
+            for (int v = 0; v < kPanelVectors; ++v) {
+                const V x = acc[r][v] * scale;
+                std::memcpy(tmp + v * W, &x, sizeof(V));
+            }
+            for (std::int64_t j = 0; j < n; ++j) {
+                red.sum += tmp[j];
+                red.mn = tmp[j] < red.mn ? tmp[j] : red.mn;
+                red.mx = tmp[j] > red.mx ? tmp[j] : red.mx;
+            }
+            red.count += n;
+        }
+    }
+}
+
+template <class V, int TR>
+__attribute__((always_inline)) inline DotSummary dotsSummary(const double* q, std::int64_t rows, std::int64_t rowStart,
+                                                            const PackedKeys& keys, std::int64_t cols, double scale,
+                                                            bool causal) {
+    constexpr int W = sizeof(V) / sizeof(double);
+    constexpr int NR = kPanelVectors * W;
+    const int dim = keys.dim;
+    Reducer<V> red;
+    red.vmin = __builtin_inf() - V{};
+    red.vmax = -__builtin_inf() - V{};
+    const std::int64_t panels = (cols + NR - 1) / NR;
+    for (std::int64_t p = 0; p < panels; ++p) {
+        const double* panel = keys.data.data() + p * dim * NR;
+        const int valid = static_cast<int>(std::min<std::int64_t>(NR, cols - p * NR));
+        std::int64_t r = 0;
+        // Causal: rows whose diagonal is left of this panel contribute nothing.
+        if (causal) r = std::max<std::int64_t>(0, std::min<std::int64_t>(rows, p * NR - rowStart)) / TR * TR;
+        for (; r + TR <= rows; r += TR)
+            tileReduce<V, TR>(q + r * dim, dim, panel, scale, rowStart + r, p * NR, causal, valid, red);
+        for (; r < rows; ++r) tileReduce<V, 1>(q + r * dim, dim, panel, scale, rowStart + r, p * NR, causal, valid, red);
+    }
+    DotSummary s;
+    double lanes[W];
+    std::memcpy(lanes, &red.vsum, sizeof(V));
+    s.sum = red.sum;
+    for (int i = 0; i < W; ++i) s.sum += lanes[i];
+    double mn = red.mn, mx = red.mx;
+    std::memcpy(lanes, &red.vmin, sizeof(V));
+    for (int i = 0; i < W; ++i) mn = lanes[i] < mn ? lanes[i] : mn;
+    std::memcpy(lanes, &red.vmax, sizeof(V));
+    for (int i = 0; i < W; ++i) mx = lanes[i] > mx ? lanes[i] : mx;
+    s.min = mn;
+    s.max = mx;
+    s.count = red.count;
+    return s;
+}
+
 template <class V, int TR>
 __attribute__((always_inline)) inline void dots(const double* q, std::int64_t rows, const PackedKeys& keys,
                                                std::int64_t cols, double scale, double* out) {
@@ -103,6 +200,16 @@ __attribute__((always_inline)) inline void dots(const double* q, std::int64_t ro
 
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx512f,fma"), optimize("fp-contract=fast")))
+DotSummary summaryAvx512(const double* q, std::int64_t rows, std::int64_t r0, const PackedKeys& keys, std::int64_t cols,
+                         double scale, bool causal) {
+    return dotsSummary<v8d, 8>(q, rows, r0, keys, cols, scale, causal);
+}
+__attribute__((target("avx2,fma"), optimize("fp-contract=fast")))
+DotSummary summaryAvx2(const double* q, std::int64_t rows, std::int64_t r0, const PackedKeys& keys, std::int64_t cols,
+                       double scale, bool causal) {
+    return dotsSummary<v4d, 4>(q, rows, r0, keys, cols, scale, causal);
+}
+__attribute__((target("avx512f,fma"), optimize("fp-contract=fast")))
 void dotsAvx512(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
     dots<v8d, 8>(q, rows, keys, cols, scale, out);
 }
@@ -113,6 +220,10 @@ void dotsAvx2(const double* q, std::int64_t rows, const PackedKeys& keys, std::i
 #endif
 void dotsSse2(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
     dots<v2d, 4>(q, rows, keys, cols, scale, out);
+}
+DotSummary summarySse2(const double* q, std::int64_t rows, std::int64_t r0, const PackedKeys& keys, std::int64_t cols,
+                       double scale, bool causal) {
+    return dotsSummary<v2d, 4>(q, rows, r0, keys, cols, scale, causal);
 }
 
 }  // namespace
@@ -142,6 +253,18 @@ void scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std:
     case Isa::Avx2: dotsAvx2(q, rows, keys, cols, scale, out); return;
 #endif
     default: dotsSse2(q, rows, keys, cols, scale, out); return;
+    }
+}
+
+DotSummary scaledDotsSummary(const double* q, std::int64_t rows, std::int64_t rowStart, const PackedKeys& keys,
+                             std::int64_t cols, double scale, bool causal) {
+    if (rows <= 0 || cols <= 0) return {};
+    switch (kIsa) {
+#if defined(__x86_64__) || defined(__i386__)
+    case Isa::Avx512: return summaryAvx512(q, rows, rowStart, keys, cols, scale, causal);
+    case Isa::Avx2: return summaryAvx2(q, rows, rowStart, keys, cols, scale, causal);
+#endif
+    default: return summarySse2(q, rows, rowStart, keys, cols, scale, causal);
     }
 }
 

@@ -23,6 +23,16 @@ PackedKeys packKeys(const double* k, std::int64_t n, int dim);
 void scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale,
                 double* out);
 
+// Sum, minimum and maximum of scale·(q_i · k_j) over rows i (global index rowStart + r) and keys
+// j < cols, and with `causal` only j <= i — the same numbers as scaledDots without storing them.
+struct DotSummary {
+    double sum = 0;
+    double min = 0, max = 0;
+    std::int64_t count = 0;   // entries summarised (min/max are meaningful when count > 0)
+};
+DotSummary scaledDotsSummary(const double* q, std::int64_t rows, std::int64_t rowStart, const PackedKeys& keys,
+                             std::int64_t cols, double scale, bool causal);
+
 // Which code path the dispatcher chose: "avx512", "avx2", "sse2" (for benchmarks and tests).
 const char* scaledDotsIsa();
 

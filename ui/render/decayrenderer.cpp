@@ -124,6 +124,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         a->setRange(yMin, yMax);
         a->setLabelFormat(QStringLiteral("%.3g"));
         a->setTickCount(6);
+        a->applyNiceNumbers();
         ay = a;
     }
     ax->setTitleText(r.logX ? QObject::tr("distance i − j (log)") : QObject::tr("distance i − j"));

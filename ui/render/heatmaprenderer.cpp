@@ -44,7 +44,7 @@ QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
     if (r.causal) parts << QObject::tr("causal");
     parts << QStringLiteral("N = %1").arg(r.length);
     if (!p.queries.empty() && static_cast<std::int64_t>(p.queries.size()) < r.length)
-        parts << QObject::tr("%1² samples").arg(p.queries.size());
+        parts << QObject::tr("%1 × %1 samples").arg(p.queries.size());
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -79,18 +79,31 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
         }
         if (cfg.rotates) {
             const int k = std::max<int>(1, static_cast<int>(cfg.pairs.size()));
-            const double labelH = small * 2 + 6;      // cell title above, angle below
-            const double side = std::max(20.0, std::min(body.width() / k, body.height()));
-            const double x0 = body.left() + (body.width() - side * k) / 2;
+            const double labelH = small * 4 + 8;      // two title lines above, two angle lines below
+            // The grid (columns × rows) that gives the largest cells.
+            int cols = k;
+            double side = 0;
+            for (int c2 = 1; c2 <= k; ++c2) {
+                const int r2 = (k + c2 - 1) / c2;
+                const double sd = std::min(body.width() / c2, body.height() / r2);
+                if (sd > side + 1e-9) {
+                    side = sd;
+                    cols = c2;
+                }
+            }
+            side = std::max(20.0, side);
+            const int nrows = (k + cols - 1) / cols;
+            const double x0 = body.left() + (body.width() - side * cols) / 2;
             for (int i = 0; i < static_cast<int>(cfg.pairs.size()); ++i) {
                 PairsCellLayout cl;
                 cl.pairIndex = i;
-                cl.cell = QRectF(x0 + i * side, body.top(), side, side);
+                cl.cell = QRectF(x0 + (i % cols) * side, body.top() + (i / cols) * side, side, side);
                 const double plotSide = std::max(10.0, side - labelH - 8);
-                cl.center = QPointF(cl.cell.center().x(), cl.cell.top() + small + 4 + plotSide / 2);
+                cl.center = QPointF(cl.cell.center().x(), cl.cell.top() + small * 2 + 4 + plotSide / 2);
                 cl.scale = plotSide / 2 * 0.92 / radius;
                 r.cells.push_back(cl);
             }
+            (void)nrows;
         } else {
             double textH = 0;
             if (!cfg.curveTitle.isEmpty()) {
@@ -287,9 +300,12 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
         for (const auto& cl : r.cells) {
             const auto& pp = cfg.pairs[static_cast<std::size_t>(cl.pairIndex)];
             p.setFont(t.smallFont());
-            plot::text(p, QPointF(cl.cell.center().x(), cl.cell.top() + small / 2),
-                       QObject::tr("pair %1 · θ = %2 rad/pos").arg(pp.pair).arg(QString::number(pp.theta, 'g', 4)),
+            plot::text(p, QPointF(cl.cell.center().x(), cl.cell.top() + small / 2), QObject::tr("pair i = %1").arg(pp.pair),
                        plot::Align::Center, t.foreground);
+            plot::text(p, QPointF(cl.cell.center().x(), cl.cell.top() + small * 1.5),
+                       QFontMetricsF(t.smallFont()).elidedText(QObject::tr("θ_i = %1 rad/pos").arg(QString::number(pp.theta, 'g', 4)),
+                                                               Qt::ElideRight, cl.cell.width() - 4),
+                       plot::Align::Center, t.muted);
             const double R = cl.scale * maxRadius(result) / 0.92 * 0.92;
             // Frame: axes through the origin, reference circle of the trail radius.
             p.setPen(QPen(t.grid, 1));
@@ -328,10 +344,13 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                           static_cast<int>(std::lround(start * 180 / std::numbers::pi * 16)),
                           static_cast<int>(std::lround(sweep * 180 / std::numbers::pi * 16)));
                 p.setFont(t.smallFont());
-                const QString label = QObject::tr("m=%1: m·θ = %2").arg(cfg.positions[static_cast<std::size_t>(far)]).arg(angleText(a));
+                const QFontMetricsF fm(t.smallFont());
+                plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small * 1.5 - 2),
+                           fm.elidedText(QObject::tr("m·θ_i at m = %1:").arg(cfg.positions[static_cast<std::size_t>(far)]), Qt::ElideRight,
+                                         cl.cell.width() - 4),
+                           plot::Align::Center, t.foreground);
                 plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small / 2 - 2),
-                           QFontMetricsF(t.smallFont()).elidedText(label, Qt::ElideRight, cl.cell.width() - 4), plot::Align::Center,
-                           ac);
+                           fm.elidedText(angleText(a), Qt::ElideRight, cl.cell.width() - 4), plot::Align::Center, t.foreground);
             }
             // Arrows and key dots; position labels where they do not collide.
             std::vector<QRectF> placed;

@@ -1,0 +1,256 @@
+#include "ui/mainwindow.h"
+
+#include "core/presets.h"
+#include "ui/panel/parameterpanel.h"
+#include "ui/session.h"
+#include "ui/views/views.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QUndoStack>
+
+namespace poslab::ui {
+
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+}
+
+MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), persist_(persist) {
+    setWindowTitle(tr("PosLab — positional encodings, live"));
+    pairs_ = new PairsView(this);
+    pairs_->setObjectName(QStringLiteral("pairsView"));
+    heatmap_ = new HeatmapView(this);
+    heatmap_->setObjectName(QStringLiteral("heatmapView"));
+    decay_ = new DecayView(this);
+    decay_->setObjectName(QStringLiteral("decayView"));
+    frequencies_ = new FrequencyView(this);
+    frequencies_->setObjectName(QStringLiteral("frequencyView"));
+
+    rows_ = new QSplitter(Qt::Vertical, this);
+    rows_->setObjectName(QStringLiteral("rows"));
+    top_ = new QSplitter(Qt::Horizontal, rows_);
+    top_->setObjectName(QStringLiteral("top"));
+    bottom_ = new QSplitter(Qt::Horizontal, rows_);
+    bottom_->setObjectName(QStringLiteral("bottom"));
+    top_->addWidget(pairs_);
+    top_->addWidget(heatmap_);
+    bottom_->addWidget(decay_);
+    bottom_->addWidget(frequencies_);
+    top_->setStretchFactor(0, 3);
+    top_->setStretchFactor(1, 2);
+    rows_->setStretchFactor(0, 3);
+    rows_->setStretchFactor(1, 2);
+    for (auto* s : {rows_, top_, bottom_}) s->setChildrenCollapsible(false);
+    rows_->setSizes({560, 420});
+    top_->setSizes({700, 520});
+    bottom_->setSizes({600, 600});
+    setCentralWidget(rows_);
+
+    panel_ = new ParameterPanel(&scene_, this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(panel_);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(panel_->sizeHint().width() + 24);
+    auto* dock = new QDockWidget(tr("Parameters"), this);
+    dock->setObjectName(QStringLiteral("parametersDock"));
+    dock->setWidget(scroll);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    connect(&scene_, &Scene::changed, this, &MainWindow::onSceneChanged);
+    connect(&scheduler_, &Scheduler::pairsReady, pairs_, &PairsView::setResult);
+    connect(&scheduler_, &Scheduler::heatmapReady, heatmap_, &HeatmapView::setResult);
+    connect(&scheduler_, &Scheduler::decayReady, decay_, &DecayView::setResult);
+    connect(&scheduler_, &Scheduler::frequenciesReady, frequencies_, &FrequencyView::setResult);
+    connect(heatmap_, &HeatmapView::resized, this, &MainWindow::updateDisplay);
+    connect(decay_, &DecayView::resized, this, &MainWindow::updateDisplay);
+
+    buildMenus();
+    statusBar()->showMessage(tr("Drag a slider: every view follows. Hover a view for exact values."));
+    resize(1500, 950);
+    if (persist_) restoreSettings();
+    onSceneChanged();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(tr("&Open session…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(),
+                                                          tr("PosLab sessions (*.%1)").arg(QLatin1String(kSessionSuffix)));
+        if (!path.isEmpty()) openSession(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    auto* save = file->addAction(tr("&Save session as…"), this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Save session"), QString(),
+                                                    tr("PosLab sessions (*.%1)").arg(QLatin1String(kSessionSuffix)));
+        if (path.isEmpty()) return;
+        if (!path.endsWith(QLatin1Char('.') + QLatin1String(kSessionSuffix))) path += QLatin1Char('.') + QLatin1String(kSessionSuffix);
+        QString error;
+        if (!saveSession(path, scene_.params(), &error)) QMessageBox::warning(this, tr("Save session"), error);
+    });
+    save->setShortcut(QKeySequence::SaveAs);
+    file->addAction(tr("&Reset to the default scene"), this, [this] { scene_.apply(tr("Reset scene"), SceneParams{}); });
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    auto* undo = scene_.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    auto* redo = scene_.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("&Compare: add a configuration"), &scene_, &Scene::addConfig);
+    edit->addAction(tr("Compare: &remove this configuration"), this, [this] { scene_.removeConfig(scene_.activeConfig()); });
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    const QString names[4] = {tr("&Pair vectors"), tr("&Heatmap"), tr("&Decay curves"), tr("&Frequencies")};
+    for (int i = 0; i < 4; ++i) {
+        auto* a = view->addAction(names[i]);
+        a->setCheckable(true);
+        a->setChecked(true);
+        connect(a, &QAction::toggled, this, [this, i](bool on) {
+            scene_.edit(on ? tr("Show view") : tr("Hide view"), QString(), [&](SceneParams& s) {
+                bool* f[4] = {&s.view.showPairs, &s.view.showHeatmap, &s.view.showDecay, &s.view.showFrequencies};
+                *f[i] = on;
+            });
+        });
+        viewActions_[i] = a;
+    }
+    view->addSeparator();
+    auto* themes = view->addMenu(tr("&Theme"));
+    for (const auto& n : themeNames())
+        themes->addAction(n, this, [this, n] { scene_.edit(tr("Theme"), QString(), [&](SceneParams& s) { s.view.theme = n; }); });
+    auto* bigger = view->addAction(tr("&Larger text"), this, [this] {
+        scene_.edit(tr("Text size"), QStringLiteral("font_scale"), [](SceneParams& s) { s.view.fontScale = std::min(3.0, s.view.fontScale + 0.1); });
+    });
+    bigger->setShortcut(QKeySequence::ZoomIn);
+    auto* smaller = view->addAction(tr("&Smaller text"), this, [this] {
+        scene_.edit(tr("Text size"), QStringLiteral("font_scale"), [](SceneParams& s) { s.view.fontScale = std::max(0.5, s.view.fontScale - 0.1); });
+    });
+    smaller->setShortcut(QKeySequence::ZoomOut);
+
+    auto* presets = menuBar()->addMenu(tr("&Presets"));
+    for (const auto& p : modelPresets()) {
+        const QString key = qs(p.key);
+        auto* a = presets->addAction(qs(p.name), this, [this, key] { panel_->applyPreset(key); });
+        a->setToolTip(qs(p.note));
+        a->setStatusTip(QStringLiteral("%1 — %2").arg(qs(p.note), qs(p.source)));
+    }
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Methods"), this, [this] {
+        QString text;
+        for (Method m : kAllMethods) text += QStringLiteral("<p><b>%1</b>: %2</p>").arg(qs(methodTitle(m)).toHtmlEscaped(), qs(methodSummary(m)).toHtmlEscaped());
+        QMessageBox::information(this, tr("Methods"), text);
+    });
+    help->addAction(tr("&About PosLab"), this, [this] {
+        QMessageBox::about(this, tr("About PosLab"),
+                           tr("<p><b>PosLab %1</b></p><p>See how transformers encode token positions: every number is "
+                              "the real implementations' (see <tt>poslab compute</tt>).</p>")
+                               .arg(poslabVersion()));
+    });
+}
+
+void MainWindow::onSceneChanged() {
+    const SceneParams& s = scene_.params();
+    if (s.view.theme != themeName_ || s.view.fontScale != fontScale_) {
+        themeName_ = s.view.theme;
+        fontScale_ = s.view.fontScale;
+        const Theme t = themeByName(themeName_, fontScale_);
+        pairs_->setTheme(t);
+        heatmap_->setTheme(t);
+        decay_->setTheme(t);
+        frequencies_->setTheme(t);
+    }
+    const bool show[4] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies};
+    QWidget* views[4] = {pairs_, heatmap_, decay_, frequencies_};
+    for (int i = 0; i < 4; ++i) {
+        views[i]->setVisible(show[i]);
+        if (viewActions_[i]) {
+            const QSignalBlocker b(viewActions_[i]);
+            viewActions_[i]->setChecked(show[i]);
+        }
+    }
+    top_->setVisible(show[0] || show[1]);
+    bottom_->setVisible(show[2] || show[3]);
+    updateDisplay();
+    scheduler_.request(s);
+}
+
+void MainWindow::updateDisplay() {
+    const SceneParams& s = scene_.params();
+    const int configs = static_cast<int>(s.methods.size());
+    const int panels = configs + ((configs > 1 && s.view.showDifference) ? configs - 1 : 0);
+    DisplaySpec d = scheduler_.display();
+    d.heatmapCells = heatmap_->cellsFor(panels);
+    d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
+    scheduler_.setDisplay(d);
+}
+
+bool MainWindow::openSession(const QString& path, QString* error) {
+    QString err;
+    auto s = loadSession(path, &err);
+    if (!s) {
+        if (error) *error = err;
+        else QMessageBox::warning(this, tr("Open session"), err);
+        return false;
+    }
+    scene_.setParams(*s);
+    return true;
+}
+
+void MainWindow::restoreLastScene() {
+    if (!persist_) return;
+    QSettings settings;
+    const QByteArray json = settings.value(QStringLiteral("scene/last")).toByteArray();
+    if (json.isEmpty()) return;
+    QString error;
+    if (auto session = sessionFromJson(json, QStringLiteral("settings"), &error)) {
+        const auto& scenes = session->scenes;
+        const int cur = std::clamp(session->current, 0, static_cast<int>(scenes.size()) - 1);
+        if (!scenes.empty()) scene_.setParams(scenes[static_cast<std::size_t>(cur)].scene);
+    }
+}
+
+void MainWindow::saveSettings() {
+    if (!persist_) return;
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/rows"), rows_->saveState());
+    settings.setValue(QStringLiteral("window/top"), top_->saveState());
+    settings.setValue(QStringLiteral("window/bottom"), bottom_->saveState());
+    settings.setValue(QStringLiteral("scene/last"), sceneToJson(scene_.params(), true));
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    rows_->restoreState(settings.value(QStringLiteral("window/rows")).toByteArray());
+    top_->restoreState(settings.value(QStringLiteral("window/top")).toByteArray());
+    bottom_->restoreState(settings.value(QStringLiteral("window/bottom")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    saveSettings();
+    QMainWindow::closeEvent(e);
+}
+
+}  // namespace poslab::ui

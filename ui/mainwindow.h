@@ -1,0 +1,71 @@
+#pragma once
+// The main window: the parameter panel in a dock on the left, the four views in splitters
+// (pair vectors | heatmap over decay | frequencies), menus File, Edit (undo/redo), View,
+// Presets, Help. It only wires things together: panel → Scene → Scheduler → views.
+// Window geometry, dock/splitter state and the last scene persist in QSettings.
+#include "ui/scene.h"
+#include "ui/scheduler.h"
+
+#include <QMainWindow>
+
+QT_BEGIN_NAMESPACE
+class QSplitter;
+class QAction;
+QT_END_NAMESPACE
+
+namespace poslab::ui {
+
+class ParameterPanel;
+class PairsView;
+class HeatmapView;
+class DecayView;
+class FrequencyView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // persist = false: neither read nor write QSettings (tests, benchmarks).
+    explicit MainWindow(bool persist = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    Scene* scene() { return &scene_; }
+    Scheduler* scheduler() { return &scheduler_; }
+    ParameterPanel* panel() { return panel_; }
+    PairsView* pairsView() { return pairs_; }
+    HeatmapView* heatmapView() { return heatmap_; }
+    DecayView* decayView() { return decay_; }
+    FrequencyView* frequencyView() { return frequencies_; }
+
+    // Opens a session file (its current scene); false with a message box on failure.
+    bool openSession(const QString& path, QString* error = nullptr);
+
+    // Restores the last scene from QSettings (if any and persist).
+    void restoreLastScene();
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void onSceneChanged();
+    void updateDisplay();
+    void saveSettings();
+    void restoreSettings();
+
+    bool persist_;
+    Scene scene_;
+    Scheduler scheduler_;
+    ParameterPanel* panel_ = nullptr;
+    PairsView* pairs_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    DecayView* decay_ = nullptr;
+    FrequencyView* frequencies_ = nullptr;
+    QSplitter* rows_ = nullptr;
+    QSplitter* top_ = nullptr;
+    QSplitter* bottom_ = nullptr;
+    QAction* viewActions_[4] = {};
+    QString themeName_;
+    double fontScale_ = 0;
+};
+
+}  // namespace poslab::ui

@@ -1,0 +1,577 @@
+// The `poslab` executable as a user runs it (QProcess on POSLAB_EXE): golden cases through the
+// command line, both option forms, LIST/RANGE, FILE/stdin vectors, and the error contract
+// (exit 2 + one stderr line "poslab: error: ..." + empty stdout; exit 1 for I/O).
+#include "support/testsupport.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <numbers>
+
+using namespace testsupport;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+Run runPoslab(const QStringList& args, const QByteArray& stdinData = {}) {
+    QProcess p;
+    p.start(QStringLiteral(POSLAB_EXE), args);
+    if (!p.waitForStarted(10000)) return {};
+    if (!stdinData.isEmpty()) p.write(stdinData);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    Run r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QStringList split(const QString& s) { return s.split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+
+QByteArray rowsJson(const poslab::Matrix& m) {
+    QJsonArray rows;
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        QJsonArray row;
+        for (Eigen::Index c = 0; c < m.cols(); ++c) row.append(m(r, c));
+        rows.append(row);
+    }
+    return QJsonDocument(rows).toJson(QJsonDocument::Compact);
+}
+
+// Checks the success contract: exit 0, one JSON object, nothing on stderr.
+#define EXPECT_OK(run)                                                                                      \
+    do {                                                                                                    \
+        QVERIFY2((run).code == 0, qPrintable(QString("exit %1, stderr: %2").arg((run).code).arg(QString((run).err)))); \
+        QVERIFY2((run).err.isEmpty(), (run).err.constData());                                               \
+        QVERIFY(QJsonDocument::fromJson((run).out).isObject());                                             \
+    } while (0)
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void versionAndHelp();
+    void whatHelp_data();
+    void whatHelp();
+    void frequenciesGolden_data();
+    void frequenciesGolden();
+    void ropeHalfGoldenViaVectors();
+    void ropeInterleavedGoldenViaStdin();
+    void ropeSeedExampleVector();
+    void sinusoidalGolden_data();
+    void sinusoidalGolden();
+    void t5Golden();
+    void t5MatrixForm();
+    void alibiGolden_data();
+    void alibiGolden();
+    void alibiBiasMasked();
+    void shawGolden();
+    void transformerXLDistances();
+    void xposRuns();
+    void optionFormsAgree_data();
+    void optionFormsAgree();
+    void scoresMatrixAndSummary();
+    void scoresSummaryAllMethods_data();
+    void scoresSummaryAllMethods();
+    void decayRopeHasBound();
+    void presetsList();
+    void badInputs_data();
+    void badInputs();
+    void unreadableVectorsFileIsIoError();
+};
+
+void TestCli::versionAndHelp() {
+    const Run v = runPoslab({"--version"});
+    QCOMPARE(v.code, 0);
+    QVERIFY(v.out.startsWith("poslab "));
+    QVERIFY(v.out.trimmed().split(' ').value(1).count('.') == 2);
+    const Run h = runPoslab({"--help"});
+    QCOMPARE(h.code, 0);
+    for (const char* w : {"compute", "figure", "presets", "--session", "--version"}) QVERIFY2(h.out.contains(w), w);
+    const Run c = runPoslab({"compute", "--help"});
+    QCOMPARE(c.code, 0);
+    for (const char* w : {"frequencies", "rope", "xpos", "sinusoidal", "t5-buckets", "alibi", "shaw", "transformer-xl",
+                          "scores", "decay"})
+        QVERIFY2(c.out.contains(w), w);
+}
+
+void TestCli::whatHelp_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("mentions");
+    QTest::newRow("frequencies") << split("compute frequencies --help")
+                                 << split("--head-dim --base --partial-rotary-factor --scaling --factor --max-positions "
+                                          "--original-max-positions --seq-len --beta-fast --beta-slow --mscale "
+                                          "--mscale-all-dim --no-truncate --attention-factor --low-freq-factor "
+                                          "--high-freq-factor --short-factor --long-factor --precision 10000 2048");
+    QTest::newRow("rope") << split("compute rope --help") << split("--theta --layout --rotary-dim --positions --vector --vectors half");
+    QTest::newRow("xpos") << split("compute xpos --help") << split("--head-dim --scale-base --length --offset --downscale --vectors 512");
+    QTest::newRow("sinusoidal") << split("compute sinusoidal --help")
+                                << split("--dim --positions --base --min-timescale --layout --frequencies 0:64 vaswani");
+    QTest::newRow("t5-buckets") << split("compute t5-buckets --help")
+                                << split("--num-buckets --max-distance --bidirectional --causal --relative --query-length --key-length --past 32 128");
+    QTest::newRow("alibi") << split("compute alibi --help") << split("--heads --length --symmetric --bias-max");
+    QTest::newRow("shaw") << split("compute shaw --help") << split("--query-length --key-length --max-relative-position --cache");
+    QTest::newRow("transformer-xl") << split("compute transformer-xl --help") << split("--dim --key-length --clamp-len");
+    QTest::newRow("scores") << split("compute scores --help")
+                            << split("--method --length --dim --content --seed --head --causal --softmax --summary --table-size --clamp-len");
+    QTest::newRow("scores_rope") << split("compute scores --method rope --help") << split("--base --scaling --layout --dim");
+    QTest::newRow("decay") << split("compute decay --help") << split("--method --max-distance --dim --t5-max-distance");
+}
+
+void TestCli::whatHelp() {
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, mentions);
+    const Run r = runPoslab(args);
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.err.isEmpty());
+    for (const auto& m : mentions) QVERIFY2(r.out.contains(m.toUtf8()), qPrintable(m));
+    QVERIFY(r.out.contains("default"));
+}
+
+void TestCli::frequenciesGolden_data() {
+    QTest::addColumn<QString>("golden");
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("default_d16_theta1e4") << "default_d16_theta1e4" << split("--head-dim 16 --base 10000");
+    QTest::newRow("linear_f2_d16") << "linear_f2_d16" << split("--head-dim=16 --scaling=linear --factor=2");
+    QTest::newRow("yarn_f4_d64_orig2048_defaults")
+        << "yarn_f4_d64_orig2048_defaults" << split("--head-dim 64 --scaling yarn --factor 4 --max-positions 8192 --original-max-positions 2048");
+    QTest::newRow("llama3_1_real_d128_theta5e5_f8")
+        << "llama3_1_real_d128_theta5e5_f8"
+        << split("--head-dim 128 --base 500000 --scaling llama3 --factor 8 --low-freq-factor 1 --high-freq-factor 4 "
+                 "--original-max-positions 8192 --max-positions 131072");
+}
+
+void TestCli::frequenciesGolden() {
+    QFETCH(QString, golden);
+    QFETCH(QStringList, args);
+    const auto c = goldenCase("rope_init_transformers_main.json", golden);
+    const Run r = runPoslab(QStringList{"compute", "frequencies"} + args);
+    EXPECT_OK(r);
+    const auto o = r.json();
+    const auto want = toVector(c["output"].toObject()["inv_freq"].toArray());
+    const auto got = toVector(o["inv_freq"].toArray());
+    QCOMPARE(got.size(), want.size());
+    QVERIFY2(maxRelDiff(got, want) <= 2e-6, qPrintable(QString::number(maxRelDiff(got, want))));
+    QCOMPARE(o["rotary_dim"].toInt(), int(want.size()) * 2);
+    const double af = c["output"].toObject()["attention_factor"].toDouble();
+    QVERIFY(std::abs(o["attention_factor"].toDouble() - af) <= 2e-6 * af);
+    // wavelength = 2π / inv_freq
+    const auto wl = toVector(o["wavelength"].toArray());
+    for (Eigen::Index i = 0; i < wl.size(); ++i) QVERIFY(std::abs(wl[i] * got[i] - 2 * std::numbers::pi) <= 1e-12 * 2 * std::numbers::pi);
+}
+
+void TestCli::ropeHalfGoldenViaVectors() {
+    const auto c = goldenCase("rope_apply_llama_half_split.json", "llama_d8_theta10000_pos0_1_2_3");
+    const poslab::Matrix q = toMatrix(c["input"].toObject()["q"]);            // (2 heads · 4 seq) × 8
+    const poslab::Matrix want = toMatrix(c["output"].toObject()["q_embed"]);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (int h = 0; h < 2; ++h) {
+        const QString path = dir.filePath(QString("q%1.json").arg(h));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(rowsJson(q.middleRows(4 * h, 4)));
+        f.close();
+        const Run r = runPoslab({"compute", "rope", "--head-dim", "8", "--base", "10000", "--positions", "0,1,2,3",
+                                 "--vectors", path});
+        EXPECT_OK(r);
+        const poslab::Matrix got = toMatrix(r.json()["rotated"]);
+        POSLAB_VERIFY_ABS(got, poslab::Matrix(want.middleRows(4 * h, 4)), 5e-6);
+        // cos/sin tables of the golden input (cat(f, f) layout).
+        const poslab::Matrix cosWant = toMatrix(c["input"].toObject()["cos"]);
+        POSLAB_VERIFY_ABS(toMatrix(r.json()["cos"]), cosWant, 5e-6);
+    }
+}
+
+void TestCli::ropeInterleavedGoldenViaStdin() {
+    const auto c = goldenCase("rope_apply_gptj_interleaved.json", "gptj_d8_rotary_dimNone_pos0_1_2_3");
+    // [batch, seq, heads, dim] → rows (seq·heads) × 8; head h = rows h, h+2, h+4, h+6.
+    const poslab::Matrix q = toMatrix(c["input"].toObject()["q"]);
+    const poslab::Matrix want = toMatrix(c["output"].toObject()["q_embed"]);
+    for (int h = 0; h < 2; ++h) {
+        poslab::Matrix qh(4, 8), wh(4, 8);
+        for (int s = 0; s < 4; ++s) {
+            qh.row(s) = q.row(2 * s + h);
+            wh.row(s) = want.row(2 * s + h);
+        }
+        const Run r = runPoslab(split("compute rope --head-dim 8 --layout interleaved --positions 0:4 --vectors -"), rowsJson(qh));
+        EXPECT_OK(r);
+        POSLAB_VERIFY_ABS(toMatrix(r.json()["rotated"]), wh, 5e-6);
+    }
+}
+
+void TestCli::ropeSeedExampleVector() {
+    // RoFormer seed example: d=4, m=2, θ=[1, 0.1], q=[1,0,1,0] interleaved → [cos 2, sin 2, cos 0.2, sin 0.2].
+    const Run r = runPoslab(split("compute rope --head-dim 4 --base 100 --layout interleaved --positions 2 --vector 1,0,1,0"));
+    EXPECT_OK(r);
+    const auto row = toVector(r.json()["rotated"].toArray()[0].toArray());
+    const double want[] = {std::cos(2.0), std::sin(2.0), std::cos(0.2), std::sin(0.2)};
+    for (int i = 0; i < 4; ++i) QVERIFY2(std::abs(row[i] - want[i]) <= 5e-6, qPrintable(QString::number(row[i])));
+    // Explicit --theta gives the same numbers.
+    const Run t = runPoslab(split("compute rope --head-dim 4 --theta 1,0.1 --layout interleaved --positions 2 --vector 1,0,1,0"));
+    EXPECT_OK(t);
+    POSLAB_VERIFY_ABS(toMatrix(t.json()["rotated"]), toMatrix(r.json()["rotated"]), 1e-7);
+}
+
+void TestCli::sinusoidalGolden_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("distilbert_d16_interleaved") << "sinusoidal_distilbert_interleaved.json" << split("--dim 16 --positions 0:64");
+    QTest::newRow("fairseq_d16_concat_tensor2tensor")
+        << "sinusoidal_fairseq_concat.json" << split("--dim=16 --positions=0:64 --layout=concat --frequencies=tensor2tensor");
+}
+
+void TestCli::sinusoidalGolden() {
+    QFETCH(QString, file);
+    QFETCH(QStringList, args);
+    const auto c = golden(file).value("cases").toArray().first().toObject();
+    const Run r = runPoslab(QStringList{"compute", "sinusoidal"} + args);
+    EXPECT_OK(r);
+    POSLAB_VERIFY_ABS(toMatrix(r.json()["encoding"]), toMatrix(c["output"]), 5e-6);
+    QCOMPARE(r.json()["positions"].toArray().size(), 64);
+    // The default positions are 0:64.
+    if (file.contains("distilbert")) {
+        const Run d = runPoslab(split("compute sinusoidal --dim 16"));
+        EXPECT_OK(d);
+        QCOMPARE(d.out, r.out);
+    }
+}
+
+void TestCli::t5Golden() {
+    const auto c = goldenCase("t5_relative_position_bucket.json", "bucket_bidirTrue_nb32_md128");
+    const Run r = runPoslab(split("compute t5-buckets --num-buckets 32 --max-distance 128 --bidirectional --relative -300:301"));
+    EXPECT_OK(r);
+    const auto got = r.json()["bucket"].toArray();
+    const auto want = c["output"].toArray();
+    QCOMPARE(got.size(), want.size());
+    for (qsizetype i = 0; i < got.size(); ++i) QCOMPARE(got[i].toInteger(), want[i].toInteger());
+    QCOMPARE(r.json()["relative"].toArray().first().toInteger(), qint64(-300));
+}
+
+void TestCli::t5MatrixForm() {
+    // Query i at past+i, key j at j: bucket(j − (past+i)) — the same as the --relative form.
+    const Run m = runPoslab(split("compute t5-buckets --causal --query-length 2 --key-length 5 --past 3"));
+    EXPECT_OK(m);
+    const auto rows = m.json()["bucket"].toArray();
+    QCOMPARE(rows.size(), 2);
+    for (int i = 0; i < 2; ++i) {
+        QStringList rel;
+        for (int j = 0; j < 5; ++j) rel << QString::number(j - (3 + i));
+        const Run r = runPoslab(QStringList{"compute", "t5-buckets", "--causal", "--relative", rel.join(',')});
+        EXPECT_OK(r);
+        QCOMPARE(rows[i].toArray(), r.json()["bucket"].toArray());
+    }
+}
+
+void TestCli::alibiGolden_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("heads");
+    QTest::newRow("get_slopes_n8") << "get_slopes_n8" << 8;
+    QTest::newRow("get_slopes_n12") << "get_slopes_n12" << 12;
+}
+
+void TestCli::alibiGolden() {
+    QFETCH(QString, name);
+    QFETCH(int, heads);
+    const auto want = toVector(goldenCase("alibi_ofirpress.json", name)["output"].toArray());
+    for (const char* precision : {"double", "float32"}) {
+        const Run r = runPoslab({"compute", "alibi", "--heads", QString::number(heads), "--precision", precision});
+        EXPECT_OK(r);
+        const auto got = toVector(r.json()["slopes"].toArray());
+        QVERIFY(maxRelDiff(got, want) <= 2e-6);
+        QVERIFY(!r.json().contains("bias"));
+    }
+    const Run d = runPoslab({"compute", "alibi", "--heads", QString::number(heads), "--precision", "double"});
+    QVERIFY(maxRelDiff(toVector(d.json()["slopes"].toArray()), want) == 0);   // ofirpress doubles, bit-exact
+}
+
+void TestCli::alibiBiasMasked() {
+    const Run r = runPoslab(split("compute alibi --heads 2 --length 3 --precision double"));
+    EXPECT_OK(r);
+    const auto bias = r.json()["bias"].toArray();
+    QCOMPARE(bias.size(), 2);
+    const double slope = r.json()["slopes"].toArray()[1].toDouble();
+    const auto h1 = bias[1].toArray();
+    QVERIFY(h1[0].toArray()[1].isNull());
+    QVERIFY(h1[1].toArray()[2].isNull());
+    QCOMPARE(h1[2].toArray()[0].toDouble(), -2 * slope);
+    const Run s = runPoslab(split("compute alibi --heads 2 --length 3 --symmetric --precision double"));
+    EXPECT_OK(s);
+    QCOMPARE(s.json()["bias"].toArray()[1].toArray()[0].toArray()[2].toDouble(), -2 * slope);
+}
+
+void TestCli::shawGolden() {
+    const auto want = toMatrix(goldenCase("shaw_relative_positions_tensor2tensor.json", "shaw_lq6_lk6_max2_cacheFalse")["output"]);
+    const Run r = runPoslab(split("compute shaw --query-length 6 --key-length 6 --max-relative-position 2"));
+    EXPECT_OK(r);
+    QCOMPARE(testsupport::maxAbsDiff(toMatrix(r.json()["index"]), want), 0.0);
+    const Run c = runPoslab(split("compute shaw --key-length 6 --max-relative-position 2 --cache"));
+    EXPECT_OK(c);
+    // Distances −5 … 0 → clip + 2.
+    QCOMPARE(toMatrix(c.json()["index"]), (poslab::Matrix(1, 6) << 0, 0, 0, 0, 1, 2).finished());
+}
+
+void TestCli::transformerXLDistances() {
+    const Run r = runPoslab(split("compute transformer-xl --dim 4 --key-length 5 --clamp-len 3"));
+    EXPECT_OK(r);
+    const auto d = r.json()["distances"].toArray();
+    QCOMPARE(d, QJsonArray({3, 3, 2, 1, 0}));
+    const poslab::Matrix pe = toMatrix(r.json()["pos_emb"]);
+    QCOMPARE(pe.rows(), 5);
+    QCOMPARE(pe.cols(), 4);
+    // Row for distance 2: [sin 2, sin 0.02, cos 2, cos 0.02] (concat, w = 10000^(-2i/4)).
+    const double want[] = {std::sin(2.0), std::sin(0.02), std::cos(2.0), std::cos(0.02)};
+    for (int i = 0; i < 4; ++i) QVERIFY(std::abs(pe(2, i) - want[i]) <= 5e-6);
+}
+
+void TestCli::xposRuns() {
+    poslab::Matrix x(3, 4);
+    x << 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0;
+    const Run r = runPoslab(split("compute xpos --head-dim 4 --scale-base 512 --offset 2 --vectors -"), rowsJson(x));
+    EXPECT_OK(r);
+    QCOMPARE(r.json()["positions"].toArray(), QJsonArray({2, 3, 4}));
+    const poslab::Matrix scale = toMatrix(r.json()["scale"]);
+    QCOMPARE(scale.rows(), 3);
+    QCOMPARE(scale.cols(), 2);
+    const Run d = runPoslab(split("compute xpos --head-dim 4 --offset 2 --downscale --length 3 --vectors -"), rowsJson(x));
+    EXPECT_OK(d);
+    const poslab::Matrix inv = toMatrix(d.json()["scale"]);
+    for (Eigen::Index i = 0; i < scale.size(); ++i) QVERIFY(std::abs(scale.data()[i] * inv.data()[i] - 1) <= 1e-6);
+}
+
+void TestCli::optionFormsAgree_data() {
+    QTest::addColumn<QStringList>("a");
+    QTest::addColumn<QStringList>("b");
+    QTest::newRow("space_vs_equals") << split("compute frequencies --head-dim 32 --base 500000 --scaling yarn --factor 4")
+                                     << split("compute frequencies --head-dim=32 --base=500000 --scaling=yarn --factor=4");
+    QTest::newRow("range_vs_list") << split("compute sinusoidal --dim 6 --positions 3:7")
+                                   << split("compute sinusoidal --dim 6 --positions 3,4,5,6");
+    QTest::newRow("order_of_options") << split("compute scores --method alibi --length 5 --dim 4 --heads 4 --head 2")
+                                      << split("compute scores --head=2 --heads 4 --dim=4 --length 5 --method=alibi");
+    QTest::newRow("relative_range_vs_list") << split("compute t5-buckets --relative -2:3")
+                                            << split("compute t5-buckets --relative -2,-1,0,1,2");
+    QTest::newRow("plus_sign_and_exponent") << split("compute frequencies --head-dim 8 --base 1e4")
+                                            << split("compute frequencies --head-dim +8 --base 10000.0");
+}
+
+void TestCli::optionFormsAgree() {
+    QFETCH(QStringList, a);
+    QFETCH(QStringList, b);
+    const Run ra = runPoslab(a), rb = runPoslab(b);
+    EXPECT_OK(ra);
+    EXPECT_OK(rb);
+    QCOMPARE(ra.out, rb.out);
+}
+
+void TestCli::scoresMatrixAndSummary() {
+    const Run m = runPoslab(split("compute scores --method nope --length 4 --dim 4 --causal"));
+    EXPECT_OK(m);
+    const auto rows = m.json()["scores"].toArray();
+    QCOMPARE(rows.size(), 4);
+    QVERIFY(rows[0].toArray()[1].isNull());          // masked
+    QCOMPARE(rows[3].toArray()[0].toDouble(), 2.0);  // ones: s·q·k = 4/√4
+    const Run s = runPoslab(split("compute scores --method nope --length 4 --dim 4 --causal --summary"));
+    EXPECT_OK(s);
+    QCOMPARE(s.json()["shape"].toArray(), QJsonArray({4, 4}));
+    QCOMPARE(s.json()["sum"].toDouble(), 20.0);      // 10 unmasked entries of 2
+    const Run sm = runPoslab(split("compute scores --method rope --length 6 --dim 8 --content formula --softmax"));
+    EXPECT_OK(sm);
+    for (const auto& row : sm.json()["scores"].toArray()) {
+        double sum = 0;
+        for (const auto& x : row.toArray()) sum += x.toDouble();
+        QVERIFY(std::abs(sum - 1) <= 1e-12);
+    }
+}
+
+void TestCli::scoresSummaryAllMethods_data() {
+    QTest::addColumn<QString>("method");
+    for (const char* m : {"nope", "sinusoidal", "learned", "shaw", "t5", "transformer-xl", "alibi", "rope", "xpos"})
+        QTest::newRow(m) << QString(m);
+}
+
+void TestCli::scoresSummaryAllMethods() {
+    // The summary printed by the CLI equals the sum/min/max of the matrix it prints.
+    QFETCH(QString, method);
+    const QStringList base{"compute", "scores", "--method", method, "--length", "9", "--dim", "6", "--content", "random", "--seed", "3"};
+    const Run m = runPoslab(base);
+    EXPECT_OK(m);
+    const Run s = runPoslab(base + QStringList{"--summary"});
+    EXPECT_OK(s);
+    double sum = 0, mn = INFINITY, mx = -INFINITY;
+    for (const auto& row : m.json()["scores"].toArray())
+        for (const auto& x : row.toArray()) {
+            sum += x.toDouble();
+            mn = std::min(mn, x.toDouble());
+            mx = std::max(mx, x.toDouble());
+        }
+    const auto o = s.json();
+    QVERIFY2(std::abs(o["sum"].toDouble() - sum) <= 1e-10 * std::max(1.0, std::abs(sum)), qPrintable(QString::number(sum)));
+    QVERIFY(std::abs(o["min"].toDouble() - mn) <= 1e-12 * std::max(1.0, std::abs(mn)));
+    QVERIFY(std::abs(o["max"].toDouble() - mx) <= 1e-12 * std::max(1.0, std::abs(mx)));
+}
+
+void TestCli::decayRopeHasBound() {
+    const Run r = runPoslab(split("compute decay --method rope --max-distance 16 --dim 8 --precision double"));
+    EXPECT_OK(r);
+    QCOMPARE(r.json()["distance"].toArray().size(), 17);
+    QCOMPARE(r.json()["bound"].toArray().size(), 17);
+    QCOMPARE(r.json()["bound"].toArray()[0].toDouble(), 2.5);   // d = 0: (r/2 + 1)/2 with r = 8
+    const Run a = runPoslab(split("compute decay --method alibi --max-distance 3 --dim 8 --heads 2 --precision double"));
+    EXPECT_OK(a);
+    QVERIFY(!a.json().contains("bound"));
+    QCOMPARE(a.json()["value"].toArray()[3].toDouble(), -3 * 0.0625);
+    const Run t = runPoslab(split("compute decay --method t5 --max-distance 3 --dim 8 --t5-max-distance 64"));
+    EXPECT_OK(t);
+}
+
+void TestCli::presetsList() {
+    const Run r = runPoslab({"presets"});
+    EXPECT_OK(r);
+    const auto list = r.json()["presets"].toArray();
+    QVERIFY(list.size() >= 15);
+    QStringList keys;
+    for (const auto& p : list) {
+        const auto o = p.toObject();
+        for (const char* k : {"key", "name", "method", "source", "heads", "note", "options"}) QVERIFY2(o.contains(k), k);
+        keys << o["key"].toString();
+        // Each preset's options are accepted by `compute scores` for its method.
+        QStringList args{"compute", "scores", "--method", o["method"].toString(), "--length", "4", "--summary"};
+        const auto opts = o["options"].toObject();
+        for (auto it = opts.begin(); it != opts.end(); ++it) {
+            QString v;
+            if (it->isArray()) {
+                QStringList xs;
+                for (const auto& x : it->toArray()) xs << QString::number(x.toDouble(), 'g', 17);
+                v = xs.join(',');
+            } else if (it->isString()) {
+                v = it->toString();
+            } else {
+                v = QString::number(it->toDouble(), 'g', 17);
+            }
+            args << "--" + it.key() << v;
+        }
+        const Run s = runPoslab(args);
+        EXPECT_OK(s);
+    }
+    QVERIFY(keys.contains("llama-3.1-8b"));
+    QVERIFY(keys.contains("phi-3-mini-128k"));
+    QCOMPARE(keys.removeDuplicates(), 0);
+}
+
+void TestCli::badInputs_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("mentions");
+    auto row = [](const char* name, const char* args, const char* mentions) {
+        QTest::newRow(name) << split(args) << QString(mentions);
+    };
+    row("unknown_command", "frobnicate", "frobnicate");
+    row("unknown_what", "compute nothing", "nothing");
+    row("missing_what", "compute", "WHAT");
+    row("unknown_option", "compute frequencies --head-dim 8 --bogus 1", "--bogus");
+    row("missing_required", "compute frequencies", "--head-dim");
+    row("missing_value", "compute frequencies --head-dim", "--head-dim");
+    row("odd_head_dim", "compute frequencies --head-dim 7", "--head-dim");
+    row("negative_head_dim", "compute frequencies --head-dim -8", "--head-dim");
+    row("huge_head_dim", "compute frequencies --head-dim 99999999999999999999999", "--head-dim");
+    row("nan_base", "compute frequencies --head-dim 8 --base nan", "--base");
+    row("inf_base", "compute frequencies --head-dim 8 --base 1e999", "--base");
+    row("text_base", "compute frequencies --head-dim 8 --base ten", "--base");
+    row("base_one", "compute frequencies --head-dim 8 --base 1", "--base");
+    row("bad_scaling", "compute frequencies --head-dim 8 --scaling magic", "--scaling");
+    row("linear_without_factor", "compute frequencies --head-dim 8 --scaling linear", "--factor");
+    row("longrope_short_list", "compute frequencies --head-dim 8 --scaling longrope --short-factor 1,1 --long-factor 1,1,1,1", "factor");
+    row("partial_zero", "compute frequencies --head-dim 8 --partial-rotary-factor 0", "--partial-rotary-factor");
+    row("flag_with_value", "compute frequencies --head-dim 8 --no-truncate=yes", "--no-truncate");
+    row("positional_argument", "compute frequencies --head-dim 8 extra", "extra");
+    row("rope_no_vector", "compute rope --head-dim 4 --positions 0:3", "--vector");
+    row("rope_vector_wrong_length", "compute rope --head-dim 4 --positions 0:3 --vector 1,2,3", "--vector");
+    row("rope_empty_range", "compute rope --head-dim 4 --positions 5:5 --vector 1,2,3,4", "--positions");
+    row("rope_reversed_range", "compute rope --head-dim 4 --positions 9:2 --vector 1,2,3,4", "--positions");
+    row("rope_negative_position", "compute rope --head-dim 4 --positions -1,2 --vector 1,2,3,4", "--positions");
+    row("rope_huge_range", "compute rope --head-dim 4 --positions 0:100000000000 --vector 1,2,3,4", "--positions");
+    row("rope_empty_list_item", "compute rope --head-dim 4 --positions 1,,2 --vector 1,2,3,4", "--positions");
+    row("rope_nan_vector", "compute rope --head-dim 4 --positions 1 --vector 1,nan,2,3", "--vector");
+    row("rope_theta_wrong_count", "compute rope --head-dim 4 --positions 1 --vector 1,2,3,4 --theta 1,2,3", "theta");
+    row("rope_bad_layout", "compute rope --head-dim 4 --positions 1 --vector 1,2,3,4 --layout diagonal", "--layout");
+    row("sinusoidal_zero_dim", "compute sinusoidal --dim 0", "--dim");
+    row("sinusoidal_big_output", "compute sinusoidal --dim 65536 --positions 0:1000", "--positions");
+    row("t5_both_directions", "compute t5-buckets --relative 1 --causal --bidirectional", "--causal");
+    row("t5_odd_buckets", "compute t5-buckets --num-buckets 31 --relative 1", "--num-buckets");
+    row("t5_no_form", "compute t5-buckets", "--relative");
+    row("t5_huge_matrix", "compute t5-buckets --query-length 100000 --key-length 100000", "--query-length");
+    row("alibi_zero_heads", "compute alibi --heads 0", "--heads");
+    row("alibi_missing_heads", "compute alibi", "--heads");
+    row("alibi_huge_length", "compute alibi --heads 8 --length 100000", "--length");
+    row("alibi_bias_max_negative", "compute alibi --heads 8 --bias-max -1", "--bias-max");
+    row("shaw_query_longer", "compute shaw --query-length 7 --key-length 6 --max-relative-position 2", "length");
+    row("shaw_zero_k", "compute shaw --key-length 6 --max-relative-position 0", "--max-relative-position");
+    row("txl_odd_dim", "compute transformer-xl --dim 5 --key-length 4", "--dim");
+    row("txl_negative_clamp", "compute transformer-xl --dim 4 --key-length 4 --clamp-len -1", "--clamp-len");
+    row("scores_missing_method", "compute scores --length 4 --dim 4", "--method");
+    row("scores_bad_method", "compute scores --method magic --length 4 --dim 4", "--method");
+    row("scores_option_of_other_method", "compute scores --method alibi --length 4 --dim 4 --base 10", "--base");
+    row("scores_too_long_matrix", "compute scores --method nope --length 5000 --dim 4", "--length");
+    row("scores_summary_gigantic", "compute scores --method rope --length 1000000000000 --dim 64 --summary --content formula", "--length");
+    row("scores_rope_odd_dim", "compute scores --method rope --length 4 --dim 5", "--dim");
+    row("scores_head_out_of_range", "compute scores --method alibi --length 4 --dim 4 --heads 4 --head 4", "--head");
+    row("scores_learned_past_table", "compute scores --method learned --length 20 --dim 4 --table-size 16", "--length");
+    row("scores_bad_content", "compute scores --method nope --length 4 --dim 4 --content zeros", "--content");
+    row("scores_negative_seed", "compute scores --method nope --length 4 --dim 4 --seed -1", "--seed");
+    row("scores_bad_precision", "compute scores --method nope --length 4 --dim 4 --precision half", "--precision");
+    row("decay_negative_distance", "compute decay --method rope --max-distance -1 --dim 8", "--max-distance");
+    row("decay_learned_past_table", "compute decay --method learned --max-distance 600 --dim 8", "--max-distance");
+    row("xpos_missing_vectors", "compute xpos --head-dim 4", "--vectors");
+    row("presets_extra_option", "presets --all", "--all");
+    row("version_extra", "--version now", "now");
+    row("session_missing_file", "--session", "--session");
+}
+
+void TestCli::badInputs() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, mentions);
+    const Run r = runPoslab(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.out.isEmpty(), r.out.left(200).constData());
+    QVERIFY2(r.err.startsWith("poslab: error: "), r.err.constData());
+    QVERIFY2(r.err.endsWith('\n') && r.err.count('\n') == 1, r.err.constData());
+    QVERIFY2(r.err.contains(", got "), r.err.constData());
+    QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+}
+
+void TestCli::unreadableVectorsFileIsIoError() {
+    const Run r = runPoslab(split("compute rope --head-dim 4 --positions 0 --vectors /nonexistent/dir/v.json"));
+    QCOMPARE(r.code, 1);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY(r.err.startsWith("poslab: error: "));
+    QCOMPARE(r.err.count('\n'), 1);
+    // A readable file with bad content is a usage error (exit 2) naming the option.
+    QTemporaryDir dir;
+    for (const QByteArray& content : {QByteArray("[[1,2,3,4]"), QByteArray("{\"a\":1}"), QByteArray("[[1,2],[3,4]]"),
+                                      QByteArray("[[1,\"x\",3,4]]"), QByteArray("[]"), QByteArray("[[1,2,3,4],[1,2,3]]")}) {
+        QFile f(dir.filePath("bad.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(content);
+        f.close();
+        const Run b = runPoslab({"compute", "rope", "--head-dim", "4", "--positions", "0", "--vectors", f.fileName()});
+        QVERIFY2(b.code == 2, content.constData());
+        QVERIFY(b.out.isEmpty());
+        QVERIFY2(b.err.startsWith("poslab: error: invalid --vectors"), b.err.constData());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -17,7 +17,7 @@ enum Cls { Ord = 0, Op, Bin, Rel, Open, Close, Punct, Inner, NoCls };
 }
 
 struct Formula::Node {
-    enum class K { Row, Atom, Space, Scripts, Frac, Sqrt, BigOp, Delim, Matrix };
+    enum class K { Row, Atom, Space, Scripts, Frac, Sqrt, BigOp, Delim, Matrix, Overline };
     enum class Face { Italic, Upright, Text, Bold };
     K k = K::Row;
     QString text, text2;  // Atom text / BigOp symbol / Delim left; Delim right
@@ -179,7 +179,23 @@ private:
         NodeP r = row();
         while (!atRowEnd()) {
             const QChar c = s_[i_];
-            if (c == '^' || c == '_' || c == '\'') {
+            if (c == '\'') {  // primes: full-size glyphs appended to the base, scripts follow them
+                QString primes;
+                while (i_ < s_.size() && s_[i_] == '\'') {
+                    primes += QChar(0x2032);
+                    ++i_;
+                }
+                NodeP p = atom(primes, Face::Upright, Ord);
+                if (!r->kids.empty() && r->kids.back()->k != K::Space) {
+                    NodeP g = row();
+                    g->kids = {r->kids.back(), p};
+                    r->kids.back() = g;
+                } else {
+                    r->kids.push_back(p);
+                }
+                continue;
+            }
+            if (c == '^' || c == '_') {
                 NodeP base = r->kids.empty() || r->kids.back()->k == K::Space ? row() : r->kids.back();
                 if (!r->kids.empty() && r->kids.back() == base) r->kids.pop_back();
                 r->kids.push_back(parseScripts(base));
@@ -197,15 +213,11 @@ private:
             sup = base->kids[2];
             base = base->kids[0];
         }
-        QString primes;
         for (;;) {
             skipSpaces();
             if (i_ >= s_.size()) break;
             const QChar c = s_[i_];
-            if (c == '\'') {
-                ++i_;
-                primes += QChar(0x2032);
-            } else if (c == '^' || c == '_') {
+            if (c == '^' || c == '_') {
                 ++i_;
                 NodeP arg = parseArg();
                 NodeP& slot = c == '^' ? sup : sub;
@@ -213,16 +225,6 @@ private:
                 slot = arg;
             } else {
                 break;
-            }
-        }
-        if (!primes.isEmpty()) {
-            NodeP p = atom(primes, Face::Upright, Ord);
-            if (sup) {
-                NodeP rr = row();
-                rr->kids = {p, sup};
-                sup = rr;
-            } else {
-                sup = p;
             }
         }
         if (base->k == K::BigOp) {
@@ -423,6 +425,15 @@ private:
             r->k = K::Sqrt;
             r->kids = {parseArg()};
             return r;
+        }
+        if (c == QLatin1String("bar") || c == QLatin1String("overline") || c == QLatin1String("tilde") ||
+            c == QLatin1String("hat") || c == QLatin1String("vec") || c == QLatin1String("dot") ||
+            c == QLatin1String("widetilde") || c == QLatin1String("widehat")) {
+            auto o = std::make_shared<Node>();
+            o->k = K::Overline;
+            o->text = c;
+            o->kids = {parseArg()};
+            return o;
         }
         if (c == QLatin1String("sum") || c == QLatin1String("prod") || c == QLatin1String("int") ||
             c == QLatin1String("coprod") || c == QLatin1String("bigcup")) {
@@ -668,6 +679,7 @@ public:
             case K::BigOp: return layoutBigOp(*n, st);
             case K::Delim: return layoutDelim(*n, st);
             case K::Matrix: return layoutMatrix(*n, st);
+            case K::Overline: return layoutOverline(*n, st);
         }
         return empty();
     }
@@ -841,6 +853,68 @@ public:
         b.desc = bottom;
         auto kids = std::move(b.info.children);
         finishInfo(b, FormulaBox::Kind::Root);
+        b.info.children = std::move(kids);
+        return b;
+    }
+
+    Box layoutOverline(const Node& n, Style st) const {
+        const Metrics m = metrics(st);
+        Box c = layout(n.kids[0], st);
+        const qreal gap = 0.1 * m.em;
+        const qreal y = -std::max(c.asc, m.xh) - gap - m.rule / 2;
+        Box b;
+        b.w = c.w;
+        b.asc = -y + m.rule / 2;
+        b.desc = c.desc;
+        b.ic = c.ic;
+        b.isChar = false;
+        FormulaBox bar;
+        bar.kind = FormulaBox::Kind::Bar;
+        bar.role = QStringLiteral("accent");
+        const QString kind = n.text;
+        if (kind == QLatin1String("bar") || kind == QLatin1String("overline")) {
+            Draw d;
+            d.t = Draw::Line;
+            d.line = QLineF(0.05 * m.em + c.ic, y, c.w + c.ic, y);
+            d.width = m.rule;
+            b.draws.push_back(d);
+            bar.rect = QRectF(d.line.x1(), y - m.rule / 2, d.line.dx(), m.rule);
+        } else {
+            // A drawn accent centred over the content (slanted content: shifted by the italic correction).
+            const qreal cx = c.w / 2 + c.ic * 0.8;
+            const qreal hw = std::max(0.22 * m.em, std::min(c.w / 2, 0.4 * m.em));
+            const qreal h = 0.16 * m.em;
+            QPainterPath p;
+            const qreal yb = y + m.rule / 2;  // accent bottom
+            if (kind == QLatin1String("tilde") || kind == QLatin1String("widetilde")) {
+                p.moveTo(cx - hw, yb - h * 0.2);
+                p.cubicTo(cx - hw * 0.5, yb - h * 1.3, cx, yb - h * 0.2, cx + hw * 0.1, yb - h * 0.5);
+                p.cubicTo(cx + hw * 0.4, yb - h * 0.9, cx + hw * 0.6, yb - h * 0.6, cx + hw, yb - h * 1.1);
+            } else if (kind == QLatin1String("hat") || kind == QLatin1String("widehat")) {
+                p.moveTo(cx - hw, yb);
+                p.lineTo(cx, yb - h * 1.2);
+                p.lineTo(cx + hw, yb);
+            } else if (kind == QLatin1String("vec")) {
+                p.moveTo(cx - hw, yb - h * 0.5);
+                p.lineTo(cx + hw, yb - h * 0.5);
+                p.moveTo(cx + hw * 0.55, yb - h * 1.1);
+                p.lineTo(cx + hw, yb - h * 0.5);
+                p.lineTo(cx + hw * 0.55, yb + h * 0.1);
+            } else {  // dot
+                p.addEllipse(QPointF(cx, yb - h * 0.5), m.rule, m.rule);
+            }
+            Draw d;
+            d.t = Draw::Path;
+            d.path = p;
+            d.width = m.rule;
+            b.draws.push_back(d);
+            bar.rect = p.boundingRect().adjusted(-m.rule / 2, -m.rule / 2, m.rule / 2, m.rule / 2);
+            b.asc = std::max(b.asc, -bar.rect.top());
+        }
+        adopt(b, std::move(c), QStringLiteral("content"));
+        b.info.children.push_back(bar);
+        auto kids = std::move(b.info.children);
+        finishInfo(b, FormulaBox::Kind::Row);
         b.info.children = std::move(kids);
         return b;
     }

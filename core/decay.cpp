@@ -42,8 +42,9 @@ Matrix xposQueryRows(const XposParams& xp, const Matrix& x, const Positions& pos
     t.sin.resize(static_cast<Eigen::Index>(pos.size()), xp.head_dim);
     for (std::size_t r = 0; r < pos.size(); ++r) {
         const Matrix angle = xposAngles(xp, 1, pos[r]);
-        // One row at offset 2d has the centred exponent 2d − (2d+1)//2 = d.
-        const Matrix scale = xposScale(xp, 1, 2 * pos[r], false);
+        // One token at offset o has the centred exponent o + min_pos, min_pos = −(1+o)//2 (Python
+        // floor division): o = 2d + 1 gives 2d + 1 − (d + 1) = d.
+        const Matrix scale = xposScale(xp, 1, 2 * pos[r] + 1, false);
         const auto row = static_cast<Eigen::Index>(r);
         for (int i = 0; i < half; ++i) {
             const double c = roundTo(xp.precision, roundTo(xp.precision, std::cos(angle(0, i))) * scale(0, i));

@@ -383,8 +383,10 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
         }
     }
     if (!(hi >= lo)) lo = hi = 0;
+    // Automatic: diverging (centred on 0) when the scores take both signs, else viridis over
+    // [min, max] so that a one-signed matrix still shows its structure.
     bool diverging = scene.view.colormap == HeatmapColormap::Diverging ||
-                     (scene.view.colormap == HeatmapColormap::Auto && !scene.view.softmax);
+                     (scene.view.colormap == HeatmapColormap::Auto && !scene.view.softmax && lo < 0 && hi > 0);
     for (auto& p : res.panels) {
         p.diverging = diverging;
         if (diverging) {

@@ -54,7 +54,7 @@ struct SceneParams {
     // Sequence length N: the sequence is positions 0 .. N−1 (heatmap axes, softmax normaliser,
     // xPos centring, dynamic/longrope runtime length). 1 .. kMaxLength.
     std::int64_t length = 64;
-    // Positions of interest (pair-vector arrows), each in [0, N).
+    // Positions of interest (pair-vector arrows); those >= N are left out of the views.
     Positions positions = {0, 1, 2, 4, 8, 16, 32};
     // Chosen pair indices for the pair-vector view; empty = automatic (defaultPairs()).
     std::vector<int> pairs;
@@ -90,8 +90,7 @@ std::vector<int> defaultPairs(int count);
 // The pairs the view shows: the scene's choice filtered to [0, count), else defaultPairs.
 std::vector<int> effectivePairs(const SceneParams& scene, int config);
 
-// Checks the whole scene: every configuration's validate(), N in range, positions in [0, N),
-// pairs non-negative. Returns the first problem in the core's wording, with "A: " naming the
+// Checks the whole scene: every configuration's validate(), N in range, positions >= 0. Returns the first problem in the core's wording, with "A: " naming the
 // configuration in compare mode.
 std::optional<QString> sceneProblem(const SceneParams& scene);
 // Problem of one configuration only (nullopt = it validates).

@@ -160,6 +160,7 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
     configureDecayChart(chart, result, theme);
     scene.setSceneRect(QRectF(QPointF(0, 0), rect.size()));
     painter.save();
+    painter.fillRect(rect, theme.background);
     painter.setRenderHint(QPainter::Antialiasing, true);
     scene.render(&painter, rect, scene.sceneRect());
     painter.restore();

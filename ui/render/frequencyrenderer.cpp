@@ -69,6 +69,15 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     p.fillRect(rect, t.background);
     p.setRenderHint(QPainter::Antialiasing, true);
     const FrequencyLayout l = layoutFrequencies(rect, result, t);
+    if (l.plot.isEmpty()) {
+        // Nothing to plot: say so plainly, in readable type.
+        p.setFont(t.bodyFont());
+        QStringList lines = notes(result);
+        const QRectF box = rect.adjusted(rect.width() * 0.08, rect.height() * 0.2, -rect.width() * 0.08, 0);
+        plot::wrappedText(p, box, lines.join(QStringLiteral("\n\n")), t.muted);
+        p.restore();
+        return;
+    }
     p.setFont(t.smallFont());
     double y = l.header.top();
     int k = 0;

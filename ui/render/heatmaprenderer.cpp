@@ -62,9 +62,10 @@ std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, co
         const double right = m.barGap + m.barW + 6 + m.barLabelW + 6;
         const double top = m.title + m.sub + 8;
         const double bottom = m.small + 6 + m.body + 6;          // x tick labels + x label
-        const double side = std::max(8.0, std::min(w - left - right, rect.height() - top - bottom));
-        const double x0 = l.area.left() + left + std::max(0.0, (w - left - right - side) / 2);
-        const double y0 = rect.top() + top;
+        // Whole pixels, so that a display-resolution matrix maps one cell to one pixel.
+        const double side = std::floor(std::max(8.0, std::min(w - left - right, rect.height() - top - bottom)));
+        const double x0 = std::floor(l.area.left() + left + std::max(0.0, (w - left - right - side) / 2));
+        const double y0 = std::floor(rect.top() + top);
         l.image = QRectF(x0, y0, side, side);
         l.colorbar = QRectF(l.image.right() + m.barGap, y0, m.barW, side);
         out.push_back(l);
@@ -138,9 +139,10 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.setRenderHint(QPainter::SmoothPixmapTransform, false);
         p.drawImage(l.image, heatmapImage(panel, t, result.causal));
         // Axes: positions of the samples.
-        p.setPen(QPen(t.foreground, t.axisWidth));
+        // Frame just outside the cells (a one-pixel cell at the edge stays visible).
+        p.setPen(QPen(t.foreground, 1));
         p.setBrush(Qt::NoBrush);
-        p.drawRect(l.image);
+        p.drawRect(l.image.adjusted(-1, -1, 0, 0));
         const auto cells = static_cast<double>(panel.keys.size());
         const double cw = l.image.width() / cells, ch = l.image.height() / static_cast<double>(panel.queries.size());
         const int maxTicks = std::max(2, static_cast<int>(l.image.width() / (m.tickW * 1.6)));
@@ -150,8 +152,8 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
             const double x = l.image.left() + positionToCell(pos, panel.keys, result.length) * cw;
             const double y = l.image.top() + positionToCell(pos, panel.queries, result.length) * ch;
             p.setPen(QPen(t.foreground, t.axisWidth));
-            p.drawLine(QPointF(x, l.image.bottom()), QPointF(x, l.image.bottom() + 4));
-            p.drawLine(QPointF(l.image.left() - 4, y), QPointF(l.image.left(), y));
+            p.drawLine(QPointF(x, l.image.bottom() + 1), QPointF(x, l.image.bottom() + 5));
+            p.drawLine(QPointF(l.image.left() - 6, y), QPointF(l.image.left() - 2, y));
             plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), plot::tickLabel(v), plot::Align::Center, t.muted);
             plot::text(p, QPointF(l.image.left() - 6, y), plot::tickLabel(v), plot::Align::Right, t.muted);
         }

@@ -1,0 +1,150 @@
+// Decay view (Qt Charts) and frequencies: the chart's series hold the core's decay values
+// (and RoPE's bound), log axes work, the chart renders onto any QPainter for export, the
+// tooltip shows the exact value; the frequency result is the core's inv_freq before and after
+// scaling, with the original context marked.
+#include "core/decay.h"
+#include "core/rope.h"
+#include "ui/compute.h"
+#include "ui/render/decayrenderer.h"
+#include "ui/render/frequencyrenderer.h"
+#include "ui/views/views.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QtTest>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+class TestDecayView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void seriesHoldTheCoresCurve_data() {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<qint64>("maxDistance");
+        QTest::addColumn<bool>("logX");
+        QTest::newRow("rope_D100_linear") << int(Method::Rope) << qint64(100) << false;
+        QTest::newRow("rope_D100000_log") << int(Method::Rope) << qint64(100000) << true;
+        QTest::newRow("alibi_D500_linear") << int(Method::Alibi) << qint64(500) << false;
+        QTest::newRow("xpos_D2000_log") << int(Method::Xpos) << qint64(2000) << true;
+    }
+    void seriesHoldTheCoresCurve() {
+        QFETCH(int, method);
+        QFETCH(qint64, maxDistance);
+        QFETCH(bool, logX);
+        SceneParams s;
+        s.methods[0].params.method = static_cast<Method>(method);
+        s.view.decayMaxDistance = maxDistance;
+        s.view.decayLogX = logX;
+        DisplaySpec d;
+        d.decaySamples = 300;
+        const DecayResult r = computeDecay(s, d);
+        const auto& ser = r.series.at(0);
+        QVERIFY2(ser.error.isEmpty(), qPrintable(ser.error));
+        QVERIFY(ser.distance.size() <= 301);
+        QCOMPARE(ser.distance.back(), std::int64_t{maxDistance});
+        auto core = decayCurveAt(effectiveParams(s, 0), ser.distance);
+        QVERIFY(core.ok());
+        for (std::size_t i = 0; i < ser.distance.size(); ++i) QCOMPARE(ser.value[i], core.value().value(static_cast<Eigen::Index>(i)));
+        QCOMPARE(ser.bound.empty(), !core.value().bound.has_value());
+
+        QChart chart;
+        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
+        const auto list = chart.series();
+        QVERIFY(!list.isEmpty());
+        auto* line = qobject_cast<QLineSeries*>(list.front());
+        QVERIFY(line);
+        const auto pts = line->points();
+        QCOMPARE(static_cast<std::size_t>(pts.size()), ser.distance.size() - ((logX && ser.distance.front() == 0) ? 1 : 0));
+        QCOMPARE(pts.back().y(), ser.value.back());
+        if (logX) QVERIFY(qobject_cast<QLogValueAxis*>(chart.axes(Qt::Horizontal).front()));
+        if (!ser.bound.empty()) QCOMPARE(list.size(), 2);
+    }
+
+    void rendersOntoAPainterForExport() {
+        SceneParams s;
+        const DecayResult r = computeDecay(s, DisplaySpec{});
+        const Theme theme = themeByName(QStringLiteral("light"));
+        QImage img(640, 400, QImage::Format_RGB32);
+        img.fill(Qt::black);
+        QPainter p(&img);
+        renderDecay(p, QRectF(0, 0, 640, 400), r, theme);
+        p.end();
+        QCOMPARE(QColor(img.pixel(3, 3)), theme.background);
+        int seriesPixels = 0;
+        const QColor c = theme.series(0);
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) {
+                const QColor px(img.pixel(x, y));
+                if (std::abs(px.red() - c.red()) + std::abs(px.green() - c.green()) + std::abs(px.blue() - c.blue()) < 30) ++seriesPixels;
+            }
+        QVERIFY2(seriesPixels > 200, "the curve must be drawn");
+    }
+
+    void logValueAxisPlotsMagnitudes() {
+        QCOMPARE(decayPlotValue(-3.5, true), 3.5);
+        QCOMPARE(decayPlotValue(-3.5, false), -3.5);
+        QVERIFY(decayPlotValue(0.0, true) > 0);
+    }
+
+    void viewTooltipShowsExactValue() {
+        SceneParams s;
+        s.view.decayMaxDistance = 50;
+        DecayView v;
+        v.resize(600, 400);
+        v.setTheme(themeByName(QStringLiteral("light")));
+        DecayResult r = computeDecay(s, DisplaySpec{});
+        r.generation = 1;
+        v.setResult(r);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        auto* chart = v.chart();
+        const QPointF scenePt = chart->mapToScene(chart->mapToPosition(QPointF(20, r.series[0].value[20]), chart->series().front()));
+        const QPoint widgetPt = v.mapFromScene(scenePt);
+        const QString tip = v.toolTipAt(widgetPt);
+        QVERIFY2(tip.contains(QStringLiteral("distance i − j = 20")), qPrintable(tip));
+        QVERIFY(tip.contains(QString::fromStdString(formatNumber(r.series[0].value[20]))));
+    }
+
+    void frequenciesAreTheCoresBeforeAndAfter_data() {
+        QTest::addColumn<int>("scaling");
+        QTest::newRow("none") << int(RopeScaling::None);
+        QTest::newRow("linear") << int(RopeScaling::Linear);
+        QTest::newRow("yarn") << int(RopeScaling::Yarn);
+        QTest::newRow("llama3") << int(RopeScaling::Llama3);
+    }
+    void frequenciesAreTheCoresBeforeAndAfter() {
+        QFETCH(int, scaling);
+        SceneParams s;
+        auto& rp = s.methods[0].params.rope;
+        rp.scaling = static_cast<RopeScaling>(scaling);
+        rp.factor = 8.0;
+        rp.max_positions = 8192;
+        rp.original_max_positions = 1024;
+        const FrequencyResult r = computeFrequencies(s);
+        const auto& c = r.configs.at(0);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const RopeParams ep = effectiveParams(s, 0).ropeParams();
+        const RopeFrequencies after = ropeFrequencies(ep, s.length);
+        const RopeFrequencies before = ropeDefaultFrequencies(ep);
+        QCOMPARE(static_cast<Eigen::Index>(c.after.size()), after.inv_freq.size());
+        for (std::size_t i = 0; i < c.after.size(); ++i) {
+            QCOMPARE(c.after[i], after.inv_freq(static_cast<Eigen::Index>(i)));
+            QCOMPARE(c.before[i], before.inv_freq(static_cast<Eigen::Index>(i)));
+        }
+        QCOMPARE(c.attentionFactor, after.attention_factor);
+        QCOMPARE(c.originalContext, std::int64_t{1024});
+        QCOMPARE(c.scaled, scaling != int(RopeScaling::None));
+        FrequencyHit hit{5};
+        const QString tip = frequencyToolTip(r, hit);
+        QVERIFY(tip.contains(QString::fromStdString(formatNumber(after.inv_freq(5)))));
+        QVERIFY(tip.contains(QString::fromStdString(formatNumber(after.wavelength()(5)))));
+        QImage img(600, 400, QImage::Format_RGB32);
+        QPainter p(&img);
+        renderFrequencies(p, QRectF(0, 0, 600, 400), r, themeByName(QStringLiteral("light")));
+    }
+};
+
+QTEST_MAIN(TestDecayView)
+#include "test_decay_view.moc"

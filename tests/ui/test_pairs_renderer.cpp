@@ -1,0 +1,183 @@
+// Pair vectors: what the view draws is the core's numbers. RoPE pairs equal the rows of
+// ropeRotate (half and interleaved layouts, partial rotary, YaRN), xPos pairs equal a full-sequence
+// xposApply, sinusoidal points equal sinusoidalEncoding; arrow tips sit where the vector says
+// and the tooltip reports its exact value; non-rotating methods describe what they do instead.
+#include "core/rope.h"
+#include "core/scores.h"
+#include "core/sinusoidal.h"
+#include "core/xpos.h"
+#include "ui/compute.h"
+#include "ui/render/pairsrenderer.h"
+
+#include <QtTest>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+class TestPairsRenderer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void ropePairsAreTheCoresRotation_data() {
+        QTest::addColumn<int>("layout");
+        QTest::addColumn<int>("content");
+        QTest::addColumn<double>("partial");
+        QTest::addColumn<int>("scaling");
+        QTest::newRow("half_ones_full") << int(RopeLayout::Half) << int(Content::Ones) << 1.0 << int(RopeScaling::None);
+        QTest::newRow("interleaved_random_full") << int(RopeLayout::Interleaved) << int(Content::Random) << 1.0 << int(RopeScaling::None);
+        QTest::newRow("half_formula_partial0.5") << int(RopeLayout::Half) << int(Content::Formula) << 0.5 << int(RopeScaling::None);
+        QTest::newRow("half_random_yarn") << int(RopeLayout::Half) << int(Content::Random) << 1.0 << int(RopeScaling::Yarn);
+    }
+    void ropePairsAreTheCoresRotation() {
+        QFETCH(int, layout);
+        QFETCH(int, content);
+        QFETCH(double, partial);
+        QFETCH(int, scaling);
+        SceneParams s;
+        auto& p = s.methods[0].params;
+        p.content = static_cast<Content>(content);
+        p.rope.layout = static_cast<RopeLayout>(layout);
+        p.rope.partial_rotary_factor = partial;
+        p.rope.scaling = static_cast<RopeScaling>(scaling);
+        if (p.rope.scaling == RopeScaling::Yarn) {
+            p.rope.max_positions = 256;
+            p.rope.original_max_positions = 64;
+            p.rope.seq_len = 64;   // what the frequencies view and scores use for N = 64
+        }
+        const PairsResult r = computePairs(s);
+        const auto& c = r.configs.at(0);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const ScoreParams ep = effectiveParams(s, 0);
+        const Matrix q = contentRows(ep.content, false, c.positions, ep.dim, ep.seed);
+        const Matrix rot = ropeRotate(ep.ropeParams(), c.positions, q);
+        QVERIFY(!c.pairs.empty());
+        for (const auto& pp : c.pairs) {
+            for (std::size_t m = 0; m < c.positions.size(); ++m) {
+                QCOMPARE(pp.query[m].x(), rot(static_cast<Eigen::Index>(m), pp.channelA));
+                QCOMPARE(pp.query[m].y(), rot(static_cast<Eigen::Index>(m), pp.channelB));
+            }
+            if (p.rope.layout == RopeLayout::Interleaved) QCOMPARE(pp.channelB, pp.channelA + 1);
+            else QCOMPARE(pp.channelB, pp.channelA + ep.ropeParams().rotaryDim() / 2);
+        }
+    }
+
+    void xposPairsAreTheFullSequenceApplication() {
+        SceneParams s;
+        s.length = 40;
+        s.positions = {0, 3, 19, 39};
+        auto& p = s.methods[0].params;
+        p.method = Method::Xpos;
+        p.content = Content::Random;
+        p.xpos.scale_base = 16;   // a visible spiral
+        const PairsResult r = computePairs(s);
+        const auto& c = r.configs.at(0);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const ScoreParams ep = effectiveParams(s, 0);
+        const Positions all = arangePositions(0, s.length);
+        const Matrix qa = xposApply(ep.xposParams(), contentRows(ep.content, false, all, ep.dim, ep.seed), 0, false);
+        const Matrix ka = xposApply(ep.xposParams(), contentRows(ep.content, true, all, ep.dim, ep.seed), 0, true);
+        for (const auto& pp : c.pairs)
+            for (std::size_t m = 0; m < c.positions.size(); ++m) {
+                const auto row = static_cast<Eigen::Index>(c.positions[m]);
+                QCOMPARE(pp.query[m].x(), qa(row, pp.channelA));
+                QCOMPARE(pp.query[m].y(), qa(row, pp.channelB));
+                QCOMPARE(pp.key[m].x(), ka(row, pp.channelA));
+                QCOMPARE(pp.key[m].y(), ka(row, pp.channelB));
+            }
+        // The spiral: the first query's radius changes along the trail.
+        const auto& trail = c.pairs.front().trail;
+        QVERIFY(std::hypot(trail.back().x(), trail.back().y()) != std::hypot(trail.front().x(), trail.front().y()));
+    }
+
+    void sinusoidalPointsAreTheEncoding_data() {
+        QTest::addColumn<int>("layout");
+        QTest::newRow("interleaved") << int(SinusoidalLayout::Interleaved);
+        QTest::newRow("concat") << int(SinusoidalLayout::Concat);
+    }
+    void sinusoidalPointsAreTheEncoding() {
+        QFETCH(int, layout);
+        SceneParams s;
+        auto& p = s.methods[0].params;
+        p.method = Method::Sinusoidal;
+        p.sinusoidal.layout = static_cast<SinusoidalLayout>(layout);
+        const PairsResult r = computePairs(s);
+        const auto& c = r.configs.at(0);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const Matrix pe = sinusoidalEncoding(effectiveParams(s, 0).sinusoidalParams(), c.positions);
+        for (const auto& pp : c.pairs)
+            for (std::size_t m = 0; m < c.positions.size(); ++m) {
+                QCOMPARE(pp.query[m].x(), pe(static_cast<Eigen::Index>(m), pp.channelA));   // cos
+                QCOMPARE(pp.query[m].y(), pe(static_cast<Eigen::Index>(m), pp.channelB));   // sin
+            }
+    }
+
+    void arrowTipIsDrawnAndTooltipShowsTheValue() {
+        SceneParams s;
+        s.positions = {0, 5};
+        s.pairs = {0};
+        const PairsResult r = computePairs(s);
+        const Theme theme = themeByName(QStringLiteral("light"));
+        const QRectF rect(0, 0, 500, 420);
+        QImage img(500, 420, QImage::Format_RGB32);
+        QPainter painter(&img);
+        renderPairs(painter, rect, r, theme);
+        painter.end();
+        const auto layout = layoutPairs(rect, r, theme);
+        QCOMPARE(layout.size(), std::size_t{1});
+        QCOMPARE(layout[0].cells.size(), std::size_t{1});
+        const auto& cl = layout[0].cells[0];
+        const QPointF v = r.configs[0].pairs[0].query[1];
+        const QPointF tip(cl.center.x() + v.x() * cl.scale, cl.center.y() - v.y() * cl.scale);
+        // Just inside the arrow head, the pixel has the position's colour.
+        const QPointF dir = (tip - cl.center) / std::hypot(tip.x() - cl.center.x(), tip.y() - cl.center.y());
+        const QColor drawn(img.pixel((tip - dir * 3).toPoint()));
+        const QColor expected = positionColor(1, 2, theme);
+        QVERIFY2(std::abs(drawn.red() - expected.red()) + std::abs(drawn.green() - expected.green()) +
+                         std::abs(drawn.blue() - expected.blue()) < 60,
+                 qPrintable(drawn.name() + QStringLiteral(" vs ") + expected.name()));
+        const auto hit = hitTestPairs(rect, r, theme, tip);
+        QVERIFY(hit.has_value());
+        QCOMPARE(hit->position, 1);
+        const QString tip1 = pairsToolTip(r, *hit);
+        QVERIFY2(tip1.contains(QStringLiteral("position m = 5")), qPrintable(tip1));
+        QVERIFY(tip1.contains(QString::fromStdString(formatNumber(v.x()))));
+        QVERIFY(tip1.contains(QString::fromStdString(formatNumber(r.configs[0].pairs[0].angle[1]))));
+    }
+
+    void nonRotatingMethodsSayWhatTheyDo_data() {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<bool>("curve");
+        QTest::addColumn<bool>("table");
+        QTest::newRow("nope") << int(Method::NoPE) << false << false;
+        QTest::newRow("alibi") << int(Method::Alibi) << true << false;
+        QTest::newRow("t5") << int(Method::T5) << true << true;
+        QTest::newRow("shaw") << int(Method::Shaw) << true << true;
+        QTest::newRow("learned") << int(Method::Learned) << false << true;
+        QTest::newRow("transformer-xl") << int(Method::TransformerXL) << false << true;
+    }
+    void nonRotatingMethodsSayWhatTheyDo() {
+        QFETCH(int, method);
+        QFETCH(bool, curve);
+        QFETCH(bool, table);
+        SceneParams s;
+        s.methods[0].params.method = static_cast<Method>(method);
+        const PairsResult r = computePairs(s);
+        const auto& c = r.configs.at(0);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY(!c.rotates);
+        QCOMPARE(c.summary, QString::fromUtf8(methodSummary(c.method).data()));
+        QVERIFY(!c.curveTitle.isEmpty() || curve);
+        QCOMPARE(!c.curves.empty(), curve);
+        QCOMPARE(c.table.size() > 0, table);
+        if (method == int(Method::Alibi)) {
+            // bias −m_h·d: the core's slopes
+            const Vector slopes = alibiSlopes(effectiveParams(s, 0).alibiParams());
+            QCOMPARE(c.curves[0].y[10], -slopes(0) * c.curves[0].x[10]);
+        }
+        QImage img(600, 400, QImage::Format_RGB32);
+        QPainter p(&img);
+        renderPairs(p, QRectF(0, 0, 600, 400), r, themeByName(QStringLiteral("light")));
+    }
+};
+
+QTEST_MAIN(TestPairsRenderer)
+#include "test_pairs_renderer.moc"

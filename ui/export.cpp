@@ -1,0 +1,817 @@
+#include "ui/export.h"
+
+#include "ui/atomicfile.h"
+#include "ui/compute.h"
+#include "ui/render/decayrenderer.h"
+#include "ui/render/frequencyrenderer.h"
+#include "ui/render/heatmaprenderer.h"
+#include "ui/render/pairsrenderer.h"
+
+#include <QBuffer>
+#include <QChart>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QImageReader>
+#include <QImageWriter>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSvgGenerator>
+#include <QXmlStreamReader>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+
+// CSV columns, one table per view (an all-views CSV has one section per view, each introduced
+// by a line "# view: <key>" and separated by an empty line):
+//   pairs        config,title,kind,pair,theta,position,x,y,angle,series,value
+//                  kind query / key: the rotated 2-D pair (x, y) of `pair` at `position`,
+//                        angle = the core's m·θ_i; trail: the query pair along the trail;
+//                        curve: a point (x, y) of the named `series` of a non-rotating method;
+//                        table: `value` at row label `position` and column `pair`
+//   heatmap      panel,title,difference,query,key,value         (value empty = causal mask)
+//   decay        config,title,distance,value,bound              (bound empty when none)
+//   frequencies  config,title,pair,theta_before,theta_after,wavelength_before,wavelength_after
+// Numbers are written in their shortest round-trip form, as `poslab compute` prints them.
+
+namespace poslab::ui {
+
+namespace {
+
+constexpr const char* kSessionKey = "poslab-session";
+constexpr const char* kXmlNamespace = "https://example.org/poslab/ns/session/1";
+constexpr double kScreenDpi = 96.0;
+
+QString num(double v) { return std::isfinite(v) ? QString::fromStdString(formatNumber(v)) : QString(); }
+
+QString csvField(const QString& s) {
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')) &&
+        !s.contains(QLatin1Char('\r')))
+        return s;
+    QString q = s;
+    q.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+    return QLatin1Char('"') + q + QLatin1Char('"');
+}
+
+QString csvRow(const QStringList& fields) {
+    QStringList out;
+    out.reserve(fields.size());
+    for (const auto& f : fields) out << csvField(f);
+    return out.join(QLatin1Char(',')) + QLatin1Char('\n');
+}
+
+QJsonValue jnum(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
+QJsonArray jnums(const std::vector<double>& v) {
+    QJsonArray a;
+    for (double x : v) a.append(jnum(x));
+    return a;
+}
+QJsonArray jints(const std::vector<std::int64_t>& v) {
+    QJsonArray a;
+    for (auto x : v) a.append(QJsonValue(static_cast<qint64>(x)));
+    return a;
+}
+
+QString escapeXml(const QString& s) { return s.toHtmlEscaped(); }
+
+QString describeScene(const SceneParams& scene) {
+    QStringList parts;
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
+        const auto& p = scene.methods[static_cast<std::size_t>(c)].params;
+        parts << QStringLiteral("%1 (dim %2)").arg(configTitle(scene, c)).arg(p.dim);
+    }
+    return QStringLiteral("%1; N = %2").arg(parts.join(QStringLiteral(", "))).arg(scene.length);
+}
+
+QString figureTitle(const SceneParams& scene, std::optional<ViewKind> view) {
+    const QString what = view ? viewTitle(*view) : QStringLiteral("All views");
+    return QStringLiteral("PosLab — %1 — %2").arg(what, describeScene(scene));
+}
+
+// ---- Layout of the views (as the window's splitters place them) --------------------------------
+
+struct Placed {
+    ViewKind view;
+    QRectF rect;
+};
+
+std::vector<Placed> placeViews(const QRectF& rect, const std::vector<ViewKind>& views) {
+    std::vector<Placed> out;
+    if (views.size() == 1) {
+        out.push_back({views.front(), rect});
+        return out;
+    }
+    const auto has = [&](ViewKind v) { return std::find(views.begin(), views.end(), v) != views.end(); };
+    const double gap = 6.0;   // the window's splitter handles
+    std::vector<ViewKind> top, bottom;
+    for (ViewKind v : {ViewKind::Pairs, ViewKind::Heatmap})
+        if (has(v)) top.push_back(v);
+    for (ViewKind v : {ViewKind::Decay, ViewKind::Frequencies})
+        if (has(v)) bottom.push_back(v);
+    // Rows 3 : 2 (the window's stretch factors); the top row splits pairs : heatmap as 3 : 2,
+    // the bottom row decay : frequencies evenly.
+    QRectF topRect = rect, bottomRect = rect;
+    if (!top.empty() && !bottom.empty()) {
+        const double h = (rect.height() - gap) * 3.0 / 5.0;
+        topRect.setHeight(h);
+        bottomRect.setTop(rect.top() + h + gap);
+    }
+    const auto split = [&](const QRectF& row, const std::vector<ViewKind>& vs, double firstShare) {
+        if (vs.size() == 1) {
+            out.push_back({vs.front(), row});
+            return;
+        }
+        const double w = (row.width() - gap) * firstShare;
+        out.push_back({vs[0], QRectF(row.left(), row.top(), w, row.height())});
+        out.push_back({vs[1], QRectF(row.left() + w + gap, row.top(), row.width() - w - gap, row.height())});
+    };
+    if (!top.empty()) split(topRect, top, 3.0 / 5.0);
+    if (!bottom.empty()) split(bottomRect, bottom, 1.0 / 2.0);
+    return out;
+}
+
+int heatmapPanels(const SceneParams& scene) {
+    const int configs = static_cast<int>(scene.methods.size());
+    return configs + ((configs > 1 && scene.view.showDifference) ? configs - 1 : 0);
+}
+
+// The samples a view of this size asks for: what MainWindow::updateDisplay() asks the scheduler
+// for, for a view widget of the same size.
+DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& rect, const Theme& theme, double dpr) {
+    DisplaySpec d;
+    if (view == ViewKind::Heatmap) d.heatmapCells = heatmapCellsFor(rect, heatmapPanels(scene), theme, dpr);
+    if (view == ViewKind::Decay) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr), 64, 2048);
+    return d;
+}
+
+// The decay chart as the window's QChartView shows it: a QChart set up by the renderer's
+// configureDecayChart(), laid out, then painted. (renderDecay() skips the layout step, so outside
+// a running event loop its axes, title and legend are missing.)
+void paintDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {
+    QGraphicsScene scene;
+    auto* chart = new QChart;  // owned by the scene
+    scene.addItem(chart);
+    chart->setGeometry(QRectF(QPointF(0, 0), rect.size()));
+    configureDecayChart(chart, result, theme);
+    if (chart->layout()) chart->layout()->activate();
+    scene.setSceneRect(QRectF(QPointF(0, 0), rect.size()));
+    painter.save();
+    painter.fillRect(rect, theme.background);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    scene.render(&painter, rect, scene.sceneRect());
+    painter.restore();
+}
+
+void paintOne(QPainter& p, const QRectF& rect, const SceneParams& scene, ViewKind view, const Theme& theme, double dpr) {
+    const DisplaySpec d = displayFor(scene, view, rect, theme, dpr);
+    p.save();
+    p.setClipRect(rect);
+    switch (view) {
+    case ViewKind::Pairs: renderPairs(p, rect, computePairs(scene, d), theme); break;
+    case ViewKind::Heatmap: renderHeatmap(p, rect, computeHeatmap(scene, d), theme); break;
+    case ViewKind::Decay: paintDecay(p, rect, computeDecay(scene, d), theme); break;
+    case ViewKind::Frequencies: renderFrequencies(p, rect, computeFrequencies(scene), theme); break;
+    }
+    p.restore();
+}
+
+QSizeF logicalSize(const ExportRequest& r) {
+    const double s = kScreenDpi / r.dpi;
+    return QSizeF(r.pixels.width() * s, r.pixels.height() * s);
+}
+
+std::vector<ViewKind> requestedViews(const SceneParams& scene, const ExportRequest& r) {
+    if (r.view) return {*r.view};
+    return visibleViews(scene);
+}
+
+// ---- Image formats ----------------------------------------------------------------------------
+
+std::optional<QByteArray> renderPng(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
+    QImage img(r.pixels, QImage::Format_ARGB32_Premultiplied);
+    if (img.isNull()) {
+        if (error) *error = QStringLiteral("not enough memory for a %1 × %2 image").arg(r.pixels.width()).arg(r.pixels.height());
+        return std::nullopt;
+    }
+    // Paint at the screen's 96 dpi scale with the DPI as device pixel ratio (text and lines
+    // grow with it, as on a high-DPI screen), then record the DPI for the file's pHYs chunk.
+    const int screenDpm = qRound(kScreenDpi / 0.0254);
+    img.setDotsPerMeterX(screenDpm);
+    img.setDotsPerMeterY(screenDpm);
+    const double dpr = r.dpi / kScreenDpi;
+    img.setDevicePixelRatio(dpr);
+    img.fill(theme.background);
+    {
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setRenderHint(QPainter::TextAntialiasing, true);
+        paintViews(p, QRectF(QPointF(0, 0), logicalSize(r)), scene, r.view, theme, dpr);
+    }
+    img.setDevicePixelRatio(1.0);
+    const int dpm = qRound(r.dpi / 0.0254);
+    img.setDotsPerMeterX(dpm);
+    img.setDotsPerMeterY(dpm);
+    img.setText(QStringLiteral("Title"), figureTitle(scene, r.view));
+    img.setText(QStringLiteral("Software"), QStringLiteral("PosLab ") + poslabVersion());
+    img.setText(QStringLiteral("Description"), describeScene(scene));
+    img.setText(QString::fromLatin1(kSessionKey), QString::fromUtf8(sceneToJson(scene, true)));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(img)) {
+        if (error) *error = QStringLiteral("PNG encoder: ") + writer.errorString();
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+std::optional<QByteArray> renderSvg(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
+    const QSizeF size = logicalSize(r);
+    QByteArray bytes;
+    {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        QSvgGenerator gen;
+        gen.setOutputDevice(&buffer);
+        gen.setResolution(int(kScreenDpi));
+        gen.setSize(QSize(qRound(size.width()), qRound(size.height())));
+        gen.setViewBox(QRectF(QPointF(0, 0), size));
+        gen.setTitle(figureTitle(scene, r.view));
+        gen.setDescription(QStringLiteral("Made with PosLab %1: %2").arg(poslabVersion(), describeScene(scene)));
+        QPainter p;
+        if (!p.begin(&gen)) {
+            if (error) *error = QStringLiteral("the SVG generator could not start");
+            return std::nullopt;
+        }
+        p.setRenderHint(QPainter::Antialiasing, true);
+        paintViews(p, QRectF(QPointF(0, 0), size), scene, r.view, theme, r.dpi / kScreenDpi);
+        p.end();
+    }
+    // The scene as metadata, right after <desc> (or the <svg> start tag).
+    const QByteArray meta = "<metadata id=\"poslab-session\"><poslab:session xmlns:poslab=\"" + QByteArray(kXmlNamespace) +
+                            "\">" + escapeXml(QString::fromUtf8(sceneToJson(scene, true))).toUtf8() +
+                            "</poslab:session></metadata>\n";
+    qsizetype at = bytes.indexOf("</desc>");
+    if (at >= 0) {
+        at += 7;
+        if (at < bytes.size() && bytes[at] == '\n') ++at;
+    } else {
+        const qsizetype svg = bytes.indexOf("<svg");
+        at = svg >= 0 ? bytes.indexOf('>', svg) + 1 : -1;
+    }
+    if (at <= 0) {
+        if (error) *error = QStringLiteral("the SVG generator wrote no <svg> element");
+        return std::nullopt;
+    }
+    bytes.insert(at, meta);
+    return bytes;
+}
+
+QByteArray xmpPacket(const SceneParams& scene, std::optional<ViewKind> view) {
+    const QString xml =
+        QStringLiteral(
+            "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+            "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+            " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+            "  <rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
+            "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\"\n"
+            "    xmlns:poslab=\"%1\">\n"
+            "   <dc:format>application/pdf</dc:format>\n"
+            "   <dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">%2</rdf:li></rdf:Alt></dc:title>\n"
+            "   <dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">%3</rdf:li></rdf:Alt></dc:description>\n"
+            "   <xmp:CreatorTool>PosLab %4</xmp:CreatorTool>\n"
+            "   <pdf:Keywords>PosLab; positional encoding; poslab-session</pdf:Keywords>\n"
+            "   <poslab:session>%5</poslab:session>\n"
+            "  </rdf:Description>\n"
+            " </rdf:RDF>\n"
+            "</x:xmpmeta>\n"
+            "<?xpacket end=\"w\"?>")
+            .arg(QLatin1String(kXmlNamespace), escapeXml(figureTitle(scene, view)), escapeXml(describeScene(scene)),
+                 poslabVersion(), escapeXml(QString::fromUtf8(sceneToJson(scene, true))));
+    return xml.toUtf8();
+}
+
+std::optional<QByteArray> renderPdf(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
+    const QSizeF size = logicalSize(r);
+    QByteArray bytes;
+    {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        QPdfWriter pdf(&buffer);
+        pdf.setResolution(int(kScreenDpi));
+        pdf.setTitle(figureTitle(scene, r.view));
+        pdf.setCreator(QStringLiteral("PosLab ") + poslabVersion());
+        pdf.setDocumentXmpMetadata(xmpPacket(scene, r.view));
+        pdf.addFileAttachment(QStringLiteral("scene.poslab"), sceneToJson(scene), QStringLiteral("application/json"));
+        const QSizeF inches(size.width() / kScreenDpi, size.height() / kScreenDpi);
+        pdf.setPageLayout(QPageLayout(QPageSize(inches, QPageSize::Inch, QString(), QPageSize::ExactMatch),
+                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        QPainter p;
+        if (!p.begin(&pdf)) {
+            if (error) *error = QStringLiteral("the PDF writer could not start");
+            return std::nullopt;
+        }
+        p.setRenderHint(QPainter::Antialiasing, true);
+        // The page in the painter's coordinates (device pixels at 96 dpi): scale the logical
+        // size onto it exactly, whatever rounding the page size went through.
+        const QRect page = p.viewport();
+        p.scale(page.width() / size.width(), page.height() / size.height());
+        paintViews(p, QRectF(QPointF(0, 0), size), scene, r.view, theme, r.dpi / kScreenDpi);
+        p.end();
+    }
+    if (!bytes.startsWith("%PDF")) {
+        if (error) *error = QStringLiteral("the PDF writer produced no document");
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+// ---- Data formats ---------------------------------------------------------------------------------
+
+QString pairsCsv(const PairsResult& res) {
+    QString out = csvRow({QStringLiteral("config"), QStringLiteral("title"), QStringLiteral("kind"), QStringLiteral("pair"),
+                          QStringLiteral("theta"), QStringLiteral("position"), QStringLiteral("x"), QStringLiteral("y"),
+                          QStringLiteral("angle"), QStringLiteral("series"), QStringLiteral("value")});
+    for (int c = 0; c < static_cast<int>(res.configs.size()); ++c) {
+        const auto& cfg = res.configs[static_cast<std::size_t>(c)];
+        const QString cs = QString::number(c);
+        for (const auto& pp : cfg.pairs) {
+            for (std::size_t m = 0; m < cfg.positions.size() && m < pp.query.size(); ++m) {
+                out += csvRow({cs, cfg.title, QStringLiteral("query"), QString::number(pp.pair), num(pp.theta),
+                               QString::number(cfg.positions[m]), num(pp.query[m].x()), num(pp.query[m].y()),
+                               m < pp.angle.size() ? num(pp.angle[m]) : QString(), QString(), QString()});
+            }
+            for (std::size_t m = 0; m < cfg.positions.size() && m < pp.key.size(); ++m) {
+                out += csvRow({cs, cfg.title, QStringLiteral("key"), QString::number(pp.pair), num(pp.theta),
+                               QString::number(cfg.positions[m]), num(pp.key[m].x()), num(pp.key[m].y()),
+                               m < pp.angle.size() ? num(pp.angle[m]) : QString(), QString(), QString()});
+            }
+            for (std::size_t t = 0; t < cfg.trailPositions.size() && t < pp.trail.size(); ++t) {
+                out += csvRow({cs, cfg.title, QStringLiteral("trail"), QString::number(pp.pair), num(pp.theta),
+                               QString::number(cfg.trailPositions[t]), num(pp.trail[t].x()), num(pp.trail[t].y()),
+                               QString(), QString(), QString()});
+            }
+        }
+        for (const auto& s : cfg.curves)
+            for (std::size_t k = 0; k < s.x.size() && k < s.y.size(); ++k)
+                out += csvRow({cs, cfg.title, QStringLiteral("curve"), QString(), QString(), QString(), num(s.x[k]),
+                               num(s.y[k]), QString(), s.name, QString()});
+        for (Eigen::Index i = 0; i < cfg.table.rows(); ++i)
+            for (Eigen::Index j = 0; j < cfg.table.cols(); ++j)
+                out += csvRow({cs, cfg.title, QStringLiteral("table"), QString::number(j), QString(),
+                               static_cast<std::size_t>(i) < cfg.tableRows.size() ? QString::number(cfg.tableRows[std::size_t(i)]) : QString::number(i),
+                               QString(), QString(), QString(), cfg.tableTitle, num(cfg.table(i, j))});
+    }
+    return out;
+}
+
+QJsonObject pairsJson(const PairsResult& res) {
+    QJsonArray configs;
+    for (const auto& cfg : res.configs) {
+        QJsonObject o;
+        o.insert(QStringLiteral("title"), cfg.title);
+        o.insert(QStringLiteral("method"), QString::fromUtf8(std::string(methodKey(cfg.method)).c_str()));
+        if (!cfg.error.isEmpty()) o.insert(QStringLiteral("error"), cfg.error);
+        o.insert(QStringLiteral("positions"), jints(cfg.positions));
+        o.insert(QStringLiteral("trail_positions"), jints(cfg.trailPositions));
+        QJsonArray pairs;
+        for (const auto& pp : cfg.pairs) {
+            QJsonObject po;
+            po.insert(QStringLiteral("pair"), pp.pair);
+            po.insert(QStringLiteral("theta"), jnum(pp.theta));
+            po.insert(QStringLiteral("channels"), QJsonArray{pp.channelA, pp.channelB});
+            po.insert(QStringLiteral("angle"), jnums(pp.angle));
+            const auto pts = [](const std::vector<QPointF>& v) {
+                QJsonArray a;
+                for (const auto& p : v) a.append(QJsonArray{jnum(p.x()), jnum(p.y())});
+                return a;
+            };
+            po.insert(QStringLiteral("query"), pts(pp.query));
+            po.insert(QStringLiteral("key"), pts(pp.key));
+            po.insert(QStringLiteral("trail"), pts(pp.trail));
+            pairs.append(po);
+        }
+        o.insert(QStringLiteral("pairs"), pairs);
+        QJsonArray curves;
+        for (const auto& s : cfg.curves) {
+            QJsonObject so;
+            so.insert(QStringLiteral("name"), s.name);
+            so.insert(QStringLiteral("x"), jnums(s.x));
+            so.insert(QStringLiteral("y"), jnums(s.y));
+            curves.append(so);
+        }
+        o.insert(QStringLiteral("curves"), curves);
+        if (cfg.table.size() > 0) {
+            QJsonArray rows;
+            for (Eigen::Index i = 0; i < cfg.table.rows(); ++i) {
+                QJsonArray row;
+                for (Eigen::Index j = 0; j < cfg.table.cols(); ++j) row.append(jnum(cfg.table(i, j)));
+                rows.append(row);
+            }
+            QJsonObject t;
+            t.insert(QStringLiteral("title"), cfg.tableTitle);
+            t.insert(QStringLiteral("rows"), jints(cfg.tableRows));
+            t.insert(QStringLiteral("values"), rows);
+            o.insert(QStringLiteral("table"), t);
+        }
+        configs.append(o);
+    }
+    return QJsonObject{{QStringLiteral("configs"), configs}};
+}
+
+bool maskedCell(const HeatmapResult& res, const HeatmapPanel& panel, Eigen::Index i, Eigen::Index j) {
+    const double v = panel.values(i, j);
+    if (!std::isfinite(v)) return true;
+    return res.causal && panel.keys[std::size_t(j)] > panel.queries[std::size_t(i)];
+}
+
+QString heatmapCsv(const HeatmapResult& res) {
+    QString out = csvRow({QStringLiteral("panel"), QStringLiteral("title"), QStringLiteral("difference"),
+                          QStringLiteral("query"), QStringLiteral("key"), QStringLiteral("value")});
+    for (int k = 0; k < static_cast<int>(res.panels.size()); ++k) {
+        const auto& p = res.panels[static_cast<std::size_t>(k)];
+        const QString ks = QString::number(k), diff = p.difference ? QStringLiteral("true") : QStringLiteral("false");
+        for (Eigen::Index i = 0; i < p.values.rows(); ++i)
+            for (Eigen::Index j = 0; j < p.values.cols(); ++j)
+                out += ks + QLatin1Char(',') + csvField(p.title) + QLatin1Char(',') + diff + QLatin1Char(',') +
+                       QString::number(p.queries[std::size_t(i)]) + QLatin1Char(',') + QString::number(p.keys[std::size_t(j)]) +
+                       QLatin1Char(',') + (maskedCell(res, p, i, j) ? QString() : num(p.values(i, j))) + QLatin1Char('\n');
+    }
+    return out;
+}
+
+QJsonObject heatmapJson(const HeatmapResult& res) {
+    QJsonArray panels;
+    for (const auto& p : res.panels) {
+        QJsonObject o;
+        o.insert(QStringLiteral("title"), p.title);
+        o.insert(QStringLiteral("difference"), p.difference);
+        if (!p.error.isEmpty()) o.insert(QStringLiteral("error"), p.error);
+        o.insert(QStringLiteral("queries"), jints(p.queries));
+        o.insert(QStringLiteral("keys"), jints(p.keys));
+        QJsonArray rows;
+        for (Eigen::Index i = 0; i < p.values.rows(); ++i) {
+            QJsonArray row;
+            for (Eigen::Index j = 0; j < p.values.cols(); ++j)
+                row.append(maskedCell(res, p, i, j) ? QJsonValue(QJsonValue::Null) : jnum(p.values(i, j)));
+            rows.append(row);
+        }
+        o.insert(QStringLiteral("values"), rows);
+        o.insert(QStringLiteral("color_range"), QJsonArray{jnum(p.lo), jnum(p.hi)});
+        o.insert(QStringLiteral("colormap"), p.diverging ? QStringLiteral("diverging") : QStringLiteral("viridis"));
+        panels.append(o);
+    }
+    QJsonObject o;
+    o.insert(QStringLiteral("length"), static_cast<qint64>(res.length));
+    o.insert(QStringLiteral("softmax"), res.softmax);
+    o.insert(QStringLiteral("causal"), res.causal);
+    o.insert(QStringLiteral("head"), res.head);
+    o.insert(QStringLiteral("panels"), panels);
+    return o;
+}
+
+QString decayCsv(const DecayResult& res) {
+    QString out = csvRow({QStringLiteral("config"), QStringLiteral("title"), QStringLiteral("distance"),
+                          QStringLiteral("value"), QStringLiteral("bound")});
+    for (int c = 0; c < static_cast<int>(res.series.size()); ++c) {
+        const auto& s = res.series[static_cast<std::size_t>(c)];
+        for (std::size_t k = 0; k < s.distance.size() && k < s.value.size(); ++k)
+            out += csvRow({QString::number(c), s.title, QString::number(s.distance[k]), num(s.value[k]),
+                           k < s.bound.size() ? num(s.bound[k]) : QString()});
+    }
+    return out;
+}
+
+QJsonObject decayJson(const DecayResult& res) {
+    QJsonArray series;
+    for (const auto& s : res.series) {
+        QJsonObject o;
+        o.insert(QStringLiteral("title"), s.title);
+        if (!s.error.isEmpty()) o.insert(QStringLiteral("error"), s.error);
+        o.insert(QStringLiteral("distance"), jints(s.distance));
+        o.insert(QStringLiteral("value"), jnums(s.value));
+        if (!s.bound.empty()) o.insert(QStringLiteral("bound"), jnums(s.bound));
+        series.append(o);
+    }
+    QJsonObject o;
+    o.insert(QStringLiteral("max_distance"), static_cast<qint64>(res.maxDistance));
+    o.insert(QStringLiteral("log_x"), res.logX);
+    o.insert(QStringLiteral("log_y"), res.logY);
+    o.insert(QStringLiteral("series"), series);
+    return o;
+}
+
+QString frequenciesCsv(const FrequencyResult& res) {
+    QString out = csvRow({QStringLiteral("config"), QStringLiteral("title"), QStringLiteral("pair"),
+                          QStringLiteral("theta_before"), QStringLiteral("theta_after"),
+                          QStringLiteral("wavelength_before"), QStringLiteral("wavelength_after")});
+    for (int c = 0; c < static_cast<int>(res.configs.size()); ++c) {
+        const auto& f = res.configs[static_cast<std::size_t>(c)];
+        const std::size_t n = std::max(f.before.size(), f.after.size());
+        for (std::size_t i = 0; i < n; ++i) {
+            const double b = i < f.before.size() ? f.before[i] : NAN;
+            const double a = i < f.after.size() ? f.after[i] : NAN;
+            out += csvRow({QString::number(c), f.title, QString::number(i), num(b), num(a),
+                           b > 0 ? num(2 * M_PI / b) : QString(), a > 0 ? num(2 * M_PI / a) : QString()});
+        }
+    }
+    return out;
+}
+
+QJsonObject frequenciesJson(const FrequencyResult& res) {
+    QJsonArray configs;
+    for (const auto& f : res.configs) {
+        QJsonObject o;
+        o.insert(QStringLiteral("title"), f.title);
+        o.insert(QStringLiteral("method"), QString::fromUtf8(std::string(methodKey(f.method)).c_str()));
+        if (!f.error.isEmpty()) o.insert(QStringLiteral("error"), f.error);
+        o.insert(QStringLiteral("note"), f.note);
+        o.insert(QStringLiteral("theta_before"), jnums(f.before));
+        o.insert(QStringLiteral("theta_after"), jnums(f.after));
+        o.insert(QStringLiteral("scaled"), f.scaled);
+        o.insert(QStringLiteral("attention_factor"), jnum(f.attentionFactor));
+        o.insert(QStringLiteral("original_context"), static_cast<qint64>(f.originalContext));
+        o.insert(QStringLiteral("context"), static_cast<qint64>(f.context));
+        configs.append(o);
+    }
+    return QJsonObject{{QStringLiteral("configs"), configs}};
+}
+
+// The view's results at the resolution a figure of the request's size would use.
+struct ViewData {
+    ViewKind view;
+    QString csv;
+    QJsonObject json;
+};
+
+std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r) {
+    const Theme theme = exportTheme(scene, r);
+    const double dpr = r.dpi / kScreenDpi;
+    std::vector<ViewData> out;
+    for (const auto& placed : placeViews(QRectF(QPointF(0, 0), logicalSize(r)), requestedViews(scene, r))) {
+        const DisplaySpec d = displayFor(scene, placed.view, placed.rect, theme, dpr);
+        ViewData v{placed.view, {}, {}};
+        switch (placed.view) {
+        case ViewKind::Pairs: {
+            const auto res = computePairs(scene, d);
+            v.csv = pairsCsv(res);
+            v.json = pairsJson(res);
+            break;
+        }
+        case ViewKind::Heatmap: {
+            const auto res = computeHeatmap(scene, d);
+            v.csv = heatmapCsv(res);
+            v.json = heatmapJson(res);
+            break;
+        }
+        case ViewKind::Decay: {
+            const auto res = computeDecay(scene, d);
+            v.csv = decayCsv(res);
+            v.json = decayJson(res);
+            break;
+        }
+        case ViewKind::Frequencies: {
+            const auto res = computeFrequencies(scene);
+            v.csv = frequenciesCsv(res);
+            v.json = frequenciesJson(res);
+            break;
+        }
+        }
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
+QString unescapeXml(QString s) {
+    s.replace(QStringLiteral("&quot;"), QStringLiteral("\""));
+    s.replace(QStringLiteral("&#39;"), QStringLiteral("'"));
+    s.replace(QStringLiteral("&apos;"), QStringLiteral("'"));
+    s.replace(QStringLiteral("&lt;"), QStringLiteral("<"));
+    s.replace(QStringLiteral("&gt;"), QStringLiteral(">"));
+    s.replace(QStringLiteral("&amp;"), QStringLiteral("&"));
+    return s;
+}
+
+}  // namespace
+
+// ---- Names ------------------------------------------------------------------------------------------
+
+QString exportFormatKey(ExportFormat f) {
+    switch (f) {
+    case ExportFormat::Png: return QStringLiteral("png");
+    case ExportFormat::Svg: return QStringLiteral("svg");
+    case ExportFormat::Pdf: return QStringLiteral("pdf");
+    case ExportFormat::Csv: return QStringLiteral("csv");
+    case ExportFormat::Json: return QStringLiteral("json");
+    }
+    return {};
+}
+
+QStringList exportFormatKeys() {
+    return {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("csv"), QStringLiteral("json")};
+}
+
+std::optional<ExportFormat> exportFormatFromKey(const QString& key) {
+    for (ExportFormat f : {ExportFormat::Png, ExportFormat::Svg, ExportFormat::Pdf, ExportFormat::Csv, ExportFormat::Json})
+        if (key.compare(exportFormatKey(f), Qt::CaseInsensitive) == 0) return f;
+    return std::nullopt;
+}
+
+std::optional<ExportFormat> exportFormatFromPath(const QString& path) {
+    return exportFormatFromKey(QFileInfo(path).suffix());
+}
+
+QString viewKey(ViewKind v) {
+    switch (v) {
+    case ViewKind::Pairs: return QStringLiteral("pairs");
+    case ViewKind::Heatmap: return QStringLiteral("heatmap");
+    case ViewKind::Decay: return QStringLiteral("decay");
+    case ViewKind::Frequencies: return QStringLiteral("frequencies");
+    }
+    return {};
+}
+
+QString viewTitle(ViewKind v) {
+    switch (v) {
+    case ViewKind::Pairs: return QStringLiteral("Pair vectors");
+    case ViewKind::Heatmap: return QStringLiteral("Attention heatmap");
+    case ViewKind::Decay: return QStringLiteral("Decay with distance");
+    case ViewKind::Frequencies: return QStringLiteral("Frequencies");
+    }
+    return {};
+}
+
+QStringList viewKeys() {
+    QStringList out;
+    for (ViewKind v : kAllViews) out << viewKey(v);
+    return out;
+}
+
+std::optional<ViewKind> viewFromKey(const QString& key) {
+    for (ViewKind v : kAllViews)
+        if (key == viewKey(v)) return v;
+    return std::nullopt;
+}
+
+std::vector<ViewKind> visibleViews(const SceneParams& scene) {
+    std::vector<ViewKind> out;
+    const bool show[4] = {scene.view.showPairs, scene.view.showHeatmap, scene.view.showDecay, scene.view.showFrequencies};
+    for (int i = 0; i < 4; ++i)
+        if (show[i]) out.push_back(kAllViews[i]);
+    if (out.empty()) out.assign(std::begin(kAllViews), std::end(kAllViews));
+    return out;
+}
+
+// ---- Requests -------------------------------------------------------------------------------------
+
+std::optional<QString> exportRequestProblem(const ExportRequest& r) {
+    const auto side = [](const char* name, int v) -> std::optional<QString> {
+        if (v < kMinExportPixels || v > kMaxExportPixels)
+            return QStringLiteral("%1: an integer from %2 to %3, got %4").arg(QLatin1String(name)).arg(kMinExportPixels).arg(kMaxExportPixels).arg(v);
+        return std::nullopt;
+    };
+    if (auto e = side("width", r.pixels.width())) return e;
+    if (auto e = side("height", r.pixels.height())) return e;
+    if (qint64(r.pixels.width()) * r.pixels.height() > kMaxExportArea)
+        return QStringLiteral("width × height: at most %1 pixels, got %2").arg(kMaxExportArea).arg(qint64(r.pixels.width()) * r.pixels.height());
+    if (r.dpi < kMinDpi || r.dpi > kMaxDpi)
+        return QStringLiteral("dpi: an integer from %1 to %2, got %3").arg(kMinDpi).arg(kMaxDpi).arg(r.dpi);
+    // The picture must stay large enough to lay out the views: at least 64 logical pixels.
+    const double scale = kScreenDpi / r.dpi;
+    if (r.pixels.width() * scale < kMinExportPixels || r.pixels.height() * scale < kMinExportPixels)
+        return QStringLiteral("dpi: at most %1 for a %2 × %3 figure (at least 64 × 64 at 96 dpi), got %4")
+            .arg(int(std::floor(std::min(r.pixels.width(), r.pixels.height()) * kScreenDpi / kMinExportPixels)))
+            .arg(r.pixels.width()).arg(r.pixels.height()).arg(r.dpi);
+    if (!r.theme.isEmpty() && !themeNames().contains(r.theme))
+        return QStringLiteral("theme: one of %1, got %2").arg(themeNames().join(QStringLiteral(", ")), r.theme);
+    if (r.fontScale && !(*r.fontScale >= 0.5 && *r.fontScale <= 3.0))
+        return QStringLiteral("font scale: a number from 0.5 to 3, got %1").arg(num(*r.fontScale).isEmpty() ? QStringLiteral("nan") : num(*r.fontScale));
+    return std::nullopt;
+}
+
+Theme exportTheme(const SceneParams& scene, const ExportRequest& r) {
+    return themeByName(r.theme.isEmpty() ? scene.view.theme : r.theme, r.fontScale.value_or(scene.view.fontScale));
+}
+
+void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene, std::optional<ViewKind> view,
+                const Theme& theme, double devicePixelRatio) {
+    painter.fillRect(rect, theme.background);
+    const std::vector<ViewKind> views = view ? std::vector<ViewKind>{*view} : visibleViews(scene);
+    for (const auto& placed : placeViews(rect, views)) paintOne(painter, placed.rect, scene, placed.view, theme, devicePixelRatio);
+}
+
+QByteArray exportCsv(const SceneParams& scene, const ExportRequest& r) {
+    QString out = QStringLiteral("# PosLab %1 — %2\n# %3: %4\n")
+                      .arg(poslabVersion(), figureTitle(scene, r.view), QLatin1String(kSessionKey),
+                           QString::fromUtf8(sceneToJson(scene, true)));
+    const auto data = viewData(scene, r);
+    for (std::size_t k = 0; k < data.size(); ++k) {
+        if (data.size() > 1) {
+            if (k) out += QLatin1Char('\n');
+            out += QStringLiteral("# view: %1\n").arg(viewKey(data[k].view));
+        }
+        out += data[k].csv;
+    }
+    return out.toUtf8();
+}
+
+QByteArray exportJson(const SceneParams& scene, const ExportRequest& r) {
+    QJsonObject views;
+    for (const auto& v : viewData(scene, r)) views.insert(viewKey(v.view), v.json);
+    QJsonObject root;
+    root.insert(QStringLiteral("format"), QStringLiteral("poslab-data"));
+    root.insert(QStringLiteral("app_version"), poslabVersion());
+    root.insert(QStringLiteral("title"), figureTitle(scene, r.view));
+    root.insert(QStringLiteral("views"), views);
+    root.insert(QStringLiteral("session"), QJsonDocument::fromJson(sceneToJson(scene, true)).object());
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequest& r, QString* error) {
+    if (auto e = exportRequestProblem(r)) {
+        if (error) *error = *e;
+        return std::nullopt;
+    }
+    if (auto e = sceneProblem(scene)) {
+        if (error) *error = QStringLiteral("the scene is not valid: ") + *e;
+        return std::nullopt;
+    }
+    const Theme theme = exportTheme(scene, r);
+    try {
+        switch (r.format) {
+        case ExportFormat::Png: return renderPng(scene, r, theme, error);
+        case ExportFormat::Svg: return renderSvg(scene, r, theme, error);
+        case ExportFormat::Pdf: return renderPdf(scene, r, theme, error);
+        case ExportFormat::Csv: return exportCsv(scene, r);
+        case ExportFormat::Json: return exportJson(scene, r);
+        }
+    } catch (const std::bad_alloc&) {
+        if (error) *error = QStringLiteral("not enough memory for this figure");
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromUtf8(e.what());
+    }
+    return std::nullopt;
+}
+
+bool exportToFile(const QString& path, const SceneParams& scene, const ExportRequest& request, QString* error) {
+    QString why;
+    const auto bytes = exportBytes(scene, request, &why);
+    if (!bytes) {
+        if (error) *error = QStringLiteral("cannot export %1: %2").arg(path, why);
+        return false;
+    }
+    return writeFileAtomically(path, *bytes, error);
+}
+
+std::optional<Session> sessionFromExport(const QString& path, QString* error, QStringList* warnings) {
+    const auto failWith = [&](const QString& what) -> std::optional<Session> {
+        if (error) *error = path + QStringLiteral(": ") + what;
+        return std::nullopt;
+    };
+    const auto format = exportFormatFromPath(path);
+    if (!format) return failWith(QStringLiteral("not an exported figure (.png, .svg, .pdf, .csv or .json)"));
+    QByteArray json;
+    if (*format == ExportFormat::Png) {
+        QImageReader reader(path, "png");
+        if (!reader.canRead()) return failWith(QStringLiteral("cannot read the PNG: ") + reader.errorString());
+        json = reader.text(QString::fromLatin1(kSessionKey)).toUtf8();
+    } else {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) return failWith(f.errorString());
+        const QByteArray data = f.read(256LL * 1024 * 1024);
+        if (*format == ExportFormat::Svg) {
+            QXmlStreamReader xml(data);
+            while (!xml.atEnd()) {
+                if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("session") &&
+                    xml.namespaceUri() == QLatin1String(kXmlNamespace)) {
+                    json = xml.readElementText().toUtf8();
+                    break;
+                }
+            }
+        } else if (*format == ExportFormat::Pdf) {
+            const qsizetype a = data.indexOf("<poslab:session>");
+            const qsizetype b = data.indexOf("</poslab:session>", a);
+            if (a >= 0 && b > a) json = unescapeXml(QString::fromUtf8(data.mid(a + 16, b - a - 16))).toUtf8();
+        } else if (*format == ExportFormat::Csv) {
+            const QByteArray marker = "# " + QByteArray(kSessionKey) + ": ";
+            const qsizetype a = data.indexOf(marker);
+            if (a >= 0) json = data.mid(a + marker.size(), data.indexOf('\n', a) - a - marker.size());
+        } else {
+            const QJsonObject root = QJsonDocument::fromJson(data).object();
+            if (root.contains(QStringLiteral("session")))
+                json = QJsonDocument(root.value(QStringLiteral("session")).toObject()).toJson(QJsonDocument::Compact);
+        }
+    }
+    if (json.isEmpty()) return failWith(QStringLiteral("carries no PosLab scene"));
+    return sessionFromJson(json, path, error, warnings);
+}
+
+}  // namespace poslab::ui

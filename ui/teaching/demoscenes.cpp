@@ -1,0 +1,192 @@
+#include "ui/teaching/demoscenes.h"
+
+#include <QRegularExpression>
+
+namespace poslab::ui {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+MethodConfig config(Method m, int dim, Content content, const QString& label = {}) {
+    MethodConfig c;
+    c.label = label;
+    c.params.method = m;
+    c.params.dim = dim;
+    c.params.content = content;
+    c.params.rope.head_dim = dim;
+    c.params.xpos.head_dim = dim;
+    c.params.sinusoidal.dim = dim;
+    c.params.learned.dim = dim;
+    c.params.shaw.dim = dim;
+    c.params.transformer_xl.dim = dim;
+    return c;
+}
+
+void onlyViews(SceneParams& s, bool pairs, bool heatmap, bool decay, bool freqs) {
+    s.view.showPairs = pairs;
+    s.view.showHeatmap = heatmap;
+    s.view.showDecay = decay;
+    s.view.showFrequencies = freqs;
+}
+
+}  // namespace
+
+SceneParams demoScene(DemoId id) {
+    SceneParams s;
+    s.view.decayShowBound = true;
+    switch (id) {
+        case DemoId::PermutationEquivariance:
+            // No positions next to RoPE, random content: the NoPE heatmap is the same matrix
+            // whatever order the tokens come in; RoPE's depends on where they sit.
+            s.methods = {config(Method::NoPE, 16, Content::Random, QStringLiteral("No positions")),
+                         config(Method::Rope, 16, Content::Random, QStringLiteral("RoPE"))};
+            s.length = 16;
+            s.positions = {0, 1, 2, 4, 8};
+            s.view.showDifference = false;
+            onlyViews(s, false, true, false, false);
+            break;
+        case DemoId::SinusoidalShift:
+            s.methods = {config(Method::Sinusoidal, 16, Content::Ones)};
+            s.length = 32;
+            s.positions = {0, 5, 10, 15, 20};
+            s.pairs = {0, 1, 2, 3};
+            onlyViews(s, true, false, false, true);
+            break;
+        case DemoId::SinusoidalRelative:
+            s.methods = {config(Method::Sinusoidal, 16, Content::Ones)};
+            s.length = 32;
+            s.positions = {0, 1, 3, 17, 19};
+            onlyViews(s, true, false, true, false);
+            s.view.decayMaxDistance = 64;
+            break;
+        case DemoId::SinusoidalTokens:
+            s.methods = {config(Method::Sinusoidal, 16, Content::Ones, QStringLiteral("ones")),
+                         config(Method::Sinusoidal, 16, Content::Random, QStringLiteral("random tokens"))};
+            s.length = 32;
+            s.view.showDifference = false;
+            onlyViews(s, false, true, false, false);
+            break;
+        case DemoId::RopeShiftInvariance:
+            s.methods = {config(Method::Rope, 16, Content::Ones)};
+            s.length = 48;
+            onlyViews(s, true, true, false, false);
+            break;
+        case DemoId::RopeNorm:
+            s.methods = {config(Method::Rope, 16, Content::Random)};
+            s.length = 64;
+            s.positions = {0, 1, 2, 3, 5, 8, 13, 21};
+            onlyViews(s, true, false, false, true);
+            break;
+        case DemoId::RopeDecay:
+            s.methods = {config(Method::Rope, 64, Content::Ones)};
+            s.length = 256;
+            s.view.decayMaxDistance = 4096;
+            s.view.decayLogX = true;
+            s.view.decayShowBound = true;
+            onlyViews(s, false, false, true, true);
+            break;
+        case DemoId::RopeComplexIdentity: {
+            MethodConfig c = config(Method::Rope, 16, Content::Random, QStringLiteral("RoPE (interleaved)"));
+            c.params.rope.layout = RopeLayout::Interleaved;
+            c.params.precision = Precision::Double;
+            c.params.rope.precision = Precision::Double;
+            s.methods = {c};
+            s.length = 16;
+            s.positions = {3, 7};
+            onlyViews(s, true, true, false, false);
+            break;
+        }
+        case DemoId::KvCache: {
+            MethodConfig rope = config(Method::Rope, 16, Content::Random, QStringLiteral("RoPE: rotate once"));
+            MethodConfig alibi = config(Method::Alibi, 16, Content::Random, QStringLiteral("ALiBi: bias per step"));
+            s.methods = {rope, alibi};
+            s.length = 16;
+            s.view.causal = true;
+            s.view.showDifference = false;
+            onlyViews(s, false, true, false, false);
+            break;
+        }
+        case DemoId::Extrapolation: {
+            const ExtrapolationInput in;
+            auto rope = [&](RopeScaling sc, const QString& label) {
+                MethodConfig c = config(Method::Rope, in.head_dim, Content::Ones, label);
+                c.params.rope.max_positions = in.train_length;
+                if (sc != RopeScaling::None) {
+                    c.params.rope.scaling = sc;
+                    c.params.rope.factor = in.factor();
+                    if (sc == RopeScaling::Yarn) {
+                        c.params.rope.original_max_positions = in.train_length;
+                        c.params.rope.max_positions = in.target_length;
+                    }
+                }
+                return c;
+            };
+            s.methods = {rope(RopeScaling::None, QStringLiteral("RoPE")), rope(RopeScaling::Linear, QStringLiteral("linear ×4")),
+                         rope(RopeScaling::Dynamic, QStringLiteral("NTK ×4")), rope(RopeScaling::Yarn, QStringLiteral("YaRN ×4"))};
+            s.length = in.target_length;
+            s.positions = {0, in.train_length - 1, in.target_length - 1};
+            s.view.decayMaxDistance = in.target_length;
+            s.view.decayLogX = true;
+            s.view.decayShowBound = false;
+            s.view.showDifference = false;
+            onlyViews(s, false, false, true, true);
+            break;
+        }
+        case DemoId::HalfVsInterleaved: {
+            MethodConfig half = config(Method::Rope, 16, Content::Random, QStringLiteral("half-split"));
+            MethodConfig inter = config(Method::Rope, 16, Content::Random, QStringLiteral("interleaved"));
+            inter.params.rope.layout = RopeLayout::Interleaved;
+            s.methods = {half, inter};
+            s.length = 24;
+            s.view.showDifference = true;
+            onlyViews(s, false, true, false, false);
+            break;
+        }
+        case DemoId::ComparisonTable:
+            s.methods = {config(Method::Rope, 64, Content::Ones)};
+            onlyViews(s, true, true, true, true);
+            break;
+    }
+    // Clamp positions to the sequence.
+    Positions kept;
+    for (auto p : s.positions)
+        if (p >= 0 && p < s.length) kept.push_back(p);
+    if (kept.empty()) kept.push_back(0);
+    s.positions = kept;
+    return s;
+}
+
+SessionScene demoSlide(DemoId id) {
+    const DemoInfo& info = demoInfo(id);
+    SessionScene sl;
+    sl.title = qs(info.title);
+    sl.notes = QStringLiteral("[demo:%1] %2").arg(qs(info.key), qs(info.claim));
+    sl.scene = demoScene(id);
+    sl.scene.view.theme = QStringLiteral("projector");
+    return sl;
+}
+
+Session demoDeck() {
+    Session s;
+    s.scenes.clear();
+    for (const auto& d : demonstrations()) s.scenes.push_back(demoSlide(d.id));
+    s.current = 0;
+    return s;
+}
+
+std::optional<DemoId> demoOfSlide(const SessionScene& slide) {
+    static const QRegularExpression re(QStringLiteral("^\\s*\\[demo:([a-z0-9\\-]+)\\]"));
+    const auto m = re.match(slide.notes);
+    if (!m.hasMatch()) return std::nullopt;
+    return demoFromKey(m.captured(1).toStdString());
+}
+
+QString slideNotesText(const SessionScene& slide) {
+    static const QRegularExpression re(QStringLiteral("^\\s*\\[demo:[a-z0-9\\-]+\\]\\s*"));
+    QString n = slide.notes;
+    n.remove(re);
+    return n;
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,30 @@
+#pragma once
+// Ready scenes for the demonstrations (core/demonstrations.h): what the window shows while the
+// demonstration panel shows the numbers. Also the default teaching deck: one slide per
+// demonstration, in the order of the lecture, as a Session (ui/session.h) that presentation mode
+// steps through and that can be saved like any session.
+//
+// A deck slide made from a demonstration carries its key in the speaker notes as the first
+// token "[demo:<key>]" followed by the claim; demoOfSlide() reads it back (the session format
+// itself is unchanged).
+#include "core/demonstrations.h"
+#include "ui/session.h"
+
+#include <optional>
+
+namespace poslab::ui {
+
+// The scene that goes with a demonstration (valid: sceneProblem() is nullopt).
+SceneParams demoScene(DemoId id);
+
+// One slide per demonstration (titles = the demonstrations' titles), current = 0.
+Session demoDeck();
+
+// A slide for a demonstration; and the demonstration a slide was made from, if any.
+SessionScene demoSlide(DemoId id);
+std::optional<DemoId> demoOfSlide(const SessionScene& slide);
+
+// The speaker notes of a slide without the "[demo:…]" tag.
+QString slideNotesText(const SessionScene& slide);
+
+}  // namespace poslab::ui

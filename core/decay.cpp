@@ -20,6 +20,8 @@
 //                  i.e. rope's value with each pair damped by its explicit decay. No bound.
 #include "core/decay.h"
 
+#include "core/random.h"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -117,8 +119,6 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std
         freqs = ropeFrequencies(rp, rp.seq_len ? rp.seq_len : std::optional<std::int64_t>(maxD + 1));
         rotatedKey = ropeApply(rp, ropeTables(rp, freqs, zero), k);
     }
-    Matrix shawKey;
-    if (params.method == Method::Shaw) shawKey = shawKeyTable(params.shawParams());
     Matrix pe0;
     if (params.method == Method::Sinusoidal) pe0 = sinusoidalEncoding(params.sinusoidalParams(), zero);
     Matrix e0;
@@ -145,8 +145,11 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std
         }
         case Method::Shaw: {
             const ShawParams sp = params.shawParams();
-            const IntMatrix idx = shawIndexAt(pos, zero, sp.max_relative_position);   // clip(0 − d)
-            for (Eigen::Index i = 0; i < n; ++i) v[i] = s * q.row(0).dot(shawKey.row(idx(i, 0)));
+            const IntMatrix idx = shawIndexAt(pos, zero, sp.max_relative_position);   // clip(0 − d) + k
+            // Those rows of the key table seededNormal(2k+1, dim, seed, 1, 1/sqrt(dim)) (shaw.h).
+            const Matrix rows = seededNormalRows(Positions(idx.data(), idx.data() + idx.size()), sp.dim, sp.seed, 1,
+                                                 1.0 / std::sqrt(static_cast<double>(sp.dim)));
+            for (Eigen::Index i = 0; i < n; ++i) v[i] = s * q.row(0).dot(rows.row(i));
             break;
         }
         case Method::T5: v = t5Bias(params.t5Params(), params.head, pos, zero).col(0); break;

@@ -39,6 +39,20 @@ constexpr std::int64_t kMaxSoftmaxSpan = std::int64_t{1} << 31;        // length
 
 bool isPositionalOnly(const ScoreParams& p);
 
+// Work per score entry beyond the dim multiply-adds (relative terms, softmax exponentials), in
+// multiply-add equivalents, for the work guard N²·(dim + cost) <= kMaxWork.
+std::int64_t entryCost(const ScoreParams& p) {
+    std::int64_t c = p.softmax ? 16 : 0;
+    switch (p.method) {
+    case Method::Alibi:
+    case Method::Shaw: c += 4; break;
+    case Method::T5: c += 32; break;
+    case Method::TransformerXL: c += 256; break;
+    default: break;
+    }
+    return c;
+}
+
 std::int64_t satMul(std::int64_t a, std::int64_t b) {
     std::int64_t r;
     if (__builtin_mul_overflow(a, b, &r)) return std::numeric_limits<std::int64_t>::max();
@@ -79,10 +93,17 @@ public:
                                       " (a learned table has no embedding past its last row)",
                                   formatInt(length_)};
             break;
-        case Method::Shaw:
+        case Method::Shaw: {
+            // Only the rows |j − i| <= min(k, N − 1) can occur: generate those rows of the key table
+            // (seededNormal(2k+1, dim, seed, 1, 1/sqrt(dim)), shaw.h) and remember the first one.
             shaw_ = p_.shawParams();
-            shawKey_ = shawKeyTable(shaw_);
+            const std::int64_t k = shaw_.max_relative_position;
+            const std::int64_t m = std::min(k, length_ - 1);
+            shawFirst_ = k - m;
+            shawKey_ = seededNormalRows(arangePositions(k - m, k + m + 1), shaw_.dim, shaw_.seed, 1,
+                                        1.0 / std::sqrt(static_cast<double>(shaw_.dim)));
             break;
+        }
         case Method::T5: t5_ = p_.t5Params(); break;
         case Method::TransformerXL: txl_ = p_.transformerXLParams(); break;
         case Method::Alibi: alibi_ = p_.alibiParams(); break;
@@ -134,7 +155,7 @@ public:
             const Matrix qa = s_ * (qs * shawKey_.transpose());   // |q| × (2k+1)
             const IntMatrix idx = shawIndexAt(qpos, kpos, shaw_.max_relative_position);
             for (Eigen::Index i = 0; i < out.rows(); ++i)
-                for (Eigen::Index j = 0; j < out.cols(); ++j) out(i, j) += qa(i, idx(i, j));
+                for (Eigen::Index j = 0; j < out.cols(); ++j) out(i, j) += qa(i, idx(i, j) - shawFirst_);
             break;
         }
         case Method::T5: out += t5Bias(t5_, p_.head, qpos, kpos); break;
@@ -187,6 +208,7 @@ private:
     LearnedParams learned_;
     ShawParams shaw_;
     Matrix shawKey_;
+    std::int64_t shawFirst_ = 0;
     T5Params t5_;
     TransformerXLParams txl_;
     AlibiParams alibi_;
@@ -570,10 +592,10 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
     if (satMul(nq + nk, params.dim) > kMaxSideEntries)
         return ParamError{"dim", "(|queries| + |keys|)·dim at most " + formatInt(kMaxSideEntries), formatInt(params.dim)};
     if (params.softmax) {
-        if (satMul(length, nq) > kMaxSoftmaxSpan || satMul(satMul(length, nq), params.dim) > kMaxWork)
+        if (satMul(length, nq) > kMaxSoftmaxSpan || satMul(satMul(length, nq), params.dim + entryCost(params)) > kMaxWork)
             return ParamError{"length",
-                              "length·|queries| at most " + formatInt(kMaxSoftmaxSpan) + " and length·|queries|·dim at most " +
-                                  formatInt(kMaxWork) + " for an exact softmax",
+                              "length·|queries| at most " + formatInt(kMaxSoftmaxSpan) + " and length·|queries|·(dim + " +
+                                  formatInt(entryCost(params)) + ") at most " + formatInt(kMaxWork) + " for an exact softmax",
                               formatInt(length)};
     }
 
@@ -642,8 +664,10 @@ Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t lengt
     if (!structured) {
         if (satMul(length, params.dim) > kMaxSideEntries)
             return ParamError{"length", "length·dim at most " + formatInt(kMaxSideEntries), formatInt(length)};
-        if (satMul(satMul(length, length), params.dim) > kMaxWork)
-            return ParamError{"length", "length²·dim at most " + formatInt(kMaxWork) + " (about a minute of work)",
+        if (satMul(satMul(length, length), params.dim + entryCost(params)) > kMaxWork)
+            return ParamError{"length",
+                              "length²·(dim + " + formatInt(entryCost(params)) + " for the method's per-entry work) at most " +
+                                  formatInt(kMaxWork) + " (about a minute of work)",
                               formatInt(length)};
     }
     Engine e(params, length);

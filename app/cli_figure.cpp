@@ -1,14 +1,405 @@
-// TEMPORARY PLACEHOLDER: `poslab figure` is implemented by another helper, who replaces this
-// file. Until then it reports that the command is not available.
+// `poslab figure VIEW [OPTIONS] -o FILE` and `poslab figure --batch FILE [--force]`: render
+// what the window shows, without a window, through ui/export.h (the renderers the window uses).
+//
+// The scene is the default scene, or a session (--session FILE: a .poslab file, or any figure
+// PosLab exported, which carries its scene), then the scene options below applied on top.
+// The output format follows the file name: .png .svg .pdf .csv .json. An existing file is
+// only replaced with --force. Exit status and error lines as `poslab compute` (cli.md).
+//
+// Batch file (JSON): {"figures": [{"view": "heatmap", "output": "fig.svg", "session":
+// "lecture.poslab", "scene": 0, "width": 1200, "height": 800, "dpi": 96, "theme": "light",
+// "font_scale": 1, "args": ["--length", "128"]}, ...]} — each entry is the command line of one
+// figure ("args" holds any further options); relative paths are relative to the batch file.
+// Every entry is checked before anything is written; then the figures are written in order.
 #include "app/cli_figure.h"
 
+#include "app/cli_common.h"
+#include "ui/export.h"
+#include "ui/session.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 #include <cstdio>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace poslab::cli {
 
-int runFigure(const QStringList& /*args*/) {
-    std::fputs("poslab: error: figure is not implemented yet\n", stderr);
-    return 1;
+namespace {
+
+using ui::ExportFormat;
+using ui::ExportRequest;
+using ui::SceneParams;
+using ui::ViewKind;
+
+std::string s(const QString& q) { return q.toStdString(); }
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+std::string viewList() { return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all"; }
+
+OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
+
+std::vector<OptionSpec> figureSpecs() {
+    return {
+        {"output", "FILE", "the file to write (-o FILE); its extension chooses the format", "required",
+         "a file name ending in .png, .svg, .pdf, .csv or .json"},
+        flagSpec("force", "replace FILE if it exists"),
+        {"session", "FILE", "start from a saved session (.poslab) or from the scene embedded in a figure PosLab exported",
+         "the default scene", "a readable session or exported figure"},
+        {"scene", "K", "which scene of a multi-scene session (a deck)", "the session's current scene",
+         "an integer from 0 to scenes−1"},
+        {"width", "W", "width in pixels (PNG); SVG/PDF: width/dpi inches", "1200 (all: 1600)", "an integer from 64 to 16384"},
+        {"height", "H", "height in pixels (PNG); SVG/PDF: height/dpi inches", "800 (all: 1000)", "an integer from 64 to 16384"},
+        {"dpi", "D", "dots per inch: 96 draws at screen scale, 192 twice as fine, 300 for print", "96",
+         "an integer from 24 to 2400"},
+        {"theme", "T", "light (paper), dark, or projector (high contrast, large type)", "the scene's (light)",
+         "light, dark or projector"},
+        {"font-scale", "F", "text size factor", "the scene's (1)", "a number from 0.5 to 3"},
+        // Scene options (the panel's scene-wide settings).
+        {"length", "N", "sequence length: positions 0 … N−1", "the scene's (64)", "an integer from 1 to 65536"},
+        {"positions", "LIST", "positions of interest (pair-vector arrows)", "the scene's (0,1,2,4,8,16,32)",
+         "a LIST or RANGE of integers from 0 to N−1"},
+        {"pairs", "LIST", "pair indices shown by the pair-vector view", "automatic", "a LIST of integers from 0 to 32767"},
+        {"head", "h", "ALiBi/T5 head", "0", "an integer from 0 to 4095"},
+        flagSpec("softmax", "heatmap: softmax weights instead of scores"),
+        flagSpec("causal", "heatmap: mask keys after the query"),
+        {"colormap", "C", "heatmap colours: auto (diverging for scores, viridis for weights), viridis or diverging",
+         "auto", "auto, viridis or diverging"},
+        {"max-distance", "D", "decay: largest distance plotted", "the scene's (256)", "an integer from 1 to 1048576"},
+        flagSpec("log-x", "decay: logarithmic distance axis"),
+        flagSpec("log-y", "decay: logarithmic |value| axis"),
+        flagSpec("no-bound", "decay: hide RoPE's upper bound"),
+        flagSpec("no-difference", "heatmap (compare mode): hide the B − A panels"),
+    };
+}
+
+std::string figureHelp() {
+    return helpText(
+        "poslab figure VIEW [--session FILE] [OPTIONS] -o FILE [--force]\n"
+        "       poslab figure --batch FILE [--force]",
+        "Render a view exactly as the window draws it, without a window. VIEW: " + viewList() +
+            " (all = the views the scene shows, laid out as in the window).\n"
+            "The format follows FILE's extension: .png (raster), .svg and .pdf (vector, text as text), .csv and .json\n"
+            "(the plotted values). Every file carries the scene (PNG text chunk, SVG metadata, PDF XMP metadata,\n"
+            "CSV comment, JSON key), so `--session FIGURE` reproduces it. --batch FILE renders the figures a JSON file\n"
+            "lists: {\"figures\": [{\"view\", \"output\", \"session\", \"scene\", \"width\", \"height\", \"dpi\", \"theme\",\n"
+            "\"font_scale\", \"args\": [more options]}]}.",
+        figureSpecs());
+}
+
+struct Job {
+    QString output;
+    SceneParams scene;
+    ExportRequest request;
+};
+
+// -o FILE / -o=FILE / -oFILE → --output.
+std::vector<std::string> normalise(const std::vector<std::string>& args) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-o") {
+            if (i + 1 >= args.size()) fail("missing value for -o", "a file name ending in .png, .svg, .pdf, .csv or .json", "nothing");
+            out.push_back("--output");
+            out.push_back(args[++i]);
+        } else if (a.rfind("-o=", 0) == 0) {
+            out.push_back("--output=" + a.substr(3));
+        } else if (a.size() > 2 && a.rfind("-o", 0) == 0 && a[2] != '-') {
+            out.push_back("--output=" + a.substr(2));
+        } else {
+            out.push_back(a);
+        }
+    }
+    return out;
+}
+
+SceneParams loadScene(const QString& path, const Options& o) {
+    QString error;
+    QStringList warnings;
+    std::optional<ui::Session> session;
+    const QFileInfo info(path);
+    if (!info.exists()) failIo("cannot read --session file '" + s(path) + "': no such file");
+    const auto exported = ui::exportFormatFromPath(path);
+    if (exported) {
+        // A figure PosLab exported; a .json may also be a session saved under that name.
+        if (*exported == ExportFormat::Json) {
+            QFile f(path);
+            if (f.open(QIODevice::ReadOnly) && f.peek(4096).contains("\"poslab-session\"") &&
+                !f.peek(4096).contains("\"poslab-data\""))
+                session = ui::loadSessionFile(path, &error, &warnings);
+        }
+        if (!session && error.isEmpty()) session = ui::sessionFromExport(path, &error, &warnings);
+    } else {
+        session = ui::loadSessionFile(path, &error, &warnings);
+    }
+    if (!session) {
+        if (error.startsWith(QStringLiteral("cannot open")) || error.startsWith(QStringLiteral("cannot read")))
+            failIo(s(error));
+        fail("invalid --session", "a PosLab session", s(error));
+    }
+    for (const auto& w : warnings) std::fprintf(stderr, "poslab: warning: %s\n", w.toLocal8Bit().constData());
+    int index = session->current;
+    if (o.has("scene"))
+        index = static_cast<int>(o.integer("scene", 0, static_cast<std::int64_t>(session->scenes.size()) - 1));
+    return session->scenes.at(static_cast<std::size_t>(index)).scene;
+}
+
+Job prepare(std::vector<std::string> args, bool forceAll) {
+    args = normalise(args);
+    if (args.empty()) fail("missing VIEW for figure", viewList(), "nothing");
+    const std::string viewArg = args.front();
+    if (viewArg == "--help" || viewArg == "-h") {
+        std::fputs(figureHelp().c_str(), stdout);
+        throw CliError{0, ""};
+    }
+    if (viewArg.rfind("-", 0) == 0) fail("missing VIEW for figure (the first argument)", viewList(), viewArg);
+    std::optional<ViewKind> view;
+    if (viewArg != "all") {
+        view = ui::viewFromKey(q(viewArg));
+        if (!view) fail("invalid VIEW", viewList(), viewArg);
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    Options o(rest, figureSpecs(), "figure " + viewArg);
+    if (o.help()) {
+        std::fputs(figureHelp().c_str(), stdout);
+        throw CliError{0, ""};
+    }
+
+    Job job;
+    if (o.has("scene") && !o.has("session")) fail("--scene needs --session", "--session FILE --scene K", o.raw("scene"));
+    job.scene = o.has("session") ? loadScene(q(o.raw("session")), o) : SceneParams{};
+    SceneParams& sc = job.scene;
+
+    // Scene options.
+    if (o.has("length")) sc.length = o.integer("length", 1, ui::kMaxLength);
+    if (o.has("positions")) sc.positions = o.positions("positions", 0, sc.length - 1);
+    if (o.has("pairs")) {
+        const Positions p = o.positions("pairs", 0, 32767);
+        sc.pairs.assign(p.begin(), p.end());
+    }
+    if (o.has("head")) sc.head = static_cast<int>(o.integer("head", 0, 4095));
+    if (o.has("softmax")) sc.view.softmax = true;
+    if (o.has("causal")) sc.view.causal = true;
+    if (o.has("colormap")) {
+        const std::string c = o.choice("colormap", {"auto", "viridis", "diverging"}, "auto");
+        sc.view.colormap = c == "viridis" ? ui::HeatmapColormap::Viridis
+                           : c == "diverging" ? ui::HeatmapColormap::Diverging
+                                              : ui::HeatmapColormap::Auto;
+    }
+    if (o.has("max-distance")) sc.view.decayMaxDistance = o.integer("max-distance", 1, 1048576);
+    if (o.has("log-x")) sc.view.decayLogX = true;
+    if (o.has("log-y")) sc.view.decayLogY = true;
+    if (o.has("no-bound")) sc.view.decayShowBound = false;
+    if (o.has("no-difference")) sc.view.showDifference = false;
+    // Positions of interest must lie in the sequence (a shorter --length drops the others).
+    if (o.has("length") && !o.has("positions")) {
+        Positions kept;
+        for (auto p : sc.positions)
+            if (p < sc.length) kept.push_back(p);
+        if (kept.empty()) kept.push_back(0);
+        sc.positions = kept;
+    }
+    if (auto problem = ui::sceneProblem(sc)) fail("invalid scene", "a scene every method accepts", s(*problem));
+
+    // Output.
+    o.require("output");
+    job.output = q(o.raw("output"));
+    const auto format = ui::exportFormatFromPath(job.output);
+    if (job.output.isEmpty() || !format)
+        fail("invalid --output", o.spec("output").valid, o.raw("output"));
+    job.request.view = view;
+    job.request.format = *format;
+    const bool all = !view;
+    job.request.pixels = QSize(static_cast<int>(o.has("width") ? o.integer("width", ui::kMinExportPixels, ui::kMaxExportPixels) : (all ? 1600 : 1200)),
+                               static_cast<int>(o.has("height") ? o.integer("height", ui::kMinExportPixels, ui::kMaxExportPixels) : (all ? 1000 : 800)));
+    if (o.has("dpi")) job.request.dpi = static_cast<int>(o.integer("dpi", ui::kMinDpi, ui::kMaxDpi));
+    if (o.has("theme")) job.request.theme = q(o.choice("theme", {"light", "dark", "projector"}, "light"));
+    if (o.has("font-scale")) {
+        const double f = o.number("font-scale");
+        if (!(f >= 0.5 && f <= 3.0)) fail("invalid --font-scale", o.spec("font-scale").valid, o.raw("font-scale"));
+        job.request.fontScale = f;
+    }
+    if (auto problem = ui::exportRequestProblem(job.request)) {
+        const QString p = *problem;
+        const std::string option = p.startsWith(QStringLiteral("dpi")) ? "--dpi" : "--width/--height";
+        fail("invalid " + option, s(p.section(QStringLiteral(": "), 1).section(QStringLiteral(", got "), 0, 0)),
+             s(p.section(QStringLiteral(", got "), -1)));
+    }
+    const bool force = forceAll || o.has("force");
+    const QFileInfo out(job.output);
+    if (out.exists() && !force)
+        fail("output file exists", "pass --force to overwrite it", s(job.output));
+    if (out.isDir()) fail("invalid --output", "a file, not a directory", o.raw("output"));
+    return job;
+}
+
+// Qt's own chatter (e.g. "XDG_RUNTIME_DIR not set") would break the one-line error contract;
+// it is shown only with POSLAB_DEBUG=1.
+void quietMessages(QtMsgType type, const QMessageLogContext&, const QString& msg) {
+    if (type == QtFatalMsg || type == QtCriticalMsg || qEnvironmentVariableIsSet("POSLAB_DEBUG"))
+        std::fprintf(stderr, "poslab: qt: %s\n", msg.toLocal8Bit().constData());
+}
+
+void ensureApplication(std::unique_ptr<QApplication>& app) {
+    if (QCoreApplication::instance()) return;
+    // Figures never need a display; the offscreen platform also makes them identical whether or
+    // not one is present. An explicit QT_QPA_PLATFORM is respected.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "poslab";
+    static char* argv[] = {name, nullptr};
+    app = std::make_unique<QApplication>(argc, argv);
+}
+
+void render(const Job& job) {
+    QString error;
+    if (!ui::exportToFile(job.output, job.scene, job.request, &error)) failIo(s(error));
+}
+
+std::vector<std::vector<std::string>> batchEntries(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) failIo("cannot read --batch file '" + s(path) + "': " + s(f.errorString()));
+    QJsonParseError pe{};
+    const QJsonDocument doc = QJsonDocument::fromJson(f.read(64LL * 1024 * 1024), &pe);
+    const std::string valid = "a JSON object {\"figures\": [{\"view\": …, \"output\": …}, …]}";
+    if (pe.error != QJsonParseError::NoError)
+        fail("invalid --batch file " + s(path), valid, s(pe.errorString()) + " at byte " + std::to_string(pe.offset));
+    QJsonArray figures;
+    if (doc.isArray()) figures = doc.array();
+    else if (doc.isObject() && doc.object().value(QStringLiteral("figures")).isArray()) figures = doc.object().value(QStringLiteral("figures")).toArray();
+    else fail("invalid --batch file " + s(path), valid, "no \"figures\" array");
+    if (figures.isEmpty()) fail("invalid --batch file " + s(path), "at least one figure", "none");
+    const QDir base = QFileInfo(path).absoluteDir();
+    const auto resolve = [&](const QString& p) { return QDir::isAbsolutePath(p) ? p : base.filePath(p); };
+    std::vector<std::vector<std::string>> out;
+    for (qsizetype k = 0; k < figures.size(); ++k) {
+        const std::string where = "batch figure " + std::to_string(k);
+        if (!figures[k].isObject()) fail("invalid " + where, "an object {\"view\": …, \"output\": …}", "not an object");
+        const QJsonObject e = figures[k].toObject();
+        static const std::set<QString> known = {"view", "output", "session", "scene", "width", "height", "dpi",
+                                                "theme", "font_scale", "args", "force"};
+        for (auto it = e.begin(); it != e.end(); ++it)
+            if (!known.count(it.key()))
+                fail("unknown key \"" + s(it.key()) + "\" in " + where,
+                     "view, output, session, scene, width, height, dpi, theme, font_scale, args, force", s(it.key()));
+        const auto str = [&](const char* key) -> std::optional<std::string> {
+            const QJsonValue v = e.value(QLatin1String(key));
+            if (v.isUndefined()) return std::nullopt;
+            if (!v.isString()) fail("invalid \"" + std::string(key) + "\" in " + where, "a string", "a non-string");
+            return s(v.toString());
+        };
+        const auto numText = [&](const char* key) -> std::optional<std::string> {
+            const QJsonValue v = e.value(QLatin1String(key));
+            if (v.isUndefined()) return std::nullopt;
+            if (!v.isDouble()) fail("invalid \"" + std::string(key) + "\" in " + where, "a number", "a non-number");
+            return shortest(v.toDouble());
+        };
+        std::vector<std::string> args;
+        const auto view = str("view");
+        if (!view) fail("missing \"view\" in " + where, viewList(), "nothing");
+        args.push_back(*view);
+        const auto output = str("output");
+        if (!output) fail("missing \"output\" in " + where, "a file name", "nothing");
+        args.push_back("--output=" + s(resolve(q(*output))));
+        if (auto v = str("session")) args.push_back("--session=" + s(resolve(q(*v))));
+        if (auto v = numText("scene")) args.push_back("--scene=" + *v);
+        if (auto v = numText("width")) args.push_back("--width=" + *v);
+        if (auto v = numText("height")) args.push_back("--height=" + *v);
+        if (auto v = numText("dpi")) args.push_back("--dpi=" + *v);
+        if (auto v = str("theme")) args.push_back("--theme=" + *v);
+        if (auto v = numText("font_scale")) args.push_back("--font-scale=" + *v);
+        if (e.value(QStringLiteral("force")).toBool()) args.push_back("--force");
+        const QJsonValue extra = e.value(QStringLiteral("args"));
+        if (!extra.isUndefined()) {
+            if (!extra.isArray()) fail("invalid \"args\" in " + where, "an array of strings", "not an array");
+            for (const auto& a : extra.toArray()) {
+                if (!a.isString()) fail("invalid \"args\" in " + where, "an array of strings", "a non-string");
+                args.push_back(s(a.toString()));
+            }
+        }
+        out.push_back(std::move(args));
+    }
+    return out;
+}
+
+int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>& app) {
+    std::string file;
+    bool force = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--batch") {
+            if (i + 1 >= args.size()) fail("missing value for --batch", "a JSON FILE listing figures", "nothing");
+            file = args[++i];
+        } else if (a.rfind("--batch=", 0) == 0) {
+            file = a.substr(8);
+        } else if (a == "--force") {
+            force = true;
+        } else {
+            fail("unexpected argument with --batch", "--batch FILE [--force]", a);
+        }
+    }
+    if (file.empty()) fail("invalid --batch", "a JSON FILE listing figures", "an empty name");
+    ensureApplication(app);
+    std::vector<Job> jobs;
+    std::set<QString> outputs;
+    const auto entries = batchEntries(q(file));
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        try {
+            jobs.push_back(prepare(entries[k], force));
+        } catch (CliError& e) {
+            e.line = "batch figure " + std::to_string(k) + ": " + e.line;
+            throw;
+        }
+        const QString canonical = QFileInfo(jobs.back().output).absoluteFilePath();
+        if (!outputs.insert(canonical).second)
+            fail("batch figure " + std::to_string(k) + " writes the same file as an earlier one",
+                 "a different output for each figure", s(jobs.back().output));
+    }
+    for (const auto& job : jobs) render(job);
+    return 0;
+}
+
+}  // namespace
+
+int runFigure(const QStringList& list) {
+    std::vector<std::string> args;
+    for (const auto& a : list) args.push_back(a.toStdString());
+    std::unique_ptr<QApplication> app;
+    const QtMessageHandler previous = qInstallMessageHandler(quietMessages);
+    struct Restore {
+        QtMessageHandler h;
+        ~Restore() { qInstallMessageHandler(h); }
+    } restore{previous};
+    try {
+        const bool batch = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+            return a == "--batch" || a.rfind("--batch=", 0) == 0;
+        });
+        if (batch) return runBatch(args, app);
+        // The application first: reading a figure's embedded scene may need image plugins.
+        ensureApplication(app);
+        const Job job = prepare(args, false);
+        render(job);
+        return 0;
+    } catch (const CliError& e) {
+        if (e.code == 0) return 0;   // --help
+        std::fflush(stdout);
+        std::fprintf(stderr, "poslab: error: %s\n", e.line.c_str());
+        return e.code;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "poslab: error: out of memory\n");
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "poslab: error: internal failure: %s\n", e.what());
+        return 1;
+    }
 }
 
 }  // namespace poslab::cli

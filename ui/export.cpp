@@ -244,8 +244,9 @@ std::optional<QByteArray> renderSvg(const SceneParams& scene, const ExportReques
         gen.setResolution(int(kScreenDpi));
         gen.setSize(QSize(qRound(size.width()), qRound(size.height())));
         gen.setViewBox(QRectF(QPointF(0, 0), size));
-        gen.setTitle(figureTitle(scene, r.view));
-        gen.setDescription(QStringLiteral("Made with PosLab %1: %2").arg(poslabVersion(), describeScene(scene)));
+        // QSvgGenerator 6.4 writes title and description without escaping them.
+        gen.setTitle(escapeXml(figureTitle(scene, r.view)));
+        gen.setDescription(escapeXml(QStringLiteral("Made with PosLab %1: %2").arg(poslabVersion(), describeScene(scene))));
         QPainter p;
         if (!p.begin(&gen)) {
             if (error) *error = QStringLiteral("the SVG generator could not start");

@@ -293,9 +293,10 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
             x += plot::text(p, QPointF(x, ly), QString::number(cfg.positions[static_cast<std::size_t>(k)]), plot::Align::Left,
                             positionColor(k, np, t)).width() + 6;
         x += 10;
-        x += plot::text(p, QPointF(x, ly), cfg.keyDiffers ? QObject::tr("→ query q_m   ○ key k_m   ··· trail over positions")
-                                                          : QObject::tr("→ query = key (ones content)   ··· trail over positions"),
-                        plot::Align::Left, t.muted).width();
+        const QString legend = cfg.method == Method::Sinusoidal ? QObject::tr("→ PE_m pair (cos, sin)   ··· trail over positions")
+                               : cfg.keyDiffers               ? QObject::tr("→ query q_m   ○ key k_m   ··· trail over positions")
+                                                              : QObject::tr("→ query = key (ones content)   ··· trail over positions");
+        x += plot::text(p, QPointF(x, ly), legend, plot::Align::Left, t.muted).width();
         // Cells
         for (const auto& cl : r.cells) {
             const auto& pp = cfg.pairs[static_cast<std::size_t>(cl.pairIndex)];

@@ -1,0 +1,183 @@
+// Live-update benchmark: how long after a slider moves are all visible views painted with the
+// new parameters? Runs the real main window offscreen (1600 × 1000, all four views), sets
+// head dimension 128 and N ∈ {1024, 8192}, and drags the dimension and base sliders
+// programmatically (QSlider::setValue with the slider held down, exactly what a drag emits).
+//
+// Two measurements per slider and N:
+//   step  edit, then wait until every view has painted that edit's results (latency of one move)
+//   drag  one edit every 16.7 ms (a 60 Hz drag), for each edit the time until every view has
+//         painted results at least as new as that edit (newer edits supersede older ones)
+// Prints p50 / p95 / max in milliseconds and compares the drag p95 with the targets
+// (16 ms at N = 1024, 33 ms at N = 8192). Exit status 0 always unless the window fails; pass
+// --strict to exit 1 when a target is missed.
+//
+//   QT_QPA_PLATFORM=offscreen bench_live_update [--moves 120] [--strict]
+#include "ui/mainwindow.h"
+#include "ui/panel/controls.h"
+#include "ui/panel/parameterpanel.h"
+#include "ui/views/views.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QSlider>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+std::uint64_t minPainted(MainWindow& w) {
+    return std::min({w.pairsView()->paintedGeneration(), w.heatmapView()->paintedGeneration(),
+                     w.decayView()->paintedGeneration(), w.frequencyView()->paintedGeneration()});
+}
+
+void settle(MainWindow& w) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 30000) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        if (!w.scheduler()->busy() && minPainted(w) >= w.scheduler()->latestGeneration()) return;
+    }
+}
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const auto k = static_cast<std::size_t>(std::clamp(p * double(v.size() - 1) + 0.5, 0.0, double(v.size() - 1)));
+    return v[k];
+}
+
+struct Stats {
+    double p50 = 0, p95 = 0, max = 0;
+    int n = 0;
+};
+Stats stats(const std::vector<double>& v) {
+    Stats s;
+    s.n = static_cast<int>(v.size());
+    s.p50 = percentile(v, 0.5);
+    s.p95 = percentile(v, 0.95);
+    s.max = v.empty() ? 0 : *std::max_element(v.begin(), v.end());
+    return s;
+}
+
+// Slider positions of a back-and-forth drag around `start` that each change the value.
+std::vector<int> dragPath(QSlider* s, int start, int moves) {
+    std::vector<int> path;
+    int v = start, dir = 1;
+    for (int i = 0; i < moves; ++i) {
+        if (v + dir > s->maximum() || v + dir < s->minimum() || std::abs(v + dir - start) > 40) dir = -dir;
+        v += dir;
+        path.push_back(v);
+    }
+    return path;
+}
+
+// One edit at a time, waiting for all views.
+Stats stepLatency(MainWindow& w, QSlider* slider, const std::vector<int>& path) {
+    std::vector<double> lat;
+    slider->setSliderDown(true);
+    for (int pos : path) {
+        const auto before = w.scheduler()->latestGeneration();
+        QElapsedTimer t;
+        t.start();
+        slider->setValue(pos);
+        const auto g = w.scheduler()->latestGeneration();
+        if (g == before) continue;   // this tick did not change the value
+        while (minPainted(w) < g && t.elapsed() < 30000) QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+        lat.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    slider->setSliderDown(false);
+    settle(w);
+    return stats(lat);
+}
+
+// A 60 Hz drag: edits on a timer; latency from each edit to the first moment all views show it (or newer).
+Stats dragLatency(MainWindow& w, QSlider* slider, const std::vector<int>& path) {
+    struct Edit {
+        std::uint64_t generation;
+        qint64 at;
+    };
+    std::vector<Edit> edits;
+    std::vector<double> lat;
+    QElapsedTimer clock;
+    clock.start();
+    std::size_t next = 0, done = 0;
+    qint64 nextAt = 0;
+    slider->setSliderDown(true);
+    while ((next < path.size() || done < edits.size()) && clock.elapsed() < 60000) {
+        const qint64 now = clock.nsecsElapsed();
+        if (next < path.size() && now >= nextAt) {
+            const auto before = w.scheduler()->latestGeneration();
+            slider->setValue(path[next++]);
+            const auto g = w.scheduler()->latestGeneration();
+            if (g != before) edits.push_back({g, now});
+            nextAt += 16'666'667;
+        }
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 1);
+        const auto painted = minPainted(w);
+        const qint64 t = clock.nsecsElapsed();
+        while (done < edits.size() && edits[done].generation <= painted) {
+            lat.push_back(double(t - edits[done].at) / 1e6);
+            ++done;
+        }
+    }
+    slider->setSliderDown(false);
+    settle(w);
+    return stats(lat);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    int moves = 120;
+    bool strict = false;
+    for (int i = 1; i < argc; ++i) {
+        const QString a = QString::fromLocal8Bit(argv[i]);
+        if (a == QLatin1String("--moves") && i + 1 < argc) moves = std::max(10, atoi(argv[++i]));
+        if (a == QLatin1String("--strict")) strict = true;
+    }
+    MainWindow w(false);
+    w.resize(1600, 1000);
+    w.show();
+    QElapsedTimer wait;
+    wait.start();
+    while (wait.elapsed() < 500) QCoreApplication::processEvents();
+
+    std::printf("PosLab live-update benchmark (QT_QPA_PLATFORM=%s, window %dx%d, heatmap %d cells/axis)\n",
+                qgetenv("QT_QPA_PLATFORM").constData(), w.width(), w.height(), w.heatmapView()->cellsFor(1));
+    std::printf("%-8s %-6s %-5s %6s %8s %8s %8s %8s\n", "slider", "N", "mode", "edits", "p50 ms", "p95 ms", "max ms", "target");
+    bool allMet = true;
+    for (std::int64_t n : {std::int64_t{1024}, std::int64_t{8192}}) {
+        const double target = n <= 1024 ? 16.0 : 33.0;
+        for (const char* which : {"dim", "base"}) {
+            SceneParams s;
+            s.length = n;
+            s.methods[0].params.dim = 128;
+            s.positions = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+            w.scene()->setParams(s);
+            settle(w);
+            SliderSpin* control = QString::fromLatin1(which) == QLatin1String("dim") ? w.panel()->dimControl() : w.panel()->baseControl();
+            QSlider* slider = control->slider();
+            const auto path = dragPath(slider, slider->value(), moves);
+            const Stats step = stepLatency(w, slider, path);
+            // Start the drag from the same scene again.
+            w.scene()->setParams(s);
+            settle(w);
+            const Stats drag = dragLatency(w, slider, dragPath(slider, slider->value(), moves));
+            const bool met = drag.p95 <= target;
+            allMet = allMet && met;
+            std::printf("%-8s %-6lld %-5s %6d %8.2f %8.2f %8.2f %8s\n", which, static_cast<long long>(n), "step", step.n, step.p50,
+                        step.p95, step.max, "");
+            std::printf("%-8s %-6lld %-5s %6d %8.2f %8.2f %8.2f %5.0f %s\n", which, static_cast<long long>(n), "drag", drag.n, drag.p50,
+                        drag.p95, drag.max, target, met ? "met" : "MISSED");
+            std::fflush(stdout);
+        }
+    }
+    return strict && !allMet ? 1 : 0;
+}

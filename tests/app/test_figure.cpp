@@ -1,0 +1,416 @@
+// `poslab figure`: every view in every format from the command line, without a display; the
+// scene from a session or from a figure; the batch form; refusing to overwrite without --force;
+// exit codes and one-line errors as cli.md states.
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QImageReader>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include "ui/export.h"
+#include "ui/session.h"
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run runPoslab(const QStringList& args, const QString& cwd = QString()) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));            // no display needed
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));    // figure chooses offscreen itself
+    p.setProcessEnvironment(env);
+    if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
+    p.start(QStringLiteral(POSLAB_EXE), args);
+    Run r;
+    if (!p.waitForStarted(10000)) return r;
+    p.waitForFinished(120000);
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QString describe(const Run& r) {
+    return QStringLiteral("exit %1, stdout [%2], stderr [%3]").arg(r.code).arg(QString::fromUtf8(r.out.left(300)), QString::fromUtf8(r.err));
+}
+
+// One stderr line "poslab: error: ..." and nothing on stdout.
+#define VERIFY_ERROR(run, exitCode, fragment)                                                             \
+    do {                                                                                                  \
+        QVERIFY2((run).code == (exitCode), qPrintable(describe(run)));                                    \
+        QVERIFY2((run).out.isEmpty(), qPrintable(describe(run)));                                         \
+        QVERIFY2((run).err.startsWith("poslab: error: ") && (run).err.count('\n') == 1,                   \
+                 qPrintable(describe(run)));                                                              \
+        QVERIFY2((run).err.contains(fragment), qPrintable(describe(run) + QStringLiteral(" wanted: ") + QString::fromUtf8(fragment))); \
+    } while (0)
+
+SceneParams customScene() {
+    SceneParams s;
+    s.methods.front().params.method = Method::Alibi;
+    s.methods.front().params.dim = 8;
+    s.methods.front().params.alibi.heads = 4;
+    s.head = 2;
+    s.length = 40;
+    s.positions = {0, 5, 10};
+    s.view.causal = true;
+    s.view.theme = QStringLiteral("dark");
+    return s;
+}
+
+}  // namespace
+
+class TestFigure : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void helpListsViewsAndOptions();
+    void everyViewEveryFormat_data();
+    void everyViewEveryFormat();
+    void sizeDpiThemeOptions();
+    void sessionGivesTheSameFigureAsTheLibrary();
+    void sceneFromAnExportedFigure();
+    void sceneOptionsApply();
+    void deckSceneIndex();
+    void refusesToOverwriteWithoutForce();
+    void errors_data();
+    void errors();
+    void malformedSessions_data();
+    void malformedSessions();
+    void batch();
+    void batchCheckedBeforeWriting();
+};
+
+void TestFigure::helpListsViewsAndOptions() {
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("--help")});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(r.err.isEmpty());
+    for (const char* s : {"pairs", "heatmap", "decay", "frequencies", "all", "--output", "--force", "--session", "--width",
+                          "--height", "--dpi", "--theme", "--batch", ".png", ".svg", ".pdf", ".csv", ".json"})
+        QVERIFY2(r.out.contains(s), s);
+}
+
+void TestFigure::everyViewEveryFormat_data() {
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("format");
+    QStringList views = viewKeys();
+    views << QStringLiteral("all");
+    for (const auto& v : views)
+        for (const auto& f : exportFormatKeys()) QTest::newRow(qPrintable(v + QLatin1Char('_') + f)) << v << f;
+}
+
+void TestFigure::everyViewEveryFormat() {
+    QFETCH(QString, view);
+    QFETCH(QString, format);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("fig.") + format);
+    const Run r = runPoslab({QStringLiteral("figure"), view, QStringLiteral("--width"), QStringLiteral("500"),
+                          QStringLiteral("--height"), QStringLiteral("350"), QStringLiteral("-o"), out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY2(r.out.isEmpty() && r.err.isEmpty(), qPrintable(describe(r)));
+    const QByteArray bytes = readAll(out);
+    if (format == QLatin1String("png")) {
+        QImageReader reader(out);
+        QVERIFY(reader.text(QStringLiteral("poslab-session")).startsWith(QStringLiteral("{\"format\":\"poslab-session\"")));
+        QCOMPARE(reader.read().size(), QSize(500, 350));
+    } else if (format == QLatin1String("svg")) {
+        QXmlStreamReader xml(bytes);
+        while (!xml.atEnd()) xml.readNext();
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY(bytes.contains("<poslab:session"));
+    } else if (format == QLatin1String("pdf")) {
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.contains("<poslab:session>"));
+    } else if (format == QLatin1String("csv")) {
+        QVERIFY(bytes.startsWith("# PosLab "));
+    } else {
+        QJsonParseError pe{};
+        const auto doc = QJsonDocument::fromJson(bytes, &pe);
+        QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+        QCOMPARE(doc.object().value(QStringLiteral("format")).toString(), QStringLiteral("poslab-data"));
+    }
+    // The default scene is what the figure carries.
+    QString error;
+    const auto s = sessionFromExport(out, &error);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    QVERIFY(s->scenes.front().scene == SceneParams{});
+}
+
+void TestFigure::sizeDpiThemeOptions() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("h.png"));
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("heatmap"), QStringLiteral("--width=900"),
+                          QStringLiteral("--height=600"), QStringLiteral("--dpi=192"), QStringLiteral("--theme=dark"),
+                          QStringLiteral("--font-scale=1.5"), QStringLiteral("--output=") + out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    const QImage img(out);
+    QCOMPARE(img.size(), QSize(900, 600));
+    QVERIFY(std::abs(img.dotsPerMeterX() * 0.0254 - 192) < 0.5);
+    QCOMPARE(img.pixelColor(1, img.height() - 2).rgb(), themeByName(QStringLiteral("dark")).background.rgb());
+}
+
+void TestFigure::sessionGivesTheSameFigureAsTheLibrary() {
+    // The command line draws what the library (and so the window) draws for the same scene.
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("s.poslab"));
+    QString error;
+    QVERIFY2(saveSession(session, customScene(), &error), qPrintable(error));
+    const QString out = dir.filePath(QStringLiteral("all.svg"));
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("all"), QStringLiteral("--session"), session,
+                          QStringLiteral("--width"), QStringLiteral("800"), QStringLiteral("--height"), QStringLiteral("600"),
+                          QStringLiteral("-o"), out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    ExportRequest req;
+    req.format = ExportFormat::Svg;
+    req.pixels = QSize(800, 600);
+    const auto expected = exportBytes(customScene(), req, &error);
+    QVERIFY2(expected.has_value(), qPrintable(error));
+    QCOMPARE(readAll(out), *expected);
+}
+
+void TestFigure::sceneFromAnExportedFigure() {
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("s.poslab"));
+    QString error;
+    QVERIFY(saveSession(session, customScene(), &error));
+    const QString png = dir.filePath(QStringLiteral("first.png"));
+    QCOMPARE(runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), session, QStringLiteral("-o"), png}).code, 0);
+    // Hand the PNG to a colleague: they get the scene back from it.
+    for (const char* ext : {"svg", "pdf", "csv", "json"}) {
+        const QString out = dir.filePath(QStringLiteral("again.") + QLatin1String(ext));
+        const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("heatmap"), QStringLiteral("--session"), png, QStringLiteral("-o"), out});
+        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        const auto s = sessionFromExport(out, &error);
+        QVERIFY2(s.has_value(), qPrintable(error));
+        QVERIFY2(s->scenes.front().scene == customScene(), ext);
+        // And from that figure again.
+        const QString third = dir.filePath(QStringLiteral("third_") + QLatin1String(ext) + QStringLiteral(".png"));
+        const Run r2 = runPoslab({QStringLiteral("figure"), QStringLiteral("pairs"), QStringLiteral("--session"), out, QStringLiteral("-o"), third});
+        QVERIFY2(r2.code == 0, qPrintable(describe(r2)));
+        QVERIFY(sessionFromExport(third, &error)->scenes.front().scene == customScene());
+    }
+}
+
+void TestFigure::sceneOptionsApply() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("h.json"));
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("heatmap"), QStringLiteral("--length"), QStringLiteral("20"),
+                          QStringLiteral("--softmax"), QStringLiteral("--causal"), QStringLiteral("--max-distance"), QStringLiteral("77"),
+                          QStringLiteral("--log-x"), QStringLiteral("--colormap"), QStringLiteral("viridis"), QStringLiteral("-o"), out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QString error;
+    const auto s = sessionFromExport(out, &error);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    const SceneParams& sc = s->scenes.front().scene;
+    QCOMPARE(sc.length, std::int64_t(20));
+    QVERIFY(sc.view.softmax && sc.view.causal && sc.view.decayLogX);
+    QCOMPARE(sc.view.decayMaxDistance, std::int64_t(77));
+    QVERIFY(sc.view.colormap == HeatmapColormap::Viridis);
+    // Positions beyond the shorter sequence are dropped: 0, 1, 2, 4, 8, 16.
+    QCOMPARE(sc.positions, (Positions{0, 1, 2, 4, 8, 16}));
+    // Softmax rows of the plotted heatmap sum to 1 over the unmasked keys (20 × 20, all cells shown).
+    const QJsonObject panel = QJsonDocument::fromJson(readAll(out)).object()[QStringLiteral("views")].toObject()[QStringLiteral("heatmap")]
+                                  .toObject()[QStringLiteral("panels")].toArray()[0].toObject();
+    const QJsonArray rows = panel[QStringLiteral("values")].toArray();
+    QCOMPARE(rows.size(), 20);
+    for (const auto& row : rows) {
+        double sum = 0;
+        for (const auto& v : row.toArray()) sum += v.toDouble();   // null → 0
+        QVERIFY2(std::abs(sum - 1.0) < 1e-9, qPrintable(QString::number(sum, 'g', 17)));
+    }
+}
+
+void TestFigure::deckSceneIndex() {
+    QTemporaryDir dir;
+    Session deck;
+    deck.scenes = {SessionScene{QStringLiteral("one"), {}, SceneParams{}}, SessionScene{QStringLiteral("two"), {}, customScene()}};
+    deck.current = 0;
+    const QString path = dir.filePath(QStringLiteral("deck.poslab"));
+    QString error;
+    QVERIFY(saveSessionFile(path, deck, &error));
+    const QString out = dir.filePath(QStringLiteral("d.csv"));
+    Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), path, QStringLiteral("--scene"), QStringLiteral("1"), QStringLiteral("-o"), out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(sessionFromExport(out, &error)->scenes.front().scene == customScene());
+    r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), path, QStringLiteral("--scene"), QStringLiteral("2"), QStringLiteral("-o"), dir.filePath(QStringLiteral("e.csv"))});
+    VERIFY_ERROR(r, 2, "invalid --scene");
+}
+
+void TestFigure::refusesToOverwriteWithoutForce() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("f.svg"));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("precious");
+    f.close();
+    Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("-o"), out});
+    VERIFY_ERROR(r, 2, "--force");
+    QCOMPARE(readAll(out), QByteArray("precious"));
+    r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("-o"), out, QStringLiteral("--force")});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(readAll(out).startsWith("<?xml"));
+}
+
+void TestFigure::errors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QByteArray>("fragment");
+    const QString png = QStringLiteral("out.png");
+    QTest::newRow("noView") << QStringList{} << 2 << QByteArray("missing VIEW");
+    QTest::newRow("optionFirst") << QStringList{QStringLiteral("-o"), png} << 2 << QByteArray("missing VIEW");
+    QTest::newRow("unknownView") << QStringList{QStringLiteral("spectrum"), QStringLiteral("-o"), png} << 2
+                                 << QByteArray("invalid VIEW, one of pairs, heatmap, decay, frequencies, all, got spectrum");
+    QTest::newRow("noOutput") << QStringList{QStringLiteral("heatmap")} << 2 << QByteArray("missing --output");
+    QTest::newRow("dashOWithoutValue") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o")} << 2 << QByteArray("missing value for -o");
+    QTest::newRow("gifOutput") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o"), QStringLiteral("x.gif")} << 2
+                               << QByteArray("invalid --output, a file name ending in .png, .svg, .pdf, .csv or .json, got x.gif");
+    QTest::newRow("unknownOption") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--colour"), QStringLiteral("red"), QStringLiteral("-o"), png} << 2
+                                   << QByteArray("unknown option --colour");
+    QTest::newRow("widthWord") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--width"), QStringLiteral("wide"), QStringLiteral("-o"), png} << 2
+                               << QByteArray("invalid --width, an integer from 64 to 16384, got wide");
+    QTest::newRow("width1e9") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--width=1000000000"), QStringLiteral("-o"), png} << 2
+                              << QByteArray("invalid --width");
+    QTest::newRow("dpi0") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--dpi=0"), QStringLiteral("-o"), png} << 2
+                          << QByteArray("invalid --dpi, an integer from 24 to 2400, got 0");
+    QTest::newRow("themeNeon") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--theme=neon"), QStringLiteral("-o"), png} << 2
+                               << QByteArray("invalid --theme");
+    QTest::newRow("fontScaleNaN") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--font-scale=nan"), QStringLiteral("-o"), png} << 2
+                                  << QByteArray("invalid --font-scale");
+    QTest::newRow("lengthZero") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--length=0"), QStringLiteral("-o"), png} << 2
+                                << QByteArray("invalid --length, an integer from 1 to 65536, got 0");
+    QTest::newRow("positionPastLength") << QStringList{QStringLiteral("pairs"), QStringLiteral("--length=10"), QStringLiteral("--positions=3,12"), QStringLiteral("-o"), png} << 2
+                                        << QByteArray("invalid --positions");
+    QTest::newRow("sceneWithoutSession") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--scene=1"), QStringLiteral("-o"), png} << 2
+                                         << QByteArray("--scene needs --session");
+    QTest::newRow("missingSession") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--session=nope.poslab"), QStringLiteral("-o"), png} << 1
+                                    << QByteArray("cannot read --session file 'nope.poslab'");
+    QTest::newRow("noSuchDirectory") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o"), QStringLiteral("no/such/dir/x.png")} << 1
+                                     << QByteArray("cannot write no/such/dir/x.png: the directory");
+    QTest::newRow("outputIsDirectory") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--force"), QStringLiteral("-o"), QStringLiteral("sub.png")} << 2
+                                       << QByteArray("invalid --output, a file, not a directory");
+    QTest::newRow("batchMissingFile") << QStringList{QStringLiteral("--batch"), QStringLiteral("none.json")} << 1 << QByteArray("cannot read --batch file");
+    QTest::newRow("batchWithExtra") << QStringList{QStringLiteral("--batch"), QStringLiteral("b.json"), QStringLiteral("heatmap")} << 2
+                                    << QByteArray("unexpected argument with --batch");
+}
+
+void TestFigure::errors() {
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QByteArray, fragment);
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub.png")));
+    QStringList full{QStringLiteral("figure")};
+    full += args;
+    const Run r = runPoslab(full, dir.path());
+    VERIFY_ERROR(r, code, fragment);
+    const QStringList left = QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
+    QCOMPARE(left, QStringList{QStringLiteral("sub.png")});   // nothing written
+}
+
+void TestFigure::malformedSessions_data() {
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QByteArray>("fragment");
+    QTest::newRow("truncated") << sceneToJson(SceneParams{}).left(200) << QByteArray("the file is truncated");
+    QTest::newRow("newerSchema") << QByteArray("{\"format\":\"poslab-session\",\"schema\":7,\"scenes\":[]}")
+                                 << QByteArray("written by a newer PosLab (schema 7), this version reads schema 1");
+    QTest::newRow("wrongType") << QByteArray("{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[{\"length\":\"long\"}]}")
+                               << QByteArray("scenes[0].length: an integer from 1 to 65536, got \\\"long\\\"").replace("\\\"", "\"");
+    QTest::newRow("absurdNumber") << QByteArray("{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[{\"methods\":[{\"rope\":{\"base\":1e200}}]}]}")
+                                  << QByteArray("scenes[0].methods[0].rope.base: a number > 1 and <= 1e12, got 1e+200");
+    QTest::newRow("notASession") << QByteArray("[1,2,3]") << QByteArray("not a PosLab session");
+}
+
+void TestFigure::malformedSessions() {
+    QFETCH(QByteArray, content);
+    QFETCH(QByteArray, fragment);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.poslab"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(content);
+    f.close();
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("heatmap"), QStringLiteral("--session"), path,
+                          QStringLiteral("-o"), dir.filePath(QStringLiteral("x.png"))});
+    VERIFY_ERROR(r, 2, fragment);
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+}
+
+void TestFigure::batch() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("figs")));
+    QString error;
+    QVERIFY(saveSession(dir.filePath(QStringLiteral("scene.poslab")), customScene(), &error));
+    const QByteArray batch = R"({"figures": [
+        {"view": "heatmap", "output": "figs/h.png", "width": 300, "height": 200},
+        {"view": "all", "output": "figs/all.pdf", "session": "scene.poslab", "theme": "projector"},
+        {"view": "decay", "output": "figs/d.svg", "args": ["--max-distance", "50", "--log-y"], "dpi": 192},
+        {"view": "frequencies", "output": "figs/f.csv", "font_scale": 1.5}
+    ]})";
+    QFile f(dir.filePath(QStringLiteral("batch.json")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(batch);
+    f.close();
+    // Run from elsewhere: paths are relative to the batch file.
+    QTemporaryDir other;
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("--batch"), dir.filePath(QStringLiteral("batch.json"))}, other.path());
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QCOMPARE(QImage(dir.filePath(QStringLiteral("figs/h.png"))).size(), QSize(300, 200));
+    QVERIFY(readAll(dir.filePath(QStringLiteral("figs/all.pdf"))).startsWith("%PDF-"));
+    QVERIFY(sessionFromExport(dir.filePath(QStringLiteral("figs/all.pdf")), &error)->scenes.front().scene == customScene());
+    const auto d = sessionFromExport(dir.filePath(QStringLiteral("figs/d.svg")), &error);
+    QVERIFY2(d.has_value(), qPrintable(error));
+    QCOMPARE(d->scenes.front().scene.view.decayMaxDistance, std::int64_t(50));
+    QVERIFY(d->scenes.front().scene.view.decayLogY);
+    QVERIFY(readAll(dir.filePath(QStringLiteral("figs/f.csv"))).startsWith("# PosLab"));
+    // Again without --force: the outputs exist, nothing is replaced.
+    const Run again = runPoslab({QStringLiteral("figure"), QStringLiteral("--batch"), dir.filePath(QStringLiteral("batch.json"))});
+    VERIFY_ERROR(again, 2, "batch figure 0: output file exists, pass --force to overwrite it");
+    const Run forced = runPoslab({QStringLiteral("figure"), QStringLiteral("--batch"), dir.filePath(QStringLiteral("batch.json")), QStringLiteral("--force")});
+    QVERIFY2(forced.code == 0, qPrintable(describe(forced)));
+}
+
+void TestFigure::batchCheckedBeforeWriting() {
+    QTemporaryDir dir;
+    const struct {
+        const char* json;
+        const char* fragment;
+    } cases[] = {
+        {R"({"figures": [{"view": "heatmap", "output": "a.png"}, {"view": "nope", "output": "b.png"}]})", "batch figure 1: invalid VIEW"},
+        {R"({"figures": [{"view": "heatmap", "output": "a.png"}, {"view": "decay", "output": "a.png"}]})", "batch figure 1 writes the same file"},
+        {R"({"figures": [{"view": "heatmap", "output": "a.png", "colour": "red"}]})", "unknown key \"colour\" in batch figure 0"},
+        {R"({"figures": [{"view": "heatmap", "output": "a.png"}, {"view": "decay", "output": "c.png", "width": "big"}]})", "invalid \"width\" in batch figure 1"},
+        {R"({"figures": []})", "at least one figure"},
+        {R"({"figures": [{"view": "heatmap"}]})", "missing \"output\" in batch figure 0"},
+        {R"({"pictures": 3})", "no \"figures\" array"},
+        {R"({"figures": [)", "invalid --batch file"},
+    };
+    for (const auto& c : cases) {
+        QFile f(dir.filePath(QStringLiteral("batch.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(c.json);
+        f.close();
+        const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("--batch"), dir.filePath(QStringLiteral("batch.json"))});
+        VERIFY_ERROR(r, 2, c.fragment);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("batch.json")});
+    }
+}
+
+QTEST_MAIN(TestFigure)
+#include "test_figure.moc"

@@ -321,22 +321,32 @@ void parallelBlocks(std::int64_t blocks, F&& body) {
 
 // f(δ) = score of a query at δ and a key at 0 (δ >= 0), or of a query at 0 and a key at −δ
 // (δ < 0), for δ in [lo, hi]: the whole matrix when the scores depend on i − j only.
-Result<std::vector<double>> distanceScores(const Engine& e, std::int64_t lo, std::int64_t hi) {
+// `mirror`: f(−δ) = f(δ) exactly (the query and key sides are the same function of position, e.g.
+// ones content with rope, nope or symmetric alibi), so only δ >= 0 is evaluated.
+Result<std::vector<double>> distanceScores(const Engine& e, std::int64_t lo, std::int64_t hi, bool mirror) {
     std::vector<double> f(static_cast<std::size_t>(hi - lo + 1));
-    constexpr std::int64_t kChunk = 8192;
     const Positions zero{0};
     auto zeroQ = e.side(false, zero);
     auto zeroK = e.side(true, zero);
     if (!zeroQ) return zeroQ.error();
     if (!zeroK) return zeroK.error();
-    for (std::int64_t a = lo; a <= hi; a += kChunk) {
-        const std::int64_t b = std::min(hi, a + kChunk - 1);
+    const std::int64_t evalLo = mirror ? std::max<std::int64_t>(lo, 0) : lo;
+    const std::int64_t total = hi - evalLo + 1;
+    const std::int64_t chunk = std::clamp<std::int64_t>((total + workerCount() - 1) / workerCount(), 256, 8192);
+    const std::int64_t chunks = (total + chunk - 1) / chunk;
+    std::vector<std::optional<ParamError>> errors(static_cast<std::size_t>(chunks));
+    parallelBlocks(chunks, [&](std::int64_t c) {
+        const std::int64_t a = evalLo + c * chunk;
+        const std::int64_t b = std::min(hi, a + chunk - 1);
         // Non-negative part: queries δ, key 0.
         const std::int64_t pa = std::max<std::int64_t>(a, 0);
         if (pa <= b) {
             const Positions qp = arangePositions(pa, b + 1);
             auto q = e.side(false, qp);
-            if (!q) return q.error();
+            if (!q) {
+                errors[static_cast<std::size_t>(c)] = q.error();
+                return;
+            }
             const Matrix m = e.block(q.value(), qp, zeroK.value(), zero);
             for (Eigen::Index i = 0; i < m.rows(); ++i) f[static_cast<std::size_t>(pa + i - lo)] = m(i, 0);
         }
@@ -345,17 +355,28 @@ Result<std::vector<double>> distanceScores(const Engine& e, std::int64_t lo, std
         if (a <= nb) {
             const Positions kp = arangePositions(-nb, -a + 1);   // −nb .. −a
             auto k = e.side(true, kp);
-            if (!k) return k.error();
+            if (!k) {
+                errors[static_cast<std::size_t>(c)] = k.error();
+                return;
+            }
             const Matrix m = e.block(zeroQ.value(), zero, k.value(), kp);
             for (Eigen::Index j = 0; j < m.cols(); ++j) f[static_cast<std::size_t>(-kp[std::size_t(j)] - lo)] = m(0, j);
         }
-    }
+    });
+    for (const auto& err : errors)
+        if (err) return *err;
+    if (mirror)
+        for (std::int64_t d = lo; d < 0; ++d) f[static_cast<std::size_t>(d - lo)] = f[static_cast<std::size_t>(-d - lo)];
     return f;
 }
 
 Result<ScoreSummary> structuredSummary(const ScoreParams& p, const Engine& e, std::int64_t n) {
     const std::int64_t lo = p.causal ? 0 : -(n - 1);
-    auto fr = distanceScores(e, lo, n - 1);
+    // Ones content makes q and k the same rows; rope and nope then score (i, j) and (j, i)
+    // alike, and so does alibi without the causal mask.
+    const bool mirror = p.content == Content::Ones &&
+                        (p.method == Method::Rope || p.method == Method::NoPE || (p.method == Method::Alibi && !p.causal));
+    auto fr = distanceScores(e, lo, n - 1, mirror);
     if (!fr) return fr.error();
     const std::vector<double>& f = fr.value();
     auto at = [&](std::int64_t d) { return f[static_cast<std::size_t>(d - lo)]; };

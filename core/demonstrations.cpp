@@ -780,8 +780,8 @@ Result<DemoSummary> runDemonstration(DemoId id) {
             if (!r) return r.error();
             const auto& v = r.value();
             for (std::size_t i = 0; i < v.distance.size(); ++i)
-                fig("distance " + formatInt(v.distance[i]) + ": score / bound", v.value[i],
-                    i < v.bound.size() ? "bound " + sci(v.bound[i]) : "");
+                fig("score at distance " + formatInt(v.distance[i]), v.value[i],
+                    i < v.bound.size() ? "RoFormer bound " + sci(v.bound[i]) : "");
             s.holds = !v.bound.empty() && v.bound.back() < v.bound.front() && std::abs(v.value.back()) < std::abs(v.value.front());
             s.conclusion = "Far tokens get smaller scores: the high-frequency pairs average out.";
             break;
@@ -819,7 +819,7 @@ Result<DemoSummary> runDemonstration(DemoId id) {
             const auto& v = r.value();
             for (const auto& row : v.rows) {
                 if (row.method == "learned") fig("learned: defined at position " + formatInt(ExtrapolationInput{}.target_length - 1), row.defined ? 1 : 0, row.error);
-                else if (row.method.rfind("rope", 0) == 0) fig(row.method + ": pairs past their trained angles", row.unseenPairs, row.verdict);
+                else if (row.method.rfind("rope", 0) == 0) fig(row.method + ": pairs past their trained angles", row.unseenPairs);
                 else if (row.method == "alibi") fig("alibi: bias at distance " + formatInt(ExtrapolationInput{}.target_length - 1) + " (flattest head)", row.value);
             }
             const auto* lr = v.find("learned");
@@ -847,7 +847,7 @@ Result<DemoSummary> runDemonstration(DemoId id) {
                 fig(std::string(methodKey(row.method)) + ": positional parameters",
                     row.cells[int(TableColumn::Memory)].number);
             s.holds = true;
-            s.conclusion = "Click a cell to open the scene that shows it.";
+            s.conclusion = "Every cell is backed by a demonstration's numbers.";
             break;
         }
     }

@@ -467,6 +467,22 @@ private:
             bool cmds = false;
             return atom(rawGroup(&cmds), Face::Text, Ord);
         }
+        if (c == QLatin1String("pmod")) {  // "(mod x)" with a space before it
+            NodeP arg = parseArg();
+            NodeP r = row();
+            r->kids = {space(0.6), atom(QStringLiteral("("), Face::Upright, Open), atom(QStringLiteral("mod"), Face::Upright, Ord),
+                       space(0.33), arg, atom(QStringLiteral(")"), Face::Upright, Close)};
+            return r;
+        }
+        if (c == QLatin1String("mathbb")) {
+            bool cmds = false;
+            const QString raw = rawGroup(&cmds);
+            static const QHash<QChar, QString> bb = {{'R', QStringLiteral("ℝ")}, {'N', QStringLiteral("ℕ")}, {'Z', QStringLiteral("ℤ")},
+                                                     {'C', QStringLiteral("ℂ")}, {'Q', QStringLiteral("ℚ")}, {'E', QStringLiteral("𝔼")}};
+            QString out;
+            for (QChar ch : raw) out += bb.value(ch, QString(ch));
+            return atom(out, Face::Upright, Ord);
+        }
         if (c == QLatin1String("mathrm") || c == QLatin1String("operatorname") || c == QLatin1String("mathit") ||
             c == QLatin1String("mathbf") || c == QLatin1String("boldsymbol")) {
             const Face f = c == QLatin1String("mathit") ? Face::Italic

@@ -10,7 +10,7 @@
 //   \left\langle … \right\rangle  \lVert … \rVert  \lfloor … \rfloor  |…|
 //   \begin{pmatrix} a & b \\ c & d \end{pmatrix}  (also bmatrix, vmatrix, matrix)
 //   \theta \alpha … \omega \Delta \Theta \Pi \Sigma \Phi \Psi \Omega \lambda \pi \zeta
-//   \cos \sin \ln \log \exp \min \max \Re \Im \bmod \operatorname{…} \mathrm{…} \text{…} \mathbf{…}
+//   \cos \sin \ln \log \exp \min \max \Re \Im \bmod \pmod{…} \mathbb{R} \operatorname{…} \mathrm{…} \text{…} \mathbf{…}
 //   \cdot \times \pm \to \leftarrow \mapsto \le \ge \approx \ne \equiv \in \infty \ldots \cdots
 //   \partial \nabla \prime \quad \qquad \, \: \; \! \_ \{ \} \% \mid \lVert \rVert \langle \rangle
 // A parse problem (unbalanced braces, unknown command, missing argument) is reported by error();

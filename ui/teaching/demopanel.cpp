@@ -1,0 +1,461 @@
+#include "ui/teaching/demopanel.h"
+
+#include "ui/render/colormap.h"
+
+#include <QFontMetricsF>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <map>
+
+namespace poslab::ui {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+QString shortNumber(double v) {
+    if (v == 0) return QStringLiteral("0");
+    const double a = std::abs(v);
+    if (a >= 1e-3 && a < 1e6) {
+        QString s = QString::number(v, 'f', std::max(0, 3 - int(std::floor(std::log10(a)))));
+        if (s.contains('.')) {
+            while (s.endsWith('0')) s.chop(1);
+            if (s.endsWith('.')) s.chop(1);
+        }
+        return s.replace('-', QChar(0x2212));
+    }
+    const QString s = QString::number(v, 'e', 2);  // 4.44e-16
+    const int e = s.indexOf('e');
+    QString mant = s.left(e);
+    mant.replace('-', QChar(0x2212));
+    static const QChar sup[10] = {QChar(0x2070), QChar(0xB9), QChar(0xB2), QChar(0xB3), QChar(0x2074),
+                                  QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
+    const QString ex = QString::number(s.mid(e + 1).toInt());
+    QString exs;
+    for (QChar c : ex) exs += c == '-' ? QChar(0x207B) : sup[c.digitValue()];
+    return mant + QStringLiteral("·10") + exs;
+}
+
+// Wrapped text at (x, y) with width w; returns the height used.
+qreal text(QPainter& p, qreal x, qreal y, qreal w, const QString& s, const QFont& f, const QColor& c,
+           int flags = Qt::AlignLeft | Qt::AlignTop) {
+    if (s.isEmpty()) return 0;
+    p.setFont(f);
+    p.setPen(c);
+    QRectF used;
+    p.drawText(QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, s, &used);
+    return used.height();
+}
+qreal textHeight(QPainter& p, qreal w, const QString& s, const QFont& f) {
+    if (s.isEmpty()) return 0;
+    const QFontMetricsF fm(f, p.device());
+    return fm.boundingRect(QRectF(0, 0, w, 100000), Qt::TextWordWrap, s).height();
+}
+
+// A matrix as a heatmap in a square area, sharing `scale`; caption above. Returns the height used.
+qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorScale& scale, const QString& caption, const Theme& t) {
+    qreal y = area.top();
+    y += text(p, area.left(), y, area.width(), caption, t.smallFont(), t.foreground, Qt::AlignHCenter | Qt::AlignTop) + 4;
+    const qreal side = std::min(area.width(), std::max<qreal>(40, area.bottom() - y));
+    const QRectF box(area.left() + (area.width() - side) / 2, y, side, side);
+    if (m.rows() > 0 && m.cols() > 0) {
+        const qreal cw = side / m.cols(), ch = side / m.rows();
+        for (Eigen::Index r = 0; r < m.rows(); ++r)
+            for (Eigen::Index c = 0; c < m.cols(); ++c)
+                p.fillRect(QRectF(box.left() + c * cw, box.top() + r * ch, cw + 0.6, ch + 0.6), QColor(scale.rgb(m(r, c))));
+    }
+    p.setPen(QPen(t.foreground, t.axisWidth));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(box);
+    return (box.bottom() - area.top());
+}
+
+// Two (or one) matrices side by side with one colour scale.
+qreal matrixPair(QPainter& p, const QRectF& r, const Matrix& a, const QString& ca, const Matrix* b, const QString& cb, const Theme& t) {
+    double mx = a.size() ? a.cwiseAbs().maxCoeff() : 1;
+    if (b && b->size()) mx = std::max(mx, b->cwiseAbs().maxCoeff());
+    ColorScale sc{ColormapKind::Diverging, -std::max(mx, 1e-12), std::max(mx, 1e-12)};
+    const qreal gap = 16;
+    const qreal w = b ? (r.width() - gap) / 2 : std::min(r.width(), r.width() * 0.6);
+    const qreal side = std::min(w, 260.0 * t.fontScale * (t.fontPt / 10.0));
+    const QRectF ra(r.left() + (b ? 0 : (r.width() - w) / 2), r.top(), w, side + 60);
+    qreal h = matrixPlot(p, ra, a, sc, ca, t);
+    if (b) h = std::max(h, matrixPlot(p, QRectF(r.left() + w + gap, r.top(), w, side + 60), *b, sc, cb, t));
+    return h;
+}
+
+// A small line chart: x positions given as categories (equally spaced), several series.
+struct Series {
+    QString name;
+    std::vector<double> y;
+    QColor color;
+};
+qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabels, const std::vector<Series>& series, const QString& xname,
+                const Theme& t) {
+    const QFont sf = t.smallFont();
+    const QFontMetricsF fm(sf, p.device());
+    const qreal h = std::min(r.width() * 0.55, 240.0 * t.fontScale * (t.fontPt / 10.0));
+    double lo = 0, hi = 0;
+    for (const auto& s : series)
+        for (double v : s.y) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (hi - lo < 1e-12) hi = lo + 1;
+    const qreal left = r.left() + fm.horizontalAdvance(QStringLiteral("−000.0")) + 6;
+    const QRectF plot(left, r.top() + 4, r.right() - left - 6, h - fm.height() * 2.6);
+    const qreal total = h + fm.height() * qreal(series.size()) + 8;
+    p.setPen(QPen(t.grid, 1));
+    p.drawLine(QPointF(plot.left(), plot.bottom()), QPointF(plot.right(), plot.bottom()));
+    p.setPen(QPen(t.foreground, t.axisWidth));
+    p.drawLine(plot.bottomLeft(), plot.topLeft());
+    auto Y = [&](double v) { return plot.bottom() - (v - lo) / (hi - lo) * plot.height(); };
+    auto X = [&](std::size_t i) { return xlabels.size() > 1 ? plot.left() + plot.width() * double(i) / double(xlabels.size() - 1) : plot.center().x(); };
+    if (lo < 0 && hi > 0) {
+        p.setPen(QPen(t.grid, 1, Qt::DashLine));
+        p.drawLine(QPointF(plot.left(), Y(0)), QPointF(plot.right(), Y(0)));
+    }
+    p.setFont(sf);
+    p.setPen(t.muted);
+    p.drawText(QRectF(r.left(), Y(hi) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(hi));
+    p.drawText(QRectF(r.left(), Y(lo) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(lo));
+    // x labels: skip some when crowded.
+    qreal lastRight = -1e9;
+    for (std::size_t i = 0; i < xlabels.size(); ++i) {
+        const qreal w = fm.horizontalAdvance(xlabels[i]);
+        const qreal x = std::clamp(X(i) - w / 2, r.left(), r.right() - w);
+        if (x < lastRight + 6) continue;
+        p.drawText(QPointF(x, plot.bottom() + fm.ascent() + 3), xlabels[i]);
+        lastRight = x + w;
+    }
+    p.drawText(QRectF(plot.left(), plot.bottom() + fm.height() + 3, plot.width(), fm.height()), Qt::AlignHCenter, xname);
+    p.setRenderHint(QPainter::Antialiasing);
+    for (const auto& s : series) {
+        QPainterPath path;
+        for (std::size_t i = 0; i < s.y.size(); ++i) {
+            const QPointF pt(X(i), Y(s.y[i]));
+            if (i == 0) path.moveTo(pt);
+            else path.lineTo(pt);
+        }
+        p.setPen(QPen(s.color, t.lineWidth, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+    }
+    // Legend below the axis title, one entry per line.
+    qreal ly = plot.bottom() + fm.height() * 2 + 6;
+    for (const auto& s : series) {
+        p.setPen(QPen(s.color, t.lineWidth));
+        p.drawLine(QPointF(plot.left(), ly + fm.height() / 2), QPointF(plot.left() + 24, ly + fm.height() / 2));
+        p.setPen(t.foreground);
+        p.setFont(sf);
+        p.drawText(QPointF(plot.left() + 30, ly + fm.ascent()), s.name);
+        ly += fm.height();
+    }
+    return total;
+}
+
+// Rows of (cells), the first row a header; column widths as fractions. Returns height; fills hits.
+qreal tableGrid(QPainter& p, const QRectF& r, const std::vector<std::vector<QString>>& rows, const std::vector<double>& frac,
+                const Theme& t, const std::vector<std::vector<std::optional<DemoId>>>* links, std::vector<DemoHit>* hits) {
+    const QFont sf = t.smallFont();
+    QFont hf = sf;
+    hf.setBold(true);
+    const qreal pad = 4;
+    qreal y = r.top();
+    for (std::size_t ri = 0; ri < rows.size(); ++ri) {
+        const QFont& f = ri == 0 ? hf : sf;
+        // Row height: the tallest wrapped cell.
+        qreal rh = 0, x = r.left();
+        std::vector<qreal> xs;
+        for (std::size_t c = 0; c < rows[ri].size(); ++c) {
+            const qreal w = r.width() * frac[c];
+            xs.push_back(x);
+            rh = std::max(rh, textHeight(p, w - 2 * pad, rows[ri][c], f));
+            x += w;
+        }
+        rh += 2 * pad;
+        if (ri == 0) p.fillRect(QRectF(r.left(), y, r.width(), rh), t.panel);
+        for (std::size_t c = 0; c < rows[ri].size(); ++c) {
+            const qreal w = r.width() * frac[c];
+            const std::optional<DemoId> link = (links && ri > 0 && ri - 1 < links->size() && c < (*links)[ri - 1].size()) ? (*links)[ri - 1][c] : std::nullopt;
+            const QColor col = link ? t.series(4) : t.foreground;
+            text(p, xs[c] + pad, y + pad, w - 2 * pad, rows[ri][c], f, link ? QColor(t.name == QLatin1String("dark") ? t.series(1) : QColor(0, 90, 170)) : col);
+            if (link && hits) hits->push_back({QRectF(xs[c], y, w, rh), *link});
+        }
+        p.setPen(QPen(t.grid, 1));
+        p.drawLine(QPointF(r.left(), y + rh), QPointF(r.right(), y + rh));
+        y += rh;
+    }
+    return y - r.top();
+}
+
+}  // namespace
+
+// ============================================================================ data
+const DemoData& demoData(DemoId id) {
+    static std::map<DemoId, DemoData> cache;
+    auto it = cache.find(id);
+    if (it != cache.end()) return it->second;
+    DemoData d;
+    auto s = runDemonstration(id);
+    if (s.ok()) d.summary = s.value();
+    else d.error = qs(s.error().message());
+    auto keep = [&](auto r, auto& slot) {
+        if (r.ok()) slot = r.value();
+        else d.error = qs(r.error().message());
+    };
+    switch (id) {
+        case DemoId::PermutationEquivariance: keep(demoPermutation(), d.permutation); break;
+        case DemoId::SinusoidalShift:
+        case DemoId::SinusoidalRelative:
+        case DemoId::SinusoidalTokens: keep(demoSinusoidal(), d.sinusoidal); break;
+        case DemoId::RopeShiftInvariance:
+        case DemoId::RopeNorm:
+        case DemoId::RopeComplexIdentity: keep(demoRope(), d.rope); break;
+        case DemoId::RopeDecay: keep(demoRopeDecay(), d.decay); break;
+        case DemoId::KvCache: keep(demoKvCache(), d.kv); break;
+        case DemoId::Extrapolation: keep(demoExtrapolation(), d.extrapolation); break;
+        case DemoId::HalfVsInterleaved: keep(demoLayouts(), d.layouts); break;
+        case DemoId::ComparisonTable: d.table = comparisonTable(); break;
+    }
+    return cache.emplace(id, std::move(d)).first->second;
+}
+
+// ============================================================================ painting
+qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std::vector<DemoHit>* hits, bool compact) {
+    const DemoData& d = demoData(id);
+    const DemoInfo& info = demoInfo(id);
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing);
+    const qreal x = rect.left(), w = rect.width();
+    qreal y = rect.top();
+    const QFont body = t.bodyFont();
+    const QFont small = t.smallFont();
+    QFont bold = body;
+    bold.setBold(true);
+    const qreal gap = QFontMetricsF(body, p.device()).height() * 0.5;
+    if (!compact) {
+        y += text(p, x, y, w, qs(info.title), t.titleFont(), t.foreground) + gap * 0.5;
+    }
+    y += text(p, x, y, w, qs(info.claim), body, t.foreground) + gap;
+    if (!d.error.isEmpty()) {
+        y += text(p, x, y, w, d.error, body, t.error) + gap;
+        p.restore();
+        return y - rect.top();
+    }
+
+    // Figures: label (and note) on the left, value on the right.
+    const qreal valueW = std::min(w * 0.32, QFontMetricsF(bold, p.device()).horizontalAdvance(QStringLiteral("−0.0000·10⁻¹⁶")) + 8);
+    const qreal labelW = w - valueW - 8;
+    if (id != DemoId::ComparisonTable) {
+        for (const auto& f : d.summary.figures) {
+            const qreal h1 = text(p, x, y, labelW, qs(f.label), body, t.foreground);
+            text(p, x + labelW + 8, y, valueW, shortNumber(f.value), bold, t.foreground, Qt::AlignRight | Qt::AlignTop);
+            qreal h = h1;
+            if (!f.note.empty()) h += text(p, x + 12, y + h1, labelW - 12, qs(f.note), small, t.muted);
+            y += h + gap * 0.6;
+        }
+        y += gap * 0.4;
+    }
+
+    // Evidence.
+    const QRectF area(x, y, w, 100000);
+    switch (id) {
+        case DemoId::PermutationEquivariance:
+            if (d.permutation) {
+                const auto& v = *d.permutation;
+                QStringList perm;
+                for (int i : v.permutation) perm << QString::number(i);
+                y += text(p, x, y, w, QObject::tr("Shuffle order: row r of the shuffled input is token %1.").arg(perm.join(QStringLiteral(", "))), small, t.muted) + 4;
+                Matrix back(v.outShuffled.rows(), v.outShuffled.cols());
+                for (std::size_t r = 0; r < v.permutation.size(); ++r) back.row(v.permutation[r]) = v.outShuffled.row(Eigen::Index(r));
+                y += matrixPair(p, QRectF(x, y, w, 0), v.out, QObject::tr("out(X)"), &back, QObject::tr("out(shuffled X), rows put back"), t) + gap;
+            }
+            break;
+        case DemoId::SinusoidalShift:
+            if (d.sinusoidal) {
+                y += matrixPair(p, QRectF(x, y, w, 0), d.sinusoidal->rotation, QObject::tr("R(Δ): one 2×2 rotation per pair, Δ = 5"), nullptr, {}, t) + gap;
+            }
+            break;
+        case DemoId::SinusoidalRelative:
+            if (d.sinusoidal)
+                y += matrixPair(p, QRectF(x, y, w, 0), d.sinusoidal->dot, QObject::tr("PE(p)·PE(q): constant along diagonals"), nullptr, {}, t) + gap;
+            break;
+        case DemoId::SinusoidalTokens:
+            if (d.sinusoidal)
+                y += matrixPair(p, QRectF(x, y, w, 0), d.sinusoidal->dot, QObject::tr("PE(p)·PE(q)"), &d.sinusoidal->dotWithTokens,
+                                QObject::tr("(x + PE(p))·(y + PE(q))"), t) + gap;
+            break;
+        case DemoId::RopeShiftInvariance:
+            if (d.rope)
+                y += matrixPair(p, QRectF(x, y, w, 0), d.rope->scores, QObject::tr("positions 0 … 7"), &d.rope->scoresShifted,
+                                QObject::tr("positions 100 … 107"), t) + gap;
+            break;
+        case DemoId::RopeNorm:
+        case DemoId::RopeComplexIdentity:
+            break;
+        case DemoId::RopeDecay:
+            if (d.decay) {
+                std::vector<QString> xl;
+                for (auto v : d.decay->distance) xl.push_back(QString::number(v));
+                y += lineChart(p, QRectF(x, y, w, 0), xl,
+                               {{QObject::tr("score"), d.decay->value, t.series(0)}, {QObject::tr("RoFormer bound"), d.decay->bound, t.series(1)}},
+                               QObject::tr("distance m − n"), t) + gap;
+            }
+            break;
+        case DemoId::KvCache:
+            if (d.kv) {
+                std::vector<QString> xl;
+                std::vector<double> rope, alibi;
+                for (const auto& s : d.kv->steps) xl.push_back(QString::number(s.step));
+                for (const auto& m : d.kv->methods) {
+                    std::vector<double> cum;
+                    double acc = 0;
+                    for (auto v : m.perStep) cum.push_back(acc += double(v));
+                    if (m.method == Method::Rope) rope = cum;
+                    if (m.method == Method::Alibi) alibi = cum;
+                }
+                y += lineChart(p, QRectF(x, y, w, 0), xl,
+                               {{QObject::tr("RoPE: 2 rotations per step"), rope, t.series(0)},
+                                {QObject::tr("ALiBi / T5 / Shaw / XL: one term per key"), alibi, t.series(1)}},
+                               QObject::tr("decoding step (cumulative positional operations)"), t) + gap;
+            }
+            break;
+        case DemoId::Extrapolation:
+            if (d.extrapolation) {
+                std::vector<std::vector<QString>> rows = {{QObject::tr("method"), QObject::tr("past the training length")}};
+                for (const auto& r : d.extrapolation->rows) rows.push_back({qs(r.method), qs(r.verdict)});
+                y += tableGrid(p, area, rows, {0.24, 0.76}, t, nullptr, nullptr) + gap;
+            }
+            break;
+        case DemoId::HalfVsInterleaved:
+            if (d.layouts) {
+                auto vec = [](const std::vector<double>& v) {
+                    QStringList l;
+                    for (double x : v) l << shortNumber(x);
+                    return QStringLiteral("[") + l.join(QStringLiteral(", ")) + QStringLiteral("]");
+                };
+                y += text(p, x, y, w, QObject::tr("q = [1, 0, 1, 0], m = 2, θ = [1, 0.1]"), body, t.foreground) + 4;
+                y += text(p, x, y, w, QObject::tr("interleaved: %1").arg(vec(d.layouts->seedInterleaved)), body, t.foreground) + 4;
+                y += text(p, x, y, w, QObject::tr("half-split:  %1").arg(vec(d.layouts->seedHalf)), body, t.foreground) + gap;
+            }
+            break;
+        case DemoId::ComparisonTable:
+            if (d.table) {
+                std::vector<std::vector<QString>> rows;
+                std::vector<std::vector<std::optional<DemoId>>> links;
+                std::vector<QString> head{QObject::tr("method")};
+                for (const auto& c : d.table->columns) head.push_back(qs(c));
+                rows.push_back(head);
+                for (const auto& r : d.table->rows) {
+                    std::vector<QString> cells{qs(methodKey(r.method)).replace(QLatin1Char('-'), QStringLiteral("-\u200B"))};
+                    std::vector<std::optional<DemoId>> l{std::nullopt};
+                    for (const auto& c : r.cells) {
+                        cells.push_back(qs(c.text));
+                        l.push_back(c.demo);
+                    }
+                    rows.push_back(cells);
+                    links.push_back(l);
+                }
+                y += tableGrid(p, area, rows, {0.18, 0.19, 0.21, 0.21, 0.21}, t, &links, hits) + gap * 0.5;
+                y += text(p, x, y, w, QObject::tr("Click a cell to open the scene that shows it."), small, t.muted) + gap;
+            }
+            break;
+    }
+    if (!d.summary.conclusion.empty()) {
+        const QString mark = d.summary.holds ? QStringLiteral("✓ ") : QStringLiteral("✗ ");
+        y += text(p, x, y, w, mark + qs(d.summary.conclusion), bold, d.summary.holds ? t.foreground : t.error) + gap;
+    }
+    p.restore();
+    return y - rect.top();
+}
+
+// ============================================================================ widgets
+DemoCanvas::DemoCanvas(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("demoCanvas"));
+    setMouseTracking(true);
+    theme_ = themeByName(QStringLiteral("light"));
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+}
+
+void DemoCanvas::setDemo(std::optional<DemoId> id) {
+    demo_ = id;
+    hits_.clear();
+    setMinimumHeight(int(std::ceil(measure(std::max(width(), 300)))));
+    updateGeometry();
+    update();
+}
+
+void DemoCanvas::setTheme(const Theme& t) {
+    theme_ = t;
+    setMinimumHeight(int(std::ceil(measure(std::max(width(), 300)))));
+    update();
+}
+
+qreal DemoCanvas::measure(int width) const {
+    if (!demo_) return 40;
+    QImage probe(std::max(width, 1), 8, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&probe);
+    const qreal h = paintDemo(p, QRectF(10, 10, width - 20, 100000), *demo_, theme_, nullptr);
+    return h + 20;
+}
+
+QSize DemoCanvas::sizeHint() const { return {420, int(std::ceil(measure(std::max(width(), 420))))}; }
+
+void DemoCanvas::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    const int h = int(std::ceil(measure(width())));
+    if (h != minimumHeight()) setMinimumHeight(h);
+}
+
+void DemoCanvas::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), theme_.background);
+    hits_.clear();
+    if (!demo_) {
+        p.setPen(theme_.muted);
+        p.setFont(theme_.bodyFont());
+        p.drawText(rect().adjusted(10, 10, -10, -10), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                   tr("Choose a demonstration in the Teach menu."));
+        return;
+    }
+    paintDemo(p, QRectF(10, 10, width() - 20, height() - 20), *demo_, theme_, &hits_);
+}
+
+void DemoCanvas::mousePressEvent(QMouseEvent* e) {
+    for (const auto& h : hits_)
+        if (h.rect.contains(e->position())) {
+            Q_EMIT demoRequested(h.target);
+            return;
+        }
+    QWidget::mousePressEvent(e);
+}
+
+void DemoCanvas::mouseMoveEvent(QMouseEvent* e) {
+    bool over = false;
+    for (const auto& h : hits_) over |= h.rect.contains(e->position());
+    setCursor(over ? Qt::PointingHandCursor : Qt::ArrowCursor);
+}
+
+DemoPanel::DemoPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("demoPanel"));
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    canvas_ = new DemoCanvas(this);
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidget(canvas_);
+    scroll_->setWidgetResizable(true);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    lay->addWidget(scroll_);
+    connect(canvas_, &DemoCanvas::demoRequested, this, &DemoPanel::demoRequested);
+}
+
+void DemoPanel::showDemo(DemoId id) { canvas_->setDemo(id); }
+
+}  // namespace poslab::ui

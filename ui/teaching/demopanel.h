@@ -1,0 +1,90 @@
+#pragma once
+// The demonstration panel: a demonstration's claim, its numbers (core/demonstrations.h), what
+// they show, and a small picture of the evidence (the two heatmaps that must be equal, the decay
+// curve, the operation counts, the extrapolation verdicts, the comparison table whose cells open
+// the demonstration that shows them). paintDemo() draws it on any painter — the dock in the window
+// and presentation mode call the same function.
+#include "core/demonstrations.h"
+#include "ui/render/theme.h"
+
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QScrollArea;
+QT_END_NAMESPACE
+
+namespace poslab::ui {
+
+// Everything a demonstration computed, at its default inputs (computed once, then cached).
+struct DemoData {
+    DemoSummary summary;
+    std::optional<PermutationResult> permutation;
+    std::optional<SinusoidalDemoResult> sinusoidal;
+    std::optional<RopeDemoResult> rope;
+    std::optional<RopeDecayResult> decay;
+    std::optional<KvCacheResult> kv;
+    std::optional<ExtrapolationResult> extrapolation;
+    std::optional<LayoutDemoResult> layouts;
+    std::optional<ComparisonTable> table;
+    QString error;   // when a computation failed (should not happen at the defaults)
+};
+const DemoData& demoData(DemoId id);
+
+// A clickable area of a painted demonstration (comparison-table cells).
+struct DemoHit {
+    QRectF rect;
+    DemoId target;
+};
+
+// Draws the demonstration in `rect` (top-aligned). Returns the height used. `hits` receives the
+// clickable cells. `compact` leaves out the claim (when a title above already says it).
+qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& theme, std::vector<DemoHit>* hits = nullptr,
+                bool compact = false);
+
+class DemoCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit DemoCanvas(QWidget* parent = nullptr);
+    void setDemo(std::optional<DemoId> id);
+    void setTheme(const Theme& t);
+    std::optional<DemoId> demo() const { return demo_; }
+    const std::vector<DemoHit>& hits() const { return hits_; }
+    QSize sizeHint() const override;
+
+Q_SIGNALS:
+    void demoRequested(poslab::DemoId id);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    qreal measure(int width) const;
+    std::optional<DemoId> demo_;
+    Theme theme_;
+    std::vector<DemoHit> hits_;
+};
+
+class DemoPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DemoPanel(QWidget* parent = nullptr);
+    void showDemo(DemoId id);
+    std::optional<DemoId> currentDemo() const { return canvas_->demo(); }
+    DemoCanvas* canvas() const { return canvas_; }
+    void setTheme(const Theme& t) { canvas_->setTheme(t); }
+
+Q_SIGNALS:
+    void demoRequested(poslab::DemoId id);
+
+private:
+    DemoCanvas* canvas_ = nullptr;
+    QScrollArea* scroll_ = nullptr;
+};
+
+}  // namespace poslab::ui

@@ -1,0 +1,514 @@
+#include "ui/teaching/formulapanel.h"
+
+#include "core/alibi.h"
+#include "core/learned.h"
+#include "core/rope.h"
+#include "core/scores.h"
+#include "core/shaw.h"
+#include "core/sinusoidal.h"
+#include "core/t5.h"
+#include "core/transformer_xl.h"
+#include "core/xpos.h"
+#include "ui/scene.h"
+
+#include <QFontMetricsF>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <numbers>
+
+namespace poslab::ui {
+
+namespace {
+
+QString num(double x, int digits = 4) { return formulaNumber(x, digits); }
+QString numI(std::int64_t x) { return QString::number(x); }
+QString T(const char* s) { return QString::fromUtf8(s); }
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+double wrap2pi(double a) {
+    double r = std::fmod(a, kTwoPi);
+    if (r < 0) r += kTwoPi;
+    return r;
+}
+
+struct Ctx {
+    ScoreParams p;
+    std::int64_t N = 1, m = 0, n = 0;
+    int dim = 1;
+    double s = 1;
+    Matrix q, k;  // 1 × dim content rows at m and n
+    std::optional<double> score;
+    QString scoreError;
+};
+
+QString contentName(Content c) {
+    switch (c) {
+        case Content::Ones: return QStringLiteral("ones");
+        case Content::Random: return QStringLiteral("random N(0,1)");
+        case Content::Formula: return QStringLiteral("formula");
+    }
+    return {};
+}
+
+// (q, k) channel pair c0, c1 → its two entries as a small column vector.
+QString col(double a, double b) { return QStringLiteral("\\begin{pmatrix} %1 \\\\ %2 \\end{pmatrix}").arg(num(a), num(b)); }
+
+void scoreLine(FormulaSheet& sh, const Ctx& c, const QString& lhs) {
+    if (c.score)
+        sh.numbers.push_back({QStringLiteral("score (heatmap cell, before softmax)"), lhs + QStringLiteral(" = ") + num(*c.score)});
+    else
+        sh.note = c.scoreError;
+}
+
+// ---------------------------------------------------------------- RoPE
+void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
+    const RopeParams rp = c.p.ropeParams();
+    const RopeFrequencies f = ropeFrequencies(rp, rp.seq_len ? rp.seq_len : std::optional<std::int64_t>(c.N));
+    const RopeFrequencies f0 = ropeDefaultFrequencies(rp);
+    const int r = f.rotary_dim, pairs = r / 2;
+    const int i = std::clamp(pairReq, 0, pairs - 1);
+    sh.focus.pair = i;
+    const bool inter = rp.layout == RopeLayout::Interleaved;
+    const int c0 = inter ? 2 * i : i, c1 = inter ? 2 * i + 1 : i + r / 2;
+    const RopeTables tm = ropeTables(rp, f, {c.m}), tn = ropeTables(rp, f, {c.n});
+    const Matrix rq = ropeApply(rp, tm, c.q), rk = ropeApply(rp, tn, c.k);
+    const Matrix am = ropeAngles(rp, f, {c.m});
+    const double att = f.attention_factor;
+
+    sh.title = QStringLiteral("RoPE — %1, base %2, d = %3%4")
+                   .arg(inter ? T("interleaved") : T("half-split"), num(rp.base, 6), numI(rp.head_dim),
+                        r < rp.head_dim ? QStringLiteral(", rotary %1").arg(r) : QString());
+    // Definitions.
+    sh.definitions.push_back({T("Frequencies"), T("\\theta_i = \\mathrm{base}^{-2i/r},\\quad i = 0, \\ldots, \\frac{r}{2} - 1")});
+    switch (rp.scaling) {
+        case RopeScaling::None: break;
+        case RopeScaling::Linear:
+            sh.definitions.push_back({T("Linear interpolation"), T("\\theta_i' = \\frac{\\theta_i}{s}")});
+            break;
+        case RopeScaling::Dynamic:
+            sh.definitions.push_back({T("Dynamic NTK: a larger base"),
+                                      T("\\mathrm{base}' = \\mathrm{base} \\left(\\frac{s\\,L}{L_0} - (s - 1)\\right)^{r/(r-2)}")});
+            break;
+        case RopeScaling::Yarn:
+            sh.definitions.push_back({T("YaRN: ramp between extrapolation and interpolation"),
+                                      T("\\theta_i' = (1 - \\gamma_i)\\,\\theta_i + \\gamma_i \\frac{\\theta_i}{s},\\quad c = 0.1 \\ln s + 1")});
+            break;
+        case RopeScaling::LongRope:
+            sh.definitions.push_back({T("LongRoPE"), T("\\theta_i' = \\frac{1}{\\lambda_i\\, \\mathrm{base}^{2i/r}}")});
+            break;
+        case RopeScaling::Llama3:
+            sh.definitions.push_back({T("Llama 3: by wavelength"),
+                                      T("\\theta_i' = \\begin{cases} \\theta_i & \\lambda_i < L_0/4 \\\\ \\theta_i / s & \\lambda_i > L_0 \\\\ (1-\\gamma)\\frac{\\theta_i}{s} + \\gamma\\,\\theta_i & \\text{else} \\end{cases}")});
+            break;
+    }
+    sh.definitions.push_back({inter ? T("Rotation of pair (2i, 2i+1) at position m") : T("Rotation of pair (i, i + r/2) at position m"),
+                              T("\\begin{pmatrix} x' \\\\ y' \\end{pmatrix} = \\begin{pmatrix} \\cos m\\theta_i & -\\sin m\\theta_i \\\\ \\sin m\\theta_i & \\cos m\\theta_i \\end{pmatrix} \\begin{pmatrix} x \\\\ y \\end{pmatrix}")});
+    sh.definitions.push_back({T("Score"), T("s_{mn} = \\frac{\\langle R_m q,\\, R_n k \\rangle}{\\sqrt{d}}")});
+    sh.definitions.push_back({T("Only m − n enters (x, y: the two channels of pair i)"),
+                              T("\\langle R_m q, R_n k \\rangle = \\sum_i (q^x_i k^x_i + q^y_i k^y_i) \\cos((m-n)\\theta_i) - (q^y_i k^x_i - q^x_i k^y_i) \\sin((m-n)\\theta_i)")});
+    sh.definitions.push_back({T("The same with each pair as a complex number q̃ = qˣ + i qʸ"),
+                              T("\\langle R_m q, R_n k \\rangle = \\Re \\sum_i \\tilde q_i \\, \\tilde k_i^{*} \\, e^{i(m-n)\\theta_i}")});
+
+    // Numbers.
+    const double th = f.inv_freq[i];
+    const double a = am(0, i);
+    if (rp.scaling != RopeScaling::None || !rp.theta.empty())
+        sh.numbers.push_back({QStringLiteral("frequency of pair %1 (unscaled %2)").arg(i).arg(num(f0.inv_freq[i])),
+                              QStringLiteral("\\theta_{%1}' = %2").arg(i).arg(num(th))});
+    else
+        sh.numbers.push_back({QStringLiteral("frequency of pair %1").arg(i),
+                              QStringLiteral("\\theta_{%1} = %2^{-%3/%4} = %5").arg(i).arg(num(rp.base, 6)).arg(2 * i).arg(r).arg(num(th))});
+    sh.numbers.push_back({QStringLiteral("angle at m = %1").arg(c.m),
+                          QStringLiteral("m\\,\\theta_{%1} = %2 \\cdot %3 = %4 \\equiv %5 \\pmod{2\\pi}")
+                              .arg(i).arg(c.m).arg(num(th)).arg(num(a, 6)).arg(num(wrap2pi(a)))});
+    const double cm = tm.cos(0, c0), sm = tm.sin(0, c0);
+    sh.numbers.push_back({att != 1 ? QStringLiteral("cos and sin (times the attention factor c = %1)").arg(num(att)) : T("cos and sin"),
+                          QStringLiteral("\\cos m\\theta_{%1} = %2,\\quad \\sin m\\theta_{%1} = %3").arg(i).arg(num(cm)).arg(num(sm))});
+    sh.numbers.push_back({QStringLiteral("pair %1 of q: channels (%2, %3)").arg(i).arg(c0).arg(c1),
+                          QStringLiteral("%1 = \\begin{pmatrix} %2 & %3 \\\\ %4 & %5 \\end{pmatrix} %6")
+                              .arg(col(rq(0, c0), rq(0, c1)), num(cm), num(-sm), num(sm), num(cm), col(c.q(0, c0), c.q(0, c1)))});
+    // q·k terms of this pair, at distance m − n.
+    const double qa = c.q(0, c0), qb = c.q(0, c1), kc = c.k(0, c0), kd = c.k(0, c1);
+    const double phi = double(c.m - c.n) * th;
+    const double c2 = att * att;
+    const double cosTerm = c2 * (qa * kc + qb * kd) * std::cos(phi);
+    const double sinTerm = -c2 * (qb * kc - qa * kd) * std::sin(phi);
+    const double pairDot = rq(0, c0) * rk(0, c0) + rq(0, c1) * rk(0, c1);
+    sh.numbers.push_back({QStringLiteral("pair %1's part of ⟨R_m q, R_n k⟩ at m − n = %2: cos term + sin term").arg(i).arg(c.m - c.n),
+                          QStringLiteral("%1 + (%2) = %3").arg(num(cosTerm), num(sinTerm), num(pairDot))});
+    double total = 0;
+    for (int j = 0; j < rp.head_dim; ++j) total += rq(0, j) * rk(0, j);
+    sh.numbers.push_back({T("all pairs"), QStringLiteral("\\langle R_m q, R_n k \\rangle = %1,\\quad \\frac{1}{\\sqrt{%2}} \\cdot %1 = %3")
+                                              .arg(num(total)).arg(rp.head_dim).arg(num(total * c.s))});
+    scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+// ---------------------------------------------------------------- xPos
+void xposSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
+    const XposParams xp = c.p.xposParams();
+    const int pairs = xp.head_dim / 2;
+    const int i = std::clamp(pairReq, 0, pairs - 1);
+    sh.focus.pair = i;
+    const double zeta = (2.0 * i + 0.4 * xp.head_dim) / (1.4 * xp.head_dim);
+    const Matrix ang = xposAngles(xp, c.N, 0);
+    sh.title = QStringLiteral("xPos — d = %1, scale base %2").arg(xp.head_dim).arg(num(xp.scale_base));
+    sh.definitions.push_back({T("RoPE frequencies"), T("\\theta_i = 10000^{-2i/d}")});
+    sh.definitions.push_back({T("Per-pair decay"), T("\\zeta_i = \\frac{2i + 0.4\\,d}{1.4\\,d}")});
+    sh.definitions.push_back({T("Score: rotation times an explicit decay"),
+                              T("s_{mn} = \\frac{1}{\\sqrt{d}} \\sum_i \\zeta_i^{(m-n)/\\gamma} \\left[ \\ldots \\right]_{\\text{RoPE}}")});
+    sh.numbers.push_back({QStringLiteral("pair %1").arg(i), QStringLiteral("\\zeta_{%1} = %2,\\quad \\zeta_{%1}^{(m-n)/\\gamma} = %3^{%4/%5} = %6")
+                                                                 .arg(i).arg(num(zeta)).arg(num(zeta)).arg(c.m - c.n).arg(num(xp.scale_base))
+                                                                 .arg(num(std::pow(zeta, double(c.m - c.n) / xp.scale_base)))});
+    sh.numbers.push_back({QStringLiteral("angle at m = %1").arg(c.m),
+                          QStringLiteral("m\\,\\theta_{%1} = %2 \\equiv %3 \\pmod{2\\pi}").arg(i).arg(num(ang(c.m, i), 6)).arg(num(wrap2pi(ang(c.m, i))))});
+    scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+// ---------------------------------------------------------------- sinusoidal
+void sinusoidalSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
+    const SinusoidalParams sp = c.p.sinusoidalParams();
+    const Vector w = sinusoidalFrequencies(sp);
+    const int K = int(w.size());
+    const int i = std::clamp(pairReq, 0, std::max(0, K - 1));
+    sh.focus.pair = i;
+    const bool inter = sp.layout == SinusoidalLayout::Interleaved;
+    const Matrix pe = sinusoidalEncoding(sp, {c.m, c.n});
+    const int cs = inter ? 2 * i : i, cc = inter ? 2 * i + 1 : (sp.dim / 2) + i;
+    sh.title = QStringLiteral("Sinusoidal — %1, base %2, d = %3").arg(inter ? T("interleaved") : T("concatenated"), num(sp.base, 6)).arg(sp.dim);
+    sh.definitions.push_back({T("Frequencies"), T("w_i = \\mathrm{base}^{-2i/d}")});
+    sh.definitions.push_back({T("Encoding of position p"),
+                              inter ? T("PE_{p,2i} = \\sin(p\\,w_i),\\quad PE_{p,2i+1} = \\cos(p\\,w_i)")
+                                    : T("PE_p = \\left[ \\sin(p\\,w) \\mid \\cos(p\\,w) \\right]")});
+    sh.definitions.push_back({T("A shift is a rotation"),
+                              T("\\begin{pmatrix} PE_{p+\\Delta,2i} \\\\ PE_{p+\\Delta,2i+1} \\end{pmatrix} = \\begin{pmatrix} \\cos \\Delta w_i & \\sin \\Delta w_i \\\\ -\\sin \\Delta w_i & \\cos \\Delta w_i \\end{pmatrix} \\begin{pmatrix} PE_{p,2i} \\\\ PE_{p,2i+1} \\end{pmatrix}")});
+    sh.definitions.push_back({T("Encodings alone are relative; with tokens they are not"),
+                              T("PE_m \\cdot PE_n = \\sum_i \\cos((m-n)\\,w_i),\\qquad s_{mn} = \\frac{(x_m + PE_m)\\cdot(x_n + PE_n)}{\\sqrt{d}}")});
+    if (K > 0) {
+        sh.numbers.push_back({QStringLiteral("frequency of pair %1").arg(i),
+                              QStringLiteral("w_{%1} = %2^{-%3/%4} = %5").arg(i).arg(num(sp.base, 6)).arg(2 * i).arg(sp.dim).arg(num(w[i]))});
+        sh.numbers.push_back({QStringLiteral("at p = m = %1").arg(c.m),
+                              QStringLiteral("PE_{%1,%2} = \\sin(%3) = %4,\\quad PE_{%1,%5} = \\cos(%3) = %6")
+                                  .arg(c.m).arg(cs).arg(num(double(c.m) * w[i])).arg(num(pe(0, cs))).arg(cc).arg(num(pe(0, cc)))});
+    }
+    sh.numbers.push_back({QStringLiteral("encodings alone (m − n = %1)").arg(c.m - c.n),
+                          QStringLiteral("PE_{%1} \\cdot PE_{%2} = %3").arg(c.m).arg(c.n).arg(num(pe.row(0).dot(pe.row(1))))});
+    sh.numbers.push_back({QStringLiteral("with the %1 content").arg(contentName(c.p.content)),
+                          QStringLiteral("(x_m + PE_m)\\cdot(x_n + PE_n) = %1").arg(num((c.q.row(0) + pe.row(0)).dot(c.k.row(0) + pe.row(1))))});
+    scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+// ---------------------------------------------------------------- learned
+void learnedSheet(FormulaSheet& sh, Ctx& c) {
+    const LearnedParams lp = c.p.learnedParams();
+    sh.title = QStringLiteral("Learned absolute — table %1 × %2").arg(lp.table_size).arg(lp.dim);
+    sh.definitions.push_back({T("One learned row per position"), T("PE_p = E_p,\\quad E \\in \\mathbb{R}^{T \\times d}")});
+    sh.definitions.push_back({T("Score"), T("s_{mn} = \\frac{(x_m + E_m)\\cdot(x_n + E_n)}{\\sqrt{d}}")});
+    sh.definitions.push_back({T("No row past the table"), T("p \\ge T \\;\\Rightarrow\\; \\text{undefined}")});
+    auto e = learnedEncoding(lp, {c.m});
+    if (e.ok())
+        sh.numbers.push_back({QStringLiteral("row m = %1 (first entries)").arg(c.m),
+                              QStringLiteral("E_{%1} = (%2, %3, \\ldots)").arg(c.m).arg(num(e.value()(0, 0))).arg(lp.dim > 1 ? num(e.value()(0, 1)) : QString())});
+    else
+        sh.note = QString::fromStdString(e.error().message());
+    sh.numbers.push_back({T("table size"), QStringLiteral("T = %1").arg(lp.table_size)});
+    scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+// ---------------------------------------------------------------- Shaw
+void shawSheet(FormulaSheet& sh, Ctx& c) {
+    const ShawParams sp = c.p.shawParams();
+    const std::int64_t kk = sp.max_relative_position;
+    const IntMatrix idx = shawIndexAt({c.m}, {c.n}, kk);
+    const Matrix table = shawKeyTable(sp);
+    const double qa = c.q.row(0).dot(table.row(idx(0, 0)));
+    sh.title = QStringLiteral("Shaw relative — k = %1, d = %2").arg(kk).arg(sp.dim);
+    sh.definitions.push_back({T("Relative key embedding, clipped"), T("e_{ij} = \\frac{q_i \\cdot \\left(k_j + a^K_{\\mathrm{clip}(j - i, -k, k)}\\right)}{\\sqrt{d}}")});
+    sh.numbers.push_back({QStringLiteral("offset j − i = %1").arg(c.n - c.m),
+                          QStringLiteral("\\mathrm{clip}(%1, -%2, %2) + %2 = %3").arg(c.n - c.m).arg(kk).arg(idx(0, 0))});
+    sh.numbers.push_back({T("content and position terms"), QStringLiteral("q_i \\cdot k_j = %1,\\quad q_i \\cdot a^K = %2").arg(num(c.q.row(0).dot(c.k.row(0))), num(qa))});
+    scoreLine(sh, c, QStringLiteral("e_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+// ---------------------------------------------------------------- T5
+void t5Sheet(FormulaSheet& sh, Ctx& c) {
+    const T5Params tp = c.p.t5Params();
+    const std::int64_t rel = c.n - c.m;
+    const std::int64_t b = t5Bucket(rel, tp);
+    const Matrix table = t5BiasTable(tp);
+    const int h = std::clamp(c.p.head, 0, tp.heads - 1);
+    sh.title = QStringLiteral("T5 buckets — %1 buckets, max distance %2, head %3").arg(tp.num_buckets).arg(tp.max_distance).arg(h);
+    sh.definitions.push_back({T("Score: content plus a learned bias per bucket"), T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}} + b_h[\\mathrm{bucket}(j - i)]")});
+    sh.definitions.push_back({T("Logarithmic buckets past max_exact"),
+                              T("\\mathrm{bucket}(n) = \\mathrm{max\\_exact} + \\left\\lfloor \\frac{\\ln(n / \\mathrm{max\\_exact})}{\\ln(\\mathrm{max\\_distance} / \\mathrm{max\\_exact})} (nb - \\mathrm{max\\_exact}) \\right\\rfloor")});
+    sh.numbers.push_back({QStringLiteral("offset j − i = %1").arg(rel), QStringLiteral("\\mathrm{bucket}(%1) = %2,\\quad b_{%3}[%2] = %4").arg(rel).arg(b).arg(h).arg(num(table(b, h)))});
+    sh.numbers.push_back({T("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+// ---------------------------------------------------------------- Transformer-XL
+void txlSheet(FormulaSheet& sh, Ctx& c) {
+    const TransformerXLParams xp = c.p.transformerXLParams();
+    const auto terms = transformerXLTerms(xp, {c.m}, {c.n}, c.q, c.k);
+    sh.title = QStringLiteral("Transformer-XL — d = %1").arg(xp.dim);
+    sh.definitions.push_back({T("Four terms, R the relative sinusoid"),
+                              T("A_{ij} = q_i \\cdot k_j + q_i \\cdot W_R R_{i-j} + u \\cdot k_j + v \\cdot W_R R_{i-j}")});
+    sh.numbers.push_back({QStringLiteral("distance i − j = %1").arg(c.m - c.n),
+                          QStringLiteral("a = %1,\\ b = %2,\\ c = %3,\\ d = %4").arg(num(terms.a(0, 0)), num(terms.b(0, 0)), num(terms.c(0, 0)), num(terms.d(0, 0)))});
+    sh.numbers.push_back({T("sum, scaled"), QStringLiteral("\\frac{a + b + c + d}{\\sqrt{%1}} = %2").arg(c.dim).arg(num((terms.a(0, 0) + terms.b(0, 0) + terms.c(0, 0) + terms.d(0, 0)) * c.s))});
+    scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+// ---------------------------------------------------------------- ALiBi
+void alibiSheet(FormulaSheet& sh, Ctx& c) {
+    const AlibiParams ap = c.p.alibiParams();
+    const Vector slopes = alibiSlopes(ap);
+    const int h = std::clamp(c.p.head, 0, ap.heads - 1);
+    const Matrix b = alibiBias(ap, h, {c.m}, {c.n});
+    sh.title = QStringLiteral("ALiBi — %1 heads, head %2").arg(ap.heads).arg(h);
+    sh.definitions.push_back({T("Slopes (H a power of two)"), T("m_h = 2^{-8(h+1)/H}")});
+    sh.definitions.push_back({T("Score: content minus slope × distance"),
+                              ap.symmetric ? T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}} - m_h\\,|i - j|") : T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}} - m_h\\,(i - j)")});
+    sh.numbers.push_back({QStringLiteral("slope of head %1").arg(h), QStringLiteral("m_{%1} = %2").arg(h).arg(num(slopes[h]))});
+    sh.numbers.push_back({QStringLiteral("bias at i = %1, j = %2").arg(c.m).arg(c.n),
+                          QStringLiteral("-%1 \\cdot (%2) = %3").arg(num(slopes[h])).arg(ap.symmetric ? std::abs(c.m - c.n) : c.m - c.n).arg(num(b(0, 0)))});
+    sh.numbers.push_back({T("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+void nopeSheet(FormulaSheet& sh, Ctx& c) {
+    sh.title = QStringLiteral("No positions — d = %1").arg(c.dim);
+    sh.definitions.push_back({T("Score: content only"), T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}}")});
+    sh.definitions.push_back({T("Shuffling the tokens shuffles the outputs"), T("\\mathrm{Attn}(P X) = P\\, \\mathrm{Attn}(X)")});
+    sh.numbers.push_back({T("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
+}
+
+}  // namespace
+
+FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFocus& focus) {
+    FormulaSheet sh;
+    const int cfg = std::clamp(config, 0, int(scene.methods.size()) - 1);
+    if (auto problem = configProblem(scene, cfg)) {
+        sh.title = configTitle(scene, cfg);
+        sh.note = *problem;
+        return sh;
+    }
+    Ctx c;
+    c.p = effectiveParams(scene, cfg);
+    c.p.softmax = false;
+    c.p.causal = false;
+    c.N = std::max<std::int64_t>(1, scene.length);
+    c.m = std::clamp<std::int64_t>(focus.query, 0, c.N - 1);
+    c.n = std::clamp<std::int64_t>(focus.key, 0, c.N - 1);
+    sh.focus = {c.m, c.n, focus.pair};
+    c.dim = c.p.dim;
+    c.s = 1.0 / std::sqrt(double(c.dim));
+    c.q = contentRows(c.p.content, false, {c.m}, c.dim, c.p.seed);
+    c.k = contentRows(c.p.content, true, {c.n}, c.dim, c.p.seed);
+    auto sc = scores(c.p, {c.m}, {c.n}, c.N);
+    if (sc.ok()) c.score = sc.value()(0, 0);
+    else c.scoreError = QString::fromStdString(sc.error().message());
+    switch (c.p.method) {
+        case Method::Rope: ropeSheet(sh, c, focus.pair); break;
+        case Method::Xpos: xposSheet(sh, c, focus.pair); break;
+        case Method::Sinusoidal: sinusoidalSheet(sh, c, focus.pair); break;
+        case Method::Learned: learnedSheet(sh, c); break;
+        case Method::Shaw: shawSheet(sh, c); break;
+        case Method::T5: t5Sheet(sh, c); break;
+        case Method::TransformerXL: txlSheet(sh, c); break;
+        case Method::Alibi: alibiSheet(sh, c); break;
+        case Method::NoPE: nopeSheet(sh, c); break;
+    }
+    if (scene.methods.size() > 1) sh.title = configTitle(scene, cfg) + QStringLiteral(" · ") + sh.title;
+    sh.score = c.score;
+    return sh;
+}
+
+// ============================================================================ FormulaView
+FormulaView::FormulaView(QWidget* parent) : QWidget(parent) {
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    theme_ = themeByName(QStringLiteral("light"));
+}
+
+void FormulaView::setSheet(const QString& title, const std::vector<FormulaLine>& lines, const QString& note) {
+    title_ = title;
+    note_ = note;
+    labels_.clear();
+    formulas_.clear();
+    for (const auto& l : lines) {
+        labels_.push_back(l.label);
+        formulas_.push_back(Formula::parse(l.tex));
+    }
+    updateGeometry();
+    update();
+}
+
+void FormulaView::setTheme(const Theme& theme, double formulaPt) {
+    theme_ = theme;
+    formulaPt_ = formulaPt;
+    updateGeometry();
+    update();
+}
+
+qreal FormulaView::paintSheet(QPainter& p, const QRectF& rect) const {
+    p.save();
+    const QFont titleF = theme_.titleFont();
+    const QFont labelF = theme_.smallFont();
+    QFont ff;
+    ff.setPointSizeF(formulaPt_ * theme_.fontScale);
+    qreal y = rect.top();
+    const qreal pad = QFontMetricsF(labelF, p.device()).height() * 0.35;
+    if (!title_.isEmpty()) {
+        p.setFont(titleF);
+        p.setPen(theme_.foreground);
+        const QFontMetricsF fm(titleF, p.device());
+        const QRectF r(rect.left(), y, rect.width(), fm.height() * 3);
+        QRectF used;
+        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, title_, &used);
+        y += used.height() + pad * 1.5;
+    }
+    for (std::size_t i = 0; i < formulas_.size(); ++i) {
+        if (!labels_[i].isEmpty()) {
+            p.setFont(labelF);
+            p.setPen(theme_.muted);
+            const QFontMetricsF fm(labelF, p.device());
+            QRectF used;
+            p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 3), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, labels_[i], &used);
+            y += used.height() + pad * 0.4;
+        }
+        // Shrink a formula that is wider than the panel.
+        QFont f = ff;
+        QSizeF s = formulas_[i].size(f, p.device());
+        if (s.width() > rect.width() - 16 && s.width() > 0) {
+            f.setPointSizeF(std::max(6.0, f.pointSizeF() * (rect.width() - 16) / s.width()));
+            s = formulas_[i].size(f, p.device());
+        }
+        formulas_[i].paint(&p, QPointF(rect.left() + 8, y), f, theme_.foreground);
+        y += s.height() + pad * 1.6;
+    }
+    if (!note_.isEmpty()) {
+        p.setFont(theme_.bodyFont());
+        p.setPen(theme_.error);
+        const QFontMetricsF fm(theme_.bodyFont(), p.device());
+        QRectF used;
+        p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 4), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, note_, &used);
+        y += used.height();
+    }
+    p.restore();
+    return y - rect.top();
+}
+
+QSize FormulaView::sizeHint() const {
+    // Measure by painting onto a throw-away image of the current width.
+    const int w = std::max(width(), 360);
+    QImage probe(w, 8, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&probe);
+    const qreal h = paintSheet(p, QRectF(8, 8, w - 16, 100000));
+    p.end();
+    return {w, int(std::ceil(h)) + 16};
+}
+
+void FormulaView::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), theme_.background);
+    p.setRenderHint(QPainter::Antialiasing);
+    const qreal h = paintSheet(p, QRectF(8, 8, width() - 16, 100000));
+    if (int(h) + 16 > height()) {
+        setMinimumHeight(int(std::ceil(h)) + 16);
+    }
+}
+
+// ============================================================================ FormulaPanel
+FormulaPanel::FormulaPanel(Scene* scene, QWidget* parent) : QWidget(parent), scene_(scene) {
+    setObjectName(QStringLiteral("formulaPanel"));
+    auto* lay = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    query_ = new QSpinBox(this);
+    query_->setObjectName(QStringLiteral("formulaQuery"));
+    key_ = new QSpinBox(this);
+    key_->setObjectName(QStringLiteral("formulaKey"));
+    pair_ = new QSpinBox(this);
+    pair_->setObjectName(QStringLiteral("formulaPair"));
+    query_->setValue(5);
+    key_->setValue(2);
+    query_->setToolTip(tr("Query position (m for RoPE and sinusoidal, i for the bias methods)"));
+    key_->setToolTip(tr("Key position (n, or j)"));
+    pair_->setToolTip(tr("Which pair of channels the numbers follow"));
+    controls->addWidget(new QLabel(tr("query"), this));
+    controls->addWidget(query_);
+    controls->addWidget(new QLabel(tr("key"), this));
+    controls->addWidget(key_);
+    controls->addWidget(new QLabel(tr("pair"), this));
+    controls->addWidget(pair_);
+    controls->addStretch(1);
+    lay->addLayout(controls);
+    score_ = new QLabel(this);
+    score_->setObjectName(QStringLiteral("formulaScore"));
+    lay->addWidget(score_);
+
+    auto* content = new QWidget(this);
+    auto* cl = new QVBoxLayout(content);
+    cl->setContentsMargins(0, 0, 0, 0);
+    defs_ = new FormulaView(content);
+    defs_->setObjectName(QStringLiteral("formulaDefinitions"));
+    nums_ = new FormulaView(content);
+    nums_->setObjectName(QStringLiteral("formulaNumbers"));
+    cl->addWidget(defs_);
+    cl->addWidget(nums_);
+    cl->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    lay->addWidget(scroll, 1);
+
+    for (auto* s : {query_, key_, pair_}) connect(s, &QSpinBox::valueChanged, this, &FormulaPanel::refresh);
+    connect(scene_, &Scene::changed, this, &FormulaPanel::refresh);
+    connect(scene_, &Scene::activeConfigChanged, this, &FormulaPanel::refresh);
+    refresh();
+}
+
+void FormulaPanel::setFocusPositions(std::int64_t query, std::int64_t key, int pair) {
+    const QSignalBlocker a(query_), b(key_), c(pair_);
+    query_->setValue(int(query));
+    key_->setValue(int(key));
+    pair_->setValue(pair);
+    refresh();
+}
+
+void FormulaPanel::refresh() {
+    const SceneParams& s = scene_->params();
+    const int maxPos = int(std::min<std::int64_t>(s.length - 1, 1 << 30));
+    {
+        const QSignalBlocker a(query_), b(key_), c(pair_);
+        query_->setRange(0, std::max(0, maxPos));
+        key_->setRange(0, std::max(0, maxPos));
+        const int cfg = std::clamp(scene_->activeConfig(), 0, int(s.methods.size()) - 1);
+        const ScoreParams p = effectiveParams(s, cfg);
+        int pairs = std::max(1, pairCount(p));
+        if (p.method == Method::Rope && !configProblem(s, cfg)) pairs = std::max(1, p.ropeParams().rotaryDim() / 2);
+        pair_->setRange(0, pairs - 1);
+    }
+    const FormulaFocus f{query_->value(), key_->value(), pair_->value()};
+    sheet_ = formulaSheet(s, scene_->activeConfig(), f);
+    const Theme theme = themeByName(s.view.theme, s.view.fontScale);
+    const double pt = theme.name == QLatin1String("projector") ? 20 : 14;
+    defs_->setTheme(theme, pt);
+    nums_->setTheme(theme, pt);
+    defs_->setSheet(sheet_.title, sheet_.definitions);
+    nums_->setSheet(tr("With the current numbers (query %1, key %2, pair %3)").arg(sheet_.focus.query).arg(sheet_.focus.key).arg(sheet_.focus.pair),
+                    sheet_.numbers, sheet_.note);
+    score_->setText(sheet_.score ? tr("Score at (%1, %2): %3").arg(sheet_.focus.query).arg(sheet_.focus.key).arg(formatValue(*sheet_.score))
+                                 : tr("Score undefined here"));
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,364 @@
+#include "ui/teaching/presentation.h"
+
+#include "ui/export.h"
+#include "ui/teaching/demopanel.h"
+#include "ui/teaching/demoscenes.h"
+#include "ui/teaching/formulapanel.h"
+
+#include <QCloseEvent>
+#include <QFontMetricsF>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <cmath>
+
+namespace poslab::ui {
+
+// ============================================================================ overlay
+AnnotationOverlay::AnnotationOverlay(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("annotationOverlay"));
+    setAttribute(Qt::WA_TranslucentBackground);
+    setAttribute(Qt::WA_NoSystemBackground);
+    setAttribute(Qt::WA_TransparentForMouseEvents, true);
+    setMouseTracking(true);
+    setFocusPolicy(Qt::NoFocus);
+}
+
+void AnnotationOverlay::setTool(Tool t) {
+    tool_ = t;
+    drawing_ = false;
+    setAttribute(Qt::WA_TransparentForMouseEvents, t == Tool::None);
+    setCursor(t == Tool::Pen ? Qt::CrossCursor : t == Tool::Pointer ? Qt::BlankCursor : Qt::ArrowCursor);
+    if (t != Tool::Pointer) pointer_ = QPointF(-100, -100);
+    update();
+}
+
+void AnnotationOverlay::clear() {
+    strokes_.clear();
+    update();
+    Q_EMIT strokesChanged();
+}
+
+void AnnotationOverlay::setStrokes(const std::vector<Stroke>& s) {
+    strokes_ = s;
+    update();
+}
+
+void AnnotationOverlay::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QColor ink(220, 0, 80);
+    p.setPen(QPen(ink, penWidth_, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    p.setBrush(Qt::NoBrush);
+    for (const auto& s : strokes_) {
+        if (s.size() == 1) {
+            p.drawPoint(s.front());
+            continue;
+        }
+        QPainterPath path;
+        path.moveTo(s.front());
+        for (std::size_t i = 1; i < s.size(); ++i) path.lineTo(s[i]);
+        p.drawPath(path);
+    }
+    if (tool_ == Tool::Pointer && rect().contains(pointer_.toPoint())) {
+        // A laser dot with a halo, visible on white and on colour.
+        const qreal r = std::max<qreal>(9, height() / 90.0);
+        QRadialGradient g(pointer_, r * 2.2);
+        g.setColorAt(0, QColor(255, 0, 0, 200));
+        g.setColorAt(0.45, QColor(255, 0, 0, 120));
+        g.setColorAt(1, QColor(255, 0, 0, 0));
+        p.setPen(Qt::NoPen);
+        p.setBrush(g);
+        p.drawEllipse(pointer_, r * 2.2, r * 2.2);
+        p.setBrush(QColor(255, 20, 20));
+        p.drawEllipse(pointer_, r * 0.55, r * 0.55);
+    }
+}
+
+void AnnotationOverlay::mousePressEvent(QMouseEvent* e) {
+    if (tool_ == Tool::Pen && e->button() == Qt::LeftButton) {
+        strokes_.push_back({e->position()});
+        drawing_ = true;
+        update();
+    }
+}
+
+void AnnotationOverlay::mouseMoveEvent(QMouseEvent* e) {
+    if (tool_ == Tool::Pointer) {
+        const QPointF old = pointer_;
+        pointer_ = e->position();
+        const qreal r = std::max<qreal>(9, height() / 90.0) * 2.5;
+        update(QRectF(old.x() - r, old.y() - r, 2 * r, 2 * r).toAlignedRect());
+        update(QRectF(pointer_.x() - r, pointer_.y() - r, 2 * r, 2 * r).toAlignedRect());
+    } else if (tool_ == Tool::Pen && drawing_ && !strokes_.empty()) {
+        strokes_.back().push_back(e->position());
+        update();
+    }
+}
+
+void AnnotationOverlay::mouseReleaseEvent(QMouseEvent*) {
+    if (drawing_) {
+        drawing_ = false;
+        Q_EMIT strokesChanged();
+    }
+}
+
+void AnnotationOverlay::leaveEvent(QEvent*) {
+    if (tool_ == Tool::Pointer) {
+        pointer_ = QPointF(-100, -100);
+        update();
+    }
+}
+
+// ============================================================================ window
+PresentationWindow::PresentationWindow(const Session& deck, QWidget* parent) : QWidget(parent, Qt::Window) {
+    setObjectName(QStringLiteral("presentation"));
+    setWindowTitle(tr("PosLab — presentation"));
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setFocusPolicy(Qt::StrongFocus);
+    overlay_ = new AnnotationOverlay(this);
+    overlay_->setGeometry(rect());
+    connect(overlay_, &AnnotationOverlay::strokesChanged, this, &PresentationWindow::storeStrokes);
+    setDeck(deck);
+}
+
+void PresentationWindow::setDeck(const Session& deck) {
+    deck_ = deck;
+    if (deck_.scenes.empty()) deck_.scenes.push_back(SessionScene{});
+    drawings_.clear();
+    overlay_->setStrokes({});
+    current_ = std::clamp(deck_.current, 0, count() - 1);
+    invalidate();
+}
+
+const SessionScene& PresentationWindow::slide() const { return deck_.scenes[std::size_t(current_)]; }
+
+void PresentationWindow::storeStrokes() { drawings_[current_] = overlay_->strokes(); }
+
+void PresentationWindow::goTo(int index) {
+    const int i = std::clamp(index, 0, count() - 1);
+    if (i == current_) return;
+    storeStrokes();
+    current_ = i;
+    deck_.current = i;
+    auto it = drawings_.find(i);
+    overlay_->setStrokes(it == drawings_.end() ? std::vector<AnnotationOverlay::Stroke>{} : it->second);
+    blank_ = false;
+    invalidate();
+    Q_EMIT slideChanged(i);
+}
+
+void PresentationWindow::next() { goTo(current_ + 1); }
+void PresentationWindow::previous() { goTo(current_ - 1); }
+
+void PresentationWindow::leave() {
+    if (!finishedEmitted_) {
+        finishedEmitted_ = true;
+        Q_EMIT finished(current_);
+    }
+    close();
+}
+
+void PresentationWindow::closeEvent(QCloseEvent* e) {
+    if (!finishedEmitted_) {
+        finishedEmitted_ = true;
+        Q_EMIT finished(current_);
+    }
+    QWidget::closeEvent(e);
+}
+
+void PresentationWindow::invalidate() {
+    cache_ = QImage();
+    update();
+}
+
+void PresentationWindow::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    overlay_->setGeometry(rect());
+    overlay_->setPenWidth(std::max(4.0, height() / 180.0));
+    invalidate();
+}
+
+Theme PresentationWindow::slideTheme() const {
+    const qreal h = std::max(height(), 360);
+    const double base = std::max(1.0, slide().scene.view.fontScale);
+    // The projector theme, text and lines scaled so that 1080 px of height gets ~1.45× the window's.
+    Theme t = themeByName(QStringLiteral("projector"), std::clamp(base * 1.45 * h / 1080.0, 0.5, 3.0));
+    t.lineWidth *= std::max(1.0, h / 1080.0);
+    t.axisWidth *= std::max(1.0, h / 1080.0);
+    return t;
+}
+
+QImage PresentationWindow::renderSlide(QSize size) const {
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    const SessionScene& sl = slide();
+    const Theme t = slideTheme();
+    img.fill(blank_ ? QColor(Qt::black) : t.background);
+    if (blank_) return img;
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setRenderHint(QPainter::TextAntialiasing);
+    const qreal W = size.width(), H = size.height();
+    const qreal margin = std::round(std::min(W, H) * 0.03);
+    Layout L;
+
+    // Title band.
+    QFont titleF = t.titleFont();
+    titleF.setPointSizeF(titleF.pointSizeF() * 1.7);
+    const QFontMetricsF tfm(titleF, &img);
+    const QString counter = QStringLiteral("%1 / %2").arg(current_ + 1).arg(count());
+    QFont counterF = t.bodyFont();
+    const QFontMetricsF cfm(counterF, &img);
+    const qreal counterW = cfm.horizontalAdvance(counter) + margin * 0.5;
+    QString title = sl.title.isEmpty() ? tr("PosLab") : sl.title;
+    // Shrink a long title until it fits on one line.
+    while (tfm.horizontalAdvance(title) > W - 2 * margin - counterW && titleF.pointSizeF() > t.titleFont().pointSizeF()) {
+        titleF.setPointSizeF(titleF.pointSizeF() * 0.94);
+        if (QFontMetricsF(titleF, &img).horizontalAdvance(title) <= W - 2 * margin - counterW) break;
+    }
+    const QFontMetricsF tfm2(titleF, &img);
+    const qreal titleH = tfm2.height() * 1.25;
+    L.title = QRectF(margin, margin * 0.6, W - 2 * margin - counterW, titleH);
+    L.counter = QRectF(W - margin - counterW, margin * 0.6, counterW, titleH);
+    p.setFont(titleF);
+    p.setPen(t.foreground);
+    p.drawText(L.title, Qt::AlignLeft | Qt::AlignVCenter, tfm2.elidedText(title, Qt::ElideRight, L.title.width()));
+    p.setFont(counterF);
+    p.setPen(t.muted);
+    p.drawText(L.counter, Qt::AlignRight | Qt::AlignVCenter, counter);
+    p.setPen(QPen(t.foreground, std::max(2.0, H / 540.0)));
+    const qreal ruleY = L.title.bottom() + margin * 0.25;
+    p.drawLine(QPointF(margin, ruleY), QPointF(W - margin, ruleY));
+
+    // Footer with the keys.
+    const QFont small = t.smallFont();
+    const QFontMetricsF sfm(small, &img);
+    const QString keys = tr("PgDn/→ next · PgUp/← back · P pointer · D draw · C clear · N notes · F numbers · B black · Esc leave");
+    L.footer = QRectF(margin, H - margin * 0.4 - sfm.height(), W - 2 * margin, sfm.height());
+    p.setFont(small);
+    p.setPen(t.muted);
+    p.drawText(L.footer, Qt::AlignLeft | Qt::AlignVCenter, sfm.elidedText(keys, Qt::ElideRight, L.footer.width()));
+
+    qreal contentTop = ruleY + margin * 0.5;
+    qreal contentBottom = L.footer.top() - margin * 0.4;
+    // Speaker notes band.
+    const QString notes = slideNotesText(sl);
+    if (showNotes_ && !notes.isEmpty()) {
+        const QFont nf = t.bodyFont();
+        const qreal nh = std::min((contentBottom - contentTop) * 0.25,
+                                  QFontMetricsF(nf, &img).boundingRect(QRectF(0, 0, W - 2 * margin - 24, 10000), Qt::TextWordWrap, notes).height() + 16);
+        const QRectF nr(margin, contentBottom - nh, W - 2 * margin, nh);
+        p.fillRect(nr, t.panel);
+        p.setFont(nf);
+        p.setPen(t.foreground);
+        p.drawText(nr.adjusted(12, 8, -12, -8), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, notes);
+        contentBottom = nr.top() - margin * 0.3;
+    }
+
+    const std::optional<DemoId> demo = demoOfSlide(sl);
+    const bool tableOnly = demo && *demo == DemoId::ComparisonTable;
+    const qreal contentH = contentBottom - contentTop;
+    if (tableOnly) {
+        L.numbers = QRectF(margin, contentTop, W - 2 * margin, contentH);
+    } else if (showNumbers_) {
+        const qreal numbersW = std::round((W - 2 * margin) * 0.38);
+        L.views = QRectF(margin, contentTop, W - 2 * margin - numbersW - margin, contentH);
+        L.numbers = QRectF(L.views.right() + margin, contentTop, numbersW, contentH);
+    } else {
+        L.views = QRectF(margin, contentTop, W - 2 * margin, contentH);
+    }
+
+    if (!L.views.isEmpty()) {
+        Theme vt = t;
+        paintViews(p, L.views, sl.scene, std::nullopt, vt, 1.0);
+    }
+    if (!L.numbers.isEmpty()) {
+        // Fit the numbers column: shrink the type (not below the window's size) until it fits,
+        // then scale the drawing if it still does not.
+        auto draw = [&](QPainter& painter, const Theme& th, const QRectF& r) -> qreal {
+            if (demo) return paintDemo(painter, r, *demo, th, nullptr, true);
+            const FormulaSheet sh = formulaSheet(sl.scene, 0, FormulaFocus{});
+            FormulaView v;
+            v.setTheme(th, th.fontPt * 1.45);
+            std::vector<FormulaLine> lines = sh.definitions;
+            lines.insert(lines.end(), sh.numbers.begin(), sh.numbers.end());
+            v.setSheet(sh.title, lines, sh.note);
+            return v.paintSheet(painter, r);
+        };
+        Theme nt = t;
+        double scale = t.fontScale;
+        const double minScale = std::max(0.8, t.fontScale * 0.6);
+        qreal need = 0;
+        for (int iter = 0; iter < 12; ++iter) {
+            nt = themeByName(QStringLiteral("projector"), scale);
+            nt.lineWidth = t.lineWidth;
+            nt.axisWidth = t.axisWidth;
+            QImage probe(int(L.numbers.width()) + 2, 8, QImage::Format_ARGB32_Premultiplied);
+            QPainter pp(&probe);
+            need = draw(pp, nt, QRectF(0, 0, L.numbers.width(), 1e6));
+            pp.end();
+            if (need <= L.numbers.height() || scale <= minScale) break;
+            scale = std::max(minScale, scale * 0.92);
+        }
+        L.numbersHeightNeeded = need;
+        L.numbersScale = scale;
+        p.save();
+        if (need > L.numbers.height()) {
+            const qreal k = L.numbers.height() / need;
+            p.translate(L.numbers.topLeft());
+            p.scale(k, k);
+            draw(p, nt, QRectF(0, 0, L.numbers.width() / k, need));
+        } else {
+            draw(p, nt, L.numbers);
+        }
+        p.restore();
+    }
+    p.end();
+    layout_ = L;
+    return img;
+}
+
+void PresentationWindow::paintEvent(QPaintEvent*) {
+    if (cache_.size() != size()) cache_ = renderSlide(size());
+    QPainter p(this);
+    p.drawImage(0, 0, cache_);
+}
+
+void PresentationWindow::keyPressEvent(QKeyEvent* e) {
+    switch (e->key()) {
+        case Qt::Key_PageDown: case Qt::Key_Right: case Qt::Key_Down: case Qt::Key_Space: case Qt::Key_Return: case Qt::Key_Enter:
+            next();
+            break;
+        case Qt::Key_PageUp: case Qt::Key_Left: case Qt::Key_Up: case Qt::Key_Backspace:
+            previous();
+            break;
+        case Qt::Key_Home: goTo(0); break;
+        case Qt::Key_End: goTo(count() - 1); break;
+        case Qt::Key_Escape: leave(); break;
+        case Qt::Key_P:
+            overlay_->setTool(overlay_->tool() == AnnotationOverlay::Tool::Pointer ? AnnotationOverlay::Tool::None : AnnotationOverlay::Tool::Pointer);
+            break;
+        case Qt::Key_D:
+            overlay_->setTool(overlay_->tool() == AnnotationOverlay::Tool::Pen ? AnnotationOverlay::Tool::None : AnnotationOverlay::Tool::Pen);
+            break;
+        case Qt::Key_C: overlay_->clear(); break;
+        case Qt::Key_N:
+            showNotes_ = !showNotes_;
+            invalidate();
+            break;
+        case Qt::Key_F:
+            showNumbers_ = !showNumbers_;
+            invalidate();
+            break;
+        case Qt::Key_B:
+            blank_ = !blank_;
+            invalidate();
+            break;
+        default: QWidget::keyPressEvent(e); return;
+    }
+    e->accept();
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,115 @@
+#pragma once
+// Presentation mode: a full-screen window that shows one deck slide at a time in the
+// high-contrast projector theme, with type and lines scaled for a 1920×1080 projector:
+//   title band   the slide title and its number ("3 / 12")
+//   left         the slide's views, drawn by the same renderers as the window (export.h paintViews)
+//   right        the slide's numbers: a demonstration's panel (demopanel.h paintDemo) when the
+//                slide was made from one, else the formula sheet of its first configuration
+// Keys: PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
+//       P = pointer, D = draw, C = clear the drawing, N = speaker notes,
+//       B = black screen, F = toggle the numbers column, Esc = leave (emits finished(current)).
+// The pointer/annotation overlay is a transparent widget on top; drawings belong to a slide
+// and are kept while the deck is open.
+#include "ui/render/theme.h"
+#include "ui/session.h"
+
+#include <QImage>
+#include <QPointer>
+#include <QWidget>
+
+#include <map>
+#include <vector>
+
+namespace poslab::ui {
+
+class AnnotationOverlay : public QWidget {
+    Q_OBJECT
+public:
+    enum class Tool { None, Pointer, Pen };
+    explicit AnnotationOverlay(QWidget* parent);
+    void setTool(Tool t);
+    Tool tool() const { return tool_; }
+    void clear();
+    // Strokes of the current drawing (for tests and for keeping them per slide).
+    using Stroke = std::vector<QPointF>;
+    const std::vector<Stroke>& strokes() const { return strokes_; }
+    void setStrokes(const std::vector<Stroke>& s);
+    void setPenWidth(qreal w) { penWidth_ = w; }
+    QPointF pointer() const { return pointer_; }
+
+Q_SIGNALS:
+    void strokesChanged();
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void leaveEvent(QEvent*) override;
+
+private:
+    Tool tool_ = Tool::None;
+    std::vector<Stroke> strokes_;
+    bool drawing_ = false;
+    QPointF pointer_{-100, -100};
+    qreal penWidth_ = 6;
+};
+
+class PresentationWindow : public QWidget {
+    Q_OBJECT
+public:
+    explicit PresentationWindow(const Session& deck, QWidget* parent = nullptr);
+
+    void setDeck(const Session& deck);
+    const Session& deck() const { return deck_; }
+    int current() const { return current_; }
+    int count() const { return int(deck_.scenes.size()); }
+    const SessionScene& slide() const;
+    AnnotationOverlay* overlay() const { return overlay_; }
+    bool numbersShown() const { return showNumbers_; }
+    bool notesShown() const { return showNotes_; }
+    bool blanked() const { return blank_; }
+
+    // The theme a slide is drawn in at the window's size (projector, scaled to the height).
+    Theme slideTheme() const;
+    // Renders the current slide (without the overlay) at `size`; what paintEvent shows.
+    QImage renderSlide(QSize size) const;
+
+    // Areas of the last rendered slide (for checks of clipping and overlap).
+    struct Layout {
+        QRectF title, counter, views, numbers, footer;
+        qreal numbersHeightNeeded = 0;   // height the numbers column wanted at the chosen scale
+        double numbersScale = 1;         // font scale used for the numbers column
+    };
+    Layout lastLayout() const { return layout_; }
+
+public Q_SLOTS:
+    void next();
+    void previous();
+    void goTo(int index);
+    void leave();
+
+Q_SIGNALS:
+    void slideChanged(int index);
+    void finished(int index);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void closeEvent(QCloseEvent*) override;
+
+private:
+    void invalidate();
+    void storeStrokes();
+    Session deck_;
+    int current_ = 0;
+    bool showNumbers_ = true, showNotes_ = false, blank_ = false;
+    AnnotationOverlay* overlay_ = nullptr;
+    mutable QImage cache_;
+    mutable Layout layout_;
+    std::map<int, std::vector<AnnotationOverlay::Stroke>> drawings_;
+    bool finishedEmitted_ = false;
+};
+
+}  // namespace poslab::ui

@@ -35,6 +35,7 @@ constexpr std::int64_t kMaxSideEntries = std::int64_t{1} << 26;        // N·dim
 constexpr std::int64_t kMaxWork = std::int64_t{1} << 38;               // N²·dim multiply-adds
 constexpr std::int64_t kMaxSummaryLength = std::int64_t{1} << 16;      // full N² summary
 constexpr std::int64_t kMaxStructuredLength = std::int64_t{1} << 24;   // function-of-(i−j) summary
+constexpr std::int64_t kMaxStructuredWork = std::int64_t{1} << 31;    // length·(per-distance work)
 constexpr std::int64_t kMaxSoftmaxSpan = std::int64_t{1} << 31;        // length·|queries|
 
 bool isPositionalOnly(const ScoreParams& p);
@@ -102,6 +103,7 @@ public:
             shawFirst_ = k - m;
             shawKey_ = seededNormalRows(arangePositions(k - m, k + m + 1), shaw_.dim, shaw_.seed, 1,
                                         1.0 / std::sqrt(static_cast<double>(shaw_.dim)));
+            shawPacked_ = packKeys(shawKey_.data(), shawKey_.rows(), shaw_.dim);
             break;
         }
         case Method::T5: t5_ = p_.t5Params(); break;
@@ -152,7 +154,8 @@ public:
     void addRelative(Matrix& out, const Matrix& qs, const Positions& qpos, const Positions& kpos) const {
         switch (p_.method) {
         case Method::Shaw: {
-            const Matrix qa = s_ * (qs * shawKey_.transpose());   // |q| × (2k+1)
+            Matrix qa(qs.rows(), shawKey_.rows());   // s·q_i·a^K_r for the table rows in use
+            scaledDots(qs.data(), qs.rows(), shawPacked_, shawKey_.rows(), s_, qa.data());
             const IntMatrix idx = shawIndexAt(qpos, kpos, shaw_.max_relative_position);
             for (Eigen::Index i = 0; i < out.rows(); ++i)
                 for (Eigen::Index j = 0; j < out.cols(); ++j) out(i, j) += qa(i, idx(i, j) - shawFirst_);
@@ -209,6 +212,7 @@ private:
     ShawParams shaw_;
     Matrix shawKey_;
     std::int64_t shawFirst_ = 0;
+    PackedKeys shawPacked_;
     T5Params t5_;
     TransformerXLParams txl_;
     AlibiParams alibi_;
@@ -682,7 +686,21 @@ Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t lengt
                                                               : " (up to " + formatInt(kMaxStructuredLength) +
                                                                     " for ones content with a relative method, no softmax)"),
                           formatInt(length)};
-    if (!structured) {
+    if (structured) {
+        // One evaluation per distance: about length·dim work, more for rotations (sin/cos per
+        // pair) and Transformer-XL (a dim × dim projection per distance).
+        const std::int64_t perDistance = params.method == Method::TransformerXL ? satMul(params.dim, params.dim)
+                                         : (params.method == Method::Rope || params.method == Method::Xpos) ? 16 * std::int64_t(params.dim)
+                                                                                                               : params.dim;
+        if (satMul(length, perDistance) > kMaxStructuredWork)
+            return ParamError{"length",
+                              "length·" + std::string(params.method == Method::TransformerXL ? "dim²" : "dim") + " at most " +
+                                  formatInt(kMaxStructuredWork / (perDistance / std::max(1, params.method == Method::TransformerXL
+                                                                                              ? params.dim * params.dim
+                                                                                              : params.dim))) +
+                                  " for this method",
+                              formatInt(length)};
+    } else {
         if (satMul(length, params.dim) > kMaxSideEntries)
             return ParamError{"length", "length·dim at most " + formatInt(kMaxSideEntries), formatInt(length)};
         if (satMul(satMul(length, length), params.dim + entryCost(params)) > kMaxWork)

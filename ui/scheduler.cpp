@@ -92,45 +92,54 @@ void Scheduler::start(Job job) {
     running_ = true;
     pool_.start([this, job = std::move(job)]() {
         const auto gen = job.generation;
-        // Each view is posted as soon as it is ready, so a fast view is not held back by a slow one.
-        auto post = [this](auto fn) { QMetaObject::invokeMethod(this, std::move(fn), Qt::QueuedConnection); };
+        QElapsedTimer clock;
+        clock.start();
+        // All views of a job are delivered together, so the window repaints them in one pass.
+        std::optional<PairsResult> pairs;
+        std::optional<FrequencyResult> freqs;
+        std::optional<DecayResult> decay;
+        std::optional<HeatmapResult> heat;
         if (job.pairs) {
-            auto r = computePairs(job.scene, job.display);
-            r.generation = gen;
-            post([this, r = std::move(r)]() {
-                if (r.generation <= deliveredPairs_) return;
-                deliveredPairs_ = r.generation;
-                Q_EMIT pairsReady(r);
-            });
+            pairs = computePairs(job.scene, job.display);
+            pairs->generation = gen;
         }
         if (job.frequencies) {
-            auto r = computeFrequencies(job.scene);
-            r.generation = gen;
-            post([this, r = std::move(r)]() {
-                if (r.generation <= deliveredFrequencies_) return;
-                deliveredFrequencies_ = r.generation;
-                Q_EMIT frequenciesReady(r);
-            });
+            freqs = computeFrequencies(job.scene);
+            freqs->generation = gen;
         }
         if (job.decay) {
-            auto r = computeDecay(job.scene, job.display);
-            r.generation = gen;
-            post([this, r = std::move(r)]() {
-                if (r.generation <= deliveredDecay_) return;
-                deliveredDecay_ = r.generation;
-                Q_EMIT decayReady(r);
-            });
+            decay = computeDecay(job.scene, job.display);
+            decay->generation = gen;
         }
         if (job.heatmap) {
-            auto r = computeHeatmap(job.scene, job.display);
-            r.generation = gen;
-            post([this, r = std::move(r)]() {
-                if (r.generation <= deliveredHeatmap_) return;
-                deliveredHeatmap_ = r.generation;
-                Q_EMIT heatmapReady(r);
-            });
+            heat = computeHeatmap(job.scene, job.display);
+            heat->generation = gen;
         }
-        post([this, gen]() { finishJob(gen); });
+        const double computeMs = double(clock.nsecsElapsed()) / 1e6;
+        QMetaObject::invokeMethod(
+            this,
+            [this, gen, computeMs, pairs = std::move(pairs), freqs = std::move(freqs), decay = std::move(decay),
+             heat = std::move(heat)]() {
+                if (pairs && pairs->generation > deliveredPairs_) {
+                    deliveredPairs_ = pairs->generation;
+                    Q_EMIT pairsReady(*pairs);
+                }
+                if (freqs && freqs->generation > deliveredFrequencies_) {
+                    deliveredFrequencies_ = freqs->generation;
+                    Q_EMIT frequenciesReady(*freqs);
+                }
+                if (decay && decay->generation > deliveredDecay_) {
+                    deliveredDecay_ = decay->generation;
+                    Q_EMIT decayReady(*decay);
+                }
+                if (heat && heat->generation > deliveredHeatmap_) {
+                    deliveredHeatmap_ = heat->generation;
+                    Q_EMIT heatmapReady(*heat);
+                }
+                lastComputeMs_ = computeMs;
+                finishJob(gen);
+            },
+            Qt::QueuedConnection);
     });
 }
 

@@ -30,6 +30,8 @@ public:
     const DisplaySpec& display() const { return display_; }
 
     std::uint64_t latestGeneration() const { return generation_; }
+    // Worker time of the last finished job, in milliseconds (all its views).
+    double lastComputeMs() const { return lastComputeMs_; }
     bool busy() const { return running_; }
     // Blocks (processing events) until idle or `timeoutMs` passes; for tests and export.
     bool waitIdle(int timeoutMs = 10000);
@@ -62,6 +64,7 @@ private:
     // What the last computed job contained, per view (for skipping unchanged views).
     std::optional<SceneParams> lastScene_;
     std::optional<DisplaySpec> lastDisplay_;
+    double lastComputeMs_ = 0;
     std::uint64_t deliveredPairs_ = 0, deliveredHeatmap_ = 0, deliveredDecay_ = 0, deliveredFrequencies_ = 0;
 };
 

@@ -79,8 +79,9 @@ double SliderSpin::fromSlider(int s) const {
 void SliderSpin::setValue(double v) {
     const QSignalBlocker a(spin_);
     const QSignalBlocker b(slider_);
-    spin_->setValue(v);
-    if (!slider_->isSliderDown()) slider_->setValue(toSlider(v));
+    if (spin_->value() != v) spin_->setValue(v);
+    const int s = toSlider(v);
+    if (!slider_->isSliderDown() && slider_->value() != s) slider_->setValue(s);
 }
 
 OptionalNumber::OptionalNumber(double lo, double hi, double step, int decimals, double defaultValue, QWidget* parent)
@@ -112,9 +113,9 @@ std::optional<double> OptionalNumber::value() const {
 void OptionalNumber::setValue(std::optional<double> v) {
     const QSignalBlocker a(check_);
     const QSignalBlocker b(spin_);
-    check_->setChecked(v.has_value());
-    spin_->setEnabled(v.has_value());
-    if (v) spin_->setValue(*v);
+    if (check_->isChecked() != v.has_value()) check_->setChecked(v.has_value());
+    if (spin_->isEnabled() != v.has_value()) spin_->setEnabled(v.has_value());
+    if (v && spin_->value() != *v) spin_->setValue(*v);
 }
 
 }  // namespace poslab::ui

@@ -48,30 +48,50 @@ QFormLayout* form(QWidget* w) {
     return f;
 }
 
+// The setters below change a control only when its value differs: refresh() runs after every
+// edit (60 times a second during a drag), and an unchanged control must not repaint or relayout.
 void setCombo(QComboBox* c, int data) {
+    const int i = std::max(0, c->findData(data));
+    if (c->currentIndex() == i) return;
     const QSignalBlocker b(c);
-    c->setCurrentIndex(std::max(0, c->findData(data)));
+    c->setCurrentIndex(i);
 }
 
 void setSpin(QSpinBox* s, qint64 v) {
+    const int x = static_cast<int>(std::clamp<qint64>(v, s->minimum(), s->maximum()));
+    if (s->value() == x) return;
     const QSignalBlocker b(s);
-    s->setValue(static_cast<int>(std::clamp<qint64>(v, s->minimum(), s->maximum())));
+    s->setValue(x);
 }
 
 void setSpin(QDoubleSpinBox* s, double v) {
+    if (s->value() == v) return;
     const QSignalBlocker b(s);
     s->setValue(v);
 }
 
 void setCheck(QCheckBox* c, bool v) {
+    if (c->isChecked() == v) return;
     const QSignalBlocker b(c);
     c->setChecked(v);
 }
 
 void setLine(QLineEdit* e, const QString& text) {
-    if (e->hasFocus()) return;  // never overwrite what the user is typing
+    if (e->hasFocus() || e->text() == text) return;  // never overwrite what the user is typing
     const QSignalBlocker b(e);
     e->setText(text);
+}
+
+void setLabel(QLabel* l, const QString& text) {
+    if (l->text() != text) l->setText(text);
+}
+
+void showIf(QWidget* w, bool on) {
+    if (w->isVisibleTo(w->parentWidget()) != on) w->setVisible(on);
+}
+
+void enableIf(QWidget* w, bool on) {
+    if (w->isEnabled() != on) w->setEnabled(on);
 }
 
 template <class T>
@@ -723,33 +743,42 @@ void ParameterPanel::refresh() {
     const int a = scene_->activeConfig();
     const ScoreParams& p = s.methods[static_cast<std::size_t>(a)].params;
     {
+        QStringList titles;
+        for (int i = 0; i < static_cast<int>(s.methods.size()); ++i) titles << configTitle(s, i);
+        if (s.methods.size() == 1) titles[0] = QStringLiteral("A: ") + titles[0];
+        QStringList current;
+        for (int i = 0; i < config_->count(); ++i) current << config_->itemText(i);
         const QSignalBlocker b(config_);
-        config_->clear();
-        for (int i = 0; i < static_cast<int>(s.methods.size()); ++i) config_->addItem(configTitle(s, i));
-        if (s.methods.size() == 1) config_->setItemText(0, QStringLiteral("A: ") + configTitle(s, 0));
-        config_->setCurrentIndex(a);
+        if (current != titles) {
+            config_->clear();
+            config_->addItems(titles);
+        }
+        if (config_->currentIndex() != a) config_->setCurrentIndex(a);
     }
-    addConfig_->setEnabled(static_cast<int>(s.methods.size()) < kMaxConfigs);
-    removeConfig_->setEnabled(s.methods.size() > 1);
+    enableIf(addConfig_, static_cast<int>(s.methods.size()) < kMaxConfigs);
+    enableIf(removeConfig_, s.methods.size() > 1);
     setLine(label_, s.methods[static_cast<std::size_t>(a)].label);
     {
-        const QSignalBlocker b(preset_);
-        preset_->setCurrentIndex(std::max(0, preset_->findData(s.presetKey)));
+        const int pi = std::max(0, preset_->findData(s.presetKey));
+        if (preset_->currentIndex() != pi) {
+            const QSignalBlocker b(preset_);
+            preset_->setCurrentIndex(pi);
+        }
         const ModelPreset* mp = s.presetKey.isEmpty() ? nullptr : findPreset(s.presetKey.toStdString());
-        presetNote_->setVisible(mp != nullptr);
-        if (mp) presetNote_->setText(QStringLiteral("%1 — %2").arg(qs(mp->note), qs(mp->source)));
+        showIf(presetNote_, mp != nullptr);
+        if (mp) setLabel(presetNote_, QStringLiteral("%1 — %2").arg(qs(mp->note), qs(mp->source)));
     }
     if (auto e = sceneProblem(s)) {
-        problem_->setText(*e);
-        problem_->setVisible(true);
+        setLabel(problem_, *e);
+        showIf(problem_, true);
     } else {
-        problem_->setVisible(false);
+        showIf(problem_, false);
     }
     setCombo(method_, static_cast<int>(p.method));
-    summary_->setText(qs(methodSummary(p.method)));
+    setLabel(summary_, qs(methodSummary(p.method)));
     dim_->setValue(p.dim);
     const bool hasBase = p.method == Method::Rope || p.method == Method::Sinusoidal;
-    base_->setEnabled(hasBase);
+    enableIf(base_, hasBase);
     base_->setValue(p.method == Method::Sinusoidal ? p.sinusoidal.base : p.rope.base);
     length_->setValue(static_cast<double>(s.length));
     setLine(positions_, positionsText(s.positions));
@@ -759,21 +788,21 @@ void ParameterPanel::refresh() {
         setLine(pairs_, parts.join(QLatin1Char(',')));
     }
     const bool heads = p.method == Method::Alibi || p.method == Method::T5;
-    head_->setEnabled(heads);
+    enableIf(head_, heads);
     setSpin(head_, s.head);
     setCombo(content_, static_cast<int>(p.content));
     setSpin(seed_, static_cast<qint64>(p.seed));
-    seed_->setEnabled(p.content == Content::Random);
+    enableIf(seed_, p.content == Content::Random);
     setCombo(precision_, static_cast<int>(p.precision));
 
-    ropeBox_->setVisible(p.method == Method::Rope);
-    sinBox_->setVisible(p.method == Method::Sinusoidal);
-    xposBox_->setVisible(p.method == Method::Xpos);
-    learnedBox_->setVisible(p.method == Method::Learned);
-    shawBox_->setVisible(p.method == Method::Shaw);
-    t5Box_->setVisible(p.method == Method::T5);
-    txlBox_->setVisible(p.method == Method::TransformerXL);
-    alibiBox_->setVisible(p.method == Method::Alibi);
+    showIf(ropeBox_, p.method == Method::Rope);
+    showIf(sinBox_, p.method == Method::Sinusoidal);
+    showIf(xposBox_, p.method == Method::Xpos);
+    showIf(learnedBox_, p.method == Method::Learned);
+    showIf(shawBox_, p.method == Method::Shaw);
+    showIf(t5Box_, p.method == Method::T5);
+    showIf(txlBox_, p.method == Method::TransformerXL);
+    showIf(alibiBox_, p.method == Method::Alibi);
 
     const RopeParams& r = p.rope;
     setCombo(ropeLayout_, static_cast<int>(r.layout));
@@ -785,27 +814,27 @@ void ParameterPanel::refresh() {
     origMax_->setValue(optD(r.original_max_positions));
     seqLen_->setValue(optD(r.seq_len));
     setLine(theta_, numberListText(r.theta));
-    yarnRows_->setVisible(r.scaling == RopeScaling::Yarn || r.scaling == RopeScaling::LongRope);
+    showIf(yarnRows_, r.scaling == RopeScaling::Yarn || r.scaling == RopeScaling::LongRope);
     for (QWidget* w : {static_cast<QWidget*>(betaFast_), static_cast<QWidget*>(betaSlow_), static_cast<QWidget*>(mscale_),
                        static_cast<QWidget*>(mscaleAll_), static_cast<QWidget*>(truncate_)})
-        w->setEnabled(r.scaling == RopeScaling::Yarn);
+        enableIf(w, r.scaling == RopeScaling::Yarn);
     setSpin(betaFast_, r.beta_fast);
     setSpin(betaSlow_, r.beta_slow);
     mscale_->setValue(r.mscale);
     mscaleAll_->setValue(r.mscale_all_dim);
     setCheck(truncate_, r.truncate);
     attnFactor_->setValue(r.attention_factor);
-    llamaRows_->setVisible(r.scaling == RopeScaling::Llama3);
+    showIf(llamaRows_, r.scaling == RopeScaling::Llama3);
     setSpin(lowFreq_, r.low_freq_factor);
     setSpin(highFreq_, r.high_freq_factor);
-    longRows_->setVisible(r.scaling == RopeScaling::LongRope);
+    showIf(longRows_, r.scaling == RopeScaling::LongRope);
     setLine(shortFactor_, numberListText(r.short_factor));
     setLine(longFactor_, numberListText(r.long_factor));
 
     setCombo(sinLayout_, static_cast<int>(p.sinusoidal.layout));
     setCombo(sinFreq_, static_cast<int>(p.sinusoidal.frequencies));
     setSpin(minTimescale_, p.sinusoidal.min_timescale);
-    minTimescale_->setEnabled(p.sinusoidal.frequencies == SinusoidalFrequencies::Tensor2Tensor);
+    enableIf(minTimescale_, p.sinusoidal.frequencies == SinusoidalFrequencies::Tensor2Tensor);
     scaleBase_->setValue(p.xpos.scale_base);
     setSpin(tableSize_, p.learned.table_size);
     setSpin(learnedSeed_, static_cast<qint64>(p.learned.seed));
@@ -823,15 +852,18 @@ void ParameterPanel::refresh() {
     setCheck(softmax_, s.view.softmax);
     setCheck(causal_, s.view.causal);
     setCheck(difference_, s.view.showDifference);
-    difference_->setEnabled(s.methods.size() > 1);
+    enableIf(difference_, s.methods.size() > 1);
     setCombo(colormap_, static_cast<int>(s.view.colormap));
     decayMax_->setValue(static_cast<double>(s.view.decayMaxDistance));
     setCheck(logX_, s.view.decayLogX);
     setCheck(logY_, s.view.decayLogY);
     setCheck(bound_, s.view.decayShowBound);
     {
-        const QSignalBlocker b(theme_);
-        theme_->setCurrentIndex(std::max(0, theme_->findData(s.view.theme)));
+        const int ti = std::max(0, theme_->findData(s.view.theme));
+        if (theme_->currentIndex() != ti) {
+            const QSignalBlocker b(theme_);
+            theme_->setCurrentIndex(ti);
+        }
     }
     setSpin(fontScale_, s.view.fontScale);
     refreshing_ = false;

@@ -24,27 +24,22 @@ double decayPlotValue(double v, bool logY) {
     return std::max(std::abs(v), kLogFloor);
 }
 
+namespace {
+
+// The series a result needs, in order: (name, points, pen).
+struct SeriesSpec {
+    QString name;
+    QList<QPointF> points;
+    QPen pen;
+};
+
+}  // namespace
+
 void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
-    chart->removeAllSeries();
-    for (auto* a : chart->axes()) {
-        chart->removeAxis(a);
-        delete a;
-    }
-    chart->setBackgroundBrush(t.background);
-    chart->setBackgroundRoundness(0);
-    chart->setPlotAreaBackgroundVisible(false);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setTitleFont(t.titleFont());
-    chart->setTitleBrush(t.foreground);
     QStringList errors;
     for (const auto& s : r.series)
         if (!s.error.isEmpty()) errors << s.title + QStringLiteral(": ") + s.error;
-    chart->setTitle(errors.isEmpty() ? QObject::tr("Score against distance i − j") : errors.join(QStringLiteral("; ")));
-    if (!errors.isEmpty()) chart->setTitleBrush(t.error);
 
-    QAbstractAxis* ax = nullptr;
-    QAbstractAxis* ay = nullptr;
     double xMin = r.logX ? 1 : 0, xMax = std::max<double>(double(r.maxDistance), xMin + 1);
     double yMin = std::numeric_limits<double>::infinity(), yMax = -yMin;
     auto grow = [&](double v) {
@@ -52,37 +47,29 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         yMin = std::min(yMin, v);
         yMax = std::max(yMax, v);
     };
+    std::vector<SeriesSpec> specs;
     int k = 0;
-    std::vector<QLineSeries*> all;
     for (const auto& s : r.series) {
         const QColor col = t.series(k++);
         if (!s.error.isEmpty()) continue;
-        auto* line = new QLineSeries;
-        line->setName(s.title);
-        QList<QPointF> pts;
-        pts.reserve(static_cast<qsizetype>(s.distance.size()));
+        SeriesSpec line{s.title, {}, QPen(col, t.lineWidth)};
+        line.points.reserve(static_cast<qsizetype>(s.distance.size()));
         for (std::size_t i = 0; i < s.distance.size(); ++i) {
             if (r.logX && s.distance[i] < 1) continue;
             const double v = decayPlotValue(s.value[i], r.logY);
-            pts.append(QPointF(double(s.distance[i]), v));
+            line.points.append(QPointF(double(s.distance[i]), v));
             grow(v);
         }
-        line->replace(pts);
-        line->setPen(QPen(col, t.lineWidth));
-        all.push_back(line);
+        specs.push_back(std::move(line));
         if (r.showBound && !s.bound.empty()) {
-            auto* b = new QLineSeries;
-            b->setName(QObject::tr("%1 upper bound").arg(s.title));
-            QList<QPointF> bp;
+            SeriesSpec b{QObject::tr("%1 upper bound").arg(s.title), {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine)};
             for (std::size_t i = 0; i < s.distance.size() && i < s.bound.size(); ++i) {
                 if (r.logX && s.distance[i] < 1) continue;
                 const double v = decayPlotValue(s.bound[i], r.logY);
-                bp.append(QPointF(double(s.distance[i]), v));
+                b.points.append(QPointF(double(s.distance[i]), v));
                 grow(v);
             }
-            b->replace(bp);
-            b->setPen(QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine));
-            all.push_back(b);
+            specs.push_back(std::move(b));
         }
     }
     if (!(yMax >= yMin)) {
@@ -98,35 +85,83 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         yMin -= pad;
         yMax += pad;
     }
+
+    // Reuse the chart's series and axes when the structure is unchanged (a slider drag): only
+    // points and ranges change, which keeps a live update cheap.
+    const auto hAxes = chart->axes(Qt::Horizontal);
+    const auto vAxes = chart->axes(Qt::Vertical);
+    const auto existing = chart->series();
+    bool reuse = hAxes.size() == 1 && vAxes.size() == 1 && existing.size() == static_cast<qsizetype>(specs.size()) &&
+                 (qobject_cast<QLogValueAxis*>(hAxes.front()) != nullptr) == r.logX &&
+                 (qobject_cast<QLogValueAxis*>(vAxes.front()) != nullptr) == r.logY &&
+                 chart->property("poslabTheme").toString() == t.name + QString::number(t.fontScale);
+    for (qsizetype i = 0; reuse && i < existing.size(); ++i)
+        reuse = existing[i]->name() == specs[static_cast<std::size_t>(i)].name;
+
+    chart->setTitle(errors.isEmpty() ? QObject::tr("Score against distance i − j") : errors.join(QStringLiteral("; ")));
+    chart->setTitleBrush(errors.isEmpty() ? QBrush(t.foreground) : QBrush(t.error));
+    auto setRanges = [&](QAbstractAxis* ax, QAbstractAxis* ay) {
+        if (auto* a = qobject_cast<QLogValueAxis*>(ax)) a->setRange(xMin, xMax);
+        if (auto* a = qobject_cast<QValueAxis*>(ax)) {
+            a->setRange(xMin, xMax);
+            a->setTickCount(6);
+            a->applyNiceNumbers();
+        }
+        if (auto* a = qobject_cast<QLogValueAxis*>(ay)) a->setRange(std::max(yMin, kLogFloor), yMax * 1.2);
+        if (auto* a = qobject_cast<QValueAxis*>(ay)) {
+            a->setRange(yMin, yMax);
+            a->setTickCount(6);
+            a->applyNiceNumbers();
+        }
+    };
+    if (reuse) {
+        for (qsizetype i = 0; i < existing.size(); ++i) {
+            auto* line = static_cast<QLineSeries*>(existing[i]);
+            const auto& spec = specs[static_cast<std::size_t>(i)];
+            line->replace(spec.points);
+            if (line->pen() != spec.pen) line->setPen(spec.pen);
+        }
+        setRanges(hAxes.front(), vAxes.front());
+        return;
+    }
+
+    chart->removeAllSeries();
+    for (auto* a : chart->axes()) {
+        chart->removeAxis(a);
+        delete a;
+    }
+    chart->setProperty("poslabTheme", t.name + QString::number(t.fontScale));
+    chart->setBackgroundBrush(t.background);
+    chart->setBackgroundRoundness(0);
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setTitleFont(t.titleFont());
+
+    QAbstractAxis* ax = nullptr;
+    QAbstractAxis* ay = nullptr;
     if (r.logX) {
         auto* a = new QLogValueAxis;
         a->setBase(10);
         a->setLabelFormat(QStringLiteral("%g"));
-        a->setRange(xMin, xMax);
         a->setMinorTickCount(8);
         ax = a;
     } else {
         auto* a = new QValueAxis;
-        a->setRange(xMin, xMax);
         a->setLabelFormat(QStringLiteral("%g"));
-        a->setTickCount(6);
-        a->applyNiceNumbers();
         ax = a;
     }
     if (r.logY) {
         auto* a = new QLogValueAxis;
         a->setBase(10);
         a->setLabelFormat(QStringLiteral("%g"));
-        a->setRange(std::max(yMin, kLogFloor), yMax * 1.2);
         ay = a;
     } else {
         auto* a = new QValueAxis;
-        a->setRange(yMin, yMax);
         a->setLabelFormat(QStringLiteral("%.3g"));
-        a->setTickCount(6);
-        a->applyNiceNumbers();
         ay = a;
     }
+    setRanges(ax, ay);
     ax->setTitleText(r.logX ? QObject::tr("distance i − j (log)") : QObject::tr("distance i − j"));
     ay->setTitleText(r.logY ? QObject::tr("|score| (log)") : QObject::tr("score"));
     for (auto* a : {ax, ay}) {
@@ -140,10 +175,14 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     }
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
-    for (auto* s : all) {
-        chart->addSeries(s);
-        s->attachAxis(ax);
-        s->attachAxis(ay);
+    for (const auto& spec : specs) {
+        auto* line = new QLineSeries;
+        line->setName(spec.name);
+        line->replace(spec.points);
+        line->setPen(spec.pen);
+        chart->addSeries(line);
+        line->attachAxis(ax);
+        line->attachAxis(ay);
     }
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);

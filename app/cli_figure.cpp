@@ -66,7 +66,7 @@ std::vector<OptionSpec> figureSpecs() {
         // Scene options (the panel's scene-wide settings).
         {"length", "N", "sequence length: positions 0 … N−1", "the scene's (64)", "an integer from 1 to 65536"},
         {"positions", "LIST", "positions of interest (pair-vector arrows)", "the scene's (0,1,2,4,8,16,32)",
-         "a LIST or RANGE of integers from 0 to N−1"},
+         "a LIST or RANGE of integers >= 0 (those >= N are left out)"},
         {"pairs", "LIST", "pair indices shown by the pair-vector view", "automatic", "a LIST of integers from 0 to 32767"},
         {"head", "h", "ALiBi/T5 head", "0", "an integer from 0 to 4095"},
         flagSpec("softmax", "heatmap: softmax weights instead of scores"),
@@ -180,7 +180,7 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
 
     // Scene options.
     if (o.has("length")) sc.length = o.integer("length", 1, ui::kMaxLength);
-    if (o.has("positions")) sc.positions = o.positions("positions", 0, sc.length - 1);
+    if (o.has("positions")) sc.positions = o.positions("positions", 0, kMaxPosition);
     if (o.has("pairs")) {
         const Positions p = o.positions("pairs", 0, 32767);
         sc.pairs.assign(p.begin(), p.end());
@@ -199,14 +199,6 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     if (o.has("log-y")) sc.view.decayLogY = true;
     if (o.has("no-bound")) sc.view.decayShowBound = false;
     if (o.has("no-difference")) sc.view.showDifference = false;
-    // Positions of interest must lie in the sequence (a shorter --length drops the others).
-    if (o.has("length") && !o.has("positions")) {
-        Positions kept;
-        for (auto p : sc.positions)
-            if (p < sc.length) kept.push_back(p);
-        if (kept.empty()) kept.push_back(0);
-        sc.positions = kept;
-    }
     if (auto problem = ui::sceneProblem(sc)) fail("invalid scene", "a scene every method accepts", s(*problem));
 
     // Output.

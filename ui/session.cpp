@@ -702,7 +702,8 @@ void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene
     r.string(*o, "title", path, s.title);
     r.string(*o, "notes", path, s.notes);
     r.integer(*o, "length", path, p.length, 1, kMaxLength);
-    r.numberList(*o, "positions", path, p.positions, kMaxPositionsEntries, 0, kMaxLength - 1);
+    // Positions of interest at or past the length are allowed (the pair view leaves them out).
+    r.numberList(*o, "positions", path, p.positions, kMaxPositionsEntries, 0, kMaxPosition);
     r.numberList(*o, "pairs", path, p.pairs, kMaxListEntries, 0, std::int64_t(kMaxListEntries) - 1);
     r.integer(*o, "head", path, p.head, 0, 4095);
     r.string(*o, "preset", path, p.presetKey);
@@ -724,13 +725,6 @@ void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene
             readMethod(r, a.at(k), mp + QStringLiteral("[%1]").arg(k), p.methods[static_cast<std::size_t>(k)]);
     }
     if (r.failed()) return;
-    // Scene-level consistency: positions inside the sequence.
-    for (std::size_t k = 0; k < p.positions.size(); ++k)
-        if (p.positions[k] >= p.length) {
-            r.fail(Reader::join(path, QStringLiteral("positions[%1]").arg(k)),
-                   QStringLiteral("an integer from 0 to %1 (length − 1), got %2").arg(p.length - 1).arg(p.positions[k]));
-            return;
-        }
     // Method parameters: the core's own validation, pointed at the field that fails.
     for (std::size_t k = 0; k < p.methods.size(); ++k) {
         const ScoreParams eff = effectiveParams(p, static_cast<int>(k));

@@ -223,8 +223,7 @@ void TestFigure::sceneOptionsApply() {
     QVERIFY(sc.view.softmax && sc.view.causal && sc.view.decayLogX);
     QCOMPARE(sc.view.decayMaxDistance, std::int64_t(77));
     QVERIFY(sc.view.colormap == HeatmapColormap::Viridis);
-    // Positions beyond the shorter sequence are dropped: 0, 1, 2, 4, 8, 16.
-    QCOMPARE(sc.positions, (Positions{0, 1, 2, 4, 8, 16}));
+    QCOMPARE(sc.positions, SceneParams{}.positions);   // kept; the pair view leaves out those >= N
     // Softmax rows of the plotted heatmap sum to 1 over the unmasked keys (20 × 20, all cells shown).
     const QJsonObject panel = QJsonDocument::fromJson(readAll(out)).object()[QStringLiteral("views")].toObject()[QStringLiteral("heatmap")]
                                   .toObject()[QStringLiteral("panels")].toArray()[0].toObject();
@@ -295,8 +294,8 @@ void TestFigure::errors_data() {
                                   << QByteArray("invalid --font-scale");
     QTest::newRow("lengthZero") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--length=0"), QStringLiteral("-o"), png} << 2
                                 << QByteArray("invalid --length, an integer from 1 to 65536, got 0");
-    QTest::newRow("positionPastLength") << QStringList{QStringLiteral("pairs"), QStringLiteral("--length=10"), QStringLiteral("--positions=3,12"), QStringLiteral("-o"), png} << 2
-                                        << QByteArray("invalid --positions");
+    QTest::newRow("positionNegative") << QStringList{QStringLiteral("pairs"), QStringLiteral("--positions=3,-12"), QStringLiteral("-o"), png} << 2
+                                      << QByteArray("invalid --positions");
     QTest::newRow("sceneWithoutSession") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--scene=1"), QStringLiteral("-o"), png} << 2
                                          << QByteArray("--scene needs --session");
     QTest::newRow("missingSession") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--session=nope.poslab"), QStringLiteral("-o"), png} << 1

@@ -82,7 +82,7 @@ const QHash<QString, Sym>& symbols() {
             {"equiv", "≡", Rel}, {"sim", "∼", Rel}, {"simeq", "≃", Rel}, {"propto", "∝", Rel}, {"in", "∈", Rel},
             {"notin", "∉", Rel}, {"subset", "⊂", Rel}, {"subseteq", "⊆", Rel}, {"ll", "≪", Rel}, {"gg", "≫", Rel},
             {"coloneqq", "≔", Rel}, {"mid", "|", Rel},
-            {"infty", "∞", Ord}, {"partial", "∂", Ord}, {"nabla", "∇", Ord}, {"forall", "∀", Ord},
+            {"infty", "∞", Ord}, {"top", "⊤", Ord}, {"intercal", "⊺", Ord}, {"perp", "⊥", Rel}, {"partial", "∂", Ord}, {"nabla", "∇", Ord}, {"forall", "∀", Ord},
             {"exists", "∃", Ord}, {"emptyset", "∅", Ord}, {"ell", "ℓ", Ord}, {"hbar", "ℏ", Ord}, {"prime", "′", Ord},
             {"ldots", "…", Inner}, {"dots", "…", Inner}, {"cdots", "⋯", Inner}, {"vdots", "⋮", Ord},
             {"langle", "⟨", Open}, {"rangle", "⟩", Close}, {"lVert", "‖", Open}, {"rVert", "‖", Close},

@@ -12,7 +12,7 @@
 //   \theta \alpha … \omega \Delta \Theta \Pi \Sigma \Phi \Psi \Omega \lambda \pi \zeta
 //   \cos \sin \ln \log \exp \min \max \Re \Im \bmod \pmod{…} \mathbb{R} \operatorname{…} \mathrm{…} \text{…} \mathbf{…}
 //   \cdot \times \pm \to \leftarrow \mapsto \le \ge \approx \ne \equiv \in \infty \ldots \cdots
-//   \partial \nabla \prime \quad \qquad \, \: \; \! \_ \{ \} \% \mid \lVert \rVert \langle \rangle
+//   \top \perp \partial \nabla \prime \quad \qquad \, \: \; \! \_ \{ \} \% \mid \lVert \rVert \langle \rangle
 // A parse problem (unbalanced braces, unknown command, missing argument) is reported by error();
 // the formula still lays out whatever it could read, unknown commands drawn as their name.
 //

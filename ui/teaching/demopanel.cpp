@@ -1,6 +1,7 @@
 #include "ui/teaching/demopanel.h"
 
 #include "ui/render/colormap.h"
+#include "ui/render/formula.h"
 
 #include <QFontMetricsF>
 #include <QMouseEvent>
@@ -228,6 +229,24 @@ const DemoData& demoData(DemoId id) {
 }
 
 // ============================================================================ painting
+QString demoFormula(DemoId id) {
+    switch (id) {
+        case DemoId::PermutationEquivariance: return QStringLiteral("\\mathrm{Attn}(P X) = P\\, \\mathrm{Attn}(X),\\quad \\mathrm{Attn}(X) = \\mathrm{softmax}\\left(\\frac{X X^{\\top}}{\\sqrt{d}}\\right) X");
+        case DemoId::SinusoidalShift: return QStringLiteral("PE(p + \\Delta) = R(\\Delta)\\, PE(p),\\quad R(\\Delta) = \\mathrm{diag}\\begin{pmatrix} \\cos \\Delta w_i & \\sin \\Delta w_i \\\\ -\\sin \\Delta w_i & \\cos \\Delta w_i \\end{pmatrix}");
+        case DemoId::SinusoidalRelative: return QStringLiteral("PE(p) \\cdot PE(q) = \\sum_i \\cos\\left((p - q)\\, w_i\\right)");
+        case DemoId::SinusoidalTokens: return QStringLiteral("(x + PE_p)\\cdot(y + PE_q) = x \\cdot y + x \\cdot PE_q + PE_p \\cdot y + PE_p \\cdot PE_q");
+        case DemoId::RopeShiftInvariance: return QStringLiteral("\\langle R_{m+\\Delta} q, R_{n+\\Delta} k \\rangle = \\langle q, R_{n-m} k \\rangle = \\langle R_m q, R_n k \\rangle");
+        case DemoId::RopeNorm: return QStringLiteral("\\lVert R_m x \\rVert = \\lVert x \\rVert,\\quad R_m^{\\top} R_m = I");
+        case DemoId::RopeDecay: return QStringLiteral("\\frac{1}{d/2} \\sum_{j=1}^{d/2} |S_j|,\\quad S_j = \\sum_{k<j} e^{i(m-n)\\theta_k}");
+        case DemoId::RopeComplexIdentity: return QStringLiteral("\\langle R_m q, R_n k \\rangle = \\Re\\left[\\sum_j \\tilde q_j\\, \\tilde k_j^{*}\\, e^{i(m-n)\\theta_j}\\right]");
+        case DemoId::KvCache: return QStringLiteral("K_j = R_j k_j \\ \\text{(once)}\\qquad b_{ij} = -m_h\\,(i - j) \\ \\text{(every step, every key)}");
+        case DemoId::Extrapolation: return QStringLiteral("\\theta_i' = \\frac{\\theta_i}{s}\\ \\text{(linear)},\\quad \\mathrm{base}' = \\mathrm{base}\\, (\\ldots)^{d/(d-2)}\\ \\text{(NTK)}");
+        case DemoId::HalfVsInterleaved: return QStringLiteral("R^{\\mathrm{half}}_m(\\pi x) = \\pi\\, R^{\\mathrm{inter}}_m(x)");
+        case DemoId::ComparisonTable: return {};
+    }
+    return {};
+}
+
 qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std::vector<DemoHit>* hits, bool compact) {
     const DemoData& d = demoData(id);
     const DemoInfo& info = demoInfo(id);
@@ -244,6 +263,19 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
         y += text(p, x, y, w, qs(info.title), t.titleFont(), t.foreground) + gap * 0.5;
     }
     y += text(p, x, y, w, qs(info.claim), body, t.foreground) + gap;
+    // The claim as a typeset formula.
+    if (const QString tex = demoFormula(id); !tex.isEmpty()) {
+        const Formula f = Formula::parse(tex);
+        QFont ff;
+        ff.setPointSizeF(t.fontPt * 1.35 * t.fontScale);
+        QSizeF fs = f.size(ff, p.device());
+        if (fs.width() > w - 16 && fs.width() > 0) {
+            ff.setPointSizeF(std::max(6.0, ff.pointSizeF() * (w - 16) / fs.width()));
+            fs = f.size(ff, p.device());
+        }
+        f.paint(&p, QPointF(x + 8, y), ff, t.foreground);
+        y += fs.height() + gap;
+    }
     if (!d.error.isEmpty()) {
         y += text(p, x, y, w, d.error, body, t.error) + gap;
         p.restore();

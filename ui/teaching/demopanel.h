@@ -33,6 +33,9 @@ struct DemoData {
 };
 const DemoData& demoData(DemoId id);
 
+// The demonstration's claim as a formula source (ui/render/formula.h); empty for the table.
+QString demoFormula(DemoId id);
+
 // A clickable area of a painted demonstration (comparison-table cells).
 struct DemoHit {
     QRectF rect;

@@ -70,12 +70,14 @@ SceneParams demoScene(DemoId id) {
         case DemoId::RopeShiftInvariance:
             s.methods = {config(Method::Rope, 16, Content::Ones)};
             s.length = 48;
+            s.positions = {0, 3, 6};
+            s.pairs = {0, 2, 4, 7};
             onlyViews(s, true, true, false, false);
             break;
         case DemoId::RopeNorm:
             s.methods = {config(Method::Rope, 16, Content::Random)};
             s.length = 64;
-            s.positions = {0, 1, 2, 3, 5, 8, 13, 21};
+            s.positions = {0, 2, 5, 9};
             onlyViews(s, true, false, false, true);
             break;
         case DemoId::RopeDecay:
@@ -130,7 +132,7 @@ SceneParams demoScene(DemoId id) {
             s.view.decayLogX = true;
             s.view.decayShowBound = false;
             s.view.showDifference = false;
-            onlyViews(s, false, false, true, true);
+            onlyViews(s, false, false, false, true);
             break;
         }
         case DemoId::HalfVsInterleaved: {

@@ -113,8 +113,10 @@ void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     sh.definitions.push_back({inter ? T("Rotation of pair (2i, 2i+1) at position m") : T("Rotation of pair (i, i + r/2) at position m"),
                               T("\\begin{pmatrix} x' \\\\ y' \\end{pmatrix} = \\begin{pmatrix} \\cos m\\theta_i & -\\sin m\\theta_i \\\\ \\sin m\\theta_i & \\cos m\\theta_i \\end{pmatrix} \\begin{pmatrix} x \\\\ y \\end{pmatrix}")});
     sh.definitions.push_back({T("Score"), T("s_{mn} = \\frac{\\langle R_m q,\\, R_n k \\rangle}{\\sqrt{d}}")});
-    sh.definitions.push_back({T("Only m − n enters (x, y: the two channels of pair i)"),
-                              T("\\langle R_m q, R_n k \\rangle = \\sum_i (q^x_i k^x_i + q^y_i k^y_i) \\cos((m-n)\\theta_i) - (q^y_i k^x_i - q^x_i k^y_i) \\sin((m-n)\\theta_i)")});
+    sh.definitions.push_back({T("Only m − n enters: a cos part (x, y: the two channels of pair i)"),
+                              T("\\langle R_m q, R_n k \\rangle = \\sum_i (q^x_i k^x_i + q^y_i k^y_i) \\cos((m-n)\\theta_i)")});
+    sh.definitions.push_back({T("… minus a sin part (the term a cos-only form forgets)"),
+                              T("\\qquad - \\sum_i (q^y_i k^x_i - q^x_i k^y_i) \\sin((m-n)\\theta_i)")});
     sh.definitions.push_back({T("The same with each pair as a complex number q̃ = qˣ + i qʸ"),
                               T("\\langle R_m q, R_n k \\rangle = \\Re \\sum_i \\tilde q_i \\, \\tilde k_i^{*} \\, e^{i(m-n)\\theta_i}")});
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 namespace poslab::ui {
@@ -57,10 +58,9 @@ const QVector<QRgb>& GifWriter::palette() {
         for (int r = 0; r < 6; ++r)
             for (int g = 0; g < 6; ++g)
                 for (int b = 0; b < 6; ++b) p.push_back(qRgb(kCubeLevels[r], kCubeLevels[g], kCubeLevels[b]));
-        // 40 greys between the cube's six (levels not multiples of 51).
-        for (int i = 1; p.size() < 256; ++i) {
-            const int v = i * 255 / 47;
-            if (v % 51 == 0) continue;
+        // 40 greys evenly between black and white (none coincides with the cube's six greys).
+        for (int k = 1; k <= 40; ++k) {
+            const int v = int(std::lround(k * 255.0 / 41.0));
             p.push_back(qRgb(v, v, v));
         }
         return p;

@@ -130,7 +130,15 @@ void PresentationWindow::setDeck(const Session& deck) {
     drawings_.clear();
     overlay_->setStrokes({});
     current_ = std::clamp(deck_.current, 0, count() - 1);
+    applySlideDefaults();
     invalidate();
+}
+
+void PresentationWindow::applySlideDefaults() {
+    // A slide with three or more views gives them the whole width; F shows the numbers.
+    const auto& v = slide().scene.view;
+    const int views = int(v.showPairs) + int(v.showHeatmap) + int(v.showDecay) + int(v.showFrequencies);
+    showNumbers_ = demoOfSlide(slide()).has_value() || views <= 2;
 }
 
 const SessionScene& PresentationWindow::slide() const { return deck_.scenes[std::size_t(current_)]; }
@@ -146,6 +154,7 @@ void PresentationWindow::goTo(int index) {
     auto it = drawings_.find(i);
     overlay_->setStrokes(it == drawings_.end() ? std::vector<AnnotationOverlay::Stroke>{} : it->second);
     blank_ = false;
+    applySlideDefaults();
     invalidate();
     Q_EMIT slideChanged(i);
 }
@@ -271,7 +280,11 @@ QImage PresentationWindow::renderSlide(QSize size) const {
     }
 
     if (!L.views.isEmpty()) {
-        Theme vt = t;
+        // The views carry many labels: a little smaller type than the numbers column (still
+        // >= 20 px of body text at 1080 px), so that their labels have room.
+        Theme vt = themeByName(QStringLiteral("projector"), std::max(0.5, t.fontScale * 0.85));
+        vt.lineWidth = t.lineWidth;
+        vt.axisWidth = t.axisWidth;
         paintViews(p, L.views, sl.scene, std::nullopt, vt, 1.0);
     }
     if (!L.numbers.isEmpty()) {

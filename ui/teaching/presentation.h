@@ -5,6 +5,7 @@
 //   left         the slide's views, drawn by the same renderers as the window (export.h paintViews)
 //   right        the slide's numbers: a demonstration's panel (demopanel.h paintDemo) when the
 //                slide was made from one, else the formula sheet of its first configuration
+//                (a slide with three or more views starts with this column hidden: F shows it)
 // Keys: PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
 //       P = pointer, D = draw, C = clear the drawing, N = speaker notes,
 //       B = black screen, F = toggle the numbers column, Esc = leave (emits finished(current)).
@@ -102,6 +103,7 @@ protected:
 private:
     void invalidate();
     void storeStrokes();
+    void applySlideDefaults();
     Session deck_;
     int current_ = 0;
     bool showNumbers_ = true, showNotes_ = false, blank_ = false;

@@ -60,7 +60,7 @@ QString joinNumbers(const std::vector<double>& v) {
 
 }  // namespace
 
-std::optional<std::vector<double>> parseNumberList(const QString& text) {
+std::optional<std::vector<double>> parseWorkedNumbers(const QString& text) {
     std::vector<double> out;
     QString t = text;
     t.replace(QChar(0x2212), QLatin1Char('-'));
@@ -371,8 +371,8 @@ void WorkedExampleWidget::recompute() {
             RopeExampleInput in;
             in.dim = ropeDim_->value();
             in.position = ropePos_->value();
-            auto th = parseNumberList(ropeTheta_->text());
-            auto q = parseNumberList(ropeQ_->text());
+            auto th = parseWorkedNumbers(ropeTheta_->text());
+            auto q = parseWorkedNumbers(ropeQ_->text());
             if (!th) {
                 error_ = tr("θ: a list of numbers separated by commas");
                 break;

@@ -30,7 +30,7 @@ enum class WorkedKind { Rope, Sinusoidal, Alibi, T5 };
 qreal paintWorkedStep(QPainter& p, const QRectF& rect, const WorkedExample& ex, int step, const Theme& theme);
 
 // "1, 0, 1, 0" → numbers; nullopt on a malformed list.
-std::optional<std::vector<double>> parseNumberList(const QString& text);
+std::optional<std::vector<double>> parseWorkedNumbers(const QString& text);
 
 class StepCanvas : public QWidget {
     Q_OBJECT

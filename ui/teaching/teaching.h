@@ -1,0 +1,106 @@
+#pragma once
+// Teaching mode, installed into the main window with one call:
+//   installTeaching(window)
+// adds
+//   * a "Teach" menu (before Help): every demonstration (one click to open the menu, one to apply
+//     it: at most two clicks from the default scene), the worked examples, the formula panel,
+//     the deck (add this scene, reset to the demonstrations, open/save a deck), presentation mode
+//     (F5), the animation and its GIF / PNG export
+//   * a "Teaching" toolbar with a demonstration chooser (two clicks as well) and "Present"
+//   * a "Teaching" dock with tabs: Demonstration (claim + numbers + evidence), Formulas (the
+//     current method's formulas with live numbers), Worked example (stepper), Animate.
+// Applying a demonstration sets its ready scene through the Scene front door (one undo step,
+// keeping the current theme and text size) and shows its numbers in the Demonstration tab.
+#include "core/demonstrations.h"
+#include "ui/session.h"
+
+#include <QObject>
+#include <QPointer>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QComboBox;
+class QDockWidget;
+class QMenu;
+class QTabWidget;
+class QToolBar;
+QT_END_NAMESPACE
+
+namespace poslab::ui {
+
+class MainWindow;
+class DemoPanel;
+class FormulaPanel;
+class WorkedExampleWidget;
+class Animator;
+class AnimationPanel;
+class PresentationWindow;
+enum class WorkedKind;
+
+class TeachingController : public QObject {
+    Q_OBJECT
+public:
+    explicit TeachingController(MainWindow* window);
+
+    QMenu* menu() const { return menu_; }
+    QAction* menuAction() const;                    // the menu bar entry "Teach"
+    QAction* demoAction(DemoId id) const;
+    const std::vector<QAction*>& demoActions() const { return demoActions_; }
+    QAction* presentAction() const { return present_; }
+    QComboBox* demoChooser() const { return chooser_; }
+    QToolBar* toolBar() const { return toolbar_; }
+    QDockWidget* dock() const { return dock_; }
+    QTabWidget* tabs() const { return tabs_; }
+    DemoPanel* demoPanel() const { return demoPanel_; }
+    FormulaPanel* formulaPanel() const { return formulaPanel_; }
+    WorkedExampleWidget* workedExample() const { return worked_; }
+    Animator* animator() const { return animator_; }
+    AnimationPanel* animationPanel() const { return animationPanel_; }
+    PresentationWindow* presentation() const { return presentation_; }
+
+    const Session& deck() const { return deck_; }
+    void setDeck(const Session& deck);
+
+public Q_SLOTS:
+    void applyDemo(poslab::DemoId id);
+    void showWorkedExample(poslab::ui::WorkedKind kind);
+    void showFormulas();
+    void addSceneToDeck();
+    // Opens presentation mode on the deck; fullScreen = false keeps a normal window (tests).
+    PresentationWindow* startPresentation(bool fullScreen = true);
+
+Q_SIGNALS:
+    void demoApplied(poslab::DemoId id);
+
+private:
+    void buildMenu();
+    void buildDock();
+    void syncTheme();
+
+    MainWindow* window_;
+    QMenu* menu_ = nullptr;
+    QAction* present_ = nullptr;
+    std::vector<QAction*> demoActions_;
+    QComboBox* chooser_ = nullptr;
+    QToolBar* toolbar_ = nullptr;
+    QDockWidget* dock_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    DemoPanel* demoPanel_ = nullptr;
+    FormulaPanel* formulaPanel_ = nullptr;
+    WorkedExampleWidget* worked_ = nullptr;
+    Animator* animator_ = nullptr;
+    AnimationPanel* animationPanel_ = nullptr;
+    QPointer<PresentationWindow> presentation_;
+    Session deck_;
+    QString themeName_;
+    double fontScale_ = 0;
+};
+
+// Installs teaching mode into `window` (once; a second call returns the same controller).
+TeachingController* installTeaching(MainWindow* window);
+// The controller installed into `window`, or nullptr.
+TeachingController* teachingOf(MainWindow* window);
+
+}  // namespace poslab::ui

@@ -145,7 +145,16 @@ public:
             const TransformerXLTerms t = transformerXLTerms(txl_, qpos, kpos, qs, ks);
             return s_ * (t.a + t.b + t.c + t.d);
         }
-        Matrix out = dot ? *dot : Matrix(s_ * (qs * ks.transpose()));
+        Matrix out;
+        if (dot) {
+            out = *dot;
+        } else if (qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
+            // Large blocks (softmax normalisers of long sequences): the packed SIMD kernel.
+            out.resize(qs.rows(), ks.rows());
+            scaledDots(qs.data(), qs.rows(), packKeys(ks.data(), ks.rows(), p_.dim), ks.rows(), s_, out.data());
+        } else {
+            out = s_ * (qs * ks.transpose());
+        }
         addRelative(out, qs, qpos, kpos);
         return out;
     }

@@ -79,6 +79,7 @@ private Q_SLOTS:
     void kernelMatchesNaive_data();
     void kernelMatchesNaive();
     void longStructuredSummary();
+    void longSoftmaxSamples();
     void validation_data();
     void validation();
 };
@@ -372,6 +373,23 @@ void TestScores::longStructuredSummary() {
     QVERIFY2(close(s.value().sum, want, 1e-12), qPrintable(QString::number(s.value().sum, 'g', 17)));
     QCOMPARE(s.value().max, 8.0);
     QCOMPARE(s.value().min, 8.0 - 0.5 * (n - 1));
+}
+
+void TestScores::longSoftmaxSamples() {
+    // A view's case: a few query rows of a long sequence, softmax over every key (the packed
+    // kernel computes these large blocks). Rows over all keys sum to 1; single entries asked
+    // alone agree with the same entries of the whole rows.
+    auto p = make(Method::Rope, Content::Formula, 64, false, true, Precision::Double);
+    const std::int64_t n = 4096;
+    const Positions qs{0, 1000, 4095}, all = arangePositions(0, n);
+    auto rows = scores(p, qs, all, n);
+    QVERIFY(rows.ok());
+    for (Eigen::Index i = 0; i < 3; ++i) QVERIFY(std::abs(rows.value().row(i).sum() - 1) <= 1e-12);
+    for (std::int64_t k : {0, 7, 2048, 4095}) {
+        auto one = scores(p, {1000}, {k}, n);
+        QVERIFY(one.ok());
+        QVERIFY(std::abs(one.value()(0, 0) - rows.value()(1, k)) <= 1e-15 + 1e-12 * rows.value()(1, k));
+    }
 }
 
 void TestScores::validation_data() {

@@ -1,8 +1,10 @@
 #include "ui/explorer.h"
 
 #include "ui/mainwindow.h"
+#include "ui/sessionactions.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QMessageBox>
 
 namespace poslab::ui {
@@ -12,10 +14,15 @@ int runExplorer(int argc, char** argv, const QString& sessionFile) {
     QApplication::setOrganizationName(QStringLiteral("PosLab"));
     QApplication::setApplicationName(QStringLiteral("PosLab"));
     QApplication::setApplicationDisplayName(QStringLiteral("PosLab"));
+    // The installed desktop entry and icon (packaging/): the id that ties windows to them.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.poslab.PosLab"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.poslab.PosLab")));
     MainWindow window;
+    // File menu: sessions, recent files, export; autosave and the restore offer after a crash.
+    SessionActions sessions(&window);
     if (!sessionFile.isEmpty()) {
         QString error;
-        if (!window.openSession(sessionFile, &error)) {
+        if (!sessions.openFile(sessionFile, &error)) {
             QMessageBox::warning(&window, QObject::tr("Open session"), error);
             window.restoreLastScene();
         }
@@ -23,6 +30,7 @@ int runExplorer(int argc, char** argv, const QString& sessionFile) {
         window.restoreLastScene();
     }
     window.show();
+    sessions.offerRestore();
     return QApplication::exec();
 }
 

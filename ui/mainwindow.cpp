@@ -3,6 +3,7 @@
 #include "core/presets.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/session.h"
+#include "ui/teaching/teaching.h"
 #include "ui/views/views.h"
 
 #include <QAction>
@@ -77,6 +78,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     connect(decay_, &DecayView::resized, this, &MainWindow::updateDisplay);
 
     buildMenus();
+    installTeaching(this);
     statusBar()->showMessage(tr("Drag a slider: every view follows. Hover a view for exact values."));
     resize(1500, 950);
     if (persist_) restoreSettings();

@@ -51,6 +51,8 @@ TeachingController::TeachingController(MainWindow* window) : QObject(window), wi
     syncTheme();
 }
 
+PresentationWindow* TeachingController::presentation() const { return presentation_.data(); }
+
 QAction* TeachingController::menuAction() const { return menu_->menuAction(); }
 
 QAction* TeachingController::demoAction(DemoId id) const {

@@ -58,7 +58,7 @@ public:
     WorkedExampleWidget* workedExample() const { return worked_; }
     Animator* animator() const { return animator_; }
     AnimationPanel* animationPanel() const { return animationPanel_; }
-    PresentationWindow* presentation() const { return presentation_; }
+    PresentationWindow* presentation() const;
 
     const Session& deck() const { return deck_; }
     void setDeck(const Session& deck);

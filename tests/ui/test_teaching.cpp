@@ -2,6 +2,7 @@
 // its numbers, presentation navigation through a deck with annotations, the formula sheets, the
 // worked-example stepper, the animation, and the GIF writer's output decoded.
 #include "core/scores.h"
+#include "core/shaw.h"
 #include "ui/mainwindow.h"
 #include "ui/teaching/animation.h"
 #include "ui/teaching/demopanel.h"
@@ -381,6 +382,21 @@ private Q_SLOTS:
         QCOMPARE(c.focus.query, s.length - 1);
         QCOMPARE(c.focus.key, std::int64_t(0));
         QCOMPARE(c.focus.pair, 31);
+    }
+
+    void shawSheetPositionTermMatchesTheTable() {
+        SceneParams s;
+        s.methods[0].params.method = Method::Shaw;
+        s.methods[0].params.content = Content::Random;
+        const FormulaSheet sh = formulaSheet(s, 0, FormulaFocus{9, 2, 0});
+        const ScoreParams p = effectiveParams(s, 0);
+        const ShawParams sp = p.shawParams();
+        const Matrix q = contentRows(p.content, false, {9}, p.dim, p.seed);
+        const Matrix table = shawKeyTable(sp);
+        const double qa = q.row(0).dot(table.row(2 - 9 + sp.max_relative_position));  // clip(2 − 9, ±16) + 16
+        bool found = false;
+        for (const auto& l : sh.numbers) found |= l.tex.contains(QStringLiteral("q_i \\cdot a^K = ") + formulaNumber(qa));
+        QVERIFY2(found, qPrintable(formulaNumber(qa)));
     }
 
     void formulaPanelFollowsTheScene() {

@@ -230,13 +230,14 @@ void shawSheet(FormulaSheet& sh, Ctx& c) {
     const ShawParams sp = c.p.shawParams();
     const std::int64_t kk = sp.max_relative_position;
     const IntMatrix idx = shawIndexAt({c.m}, {c.n}, kk);
-    const Matrix table = shawKeyTable(sp);
-    const double qa = c.q.row(0).dot(table.row(idx(0, 0)));
+    // q·a^K from the score itself (e = (q·k + q·a^K)/√d), so that a large k never builds the table.
+    const double qk = c.q.row(0).dot(c.k.row(0));
+    const double qa = c.score ? *c.score / c.s - qk : std::nan("");
     sh.title = QStringLiteral("Shaw relative — k = %1, d = %2").arg(kk).arg(sp.dim);
     sh.definitions.push_back({T("Relative key embedding, clipped"), T("e_{ij} = \\frac{q_i \\cdot \\left(k_j + a^K_{\\mathrm{clip}(j - i, -k, k)}\\right)}{\\sqrt{d}}")});
     sh.numbers.push_back({QStringLiteral("offset j − i = %1").arg(c.n - c.m),
                           QStringLiteral("\\mathrm{clip}(%1, -%2, %2) + %2 = %3").arg(c.n - c.m).arg(kk).arg(idx(0, 0))});
-    sh.numbers.push_back({T("content and position terms"), QStringLiteral("q_i \\cdot k_j = %1,\\quad q_i \\cdot a^K = %2").arg(num(c.q.row(0).dot(c.k.row(0))), num(qa))});
+    sh.numbers.push_back({T("content and position terms"), QStringLiteral("q_i \\cdot k_j = %1,\\quad q_i \\cdot a^K = %2").arg(num(qk), num(qa))});
     scoreLine(sh, c, QStringLiteral("e_{%1,%2}").arg(c.m).arg(c.n));
 }
 

@@ -355,6 +355,11 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     for (int c = 0; c < n; ++c) {
         HeatmapPanel panel;
         panel.title = configTitle(scene, c);
+        {
+            const ScoreParams ep = effectiveParams(scene, c);
+            const int heads = ep.method == Method::Alibi ? ep.alibi.heads : ep.method == Method::T5 ? ep.t5.heads : 0;
+            if (heads > 0) panel.title += QObject::tr(" · head %1 of %2").arg(ep.head).arg(heads);
+        }
         if (problem) {
             panel.error = *problem;
         } else {
@@ -487,7 +492,8 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                 assign(f.after, after.inv_freq);
                 f.scaled = rp.scaling != RopeScaling::None || !rp.theta.empty();
                 f.attentionFactor = after.attention_factor;
-                f.originalContext = rp.originalMaxPositions();
+                // Scaled: the original (training) context and the extended one; unscaled: the context.
+                f.originalContext = f.scaled ? rp.originalMaxPositions() : 0;
                 f.context = rp.max_positions;
                 f.note = f.scaled ? QObject::tr("θ_i = 1/base^(2i/r) before scaling and after (N = %1)").arg(scene.length)
                                   : QObject::tr("θ_i = 1/base^(2i/r): pair i turns θ_i radians per position");

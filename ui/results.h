@@ -105,8 +105,8 @@ struct FrequencyConfigResult {
     std::vector<double> after;          // θ_i after scaling (same as before when unscaled)
     bool scaled = false;
     double attentionFactor = 1.0;
-    std::int64_t originalContext = 0;   // original max positions (0 = none to mark)
-    std::int64_t context = 0;           // max positions (scaled context)
+    std::int64_t originalContext = 0;   // scaled RoPE: original max positions (0 = none to mark)
+    std::int64_t context = 0;           // RoPE: max positions (the context; extended when scaled)
 };
 
 struct FrequencyResult {

@@ -10,6 +10,11 @@
 #include "ui/views/views.h"
 
 #include <QChart>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QtTest>
@@ -134,7 +139,8 @@ private Q_SLOTS:
             QCOMPARE(c.before[i], before.inv_freq(static_cast<Eigen::Index>(i)));
         }
         QCOMPARE(c.attentionFactor, after.attention_factor);
-        QCOMPARE(c.originalContext, std::int64_t{1024});
+        QCOMPARE(c.originalContext, std::int64_t{scaling == int(RopeScaling::None) ? 0 : 1024});
+        QCOMPARE(c.context, std::int64_t{8192});
         QCOMPARE(c.scaled, scaling != int(RopeScaling::None));
         FrequencyHit hit{5};
         const QString tip = frequencyToolTip(r, hit);
@@ -146,5 +152,77 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestDecayView)
+namespace {
+std::optional<QJsonObject> runPoslab(const QStringList& args) {
+    const QString exe = QStringLiteral(POSLAB_EXE);
+    if (!QFileInfo::exists(exe)) return std::nullopt;
+    QProcess proc;
+    proc.start(exe, args);
+    if (!proc.waitForFinished(30000) || proc.exitCode() != 0) return std::nullopt;
+    return QJsonDocument::fromJson(proc.readAllStandardOutput()).object();
+}
+}  // namespace
+
+class TestDecayCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // What the decay tooltip says equals `poslab compute decay`, number for number.
+    void decayTooltipAgreesWithPoslabCompute() {
+        const auto out = runPoslab({QStringLiteral("compute"), QStringLiteral("decay"), QStringLiteral("--method"), QStringLiteral("rope"),
+                                    QStringLiteral("--max-distance"), QStringLiteral("60"), QStringLiteral("--dim"), QStringLiteral("64")});
+        if (!out) QSKIP("poslab compute decay not available in this tree");
+        SceneParams s;
+        s.view.decayMaxDistance = 60;
+        const DecayResult r = computeDecay(s, DisplaySpec{});
+        const auto value = out->value(QStringLiteral("value")).toArray();
+        const auto bound = out->value(QStringLiteral("bound")).toArray();
+        QCOMPARE(static_cast<std::size_t>(value.size()), r.series[0].distance.size());
+        for (int d : {0, 1, 17, 60}) {
+            QVERIFY(r.series[0].value[static_cast<std::size_t>(d)] == value[d].toDouble());
+            const QString tip = decayToolTip(r, static_cast<std::size_t>(d));
+            QVERIFY2(tip.contains(QString::fromStdString(formatNumber(value[d].toDouble()))), qPrintable(tip));
+            QVERIFY(tip.contains(QString::fromStdString(formatNumber(bound[d].toDouble()))));
+        }
+    }
+    // The frequencies tooltip equals `poslab compute frequencies`.
+    void frequencyTooltipAgreesWithPoslabCompute() {
+        const auto out = runPoslab({QStringLiteral("compute"), QStringLiteral("frequencies"), QStringLiteral("--head-dim"), QStringLiteral("64"),
+                                    QStringLiteral("--scaling"), QStringLiteral("yarn"), QStringLiteral("--factor"), QStringLiteral("4"),
+                                    QStringLiteral("--max-positions"), QStringLiteral("8192"), QStringLiteral("--original-max-positions"),
+                                    QStringLiteral("2048"), QStringLiteral("--seq-len"), QStringLiteral("64")});
+        if (!out) QSKIP("poslab compute frequencies not available in this tree");
+        SceneParams s;
+        auto& rp = s.methods[0].params.rope;
+        rp.scaling = RopeScaling::Yarn;
+        rp.factor = 4.0;
+        rp.max_positions = 8192;
+        rp.original_max_positions = 2048;
+        rp.seq_len = 64;
+        const FrequencyResult r = computeFrequencies(s);
+        const auto inv = out->value(QStringLiteral("inv_freq")).toArray();
+        const auto wl = out->value(QStringLiteral("wavelength")).toArray();
+        QCOMPARE(static_cast<std::size_t>(inv.size()), r.configs[0].after.size());
+        QVERIFY(r.configs[0].attentionFactor == out->value(QStringLiteral("attention_factor")).toDouble());
+        for (int i : {0, 9, 20, 31}) {
+            QVERIFY(r.configs[0].after[static_cast<std::size_t>(i)] == inv[i].toDouble());
+            const QString tip = frequencyToolTip(r, FrequencyHit{i});
+            QVERIFY2(tip.contains(QString::fromStdString(formatNumber(inv[i].toDouble()))), qPrintable(tip));
+            QVERIFY2(tip.contains(QString::fromStdString(formatNumber(wl[i].toDouble()))), qPrintable(tip));
+        }
+    }
+};
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    int status = 0;
+    {
+        TestDecayView t;
+        status |= QTest::qExec(&t, argc, argv);
+    }
+    {
+        TestDecayCli t;
+        status |= QTest::qExec(&t, argc, argv);
+    }
+    return status;
+}
 #include "test_decay_view.moc"

@@ -48,10 +48,11 @@ FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& res
                     lo = std::min(lo, kTwoPi / th);
                     hi = std::max(hi, kTwoPi / th);
                 }
-        if (c.originalContext > 0) {
-            lo = std::min(lo, double(c.originalContext));
-            hi = std::max(hi, double(c.originalContext));
-        }
+        for (auto ctx : {c.originalContext, c.context})
+            if (ctx > 0) {
+                lo = std::min(lo, double(ctx));
+                hi = std::max(hi, double(ctx));
+            }
     }
     if (!any || !(hi > 0)) return l;
     l.lo = std::pow(10.0, std::floor(std::log10(lo)));
@@ -112,7 +113,7 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     std::vector<std::int64_t> marked;
     for (const auto& c : result.configs) {
         if (!c.hasFrequencies || !c.error.isEmpty()) continue;
-        for (auto ctx : {c.originalContext, c.scaled ? c.context : std::int64_t{0}}) {
+        for (auto ctx : {c.originalContext, c.context}) {
             if (ctx <= 0 || std::find(marked.begin(), marked.end(), ctx) != marked.end()) continue;
             marked.push_back(ctx);
             const double yy = ay.map(double(ctx));

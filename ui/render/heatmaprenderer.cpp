@@ -54,18 +54,30 @@ std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, co
     std::vector<HeatmapPanelLayout> out;
     panels = std::max(panels, 1);
     const Metrics m = metrics(theme);
-    const double w = rect.width() / panels;
+    const double left = m.body + 6 + m.tickW + 6;            // y label + tick labels
+    const double right = m.barGap + m.barW + 6 + m.barLabelW + 6;
+    const double top = m.title + m.sub + 8;
+    const double bottom = m.small + 6 + m.body + 6;          // x tick labels + x label
+    // The grid (columns × rows) that gives the largest square panels.
+    int cols = panels;
+    double best = -1;
+    for (int c = 1; c <= panels; ++c) {
+        const int r = (panels + c - 1) / c;
+        const double side = std::min(rect.width() / c - left - right, rect.height() / r - top - bottom);
+        if (side > best + 1e-9) {
+            best = side;
+            cols = c;
+        }
+    }
+    const int rows = (panels + cols - 1) / cols;
+    const double w = rect.width() / cols, h = rect.height() / rows;
     for (int k = 0; k < panels; ++k) {
         HeatmapPanelLayout l;
-        l.area = QRectF(rect.left() + k * w, rect.top(), w, rect.height());
-        const double left = m.body + 6 + m.tickW + 6;            // y label + tick labels
-        const double right = m.barGap + m.barW + 6 + m.barLabelW + 6;
-        const double top = m.title + m.sub + 8;
-        const double bottom = m.small + 6 + m.body + 6;          // x tick labels + x label
+        l.area = QRectF(rect.left() + (k % cols) * w, rect.top() + (k / cols) * h, w, h);
         // Whole pixels, so that a display-resolution matrix maps one cell to one pixel.
-        const double side = std::floor(std::max(8.0, std::min(w - left - right, rect.height() - top - bottom)));
+        const double side = std::floor(std::max(8.0, std::min(w - left - right, h - top - bottom)));
         const double x0 = std::floor(l.area.left() + left + std::max(0.0, (w - left - right - side) / 2));
-        const double y0 = std::floor(rect.top() + top);
+        const double y0 = std::floor(l.area.top() + top);
         l.image = QRectF(x0, y0, side, side);
         l.colorbar = QRectF(l.image.right() + m.barGap, y0, m.barW, side);
         out.push_back(l);
@@ -121,9 +133,9 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         const double titleY = l.area.top() + m.title / 2 + 2;
         p.setPen(t.foreground);
         const QString title = QFontMetricsF(t.titleFont()).elidedText(panel.title, Qt::ElideRight, l.area.width() - 8);
-        plot::text(p, QPointF(l.image.center().x(), titleY), title, plot::Align::Center, t.foreground);
+        plot::text(p, QPointF(l.area.center().x(), titleY), title, plot::Align::Center, t.foreground);
         p.setFont(t.smallFont());
-        plot::text(p, QPointF(l.image.center().x(), titleY + m.title / 2 + m.sub / 2 + 2),
+        plot::text(p, QPointF(l.area.center().x(), titleY + m.title / 2 + m.sub / 2 + 2),
                    QFontMetricsF(t.smallFont()).elidedText(subtitle(result, panel), Qt::ElideRight, l.area.width() - 8),
                    plot::Align::Center, t.muted);
         if (!panel.error.isEmpty() || panel.values.size() == 0) {

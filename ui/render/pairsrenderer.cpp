@@ -54,7 +54,7 @@ QColor positionColor(int k, int n, const Theme& t) {
     // Sequential viridis from 0 to 0.85 (the last yellow is unreadable on white); on a dark
     // background from 0.25 to 1.
     const bool dark = t.background.lightness() < 128;
-    const double lo = dark ? 0.3 : 0.0, hi = dark ? 1.0 : 0.82;
+    const double lo = dark ? 0.3 : 0.0, hi = dark ? 1.0 : 0.72;
     const double f = n <= 1 ? 0.0 : double(k) / double(n - 1);
     return QColor::fromRgb(colormapRgb(ColormapKind::Viridis, lo + f * (hi - lo)));
 }
@@ -79,7 +79,7 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
         }
         if (cfg.rotates) {
             const int k = std::max<int>(1, static_cast<int>(cfg.pairs.size()));
-            const double labelH = small * 4 + 8;      // two title lines above, two angle lines below
+            const double labelH = small * 4.6 + 8;    // two title lines above, two angle lines below, a gap
             // The grid (columns × rows) that gives the largest cells.
             int cols = k;
             double side = 0;
@@ -346,11 +346,11 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                           static_cast<int>(std::lround(sweep * 180 / std::numbers::pi * 16)));
                 p.setFont(t.smallFont());
                 const QFontMetricsF fm(t.smallFont());
-                plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small * 1.5 - 2),
+                plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small * 2.1 - 2),
                            fm.elidedText(QObject::tr("m·θ_i at m = %1:").arg(cfg.positions[static_cast<std::size_t>(far)]), Qt::ElideRight,
                                          cl.cell.width() - 4),
                            plot::Align::Center, t.foreground);
-                plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small / 2 - 2),
+                plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small * 1.1 - 2),
                            fm.elidedText(angleText(a), Qt::ElideRight, cl.cell.width() - 4), plot::Align::Center, t.foreground);
             }
             // Arrows and key dots; position labels where they do not collide.

@@ -62,7 +62,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     scroll->setWidget(panel_);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(panel_->sizeHint().width() + 24);
+    scroll->setMinimumWidth(std::min(panel_->sizeHint().width() + 24, 380));
     auto* dock = new QDockWidget(tr("Parameters"), this);
     dock->setObjectName(QStringLiteral("parametersDock"));
     dock->setWidget(scroll);

@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QSlider>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -58,7 +59,41 @@ QString allText(const MainWindow& w) {
 class TestMainWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("PosLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_mainwindow"));
+        QSettings().clear();
+    }
+
+    void layoutAndLastScenePersist() {
+        SceneParams edited;
+        QSize size;
+        {
+            MainWindow w(true);
+            w.resize(1300, 850);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.scene()->editActive(QStringLiteral("alibi"), QString(), [](MethodConfig& c) {
+                c.params.method = Method::Alibi;
+                c.params.alibi.heads = 12;
+            });
+            w.scene()->edit(QStringLiteral("length"), QString(), [](SceneParams& s) {
+                s.length = 300;
+                s.view.theme = QStringLiteral("dark");
+            });
+            edited = w.scene()->params();
+            size = w.size();
+            w.close();
+        }
+        MainWindow w2(true);
+        QCOMPARE(w2.scene()->params(), SceneParams{});   // the default until the last scene is restored
+        w2.restoreLastScene();
+        QCOMPARE(w2.scene()->params(), edited);
+        QCOMPARE(w2.size(), size);
+        QCOMPARE(w2.scene()->undoStack()->count(), 0);
+        QSettings().clear();
+    }
 
     void defaultSceneShowsEveryView() {
         MainWindow w(false);

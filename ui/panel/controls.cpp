@@ -24,7 +24,7 @@ SliderSpin::SliderSpin(double lo, double hi, double step, int decimals, Scale sc
     spin_->setRange(lo, hi);
     spin_->setSingleStep(step);
     spin_->setKeyboardTracking(false);
-    spin_->setMinimumWidth(spin_->fontMetrics().horizontalAdvance(QStringLiteral("00000000.00")) + 24);
+    spin_->setMinimumWidth(spin_->fontMetrics().horizontalAdvance(QStringLiteral("0000000.00")) + 16);
     slider_->setTracking(true);
     setRange(lo, hi);
     l->addWidget(slider_, 1);

@@ -480,9 +480,13 @@ Result<ExtrapolationResult> demoExtrapolation(const ExtrapolationInput& in) {
         const Matrix target = sinusoidalEncoding(sp, Positions{last});
         const double tn = target.norm();
         double best = -1;
+        // Every trained row when L <= 65536, else 65536 evenly spaced ones (bounded work).
+        const std::int64_t samples = std::min<std::int64_t>(L, 65536);
         const std::int64_t block = 4096;
-        for (std::int64_t b = 0; b < L; b += block) {
-            const Matrix rows = sinusoidalEncoding(sp, arangePositions(b, std::min(L, b + block)));
+        for (std::int64_t b = 0; b < samples; b += block) {
+            Positions pos;
+            for (std::int64_t k = b; k < std::min(samples, b + block); ++k) pos.push_back(samples == L ? k : k * (L - 1) / (samples - 1));
+            const Matrix rows = sinusoidalEncoding(sp, pos);
             const Vector dots = rows * target.row(0).transpose();
             for (Eigen::Index i = 0; i < dots.size(); ++i) best = std::max(best, dots[i] / (rows.row(i).norm() * tn));
         }

@@ -211,8 +211,9 @@ struct ExtrapolationRow {
     double highestPairStep = 0;          // angle step per token of the highest-frequency pair
     double attentionFactor = 1;          // cos/sin multiplier (YaRN)
     double value = 0;                    // a number at position T−1 (ALiBi: bias at distance T−1 of the
-                                         // flattest head; sinusoidal: max |cos| similarity of PE(T−1) to
-                                         // a trained row)
+                                         // flattest head; sinusoidal: max cosine similarity of PE(T−1) to
+                                         // a trained row — all rows when L <= 65536, else 65536 evenly
+                                         // spaced; Shaw: the clipped index; T5: the bucket)
     std::string verdict;
 };
 struct ExtrapolationResult {

@@ -58,7 +58,6 @@ RopeParams RopeExampleInput::ropeParams(RopeLayout l) const {
     p.theta = theta;
     p.layout = l;
     p.precision = precision;
-    p.max_positions = std::max<std::int64_t>(2048, position + 1);
     return p;
 }
 

@@ -140,6 +140,18 @@ private Q_SLOTS:
         QVERIFY(std::abs(n1 - n0) <= 1e-12);
     }
 
+    void ropeAtTheLargestPositionIsFinite() {
+        RopeExampleInput in;
+        in.position = kMaxPosition;
+        auto r = ropeWorkedExample(in);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        allFinite(r.value());
+        // Still a rotation: the norm of [1, 0, 1, 0] is sqrt(2).
+        double n = 0;
+        for (double x : r.value().result) n += x * x;
+        QVERIFY(std::abs(std::sqrt(n) - std::sqrt(2.0)) <= 1e-6);
+    }
+
     void ropeRejectsInvalidInput_data() {
         QTest::addColumn<int>("which");
         QTest::addColumn<QString>("parameter");

@@ -2,7 +2,9 @@
 // what the window shows, without a window, through ui/export.h (the renderers the window uses).
 //
 // The scene is the default scene, or a session (--session FILE: a .poslab file, or any figure
-// PosLab exported, which carries its scene), then the scene options below applied on top.
+// PosLab exported, which carries its scene), then a model preset (--preset KEY) and the scene
+// options below applied on top. (The method options of `compute scores/decay` are not accepted
+// yet: their parser is private to app/cli_compute.cpp.)
 // The output format follows the file name: .png .svg .pdf .csv .json. An existing file is
 // only replaced with --force. Exit status and error lines as `poslab compute` (cli.md).
 //
@@ -14,6 +16,7 @@
 #include "app/cli_figure.h"
 
 #include "app/cli_common.h"
+#include "core/presets.h"
 #include "ui/export.h"
 #include "ui/session.h"
 
@@ -25,6 +28,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <set>
@@ -56,6 +60,8 @@ std::vector<OptionSpec> figureSpecs() {
          "the default scene", "a readable session or exported figure"},
         {"scene", "K", "which scene of a multi-scene session (a deck)", "the session's current scene",
          "an integer from 0 to scenes−1"},
+        {"preset", "KEY", "a model preset (`poslab presets` lists them) for the scene's method", "none",
+         "a preset key, e.g. llama-3.1-8b"},
         {"width", "W", "width in pixels (PNG); SVG/PDF: width/dpi inches", "1200 (all: 1600)", "an integer from 64 to 16384"},
         {"height", "H", "height in pixels (PNG); SVG/PDF: height/dpi inches", "800 (all: 1000)", "an integer from 64 to 16384"},
         {"dpi", "D", "dots per inch: 96 draws at screen scale, 192 twice as fine, 300 for print", "96",
@@ -178,6 +184,20 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     job.scene = o.has("session") ? loadScene(q(o.raw("session")), o) : SceneParams{};
     SceneParams& sc = job.scene;
 
+    // A model preset replaces the (first) configuration, as the window's Presets menu does.
+    if (o.has("preset")) {
+        const ModelPreset* preset = findPreset(o.raw("preset"));
+        if (!preset) {
+            std::string keys;
+            for (const auto& m : modelPresets()) keys += (keys.empty() ? "" : ", ") + m.key;
+            fail("invalid --preset", "one of " + keys, o.raw("preset"));
+        }
+        auto& config = sc.methods.front();
+        config.params = preset->params;
+        config.label = q(preset->name);
+        sc.presetKey = q(preset->key);
+        sc.head = std::clamp(sc.head, 0, std::max(1, preset->heads) - 1);
+    }
     // Scene options.
     if (o.has("length")) sc.length = o.integer("length", 1, ui::kMaxLength);
     if (o.has("positions")) sc.positions = o.positions("positions", 0, kMaxPosition);

@@ -13,6 +13,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "core/presets.h"
 #include "ui/export.h"
 #include "ui/session.h"
 
@@ -89,6 +90,7 @@ private Q_SLOTS:
     void sceneFromAnExportedFigure();
     void sceneOptionsApply();
     void deckSceneIndex();
+    void presetSetsTheMethod();
     void refusesToOverwriteWithoutForce();
     void errors_data();
     void errors();
@@ -250,6 +252,26 @@ void TestFigure::deckSceneIndex() {
     QVERIFY(sessionFromExport(out, &error)->scenes.front().scene == customScene());
     r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), path, QStringLiteral("--scene"), QStringLiteral("2"), QStringLiteral("-o"), dir.filePath(QStringLiteral("e.csv"))});
     VERIFY_ERROR(r, 2, "invalid --scene");
+}
+
+void TestFigure::presetSetsTheMethod() {
+    QVERIFY(!modelPresets().empty());
+    QTemporaryDir dir;
+    for (const auto& preset : modelPresets()) {
+        const QString out = dir.filePath(QString::fromStdString(preset.key) + QStringLiteral(".json"));
+        const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("frequencies"), QStringLiteral("--preset"),
+                                 QString::fromStdString(preset.key), QStringLiteral("-o"), out});
+        QVERIFY2(r.code == 0, qPrintable(QString::fromStdString(preset.key) + QLatin1Char(' ') + describe(r)));
+        QString error;
+        const auto s = sessionFromExport(out, &error);
+        QVERIFY2(s.has_value(), qPrintable(error));
+        const SceneParams& sc = s->scenes.front().scene;
+        QCOMPARE(sc.presetKey, QString::fromStdString(preset.key));
+        QVERIFY2(sameScoreParams(sc.methods.front().params, preset.params), preset.key.c_str());
+    }
+    const Run bad = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--preset"), QStringLiteral("gpt-9"),
+                               QStringLiteral("-o"), dir.filePath(QStringLiteral("x.png"))});
+    VERIFY_ERROR(bad, 2, "invalid --preset, one of ");
 }
 
 void TestFigure::refusesToOverwriteWithoutForce() {

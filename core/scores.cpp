@@ -138,17 +138,14 @@ public:
         return x;
     }
 
-    // s·Q̃·K̃ᵀ (dot = the product when the caller already has it) plus the relative term.
-    Matrix block(const Matrix& qs, const Positions& qpos, const Matrix& ks, const Positions& kpos,
-                 const Matrix* dot = nullptr) const {
+    // s·Q̃·K̃ᵀ plus the relative term.
+    Matrix block(const Matrix& qs, const Positions& qpos, const Matrix& ks, const Positions& kpos) const {
         if (p_.method == Method::TransformerXL) {
             const TransformerXLTerms t = transformerXLTerms(txl_, qpos, kpos, qs, ks);
             return s_ * (t.a + t.b + t.c + t.d);
         }
         Matrix out;
-        if (dot) {
-            out = *dot;
-        } else if (qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
+        if (qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
             // Large blocks (softmax normalisers of long sequences): the packed SIMD kernel.
             out.resize(qs.rows(), ks.rows());
             scaledDots(qs.data(), qs.rows(), packKeys(ks.data(), ks.rows(), p_.dim), ks.rows(), s_, out.data());
@@ -404,8 +401,6 @@ Result<ScoreSummary> structuredSummary(const ScoreParams& p, const Engine& e, st
         }
     } else {
         // Row i holds f(i − j) for the keys j of the row: δ from i − (n−1) (or 0) to i.
-        std::vector<Accumulator> rows(static_cast<std::size_t>(n));
-        std::vector<double> buf;
         const std::int64_t blocks = (n + 255) / 256;
         std::vector<Accumulator> part(static_cast<std::size_t>(blocks));
         parallelBlocks(blocks, [&](std::int64_t b) {

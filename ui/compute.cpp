@@ -315,6 +315,11 @@ std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, b
     return out;
 }
 
+int heatmapPanelCount(const SceneParams& scene) {
+    const int configs = static_cast<int>(scene.methods.size());
+    return configs + ((configs > 1 && scene.view.showDifference) ? configs - 1 : 0);
+}
+
 PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
     PairsResult res;
     for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {

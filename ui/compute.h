@@ -24,6 +24,10 @@ Positions samplePositions(std::int64_t n, int count);
 // evenly (or geometrically on a log axis) down to at most `count` distinct integers.
 std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, bool logScale);
 
+// Panels the heatmap view shows for a scene: one per configuration, plus the differences
+// (configuration − A) in compare mode when view.showDifference.
+int heatmapPanelCount(const SceneParams& scene);
+
 PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display = {});
 HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& display = {});
 DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display = {});

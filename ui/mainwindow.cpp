@@ -197,8 +197,7 @@ void MainWindow::onSceneChanged() {
 
 void MainWindow::updateDisplay() {
     const SceneParams& s = scene_.params();
-    const int configs = static_cast<int>(s.methods.size());
-    const int panels = configs + ((configs > 1 && s.view.showDifference) ? configs - 1 : 0);
+    const int panels = heatmapPanelCount(s);
     DisplaySpec d = scheduler_.display();
     d.heatmapCells = heatmap_->cellsFor(panels);
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);

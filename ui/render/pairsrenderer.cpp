@@ -296,7 +296,9 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
         const QString legend = cfg.method == Method::Sinusoidal ? QObject::tr("→ PE_m pair (cos, sin)   ··· trail over positions")
                                : cfg.keyDiffers               ? QObject::tr("→ query q_m   ○ key k_m   ··· trail over positions")
                                                               : QObject::tr("→ query = key (ones content)   ··· trail over positions");
-        x += plot::text(p, QPointF(x, ly), legend, plot::Align::Left, t.muted).width();
+        x += plot::text(p, QPointF(x, ly),
+                        QFontMetricsF(t.smallFont()).elidedText(legend, Qt::ElideRight, std::max(0.0, r.header.right() - x)),
+                        plot::Align::Left, t.muted).width();
         // Cells
         for (const auto& cl : r.cells) {
             const auto& pp = cfg.pairs[static_cast<std::size_t>(cl.pairIndex)];

@@ -6,6 +6,7 @@
 #include "ui/render/pairsrenderer.h"
 
 #include <QChart>
+#include <QCoreApplication>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -82,6 +83,9 @@ void DecayView::setTheme(const Theme& theme) {
 void DecayView::setResult(const DecayResult& r) {
     result_ = r;
     configureDecayChart(chart(), result_, theme_);
+    // Qt Charts lays out axes on a posted LayoutRequest; do it now so that the next paint shows
+    // the new result completely (ticks included) rather than in two passes.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     viewport()->update();
 }
 

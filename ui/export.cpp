@@ -13,6 +13,9 @@
 #include <QGraphicsScene>
 #include <QFile>
 #include <QFileInfo>
+#include <QFont>
+#include <QFontInfo>
+#include <QRegularExpression>
 #include <QImage>
 #include <QImageReader>
 #include <QImageWriter>
@@ -255,6 +258,39 @@ std::optional<QByteArray> renderSvg(const SceneParams& scene, const ExportReques
         p.setRenderHint(QPainter::Antialiasing, true);
         paintViews(p, QRectF(QPointF(0, 0), size), scene, r.view, theme, r.dpi / kScreenDpi);
         p.end();
+    }
+    // Font families as CSS lists: the family Qt actually drew with, then the generic family, so
+    // that viewers without the font (or with fontconfig aliases such as "Sans Serif") pick a
+    // matching one instead of their default serif.
+    {
+        static const QRegularExpression familyAttr(QStringLiteral("font-family=\"([^\"]*)\""));
+        QString text = QString::fromUtf8(bytes);
+        QString out;
+        out.reserve(text.size() + 256);
+        qsizetype last = 0;
+        auto it = familyAttr.globalMatch(text);
+        while (it.hasNext()) {
+            const auto m = it.next();
+            const QString family = m.captured(1);
+            const QString resolved = QFontInfo(QFont(family)).family();
+            const QString lower = family.toLower() + QLatin1Char(' ') + resolved.toLower();
+            const QString generic = lower.contains(QLatin1String("mono")) ? QStringLiteral("monospace")
+                                    : (lower.contains(QLatin1String("serif")) && !lower.contains(QLatin1String("sans")))
+                                        ? QStringLiteral("serif")
+                                        : QStringLiteral("sans-serif");
+            QStringList list;
+            for (const QString& f : {resolved, family})
+                if (!f.isEmpty() && !list.contains(f) && f.compare(QLatin1String("Sans Serif"), Qt::CaseInsensitive) != 0 &&
+                    f.compare(QLatin1String("Sans"), Qt::CaseInsensitive) != 0 && f.compare(QLatin1String("Serif"), Qt::CaseInsensitive) != 0 &&
+                    f.compare(QLatin1String("Monospace"), Qt::CaseInsensitive) != 0)
+                    list << f;
+            list << generic;
+            out += QStringView(text).mid(last, m.capturedStart(1) - last);
+            out += escapeXml(list.join(QStringLiteral(", ")));
+            last = m.capturedEnd(1);
+        }
+        out += QStringView(text).mid(last);
+        bytes = out.toUtf8();
     }
     // The scene as metadata, right after <desc> (or the <svg> start tag).
     const QByteArray meta = "<metadata id=\"poslab-session\"><poslab:session xmlns:poslab=\"" + QByteArray(kXmlNamespace) +

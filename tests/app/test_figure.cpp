@@ -85,6 +85,8 @@ private Q_SLOTS:
     void helpListsViewsAndOptions();
     void everyViewEveryFormat_data();
     void everyViewEveryFormat();
+    void everyMethodFromASession_data();
+    void everyMethodFromASession();
     void sizeDpiThemeOptions();
     void sessionGivesTheSameFigureAsTheLibrary();
     void sceneFromAnExportedFigure();
@@ -153,6 +155,46 @@ void TestFigure::everyViewEveryFormat() {
     const auto s = sessionFromExport(out, &error);
     QVERIFY2(s.has_value(), qPrintable(error));
     QVERIFY(s->scenes.front().scene == SceneParams{});
+}
+
+void TestFigure::everyMethodFromASession_data() {
+    QTest::addColumn<int>("method");
+    QTest::addColumn<QString>("format");
+    for (Method m : kAllMethods)
+        for (const auto& f : exportFormatKeys())
+            QTest::newRow(qPrintable(QString::fromUtf8(std::string(methodKey(m)).c_str()) + QLatin1Char('_') + f)) << int(m) << f;
+}
+
+void TestFigure::everyMethodFromASession() {
+    // All views of each method, from a session, in each format: the same bytes as the library
+    // (vector and data formats; PNG: same pixels).
+    QFETCH(int, method);
+    QFETCH(QString, format);
+    SceneParams scene;
+    scene.methods.front().params.method = static_cast<Method>(method);
+    scene.methods.front().params.dim = 16;
+    scene.length = 40;
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("m.poslab"));
+    QString error;
+    QVERIFY2(saveSession(session, scene, &error), qPrintable(error));
+    const QString out = dir.filePath(QStringLiteral("all.") + format);
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("all"), QStringLiteral("--session"), session,
+                             QStringLiteral("--width=700"), QStringLiteral("--height=500"), QStringLiteral("-o"), out});
+    QVERIFY2(r.code == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    ExportRequest req;
+    req.format = *exportFormatFromKey(format);
+    req.pixels = QSize(700, 500);
+    const auto expected = exportBytes(scene, req, &error);
+    QVERIFY2(expected.has_value(), qPrintable(error));
+    if (req.format == ExportFormat::Png) {
+        QCOMPARE(QImage(out).convertToFormat(QImage::Format_ARGB32), QImage::fromData(*expected).convertToFormat(QImage::Format_ARGB32));
+    } else if (req.format == ExportFormat::Pdf) {
+        QVERIFY(readAll(out).startsWith("%PDF-"));   // (PDFs carry their creation time)
+        QVERIFY(sessionFromExport(out, &error)->scenes.front().scene == scene);
+    } else {
+        QCOMPARE(readAll(out), *expected);
+    }
 }
 
 void TestFigure::sizeDpiThemeOptions() {

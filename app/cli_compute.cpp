@@ -84,29 +84,38 @@ Precision precisionOf(const Options& o) {
     return o.choice("precision", {"float32", "double"}, "float32") == "double" ? Precision::Double : Precision::Float32;
 }
 
-// Fills the RoPE frequency fields (and, when present, theta/layout) from the options.
+// Sets the RoPE fields given as options (and theta/layout when present); the others keep their
+// values (defaults, or a preset's).
 void readRope(const Options& o, RopeParams& r) {
     if (o.has("base")) r.base = o.number("base");
-    if (o.has("partial-rotary-factor")) r.partial_rotary_factor = o.number("partial-rotary-factor");
-    r.rotary_dim = toInt(o, "rotary-dim", 0);
-    if (o.has("rotary-dim") && r.rotary_dim == 0) fail("invalid --rotary-dim", o.spec("rotary-dim").valid, "0");
-    const std::string sc = o.choice("scaling", {"none", "linear", "dynamic", "yarn", "longrope", "llama3"}, "none");
-    r.scaling = sc == "linear"     ? RopeScaling::Linear
-                : sc == "dynamic"  ? RopeScaling::Dynamic
-                : sc == "yarn"     ? RopeScaling::Yarn
-                : sc == "longrope" ? RopeScaling::LongRope
-                : sc == "llama3"   ? RopeScaling::Llama3
-                                   : RopeScaling::None;
-    r.factor = o.numberOpt("factor");
+    if (o.has("partial-rotary-factor")) {
+        r.partial_rotary_factor = o.number("partial-rotary-factor");
+        if (!o.has("rotary-dim")) r.rotary_dim = 0;
+    }
+    if (o.has("rotary-dim")) {
+        r.rotary_dim = toInt(o, "rotary-dim", 0);
+        if (r.rotary_dim == 0) fail("invalid --rotary-dim", o.spec("rotary-dim").valid, "0");
+        if (!o.has("partial-rotary-factor")) r.partial_rotary_factor = 1.0;
+    }
+    if (o.has("scaling")) {
+        const std::string sc = o.choice("scaling", {"none", "linear", "dynamic", "yarn", "longrope", "llama3"}, "none");
+        r.scaling = sc == "linear"     ? RopeScaling::Linear
+                    : sc == "dynamic"  ? RopeScaling::Dynamic
+                    : sc == "yarn"     ? RopeScaling::Yarn
+                    : sc == "longrope" ? RopeScaling::LongRope
+                    : sc == "llama3"   ? RopeScaling::Llama3
+                                       : RopeScaling::None;
+    }
+    if (o.has("factor")) r.factor = o.number("factor");
     if (o.has("max-positions")) r.max_positions = o.integer("max-positions", kI64Min, kI64Max);
-    r.original_max_positions = o.integerOpt("original-max-positions", kI64Min, kI64Max);
-    r.seq_len = o.integerOpt("seq-len", kI64Min, kI64Max);
+    if (o.has("original-max-positions")) r.original_max_positions = o.integer("original-max-positions", kI64Min, kI64Max);
+    if (o.has("seq-len")) r.seq_len = o.integer("seq-len", kI64Min, kI64Max);
     if (o.has("beta-fast")) r.beta_fast = o.number("beta-fast");
     if (o.has("beta-slow")) r.beta_slow = o.number("beta-slow");
-    r.mscale = o.numberOpt("mscale");
-    r.mscale_all_dim = o.numberOpt("mscale-all-dim");
-    r.truncate = !o.has("no-truncate");
-    r.attention_factor = o.numberOpt("attention-factor");
+    if (o.has("mscale")) r.mscale = o.number("mscale");
+    if (o.has("mscale-all-dim")) r.mscale_all_dim = o.number("mscale-all-dim");
+    if (o.has("no-truncate")) r.truncate = false;
+    if (o.has("attention-factor")) r.attention_factor = o.number("attention-factor");
     if (o.has("low-freq-factor")) r.low_freq_factor = o.number("low-freq-factor");
     if (o.has("high-freq-factor")) r.high_freq_factor = o.number("high-freq-factor");
     if (o.has("short-factor")) r.short_factor = o.numberList("short-factor");
@@ -278,11 +287,13 @@ std::vector<OptionSpec> sinusoidalMethodSpecs() {
 void readSinusoidal(const Options& o, SinusoidalParams& p) {
     if (o.has("base")) p.base = o.number("base");
     if (o.has("min-timescale")) p.min_timescale = o.number("min-timescale");
-    p.layout = o.choice("layout", {"interleaved", "concat"}, "interleaved") == "concat" ? SinusoidalLayout::Concat
-                                                                                         : SinusoidalLayout::Interleaved;
-    p.frequencies = o.choice("frequencies", {"vaswani", "tensor2tensor"}, "vaswani") == "tensor2tensor"
-                        ? SinusoidalFrequencies::Tensor2Tensor
-                        : SinusoidalFrequencies::Vaswani;
+    if (o.has("layout"))
+        p.layout = o.choice("layout", {"interleaved", "concat"}, "interleaved") == "concat" ? SinusoidalLayout::Concat
+                                                                                             : SinusoidalLayout::Interleaved;
+    if (o.has("frequencies"))
+        p.frequencies = o.choice("frequencies", {"vaswani", "tensor2tensor"}, "vaswani") == "tensor2tensor"
+                            ? SinusoidalFrequencies::Tensor2Tensor
+                            : SinusoidalFrequencies::Vaswani;
 }
 
 int sinusoidal(const std::vector<std::string>& args) {
@@ -531,7 +542,9 @@ std::vector<OptionSpec> methodSpecs(Method m, bool decay) {
 
 std::vector<OptionSpec> commonScoreSpecs(bool decay) {
     std::vector<OptionSpec> s = {
-        {"method", "M", "positional method", "required", methodList()},
+        {"method", "M", "positional method", "required (or from --preset)", methodList()},
+        {"preset", "KEY", "start from a model preset (`poslab presets`); other options override its values", "none",
+         "a preset key, e.g. llama-3.1-8b"},
     };
     if (decay)
         s.push_back({"max-distance", "D", "distances 0 … D", "required", "an integer from 0 to 1048575"});
@@ -540,7 +553,8 @@ std::vector<OptionSpec> commonScoreSpecs(bool decay) {
                      "required", "an integer from 1 to 2048 for the matrix; with --summary up to 65536 (2^24 when the "
                                  "scores depend on i−j only)"});
     s.insert(s.end(), {
-        {"dim", "d", "query/key dimension (the head dimension for rope/xpos)", "required", "an integer from 1 to 65536"},
+        {"dim", "d", "query/key dimension (the head dimension for rope/xpos)", "required (or from --preset)",
+         "an integer from 1 to 65536"},
         {"content", "C", "query/key rows: ones, random (seeded) or formula (sin(0.5+0.7n), sin(0.3+1.1n))", "ones",
          "ones, random or formula"},
         {"seed", "S", "seed of random content and of the learned tables", "0", "an integer from 0 to 2^63−1"},
@@ -555,13 +569,24 @@ std::vector<OptionSpec> commonScoreSpecs(bool decay) {
     return s;
 }
 
-// Finds --method's value before the full parse (its options depend on it).
-std::optional<std::string> peekMethod(const std::vector<std::string>& args) {
+// Finds an option's value before the full parse (--method and --preset decide the options).
+std::optional<std::string> peekOption(const std::vector<std::string>& args, const std::string& name) {
+    const std::string flag = "--" + name, prefix = flag + "=";
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--method" && i + 1 < args.size()) return args[i + 1];
-        if (args[i].rfind("--method=", 0) == 0) return args[i].substr(9);
+        if (args[i] == flag && i + 1 < args.size()) return args[i + 1];
+        if (args[i].rfind(prefix, 0) == 0) return args[i].substr(prefix.size());
     }
     return std::nullopt;
+}
+
+const ModelPreset& presetOrFail(const std::string& key) {
+    const ModelPreset* p = findPreset(key);
+    if (!p) {
+        std::string keys;
+        for (const auto& m : modelPresets()) keys += (keys.empty() ? "" : ", ") + m.key;
+        fail("invalid --preset", "one of " + keys, key);
+    }
+    return *p;
 }
 
 struct ScoreSetup {
@@ -569,12 +594,13 @@ struct ScoreSetup {
     std::map<std::string, std::string> rename;
 };
 
-ScoreSetup readScoreParams(const Options& o, Method m, bool decay) {
+ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ModelPreset* preset) {
     ScoreSetup s;
     ScoreParams& p = s.params;
+    if (preset) p = preset->params;
     p.method = m;
-    o.require("dim");
-    p.dim = toInt(o, "dim", 64);
+    if (!preset) o.require("dim");
+    p.dim = toInt(o, "dim", p.dim);
     const std::string content = o.choice("content", {"ones", "random", "formula"}, "ones");
     p.content = *contentFromKey(content);
     if (o.has("seed")) p.seed = static_cast<std::uint64_t>(o.integer("seed", 0, kI64Max));
@@ -592,10 +618,10 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay) {
         if (o.has("max-relative-position")) p.shaw.max_relative_position = o.integer("max-relative-position", kI64Min, kI64Max);
         break;
     case Method::T5: {
-        p.t5.num_buckets = toInt(o, "num-buckets", 32);
+        p.t5.num_buckets = toInt(o, "num-buckets", p.t5.num_buckets);
         const std::string md = decay ? "t5-max-distance" : "max-distance";
         if (o.has(md)) p.t5.max_distance = o.integer(md, kI64Min, kI64Max);
-        p.t5.heads = toInt(o, "heads", 8);
+        p.t5.heads = toInt(o, "heads", p.t5.heads);
         if (decay) s.rename["max_distance"] = "t5-max-distance";
         break;
     }
@@ -603,7 +629,7 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay) {
         if (o.has("clamp-len")) p.transformer_xl.clamp_len = o.integer("clamp-len", kI64Min, kI64Max);
         break;
     case Method::Alibi:
-        p.alibi.heads = toInt(o, "heads", 8);
+        p.alibi.heads = toInt(o, "heads", p.alibi.heads);
         if (o.has("bias-max")) p.alibi.bias_max = o.number("bias-max");
         break;
     case Method::Rope: readRope(o, p.rope); break;
@@ -641,7 +667,10 @@ std::vector<OptionSpec> allMethodSpecs(bool decay) {
 
 int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
     const std::string what = decay ? "decay" : "scores";
-    const auto peek = peekMethod(args);
+    const auto presetKey = peekOption(args, "preset");
+    const ModelPreset* preset = presetKey ? &presetOrFail(*presetKey) : nullptr;
+    auto peek = peekOption(args, "method");
+    if (!peek && preset) peek = std::string(methodKey(preset->params.method));
     std::optional<Method> method = peek ? methodFromKey(*peek) : std::nullopt;
     const bool wantsHelp = std::find(args.begin(), args.end(), "--help") != args.end() ||
                            std::find(args.begin(), args.end(), "-h") != args.end();
@@ -665,6 +694,9 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
     if (!peek) fail("missing --method for compute " + what, methodList(), "nothing");
     if (!method) fail("invalid --method", methodList(), *peek);
     const Method chosen = method.value_or(Method::NoPE);
+    if (preset && chosen != preset->params.method)
+        fail("--method does not match --preset " + preset->key,
+             "--method " + std::string(methodKey(preset->params.method)) + " or no --method", *peek);
     const auto specs = concat(commonScoreSpecs(decay), methodSpecs(chosen, decay));
     Options o(args, specs, "compute " + what + " --method " + *peek);
     if (o.help()) {
@@ -672,7 +704,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
                          std::string(methodTitle(chosen)) + ": " + std::string(methodSummary(chosen)), specs);
         return 0;
     }
-    ScoreSetup setup = readScoreParams(o, chosen, decay);
+    ScoreSetup setup = readScoreParams(o, chosen, decay, preset);
     const ScoreParams& p = setup.params;
     Json j;
     if (decay) {

@@ -364,6 +364,13 @@ void TestCli::optionFormsAgree_data() {
                                       << split("compute scores --head=2 --heads 4 --dim=4 --length 5 --method=alibi");
     QTest::newRow("relative_range_vs_list") << split("compute t5-buckets --relative -2:3")
                                             << split("compute t5-buckets --relative -2,-1,0,1,2");
+    QTest::newRow("preset_vs_explicit")
+        << split("compute scores --preset llama-3.1-8b --length 40 --content formula --summary")
+        << split("compute scores --method rope --dim 128 --base 500000 --scaling llama3 --factor 8 --low-freq-factor 1 "
+                 "--high-freq-factor 4 --original-max-positions 8192 --max-positions 131072 --length 40 --content formula --summary");
+    QTest::newRow("preset_decay_override")
+        << split("compute decay --preset gpt-j-6b --max-distance 20 --rotary-dim 32")
+        << split("compute decay --method rope --dim 256 --rotary-dim 32 --layout interleaved --max-positions 2048 --max-distance 20");
     QTest::newRow("plus_sign_and_exponent") << split("compute frequencies --head-dim 8 --base 1e4")
                                             << split("compute frequencies --head-dim +8 --base 10000.0");
 }
@@ -532,6 +539,8 @@ void TestCli::badInputs_data() {
     row("scores_bad_content", "compute scores --method nope --length 4 --dim 4 --content zeros", "--content");
     row("scores_negative_seed", "compute scores --method nope --length 4 --dim 4 --seed -1", "--seed");
     row("scores_bad_precision", "compute scores --method nope --length 4 --dim 4 --precision half", "--precision");
+    row("scores_unknown_preset", "compute scores --preset gpt-5 --length 4 --summary", "--preset");
+    row("scores_preset_method_mismatch", "compute scores --preset gpt2 --method rope --length 4", "--preset");
     row("decay_negative_distance", "compute decay --method rope --max-distance -1 --dim 8", "--max-distance");
     row("decay_learned_past_table", "compute decay --method learned --max-distance 600 --dim 8", "--max-distance");
     row("xpos_missing_vectors", "compute xpos --head-dim 4", "--vectors");

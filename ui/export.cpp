@@ -315,7 +315,7 @@ std::optional<QByteArray> renderSvg(const SceneParams& scene, const ExportReques
 QByteArray xmpPacket(const SceneParams& scene, std::optional<ViewKind> view) {
     const QString xml =
         QStringLiteral(
-            "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+            "<?xpacket begin=\"%6\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
             "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
             " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
             "  <rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
@@ -332,7 +332,7 @@ QByteArray xmpPacket(const SceneParams& scene, std::optional<ViewKind> view) {
             "</x:xmpmeta>\n"
             "<?xpacket end=\"w\"?>")
             .arg(QLatin1String(kXmlNamespace), escapeXml(figureTitle(scene, view)), escapeXml(describeScene(scene)),
-                 poslabVersion(), escapeXml(QString::fromUtf8(sceneToJson(scene, true))));
+                 poslabVersion(), escapeXml(QString::fromUtf8(sceneToJson(scene, true))), QString(QChar(0xFEFF)));
     return xml.toUtf8();
 }
 

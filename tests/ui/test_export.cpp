@@ -176,6 +176,7 @@ void TestExport::everyViewMethodFormat() {
         QVERIFY(bytes.startsWith("%PDF-"));
         QVERIFY(bytes.trimmed().endsWith("%%EOF"));
         QVERIFY2(bytes.contains("<poslab:session>{&quot;format&quot;:&quot;poslab-session&quot;"), "no scene in the XMP metadata");
+        QVERIFY2(bytes.contains("<?xpacket begin=\"\xEF\xBB\xBF\""), "the XMP packet does not start with a UTF-8 BOM");
         QVERIFY2(bytes.contains("/Creator"), "no /Creator in the info dictionary");
         QVERIFY2(bytes.contains("/Title"), "no /Title in the info dictionary");
         QVERIFY2(bytes.contains("/EmbeddedFile"), "the session is not attached");

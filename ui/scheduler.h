@@ -1,6 +1,6 @@
 #pragma once
-// Scheduler: runs the view computations (compute.h) on one worker thread so the GUI thread never
-// waits for the core. Newest wins: while a job runs, later requests replace each other and only
+// Scheduler: runs the view computations (compute.h) off the GUI thread (one job at a time; its
+// heatmap on a second thread beside the other views) so the GUI thread never waits for the core. Newest wins: while a job runs, later requests replace each other and only
 // the last one is computed next. Each request gets a generation number; a view's result is
 // delivered (on the GUI thread, as a value) only if it is newer than the last one delivered for
 // that view, so a superseded result can never overwrite a newer picture. Views whose inputs did
@@ -32,6 +32,8 @@ public:
     std::uint64_t latestGeneration() const { return generation_; }
     // Worker time of the last finished job, in milliseconds (all its views).
     double lastComputeMs() const { return lastComputeMs_; }
+    // CPU time the worker thread spent on it (independent of other processes' load).
+    double lastComputeCpuMs() const { return lastComputeCpuMs_; }
     bool busy() const { return running_; }
     // Blocks (processing events) until idle or `timeoutMs` passes; for tests and export.
     bool waitIdle(int timeoutMs = 10000);
@@ -56,7 +58,8 @@ private:
     void start(Job job);
     void finishJob(std::uint64_t generation);
 
-    QThreadPool pool_;
+    QThreadPool pool_;       // runs jobs, one at a time
+    QThreadPool heatPool_;   // the heatmap of the running job, in parallel with its other views
     DisplaySpec display_;
     std::uint64_t generation_ = 0;
     bool running_ = false;
@@ -64,7 +67,7 @@ private:
     // What the last computed job contained, per view (for skipping unchanged views).
     std::optional<SceneParams> lastScene_;
     std::optional<DisplaySpec> lastDisplay_;
-    double lastComputeMs_ = 0;
+    double lastComputeMs_ = 0, lastComputeCpuMs_ = 0;
     std::uint64_t deliveredPairs_ = 0, deliveredHeatmap_ = 0, deliveredDecay_ = 0, deliveredFrequencies_ = 0;
 };
 

@@ -104,13 +104,29 @@ QImage heatmapImage(const HeatmapPanel& panel, const Theme& theme, bool causal) 
     img.fill(theme.masked);
     const ColorScale s = heatmapScale(panel);
     const QRgb masked = theme.masked.rgb();
+    // The same mapping as ColorScale::rgb (t = (v − lo)/(hi − lo), entry floor(t·255 + 0.5),
+    // clamped), inlined: this loop runs for every cell on every live update.
+    const auto& table = s.kind == ColormapKind::Diverging ? kDivergingRgb : kViridisRgb;
+    const bool flat = !(s.hi > s.lo);
+    const double scale = flat ? 0.0 : 255.0 / (s.hi - s.lo);
+    const std::uint32_t mid = 0xff000000u | table[colormapIndex(0.5)];
     for (int r = 0; r < rows; ++r) {
         auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
         const double* v = panel.values.data() + static_cast<std::ptrdiff_t>(r) * cols;
         const auto qpos = panel.queries.empty() ? 0 : panel.queries[static_cast<std::size_t>(r)];
         for (int c = 0; c < cols; ++c) {
-            const bool m = !std::isfinite(v[c]) || (causal && !panel.keys.empty() && panel.keys[static_cast<std::size_t>(c)] > qpos);
-            line[c] = m ? masked : s.rgb(v[c]);
+            const double x = v[c];
+            if (!std::isfinite(x) || (causal && !panel.keys.empty() && panel.keys[static_cast<std::size_t>(c)] > qpos)) {
+                line[c] = masked;
+                continue;
+            }
+            if (flat) {
+                line[c] = mid;
+                continue;
+            }
+            const double u = (x - s.lo) * scale + 0.5;
+            const int k = u <= 0.0 ? 0 : u >= 255.0 ? 255 : static_cast<int>(u);
+            line[c] = 0xff000000u | table[static_cast<std::size_t>(k)];
         }
     }
     return img;

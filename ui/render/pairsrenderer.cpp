@@ -30,13 +30,15 @@ double headerHeight(const PairsConfigResult& c, const Theme& t, double width) {
 }
 
 double maxRadius(const PairsResult& r) {
-    double m = 0;
+    double m2 = 0;
+    auto grow = [&](const QPointF& v) { m2 = std::max(m2, v.x() * v.x() + v.y() * v.y()); };
     for (const auto& c : r.configs)
         for (const auto& p : c.pairs) {
-            for (const auto& v : p.query) m = std::max(m, std::hypot(v.x(), v.y()));
-            for (const auto& v : p.key) m = std::max(m, std::hypot(v.x(), v.y()));
-            for (const auto& v : p.trail) m = std::max(m, std::hypot(v.x(), v.y()));
+            for (const auto& v : p.query) grow(v);
+            for (const auto& v : p.key) grow(v);
+            for (const auto& v : p.trail) grow(v);
         }
+    const double m = std::sqrt(m2);
     return m > 0 && std::isfinite(m) ? m : 1.0;
 }
 
@@ -260,6 +262,7 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
     p.setRenderHint(QPainter::TextAntialiasing, true);
     const auto rows = layoutPairs(rect, result, t);
     const double small = plot::lineHeight(t.smallFont());
+    const double radius = maxRadius(result);
     for (std::size_t c = 0; c < rows.size(); ++c) {
         const auto& cfg = result.configs[c];
         const auto& r = rows[c];
@@ -309,13 +312,14 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                        QFontMetricsF(t.smallFont()).elidedText(QObject::tr("θ_i = %1 rad/pos").arg(QString::number(pp.theta, 'g', 4)),
                                                                Qt::ElideRight, cl.cell.width() - 4),
                        plot::Align::Center, t.muted);
-            const double R = cl.scale * maxRadius(result) / 0.92 * 0.92;
+            const double R = cl.scale * radius;
             // Frame: axes through the origin, reference circle of the trail radius.
             p.setPen(QPen(t.grid, 1));
             p.drawLine(QPointF(cl.center.x() - R, cl.center.y()), QPointF(cl.center.x() + R, cl.center.y()));
             p.drawLine(QPointF(cl.center.x(), cl.center.y() - R), QPointF(cl.center.x(), cl.center.y() + R));
-            double rr = 0;
-            for (const auto& v : pp.trail) rr = std::max(rr, std::hypot(v.x(), v.y()));
+            double rr2 = 0;
+            for (const auto& v : pp.trail) rr2 = std::max(rr2, v.x() * v.x() + v.y() * v.y());
+            double rr = std::sqrt(rr2);
             if (!pp.query.empty()) rr = std::max(rr, std::hypot(pp.query.front().x(), pp.query.front().y()));
             p.setPen(QPen(t.muted, 1, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
@@ -325,9 +329,10 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                 QPainterPath path;
                 path.moveTo(toScreen(cl, pp.trail.front()));
                 for (std::size_t i = 1; i < pp.trail.size(); ++i) path.lineTo(toScreen(cl, pp.trail[i]));
+                // A thin translucent solid line: dashed strokes of long paths are slow to render.
                 QColor tc = t.foreground;
-                tc.setAlpha(90);
-                p.setPen(QPen(tc, 1, Qt::DotLine));
+                tc.setAlpha(70);
+                p.setPen(QPen(tc, 1));
                 p.drawPath(path);
             }
             // Angle arc of the furthest position.

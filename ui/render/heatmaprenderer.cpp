@@ -240,8 +240,10 @@ QString heatmapToolTip(const HeatmapResult& result, const HeatmapHit& hit) {
     QString s = panel.title + QLatin1Char('\n') +
                 QObject::tr("query i = %1, key j = %2 (i − j = %3)").arg(hit.query).arg(hit.key).arg(hit.query - hit.key) +
                 QLatin1Char('\n');
-    if (hit.masked)
+    if (hit.masked && result.causal && hit.key > hit.query)
         s += QObject::tr("%1: masked (causal, j > i)").arg(what);
+    else if (hit.masked)
+        s += QObject::tr("%1: not a finite number").arg(what);
     else
         s += QStringLiteral("%1 = %2").arg(what, formatValue(hit.value));
     return s;

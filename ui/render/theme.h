@@ -21,7 +21,7 @@ struct Theme {
     QColor muted{110, 110, 110};        // secondary text, tick labels
     QColor grid{225, 225, 225};
     QColor panel{246, 246, 246};        // plot area behind a circle or table
-    QColor masked{200, 200, 200};       // causal-masked heatmap cells
+    QColor masked{160, 160, 160};       // causal-masked heatmap cells (distinct from every colour-map entry)
     QColor error{190, 30, 30};
     std::vector<QColor> palette;        // series colours, colour-blind safe
     double fontPt = 10.0;               // body text (tick labels, legends), before fontScale

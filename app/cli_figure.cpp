@@ -2,9 +2,10 @@
 // what the window shows, without a window, through ui/export.h (the renderers the window uses).
 //
 // The scene is the default scene, or a session (--session FILE: a .poslab file, or any figure
-// PosLab exported, which carries its scene), then a model preset (--preset KEY) and the scene
-// options below applied on top. (The method options of `compute scores/decay` are not accepted
-// yet: their parser is private to app/cli_compute.cpp.)
+// PosLab exported, which carries its scene), then a model preset (--preset KEY), then the method
+// options of `compute scores/decay` (--method M, --dim d, --content, --seed, --precision and M's
+// own options, applied to the first configuration; T5's max distance is --t5-max-distance as in
+// `compute decay`), then the scene options below.
 // The output format follows the file name: .png .svg .pdf .csv .json. An existing file is
 // only replaced with --force. Exit status and error lines as `poslab compute` (cli.md).
 //
@@ -16,6 +17,7 @@
 #include "app/cli_figure.h"
 
 #include "app/cli_common.h"
+#include "app/cli_method.h"
 #include "core/presets.h"
 #include "ui/export.h"
 #include "ui/session.h"
@@ -87,6 +89,34 @@ std::vector<OptionSpec> figureSpecs() {
     };
 }
 
+// The options that choose and set the method of the first configuration (`compute scores`'s).
+std::vector<OptionSpec> methodChoiceSpecs() {
+    return {
+        {"method", "M", "positional method of the (first) configuration; its own options follow it", "the scene's (rope)",
+         methodList()},
+        {"dim", "d", "query/key dimension (the head dimension for rope/xpos)", "the scene's (64)", "an integer from 1 to 65536"},
+        {"content", "C", "query/key rows: ones, random (seeded) or formula", "the scene's (ones)", "ones, random or formula"},
+        {"seed", "S", "seed of random content and of the learned tables", "the scene's (0)", "an integer from 0 to 2^63−1"},
+        precisionSpec(),
+    };
+}
+
+// Every method's own options, each marked with its methods (for --help).
+std::vector<OptionSpec> everyMethodSpecs() {
+    std::vector<OptionSpec> all;
+    for (const auto& key : kMethods)
+        for (auto spec : methodSpecs(*methodFromKey(key), true)) {
+            auto it = std::find_if(all.begin(), all.end(), [&](const OptionSpec& a) { return a.name == spec.name; });
+            if (it == all.end()) {
+                spec.help = "(" + key + ") " + spec.help;
+                all.push_back(spec);
+            } else {
+                it->help.insert(it->help.find(')'), ", " + key);
+            }
+        }
+    return all;
+}
+
 std::string figureHelp() {
     return helpText(
         "poslab figure VIEW [--session FILE] [OPTIONS] -o FILE [--force]\n"
@@ -97,8 +127,10 @@ std::string figureHelp() {
             "(the plotted values). Every file carries the scene (PNG text chunk, SVG metadata, PDF XMP metadata,\n"
             "CSV comment, JSON key), so `--session FIGURE` reproduces it. --batch FILE renders the figures a JSON file\n"
             "lists: {\"figures\": [{\"view\", \"output\", \"session\", \"scene\", \"width\", \"height\", \"dpi\", \"theme\",\n"
-            "\"font_scale\", \"args\": [more options]}]}.",
-        figureSpecs());
+            "\"font_scale\", \"args\": [more options]}]}.\n"
+            "Method options (as `poslab compute scores`) apply to the first configuration; each applies to its\n"
+            "method only (`poslab figure VIEW --method M --help` lists M's).",
+        concat(concat(figureSpecs(), methodChoiceSpecs()), everyMethodSpecs()));
 }
 
 struct Job {
@@ -127,7 +159,8 @@ std::vector<std::string> normalise(const std::vector<std::string>& args) {
     return out;
 }
 
-SceneParams loadScene(const QString& path, const Options& o) {
+// The scene a session holds: its current one, or scene `sceneK` (the raw --scene text).
+SceneParams loadScene(const QString& path, const std::optional<std::string>& sceneK) {
     QString error;
     QStringList warnings;
     std::optional<ui::Session> session;
@@ -153,8 +186,18 @@ SceneParams loadScene(const QString& path, const Options& o) {
     }
     for (const auto& w : warnings) std::fprintf(stderr, "poslab: warning: %s\n", w.toLocal8Bit().constData());
     int index = session->current;
-    if (o.has("scene"))
-        index = static_cast<int>(o.integer("scene", 0, static_cast<std::int64_t>(session->scenes.size()) - 1));
+    if (sceneK) {
+        const std::string valid = "an integer from 0 to " + std::to_string(session->scenes.size() - 1) + " (the session's scenes)";
+        std::size_t used = 0;
+        int k = -1;
+        try {
+            k = std::stoi(*sceneK, &used);
+        } catch (const std::exception&) {
+            fail("invalid --scene", valid, *sceneK);
+        }
+        if (used != sceneK->size() || k < 0 || k >= static_cast<int>(session->scenes.size())) fail("invalid --scene", valid, *sceneK);
+        index = k;
+    }
     return session->scenes.at(static_cast<std::size_t>(index)).scene;
 }
 
@@ -173,30 +216,65 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         if (!view) fail("invalid VIEW", viewList(), viewArg);
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    Options o(rest, figureSpecs(), "figure " + viewArg);
+
+    // The base scene (default or session), then the method whose own options are accepted:
+    // --method, else the preset's, else the scene's first configuration's.
+    Job job;
+    const auto sessionArg = peekOption(rest, "session");
+    const auto sceneArg = peekOption(rest, "scene");
+    if (sceneArg && !sessionArg) fail("--scene needs --session", "--session FILE --scene K", *sceneArg);
+    job.scene = sessionArg ? loadScene(q(*sessionArg), sceneArg) : SceneParams{};
+    SceneParams& sc = job.scene;
+    const ModelPreset* preset = nullptr;
+    if (auto key = peekOption(rest, "preset")) preset = &presetOrFail(*key);
+    const auto methodArg = peekOption(rest, "method");
+    Method method = preset ? preset->params.method : sc.methods.front().params.method;
+    if (methodArg) {
+        const auto m = methodFromKey(*methodArg);
+        if (!m) fail("invalid --method", methodList(), *methodArg);
+        method = *m;
+    }
+    const auto specs = concat(concat(figureSpecs(), methodChoiceSpecs()), methodSpecs(method, true));
+    Options o(rest, specs, "figure " + viewArg + " (method " + std::string(methodKey(method)) + ")");
     if (o.help()) {
-        std::fputs(figureHelp().c_str(), stdout);
+        if (methodArg)
+            std::fputs(helpText("poslab figure " + viewArg + " --method " + *methodArg + " [options] -o FILE",
+                                std::string(methodTitle(method)) + ": " + std::string(methodSummary(method)), specs)
+                           .c_str(),
+                       stdout);
+        else
+            std::fputs(figureHelp().c_str(), stdout);
         throw CliError{0, ""};
     }
 
-    Job job;
-    if (o.has("scene") && !o.has("session")) fail("--scene needs --session", "--session FILE --scene K", o.raw("scene"));
-    job.scene = o.has("session") ? loadScene(q(o.raw("session")), o) : SceneParams{};
-    SceneParams& sc = job.scene;
-
     // A model preset replaces the (first) configuration, as the window's Presets menu does.
-    if (o.has("preset")) {
-        const ModelPreset* preset = findPreset(o.raw("preset"));
-        if (!preset) {
-            std::string keys;
-            for (const auto& m : modelPresets()) keys += (keys.empty() ? "" : ", ") + m.key;
-            fail("invalid --preset", "one of " + keys, o.raw("preset"));
-        }
-        auto& config = sc.methods.front();
+    auto& config = sc.methods.front();
+    if (preset) {
         config.params = preset->params;
         config.label = q(preset->name);
         sc.presetKey = q(preset->key);
         sc.head = std::clamp(sc.head, 0, std::max(1, preset->heads) - 1);
+    }
+    // Method options, on top of the preset's or the scene's values.
+    ScoreParams& mp = config.params;
+    if (mp.method != method) {
+        mp.method = method;
+        config.label.clear();   // the title follows the method
+        sc.presetKey.clear();
+    }
+    if (o.has("dim")) mp.dim = static_cast<int>(o.integer("dim", 1, 65536));
+    if (o.has("content")) mp.content = *contentFromKey(o.choice("content", {"ones", "random", "formula"}, "ones"));
+    if (o.has("seed")) {
+        mp.seed = static_cast<std::uint64_t>(o.integer("seed", 0, kI64Max));
+        mp.learned.seed = mp.shaw.seed = mp.t5.seed = mp.transformer_xl.seed = mp.seed;
+    }
+    if (o.has("precision")) mp.precision = precisionOf(o);
+    std::map<std::string, std::string> rename{{"head_dim", "dim"}};
+    readMethodOptions(o, method, true, mp, rename);
+    {
+        ScoreParams checked = mp;
+        checked.head = 0;
+        check(checked.validate(), rename);
     }
     // Scene options.
     if (o.has("length")) sc.length = o.integer("length", 1, ui::kMaxLength);

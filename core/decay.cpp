@@ -146,9 +146,7 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std
         case Method::Shaw: {
             const ShawParams sp = params.shawParams();
             const IntMatrix idx = shawIndexAt(pos, zero, sp.max_relative_position);   // clip(0 − d) + k
-            // Those rows of the key table seededNormal(2k+1, dim, seed, 1, 1/sqrt(dim)) (shaw.h).
-            const Matrix rows = seededNormalRows(Positions(idx.data(), idx.data() + idx.size()), sp.dim, sp.seed, 1,
-                                                 1.0 / std::sqrt(static_cast<double>(sp.dim)));
+            const Matrix rows = shawKeyRows(sp, Positions(idx.data(), idx.data() + idx.size()));
             for (Eigen::Index i = 0; i < n; ++i) v[i] = s * q.row(0).dot(rows.row(i));
             break;
         }

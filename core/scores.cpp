@@ -101,8 +101,7 @@ public:
             const std::int64_t k = shaw_.max_relative_position;
             const std::int64_t m = std::min(k, length_ - 1);
             shawFirst_ = k - m;
-            shawKey_ = seededNormalRows(arangePositions(k - m, k + m + 1), shaw_.dim, shaw_.seed, 1,
-                                        1.0 / std::sqrt(static_cast<double>(shaw_.dim)));
+            shawKey_ = shawKeyRows(shaw_, arangePositions(k - m, k + m + 1));
             shawPacked_ = packKeys(shawKey_.data(), shawKey_.rows(), shaw_.dim);
             break;
         }

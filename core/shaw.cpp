@@ -22,9 +22,12 @@ std::int64_t clippedIndex(std::int64_t query, std::int64_t key, std::int64_t k) 
     return d >= static_cast<std::uint64_t>(k) ? 0 : k - static_cast<std::int64_t>(d);
 }
 
+constexpr std::uint64_t kKeyStream = 1, kValueStream = 2;
+
+double stddev(const ShawParams& p) { return 1.0 / std::sqrt(static_cast<double>(p.dim)); }
+
 Matrix table(const ShawParams& p, std::uint64_t stream) {
-    return seededNormal(2 * p.max_relative_position + 1, p.dim, p.seed, stream,
-                        1.0 / std::sqrt(static_cast<double>(p.dim)));
+    return seededNormal(2 * p.max_relative_position + 1, p.dim, p.seed, stream, stddev(p));
 }
 }  // namespace
 
@@ -85,7 +88,11 @@ IntMatrix shawIndexAt(const Positions& queries, const Positions& keys, std::int6
     return m;
 }
 
-Matrix shawKeyTable(const ShawParams& params) { return table(params, 1); }
-Matrix shawValueTable(const ShawParams& params) { return table(params, 2); }
+Matrix shawKeyTable(const ShawParams& params) { return table(params, kKeyStream); }
+Matrix shawValueTable(const ShawParams& params) { return table(params, kValueStream); }
+
+Matrix shawKeyRows(const ShawParams& params, const std::vector<std::int64_t>& rows) {
+    return seededNormalRows(rows, params.dim, params.seed, kKeyStream, stddev(params));
+}
 
 }  // namespace poslab

@@ -33,4 +33,8 @@ IntMatrix shawIndexAt(const Positions& queries, const Positions& keys, std::int6
 Matrix shawKeyTable(const ShawParams& params);
 Matrix shawValueTable(const ShawParams& params);
 
+// The given rows of the key table, |rows| × dim, without generating the others (row r is
+// a^K[r] = shawKeyTable(params).row(r)). Precondition: 0 <= rows[i] <= 2k.
+Matrix shawKeyRows(const ShawParams& params, const std::vector<std::int64_t>& rows);
+
 }  // namespace poslab

@@ -28,6 +28,18 @@ Positions validPositions(const SceneParams& scene) {
 // Trail positions 0 .. last (sampled to at most `count`).
 Positions trailPositions(std::int64_t last, int count) { return samplePositions(last + 1, std::max(2, count)); }
 
+// Keeps the columns of `table` at `display.tableCols` evenly spread indices (all of them when
+// there are no more) and records their labels: a table image is drawn at display resolution.
+void sampleTableColumns(PairsConfigResult& out, const DisplaySpec& display) {
+    const Positions cols = samplePositions(out.table.cols(), display.tableCols);
+    if (static_cast<Eigen::Index>(cols.size()) < out.table.cols()) {
+        Matrix picked(out.table.rows(), static_cast<Eigen::Index>(cols.size()));
+        for (std::size_t c = 0; c < cols.size(); ++c) picked.col(Eigen::Index(c)) = out.table.col(Eigen::Index(cols[c]));
+        out.table = std::move(picked);
+    }
+    out.tableCols.assign(cols.begin(), cols.end());
+}
+
 std::optional<std::int64_t> ropeSeqLen(const RopeParams& rp, std::int64_t n) {
     if (rp.seq_len) return rp.seq_len;
     return n;  // the runtime rule for a whole sequence 0..n−1: max(position)+1
@@ -193,8 +205,12 @@ void computeBiasPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
         out.curveTitle = QObject::tr("Learned bias per bucket of j − i (exact near, logarithmic far), head %1").arg(p.head);
         out.curveXLabel = QObject::tr("relative position j − i");
         out.curveYLabel = QObject::tr("bias");
-        out.table = t5BiasTable(tp);
-        for (Eigen::Index r = 0; r < out.table.rows(); ++r) out.tableRows.push_back(r);
+        const Matrix table = t5BiasTable(tp);
+        const Positions rows = samplePositions(table.rows(), d.tableRows);
+        out.table.resize(static_cast<Eigen::Index>(rows.size()), table.cols());
+        for (std::size_t r = 0; r < rows.size(); ++r) out.table.row(Eigen::Index(r)) = table.row(Eigen::Index(rows[r]));
+        out.tableRows = rows;
+        sampleTableColumns(out, d);
         out.tableTitle = QObject::tr("Bias table (seed %1)").arg(tp.seed);
         out.tableRowLabel = QObject::tr("bucket");
         out.tableColLabel = QObject::tr("head");
@@ -216,13 +232,10 @@ void computeBiasPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
         out.curveTitle = QObject::tr("Row of a^K used: clip(j − i, −%1, %1) + %1").arg(sp.max_relative_position);
         out.curveXLabel = QObject::tr("relative position j − i");
         out.curveYLabel = QObject::tr("row");
-        const Matrix table = shawKeyTable(sp);
-        const Positions rows = samplePositions(table.rows(), d.tableRows);
-        out.table.resize(static_cast<Eigen::Index>(rows.size()), table.cols());
-        for (std::size_t r = 0; r < rows.size(); ++r) {
-            out.table.row(static_cast<Eigen::Index>(r)) = table.row(static_cast<Eigen::Index>(rows[r]));
-            out.tableRows.push_back(rows[r] - sp.max_relative_position);
-        }
+        const Positions rows = samplePositions(2 * sp.max_relative_position + 1, d.tableRows);
+        out.table = shawKeyRows(sp, rows);
+        for (std::int64_t r : rows) out.tableRows.push_back(r - sp.max_relative_position);
+        sampleTableColumns(out, d);
         out.tableTitle = QObject::tr("Key table a^K (added to k_j)");
         out.tableRowLabel = QObject::tr("j − i");
         out.tableColLabel = QObject::tr("channel");
@@ -239,6 +252,7 @@ void computeBiasPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
         }
         out.table = enc.value();
         out.tableRows = rows;
+        sampleTableColumns(out, d);
         out.tableTitle = QObject::tr("Embedding table E (seeded N(0, 0.02²), seed %1)").arg(lp.seed);
         out.tableRowLabel = QObject::tr("position");
         out.tableColLabel = QObject::tr("channel");
@@ -257,6 +271,7 @@ void computeBiasPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
             for (auto& x : dist) x = std::min(x, xp.clamp_len);
         out.table = transformerXLPosEmb(xp.dim, dist);
         out.tableRows = rows;
+        sampleTableColumns(out, d);
         out.tableTitle = QObject::tr("Relative sinusoid R_d = [sin(d·w) | cos(d·w)]%1")
                              .arg(xp.clamp_len > 0 ? QObject::tr(", clamped at %1").arg(xp.clamp_len) : QString());
         out.tableRowLabel = QObject::tr("distance d");

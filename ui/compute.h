@@ -13,7 +13,9 @@ struct DisplaySpec {
     int heatmapCells = 512;     // per axis, per panel
     int decaySamples = 600;     // points along the distance axis
     int trailSamples = 360;     // trail points of the pair-vector view
-    int tableRows = 256;        // rows of a table image (learned, Transformer-XL)
+    int tableRows = 256;        // rows of a table image (learned, Shaw, T5, Transformer-XL)
+    int tableCols = 256;        // columns of a table image (channels or heads, sampled beyond)
+    bool operator==(const DisplaySpec&) const = default;
 };
 
 // `count` positions evenly spread over 0 .. n−1 (all of them when n <= count): the k-th is

@@ -403,7 +403,8 @@ QString pairsCsv(const PairsResult& res) {
                                num(s.y[k]), QString(), s.name, QString()});
         for (Eigen::Index i = 0; i < cfg.table.rows(); ++i)
             for (Eigen::Index j = 0; j < cfg.table.cols(); ++j)
-                out += csvRow({cs, cfg.title, QStringLiteral("table"), QString::number(j), QString(),
+                out += csvRow({cs, cfg.title, QStringLiteral("table"),
+                               QString::number(std::size_t(j) < cfg.tableCols.size() ? cfg.tableCols[std::size_t(j)] : j), QString(),
                                static_cast<std::size_t>(i) < cfg.tableRows.size() ? QString::number(cfg.tableRows[std::size_t(i)]) : QString::number(i),
                                QString(), QString(), QString(), cfg.tableTitle, num(cfg.table(i, j))});
     }
@@ -456,6 +457,7 @@ QJsonObject pairsJson(const PairsResult& res) {
             QJsonObject t;
             t.insert(QStringLiteral("title"), cfg.tableTitle);
             t.insert(QStringLiteral("rows"), jints(cfg.tableRows));
+            t.insert(QStringLiteral("cols"), jints(cfg.tableCols));
             t.insert(QStringLiteral("values"), rows);
             o.insert(QStringLiteral("table"), t);
         }

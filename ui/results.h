@@ -51,6 +51,7 @@ struct PairsConfigResult {
     QString curveXLabel, curveYLabel, curveTitle;
     Matrix table;                       // rows × cols values (possibly sampled)
     std::vector<std::int64_t> tableRows;  // the row labels (positions / distances / bucket)
+    std::vector<std::int64_t> tableCols;  // the column labels (channel / head), sampled like rows
     QString tableTitle, tableRowLabel, tableColLabel;
 };
 

@@ -75,7 +75,7 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
     const auto& ld = fresh ? display_ : *lastDisplay_;
     job.pairs = v.showPairs && (fresh || !last.view.showPairs || !samePairsInputs(scene, last) ||
                                 ld.trailSamples != display_.trailSamples || ld.tableRows != display_.tableRows ||
-                                ld.decaySamples != display_.decaySamples);
+                                ld.tableCols != display_.tableCols || ld.decaySamples != display_.decaySamples);
     job.heatmap = v.showHeatmap && (fresh || !last.view.showHeatmap || !sameHeatmapInputs(scene, last) ||
                                     ld.heatmapCells != display_.heatmapCells);
     job.decay = v.showDecay && (fresh || !last.view.showDecay || !sameDecayInputs(scene, last) ||
@@ -99,9 +99,7 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
 }
 
 void Scheduler::setDisplay(const DisplaySpec& display) {
-    if (display.heatmapCells == display_.heatmapCells && display.decaySamples == display_.decaySamples &&
-        display.trailSamples == display_.trailSamples && display.tableRows == display_.tableRows)
-        return;
+    if (display == display_) return;
     display_ = display;
     if (lastScene_) request(*lastScene_);
 }

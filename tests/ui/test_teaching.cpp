@@ -403,9 +403,16 @@ private Q_SLOTS:
         MainWindow w(false);
         auto* t = installTeaching(&w);
         auto* fp = t->formulaPanel();
+        QVERIFY(fp->waitIdle());
         QVERIFY(fp->sheet().title.startsWith(QStringLiteral("RoPE")));
         w.scene()->editActive(QStringLiteral("method"), QStringLiteral("method"), [](MethodConfig& c) { c.params.method = Method::Alibi; });
+        QVERIFY(fp->waitIdle());
         QVERIFY(fp->sheet().title.startsWith(QStringLiteral("ALiBi")));
+        // Several edits in a row: the newest one is what the panel ends up showing.
+        for (Method m : {Method::T5, Method::Shaw, Method::Sinusoidal})
+            w.scene()->editActive(QStringLiteral("method"), QStringLiteral("method"), [m](MethodConfig& c) { c.params.method = m; });
+        QVERIFY(fp->waitIdle());
+        QVERIFY2(fp->sheet().title.startsWith(QStringLiteral("Sinusoidal")), qPrintable(fp->sheet().title));
         QVERIFY(fp->definitionsView()->lineCount() >= 2);
         fp->resize(500, 800);
         const QImage img = fp->definitionsView()->grab().toImage();

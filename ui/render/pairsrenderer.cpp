@@ -148,8 +148,10 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     ColorScale s{ColormapKind::Diverging, -m, m};
     const int rows = static_cast<int>(cfg.table.rows()), cols = static_cast<int>(cfg.table.cols());
     QImage img(cols, rows, QImage::Format_RGB32);
-    for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) img.setPixel(j, i, s.rgb(cfg.table(i, j)));
+    for (int i = 0; i < rows; ++i) {
+        auto* line = reinterpret_cast<QRgb*>(img.scanLine(i));
+        for (int j = 0; j < cols; ++j) line[j] = s.rgb(cfg.table(i, j));
+    }
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     p.drawImage(r.table, img);
     p.setPen(QPen(t.foreground, t.axisWidth));
@@ -170,9 +172,13 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
         plot::text(p, QPointF(r.table.left() - 6, y), QString::number(cfg.tableRows[static_cast<std::size_t>(i)]),
                    plot::Align::Right, t.muted);
     }
+    // Column ticks at round column labels (the columns may be a sample: labels are linear in the index).
     const double cw = r.table.width() / cols;
-    for (double v : plot::ticks(0, cols - 1, std::max(2, static_cast<int>(r.table.width() / 50)))) {
-        const double x = r.table.left() + (v + 0.5) * cw;
+    const double c0 = cfg.tableCols.empty() ? 0.0 : double(cfg.tableCols.front());
+    const double c1 = cfg.tableCols.empty() ? double(cols - 1) : double(cfg.tableCols.back());
+    for (double v : plot::ticks(c0, c1, std::max(2, static_cast<int>(r.table.width() / 50)))) {
+        const double k = c1 > c0 ? (v - c0) / (c1 - c0) * (cols - 1) : 0.0;
+        const double x = r.table.left() + (k + 0.5) * cw;
         p.drawLine(QPointF(x, r.table.bottom()), QPointF(x, r.table.bottom() + 4));
         plot::text(p, QPointF(x, r.table.bottom() + 4 + small / 2), plot::tickLabel(v), plot::Align::Center, t.muted);
     }
@@ -224,8 +230,15 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
     p.setRenderHint(QPainter::Antialiasing, true);
     int k = 0;
     for (const auto& s : cfg.curves) {
+        // The same polyline without the interior points of straight runs (a bucket's flat step,
+        // Shaw's linear ramp): thousands of collinear vertices cost the stroker, not the picture.
         QPainterPath path;
-        for (std::size_t i = 0; i < s.x.size(); ++i) {
+        const std::size_t n = std::min(s.x.size(), s.y.size());
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i > 0 && i + 1 < n) {
+                const double cross = (s.x[i] - s.x[i - 1]) * (s.y[i + 1] - s.y[i]) - (s.y[i] - s.y[i - 1]) * (s.x[i + 1] - s.x[i]);
+                if (cross == 0) continue;
+            }
             const QPointF pt(ax.map(s.x[i]), ay.map(s.y[i]));
             if (i == 0) path.moveTo(pt);
             else path.lineTo(pt);
@@ -460,7 +473,8 @@ QString pairsToolTip(const PairsResult& result, const PairsHit& hit) {
     if (hit.tableRow >= 0) {
         return cfg.title + QLatin1Char('\n') +
                QObject::tr("%1 = %2, %3 = %4").arg(cfg.tableRowLabel).arg(cfg.tableRows.at(static_cast<std::size_t>(hit.tableRow)))
-                   .arg(cfg.tableColLabel).arg(hit.tableCol) +
+                   .arg(cfg.tableColLabel)
+                   .arg(static_cast<std::size_t>(hit.tableCol) < cfg.tableCols.size() ? cfg.tableCols[std::size_t(hit.tableCol)] : hit.tableCol) +
                QLatin1Char('\n') + QObject::tr("value = %1").arg(formatValue(cfg.table(hit.tableRow, hit.tableCol)));
     }
     if (hit.curvePoint >= 0) {

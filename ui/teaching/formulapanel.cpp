@@ -11,13 +11,17 @@
 #include "core/xpos.h"
 #include "ui/scene.h"
 
+#include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFontMetricsF>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPainter>
+#include <QPointer>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -30,7 +34,6 @@ namespace {
 QString num(double x, int digits = 4) { return formulaNumber(x, digits); }
 QString numI(std::int64_t x) { return QString::number(x); }
 QString T(const char* s) { return QString::fromUtf8(s); }
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
@@ -433,6 +436,7 @@ void FormulaView::paintEvent(QPaintEvent*) {
 // ============================================================================ FormulaPanel
 FormulaPanel::FormulaPanel(Scene* scene, QWidget* parent) : QWidget(parent), scene_(scene) {
     setObjectName(QStringLiteral("formulaPanel"));
+    pool_.setMaxThreadCount(1);
     auto* lay = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     query_ = new QSpinBox(this);
@@ -488,21 +492,51 @@ void FormulaPanel::setFocusPositions(std::int64_t query, std::int64_t key, int p
     refresh();
 }
 
+FormulaPanel::~FormulaPanel() {
+    pending_.reset();
+    pool_.waitForDone();
+}
+
 void FormulaPanel::refresh() {
     const SceneParams& s = scene_->params();
     const int maxPos = int(std::min<std::int64_t>(s.length - 1, 1 << 30));
+    const int cfg = std::clamp(scene_->activeConfig(), 0, int(s.methods.size()) - 1);
     {
         const QSignalBlocker a(query_), b(key_), c(pair_);
         query_->setRange(0, std::max(0, maxPos));
         key_->setRange(0, std::max(0, maxPos));
-        const int cfg = std::clamp(scene_->activeConfig(), 0, int(s.methods.size()) - 1);
         const ScoreParams p = effectiveParams(s, cfg);
         int pairs = std::max(1, pairCount(p));
         if (p.method == Method::Rope && !configProblem(s, cfg)) pairs = std::max(1, p.ropeParams().rotaryDim() / 2);
         pair_->setRange(0, pairs - 1);
     }
-    const FormulaFocus f{query_->value(), key_->value(), pair_->value()};
-    sheet_ = formulaSheet(s, scene_->activeConfig(), f);
+    Request r{s, scene_->activeConfig(), FormulaFocus{query_->value(), key_->value(), pair_->value()}};
+    if (running_) pending_ = std::move(r);   // newest wins: only the last request runs next
+    else start(std::move(r));
+}
+
+void FormulaPanel::start(Request request) {
+    running_ = true;
+    QPointer<FormulaPanel> self(this);
+    pool_.start([self, request = std::move(request)] {
+        FormulaSheet sheet = formulaSheet(request.scene, request.config, request.focus);
+        QMetaObject::invokeMethod(qApp, [self, sheet = std::move(sheet)] {
+            if (!self) return;
+            self->running_ = false;
+            if (self->pending_) {
+                Request next = std::move(*self->pending_);
+                self->pending_.reset();
+                self->start(std::move(next));   // a newer request supersedes this sheet
+                return;
+            }
+            self->show(sheet);
+        }, Qt::QueuedConnection);
+    });
+}
+
+void FormulaPanel::show(const FormulaSheet& sheet) {
+    sheet_ = sheet;
+    const SceneParams& s = scene_->params();
     const Theme theme = themeByName(s.view.theme, s.view.fontScale);
     const double pt = theme.name == QLatin1String("projector") ? 20 : 14;
     defs_->setTheme(theme, pt);
@@ -512,6 +546,18 @@ void FormulaPanel::refresh() {
                     sheet_.numbers, sheet_.note);
     score_->setText(sheet_.score ? tr("Score at (%1, %2): %3").arg(sheet_.focus.query).arg(sheet_.focus.key).arg(formatValue(*sheet_.score))
                                  : tr("Score undefined here"));
+    Q_EMIT sheetShown();
+}
+
+bool FormulaPanel::waitIdle(int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    while (running_ || pending_) {
+        if (t.elapsed() > timeoutMs) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        if (running_) QThread::msleep(1);
+    }
+    return true;
 }
 
 }  // namespace poslab::ui

@@ -10,6 +10,7 @@
 #include "ui/render/theme.h"
 #include "ui/sceneparams.h"
 
+#include <QThreadPool>
 #include <QWidget>
 
 #include <optional>
@@ -73,18 +74,38 @@ private:
 };
 
 // Panel: focus controls (query, key, pair) and the two sheets (definitions, numbers).
+// The panel computes its sheet off the GUI thread (a transformer-XL sheet at d = 4096 draws a
+// 4096² W_R): refresh() asks, the newest request wins, and the views change when it arrives.
 class FormulaPanel : public QWidget {
     Q_OBJECT
 public:
     explicit FormulaPanel(Scene* scene, QWidget* parent = nullptr);
+    ~FormulaPanel() override;
     const FormulaSheet& sheet() const { return sheet_; }
     FormulaView* definitionsView() const { return defs_; }
     FormulaView* numbersView() const { return nums_; }
     void setFocusPositions(std::int64_t query, std::int64_t key, int pair);
     void refresh();
+    // Blocks (processing events) until the newest request is shown or `timeoutMs` passes.
+    bool waitIdle(int timeoutMs = 10000);
+    bool busy() const { return running_; }
+
+Q_SIGNALS:
+    void sheetShown();
 
 private:
+    struct Request {
+        SceneParams scene;
+        int config = 0;
+        FormulaFocus focus;
+    };
+    void start(Request request);
+    void show(const FormulaSheet& sheet);
+
     Scene* scene_;
+    QThreadPool pool_;
+    bool running_ = false;
+    std::optional<Request> pending_;
     QSpinBox* query_ = nullptr;
     QSpinBox* key_ = nullptr;
     QSpinBox* pair_ = nullptr;

@@ -19,5 +19,17 @@ echo "poslab: $poslab ($("$poslab" --version))"
 echo "NumPy:  $("$python" -c 'import numpy; print(numpy.__version__)') with $("$python" -c 'import numpy; c = numpy.__config__; print("OpenBLAS" if "openblas" in str(getattr(c, "blas_opt_info", "")).lower() or "openblas" in str(c.__dict__).lower() else "its BLAS")' 2>/dev/null || echo "its BLAS")"
 echo "CPU:    $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') ($(nproc) cores)"
 echo
-exec "$python" "$here/tests/benchmarks/bench_run.py" --poslab "$poslab" \
-  --baseline "$here/tests/benchmarks/numpy_baseline.py" --python "$python" "$@"
+# The baseline is the shared one when this checkout sits beside ../shared, else the copy here.
+baseline="$here/../shared/bench/numpy_baseline.py"
+[ -f "$baseline" ] || baseline="$here/tests/benchmarks/numpy_baseline.py"
+"$python" "$here/tests/benchmarks/bench_run.py" --poslab "$poslab" \
+  --baseline "$baseline" --python "$python" "$@"
+live="$(dirname "$poslab")/../tests/benchmarks/bench_live_update"
+if [ -x "$live" ]; then
+  echo
+  echo "Live update of the main window (offscreen, all four views):"
+  QT_QPA_PLATFORM=offscreen "$live"
+else
+  echo "run_benchmarks: $live is missing; build the release preset (packaging/setup.sh bench)" >&2
+  exit 1
+fi

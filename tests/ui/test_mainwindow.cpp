@@ -9,6 +9,7 @@
 #include "ui/views/views.h"
 
 #include <QComboBox>
+#include <QGraphicsTextItem>
 #include <QLabel>
 #include <QSlider>
 #include <QSettings>
@@ -316,6 +317,13 @@ private Q_SLOTS:
         const QImage img = w.heatmapView()->grab().toImage();
         QCOMPARE(QColor(img.pixel(2, 2)), themeByName(theme).background);
         shot(w, QStringLiteral("theme_") + theme);
+        // The decay chart rebuilt its axes for the theme: one "score" axis title is visible, not
+        // the old one under the new one.
+        int titles = 0;
+        for (auto* it : w.decayView()->scene()->items())
+            if (auto* text = dynamic_cast<QGraphicsTextItem*>(it); text && text->isVisible() && text->toPlainText() == QStringLiteral("score"))
+                ++titles;
+        QCOMPARE(titles, 1);
     }
 };
 

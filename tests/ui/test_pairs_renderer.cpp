@@ -2,7 +2,11 @@
 // ropeRotate (half and interleaved layouts, partial rotary, YaRN), xPos pairs equal a full-sequence
 // xposApply, sinusoidal points equal sinusoidalEncoding; arrow tips sit where the vector says
 // and the tooltip reports its exact value; non-rotating methods describe what they do instead.
+#include "core/learned.h"
 #include "core/rope.h"
+#include "core/shaw.h"
+#include "core/t5.h"
+#include "core/transformer_xl.h"
 #include "core/scores.h"
 #include "core/sinusoidal.h"
 #include "core/xpos.h"
@@ -176,6 +180,109 @@ private Q_SLOTS:
         QImage img(600, 400, QImage::Format_RGB32);
         QPainter p(&img);
         renderPairs(p, QRectF(0, 0, 600, 400), r, themeByName(QStringLiteral("light")));
+    }
+
+    // Tables are drawn at display resolution: rows and columns are samples of the core's table,
+    // labelled with the row and column they are.
+    void tablesAreSampledCoreEntries_data() {
+        QTest::addColumn<int>("method");
+        QTest::newRow("t5_buckets1024_heads256") << int(Method::T5);
+        QTest::newRow("shaw_k700_d600") << int(Method::Shaw);
+        QTest::newRow("learned_d1000") << int(Method::Learned);
+        QTest::newRow("transformer-xl_d900") << int(Method::TransformerXL);
+    }
+    void tablesAreSampledCoreEntries() {
+        QFETCH(int, method);
+        SceneParams s;
+        s.length = 2000;
+        auto& p = s.methods[0].params;
+        p.method = static_cast<Method>(method);
+        p.t5.num_buckets = 1024;
+        p.t5.heads = 256;
+        p.t5.max_distance = 100000;
+        p.shaw.max_relative_position = 700;
+        p.dim = method == int(Method::Shaw) ? 600 : method == int(Method::Learned) ? 1000 : 900;
+        p.learned.table_size = 4000;
+        DisplaySpec d;
+        d.tableRows = 100;
+        d.tableCols = 50;
+        const PairsResult r = computePairs(s, d);
+        const auto& c = r.configs.at(0);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QCOMPARE(c.table.rows(), Eigen::Index(100));
+        QCOMPARE(c.table.cols(), Eigen::Index(50));
+        QCOMPARE(c.tableRows.size(), std::size_t(100));
+        QCOMPARE(c.tableCols.size(), std::size_t(50));
+        const ScoreParams ep = effectiveParams(s, 0);
+        Matrix full;
+        std::int64_t rowOffset = 0;
+        switch (ep.method) {
+        case Method::T5: full = t5BiasTable(ep.t5Params()); break;
+        case Method::Shaw: full = shawKeyTable(ep.shawParams()); rowOffset = ep.shawParams().max_relative_position; break;
+        case Method::Learned: full = learnedTable(ep.learnedParams()); break;
+        default: full = transformerXLPosEmb(ep.dim, std::vector<std::int64_t>(c.tableRows.begin(), c.tableRows.end())); break;
+        }
+        QCOMPARE(c.tableCols.front(), std::int64_t(0));
+        QCOMPARE(c.tableCols.back(), std::int64_t(full.cols() - 1));
+        for (Eigen::Index i = 0; i < c.table.rows(); i += 7)
+            for (Eigen::Index j = 0; j < c.table.cols(); j += 3) {
+                const Eigen::Index fr = ep.method == Method::TransformerXL ? i : Eigen::Index(c.tableRows[std::size_t(i)] + rowOffset);
+                QCOMPARE(c.table(i, j), full(fr, Eigen::Index(c.tableCols[std::size_t(j)])));
+            }
+        // The tooltip names the sampled column by its own index.
+        QImage img(900, 500, QImage::Format_RGB32);
+        const Theme theme = themeByName(QStringLiteral("light"));
+        const auto rows = layoutPairs(QRectF(0, 0, 900, 500), r, theme);
+        const QRectF t = rows.at(0).table;
+        QVERIFY(t.width() > 10);
+        const QPointF last(t.right() - 0.5, t.top() + 0.5);
+        const auto hit = hitTestPairs(QRectF(0, 0, 900, 500), r, theme, last);
+        QVERIFY(hit && hit->tableCol == 49 && hit->tableRow == 0);
+        const QString tip = pairsToolTip(r, *hit);
+        QVERIFY2(tip.contains(QStringLiteral(" = %1\n").arg(full.cols() - 1)), qPrintable(tip));
+    }
+
+    // A curve with far more points than pixels is drawn column by column with its whole vertical
+    // extent: a zig-zag between −1 and 1 inks the plot from top to bottom, a flat run one row.
+    void denseCurvesKeepTheirExtent() {
+        PairsResult r;
+        PairsConfigResult c;
+        c.method = Method::T5;
+        c.title = QStringLiteral("dense");
+        CurveSeries zig;
+        zig.highlight = true;
+        for (int x = 0; x < 20000; ++x) {
+            zig.x.push_back(x);
+            zig.y.push_back(x < 10000 ? ((x % 2) ? 1.0 : -1.0) : 0.0);
+        }
+        c.curves.push_back(zig);
+        r.configs.push_back(c);
+        const Theme theme = themeByName(QStringLiteral("light"));
+        QImage img(800, 500, QImage::Format_RGB32);
+        img.fill(theme.background);
+        {
+            QPainter p(&img);
+            renderPairs(p, QRectF(0, 0, 800, 500), r, theme);
+        }
+        const QRectF plot = layoutPairs(QRectF(0, 0, 800, 500), r, theme).at(0).curve;
+        const auto inked = [&](int x, int y) {
+            const QColor px = img.pixelColor(x, y), ref = theme.series(0);
+            return std::abs(px.red() - ref.red()) + std::abs(px.green() - ref.green()) + std::abs(px.blue() - ref.blue()) < 60;
+        };
+        // Left quarter (the zig-zag): series colour near the top and near the bottom of the data.
+        const int xz = int(plot.left() + plot.width() * 0.25);
+        int top = -1, bottom = -1;
+        for (int y = int(plot.top()); y < int(plot.bottom()); ++y)
+            if (inked(xz, y)) {
+                if (top < 0) top = y;
+                bottom = y;
+            }
+        QVERIFY2(top >= 0 && bottom - top > plot.height() * 0.8, qPrintable(QStringLiteral("%1 .. %2").arg(top).arg(bottom)));
+        // Right quarter (flat at 0): a thin line in the middle.
+        const int xf = int(plot.left() + plot.width() * 0.75);
+        int count = 0;
+        for (int y = int(plot.top()); y < int(plot.bottom()); ++y) count += inked(xf, y);
+        QVERIFY2(count > 0 && count < 8, qPrintable(QString::number(count)));
     }
 };
 

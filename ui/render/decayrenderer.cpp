@@ -127,6 +127,9 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
 
     chart->removeAllSeries();
     for (auto* a : chart->axes()) {
+        // Qt Charts deletes an axis's graphics later (deleteLater): hide them now, or the next
+        // paint shows the old labels under the new ones.
+        a->setVisible(false);
         chart->removeAxis(a);
         delete a;
     }

@@ -230,19 +230,37 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
     p.setRenderHint(QPainter::Antialiasing, true);
     int k = 0;
     for (const auto& s : cfg.curves) {
-        // The same polyline without the interior points of straight runs (a bucket's flat step,
-        // Shaw's linear ramp): thousands of collinear vertices cost the stroker, not the picture.
+        // The polyline at pixel resolution: in each pixel column its first point, lowest, highest
+        // and last (at most four vertices a column). A T5 step curve over ±4096 packs a thousand
+        // jumps into a few columns; drawing all of them costs overdraw, not picture.
         QPainterPath path;
         const std::size_t n = std::min(s.x.size(), s.y.size());
-        for (std::size_t i = 0; i < n; ++i) {
-            if (i > 0 && i + 1 < n) {
-                const double cross = (s.x[i] - s.x[i - 1]) * (s.y[i + 1] - s.y[i]) - (s.y[i] - s.y[i - 1]) * (s.x[i + 1] - s.x[i]);
-                if (cross == 0) continue;
+        bool open = false;
+        long column = 0;
+        QPointF first, lo, hi, last;
+        const auto flush = [&] {
+            if (!open) return;
+            for (const QPointF& q : {first, lo, hi, last}) {
+                if (path.elementCount() == 0) path.moveTo(q);
+                else path.lineTo(q);
             }
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!std::isfinite(s.y[i])) continue;
             const QPointF pt(ax.map(s.x[i]), ay.map(s.y[i]));
-            if (i == 0) path.moveTo(pt);
-            else path.lineTo(pt);
+            const long c = std::lround(std::floor(pt.x()));
+            if (open && c == column) {
+                if (pt.y() < lo.y()) lo = pt;
+                if (pt.y() > hi.y()) hi = pt;
+                last = pt;
+                continue;
+            }
+            flush();
+            open = true;
+            column = c;
+            first = lo = hi = last = pt;
         }
+        flush();
         QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(k);
         if (!s.highlight && cfg.curves.size() > 1) c.setAlpha(150);
         p.setPen(QPen(c, s.highlight ? t.lineWidth * 1.6 : t.lineWidth * 0.8));

@@ -71,6 +71,9 @@ DecayView::DecayView(QWidget* parent) : QChartView(new QChart, parent) {
     setRenderHint(QPainter::Antialiasing, true);
     setMouseTracking(true);
     setRubberBand(QChartView::NoRubberBand);
+    // One chart fills the view: repaint all of it, so that no pixel of replaced axes (a theme
+    // or log-axis change rebuilds them) survives a partial update.
+    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
     chart()->legend()->setVisible(true);
 }
 
@@ -78,6 +81,8 @@ void DecayView::setTheme(const Theme& theme) {
     theme_ = theme;
     setBackgroundBrush(theme.background);
     configureDecayChart(chart(), result_, theme_);
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    viewport()->update();
 }
 
 void DecayView::setResult(const DecayResult& r) {

@@ -233,17 +233,13 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
         // The polyline at pixel resolution: in each pixel column its first point, lowest, highest
         // and last (at most four vertices a column). A T5 step curve over ±4096 packs a thousand
         // jumps into a few columns; drawing all of them costs overdraw, not picture.
-        QPainterPath path;
+        std::vector<QPointF> pts;
         const std::size_t n = std::min(s.x.size(), s.y.size());
         bool open = false;
         long column = 0;
         QPointF first, lo, hi, last;
         const auto flush = [&] {
-            if (!open) return;
-            for (const QPointF& q : {first, lo, hi, last}) {
-                if (path.elementCount() == 0) path.moveTo(q);
-                else path.lineTo(q);
-            }
+            if (open) pts.insert(pts.end(), {first, lo, hi, last});
         };
         for (std::size_t i = 0; i < n; ++i) {
             if (!std::isfinite(s.y[i])) continue;
@@ -263,9 +259,23 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
         flush();
         QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(k);
         if (!s.highlight && cfg.curves.size() > 1) c.setAlpha(150);
-        p.setPen(QPen(c, s.highlight ? t.lineWidth * 1.6 : t.lineWidth * 0.8));
+        QPen pen(c, s.highlight ? t.lineWidth * 1.6 : t.lineWidth * 0.8);
         p.setBrush(Qt::NoBrush);
-        p.drawPath(path);
+        if (pts.size() > 2 * std::size_t(std::max(1.0, r.curve.width()))) {
+            // A dense zig-zag: stroking it as one path makes the raster engine fill a polygon
+            // that crosses itself thousands of times (seconds); independent round-capped
+            // segments draw the same picture in milliseconds.
+            pen.setCapStyle(Qt::RoundCap);
+            p.setPen(pen);
+            std::vector<QLineF> lines;
+            lines.reserve(pts.size());
+            for (std::size_t i = 1; i < pts.size(); ++i) lines.emplace_back(pts[i - 1], pts[i]);
+            p.drawLines(lines.data(), int(lines.size()));
+        } else {
+            pen.setJoinStyle(Qt::RoundJoin);
+            p.setPen(pen);
+            p.drawPolyline(pts.data(), int(pts.size()));
+        }
         ++k;
     }
     p.restore();

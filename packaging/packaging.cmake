@@ -49,10 +49,12 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)            # poslab_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
-# Runtime libraries (Qt 6 Core/Gui/Widgets/Charts/Svg/PrintSupport, libstdc++ ...) are derived
-# by dpkg-shlibdeps from the installed executable. The xcb/offscreen platform plugins ship in
-# libqt6gui6 and the SVG icon engine in libqt6svg6, which those dependencies already pull in.
+# Runtime libraries (Qt 6 Core/Gui/Widgets/Charts/Svg, libstdc++ ...) are derived by
+# dpkg-shlibdeps from the installed executable. On Debian 12 the xcb/offscreen platform plugins
+# are a separate package (qt6-qpa-plugins, only recommended by libqt6gui6): without them the
+# window cannot start, so it is a dependency; CPack appends the shlibdeps to it.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 # The hicolor directories the icon goes into; fonts so that figures have text on a bare system.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hicolor-icon-theme, fonts-dejavu-core")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "qt6-wayland")

@@ -17,6 +17,7 @@
 #include <QProcess>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QValueAxis>
 #include <QtTest>
 
 using namespace poslab;
@@ -85,6 +86,36 @@ private Q_SLOTS:
                 if (std::abs(px.red() - c.red()) + std::abs(px.green() - c.green()) + std::abs(px.blue() - c.blue()) < 30) ++seriesPixels;
             }
         QVERIFY2(seriesPixels > 200, "the curve must be drawn");
+    }
+
+    // The axis range the decay chart sets itself is the one Qt's applyNiceNumbers() would give.
+    void niceRangeIsQtChartsNiceNumbers_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::newRow("0_256") << 0.0 << 256.0;
+        QTest::newRow("-1.3_17.9") << -1.3 << 17.9;
+        QTest::newRow("2.2_2.3") << 2.2 << 2.3;
+        QTest::newRow("-1e6_3") << -1e6 << 3.0;
+        QTest::newRow("1e-9_4e-9") << 1e-9 << 4e-9;
+        QTest::newRow("0_1048576") << 0.0 << 1048576.0;
+        for (int k = 0; k < 40; ++k) {
+            const double lo = std::sin(k * 1.7) * std::pow(10.0, k % 7 - 3), hi = lo + std::pow(10.0, (k * 3) % 9 - 4) * (1 + k % 5);
+            QTest::newRow(qPrintable(QStringLiteral("sampled_%1").arg(k))) << lo << hi;
+        }
+    }
+    void niceRangeIsQtChartsNiceNumbers() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QValueAxis axis;
+        axis.setRange(lo, hi);
+        axis.setTickCount(6);
+        axis.applyNiceNumbers();
+        const NiceRange n = niceRange(lo, hi, 6);
+        QVERIFY2(std::abs(n.lo - axis.min()) <= 1e-12 * std::max(1.0, std::abs(axis.min())) &&
+                     std::abs(n.hi - axis.max()) <= 1e-12 * std::max(1.0, std::abs(axis.max())),
+                 qPrintable(QStringLiteral("[%1, %2] vs Qt [%3, %4]").arg(n.lo).arg(n.hi).arg(axis.min()).arg(axis.max())));
+        QCOMPARE(n.ticks, axis.tickCount());
+        QVERIFY(n.lo <= lo && n.hi >= hi);
     }
 
     void logValueAxisPlotsMagnitudes() {

@@ -26,6 +26,27 @@ double decayPlotValue(double v, bool logY) {
 
 namespace {
 
+double niceNumber(double x, bool ceiling) {
+    const double z = std::pow(10.0, std::floor(std::log10(x)));
+    const double q = x / z;
+    double n;
+    if (ceiling) n = q <= 1.0 ? 1 : q <= 2.0 ? 2 : q <= 5.0 ? 5 : 10;
+    else n = q < 1.5 ? 1 : q < 3.0 ? 2 : q < 7.0 ? 5 : 10;
+    return n * z;
+}
+
+}  // namespace
+
+NiceRange niceRange(double lo, double hi, int ticks) {
+    if (!(std::isfinite(lo) && std::isfinite(hi) && hi > lo) || ticks < 2) return {lo, hi, std::max(2, ticks)};
+    const double range = niceNumber(hi - lo, true);
+    const double step = niceNumber(range / (ticks - 1), false);
+    const double a = std::floor(lo / step), b = std::ceil(hi / step);
+    return {a * step, b * step, int(b - a) + 1};
+}
+
+namespace {
+
 // The series a result needs, in order: (name, points, pen).
 struct SeriesSpec {
     QString name;
@@ -100,19 +121,21 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
 
     chart->setTitle(errors.isEmpty() ? QObject::tr("Score against distance i − j") : errors.join(QStringLiteral("; ")));
     chart->setTitleBrush(errors.isEmpty() ? QBrush(t.foreground) : QBrush(t.error));
+    // Each range or tick-count change makes Qt Charts lay the axis out again (label text
+    // shaping), so the nice range is computed here and applied only when it differs.
+    const auto setLog = [](QLogValueAxis* a, double lo, double hi) {
+        if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
+    };
+    const auto setNice = [](QValueAxis* a, double lo, double hi) {
+        const NiceRange n = niceRange(lo, hi, 6);
+        if (a->min() != n.lo || a->max() != n.hi) a->setRange(n.lo, n.hi);
+        if (a->tickCount() != n.ticks) a->setTickCount(n.ticks);
+    };
     auto setRanges = [&](QAbstractAxis* ax, QAbstractAxis* ay) {
-        if (auto* a = qobject_cast<QLogValueAxis*>(ax)) a->setRange(xMin, xMax);
-        if (auto* a = qobject_cast<QValueAxis*>(ax)) {
-            a->setRange(xMin, xMax);
-            a->setTickCount(6);
-            a->applyNiceNumbers();
-        }
-        if (auto* a = qobject_cast<QLogValueAxis*>(ay)) a->setRange(std::max(yMin, kLogFloor), yMax * 1.2);
-        if (auto* a = qobject_cast<QValueAxis*>(ay)) {
-            a->setRange(yMin, yMax);
-            a->setTickCount(6);
-            a->applyNiceNumbers();
-        }
+        if (auto* a = qobject_cast<QLogValueAxis*>(ax)) setLog(a, xMin, xMax);
+        if (auto* a = qobject_cast<QValueAxis*>(ax)) setNice(a, xMin, xMax);
+        if (auto* a = qobject_cast<QLogValueAxis*>(ay)) setLog(a, std::max(yMin, kLogFloor), yMax * 1.2);
+        if (auto* a = qobject_cast<QValueAxis*>(ay)) setNice(a, yMin, yMax);
     };
     if (reuse) {
         for (qsizetype i = 0; i < existing.size(); ++i) {

@@ -1,5 +1,7 @@
 #include "ui/render/formula.h"
 
+#include <mutex>
+
 #include <QFontDatabase>
 #include <QFontMetricsF>
 #include <QHash>
@@ -1157,6 +1159,43 @@ LaidOut layoutAll(const std::shared_ptr<const Node>& root, const QFont& font, QP
     return out;
 }
 
+}  // namespace
+
+struct Formula::Cache {
+    struct Entry {
+        QString key;
+        std::shared_ptr<const LaidOut> laid;
+    };
+    std::mutex mutex;
+    std::vector<Entry> entries;   // most recently used last
+    static constexpr std::size_t kEntries = 4;
+
+    std::shared_ptr<const LaidOut> get(const std::shared_ptr<const Node>& root, const QFont& font, QPaintDevice* dev,
+                                       bool display) {
+        const QString key = font.key() + QLatin1Char('|') +
+                            (dev ? QString::number(dev->logicalDpiX()) + QLatin1Char(',') + QString::number(dev->logicalDpiY())
+                                 : QStringLiteral("screen")) +
+                            (display ? QStringLiteral("|D") : QStringLiteral("|T"));
+        {
+            const std::lock_guard<std::mutex> lock(mutex);
+            for (auto it = entries.begin(); it != entries.end(); ++it)
+                if (it->key == key) {
+                    Entry e = std::move(*it);
+                    entries.erase(it);
+                    entries.push_back(std::move(e));
+                    return entries.back().laid;
+                }
+        }
+        auto laid = std::make_shared<const LaidOut>(layoutAll(root, font, dev, display));
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (entries.size() >= kEntries) entries.erase(entries.begin());
+        entries.push_back({key, laid});
+        return laid;
+    }
+};
+
+namespace {
+
 void paintBox(QPainter* p, const Box& b, const QColor& color) {
     for (const auto& d : b.draws) {
         switch (d.t) {
@@ -1204,7 +1243,7 @@ const FormulaBox* FormulaBox::findText(const QString& t) const {
 }
 
 // ============================================================================ Formula
-Formula::Formula() : root_(std::make_shared<Node>()) {}
+Formula::Formula() : root_(std::make_shared<Node>()), cache_(std::make_shared<Cache>()) {}
 
 Formula Formula::parse(const QString& tex) {
     Formula f;
@@ -1228,7 +1267,8 @@ QString Formula::mathFamily() {
 }
 
 Formula::Layout Formula::layout(const QFont& font, QPaintDevice* device, bool display) const {
-    const LaidOut l = layoutAll(root_, font, device, display);
+    const auto laid = cache_->get(root_, font, device, display);
+    const LaidOut& l = *laid;
     Layout out;
     out.size = QSizeF(l.box.w, l.box.asc + l.box.desc);
     out.ascent = l.box.asc;
@@ -1239,7 +1279,8 @@ Formula::Layout Formula::layout(const QFont& font, QPaintDevice* device, bool di
 QSizeF Formula::size(const QFont& font, QPaintDevice* device, bool display) const { return layout(font, device, display).size; }
 
 QSizeF Formula::paint(QPainter* painter, QPointF topLeft, const QFont& font, const QColor& color, bool display) const {
-    const LaidOut l = layoutAll(root_, font, painter->device(), display);
+    const auto laid = cache_->get(root_, font, painter->device(), display);
+    const LaidOut& l = *laid;
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing, true);
     painter->setRenderHint(QPainter::TextAntialiasing, true);
@@ -1251,7 +1292,8 @@ QSizeF Formula::paint(QPainter* painter, QPointF topLeft, const QFont& font, con
 
 QImage Formula::toImage(const QFont& font, const QColor& foreground, const QColor& background, int margin, bool display) const {
     QImage probe(1, 1, QImage::Format_ARGB32_Premultiplied);
-    const LaidOut l = layoutAll(root_, font, &probe, display);
+    const auto laid = cache_->get(root_, font, &probe, display);
+    const LaidOut& l = *laid;
     const int w = std::max(1, int(std::ceil(l.box.w)) + 2 * margin);
     const int h = std::max(1, int(std::ceil(l.box.asc + l.box.desc)) + 2 * margin);
     QImage img(w, h, QImage::Format_ARGB32_Premultiplied);

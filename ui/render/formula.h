@@ -87,9 +87,14 @@ public:
 
     struct Node;  // parse tree (formula.cpp)
 
+    struct Cache;     // laid-out boxes by font, device resolution and style (formula.cpp)
+
 private:
     std::shared_ptr<const Node> root_;
     QString source_, error_;
+    // Layout is text shaping of every glyph; a sheet repaints far more often than it changes, so
+    // the last few layouts are kept (shared by copies of this formula; guarded by a mutex).
+    std::shared_ptr<Cache> cache_;
 };
 
 // Format a number for substitution into a formula source: at most `digits` significant digits,

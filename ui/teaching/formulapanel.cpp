@@ -348,11 +348,15 @@ FormulaView::FormulaView(QWidget* parent) : QWidget(parent) {
 void FormulaView::setSheet(const QString& title, const std::vector<FormulaLine>& lines, const QString& note) {
     title_ = title;
     note_ = note;
+    // Formulas whose source did not change are kept with their cached layouts (the definitions
+    // stay the same while the numbers follow the scene).
+    std::vector<Formula> previous = std::move(formulas_);
     labels_.clear();
     formulas_.clear();
-    for (const auto& l : lines) {
-        labels_.push_back(l.label);
-        formulas_.push_back(Formula::parse(l.tex));
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        labels_.push_back(lines[i].label);
+        if (i < previous.size() && previous[i].source() == lines[i].tex) formulas_.push_back(std::move(previous[i]));
+        else formulas_.push_back(Formula::parse(lines[i].tex));
     }
     updateGeometry();
     update();

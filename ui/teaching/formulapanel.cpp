@@ -441,6 +441,12 @@ void FormulaView::paintEvent(QPaintEvent*) {
 FormulaPanel::FormulaPanel(Scene* scene, QWidget* parent) : QWidget(parent), scene_(scene) {
     setObjectName(QStringLiteral("formulaPanel"));
     pool_.setMaxThreadCount(1);
+    cooldown_ = new QTimer(this);
+    cooldown_->setSingleShot(true);
+    cooldown_->setInterval(kCooldownMs);
+    connect(cooldown_, &QTimer::timeout, this, [this] {
+        if (dirty_) request();
+    });
     auto* lay = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     query_ = new QSpinBox(this);
@@ -514,7 +520,17 @@ void FormulaPanel::refresh() {
         if (p.method == Method::Rope && !configProblem(s, cfg)) pairs = std::max(1, p.ropeParams().rotaryDim() / 2);
         pair_->setRange(0, pairs - 1);
     }
-    Request r{s, scene_->activeConfig(), FormulaFocus{query_->value(), key_->value(), pair_->value()}};
+    if (cooldown_->isActive()) {
+        dirty_ = true;   // asked again when the cooldown ends
+        return;
+    }
+    request();
+}
+
+void FormulaPanel::request() {
+    dirty_ = false;
+    cooldown_->start();
+    Request r{scene_->params(), scene_->activeConfig(), FormulaFocus{query_->value(), key_->value(), pair_->value()}};
     if (running_) pending_ = std::move(r);   // newest wins: only the last request runs next
     else start(std::move(r));
 }
@@ -556,7 +572,7 @@ void FormulaPanel::show(const FormulaSheet& sheet) {
 bool FormulaPanel::waitIdle(int timeoutMs) {
     QElapsedTimer t;
     t.start();
-    while (running_ || pending_) {
+    while (running_ || pending_ || dirty_) {
         if (t.elapsed() > timeoutMs) return false;
         QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
         if (running_) QThread::msleep(1);

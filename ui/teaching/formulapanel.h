@@ -11,6 +11,7 @@
 #include "ui/sceneparams.h"
 
 #include <QThreadPool>
+#include <QTimer>
 #include <QWidget>
 
 #include <optional>
@@ -87,6 +88,7 @@ public:
     void setFocusPositions(std::int64_t query, std::int64_t key, int pair);
     void refresh();
     // Blocks (processing events) until the newest request is shown or `timeoutMs` passes.
+    static constexpr int kCooldownMs = 100;
     bool waitIdle(int timeoutMs = 10000);
     bool busy() const { return running_; }
 
@@ -102,10 +104,16 @@ private:
     void start(Request request);
     void show(const FormulaSheet& sheet);
 
+    void request();
+
     Scene* scene_;
     QThreadPool pool_;
     bool running_ = false;
     std::optional<Request> pending_;
+    // At most one sheet per cooldown while edits stream in (a slider drag): the views come
+    // first, the formulas follow at 10 Hz and show the last edit once the drag pauses.
+    QTimer* cooldown_ = nullptr;
+    bool dirty_ = false;
     QSpinBox* query_ = nullptr;
     QSpinBox* key_ = nullptr;
     QSpinBox* pair_ = nullptr;

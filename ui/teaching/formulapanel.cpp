@@ -549,12 +549,12 @@ void FormulaPanel::start(Request request) {
                 self->start(std::move(next));   // a newer request supersedes this sheet
                 return;
             }
-            self->show(sheet);
+            self->showSheet(sheet);
         }, Qt::QueuedConnection);
     });
 }
 
-void FormulaPanel::show(const FormulaSheet& sheet) {
+void FormulaPanel::showSheet(const FormulaSheet& sheet) {
     sheet_ = sheet;
     const SceneParams& s = scene_->params();
     const Theme theme = themeByName(s.view.theme, s.view.fontScale);

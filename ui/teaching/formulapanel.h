@@ -102,7 +102,7 @@ private:
         FormulaFocus focus;
     };
     void start(Request request);
-    void show(const FormulaSheet& sheet);
+    void showSheet(const FormulaSheet& sheet);
 
     void request();
 

@@ -47,13 +47,13 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     top_->addWidget(heatmap_);
     bottom_->addWidget(decay_);
     bottom_->addWidget(frequencies_);
-    top_->setStretchFactor(0, 3);
-    top_->setStretchFactor(1, 2);
+    top_->setStretchFactor(0, 1);
+    top_->setStretchFactor(1, 1);
     rows_->setStretchFactor(0, 3);
     rows_->setStretchFactor(1, 2);
     for (auto* s : {rows_, top_, bottom_}) s->setChildrenCollapsible(false);
     rows_->setSizes({560, 420});
-    top_->setSizes({700, 520});
+    top_->setSizes({600, 600});   // the heatmap needs its width as much as the pairs do
     bottom_->setSizes({600, 600});
     setCentralWidget(rows_);
 

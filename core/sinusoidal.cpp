@@ -83,12 +83,8 @@ std::vector<Frequency> frequenciesFor(const SinusoidalParams& p) {
 
 Check SinusoidalParams::validate() const {
     const bool t2t = frequencies == SinusoidalFrequencies::Tensor2Tensor;
-    const int minDim = t2t ? 2 : 1;
-    if (dim < minDim || dim > kMaxDim)
-        return ParamError{"dim",
-                          "an integer from " + formatInt(minDim) + " to " + formatInt(kMaxDim) +
-                              (t2t ? " (tensor2tensor frequencies)" : ""),
-                          formatInt(dim)};
+    if (dim < 1 || dim > kMaxDim)
+        return ParamError{"dim", "an integer from 1 to " + formatInt(kMaxDim), formatInt(dim)};
     if (!std::isfinite(base) || !(base > 1.0) || base > 1e30)
         return ParamError{"base", "a number > 1 and <= 1e30", formatNumber(base)};
     if (!std::isfinite(min_timescale))

@@ -7,7 +7,8 @@
 //                  exactly as tensor2tensor's get_timing_signal_1d writes it (it MULTIPLIES by
 //                  min_timescale; conventions.md follows the code). With min_timescale = 1 this
 //                  is fairseq's (half−1) table and the last frequency is exactly 1/base.
-//                  dim >= 2.
+//                  dim = 1: interleaved has the one frequency min_timescale (a sin column),
+//                  concat none (a zero column), as tensor2tensor pads.
 // Layouts (row p of the |positions| × dim output):
 //   interleaved  PE[p,2i] = sin(p·w_i), PE[p,2i+1] = cos(p·w_i)   (DistilBERT; odd dim ends with sin)
 //   concat       PE[p] = [sin(p·w_0..K−1) | cos(p·w_0..K−1)]     (fairseq, t2t, Transformer-XL;
@@ -27,7 +28,7 @@ enum class SinusoidalLayout { Interleaved, Concat };
 enum class SinusoidalFrequencies { Vaswani, Tensor2Tensor };
 
 struct SinusoidalParams {
-    int dim = 64;                      // 1 .. 65536 (odd allowed); tensor2tensor needs dim >= 2
+    int dim = 64;                      // 1 .. 65536 (odd allowed)
     double base = 10000.0;             // largest timescale, (1, 1e30]
     double min_timescale = 1.0;        // tensor2tensor only: [1e-6, 1e6] and < base (always finite)
     SinusoidalLayout layout = SinusoidalLayout::Interleaved;

@@ -566,7 +566,6 @@ void FormulaPanel::showSheet(const FormulaSheet& sheet) {
                     sheet_.numbers, sheet_.note);
     score_->setText(sheet_.score ? tr("Score at (%1, %2): %3").arg(sheet_.focus.query).arg(sheet_.focus.key).arg(formatValue(*sheet_.score))
                                  : tr("Score undefined here"));
-    Q_EMIT sheetShown();
 }
 
 bool FormulaPanel::waitIdle(int timeoutMs) {

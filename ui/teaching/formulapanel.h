@@ -90,10 +90,6 @@ public:
     // Blocks (processing events) until the newest request is shown or `timeoutMs` passes.
     static constexpr int kCooldownMs = 100;
     bool waitIdle(int timeoutMs = 10000);
-    bool busy() const { return running_; }
-
-Q_SIGNALS:
-    void sheetShown();
 
 private:
     struct Request {

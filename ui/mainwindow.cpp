@@ -74,7 +74,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     connect(&scheduler_, &Scheduler::heatmapReady, heatmap_, &HeatmapView::setResult);
     connect(&scheduler_, &Scheduler::decayReady, decay_, &DecayView::setResult);
     connect(&scheduler_, &Scheduler::frequenciesReady, frequencies_, &FrequencyView::setResult);
-    connect(heatmap_, &HeatmapView::resized, this, &MainWindow::updateDisplay);
+    for (ViewBase* v : {static_cast<ViewBase*>(pairs_), static_cast<ViewBase*>(heatmap_), static_cast<ViewBase*>(frequencies_)})
+        connect(v, &ViewBase::resized, this, &MainWindow::updateDisplay);
     connect(decay_, &DecayView::resized, this, &MainWindow::updateDisplay);
 
     buildMenus();
@@ -198,6 +199,15 @@ void MainWindow::onSceneChanged() {
 void MainWindow::updateDisplay() {
     const SceneParams& s = scene_.params();
     const int panels = heatmapPanelCount(s);
+    // The workers draw each visible view at its size and theme (the views then only copy pixels).
+    RenderSpec r;
+    const auto sizeOf = [](const QWidget* v) { return v->isVisibleTo(v->parentWidget()) ? v->size() : QSize(); };
+    r.pairs = sizeOf(pairs_);
+    r.heatmap = sizeOf(heatmap_);
+    r.frequencies = sizeOf(frequencies_);
+    r.devicePixelRatio = heatmap_->devicePixelRatioF();
+    r.theme = heatmap_->theme();
+    scheduler_.setRender(r);
     DisplaySpec d = scheduler_.display();
     d.heatmapCells = heatmap_->cellsFor(panels);
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);

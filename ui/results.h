@@ -4,6 +4,7 @@
 #include "core/types.h"
 #include "core/method.h"
 
+#include <QImage>
 #include <QPointF>
 #include <QString>
 #include <QStringList>
@@ -13,6 +14,14 @@
 #include <vector>
 
 namespace poslab::ui {
+
+// A result already drawn by its renderer, on a worker thread, at a view's size, device pixel
+// ratio and theme (Scheduler::setRender asks for it). The view shows it while it still fits its
+// size and theme and draws the result itself otherwise: either way its renderer made the pixels.
+struct Picture {
+    QImage image;       // device pixels, devicePixelRatio() set; null when none was asked for
+    QString theme;      // themeKey() of the theme it was drawn in
+};
 
 // ---- Pair vectors -------------------------------------------------------------------------
 // One chosen 2-D pair i of one configuration.
@@ -58,6 +67,7 @@ struct PairsConfigResult {
 struct PairsResult {
     std::uint64_t generation = 0;
     std::vector<PairsConfigResult> configs;
+    Picture picture;
 };
 
 // ---- Heatmap --------------------------------------------------------------------------------
@@ -77,6 +87,7 @@ struct HeatmapResult {
     bool softmax = false, causal = false;
     int head = 0;
     std::vector<HeatmapPanel> panels;   // one per configuration, then the differences
+    Picture picture;
 };
 
 // ---- Decay ----------------------------------------------------------------------------------
@@ -113,6 +124,7 @@ struct FrequencyConfigResult {
 struct FrequencyResult {
     std::uint64_t generation = 0;
     std::vector<FrequencyConfigResult> configs;
+    Picture picture;
 };
 
 }  // namespace poslab::ui

@@ -1,15 +1,21 @@
 #include "ui/scheduler.h"
 
+#include "ui/render/frequencyrenderer.h"
+#include "ui/render/heatmaprenderer.h"
+#include "ui/render/pairsrenderer.h"
+
 #include <QCoreApplication>
-#include <QFuture>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QMetaObject>
 #include <QThread>
 #include <QTimer>
 
+#include <atomic>
+#include <cmath>
 #include <ctime>
+#include <functional>
+#include <mutex>
 
 namespace poslab::ui {
 
@@ -45,23 +51,59 @@ bool sameFrequencyInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.length == b.length;
 }
 
+// Whether a view's picture would differ: its size, the device pixel ratio or the theme.
+bool samePicture(const RenderSpec& a, const RenderSpec& b, QSize RenderSpec::*view) {
+    return a.*view == b.*view && (a.*view).isEmpty() == (b.*view).isEmpty() &&
+           ((a.*view).isEmpty() || (a.devicePixelRatio == b.devicePixelRatio && themeKey(a.theme) == themeKey(b.theme)));
+}
+
+// Draws a result with its renderer into a picture of the view's size (nothing for an empty size).
+template <class Draw>
+Picture drawPicture(const RenderSpec& render, QSize RenderSpec::*view, Draw draw) {
+    const QSize logical = render.*view;
+    if (logical.isEmpty()) return {};
+    Picture pic;
+    pic.image = QImage(pictureSize(logical, render.devicePixelRatio), QImage::Format_RGB32);
+    pic.image.setDevicePixelRatio(render.devicePixelRatio);
+    pic.theme = themeKey(render.theme);
+    QPainter p(&pic.image);
+    draw(p, QRectF(QPointF(0, 0), QSizeF(logical)), render.theme);
+    return pic;
+}
+
 }  // namespace
+
+QSize pictureSize(const QSize& logical, double devicePixelRatio) {
+    return QSize(static_cast<int>(std::lround(logical.width() * devicePixelRatio)),
+                 static_cast<int>(std::lround(logical.height() * devicePixelRatio)));
+}
+
+// A job in flight: its tasks fill in the results; the last task to finish delivers them.
+struct Scheduler::Running {
+    Job job;
+    QElapsedTimer clock;
+    std::atomic<int> remaining{0};
+    std::mutex mutex;   // guards cpuMs
+    double cpuMs = 0;
+    std::optional<PairsResult> pairs;
+    std::optional<FrequencyResult> freqs;
+    std::optional<DecayResult> decay;
+    std::optional<HeatmapResult> heat;
+};
 
 Scheduler::Scheduler(QObject* parent) : QObject(parent) {
     qRegisterMetaType<PairsResult>();
     qRegisterMetaType<HeatmapResult>();
     qRegisterMetaType<DecayResult>();
     qRegisterMetaType<FrequencyResult>();
-    pool_.setMaxThreadCount(1);
+    // The views of a job in parallel, without crowding out the GUI thread on a small machine.
+    pool_.setMaxThreadCount(std::clamp(QThread::idealThreadCount(), 2, 4));
     pool_.setExpiryTimeout(-1);
-    heatPool_.setMaxThreadCount(1);
-    heatPool_.setExpiryTimeout(-1);
 }
 
 Scheduler::~Scheduler() {
     pending_.reset();
     pool_.waitForDone();
-    heatPool_.waitForDone();
 }
 
 std::uint64_t Scheduler::request(const SceneParams& scene) {
@@ -70,19 +112,24 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
     job.scene = scene;
     job.display = display_;
     const auto& v = scene.view;
-    const bool fresh = !lastScene_ || !lastDisplay_;
+    job.render = render_;
+    const bool fresh = !lastScene_ || !lastDisplay_ || !lastRender_;
     const SceneParams& last = fresh ? scene : *lastScene_;
     const auto& ld = fresh ? display_ : *lastDisplay_;
+    const auto& lr = fresh ? render_ : *lastRender_;
     job.pairs = v.showPairs && (fresh || !last.view.showPairs || !samePairsInputs(scene, last) ||
                                 ld.trailSamples != display_.trailSamples || ld.tableRows != display_.tableRows ||
-                                ld.tableCols != display_.tableCols || ld.decaySamples != display_.decaySamples);
+                                ld.tableCols != display_.tableCols || ld.decaySamples != display_.decaySamples ||
+                                !samePicture(lr, render_, &RenderSpec::pairs));
     job.heatmap = v.showHeatmap && (fresh || !last.view.showHeatmap || !sameHeatmapInputs(scene, last) ||
-                                    ld.heatmapCells != display_.heatmapCells);
+                                    ld.heatmapCells != display_.heatmapCells || !samePicture(lr, render_, &RenderSpec::heatmap));
     job.decay = v.showDecay && (fresh || !last.view.showDecay || !sameDecayInputs(scene, last) ||
                                 ld.decaySamples != display_.decaySamples);
-    job.frequencies = v.showFrequencies && (fresh || !last.view.showFrequencies || !sameFrequencyInputs(scene, last));
+    job.frequencies = v.showFrequencies && (fresh || !last.view.showFrequencies || !sameFrequencyInputs(scene, last) ||
+                                            !samePicture(lr, render_, &RenderSpec::frequencies));
     lastScene_ = scene;
     lastDisplay_ = display_;
+    lastRender_ = render_;
     if (running_) {
         // Merge with a pending job that has not started: its views must still be computed.
         if (pending_) {
@@ -98,6 +145,13 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
     return generation_;
 }
 
+void Scheduler::setRender(const RenderSpec& render) {
+    const bool same = samePicture(render, render_, &RenderSpec::pairs) && samePicture(render, render_, &RenderSpec::heatmap) &&
+                      samePicture(render, render_, &RenderSpec::frequencies);
+    render_ = render;
+    if (!same && lastScene_) request(*lastScene_);
+}
+
 void Scheduler::setDisplay(const DisplaySpec& display) {
     if (display == display_) return;
     display_ = display;
@@ -106,70 +160,89 @@ void Scheduler::setDisplay(const DisplaySpec& display) {
 
 void Scheduler::start(Job job) {
     running_ = true;
-    pool_.start([this, job = std::move(job)]() {
-        const auto gen = job.generation;
-        QElapsedTimer clock;
-        clock.start();
-        const double cpu0 = threadCpuMs();
-        // All views of a job are delivered together, so the window repaints them in one pass.
-        std::optional<PairsResult> pairs;
-        std::optional<FrequencyResult> freqs;
-        std::optional<DecayResult> decay;
-        std::optional<HeatmapResult> heat;
-        // The heatmap (the heaviest view) runs on a second thread while this one computes the others.
-        QFuture<HeatmapResult> heatFuture;
-        double heatCpuMs = 0;
-        if (job.heatmap)
-            heatFuture = QtConcurrent::run(&heatPool_, [&job, &heatCpuMs] {
-                const double c0 = threadCpuMs();
-                HeatmapResult r = computeHeatmap(job.scene, job.display);
-                heatCpuMs = threadCpuMs() - c0;
-                return r;
-            });
-        if (job.pairs) {
-            pairs = computePairs(job.scene, job.display);
-            pairs->generation = gen;
-        }
-        if (job.frequencies) {
-            freqs = computeFrequencies(job.scene);
-            freqs->generation = gen;
-        }
-        if (job.decay) {
-            decay = computeDecay(job.scene, job.display);
-            decay->generation = gen;
-        }
-        if (job.heatmap) {
-            heat = heatFuture.result();
-            heat->generation = gen;
-        }
-        const double computeMs = double(clock.nsecsElapsed()) / 1e6;
-        const double computeCpuMs = threadCpuMs() - cpu0 + heatCpuMs;
-        QMetaObject::invokeMethod(
-            this,
-            [this, gen, computeMs, computeCpuMs, pairs = std::move(pairs), freqs = std::move(freqs), decay = std::move(decay),
-             heat = std::move(heat)]() {
-                if (pairs && pairs->generation > deliveredPairs_) {
-                    deliveredPairs_ = pairs->generation;
-                    Q_EMIT pairsReady(*pairs);
-                }
-                if (freqs && freqs->generation > deliveredFrequencies_) {
-                    deliveredFrequencies_ = freqs->generation;
-                    Q_EMIT frequenciesReady(*freqs);
-                }
-                if (decay && decay->generation > deliveredDecay_) {
-                    deliveredDecay_ = decay->generation;
-                    Q_EMIT decayReady(*decay);
-                }
-                if (heat && heat->generation > deliveredHeatmap_) {
-                    deliveredHeatmap_ = heat->generation;
-                    Q_EMIT heatmapReady(*heat);
-                }
-                lastComputeMs_ = computeMs;
-                lastComputeCpuMs_ = computeCpuMs;
-                finishJob(gen);
-            },
-            Qt::QueuedConnection);
-    });
+    auto run = std::make_shared<Running>();
+    run->job = std::move(job);
+    run->clock.start();
+    const Job& j = run->job;
+    // One task per view, the heaviest first (the pool starts them in this order).
+    std::vector<std::function<void()>> tasks;
+    if (j.heatmap)
+        tasks.emplace_back([run] {
+            HeatmapResult r = computeHeatmap(run->job.scene, run->job.display);
+            r.generation = run->job.generation;
+            r.picture = drawPicture(run->job.render, &RenderSpec::heatmap,
+                                    [&](QPainter& p, const QRectF& rect, const Theme& t) { renderHeatmap(p, rect, r, t); });
+            run->heat = std::move(r);
+        });
+    if (j.pairs)
+        tasks.emplace_back([run] {
+            PairsResult r = computePairs(run->job.scene, run->job.display);
+            r.generation = run->job.generation;
+            r.picture = drawPicture(run->job.render, &RenderSpec::pairs,
+                                    [&](QPainter& p, const QRectF& rect, const Theme& t) { renderPairs(p, rect, r, t); });
+            run->pairs = std::move(r);
+        });
+    if (j.decay)
+        tasks.emplace_back([run] {
+            DecayResult r = computeDecay(run->job.scene, run->job.display);
+            r.generation = run->job.generation;
+            run->decay = std::move(r);
+        });
+    if (j.frequencies)
+        tasks.emplace_back([run] {
+            FrequencyResult r = computeFrequencies(run->job.scene);
+            r.generation = run->job.generation;
+            r.picture = drawPicture(run->job.render, &RenderSpec::frequencies,
+                                    [&](QPainter& p, const QRectF& rect, const Theme& t) { renderFrequencies(p, rect, r, t); });
+            run->freqs = std::move(r);
+        });
+    if (tasks.empty()) {
+        deliver(run);
+        return;
+    }
+    run->remaining = static_cast<int>(tasks.size());
+    for (auto& task : tasks)
+        pool_.start([this, run, task = std::move(task)] {
+            const double cpu0 = threadCpuMs();
+            task();
+            {
+                const std::lock_guard lock(run->mutex);
+                run->cpuMs += threadCpuMs() - cpu0;
+            }
+            if (--run->remaining == 0) deliver(run);
+        });
+}
+
+void Scheduler::deliver(const std::shared_ptr<Running>& run) {
+    // All views of a job are delivered together, so the window repaints them in one pass.
+    QMetaObject::invokeMethod(
+        this,
+        [this, run] {
+            const auto gen = run->job.generation;
+            if (run->pairs && run->pairs->generation > deliveredPairs_) {
+                deliveredPairs_ = run->pairs->generation;
+                Q_EMIT pairsReady(*run->pairs);
+            }
+            if (run->freqs && run->freqs->generation > deliveredFrequencies_) {
+                deliveredFrequencies_ = run->freqs->generation;
+                Q_EMIT frequenciesReady(*run->freqs);
+            }
+            if (run->decay && run->decay->generation > deliveredDecay_) {
+                deliveredDecay_ = run->decay->generation;
+                Q_EMIT decayReady(*run->decay);
+            }
+            if (run->heat && run->heat->generation > deliveredHeatmap_) {
+                deliveredHeatmap_ = run->heat->generation;
+                Q_EMIT heatmapReady(*run->heat);
+            }
+            lastComputeMs_ = double(run->clock.nsecsElapsed()) / 1e6;
+            {
+                const std::lock_guard lock(run->mutex);
+                lastComputeCpuMs_ = run->cpuMs;
+            }
+            finishJob(gen);
+        },
+        Qt::QueuedConnection);
 }
 
 void Scheduler::finishJob(std::uint64_t generation) {

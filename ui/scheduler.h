@@ -1,12 +1,17 @@
 #pragma once
-// Scheduler: runs the view computations (compute.h) off the GUI thread (one job at a time; its
-// heatmap on a second thread beside the other views) so the GUI thread never waits for the core. Newest wins: while a job runs, later requests replace each other and only
-// the last one is computed next. Each request gets a generation number; a view's result is
-// delivered (on the GUI thread, as a value) only if it is newer than the last one delivered for
-// that view, so a superseded result can never overwrite a newer picture. Views whose inputs did
-// not change since the last computed request are not recomputed (dragging the decay range does
-// not recompute the heatmap).
+// Scheduler: runs the view computations (compute.h) off the GUI thread, so the GUI thread never
+// waits for the core or for drawing. One job at a time; within a job each view is a task of its
+// own on a small pool (the heatmap, the pair vectors, the decay and the frequencies in parallel).
+// When asked (setRender), a task also draws its result with the view's renderer into a Picture at
+// the view's size and theme, so the view only copies pixels.
+// Newest wins: while a job runs, later requests replace each other and only the last one is
+// computed next. Each request gets a generation number; a view's result is delivered (on the GUI
+// thread, as a value) only if it is newer than the last one delivered for that view, so a
+// superseded result can never overwrite a newer picture. Views whose inputs did not change since
+// the last computed request are not recomputed (dragging the decay range does not recompute the
+// heatmap); a view's size and theme are inputs of its picture.
 #include "ui/compute.h"
+#include "ui/render/theme.h"
 
 #include <QObject>
 #include <QThreadPool>
@@ -16,6 +21,17 @@
 #include <optional>
 
 namespace poslab::ui {
+
+// What the views look like, for the pictures the workers draw: each view's size in logical
+// pixels (empty: no picture for that view), the device pixel ratio and the theme.
+struct RenderSpec {
+    QSize pairs, heatmap, frequencies;
+    double devicePixelRatio = 1.0;
+    Theme theme;
+};
+
+// Device-pixel size of a picture for a view of `logical` size (what ViewBase checks it against).
+QSize pictureSize(const QSize& logical, double devicePixelRatio);
 
 class Scheduler : public QObject {
     Q_OBJECT
@@ -28,6 +44,10 @@ public:
     // Display resolution of the views; a change recomputes the last scene.
     void setDisplay(const DisplaySpec& display);
     const DisplaySpec& display() const { return display_; }
+    // Sizes and theme of the views' pictures; a change recomputes the views it concerns (with
+    // the last scene).
+    void setRender(const RenderSpec& render);
+    const RenderSpec& render() const { return render_; }
 
     std::uint64_t latestGeneration() const { return generation_; }
     // Worker time of the last finished job, in milliseconds (all its views).
@@ -53,14 +73,18 @@ private:
         std::uint64_t generation = 0;
         SceneParams scene;
         DisplaySpec display;
+        RenderSpec render;
         bool pairs = false, heatmap = false, decay = false, frequencies = false;
     };
+    struct Running;
     void start(Job job);
+    void deliver(const std::shared_ptr<Running>& job);
     void finishJob(std::uint64_t generation);
 
-    QThreadPool pool_;       // runs jobs, one at a time
-    QThreadPool heatPool_;   // the heatmap of the running job, in parallel with its other views
+    QThreadPool pool_;       // the tasks of the running job (one per view)
     DisplaySpec display_;
+    RenderSpec render_;
+    std::optional<RenderSpec> lastRender_;
     std::uint64_t generation_ = 0;
     bool running_ = false;
     std::optional<Job> pending_;

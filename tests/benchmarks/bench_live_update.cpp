@@ -15,7 +15,9 @@
 //
 //   QT_QPA_PLATFORM=offscreen bench_live_update [--moves 120] [--strict] [--explorer-only]
 // --explorer-only closes the docks of other modules (teaching) and cuts their Scene::changed
-// listeners, so that the figures are the explorer's own.
+// listeners, so that the figures are the explorer's own. --census prints, for one step run of
+// the dimension slider, which widgets painted and which layouts were activated per edit (where
+// the GUI thread's time goes beyond the four views).
 #include "ui/mainwindow.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
@@ -23,6 +25,8 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QEvent>
+#include <QMap>
 #include <QElapsedTimer>
 #include <QSlider>
 #include <QThread>
@@ -165,6 +169,25 @@ Stats dragLatency(MainWindow& w, QSlider* slider, const std::vector<int>& path) 
     return stats(lat);
 }
 
+// Counts Paint and LayoutRequest events per receiver (class name and object name).
+class Census : public QObject {
+public:
+    QMap<QString, int> paints, layouts;
+    bool eventFilter(QObject* o, QEvent* e) override {
+        if (e->type() == QEvent::Paint || e->type() == QEvent::LayoutRequest) {
+            QString key = QString::fromLatin1(o->metaObject()->className());
+            if (!o->objectName().isEmpty()) key += QLatin1Char('#') + o->objectName();
+            for (QObject* p = o->parent(); p && key.size() < 200; p = p->parent())
+                if (!p->objectName().isEmpty()) {
+                    key += QStringLiteral(" in ") + p->objectName();
+                    break;
+                }
+            (e->type() == QEvent::Paint ? paints : layouts)[key] += 1;
+        }
+        return false;
+    }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -172,11 +195,13 @@ int main(int argc, char** argv) {
     int moves = 120;
     bool strict = false;
     bool explorerOnly = false;
+    bool census = false;
     for (int i = 1; i < argc; ++i) {
         const QString a = QString::fromLocal8Bit(argv[i]);
         if (a == QLatin1String("--moves") && i + 1 < argc) moves = std::max(10, atoi(argv[++i]));
         if (a == QLatin1String("--strict")) strict = true;
         if (a == QLatin1String("--explorer-only")) explorerOnly = true;
+        if (a == QLatin1String("--census")) census = true;
     }
     MainWindow w(false);
     w.resize(1600, 1000);
@@ -192,6 +217,30 @@ int main(int argc, char** argv) {
     wait.start();
     while (wait.elapsed() < 500) QCoreApplication::processEvents();
 
+    if (census) {
+        SceneParams s;
+        s.length = 1024;
+        s.methods[0].params.dim = 128;
+        s.positions = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+        w.scene()->setParams(s);
+        settle(w);
+        QSlider* slider = w.panel()->dimControl()->slider();
+        Census c;
+        app.installEventFilter(&c);
+        const auto path = dragPath(slider, slider->value(), moves);
+        const Stats step = stepLatency(w, slider, path, nullptr);
+        app.removeEventFilter(&c);
+        std::printf("%d edits; events per edit (paint / layout request):\n", step.n);
+        for (const auto* m : {&c.paints, &c.layouts}) {
+            QList<QPair<int, QString>> rows;
+            for (auto it = m->begin(); it != m->end(); ++it) rows.append({it.value(), it.key()});
+            std::sort(rows.begin(), rows.end(), [](auto& a, auto& b) { return a.first > b.first; });
+            for (const auto& r : rows)
+                std::printf("  %s %6.2f  %s\n", m == &c.paints ? "paint " : "layout", double(r.first) / std::max(1, step.n),
+                            r.second.toUtf8().constData());
+        }
+        return 0;
+    }
     double load[1] = {0};
     getloadavg(load, 1);
     std::printf("PosLab live-update benchmark (QT_QPA_PLATFORM=%s, window %dx%d, heatmap %d cells/axis, load average %.2f on %d cores%s)\n",

@@ -1,6 +1,7 @@
 #include "ui/panel/controls.h"
 
 #include <QHBoxLayout>
+#include <QPainter>
 #include <QSignalBlocker>
 
 #include <algorithm>
@@ -116,6 +117,28 @@ void OptionalNumber::setValue(std::optional<double> v) {
     if (check_->isChecked() != v.has_value()) check_->setChecked(v.has_value());
     if (spin_->isEnabled() != v.has_value()) spin_->setEnabled(v.has_value());
     if (v && spin_->value() != *v) spin_->setValue(*v);
+}
+
+TextLine::TextLine(const QString& sample, QWidget* parent) : QWidget(parent), sample_(sample) {
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+}
+
+void TextLine::setText(const QString& text) {
+    if (text == text_) return;
+    text_ = text;
+    setToolTip(text);
+    setAccessibleName(text);
+    update();
+}
+
+QSize TextLine::sizeHint() const { return {fontMetrics().horizontalAdvance(sample_) + 8, fontMetrics().height() + 4}; }
+QSize TextLine::minimumSizeHint() const { return {40, fontMetrics().height() + 4}; }
+
+void TextLine::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(rect().adjusted(2, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
+               fontMetrics().elidedText(text_, Qt::ElideRight, width() - 4));
 }
 
 }  // namespace poslab::ui

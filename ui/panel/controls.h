@@ -55,6 +55,26 @@ private:
     QDoubleSpinBox* spin_;
 };
 
+// One line of text that follows live values (a score under a slider drag). Unlike QLabel, whose
+// setText() asks every ancestor for a new layout (up to the main window, repainting it), a new
+// text here only repaints this line: its size hint is one line of `sample` text whatever it shows.
+// Text too wide for the line is elided; the full text is the tool tip.
+class TextLine : public QWidget {
+    Q_OBJECT
+public:
+    explicit TextLine(const QString& sample, QWidget* parent = nullptr);
+    void setText(const QString& text);
+    QString text() const { return text_; }
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+
+private:
+    QString text_, sample_;
+};
+
 // 3 significant digits (slider values read as round numbers: 10000, 12300, 0.0456).
 double roundSignificant(double v, int digits = 3);
 

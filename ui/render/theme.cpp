@@ -76,3 +76,16 @@ Theme themeByName(const QString& name, double fontScale) {
 }
 
 }  // namespace poslab::ui
+
+namespace poslab::ui {
+
+QString themeKey(const Theme& t) {
+    QStringList parts{t.name, QString::number(t.fontScale, 'g', 17), t.family, QString::number(t.fontPt, 'g', 17),
+                      QString::number(t.titlePt, 'g', 17), QString::number(t.lineWidth, 'g', 17),
+                      QString::number(t.axisWidth, 'g', 17)};
+    for (const QColor& c : {t.background, t.foreground, t.muted, t.grid, t.panel, t.masked, t.error}) parts << c.name();
+    for (const QColor& c : t.palette) parts << c.name();
+    return parts.join(QLatin1Char('|'));
+}
+
+}  // namespace poslab::ui

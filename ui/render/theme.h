@@ -38,6 +38,9 @@ struct Theme {
     QColor series(int i) const;         // palette[i mod size]
 };
 
+// Identifies what a theme draws: two themes with the same key draw the same pixels.
+QString themeKey(const Theme& theme);
+
 QStringList themeNames();                                  // "light", "dark", "projector"
 Theme themeByName(const QString& name, double fontScale = 1.0);  // unknown → light
 

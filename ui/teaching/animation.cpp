@@ -262,7 +262,9 @@ AnimationPanel::AnimationPanel(Scene* scene, Animator* animator, QWidget* parent
     connect(png, &QPushButton::clicked, this, &AnimationPanel::exportPngs);
     connect(scene_, &Scene::changed, this, [this] {
         const int last = int(std::min<std::int64_t>(scene_->params().length - 1, 1 << 30));
-        for (auto* s : {from_, to_}) s->setMaximum(std::max(0, last));
+        // Only on a change: setMaximum re-lays the dock out even when the value is the same.
+        for (auto* s : {from_, to_})
+            if (s->maximum() != std::max(0, last)) s->setMaximum(std::max(0, last));
     });
     pushSpec();
 }

@@ -9,6 +9,7 @@
 #include "core/t5.h"
 #include "core/transformer_xl.h"
 #include "core/xpos.h"
+#include "ui/panel/controls.h"
 #include "ui/scene.h"
 
 #include <QCoreApplication>
@@ -340,98 +341,167 @@ FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFoc
 }
 
 // ============================================================================ FormulaView
-FormulaView::FormulaView(QWidget* parent) : QWidget(parent) {
-    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
-    theme_ = themeByName(QStringLiteral("light"));
-}
-
-void FormulaView::setSheet(const QString& title, const std::vector<FormulaLine>& lines, const QString& note) {
-    title_ = title;
-    note_ = note;
-    // Formulas whose source did not change are kept with their cached layouts (the definitions
-    // stay the same while the numbers follow the scene).
-    std::vector<Formula> previous = std::move(formulas_);
-    labels_.clear();
-    formulas_.clear();
+SheetContent sheetContent(const QString& title, const std::vector<FormulaLine>& lines, const QString& note,
+                          const Theme& theme, double formulaPt, const std::vector<Formula>& reuse) {
+    SheetContent c;
+    c.title = title;
+    c.note = note;
+    c.theme = theme;
+    c.formulaPt = formulaPt;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        labels_.push_back(lines[i].label);
-        if (i < previous.size() && previous[i].source() == lines[i].tex) formulas_.push_back(std::move(previous[i]));
-        else formulas_.push_back(Formula::parse(lines[i].tex));
+        c.labels.push_back(lines[i].label);
+        if (i < reuse.size() && reuse[i].source() == lines[i].tex) c.formulas.push_back(reuse[i]);
+        else c.formulas.push_back(Formula::parse(lines[i].tex));
     }
-    updateGeometry();
-    update();
+    return c;
 }
 
-void FormulaView::setTheme(const Theme& theme, double formulaPt) {
-    theme_ = theme;
-    formulaPt_ = formulaPt;
-    updateGeometry();
-    update();
-}
-
-qreal FormulaView::paintSheet(QPainter& p, const QRectF& rect) const {
+qreal paintSheet(QPainter& p, const QRectF& rect, const SheetContent& sheet) {
     p.save();
-    const QFont titleF = theme_.titleFont();
-    const QFont labelF = theme_.smallFont();
+    const Theme& theme = sheet.theme;
+    const QFont titleF = theme.titleFont();
+    const QFont labelF = theme.smallFont();
     QFont ff;
-    ff.setPointSizeF(formulaPt_ * theme_.fontScale);
+    ff.setPointSizeF(sheet.formulaPt * theme.fontScale);
     qreal y = rect.top();
     const qreal pad = QFontMetricsF(labelF, p.device()).height() * 0.35;
-    if (!title_.isEmpty()) {
+    if (!sheet.title.isEmpty()) {
         p.setFont(titleF);
-        p.setPen(theme_.foreground);
+        p.setPen(theme.foreground);
         const QFontMetricsF fm(titleF, p.device());
         const QRectF r(rect.left(), y, rect.width(), fm.height() * 3);
         QRectF used;
-        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, title_, &used);
+        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, sheet.title, &used);
         y += used.height() + pad * 1.5;
     }
-    for (std::size_t i = 0; i < formulas_.size(); ++i) {
-        if (!labels_[i].isEmpty()) {
+    for (std::size_t i = 0; i < sheet.formulas.size(); ++i) {
+        if (!sheet.labels[i].isEmpty()) {
             p.setFont(labelF);
-            p.setPen(theme_.muted);
+            p.setPen(theme.muted);
             const QFontMetricsF fm(labelF, p.device());
             QRectF used;
-            p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 3), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, labels_[i], &used);
+            p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 3), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
+                       sheet.labels[i], &used);
             y += used.height() + pad * 0.4;
         }
         // Shrink a formula that is wider than the panel.
         QFont f = ff;
-        QSizeF s = formulas_[i].size(f, p.device());
-        if (s.width() > rect.width() - 16 && s.width() > 0) {
-            f.setPointSizeF(std::max(6.0, f.pointSizeF() * (rect.width() - 16) / s.width()));
-            s = formulas_[i].size(f, p.device());
+        QSizeF sz = sheet.formulas[i].size(f, p.device());
+        if (sz.width() > rect.width() - 16 && sz.width() > 0) {
+            f.setPointSizeF(std::max(6.0, f.pointSizeF() * (rect.width() - 16) / sz.width()));
+            sz = sheet.formulas[i].size(f, p.device());
         }
-        formulas_[i].paint(&p, QPointF(rect.left() + 8, y), f, theme_.foreground);
-        y += s.height() + pad * 1.6;
+        sheet.formulas[i].paint(&p, QPointF(rect.left() + 8, y), f, theme.foreground);
+        y += sz.height() + pad * 1.6;
     }
-    if (!note_.isEmpty()) {
-        p.setFont(theme_.bodyFont());
-        p.setPen(theme_.error);
-        const QFontMetricsF fm(theme_.bodyFont(), p.device());
+    if (!sheet.note.isEmpty()) {
+        p.setFont(theme.bodyFont());
+        p.setPen(theme.error);
+        const QFontMetricsF fm(theme.bodyFont(), p.device());
         QRectF used;
-        p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 4), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, note_, &used);
+        p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 4), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
+                   sheet.note, &used);
         y += used.height();
     }
     p.restore();
     return y - rect.top();
 }
 
-QSize FormulaView::sizeHint() const {
-    // Measure by painting onto a throw-away image of the current width.
-    const int w = std::max(width(), 360);
-    QImage probe(w, 8, QImage::Format_ARGB32_Premultiplied);
+namespace {
+
+// The view height a sheet needs at a width: measured by painting it onto a throw-away image.
+int sheetHeight(const SheetContent& sheet, int width) {
+    QImage probe(std::max(width, 1), 8, QImage::Format_ARGB32_Premultiplied);
     QPainter p(&probe);
-    const qreal h = paintSheet(p, QRectF(8, 8, w - 16, 100000));
-    p.end();
-    return {w, int(std::ceil(h)) + 16};
+    const qreal h = paintSheet(p, QRectF(8, 8, width - 16, 100000), sheet);
+    return int(std::ceil(h)) + 16;
+}
+
+}  // namespace
+
+SheetDrawing drawSheet(SheetContent content, int width, double devicePixelRatio) {
+    SheetDrawing d;
+    d.content = std::move(content);
+    d.width = std::max(width, 40);
+    d.height = sheetHeight(d.content, d.width);
+    d.image = QImage(QSize(int(std::lround(d.width * devicePixelRatio)), int(std::lround(d.height * devicePixelRatio))),
+                     QImage::Format_RGB32);
+    d.image.setDevicePixelRatio(devicePixelRatio);
+    QPainter p(&d.image);
+    p.fillRect(QRectF(0, 0, d.width, d.height), d.content.theme.background);
+    p.setRenderHint(QPainter::Antialiasing);
+    paintSheet(p, QRectF(8, 8, d.width - 16, 100000), d.content);
+    return d;
+}
+
+FormulaView::FormulaView(QWidget* parent) : QWidget(parent) {
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    sheet_.theme = themeByName(QStringLiteral("light"));
+}
+
+void FormulaView::setSheet(const QString& title, const std::vector<FormulaLine>& lines, const QString& note) {
+    // Formulas whose source did not change are kept with their cached layouts.
+    sheet_ = sheetContent(title, lines, note, sheet_.theme, sheet_.formulaPt, sheet_.formulas);
+    drawing_ = {};
+    contentChanged();
+}
+
+void FormulaView::setDrawing(SheetDrawing drawing) {
+    sheet_ = drawing.content;
+    drawing_ = std::move(drawing);
+    contentChanged();
+}
+
+void FormulaView::setTheme(const Theme& theme, double formulaPt) {
+    sheet_.theme = theme;
+    sheet_.formulaPt = formulaPt;
+    contentChanged();
+}
+
+void FormulaView::contentChanged() {
+    // A new layout only when the height the sheet needs changes (the numbers follow a slider
+    // drag; re-laying the dock out for each would repaint the whole window).
+    hintWidth_ = -1;
+    const int h = sizeHint().height();
+    if (h != layoutHeight_) {
+        layoutHeight_ = h;
+        updateGeometry();
+    }
+    update();
+}
+
+bool FormulaView::drawingFits() const {
+    return !drawing_.image.isNull() && drawing_.width == width() && drawing_.image.devicePixelRatio() == devicePixelRatioF() &&
+           themeKey(drawing_.content.theme) == themeKey(sheet_.theme) && drawing_.content.formulaPt == sheet_.formulaPt;
+}
+
+QSize FormulaView::sizeHint() const {
+    const int w = std::max(width(), 360);
+    if (drawingFits()) return {w, drawing_.height};
+    if (hintWidth_ != w) {
+        hintHeight_ = sheetHeight(sheet_, w);
+        hintWidth_ = w;
+    }
+    return {w, hintHeight_};
+}
+
+void FormulaView::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    Q_EMIT resized();
 }
 
 void FormulaView::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    p.fillRect(rect(), theme_.background);
+    fromDrawing_ = drawingFits();
+    if (fromDrawing_) {
+        p.drawImage(QPointF(0, 0), drawing_.image);
+        if (drawing_.height < height()) p.fillRect(QRectF(0, drawing_.height, width(), height() - drawing_.height), sheet_.theme.background);
+        return;
+    }
+    p.fillRect(rect(), sheet_.theme.background);
     p.setRenderHint(QPainter::Antialiasing);
-    const qreal h = paintSheet(p, QRectF(8, 8, width() - 16, 100000));
+    const qreal h = ui::paintSheet(p, QRectF(8, 8, width() - 16, 100000), sheet_);
     if (int(h) + 16 > height()) {
         setMinimumHeight(int(std::ceil(h)) + 16);
     }
@@ -455,6 +525,13 @@ FormulaPanel::FormulaPanel(Scene* scene, QWidget* parent) : QWidget(parent), sce
     key_->setObjectName(QStringLiteral("formulaKey"));
     pair_ = new QSpinBox(this);
     pair_->setObjectName(QStringLiteral("formulaPair"));
+    // Fixed sizes that fit the largest values (positions up to 2^30, pairs up to 32768): a
+    // range that follows the scene (the pair count follows the dimension during a drag) then
+    // never re-lays the dock and the main window out.
+    for (auto [box, widest] : {std::pair{query_, 1 << 30}, std::pair{key_, 1 << 30}, std::pair{pair_, 32767}}) {
+        box->setRange(0, widest);
+        box->setFixedSize(box->sizeHint());
+    }
     query_->setValue(5);
     key_->setValue(2);
     query_->setToolTip(tr("Query position (m for RoPE and sinusoidal, i for the bias methods)"));
@@ -468,7 +545,7 @@ FormulaPanel::FormulaPanel(Scene* scene, QWidget* parent) : QWidget(parent), sce
     controls->addWidget(pair_);
     controls->addStretch(1);
     lay->addLayout(controls);
-    score_ = new QLabel(this);
+    score_ = new TextLine(tr("Score at (1000000, 1000000): −0.000000000"), this);
     score_->setObjectName(QStringLiteral("formulaScore"));
     lay->addWidget(score_);
 
@@ -489,6 +566,7 @@ FormulaPanel::FormulaPanel(Scene* scene, QWidget* parent) : QWidget(parent), sce
     lay->addWidget(scroll, 1);
 
     for (auto* s : {query_, key_, pair_}) connect(s, &QSpinBox::valueChanged, this, &FormulaPanel::refresh);
+    connect(defs_, &FormulaView::resized, this, &FormulaPanel::refresh);   // drawn again for the new width
     connect(scene_, &Scene::changed, this, &FormulaPanel::refresh);
     connect(scene_, &Scene::activeConfigChanged, this, &FormulaPanel::refresh);
     refresh();
@@ -512,13 +590,20 @@ void FormulaPanel::refresh() {
     const int maxPos = int(std::min<std::int64_t>(s.length - 1, 1 << 30));
     const int cfg = std::clamp(scene_->activeConfig(), 0, int(s.methods.size()) - 1);
     {
-        const QSignalBlocker a(query_), b(key_), c(pair_);
-        query_->setRange(0, std::max(0, maxPos));
-        key_->setRange(0, std::max(0, maxPos));
+        // QAbstractSpinBox::setRange always asks for a new layout (updateGeometry), which during
+        // a slider drag would re-lay and repaint the whole dock and main window on every edit:
+        // set a range only when it changes.
+        const auto setRange = [](QSpinBox* box, int hi) {
+            if (box->minimum() == 0 && box->maximum() == hi) return;
+            const QSignalBlocker b(box);
+            box->setRange(0, hi);
+        };
+        setRange(query_, std::max(0, maxPos));
+        setRange(key_, std::max(0, maxPos));
         const ScoreParams p = effectiveParams(s, cfg);
         int pairs = std::max(1, pairCount(p));
         if (p.method == Method::Rope && !configProblem(s, cfg)) pairs = std::max(1, p.ropeParams().rotaryDim() / 2);
-        pair_->setRange(0, pairs - 1);
+        setRange(pair_, pairs - 1);
     }
     if (cooldown_->isActive()) {
         dirty_ = true;   // asked again when the cooldown ends
@@ -531,6 +616,13 @@ void FormulaPanel::request() {
     dirty_ = false;
     cooldown_->start();
     Request r{scene_->params(), scene_->activeConfig(), FormulaFocus{query_->value(), key_->value(), pair_->value()}};
+    const SceneParams& s = scene_->params();
+    r.theme = themeByName(s.view.theme, s.view.fontScale);
+    r.formulaPt = r.theme.name == QLatin1String("projector") ? 20 : 14;
+    r.width = defs_->width();
+    r.devicePixelRatio = defs_->devicePixelRatioF();
+    r.reuseDefinitions = defs_->formulas();
+    r.reuseNumbers = nums_->formulas();
     if (running_) pending_ = std::move(r);   // newest wins: only the last request runs next
     else start(std::move(r));
 }
@@ -539,8 +631,16 @@ void FormulaPanel::start(Request request) {
     running_ = true;
     QPointer<FormulaPanel> self(this);
     pool_.start([self, request = std::move(request)] {
-        FormulaSheet sheet = formulaSheet(request.scene, request.config, request.focus);
-        QMetaObject::invokeMethod(qApp, [self, sheet = std::move(sheet)] {
+        // The sheet, then both views' pictures: the GUI thread only copies pixels.
+        Result result;
+        result.sheet = formulaSheet(request.scene, request.config, request.focus);
+        const FormulaSheet& sh = result.sheet;
+        result.definitions = drawSheet(sheetContent(sh.title, sh.definitions, {}, request.theme, request.formulaPt, request.reuseDefinitions),
+                                       request.width, request.devicePixelRatio);
+        result.numbers = drawSheet(sheetContent(tr("With the current numbers (query %1, key %2, pair %3)").arg(sh.focus.query).arg(sh.focus.key).arg(sh.focus.pair),
+                                                sh.numbers, sh.note, request.theme, request.formulaPt, request.reuseNumbers),
+                                   request.width, request.devicePixelRatio);
+        QMetaObject::invokeMethod(qApp, [self, result = std::move(result)]() mutable {
             if (!self) return;
             self->running_ = false;
             if (self->pending_) {
@@ -549,23 +649,17 @@ void FormulaPanel::start(Request request) {
                 self->start(std::move(next));   // a newer request supersedes this sheet
                 return;
             }
-            self->showSheet(sheet);
+            self->showSheet(std::move(result));
         }, Qt::QueuedConnection);
     });
 }
 
-void FormulaPanel::showSheet(const FormulaSheet& sheet) {
-    sheet_ = sheet;
-    const SceneParams& s = scene_->params();
-    const Theme theme = themeByName(s.view.theme, s.view.fontScale);
-    const double pt = theme.name == QLatin1String("projector") ? 20 : 14;
-    defs_->setTheme(theme, pt);
-    nums_->setTheme(theme, pt);
-    defs_->setSheet(sheet_.title, sheet_.definitions);
-    nums_->setSheet(tr("With the current numbers (query %1, key %2, pair %3)").arg(sheet_.focus.query).arg(sheet_.focus.key).arg(sheet_.focus.pair),
-                    sheet_.numbers, sheet_.note);
+void FormulaPanel::showSheet(Result result) {
+    sheet_ = std::move(result.sheet);
+    defs_->setDrawing(std::move(result.definitions));
+    nums_->setDrawing(std::move(result.numbers));
     score_->setText(sheet_.score ? tr("Score at (%1, %2): %3").arg(sheet_.focus.query).arg(sheet_.focus.key).arg(formatValue(*sheet_.score))
-                                 : tr("Score undefined here"));
+                                      : tr("Score undefined here"));
 }
 
 bool FormulaPanel::waitIdle(int timeoutMs) {

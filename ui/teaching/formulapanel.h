@@ -26,6 +26,7 @@ QT_END_NAMESPACE
 namespace poslab::ui {
 
 class Scene;
+class TextLine;
 
 struct FormulaLine {
     QString label;   // "Frequencies", "pair 3 of q at m = 5" (plain text)
@@ -49,29 +50,68 @@ struct FormulaSheet {
 
 FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFocus& focus);
 
-// Draws a title and a list of formulas (label above each), in a theme's colours and size.
+// A sheet: a title, formulas with a label above each, and a note, in a theme and formula size.
+struct SheetContent {
+    QString title, note;
+    std::vector<QString> labels;
+    std::vector<Formula> formulas;   // parsed; copies share their cached layouts
+    Theme theme;
+    double formulaPt = 15;
+};
+
+// Parses `lines` into a sheet; formulas whose source equals one of `reuse` (by index) keep that
+// formula and its cached layouts (the definitions stay the same while the numbers follow).
+SheetContent sheetContent(const QString& title, const std::vector<FormulaLine>& lines, const QString& note,
+                          const Theme& theme, double formulaPt, const std::vector<Formula>& reuse = {});
+
+// Paints a sheet into `rect` (top-left aligned; the height is open-ended); returns the height used.
+qreal paintSheet(QPainter& p, const QRectF& rect, const SheetContent& sheet);
+
+// A sheet drawn for a view `width` logical pixels wide: its picture (what FormulaView paints,
+// made on a worker thread) and the view height it needs.
+struct SheetDrawing {
+    SheetContent content;
+    QImage image;        // the view's whole area, background included; devicePixelRatio() set
+    int width = 0;       // logical width drawn for
+    int height = 0;      // logical height the view needs
+};
+SheetDrawing drawSheet(SheetContent content, int width, double devicePixelRatio);
+
+// Draws a title and a list of formulas (label above each), in a theme's colours and size. Shows a
+// SheetDrawing's picture when it fits the view's width, device pixel ratio and theme, and draws
+// the sheet itself otherwise.
 class FormulaView : public QWidget {
     Q_OBJECT
 public:
     explicit FormulaView(QWidget* parent = nullptr);
     void setSheet(const QString& title, const std::vector<FormulaLine>& lines, const QString& note = {});
+    // A sheet drawn on a worker (its content replaces this view's).
+    void setDrawing(SheetDrawing drawing);
     void setTheme(const Theme& theme, double formulaPt);
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override { return {200, 80}; }
-    int lineCount() const { return int(formulas_.size()); }
-    const std::vector<Formula>& formulas() const { return formulas_; }
+    int lineCount() const { return int(sheet_.formulas.size()); }
+    const std::vector<Formula>& formulas() const { return sheet_.formulas; }
     // Paints the whole sheet into `rect` (also used by presentation mode); returns the height used.
-    qreal paintSheet(QPainter& p, const QRectF& rect) const;
+    qreal paintSheet(QPainter& p, const QRectF& rect) const { return ui::paintSheet(p, rect, sheet_); }
+    // Whether the last paint copied a worker's drawing (false: drawn here).
+    bool paintedFromDrawing() const { return fromDrawing_; }
+
+Q_SIGNALS:
+    void resized();
 
 protected:
     void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
-    QString title_, note_;
-    std::vector<QString> labels_;
-    std::vector<Formula> formulas_;
-    Theme theme_;
-    double formulaPt_ = 15;
+    bool drawingFits() const;
+    void contentChanged();
+    SheetContent sheet_;
+    SheetDrawing drawing_;   // image null: none
+    bool fromDrawing_ = false;
+    mutable int hintWidth_ = -1, hintHeight_ = 0;   // sizeHint() cache for the current content
+    int layoutHeight_ = -1;                          // the height the layout was last told
 };
 
 // Panel: focus controls (query, key, pair) and the two sheets (definitions, numbers).
@@ -96,9 +136,19 @@ private:
         SceneParams scene;
         int config = 0;
         FormulaFocus focus;
+        // How the views look: the worker draws both sheets for them.
+        Theme theme;
+        double formulaPt = 14;
+        int width = 0;
+        double devicePixelRatio = 1;
+        std::vector<Formula> reuseDefinitions, reuseNumbers;
+    };
+    struct Result {
+        FormulaSheet sheet;
+        SheetDrawing definitions, numbers;
     };
     void start(Request request);
-    void showSheet(const FormulaSheet& sheet);
+    void showSheet(Result result);
 
     void request();
 
@@ -113,7 +163,7 @@ private:
     QSpinBox* query_ = nullptr;
     QSpinBox* key_ = nullptr;
     QSpinBox* pair_ = nullptr;
-    QLabel* score_ = nullptr;
+    TextLine* score_ = nullptr;
     FormulaView* defs_ = nullptr;
     FormulaView* nums_ = nullptr;
     FormulaSheet sheet_;

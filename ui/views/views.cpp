@@ -4,6 +4,7 @@
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/pairsrenderer.h"
+#include "ui/scheduler.h"
 
 #include <QChart>
 #include <QCoreApplication>
@@ -25,9 +26,21 @@ void ViewBase::setTheme(const Theme& theme) {
 
 void ViewBase::paintEvent(QPaintEvent*) {
     QPainter p(this);
-    draw(p, QRectF(rect()));
+    const Picture& pic = picture();
+    const double dpr = devicePixelRatioF();
+    fromPicture_ = !pic.image.isNull() && pic.image.size() == pictureSize(size(), dpr) &&
+                   pic.image.devicePixelRatio() == dpr && pic.theme == themeKey(theme_);
+    if (fromPicture_)
+        p.drawImage(QPointF(0, 0), pic.image);
+    else
+        draw(p, QRectF(rect()));
     painted_ = generation_;
     Q_EMIT painted(painted_);
+}
+
+void ViewBase::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    Q_EMIT resized();
 }
 
 void ViewBase::mouseMoveEvent(QMouseEvent* event) {
@@ -54,10 +67,6 @@ QString HeatmapView::toolTipAt(const QPoint& pos) const {
     return hit ? heatmapToolTip(result_, *hit) : QString();
 }
 int HeatmapView::cellsFor(int panels) const { return heatmapCellsFor(QRectF(rect()), panels, theme_, devicePixelRatioF()); }
-void HeatmapView::resizeEvent(QResizeEvent* e) {
-    ViewBase::resizeEvent(e);
-    Q_EMIT resized();
-}
 
 // ---- Frequencies
 void FrequencyView::draw(QPainter& p, const QRectF& r) const { renderFrequencies(p, r, result_, theme_); }

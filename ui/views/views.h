@@ -1,6 +1,8 @@
 #pragma once
 // The view widgets: thin wrappers that hold the latest result value, draw it with its renderer
 // (the same function export uses) and show a tooltip with the exact value under the mouse.
+// When the result carries a Picture that fits the view's size and theme (the scheduler's workers
+// drew it with the same renderer), the view copies its pixels instead of drawing again.
 // Each records the generation it last painted (for tests and the live-update benchmark).
 #include "ui/render/theme.h"
 #include "ui/results.h"
@@ -21,13 +23,18 @@ public:
     // The tooltip text at a widget position ("" = none).
     virtual QString toolTipAt(const QPoint& pos) const = 0;
     QSize minimumSizeHint() const override { return {240, 200}; }
+    // Whether the last paint copied the worker's picture (false: drawn here).
+    bool paintedFromPicture() const { return fromPicture_; }
 
 Q_SIGNALS:
     void painted(std::uint64_t generation);
+    void resized();
 
 protected:
     virtual void draw(QPainter& painter, const QRectF& rect) const = 0;
+    virtual const Picture& picture() const = 0;
     void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent* e) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void setGeneration(std::uint64_t g) {
@@ -38,6 +45,7 @@ protected:
 
 private:
     std::uint64_t generation_ = 0, painted_ = 0;
+    bool fromPicture_ = false;
 };
 
 class PairsView : public ViewBase {
@@ -53,6 +61,7 @@ public:
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
+    const Picture& picture() const override { return result_.picture; }
 
 private:
     PairsResult result_;
@@ -71,12 +80,9 @@ public:
     // Cells per axis for `panels` panels at the current size (device pixels).
     int cellsFor(int panels) const;
 
-Q_SIGNALS:
-    void resized();
-
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    void resizeEvent(QResizeEvent* e) override;
+    const Picture& picture() const override { return result_.picture; }
 
 private:
     HeatmapResult result_;
@@ -95,6 +101,7 @@ public:
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
+    const Picture& picture() const override { return result_.picture; }
 
 private:
     FrequencyResult result_;

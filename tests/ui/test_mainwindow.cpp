@@ -6,6 +6,11 @@
 #include "ui/mainwindow.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
+#include "ui/render/frequencyrenderer.h"
+#include "ui/render/heatmaprenderer.h"
+#include "ui/render/pairsrenderer.h"
+#include "ui/teaching/formulapanel.h"
+#include "ui/teaching/teaching.h"
 #include "ui/views/views.h"
 
 #include <QComboBox>
@@ -186,6 +191,41 @@ private Q_SLOTS:
     }
 
 
+    // A drag must only repaint what changed: nothing that follows an edit (the teaching dock's
+    // focus ranges, its score line and formula sheets) may ask the main window for a new layout,
+    // which would re-lay out and repaint the whole window on every edit.
+    void sliderDragDoesNotRelayTheWindowOut() {
+        MainWindow w(false);
+        auto* teaching = installTeaching(&w);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(settle(w));
+        QVERIFY(teaching->formulaPanel()->waitIdle());
+        QCoreApplication::processEvents();
+        struct Counter : QObject {
+            int layouts = 0;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::LayoutRequest) ++layouts;
+                return false;
+            }
+        } counter;
+        w.installEventFilter(&counter);
+        for (auto* slider : {w.panel()->dimControl()->slider(), w.panel()->baseControl()->slider()}) {
+            slider->setSliderDown(true);
+            for (int i = 0; i < 12; ++i) {
+                slider->setValue(slider->value() + 1);
+                QVERIFY(settle(w));
+                QVERIFY(teaching->formulaPanel()->waitIdle());
+                QCoreApplication::processEvents();
+            }
+            slider->setSliderDown(false);
+        }
+        QVERIFY(settle(w));
+        QVERIFY(w.scene()->params().methods[0].params.dim > 64);
+        QCOMPARE(counter.layouts, 0);
+    }
+
     // The extremes the panel accepts: the GUI thread never works for 100 ms on one edit or one
     // repaint, the worker finishes, and every view shows numbers or the core's message.
     void extremeValuesDoNotFreeze_data() {
@@ -298,6 +338,61 @@ private Q_SLOTS:
         QCOMPARE(w.panel()->problemLabel()->text(), expected);
         QCOMPARE(w.heatmapView()->result().panels[0].error, expected);
         QVERIFY(!w.heatmapView()->toolTipAt(QPoint(300, 300)).contains(QStringLiteral("nan")));
+    }
+
+    // The workers draw each view with its renderer (Scheduler::setRender) and the view copies
+    // the picture: after any change the views settle on a picture of their size and theme, and
+    // its pixels are the renderer's for the result the view holds (what export draws).
+    void viewsShowTheRenderersPicture_data() {
+        QTest::addColumn<QString>("change");
+        for (const char* c : {"default", "dark_theme", "resized", "compare_mode", "alibi_large_text"}) QTest::newRow(c) << QString::fromLatin1(c);
+    }
+    void viewsShowTheRenderersPicture() {
+        QFETCH(QString, change);
+        MainWindow w(false);
+        auto* teaching = installTeaching(&w);
+        w.resize(1500, 950);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(settle(w));
+        if (change == QLatin1String("dark_theme"))
+            w.scene()->edit(QStringLiteral("theme"), QString(), [](SceneParams& s) { s.view.theme = QStringLiteral("dark"); });
+        if (change == QLatin1String("resized")) w.resize(1100, 760);
+        if (change == QLatin1String("compare_mode")) {
+            w.scene()->addConfig();
+            w.scene()->editActive(QStringLiteral("base"), QStringLiteral("rope.base"), [](MethodConfig& c) { c.params.rope.base = 500000; });
+        }
+        if (change == QLatin1String("alibi_large_text"))
+            w.scene()->edit(QStringLiteral("alibi"), QString(), [](SceneParams& s) {
+                s.methods[0].params.method = Method::Alibi;
+                s.view.fontScale = 1.6;
+            });
+        QVERIFY(settle(w));
+        QVERIFY(teaching->formulaPanel()->waitIdle());
+        QCoreApplication::processEvents();
+        const auto direct = [](ViewBase* v, auto render, const auto& result) {
+            QImage img(v->size(), QImage::Format_RGB32);
+            QPainter p(&img);
+            render(p, QRectF(img.rect()), result, v->theme());
+            return img;
+        };
+        const auto check = [&](ViewBase* v, const QImage& expected) {
+            const QImage shown = v->grab().toImage().convertToFormat(QImage::Format_RGB32);
+            QVERIFY2(v->paintedFromPicture(), qPrintable(v->objectName() + QStringLiteral(" drew itself instead of its picture")));
+            QCOMPARE(shown.size(), expected.size());
+            QVERIFY2(shown == expected, qPrintable(v->objectName() + QStringLiteral(": the picture differs from the renderer's drawing")));
+        };
+        check(w.pairsView(), direct(w.pairsView(), renderPairs, w.pairsView()->result()));
+        check(w.heatmapView(), direct(w.heatmapView(), renderHeatmap, w.heatmapView()->result()));
+        check(w.frequencyView(), direct(w.frequencyView(), renderFrequencies, w.frequencyView()->result()));
+        QCOMPARE(w.heatmapView()->theme().name, w.scene()->params().view.theme);
+        // The formula sheets: drawn on the formula worker, copied by the views.
+        for (FormulaView* f : {teaching->formulaPanel()->definitionsView(), teaching->formulaPanel()->numbersView()}) {
+            if (!f->isVisible()) continue;
+            const QImage sheet = f->grab().toImage();
+            QVERIFY2(f->paintedFromDrawing(), qPrintable(f->objectName()));
+            QCOMPARE(QColor(sheet.pixel(2, 2)), themeByName(w.scene()->params().view.theme).background);
+        }
     }
 
     void themesRender_data() {

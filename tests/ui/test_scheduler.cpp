@@ -1,6 +1,7 @@
 // Scheduler: results equal the synchronous computations, newest wins (a burst of requests
 // computes far fewer jobs than requests and ends on the newest), results arrive in order,
 // unchanged views are not recomputed, and views compute at display resolution.
+#include "ui/render/pairsrenderer.h"
 #include "ui/scheduler.h"
 
 #include <QSignalSpy>
@@ -73,6 +74,82 @@ private Q_SLOTS:
         QVERIFY(s.waitIdle());
         QCOMPARE(heatmaps, 1);
         QCOMPARE(decays, 2);
+    }
+
+    // With a RenderSpec the workers draw each view's picture: at the view's size × device pixel
+    // ratio, in its theme, and exactly what the renderer draws; views without a size get none.
+    void picturesAreTheRenderersDrawing_data() {
+        QTest::addColumn<double>("dpr");
+        QTest::addColumn<QString>("theme");
+        QTest::newRow("dpr1_light") << 1.0 << QStringLiteral("light");
+        QTest::newRow("dpr2_dark") << 2.0 << QStringLiteral("dark");
+        QTest::newRow("dpr1.5_projector") << 1.5 << QStringLiteral("projector");
+    }
+    void picturesAreTheRenderersDrawing() {
+        QFETCH(double, dpr);
+        QFETCH(QString, theme);
+        Scheduler s;
+        RenderSpec r;
+        r.pairs = QSize(420, 300);
+        r.heatmap = QSize(300, 260);   // frequencies: no size, no picture
+        r.devicePixelRatio = dpr;
+        r.theme = themeByName(theme);
+        s.setRender(r);
+        PairsResult pairs;
+        HeatmapResult heat;
+        FrequencyResult freqs;
+        connect(&s, &Scheduler::pairsReady, this, [&](const PairsResult& x) { pairs = x; });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& x) { heat = x; });
+        connect(&s, &Scheduler::frequenciesReady, this, [&](const FrequencyResult& x) { freqs = x; });
+        s.request(SceneParams{});
+        QVERIFY(s.waitIdle());
+        QCOMPARE(pairs.picture.image.size(), pictureSize(r.pairs, dpr));
+        QCOMPARE(pairs.picture.image.devicePixelRatio(), dpr);
+        QCOMPARE(pairs.picture.theme, themeKey(r.theme));
+        QCOMPARE(heat.picture.image.size(), pictureSize(r.heatmap, dpr));
+        QVERIFY(freqs.picture.image.isNull());
+        QVERIFY(!freqs.configs.empty());
+        QImage direct(pictureSize(r.pairs, dpr), QImage::Format_RGB32);
+        direct.setDevicePixelRatio(dpr);
+        {
+            QPainter p(&direct);
+            renderPairs(p, QRectF(QPointF(0, 0), QSizeF(r.pairs)), pairs, r.theme);
+        }
+        QVERIFY(pairs.picture.image == direct);
+    }
+
+    // A view's size and theme are inputs of its picture: a change recomputes the views it
+    // concerns, and only those.
+    void renderChangesRecomputeOnlyTheirViews() {
+        Scheduler s;
+        RenderSpec r;
+        r.pairs = QSize(400, 300);
+        r.heatmap = QSize(300, 300);
+        r.frequencies = QSize(300, 200);
+        s.setRender(r);
+        int pairs = 0, heatmaps = 0, decays = 0, freqs = 0;
+        connect(&s, &Scheduler::pairsReady, this, [&](const PairsResult&) { ++pairs; });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult&) { ++heatmaps; });
+        connect(&s, &Scheduler::decayReady, this, [&](const DecayResult&) { ++decays; });
+        connect(&s, &Scheduler::frequenciesReady, this, [&](const FrequencyResult&) { ++freqs; });
+        s.request(SceneParams{});
+        QVERIFY(s.waitIdle());
+        QCOMPARE(pairs + heatmaps + decays + freqs, 4);
+        r.pairs = QSize(500, 300);   // the pair view was resized: it is drawn again, alone
+        s.setRender(r);
+        QVERIFY(s.waitIdle());
+        QCOMPARE(pairs, 2);
+        QCOMPARE(heatmaps + decays + freqs, 3);
+        s.setRender(r);              // no change: nothing
+        QVERIFY(s.waitIdle());
+        QCOMPARE(pairs + heatmaps + decays + freqs, 5);
+        r.theme = themeByName(QStringLiteral("dark"));   // every picture changes; the decay has none
+        s.setRender(r);
+        QVERIFY(s.waitIdle());
+        QCOMPARE(pairs, 3);
+        QCOMPARE(heatmaps, 2);
+        QCOMPARE(freqs, 2);
+        QCOMPARE(decays, 1);
     }
 
     void hiddenViewsAreNotComputed() {

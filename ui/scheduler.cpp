@@ -164,38 +164,26 @@ void Scheduler::start(Job job) {
     run->job = std::move(job);
     run->clock.start();
     const Job& j = run->job;
-    // One task per view, the heaviest first (the pool starts them in this order).
+    // One task per view, the heaviest first (the pool starts them in this order): compute the
+    // result, then (for the views that have a picture size) draw it with the view's renderer.
     std::vector<std::function<void()>> tasks;
+    const auto add = [&](auto slot, auto compute, QSize RenderSpec::*view, auto render) {
+        tasks.emplace_back([run, slot, compute, view, render] {
+            auto r = compute(run->job);
+            r.generation = run->job.generation;
+            if constexpr (requires { r.picture; })
+                r.picture = drawPicture(run->job.render, view,
+                                        [&](QPainter& p, const QRectF& rect, const Theme& t) { render(p, rect, r, t); });
+            (*run).*slot = std::move(r);
+        });
+    };
+    const auto noRender = [](QPainter&, const QRectF&, const DecayResult&, const Theme&) {};
     if (j.heatmap)
-        tasks.emplace_back([run] {
-            HeatmapResult r = computeHeatmap(run->job.scene, run->job.display);
-            r.generation = run->job.generation;
-            r.picture = drawPicture(run->job.render, &RenderSpec::heatmap,
-                                    [&](QPainter& p, const QRectF& rect, const Theme& t) { renderHeatmap(p, rect, r, t); });
-            run->heat = std::move(r);
-        });
-    if (j.pairs)
-        tasks.emplace_back([run] {
-            PairsResult r = computePairs(run->job.scene, run->job.display);
-            r.generation = run->job.generation;
-            r.picture = drawPicture(run->job.render, &RenderSpec::pairs,
-                                    [&](QPainter& p, const QRectF& rect, const Theme& t) { renderPairs(p, rect, r, t); });
-            run->pairs = std::move(r);
-        });
-    if (j.decay)
-        tasks.emplace_back([run] {
-            DecayResult r = computeDecay(run->job.scene, run->job.display);
-            r.generation = run->job.generation;
-            run->decay = std::move(r);
-        });
+        add(&Running::heat, [](const Job& x) { return computeHeatmap(x.scene, x.display); }, &RenderSpec::heatmap, renderHeatmap);
+    if (j.pairs) add(&Running::pairs, [](const Job& x) { return computePairs(x.scene, x.display); }, &RenderSpec::pairs, renderPairs);
+    if (j.decay) add(&Running::decay, [](const Job& x) { return computeDecay(x.scene, x.display); }, nullptr, noRender);
     if (j.frequencies)
-        tasks.emplace_back([run] {
-            FrequencyResult r = computeFrequencies(run->job.scene);
-            r.generation = run->job.generation;
-            r.picture = drawPicture(run->job.render, &RenderSpec::frequencies,
-                                    [&](QPainter& p, const QRectF& rect, const Theme& t) { renderFrequencies(p, rect, r, t); });
-            run->freqs = std::move(r);
-        });
+        add(&Running::freqs, [](const Job& x) { return computeFrequencies(x.scene); }, &RenderSpec::frequencies, renderFrequencies);
     if (tasks.empty()) {
         deliver(run);
         return;

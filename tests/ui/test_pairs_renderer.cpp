@@ -147,6 +147,58 @@ private Q_SLOTS:
         QVERIFY(tip1.contains(QString::fromStdString(formatNumber(r.configs[0].pairs[0].angle[1]))));
     }
 
+    // A trail shows where the pair's vector is across positions. A pair that turns far between
+    // trail samples (pair 0 turns 1 rad a position) is drawn as dots on the circle: no chord
+    // crosses the inside of the circle, where the vector never is. A slow pair is a line.
+    void trailStaysWhereTheVectorIs_data() {
+        QTest::addColumn<int>("pair");
+        QTest::addColumn<bool>("dots");
+        QTest::newRow("pair0_1rad_per_position_dots") << 0 << true;
+        QTest::newRow("pair10_0.24rad_per_position_dots") << 10 << true;
+        QTest::newRow("pair63_slow_line") << 63 << false;
+    }
+    void trailStaysWhereTheVectorIs() {
+        QFETCH(int, pair);
+        QFETCH(bool, dots);
+        SceneParams s;
+        s.length = 1024;
+        s.methods[0].params.dim = 128;
+        s.positions = {0, 512};
+        s.pairs = {pair};
+        const PairsResult r = computePairs(s);
+        const auto& pp = r.configs.at(0).pairs.at(0);
+        QCOMPARE(trailAsDots(pp), dots);
+        const Theme theme = themeByName(QStringLiteral("light"));
+        const QRectF rect(0, 0, 520, 480);
+        QImage img(520, 480, QImage::Format_RGB32);
+        QPainter painter(&img);
+        renderPairs(painter, rect, r, theme);
+        painter.end();
+        const auto& cl = layoutPairs(rect, r, theme).at(0).cells.at(0);
+        const double R = std::hypot(pp.trail.front().x(), pp.trail.front().y()) * cl.scale;
+        // Ink inside the circle (0.45 R .. 0.75 R), away from the arrows and the axes.
+        std::vector<double> arrows;
+        for (const auto& q : pp.query) arrows.push_back(std::atan2(q.y(), q.x()));
+        const auto near = [](double a, double b, double tol) { return std::abs(std::remainder(a - b, 2 * M_PI)) < tol; };
+        int inside = 0, looked = 0;
+        for (double rad = 0.45; rad <= 0.75; rad += 0.05)
+            for (double a = 0; a < 2 * M_PI; a += 0.01) {
+                bool skip = false;
+                for (double x : arrows) skip = skip || near(a, x, 0.3);
+                for (int k = 0; k < 4; ++k) skip = skip || near(a, k * M_PI / 2, 0.08);
+                if (skip) continue;
+                const QPoint px = QPointF(cl.center.x() + rad * R * std::cos(a), cl.center.y() - rad * R * std::sin(a)).toPoint();
+                ++looked;
+                if (QColor(img.pixel(px)) != theme.background) ++inside;
+            }
+        QVERIFY(looked > 500);
+        if (dots) QVERIFY2(inside == 0, qPrintable(QStringLiteral("%1 of %2 pixels inside the circle are inked").arg(inside).arg(looked)));
+        // The trail itself is drawn: the pixel at a middle trail sample is not the background.
+        const QPointF mid = pp.trail[pp.trail.size() / 2];
+        const QPoint at = QPointF(cl.center.x() + mid.x() * cl.scale, cl.center.y() - mid.y() * cl.scale).toPoint();
+        QVERIFY(QColor(img.pixel(at)) != theme.background);
+    }
+
     void nonRotatingMethodsSayWhatTheyDo_data() {
         QTest::addColumn<int>("method");
         QTest::addColumn<bool>("curve");

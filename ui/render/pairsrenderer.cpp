@@ -46,6 +46,17 @@ QPointF toScreen(const PairsCellLayout& l, const QPointF& v) { return {l.center.
 
 }  // namespace
 
+bool trailAsDots(const PairPanel& pair) {
+    // A chord of angle a has length 2r·sin(a/2): 20° gives 0.347 r.
+    constexpr double kMaxChord = 0.347;
+    for (std::size_t i = 1; i < pair.trail.size(); ++i) {
+        const QPointF a = pair.trail[i - 1], b = pair.trail[i];
+        const double r = std::max(std::hypot(a.x(), a.y()), std::hypot(b.x(), b.y()));
+        if (r > 0 && std::hypot(b.x() - a.x(), b.y() - a.y()) > kMaxChord * r) return true;
+    }
+    return false;
+}
+
 QString angleText(double a) {
     const double turns = a / (2 * std::numbers::pi);
     if (std::abs(turns) >= 1.0) return QObject::tr("%1 rad (%2 turns)").arg(plot::tickLabel(a), QString::number(turns, 'f', 2));
@@ -365,25 +376,34 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
             p.setPen(QPen(t.muted, 1, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
             p.drawEllipse(cl.center, rr * cl.scale, rr * cl.scale);
-            // Trail
+            // Trail, in an opaque faint colour (the foreground 27 % over the background).
             if (pp.trail.size() > 1) {
-                // A thin faint line drawn as separate segments in an opaque colour (the foreground
-                // 27 % over the background): a fast pair's trail circles dozens of times, and a
-                // translucent or joined stroke of a self-crossing path is filled as one polygon,
-                // which costs the raster engine far more than the picture is worth.
-                std::vector<QLineF> segs;
-                segs.reserve(pp.trail.size());
-                QPointF prev = toScreen(cl, pp.trail.front());
-                for (std::size_t i = 1; i < pp.trail.size(); ++i) {
-                    const QPointF q = toScreen(cl, pp.trail[i]);
-                    segs.emplace_back(prev, q);
-                    prev = q;
-                }
                 const auto mix = [](int a, int b) { return (a * 70 + b * 185) / 255; };
                 const QColor tc(mix(t.foreground.red(), t.background.red()), mix(t.foreground.green(), t.background.green()),
                                 mix(t.foreground.blue(), t.background.blue()));
-                p.setPen(QPen(tc, 1));
-                p.drawLines(segs.data(), int(segs.size()));
+                if (trailAsDots(pp)) {
+                    // The pair turns too far between samples for a line: the sampled positions
+                    // themselves, each where the vector is.
+                    std::vector<QPointF> dots;
+                    dots.reserve(pp.trail.size());
+                    for (const auto& v : pp.trail) dots.push_back(toScreen(cl, v));
+                    p.setPen(QPen(tc, std::max(2.0, t.lineWidth * 1.2), Qt::SolidLine, Qt::RoundCap));
+                    p.drawPoints(dots.data(), int(dots.size()));
+                } else {
+                    // Separate segments: a joined stroke of a path that circles many times is
+                    // filled as one self-crossing polygon, which costs the raster engine far
+                    // more than the picture is worth.
+                    std::vector<QLineF> segs;
+                    segs.reserve(pp.trail.size());
+                    QPointF prev = toScreen(cl, pp.trail.front());
+                    for (std::size_t i = 1; i < pp.trail.size(); ++i) {
+                        const QPointF q = toScreen(cl, pp.trail[i]);
+                        segs.emplace_back(prev, q);
+                        prev = q;
+                    }
+                    p.setPen(QPen(tc, 1));
+                    p.drawLines(segs.data(), int(segs.size()));
+                }
             }
             // Angle arc of the furthest position.
             if (!pp.query.empty()) {

@@ -2,7 +2,9 @@
 // Pair-vector renderer. One row per configuration.
 //   Rotating methods (RoPE, xPos, sinusoidal): one square cell per chosen pair i, the 2-D vector
 //   of that pair of the query (arrow) and key (hollow dot) at each position of interest, a trail
-//   of the vector across positions 0 … max, the reference circle, and the angle m·θ_i of the
+//   of the vector across positions 0 … max (a line where consecutive samples are close, dots
+//   where a pair turns too fast between samples for a line between them to mean anything: see
+//   trailAsDots), the reference circle, and the angle m·θ_i of the
 //   furthest position drawn as an arc and written out. All cells share one scale (linked axes).
 //   Other methods: their one-sentence summary, the bias/index curve against distance and the
 //   table they add (learned, Shaw, T5, Transformer-XL) as a colour image.
@@ -34,6 +36,10 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
 
 // Colour of the k-th of n positions of interest (sequential, readable on the theme's background).
 QColor positionColor(int k, int n, const Theme& theme);
+
+// Whether a trail is drawn as dots: some step between consecutive trail samples spans more than
+// about 20° of the circle (a chord that long cuts through the circle where the vector never is).
+bool trailAsDots(const PairPanel& pair);
 
 void renderPairs(QPainter& painter, const QRectF& rect, const PairsResult& result, const Theme& theme);
 

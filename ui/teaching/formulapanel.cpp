@@ -422,6 +422,7 @@ int sheetHeight(const SheetContent& sheet, int width) {
 SheetDrawing drawSheet(SheetContent content, int width, double devicePixelRatio) {
     SheetDrawing d;
     d.content = std::move(content);
+    if (width <= 0) return d;
     d.width = std::max(width, 40);
     d.height = sheetHeight(d.content, d.width);
     d.image = QImage(QSize(int(std::lround(d.width * devicePixelRatio)), int(std::lround(d.height * devicePixelRatio))),
@@ -619,7 +620,7 @@ void FormulaPanel::request() {
     const SceneParams& s = scene_->params();
     r.theme = themeByName(s.view.theme, s.view.fontScale);
     r.formulaPt = r.theme.name == QLatin1String("projector") ? 20 : 14;
-    r.width = defs_->width();
+    r.width = defs_->isVisible() ? defs_->width() : 0;   // hidden: no picture (drawn when shown)
     r.devicePixelRatio = defs_->devicePixelRatioF();
     r.reuseDefinitions = defs_->formulas();
     r.reuseNumbers = nums_->formulas();

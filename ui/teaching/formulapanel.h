@@ -75,6 +75,7 @@ struct SheetDrawing {
     int width = 0;       // logical width drawn for
     int height = 0;      // logical height the view needs
 };
+// A width <= 0 gives the content alone (no image).
 SheetDrawing drawSheet(SheetContent content, int width, double devicePixelRatio);
 
 // Draws a title and a list of formulas (label above each), in a theme's colours and size. Shows a

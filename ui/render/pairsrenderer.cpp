@@ -358,12 +358,18 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
         for (const auto& cl : r.cells) {
             const auto& pp = cfg.pairs[static_cast<std::size_t>(cl.pairIndex)];
             p.setFont(t.smallFont());
-            plot::text(p, QPointF(cl.cell.center().x(), cl.cell.top() + small / 2), QObject::tr("pair i = %1").arg(pp.pair),
-                       plot::Align::Center, t.foreground);
-            plot::text(p, QPointF(cl.cell.center().x(), cl.cell.top() + small * 1.5),
-                       QFontMetricsF(t.smallFont()).elidedText(QObject::tr("θ_i = %1 rad/pos").arg(QString::number(pp.theta, 'g', 4)),
-                                                               Qt::ElideRight, cl.cell.width() - 4),
-                       plot::Align::Center, t.muted);
+            // The ink of the cell's text lines, which position labels must not cover.
+            std::vector<QRectF> cellText;
+            const auto textLine = [&](double y, const QString& s, const QColor& c) {
+                const QRectF line = plot::text(p, QPointF(cl.cell.center().x(), y), s, plot::Align::Center, c);
+                const QFontMetricsF fm(t.smallFont());
+                cellText.push_back(fm.tightBoundingRect(s).translated(line.left(), line.top() + fm.ascent()));
+            };
+            textLine(cl.cell.top() + small / 2, QObject::tr("pair i = %1").arg(pp.pair), t.foreground);
+            textLine(cl.cell.top() + small * 1.5,
+                     QFontMetricsF(t.smallFont()).elidedText(QObject::tr("θ_i = %1 rad/pos").arg(QString::number(pp.theta, 'g', 4)),
+                                                             Qt::ElideRight, cl.cell.width() - 4),
+                     t.muted);
             const double R = cl.scale * radius;
             // Frame: axes through the origin, reference circle of the trail radius.
             p.setPen(QPen(t.grid, 1));
@@ -423,15 +429,16 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                           static_cast<int>(std::lround(sweep * 180 / std::numbers::pi * 16)));
                 p.setFont(t.smallFont());
                 const QFontMetricsF fm(t.smallFont());
-                plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small * 2.1 - 2),
-                           fm.elidedText(QObject::tr("m·θ_i at m = %1:").arg(cfg.positions[static_cast<std::size_t>(far)]), Qt::ElideRight,
-                                         cl.cell.width() - 4),
-                           plot::Align::Center, t.foreground);
-                plot::text(p, QPointF(cl.cell.center().x(), cl.cell.bottom() - small * 1.1 - 2),
-                           fm.elidedText(angleText(a), Qt::ElideRight, cl.cell.width() - 4), plot::Align::Center, t.foreground);
+                textLine(cl.cell.bottom() - small * 2.1 - 2,
+                         fm.elidedText(QObject::tr("m·θ_i at m = %1:").arg(cfg.positions[static_cast<std::size_t>(far)]), Qt::ElideRight,
+                                       cl.cell.width() - 4),
+                         t.foreground);
+                textLine(cl.cell.bottom() - small * 1.1 - 2, fm.elidedText(angleText(a), Qt::ElideRight, cl.cell.width() - 4),
+                         t.foreground);
             }
-            // Arrows and key dots; position labels where they do not collide.
-            std::vector<QRectF> placed;
+            // Arrows and key dots; position labels where they collide neither with each other
+            // nor with the ink of the cell's text lines.
+            std::vector<QRectF> placed = cellText;
             for (int k = 0; k < np && k < static_cast<int>(pp.query.size()); ++k) {
                 const QColor col = positionColor(k, np, t);
                 const QPointF tip = toScreen(cl, pp.query[static_cast<std::size_t>(k)]);
@@ -446,8 +453,11 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                 const double len = std::max(1e-9, std::hypot(dir.x(), dir.y()));
                 const QPointF at = tip + dir / len * (small * 0.7);
                 const QString lab = QString::number(cfg.positions[static_cast<std::size_t>(k)]);
-                const double w = QFontMetricsF(t.smallFont()).horizontalAdvance(lab);
-                const QRectF lr(at.x() - w / 2, at.y() - small / 2, w, small);
+                const QFontMetricsF lfm(t.smallFont());
+                const double w = lfm.horizontalAdvance(lab);
+                // Its ink, as plot::text places it (centred on `at`), one pixel of room around.
+                const QRectF lr = lfm.tightBoundingRect(lab).translated(at.x() - w / 2, at.y() - lfm.height() / 2 + lfm.ascent())
+                                      .adjusted(-1, -1, 1, 1);
                 bool clash = false;
                 for (const auto& q : placed)
                     if (q.intersects(lr)) clash = true;

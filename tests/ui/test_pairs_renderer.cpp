@@ -174,7 +174,8 @@ private Q_SLOTS:
         QPainter painter(&img);
         renderPairs(painter, rect, r, theme);
         painter.end();
-        const auto& cl = layoutPairs(rect, r, theme).at(0).cells.at(0);
+        const auto layout = layoutPairs(rect, r, theme);
+        const auto& cl = layout.at(0).cells.at(0);
         const double R = std::hypot(pp.trail.front().x(), pp.trail.front().y()) * cl.scale;
         // Ink inside the circle (0.45 R .. 0.75 R), away from the arrows and the axes.
         std::vector<double> arrows;

@@ -83,8 +83,9 @@ struct Scheduler::Running {
     Job job;
     QElapsedTimer clock;
     std::atomic<int> remaining{0};
-    std::mutex mutex;   // guards cpuMs
+    std::mutex mutex;   // guards cpuMs and viewMs
     double cpuMs = 0;
+    ViewTimes viewMs;
     std::optional<PairsResult> pairs;
     std::optional<FrequencyResult> freqs;
     std::optional<DecayResult> decay;
@@ -167,23 +168,27 @@ void Scheduler::start(Job job) {
     // One task per view, the heaviest first (the pool starts them in this order): compute the
     // result, then (for the views that have a picture size) draw it with the view's renderer.
     std::vector<std::function<void()>> tasks;
-    const auto add = [&](auto slot, auto compute, QSize RenderSpec::*view, auto render) {
-        tasks.emplace_back([run, slot, compute, view, render] {
+    const auto add = [&](auto slot, double ViewTimes::*time, auto compute, QSize RenderSpec::*view, auto render) {
+        tasks.emplace_back([run, slot, time, compute, view, render] {
+            QElapsedTimer clock;
+            clock.start();
             auto r = compute(run->job);
             r.generation = run->job.generation;
             if constexpr (requires { r.picture; })
                 r.picture = drawPicture(run->job.render, view,
                                         [&](QPainter& p, const QRectF& rect, const Theme& t) { render(p, rect, r, t); });
             (*run).*slot = std::move(r);
+            const std::lock_guard lock(run->mutex);
+            run->viewMs.*time = double(clock.nsecsElapsed()) / 1e6;
         });
     };
     const auto noRender = [](QPainter&, const QRectF&, const DecayResult&, const Theme&) {};
     if (j.heatmap)
-        add(&Running::heat, [](const Job& x) { return computeHeatmap(x.scene, x.display); }, &RenderSpec::heatmap, renderHeatmap);
-    if (j.pairs) add(&Running::pairs, [](const Job& x) { return computePairs(x.scene, x.display); }, &RenderSpec::pairs, renderPairs);
-    if (j.decay) add(&Running::decay, [](const Job& x) { return computeDecay(x.scene, x.display); }, nullptr, noRender);
+        add(&Running::heat, &ViewTimes::heatmap, [](const Job& x) { return computeHeatmap(x.scene, x.display); }, &RenderSpec::heatmap, renderHeatmap);
+    if (j.pairs) add(&Running::pairs, &ViewTimes::pairs, [](const Job& x) { return computePairs(x.scene, x.display); }, &RenderSpec::pairs, renderPairs);
+    if (j.decay) add(&Running::decay, &ViewTimes::decay, [](const Job& x) { return computeDecay(x.scene, x.display); }, nullptr, noRender);
     if (j.frequencies)
-        add(&Running::freqs, [](const Job& x) { return computeFrequencies(x.scene); }, &RenderSpec::frequencies, renderFrequencies);
+        add(&Running::freqs, &ViewTimes::frequencies, [](const Job& x) { return computeFrequencies(x.scene); }, &RenderSpec::frequencies, renderFrequencies);
     if (tasks.empty()) {
         deliver(run);
         return;
@@ -227,6 +232,7 @@ void Scheduler::deliver(const std::shared_ptr<Running>& run) {
             {
                 const std::lock_guard lock(run->mutex);
                 lastComputeCpuMs_ = run->cpuMs;
+                lastViewMs_ = run->viewMs;
             }
             finishJob(gen);
         },

@@ -52,8 +52,13 @@ public:
     std::uint64_t latestGeneration() const { return generation_; }
     // Worker time of the last finished job, in milliseconds (all its views).
     double lastComputeMs() const { return lastComputeMs_; }
-    // CPU time the worker thread spent on it (independent of other processes' load).
+    // CPU time the worker threads spent on it (independent of other processes' load).
     double lastComputeCpuMs() const { return lastComputeCpuMs_; }
+    // Per view of the last finished job: the task's wall time in milliseconds (0: not computed).
+    struct ViewTimes {
+        double pairs = 0, heatmap = 0, decay = 0, frequencies = 0;
+    };
+    const ViewTimes& lastViewMs() const { return lastViewMs_; }
     bool busy() const { return running_; }
     // Blocks (processing events) until idle or `timeoutMs` passes; for tests and export.
     bool waitIdle(int timeoutMs = 10000);
@@ -92,6 +97,7 @@ private:
     std::optional<SceneParams> lastScene_;
     std::optional<DisplaySpec> lastDisplay_;
     double lastComputeMs_ = 0, lastComputeCpuMs_ = 0;
+    ViewTimes lastViewMs_;
     std::uint64_t deliveredPairs_ = 0, deliveredHeatmap_ = 0, deliveredDecay_ = 0, deliveredFrequencies_ = 0;
 };
 

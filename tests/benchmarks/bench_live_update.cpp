@@ -7,8 +7,11 @@
 //   step  edit, then wait until every view has painted that edit's results (latency of one move)
 //   drag  one edit every 16.7 ms (a 60 Hz drag), for each edit the time until every view has
 //         painted results at least as new as that edit (newer edits supersede older ones)
-//   cpu   per step edit, CPU time of the GUI thread + the worker (the work itself; on a machine
+//   cpu   per step edit, CPU time of the GUI thread + the workers (the work itself; on a machine
 //         that other processes load, wall times exceed it)
+//   phases (per step edit, p50): the edit on the GUI thread (panel, scene, listeners, request),
+//         the workers' wall time (compute and draw, all views), and from the delivery of the
+//         results to the last view painted (the Qt Charts decay update, then the repaint)
 // Prints p50 / p95 / max in milliseconds and compares the drag p95 with the targets
 // (16 ms at N = 1024, 33 ms at N = 8192). Exit status 0 always unless the window fails; pass
 // --strict to exit 1 when a target is missed.
@@ -99,26 +102,45 @@ std::vector<int> dragPath(QSlider* s, int start, int moves) {
 // One edit at a time, waiting for all views. `work` receives, per edit, the CPU time the edit cost:
 // GUI thread (edit, delivery, painting) + worker thread (computing the views) — the latency on an
 // otherwise idle machine, free of other processes' load.
-Stats stepLatency(MainWindow& w, QSlider* slider, const std::vector<int>& path, Stats* work) {
-    std::vector<double> lat, cpu;
+struct Phases {
+    double edit = 0, workers = 0, paint = 0;
+    Scheduler::ViewTimes views;   // p50 of each view's task
+};
+
+Stats stepLatency(MainWindow& w, QSlider* slider, const std::vector<int>& path, Stats* work, Phases* phases = nullptr) {
+    std::vector<double> lat, cpu, edit, workers, paint, vp, vh, vd, vf;
     slider->setSliderDown(true);
+    QElapsedTimer t;
+    qint64 delivered = 0;
+    const auto c = QObject::connect(w.scheduler(), &Scheduler::jobFinished, [&] { delivered = t.nsecsElapsed(); });
     for (int pos : path) {
         const auto before = w.scheduler()->latestGeneration();
-        QElapsedTimer t;
         t.start();
         const double cpu0 = threadCpuMs();
         slider->setValue(pos);
+        const qint64 edited = t.nsecsElapsed();
         const auto g = w.scheduler()->latestGeneration();
         if (g == before) continue;   // this tick did not change the value
         // Block until events arrive (no busy polling: it would steal a core from the worker).
         while (minPainted(w) < g && t.elapsed() < 30000)
             QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
-        lat.push_back(double(t.nsecsElapsed()) / 1e6);
+        const qint64 done = t.nsecsElapsed();
+        lat.push_back(double(done) / 1e6);
         cpu.push_back(threadCpuMs() - cpu0 + w.scheduler()->lastComputeCpuMs());
+        edit.push_back(double(edited) / 1e6);
+        workers.push_back(w.scheduler()->lastComputeMs());
+        paint.push_back(double(done - delivered) / 1e6);
+        const auto& v = w.scheduler()->lastViewMs();
+        vp.push_back(v.pairs);
+        vh.push_back(v.heatmap);
+        vd.push_back(v.decay);
+        vf.push_back(v.frequencies);
     }
+    QObject::disconnect(c);
     slider->setSliderDown(false);
     settle(w);
     if (work) *work = stats(cpu);
+    if (phases) *phases = {stats(edit).p50, stats(workers).p50, stats(paint).p50, {stats(vp).p50, stats(vh).p50, stats(vd).p50, stats(vf).p50}};
     return stats(lat);
 }
 
@@ -261,7 +283,8 @@ int main(int argc, char** argv) {
             QSlider* slider = control->slider();
             const auto path = dragPath(slider, slider->value(), moves);
             Stats work;
-            const Stats step = stepLatency(w, slider, path, &work);
+            Phases phases;
+            const Stats step = stepLatency(w, slider, path, &work, &phases);
             // Start the drag from the same scene again.
             w.scene()->setParams(s);
             settle(w);
@@ -274,6 +297,10 @@ int main(int argc, char** argv) {
                         work.p95, work.max, "");
             std::printf("%-8s %-6lld %-5s %6d %8.2f %8.2f %8.2f %5.0f %s\n", which, static_cast<long long>(n), "drag", drag.n, drag.p50,
                         drag.p95, drag.max, target, met ? "met" : "MISSED");
+            std::printf("%-8s %-6lld phases (p50 of steps): edit %.2f ms, workers %.2f ms (pairs %.2f, heatmap %.2f, decay %.2f, "
+                        "frequencies %.2f), delivery to painted %.2f ms\n",
+                        which, static_cast<long long>(n), phases.edit, phases.workers, phases.views.pairs, phases.views.heatmap,
+                        phases.views.decay, phases.views.frequencies, phases.paint);
             std::fflush(stdout);
         }
     }

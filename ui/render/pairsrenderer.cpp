@@ -47,12 +47,13 @@ QPointF toScreen(const PairsCellLayout& l, const QPointF& v) { return {l.center.
 }  // namespace
 
 bool trailAsDots(const PairPanel& pair) {
-    // A chord of angle a has length 2r·sin(a/2): 20° gives 0.347 r.
-    constexpr double kMaxChord = 0.347;
+    // A chord of angle a has length 2r·sin(a/2): 20° gives 0.347 r (compared squared).
+    constexpr double kMaxChord2 = 0.347 * 0.347;
     for (std::size_t i = 1; i < pair.trail.size(); ++i) {
         const QPointF a = pair.trail[i - 1], b = pair.trail[i];
-        const double r = std::max(std::hypot(a.x(), a.y()), std::hypot(b.x(), b.y()));
-        if (r > 0 && std::hypot(b.x() - a.x(), b.y() - a.y()) > kMaxChord * r) return true;
+        const double r2 = std::max(QPointF::dotProduct(a, a), QPointF::dotProduct(b, b));
+        const QPointF ab = b - a;
+        if (r2 > 0 && QPointF::dotProduct(ab, ab) > kMaxChord2 * r2) return true;
     }
     return false;
 }
@@ -389,12 +390,27 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                                 mix(t.foreground.blue(), t.background.blue()));
                 if (trailAsDots(pp)) {
                     // The pair turns too far between samples for a line: the sampled positions
-                    // themselves, each where the vector is.
-                    std::vector<QPointF> dots;
-                    dots.reserve(pp.trail.size());
-                    for (const auto& v : pp.trail) dots.push_back(toScreen(cl, v));
-                    p.setPen(QPen(tc, std::max(2.0, t.lineWidth * 1.2), Qt::SolidLine, Qt::RoundCap));
-                    p.drawPoints(dots.data(), int(dots.size()));
+                    // themselves, each where the vector is. One antialiased dot, stamped at each
+                    // (a wide round-capped pen strokes every point as curves: far slower).
+                    const double dpr = p.device() ? p.device()->devicePixelRatio() : 1.0;
+                    const double d = std::max(2.0, t.lineWidth * 1.2);
+                    const int side = static_cast<int>(std::ceil((d + 2) * dpr));
+                    QImage dot(side, side, QImage::Format_ARGB32_Premultiplied);
+                    dot.fill(Qt::transparent);
+                    {
+                        QPainter dp(&dot);
+                        dp.setRenderHint(QPainter::Antialiasing, true);
+                        dp.setPen(Qt::NoPen);
+                        dp.setBrush(tc);
+                        dp.drawEllipse(QPointF(side / 2.0, side / 2.0), d * dpr / 2, d * dpr / 2);
+                    }
+                    dot.setDevicePixelRatio(dpr);
+                    const double half = side / dpr / 2;
+                    for (const auto& v : pp.trail) {
+                        const QPointF c = toScreen(cl, v);
+                        // Whole device pixels: a copy, not a resampling.
+                        p.drawImage(QPointF(std::round((c.x() - half) * dpr) / dpr, std::round((c.y() - half) * dpr) / dpr), dot);
+                    }
                 } else {
                     // Separate segments: a joined stroke of a path that circles many times is
                     // filled as one self-crossing polygon, which costs the raster engine far

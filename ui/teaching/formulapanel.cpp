@@ -632,6 +632,9 @@ void FormulaPanel::start(Request request) {
     running_ = true;
     QPointer<FormulaPanel> self(this);
     pool_.start([self, request = std::move(request)] {
+        // Formulas follow the views, never compete with them for a core: idle priority (Linux:
+        // SCHED_IDLE) runs this only on a core the scheduler's workers and the GUI leave free.
+        QThread::currentThread()->setPriority(QThread::IdlePriority);
         // The sheet, then both views' pictures: the GUI thread only copies pixels.
         Result result;
         result.sheet = formulaSheet(request.scene, request.config, request.focus);

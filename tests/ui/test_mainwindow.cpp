@@ -371,9 +371,11 @@ private Q_SLOTS:
         QVERIFY(teaching->formulaPanel()->waitIdle());
         QCoreApplication::processEvents();
         const auto direct = [](ViewBase* v, auto render, const auto& result) {
-            QImage img(v->size(), QImage::Format_RGB32);
+            // At device pixels (QT_SCALE_FACTOR=2 runs this at a device pixel ratio of 2).
+            QImage img(pictureSize(v->size(), v->devicePixelRatioF()), QImage::Format_RGB32);
+            img.setDevicePixelRatio(v->devicePixelRatioF());
             QPainter p(&img);
-            render(p, QRectF(img.rect()), result, v->theme());
+            render(p, QRectF(QPointF(0, 0), QSizeF(v->size())), result, v->theme());
             return img;
         };
         const auto check = [&](ViewBase* v, const QImage& expected) {

@@ -212,22 +212,16 @@ void Scheduler::deliver(const std::shared_ptr<Running>& run) {
         this,
         [this, run] {
             const auto gen = run->job.generation;
-            if (run->pairs && run->pairs->generation > deliveredPairs_) {
-                deliveredPairs_ = run->pairs->generation;
-                Q_EMIT pairsReady(*run->pairs);
-            }
-            if (run->freqs && run->freqs->generation > deliveredFrequencies_) {
-                deliveredFrequencies_ = run->freqs->generation;
-                Q_EMIT frequenciesReady(*run->freqs);
-            }
-            if (run->decay && run->decay->generation > deliveredDecay_) {
-                deliveredDecay_ = run->decay->generation;
-                Q_EMIT decayReady(*run->decay);
-            }
-            if (run->heat && run->heat->generation > deliveredHeatmap_) {
-                deliveredHeatmap_ = run->heat->generation;
-                Q_EMIT heatmapReady(*run->heat);
-            }
+            // A view's result only if it is newer than the last one delivered for that view.
+            const auto deliverNewer = [this](const auto& result, std::uint64_t& delivered, auto signal) {
+                if (!result || result->generation <= delivered) return;
+                delivered = result->generation;
+                Q_EMIT(this->*signal)(*result);
+            };
+            deliverNewer(run->pairs, deliveredPairs_, &Scheduler::pairsReady);
+            deliverNewer(run->freqs, deliveredFrequencies_, &Scheduler::frequenciesReady);
+            deliverNewer(run->decay, deliveredDecay_, &Scheduler::decayReady);
+            deliverNewer(run->heat, deliveredHeatmap_, &Scheduler::heatmapReady);
             lastComputeMs_ = double(run->clock.nsecsElapsed()) / 1e6;
             {
                 const std::lock_guard lock(run->mutex);

@@ -18,6 +18,18 @@
 using namespace poslab;
 using namespace poslab::ui;
 
+namespace {
+
+// The pair view of `r` drawn into an image of `size` (the renderer alone, as export draws it).
+QImage drawPairs(const PairsResult& r, const QSize& size, const Theme& theme) {
+    QImage img(size, QImage::Format_RGB32);
+    QPainter painter(&img);
+    renderPairs(painter, QRectF(img.rect()), r, theme);
+    return img;
+}
+
+}  // namespace
+
 class TestPairsRenderer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -121,10 +133,7 @@ private Q_SLOTS:
         const PairsResult r = computePairs(s);
         const Theme theme = themeByName(QStringLiteral("light"));
         const QRectF rect(0, 0, 500, 420);
-        QImage img(500, 420, QImage::Format_RGB32);
-        QPainter painter(&img);
-        renderPairs(painter, rect, r, theme);
-        painter.end();
+        const QImage img = drawPairs(r, rect.size().toSize(), theme);
         const auto layout = layoutPairs(rect, r, theme);
         QCOMPARE(layout.size(), std::size_t{1});
         QCOMPARE(layout[0].cells.size(), std::size_t{1});
@@ -170,10 +179,7 @@ private Q_SLOTS:
         QCOMPARE(trailAsDots(pp), dots);
         const Theme theme = themeByName(QStringLiteral("light"));
         const QRectF rect(0, 0, 520, 480);
-        QImage img(520, 480, QImage::Format_RGB32);
-        QPainter painter(&img);
-        renderPairs(painter, rect, r, theme);
-        painter.end();
+        const QImage img = drawPairs(r, rect.size().toSize(), theme);
         const auto layout = layoutPairs(rect, r, theme);
         const auto& cl = layout.at(0).cells.at(0);
         const double R = std::hypot(pp.trail.front().x(), pp.trail.front().y()) * cl.scale;

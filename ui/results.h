@@ -6,9 +6,11 @@
 
 #include <QImage>
 #include <QPointF>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -22,6 +24,12 @@ struct Picture {
     QImage image;       // device pixels, devicePixelRatio() set; null when none was asked for
     QString theme;      // themeKey() of the theme it was drawn in
 };
+
+// Device-pixel size of a picture for a view of `logical` size (what a view checks it against).
+inline QSize pictureSize(const QSize& logical, double devicePixelRatio) {
+    return QSize(static_cast<int>(std::lround(logical.width() * devicePixelRatio)),
+                 static_cast<int>(std::lround(logical.height() * devicePixelRatio)));
+}
 
 // ---- Pair vectors -------------------------------------------------------------------------
 // One chosen 2-D pair i of one configuration.

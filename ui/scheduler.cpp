@@ -73,11 +73,6 @@ Picture drawPicture(const RenderSpec& render, QSize RenderSpec::*view, Draw draw
 
 }  // namespace
 
-QSize pictureSize(const QSize& logical, double devicePixelRatio) {
-    return QSize(static_cast<int>(std::lround(logical.width() * devicePixelRatio)),
-                 static_cast<int>(std::lround(logical.height() * devicePixelRatio)));
-}
-
 // A job in flight: its tasks fill in the results; the last task to finish delivers them.
 struct Scheduler::Running {
     Job job;

@@ -30,9 +30,6 @@ struct RenderSpec {
     Theme theme;
 };
 
-// Device-pixel size of a picture for a view of `logical` size (what ViewBase checks it against).
-QSize pictureSize(const QSize& logical, double devicePixelRatio);
-
 class Scheduler : public QObject {
     Q_OBJECT
 public:

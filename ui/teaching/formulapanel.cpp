@@ -10,6 +10,7 @@
 #include "core/transformer_xl.h"
 #include "core/xpos.h"
 #include "ui/panel/controls.h"
+#include "ui/results.h"
 #include "ui/scene.h"
 
 #include <QCoreApplication>
@@ -425,8 +426,7 @@ SheetDrawing drawSheet(SheetContent content, int width, double devicePixelRatio)
     if (width <= 0) return d;
     d.width = std::max(width, 40);
     d.height = sheetHeight(d.content, d.width);
-    d.image = QImage(QSize(int(std::lround(d.width * devicePixelRatio)), int(std::lround(d.height * devicePixelRatio))),
-                     QImage::Format_RGB32);
+    d.image = QImage(pictureSize(QSize(d.width, d.height), devicePixelRatio), QImage::Format_RGB32);
     d.image.setDevicePixelRatio(devicePixelRatio);
     QPainter p(&d.image);
     p.fillRect(QRectF(0, 0, d.width, d.height), d.content.theme.background);

@@ -4,7 +4,6 @@
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/pairsrenderer.h"
-#include "ui/scheduler.h"
 
 #include <QChart>
 #include <QCoreApplication>

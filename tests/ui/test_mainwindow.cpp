@@ -50,6 +50,13 @@ bool settle(MainWindow& w, int timeoutMs = 20000) {
     return false;
 }
 
+// Shows the window at `size` and waits until every view has painted the first results.
+bool open(MainWindow& w, const QSize& size) {
+    w.resize(size);
+    w.show();
+    return QTest::qWaitForWindowExposed(&w) && settle(w);
+}
+
 void shot(QWidget& w, const QString& name) {
     const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
@@ -122,10 +129,7 @@ private Q_SLOTS:
 
     void defaultSceneShowsEveryView() {
         MainWindow w(false);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(settle(w));
+        QVERIFY(open(w, QSize(1600, 1000)));
         QCOMPARE(w.pairsView()->result().configs.size(), std::size_t{1});
         QCOMPARE(w.pairsView()->result().configs[0].method, Method::Rope);
         QVERIFY(!w.pairsView()->result().configs[0].pairs.empty());
@@ -143,10 +147,7 @@ private Q_SLOTS:
     void everyMethodInEveryView() {
         QFETCH(int, method);
         MainWindow w(false);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(settle(w));
+        QVERIFY(open(w, QSize(1600, 1000)));
         auto* combo = w.panel()->methodControl();
         combo->setCurrentIndex(combo->findData(method));
         QCOMPARE(static_cast<int>(w.scene()->params().methods[0].params.method), method);
@@ -166,10 +167,7 @@ private Q_SLOTS:
 
     void dimSliderUpdatesEveryViewWhileDragging() {
         MainWindow w(false);
-        w.resize(1400, 900);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(settle(w));
+        QVERIFY(open(w, QSize(1400, 900)));
         auto* slider = w.panel()->dimControl()->slider();
         slider->setSliderDown(true);          // a drag in progress: valueChanged must still apply
         slider->setValue(slider->value() + 60);
@@ -197,10 +195,7 @@ private Q_SLOTS:
     void sliderDragDoesNotRelayTheWindowOut() {
         MainWindow w(false);
         auto* teaching = installTeaching(&w);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(settle(w));
+        QVERIFY(open(w, QSize(1600, 1000)));
         QVERIFY(teaching->formulaPanel()->waitIdle());
         QCoreApplication::processEvents();
         struct Counter : QObject {
@@ -239,10 +234,7 @@ private Q_SLOTS:
     void extremeValuesDoNotFreeze() {
         QFETCH(int, which);
         MainWindow w(false);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(settle(w));
+        QVERIFY(open(w, QSize(1600, 1000)));
         SceneParams s = w.scene()->params();
         auto& p = s.methods[0].params;
         switch (which) {
@@ -351,10 +343,7 @@ private Q_SLOTS:
         QFETCH(QString, change);
         MainWindow w(false);
         auto* teaching = installTeaching(&w);
-        w.resize(1500, 950);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(settle(w));
+        QVERIFY(open(w, QSize(1500, 950)));
         if (change == QLatin1String("dark_theme"))
             w.scene()->edit(QStringLiteral("theme"), QString(), [](SceneParams& s) { s.view.theme = QStringLiteral("dark"); });
         if (change == QLatin1String("resized")) w.resize(1100, 760);

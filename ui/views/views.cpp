@@ -13,13 +13,14 @@
 
 namespace poslab::ui {
 
-ViewBase::ViewBase(QWidget* parent) : QWidget(parent) {
+ViewBase::ViewBase(QWidget* parent) : QWidget(parent), themeKey_(themeKey(theme_)) {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
 void ViewBase::setTheme(const Theme& theme) {
     theme_ = theme;
+    themeKey_ = themeKey(theme);
     update();
 }
 
@@ -28,7 +29,7 @@ void ViewBase::paintEvent(QPaintEvent*) {
     const Picture& pic = picture();
     const double dpr = devicePixelRatioF();
     fromPicture_ = !pic.image.isNull() && pic.image.size() == pictureSize(size(), dpr) &&
-                   pic.image.devicePixelRatio() == dpr && pic.theme == themeKey(theme_);
+                   pic.image.devicePixelRatio() == dpr && pic.theme == themeKey_;
     if (fromPicture_)
         p.drawImage(QPointF(0, 0), pic.image);
     else

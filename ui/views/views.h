@@ -46,6 +46,7 @@ protected:
 private:
     std::uint64_t generation_ = 0, painted_ = 0;
     bool fromPicture_ = false;
+    QString themeKey_;   // themeKey(theme_), what a picture must have been drawn in
 };
 
 class PairsView : public ViewBase {

@@ -3,6 +3,7 @@
 // specs (which also writes --help), number/LIST/RANGE/FILE parsing with the contract's error
 // lines, and a JSON writer that prints round-trip floats and never NaN/Infinity.
 // Errors are thrown as CliError inside app/ and turned into exit codes by cli.cpp's run().
+#include "core/json.h"
 #include "core/types.h"
 
 #include <cstdint>
@@ -79,36 +80,12 @@ inline void check(const Check& c, const std::map<std::string, std::string>& rena
 inline constexpr std::int64_t kMaxOutputEntries = std::int64_t{1} << 22;
 void guardOutput(std::int64_t entries, const std::string& option, const std::string& got);
 
-// Minimal JSON writer (objects/arrays written in order; numbers shortest round-trip).
-class Json {
-public:
-    Json& beginObject();
-    Json& endObject();
-    Json& beginArray();
-    Json& endArray();
-    Json& key(const std::string& k);
-    Json& number(double x);          // throws CliError if not finite (never prints NaN/Infinity)
-    Json& integer(std::int64_t x);
-    Json& string(const std::string& s);
-    Json& null();
-    Json& boolean(bool b);
-    Json& vector(const Vector& v);
-    Json& doubles(const std::vector<double>& v);
-    Json& integers(const std::vector<std::int64_t>& v);
-    Json& matrix(const Matrix& m);   // array of rows
-    Json& intMatrix(const IntMatrix& m);
-    const std::string& text() const { return out_; }
-
-private:
-    void comma();
-    std::string out_;
-    std::vector<bool> first_;
-    bool afterKey_ = false;
-};
+// The one JSON writer (core/json.h), compact. A non-finite number makes printJson fail (exit 2):
+// NaN and Infinity are never printed.
+using Json = JsonWriter;
 
 // Writes one JSON document and a newline to stdout; I/O failure → exit 1.
 void printJson(const Json& j);
 
-std::string shortest(double x);
 
 }  // namespace poslab::cli

@@ -391,11 +391,9 @@ std::vector<OptionSpec> commonScoreSpecs(bool decay) {
                      "required", "an integer from 1 to 2048 for the matrix; with --summary up to 65536 (2^24 when the "
                                  "scores depend on i−j only)"});
     s.insert(s.end(), {
-        {"dim", "d", "query/key dimension (the head dimension for rope/xpos)", "required (or from --preset)",
-         "an integer from 1 to 65536"},
-        {"content", "C", "query/key rows: ones, random (seeded) or formula (sin(0.5+0.7n), sin(0.3+1.1n))", "ones",
-         "ones, random or formula"},
-        {"seed", "S", "seed of random content and of the learned tables", "0", "an integer from 0 to 2^63−1"},
+        paramSpec("dim", "required (or from --preset)"),
+        paramSpec("content", "ones", "query/key rows: ones, random (seeded) or formula (sin(0.5+0.7n), sin(0.3+1.1n))"),
+        paramSpec("seed", "0", "seed of random content and of the learned tables"),
         {"head", "h", "alibi/t5 head", "0", "an integer from 0 to heads−1"},
         flag("causal", "mask keys after the query (decoder); t5 uses decoder buckets"),
     });
@@ -420,9 +418,7 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ModelPr
     p.method = m;
     if (!preset) o.require("dim");
     p.dim = toInt(o, "dim", p.dim);
-    const std::string content = o.choice("content", {"ones", "random", "formula"}, "ones");
-    p.content = *contentFromKey(content);
-    if (o.has("seed")) p.seed = static_cast<std::uint64_t>(o.integer("seed", 0, kI64Max));
+    readOwnOptions(o, {"content", "seed"}, p);
     p.head = toInt(o, "head", 0);
     p.causal = o.has("causal");
     p.softmax = o.has("softmax");
@@ -591,54 +587,20 @@ int runCompute(const std::vector<std::string>& args) {
 
 namespace {
 
+// The preset's parameters under their option names: dim, then every parameter of the method's
+// table that matters for these values and is set (the parameter table decides both).
 void presetOptions(Json& j, const ModelPreset& m) {
     const ScoreParams& p = m.params;
     j.key("dim").integer(p.dim);
-    switch (p.method) {
-    case Method::Sinusoidal: j.key("base").number(p.sinusoidal.base); break;
-    case Method::Learned: j.key("table-size").integer(p.learned.table_size); break;
-    case Method::Shaw: j.key("max-relative-position").integer(p.shaw.max_relative_position); break;
-    case Method::T5:
-        j.key("num-buckets").integer(p.t5.num_buckets);
-        j.key("max-distance").integer(p.t5.max_distance);
-        j.key("heads").integer(p.t5.heads);
-        break;
-    case Method::TransformerXL: j.key("clamp-len").integer(p.transformer_xl.clamp_len); break;
-    case Method::Alibi:
-        j.key("heads").integer(p.alibi.heads);
-        j.key("bias-max").number(p.alibi.bias_max);
-        break;
-    case Method::Xpos: j.key("scale-base").number(p.xpos.scale_base); break;
-    case Method::Rope: {
-        const RopeParams& r = p.rope;
-        j.key("base").number(r.base);
-        j.key("layout").string(r.layout == RopeLayout::Interleaved ? "interleaved" : "half");
-        if (r.rotary_dim) j.key("rotary-dim").integer(r.rotary_dim);
-        if (r.partial_rotary_factor != 1.0) j.key("partial-rotary-factor").number(r.partial_rotary_factor);
-        j.key("max-positions").integer(r.max_positions);
-        const char* names[] = {"none", "linear", "dynamic", "yarn", "longrope", "llama3"};
-        if (r.scaling != RopeScaling::None) {
-            j.key("scaling").string(names[static_cast<int>(r.scaling)]);
-            if (r.factor) j.key("factor").number(*r.factor);
-            if (r.original_max_positions) j.key("original-max-positions").integer(*r.original_max_positions);
-        }
-        if (r.scaling == RopeScaling::Llama3) {
-            j.key("low-freq-factor").number(r.low_freq_factor);
-            j.key("high-freq-factor").number(r.high_freq_factor);
-        }
-        if (r.scaling == RopeScaling::Yarn) {
-            j.key("beta-fast").number(r.beta_fast);
-            j.key("beta-slow").number(r.beta_slow);
-            if (r.mscale) j.key("mscale").number(*r.mscale);
-            if (r.mscale_all_dim) j.key("mscale-all-dim").number(*r.mscale_all_dim);
-        }
-        if (r.scaling == RopeScaling::LongRope) {
-            j.key("short-factor").doubles(r.short_factor);
-            j.key("long-factor").doubles(r.long_factor);
-        }
-        break;
-    }
-    case Method::NoPE: break;
+    const std::string_view g = methodParamGroup(p.method);
+    if (g.empty()) return;
+    for (const auto& e : scoreParamTable()) {
+        if (e.group != g || e.info.has(kParamShared) || !e.matters(p)) continue;
+        const ParamValue v = e.get(p);
+        if (std::holds_alternative<std::monostate>(v) || (e.info.has(kParamZeroUnset) && v == ParamValue{std::int64_t{0}})) continue;
+        if (auto* l = std::get_if<std::vector<double>>(&v); l && l->empty()) continue;
+        if (e.info.kind == ParamKind::Bool || e.info.kind == ParamKind::Seed) continue;   // flags and table seeds
+        j.key(e.info.option()).value(v);
     }
 }
 

@@ -94,9 +94,9 @@ std::vector<OptionSpec> methodChoiceSpecs() {
     return {
         {"method", "M", "positional method of the (first) configuration; its own options follow it", "the scene's (rope)",
          methodList()},
-        {"dim", "d", "query/key dimension (the head dimension for rope/xpos)", "the scene's (64)", "an integer from 1 to 65536"},
-        {"content", "C", "query/key rows: ones, random (seeded) or formula", "the scene's (ones)", "ones, random or formula"},
-        {"seed", "S", "seed of random content and of the learned tables", "the scene's (0)", "an integer from 0 to 2^63−1"},
+        paramSpec("dim", "the scene's (64)"),
+        paramSpec("content", "the scene's (ones)"),
+        paramSpec("seed", "the scene's (0)", "seed of random content and of the learned tables"),
         precisionSpec(),
     };
 }
@@ -262,12 +262,9 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         config.label.clear();   // the title follows the method
         sc.presetKey.clear();
     }
-    if (o.has("dim")) mp.dim = static_cast<int>(o.integer("dim", 1, 65536));
-    if (o.has("content")) mp.content = *contentFromKey(o.choice("content", {"ones", "random", "formula"}, "ones"));
-    if (o.has("seed")) {
-        mp.seed = static_cast<std::uint64_t>(o.integer("seed", 0, kI64Max));
-        mp.learned.seed = mp.shaw.seed = mp.t5.seed = mp.transformer_xl.seed = mp.seed;
-    }
+    const std::uint64_t seedBefore = mp.seed;
+    readOwnOptions(o, {"dim", "content", "seed"}, mp);
+    if (o.has("seed") || mp.seed != seedBefore) mp.learned.seed = mp.shaw.seed = mp.t5.seed = mp.transformer_xl.seed = mp.seed;
     if (o.has("precision")) mp.precision = precisionOf(o);
     std::map<std::string, std::string> rename{{"head_dim", "dim"}};
     readMethodOptions(o, method, true, mp, rename);
@@ -390,7 +387,7 @@ std::vector<std::vector<std::string>> batchEntries(const QString& path) {
             const QJsonValue v = e.value(QLatin1String(key));
             if (v.isUndefined()) return std::nullopt;
             if (!v.isDouble()) fail("invalid \"" + std::string(key) + "\" in " + where, "a number", "a non-number");
-            return shortest(v.toDouble());
+            return jsonNumber(v.toDouble());
         };
         std::vector<std::string> args;
         const auto view = str("view");

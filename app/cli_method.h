@@ -22,7 +22,12 @@ OptionSpec flag(const std::string& name, const std::string& help);
 std::vector<OptionSpec> concat(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b);
 int toInt(const Options& o, const std::string& name, int def);
 
+// The option of one of ScoreParams' own parameters (dim, content, seed, precision, ...), with its
+// range from the parameter table; `def` is what --help shows as the default.
+OptionSpec paramSpec(std::string_view name, const std::string& def, const std::string& help = {});
 OptionSpec precisionSpec();
+// Sets those of ScoreParams' own parameters (by name) that were given as options.
+void readOwnOptions(const Options& o, std::initializer_list<std::string_view> names, ScoreParams& p);
 Precision precisionOf(const Options& o);
 
 // RoPE: frequency options (with --head-dim for `frequencies`/`rope`), application options.
@@ -33,7 +38,7 @@ void readRope(const Options& o, RopeParams& r);
 std::vector<OptionSpec> sinusoidalMethodSpecs();
 void readSinusoidal(const Options& o, SinusoidalParams& p);
 
-// The method keys of --method, and "one of nope, sinusoidal, …".
+// The method keys of --method, and "one of nope, sinusoidal, …" (the table's choices).
 extern const std::vector<std::string> kMethods;
 std::string methodList();
 

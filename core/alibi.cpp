@@ -18,13 +18,23 @@ void powerOfTwoSlopes(int n, double biasMax, std::vector<double>& out) {
 }
 }  // namespace
 
-Check AlibiParams::validate() const {
-    if (heads < 1 || heads > kMaxHeads)
-        return ParamError{"heads", "an integer from 1 to " + formatInt(kMaxHeads), formatInt(heads)};
-    if (!std::isfinite(bias_max) || !(bias_max > 0) || bias_max > kMaxBias)
-        return ParamError{"bias_max", "a number > 0 and <= 1024", formatNumber(bias_max)};
-    return std::nullopt;
+const ParamTable<AlibiParams>& alibiParamTable() {
+    using K = ParamKind;
+    static const ParamTable<AlibiParams> t = {
+        field<&AlibiParams::heads>({.name = "heads", .kind = K::Int, .lo = 1, .hi = kMaxHeads, .label = "Heads",
+                                    .help = "ALiBi heads"}),
+        field<&AlibiParams::bias_max>({.name = "bias_max", .kind = K::Real, .lo = 0, .hi = kMaxBias, .loOpen = true,
+                                       .label = "Bias max B", .help = "MPT's alibi_bias_max (8: the paper's slopes)"}),
+        field<&AlibiParams::symmetric>({.name = "symmetric", .kind = K::Bool, .label = "Symmetric",
+                                        .help = "-m*|i-j| everywhere instead of the causal -m*(i-j)", .flags = kParamShared}),
+        field<&AlibiParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
+                                        .help = "float32 rounds the slopes as BLOOM/MPT tensors hold them",
+                                        .flags = kParamShared}),
+    };
+    return t;
 }
+
+Check AlibiParams::validate() const { return checkParams(alibiParamTable(), *this); }
 
 Check alibiValidateLength(int heads, std::int64_t length) {
     constexpr std::int64_t kMaxLength = 1'000'000;

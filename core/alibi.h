@@ -7,6 +7,7 @@
 // start·start^i, the non-power-of-two extras from the same recursion); Float32 rounds each of
 // those slopes to float32 as BLOOM/MPT tensors hold them. The bias is −m_h·(i−j) evaluated in
 // double with the (possibly rounded) slope; it is not rounded again.
+#include "core/param.h"
 #include "core/types.h"
 
 namespace poslab {
@@ -17,7 +18,12 @@ struct AlibiParams {
     bool symmetric = false;
     Precision precision = Precision::Double;
     Check validate() const;
+    bool operator==(const AlibiParams&) const = default;
 };
+// Every parameter of AlibiParams declared once (core/param.h): validate() checks each one's
+// range first, the command line, sessions and the panel are generated from it.
+const ParamTable<AlibiParams>& alibiParamTable();
+
 
 Vector alibiSlopes(const AlibiParams& params);
 

@@ -14,9 +14,22 @@ constexpr std::uint64_t kStream = 0;
 constexpr double kStddev = 0.02;
 }  // namespace
 
+const ParamTable<LearnedParams>& learnedParamTable() {
+    using K = ParamKind;
+    static const ParamTable<LearnedParams> t = {
+        field<&LearnedParams::dim>({.name = "dim", .kind = K::Int, .lo = 1, .hi = kMaxDim, .label = "Dimension",
+                                    .help = "model dimension", .flags = kParamShared}),
+        field<&LearnedParams::table_size>({.name = "table_size", .kind = K::Int, .lo = 1,
+                                           .hi = static_cast<double>(kMaxTableSize), .label = "Table size",
+                                           .help = "learned table rows (max_position_embeddings)", .unit = "positions",
+                                           .validNote = "(table_size*dim <= 67108864)"}),
+        field<&LearnedParams::seed>({.name = "seed", .kind = K::Seed, .label = "Table seed", .help = "seed of the table"}),
+    };
+    return t;
+}
+
 Check LearnedParams::validate() const {
-    if (dim < 1 || dim > kMaxDim)
-        return ParamError{"dim", "an integer from 1 to " + formatInt(kMaxDim), formatInt(dim)};
+    if (auto e = checkParams(learnedParamTable(), *this)) return e;
     const std::int64_t maxRows = std::min(kMaxTableSize, kMaxTableEntries / dim);
     if (table_size < 1 || table_size > maxRows)
         return ParamError{"table_size",

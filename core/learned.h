@@ -4,6 +4,7 @@
 // E = seededNormal(table_size, dim, seed, stream 0, 0.02) (core/random.h).
 // PE[p] = E[p]. The method's known limit: a position >= table_size has no embedding; asking for
 // one is an error (the view shows that as the method failing to extrapolate).
+#include "core/param.h"
 #include "core/types.h"
 
 namespace poslab {
@@ -14,7 +15,12 @@ struct LearnedParams {
                                          // table_size·dim <= 2^26 (67'108'864 entries, 512 MiB)
     std::uint64_t seed = 0;
     Check validate() const;
+    bool operator==(const LearnedParams&) const = default;
 };
+// Every parameter of LearnedParams declared once (core/param.h): validate() checks each one's
+// range first, the command line, sessions and the panel are generated from it.
+const ParamTable<LearnedParams>& learnedParamTable();
+
 
 // The whole table, table_size × dim.
 Matrix learnedTable(const LearnedParams& params);

@@ -5,7 +5,6 @@ namespace poslab {
 namespace {
 struct MethodInfo {
     Method method;
-    std::string_view key;
     std::string_view title;
     std::string_view summary;
     bool rotates;
@@ -13,39 +12,39 @@ struct MethodInfo {
 
 // One row per method, in kAllMethods order.
 constexpr std::array<MethodInfo, 9> kInfo = {{
-    {Method::NoPE, "nope", "NoPE (no position)",
+    {Method::NoPE, "NoPE (no position)",
      "Nothing is added: attention sees only the content of the tokens, and word order can only "
      "leak in through the causal mask.",
      false},
-    {Method::Sinusoidal, "sinusoidal", "Sinusoidal (absolute)",
+    {Method::Sinusoidal, "Sinusoidal (absolute)",
      "Each position gets a fixed vector of sines and cosines at geometrically spaced frequencies, "
      "added to the token before attention.",
      true},
-    {Method::Learned, "learned", "Learned (absolute)",
+    {Method::Learned, "Learned (absolute)",
      "Each position up to the table size has its own trained vector added to the token, and "
      "positions past the table have none.",
      false},
-    {Method::Shaw, "shaw", "Shaw et al. (relative)",
+    {Method::Shaw, "Shaw et al. (relative)",
      "A trained vector for each key-minus-query distance, clipped to plus or minus k, is added to "
      "the key inside the attention score.",
      false},
-    {Method::T5, "t5", "T5 (relative buckets)",
+    {Method::T5, "T5 (relative buckets)",
      "Each distance is sorted into a bucket (exact for short distances, logarithmic for long ones) "
      "and every head adds a trained number per bucket to the attention score.",
      false},
-    {Method::TransformerXL, "transformer-xl", "Transformer-XL (relative)",
+    {Method::TransformerXL, "Transformer-XL (relative)",
      "The score adds terms from a sinusoid of the query-to-key distance, projected by a trained "
      "matrix, plus two trained global bias vectors.",
      false},
-    {Method::Alibi, "alibi", "ALiBi (linear bias)",
+    {Method::Alibi, "ALiBi (linear bias)",
      "Each head subtracts its own slope times the query-to-key distance from the attention "
      "score, so far tokens are penalised linearly.",
      false},
-    {Method::Rope, "rope", "RoPE (rotary)",
+    {Method::Rope, "RoPE (rotary)",
      "Query and key channel pairs are rotated by angles proportional to their positions, so "
      "their dot product depends only on the distance between them.",
      true},
-    {Method::Xpos, "xpos", "xPos (rotary with decay)",
+    {Method::Xpos, "xPos (rotary with decay)",
      "RoPE rotations combined with a per-pair exponential scale that makes scores shrink "
      "smoothly with distance.",
      true},
@@ -58,15 +57,26 @@ const MethodInfo& info(Method m) {
 }
 }  // namespace
 
-std::string_view methodKey(Method m) { return info(m).key; }
+std::string_view methodKey(Method m) { return enumKey(m); }
 std::string_view methodTitle(Method m) { return info(m).title; }
 std::string_view methodSummary(Method m) { return info(m).summary; }
 bool methodRotates(Method m) { return info(m).rotates; }
 
-std::optional<Method> methodFromKey(std::string_view key) {
-    for (const auto& i : kInfo)
-        if (i.key == key) return i.method;
-    return std::nullopt;
+std::optional<Method> methodFromKey(std::string_view key) { return enumFromKey<Method>(key); }
+
+std::string_view methodParamGroup(Method m) {
+    switch (m) {
+    case Method::NoPE: return "";
+    case Method::Sinusoidal: return "sinusoidal";
+    case Method::Learned: return "learned";
+    case Method::Shaw: return "shaw";
+    case Method::T5: return "t5";
+    case Method::TransformerXL: return "transformer_xl";
+    case Method::Alibi: return "alibi";
+    case Method::Rope: return "rope";
+    case Method::Xpos: return "xpos";
+    }
+    return "";
 }
 
 }  // namespace poslab

@@ -210,25 +210,93 @@ ParamError rangeError(const std::string& name, const std::string& valid, double 
     return ParamError{name, valid, formatNumber(got)};
 }
 
-// Finite number in [lo, hi] (lowOpen: (lo, hi]).
-Check checkRange(const std::string& name, double x, double lo, double hi, bool lowOpen, const std::string& valid) {
-    if (!finite(x) || (lowOpen ? x <= lo : x < lo) || x > hi) return rangeError(name, valid, x);
-    return std::nullopt;
-}
-
-Check checkList(const std::string& name, const std::vector<double>& v, std::size_t n, bool checkSize, double lo,
-                double hi, bool lowOpen, const std::string& valid) {
-    if (checkSize && v.size() != n)
+// A list of exactly n numbers (its entries' range is the table's).
+Check checkListSize(const std::string& name, const std::vector<double>& v, std::size_t n) {
+    if (v.size() != n)
         return ParamError{name, formatInt(static_cast<std::int64_t>(n)) + " numbers (rotary_dim/2)",
                           formatInt(static_cast<std::int64_t>(v.size())) + " numbers"};
-    for (double x : v)
-        if (auto e = checkRange(name, x, lo, hi, lowOpen, valid)) return e;
     return std::nullopt;
 }
 
 }  // namespace
 
 // ----------------------------------------------------------------------------------- params
+
+const ParamTable<RopeParams>& ropeParamTable() {
+    using K = ParamKind;
+    static const ParamTable<RopeParams> t = {
+        field<&RopeParams::head_dim>({.name = "head_dim", .kind = K::Int, .lo = 2, .hi = kMaxHeadDim, .even = true,
+                                      .label = "Head dimension", .help = "head dimension", .flags = kParamShared}),
+        field<&RopeParams::base>({.name = "base", .kind = K::Real, .lo = 1, .hi = kMaxBase, .loOpen = true,
+                                  .label = "Base θ", .help = "rope theta", .flags = kParamSlider}),
+        field<&RopeParams::partial_rotary_factor>(
+            {.name = "partial_rotary_factor", .kind = K::Real, .lo = 0, .hi = 1, .loOpen = true,
+             .label = "Partial rotary factor",
+             .help = "rotary_dim = int(head_dim*F), even; the exponent uses rotary_dim (GPT-NeoX)",
+             .resets = "rotary_dim"}),
+        field<&RopeParams::rotary_dim>({.name = "rotary_dim", .kind = K::Int, .lo = 2, .hi = kMaxHeadDim, .even = true,
+                                        .label = "Rotary dim",
+                                        .help = "rotate only the first N channels; frequencies use N (GPT-J); "
+                                                "not with the partial rotary factor",
+                                        .unset = "from the partial factor", .validNote = "(at most head_dim)",
+                                        .resets = "partial_rotary_factor", .flags = kParamZeroUnset}),
+        field<&RopeParams::scaling>({.name = "scaling", .kind = K::Choice, .label = "Scaling", .help = "RoPE scaling type",
+                                     .choiceLabels = {"none", "linear (position interpolation)", "dynamic NTK", "YaRN",
+                                                      "LongRoPE", "Llama 3"}}),
+        field<&RopeParams::factor>({.name = "factor", .kind = K::Real, .lo = kMinFactor, .hi = kMaxFactor,
+                                    .optional = true, .label = "Factor", .help = "scaling factor",
+                                    .unset = "yarn, longrope: max/original max positions; linear, dynamic, llama3: required"}).when([](const RopeParams& r) { return r.scaling != RopeScaling::None; }),
+        field<&RopeParams::max_positions>({.name = "max_positions", .kind = K::Int, .lo = 1,
+                                           .hi = static_cast<double>(kMaxPosition), .label = "Max positions",
+                                           .help = "max_position_embeddings", .unit = "tokens"}),
+        field<&RopeParams::original_max_positions>(
+            {.name = "original_max_positions", .kind = K::Int, .lo = 1, .hi = static_cast<double>(kMaxPosition),
+             .optional = true, .label = "Original max positions", .help = "original_max_position_embeddings",
+             .unit = "tokens", .unset = "= max-positions"}).when([](const RopeParams& r) { return r.scaling != RopeScaling::None; }),
+        field<&RopeParams::seq_len>({.name = "seq_len", .kind = K::Int, .lo = 1, .hi = static_cast<double>(kMaxPosition + 1),
+                                     .optional = true, .label = "Sequence length",
+                                     .help = "current sequence length (dynamic, longrope)", .unit = "tokens",
+                                     .unset = "the sequence length (the runtime rule)"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Dynamic || r.scaling == RopeScaling::LongRope; }),
+        field<&RopeParams::beta_fast>({.name = "beta_fast", .kind = K::Real, .lo = 0, .hi = kMaxFactor, .loOpen = true,
+                                       .label = "β fast", .help = "YaRN beta_fast: rotations at which the ramp starts"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
+        field<&RopeParams::beta_slow>({.name = "beta_slow", .kind = K::Real, .lo = 0, .hi = kMaxFactor, .loOpen = true,
+                                       .label = "β slow", .help = "YaRN beta_slow: rotations at which the ramp ends"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
+        field<&RopeParams::mscale>({.name = "mscale", .kind = K::Real, .lo = 0, .hi = kMaxFactor, .optional = true,
+                                    .label = "mscale", .help = "YaRN mscale (DeepSeek)"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
+        field<&RopeParams::mscale_all_dim>({.name = "mscale_all_dim", .kind = K::Real, .lo = 0, .hi = kMaxFactor,
+                                            .optional = true, .label = "mscale_all_dim",
+                                            .help = "YaRN mscale_all_dim (DeepSeek)"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
+        field<&RopeParams::truncate>({.name = "truncate", .kind = K::Bool, .label = "Truncate",
+                                      .help = "YaRN: floor/ceil the correction range (off: fractional, gpt-oss)"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
+        field<&RopeParams::attention_factor>({.name = "attention_factor", .kind = K::Real, .lo = 0, .hi = kMaxFactor,
+                                              .loOpen = true, .optional = true, .label = "Attention factor",
+                                              .help = "explicit attention factor (yarn, longrope)", .unset = "derived"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn || r.scaling == RopeScaling::LongRope; }),
+        field<&RopeParams::low_freq_factor>({.name = "low_freq_factor", .kind = K::Real, .lo = 0, .hi = kMaxFactor,
+                                             .loOpen = true, .label = "Low-freq factor", .help = "Llama 3 low_freq_factor"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Llama3; }),
+        field<&RopeParams::high_freq_factor>({.name = "high_freq_factor", .kind = K::Real, .lo = 0, .hi = kMaxFactor,
+                                              .loOpen = true, .label = "High-freq factor", .help = "Llama 3 high_freq_factor",
+                                              .validNote = "and > low_freq_factor"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Llama3; }),
+        field<&RopeParams::short_factor>({.name = "short_factor", .kind = K::RealList, .lo = kMinFactor, .hi = kMaxFactor,
+                                          .label = "Short factor", .help = "LongRoPE short factors, rotary_dim/2 numbers",
+                                          .unset = "required for longrope"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::LongRope; }),
+        field<&RopeParams::long_factor>({.name = "long_factor", .kind = K::RealList, .lo = kMinFactor, .hi = kMaxFactor,
+                                         .label = "Long factor", .help = "LongRoPE long factors, rotary_dim/2 numbers",
+                                         .unset = "required for longrope"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::LongRope; }),
+        field<&RopeParams::theta>({.name = "theta", .kind = K::RealList, .lo = 0, .hi = kMaxFactor, .loOpen = true,
+                                   .label = "Explicit θ",
+                                   .help = "explicit per-pair frequencies, rotary_dim/2 numbers (replaces base and scaling)",
+                                   .unset = "none", .flags = kParamApplyOnly}),
+        field<&RopeParams::layout>({.name = "layout", .kind = K::Choice, .label = "Layout",
+                                    .help = "half: pairs (j, j+r/2) (Llama/NeoX); interleaved: pairs (2i, 2i+1) "
+                                            "(GPT-J/Meta/RoFormer)",
+                                    .flags = kParamApplyOnly,
+                                    .choiceLabels = {"half-split (Llama, NeoX)", "interleaved (GPT-J, Meta)"}}),
+        field<&RopeParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
+                                       .help = "float32 reproduces the frameworks' float32 rounding; double is exact",
+                                       .flags = kParamShared}),
+    };
+    return t;
+}
 
 int RopeParams::rotaryDim() const {
     if (rotary_dim != 0) return rotary_dim;
@@ -245,12 +313,7 @@ double RopeParams::resolvedFactor() const {
 }
 
 Check RopeParams::validate() const {
-    if (head_dim < 2 || head_dim > kMaxHeadDim || head_dim % 2 != 0)
-        return ParamError{"head_dim", "an even integer from 2 to 65536", formatInt(head_dim)};
-    if (!finite(base) || base <= 1.0 || base > kMaxBase)
-        return rangeError("base", "a number > 1 and <= 1e12", base);
-    if (!finite(partial_rotary_factor) || partial_rotary_factor <= 0.0 || partial_rotary_factor > 1.0)
-        return rangeError("partial_rotary_factor", "a number in (0, 1]", partial_rotary_factor);
+    if (auto e = checkParams(ropeParamTable(), *this)) return e;
     if (rotary_dim != 0) {
         if (partial_rotary_factor != 1.0)
             return ParamError{"rotary_dim", "unset (0) when partial_rotary_factor is given; use one of them",
@@ -269,41 +332,17 @@ Check RopeParams::validate() const {
     const int r = rotaryDim();
     const auto half = static_cast<std::size_t>(r / 2);
 
-    if (factor)
-        if (auto e = checkRange("factor", *factor, kMinFactor, kMaxFactor, false, "a number from 1e-6 to 1e6"))
-            return e;
-    if (max_positions < 1 || max_positions > kMaxPosition)
-        return ParamError{"max_positions", "an integer from 1 to " + formatInt(kMaxPosition), formatInt(max_positions)};
-    if (original_max_positions && (*original_max_positions < 1 || *original_max_positions > kMaxPosition))
-        return ParamError{"original_max_positions", "an integer from 1 to " + formatInt(kMaxPosition),
-                          formatInt(*original_max_positions)};
-    if (seq_len && (*seq_len < 1 || *seq_len > kMaxPosition + 1))
-        return ParamError{"seq_len", "an integer from 1 to " + formatInt(kMaxPosition + 1), formatInt(*seq_len)};
-    if (auto e = checkRange("beta_fast", beta_fast, 0.0, kMaxFactor, true, "a number in (0, 1e6]")) return e;
-    if (auto e = checkRange("beta_slow", beta_slow, 0.0, kMaxFactor, true, "a number in (0, 1e6]")) return e;
-    if (mscale)
-        if (auto e = checkRange("mscale", *mscale, 0.0, kMaxFactor, false, "a number in [0, 1e6]")) return e;
-    if (mscale_all_dim)
-        if (auto e = checkRange("mscale_all_dim", *mscale_all_dim, 0.0, kMaxFactor, false, "a number in [0, 1e6]"))
-            return e;
-    if (attention_factor)
-        if (auto e = checkRange("attention_factor", *attention_factor, 0.0, kMaxFactor, true, "a number in (0, 1e6]"))
-            return e;
-    if (auto e = checkRange("low_freq_factor", low_freq_factor, 0.0, kMaxFactor, true, "a number in (0, 1e6]"))
-        return e;
-    if (!finite(high_freq_factor) || high_freq_factor <= low_freq_factor || high_freq_factor > kMaxFactor)
+    if (high_freq_factor <= low_freq_factor)
         return rangeError("high_freq_factor",
                           "a number > low_freq_factor (" + formatNumber(low_freq_factor) + ") and <= 1e6",
                           high_freq_factor);
     const bool longrope = scaling == RopeScaling::LongRope && theta.empty();
-    if (auto e = checkList("short_factor", short_factor, half, longrope, kMinFactor, kMaxFactor, false,
-                           "numbers from 1e-6 to 1e6"))
-        return e;
-    if (auto e = checkList("long_factor", long_factor, half, longrope, kMinFactor, kMaxFactor, false,
-                           "numbers from 1e-6 to 1e6"))
-        return e;
+    if (longrope) {
+        if (auto e = checkListSize("short_factor", short_factor, half)) return e;
+        if (auto e = checkListSize("long_factor", long_factor, half)) return e;
+    }
     if (!theta.empty())
-        if (auto e = checkList("theta", theta, half, true, 0.0, kMaxFactor, true, "numbers in (0, 1e6]")) return e;
+        if (auto e = checkListSize("theta", theta, half)) return e;
 
     if (!theta.empty()) return std::nullopt;  // explicit frequencies replace the scaling
 

@@ -23,12 +23,27 @@
 //   interleaved out[2i]     = x[2i]·cos a_i − x[2i+1]·sin a_i
 //               out[2i+1]   = x[2i+1]·cos a_i + x[2i]·sin a_i
 //   channels r .. head_dim−1 pass through; cos and sin are multiplied by c.
+#include "core/param.h"
 #include "core/types.h"
 
 namespace poslab {
 
 enum class RopeScaling { None, Linear, Dynamic, Yarn, LongRope, Llama3 };
 enum class RopeLayout { Half, Interleaved };
+
+template <>
+struct EnumKeys<RopeScaling> {
+    static constexpr std::array<EnumKey<RopeScaling>, 6> keys{{{RopeScaling::None, "none"},
+                                                                {RopeScaling::Linear, "linear"},
+                                                                {RopeScaling::Dynamic, "dynamic"},
+                                                                {RopeScaling::Yarn, "yarn"},
+                                                                {RopeScaling::LongRope, "longrope"},
+                                                                {RopeScaling::Llama3, "llama3"}}};
+};
+template <>
+struct EnumKeys<RopeLayout> {
+    static constexpr std::array<EnumKey<RopeLayout>, 2> keys{{{RopeLayout::Half, "half"}, {RopeLayout::Interleaved, "interleaved"}}};
+};
 
 struct RopeParams {
     // Valid ranges (validate() names the field and the range; non-finite numbers never pass):
@@ -57,10 +72,15 @@ struct RopeParams {
     // at seq_len, or at the longest runtime length 2^40+1 when seq_len is unset); longrope with a
     // derived attention factor and original_max_positions = 1 (ln 1 = 0 divides upstream).
     Check validate() const;
+    bool operator==(const RopeParams&) const = default;
     int rotaryDim() const;                   // the number of rotated channels r
     double resolvedFactor() const;           // factor after defaults (yarn/longrope: max/orig; else factor or 1)
     std::int64_t originalMaxPositions() const;
 };
+// Every parameter of RopeParams declared once (core/param.h): validate() checks each one's
+// range first, the command line, sessions and the panel are generated from it.
+const ParamTable<RopeParams>& ropeParamTable();
+
 
 struct RopeFrequencies {
     Vector inv_freq;                 // r/2 entries, float32-rounded in Float32 mode

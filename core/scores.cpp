@@ -488,24 +488,51 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
 
 // ---------------------------------------------------------------------------------------------
 
-std::string_view contentKey(Content c) {
-    switch (c) {
-    case Content::Ones: return "ones";
-    case Content::Random: return "random";
-    case Content::Formula: return "formula";
-    }
-    return "ones";
-}
+std::string_view contentKey(Content c) { return enumKey(c); }
+std::optional<Content> contentFromKey(std::string_view key) { return enumFromKey<Content>(key); }
 
-std::optional<Content> contentFromKey(std::string_view key) {
-    if (key == "ones") return Content::Ones;
-    if (key == "random") return Content::Random;
-    if (key == "formula") return Content::Formula;
-    return std::nullopt;
+const ParamTable<ScoreParams>& scoreParamTable() {
+    static const ParamTable<ScoreParams> table = [] {
+        using K = ParamKind;
+        ParamTable<ScoreParams> t = {
+            field<&ScoreParams::method>({.name = "method", .kind = K::Choice, .label = "Method",
+                                         .help = "positional method",
+                                         .choiceLabels = {"NoPE (no position)", "Sinusoidal (absolute)", "Learned (absolute)",
+                                                          "Shaw et al. (relative)", "T5 (relative buckets)",
+                                                          "Transformer-XL (relative)", "ALiBi (linear bias)", "RoPE (rotary)",
+                                                          "xPos (rotary with decay)"}}),
+            field<&ScoreParams::dim>({.name = "dim", .kind = K::Int, .lo = 1, .hi = 65536, .label = "Head dimension d",
+                                      .help = "query/key dimension (the head dimension for rope and xpos)",
+                                      .flags = kParamSlider}),
+            field<&ScoreParams::content>({.name = "content", .kind = K::Choice, .label = "Query/key content",
+                                          .help = "query and key rows: every entry 1, seeded normal, or the golden formula",
+                                          .choiceLabels = {"ones", "random (seeded)", "formula"}}),
+            field<&ScoreParams::seed>({.name = "seed", .kind = K::Seed, .label = "Seed", .help = "seed of random content"}),
+            field<&ScoreParams::head>({.name = "head", .kind = K::Int, .lo = 0, .hi = 4095, .label = "Head",
+                                       .help = "ALiBi / T5 head shown"}),
+            field<&ScoreParams::causal>({.name = "causal", .kind = K::Bool, .label = "Causal", .help = "mask keys after the query (j > i)"}),
+            field<&ScoreParams::softmax>({.name = "softmax", .kind = K::Bool, .label = "Softmax", .help = "row-wise softmax weights instead of scores"}),
+            field<&ScoreParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
+                                            .help = "float32 reproduces the frameworks' float32 rounding; double is exact",
+                                            .choiceLabels = {"float32 (as the frameworks)", "double (exact)"}}),
+        };
+        appendNested(t, methodParamGroup(Method::Rope), &ScoreParams::rope, ropeParamTable());
+        appendNested(t, methodParamGroup(Method::Xpos), &ScoreParams::xpos, xposParamTable());
+        appendNested(t, methodParamGroup(Method::Sinusoidal), &ScoreParams::sinusoidal, sinusoidalParamTable());
+        appendNested(t, methodParamGroup(Method::Learned), &ScoreParams::learned, learnedParamTable());
+        appendNested(t, methodParamGroup(Method::Shaw), &ScoreParams::shaw, shawParamTable());
+        appendNested(t, methodParamGroup(Method::T5), &ScoreParams::t5, t5ParamTable());
+        appendNested(t, methodParamGroup(Method::TransformerXL), &ScoreParams::transformer_xl, transformerXLParamTable());
+        appendNested(t, methodParamGroup(Method::Alibi), &ScoreParams::alibi, alibiParamTable());
+        return t;
+    }();
+    return table;
 }
 
 Check ScoreParams::validate() const {
-    if (dim < 1 || dim > 65536) return ParamError{"dim", "an integer from 1 to 65536", formatInt(dim)};
+    for (const auto& p : scoreParamTable())
+        if (p.group.empty())
+            if (auto e = p.info.check(p.get(*this))) return e;
     auto checkHead = [&](int heads) -> Check {
         if (head < 0 || head >= heads)
             return ParamError{"head", "an integer from 0 to " + formatInt(heads - 1) + " (heads − 1)", formatInt(head)};

@@ -35,6 +35,11 @@
 namespace poslab {
 
 enum class Content { Ones, Random, Formula };
+template <>
+struct EnumKeys<Content> {
+    static constexpr std::array<EnumKey<Content>, 3> keys{
+        {{Content::Ones, "ones"}, {Content::Random, "random"}, {Content::Formula, "formula"}}};
+};
 std::string_view contentKey(Content c);                  // "ones", "random", "formula"
 std::optional<Content> contentFromKey(std::string_view key);
 
@@ -58,6 +63,7 @@ struct ScoreParams {
     AlibiParams alibi;
 
     Check validate() const;
+    bool operator==(const ScoreParams&) const = default;
     // The per-method structs with dim/precision synchronised from the fields above, and the
     // direction from `causal`: t5Params().bidirectional = !causal (encoder vs decoder buckets),
     // alibiParams().symmetric = !causal (−m·|i−j| unless causal). Table seeds stay the structs' own.
@@ -70,6 +76,11 @@ struct ScoreParams {
     TransformerXLParams transformerXLParams() const;
     AlibiParams alibiParams() const;
 };
+
+// Every parameter of ScoreParams declared once: its own fields (method, dim, content, seed, head,
+// causal, softmax, precision), then each method's table nested under its group ("rope.beta_fast").
+// Entries flagged kParamShared inside a group are set from the own fields (dim, precision, ...).
+const ParamTable<ScoreParams>& scoreParamTable();
 
 // Content rows for the given absolute positions, |positions| × dim. `key` selects k (true) or q.
 Matrix contentRows(Content content, bool key, const Positions& positions, int dim, std::uint64_t seed);

@@ -31,9 +31,23 @@ Matrix table(const ShawParams& p, std::uint64_t stream) {
 }
 }  // namespace
 
+const ParamTable<ShawParams>& shawParamTable() {
+    using K = ParamKind;
+    static const ParamTable<ShawParams> t = {
+        field<&ShawParams::max_relative_position>({.name = "max_relative_position", .kind = K::Int, .lo = 1,
+                                                   .hi = static_cast<double>(kMaxRelative),
+                                                   .label = "Max relative position k", .help = "Shaw clipping distance",
+                                                   .unit = "tokens", .validNote = "((2k+1)*dim <= 67108864)",
+                                                   .flags = kParamSlider}),
+        field<&ShawParams::dim>({.name = "dim", .kind = K::Int, .lo = 1, .hi = kMaxDim, .label = "Dimension",
+                                 .help = "table width", .flags = kParamShared}),
+        field<&ShawParams::seed>({.name = "seed", .kind = K::Seed, .label = "Table seed", .help = "seed of the table"}),
+    };
+    return t;
+}
+
 Check ShawParams::validate() const {
-    if (dim < 1 || dim > kMaxDim)
-        return ParamError{"dim", "an integer from 1 to " + formatInt(kMaxDim), formatInt(dim)};
+    if (auto e = checkParams(shawParamTable(), *this)) return e;
     // (2k+1)·dim table entries at most 2^26.
     const std::int64_t maxK = std::min(kMaxRelative, (kMaxEntries / dim - 1) / 2);
     if (max_relative_position < 1 || max_relative_position > maxK)

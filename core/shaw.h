@@ -5,6 +5,7 @@
 //   cache = true: one row for distances −(K−1) … 0.
 // Embeddings a^K, a^V are seeded (2k+1) × dim tables; the score is
 //   e_ij = (q_i · (k_j + a^K[index[i][j]])) / sqrt(dim).
+#include "core/param.h"
 #include "core/types.h"
 
 namespace poslab {
@@ -14,7 +15,12 @@ struct ShawParams {
     int dim = 64;                              // table width, 1 .. 65536
     std::uint64_t seed = 0;
     Check validate() const;
+    bool operator==(const ShawParams&) const = default;
 };
+// Every parameter of ShawParams declared once (core/param.h): validate() checks each one's
+// range first, the command line, sessions and the panel are generated from it.
+const ParamTable<ShawParams>& shawParamTable();
+
 
 // Lengths for shawIndex: key_length 1 .. 1'000'000; query_length 1 .. key_length with
 // Q·K <= 2^26 (ignored with cache). Errors name "query_length" / "key_length".

@@ -81,18 +81,35 @@ std::vector<Frequency> frequenciesFor(const SinusoidalParams& p) {
 
 }  // namespace
 
+const ParamTable<SinusoidalParams>& sinusoidalParamTable() {
+    using K = ParamKind;
+    static const ParamTable<SinusoidalParams> t = {
+        field<&SinusoidalParams::dim>({.name = "dim", .kind = K::Int, .lo = 1, .hi = kMaxDim, .label = "Dimension",
+                                       .help = "model dimension (odd allowed)", .flags = kParamShared}),
+        field<&SinusoidalParams::base>({.name = "base", .kind = K::Real, .lo = 1, .hi = 1e30, .loOpen = true,
+                                        .label = "Base (largest timescale)", .help = "largest timescale",
+                                        .flags = kParamSlider}),
+        field<&SinusoidalParams::min_timescale>({.name = "min_timescale", .kind = K::Real, .lo = 1e-6, .hi = 1e6,
+                                                 .label = "Min timescale",
+                                                 .help = "smallest timescale (tensor2tensor frequencies only)",
+                                                 .validNote = "and below base"}).when([](const SinusoidalParams& p) { return p.frequencies == SinusoidalFrequencies::Tensor2Tensor; }),
+        field<&SinusoidalParams::layout>({.name = "layout", .kind = K::Choice, .label = "Layout",
+                                          .help = "interleaved (sin at 2i, cos at 2i+1) or concat ([sin | cos])",
+                                          .choiceLabels = {"interleaved (sin 2i, cos 2i+1)", "concat ([sin | cos])"}}),
+        field<&SinusoidalParams::frequencies>(
+            {.name = "frequencies", .kind = K::Choice, .label = "Frequencies",
+             .help = "vaswani (w_i = base^(-2i/d)) or tensor2tensor (log-spaced over d/2-1 steps)",
+             .choiceLabels = {"Vaswani base^(−2i/d)", "tensor2tensor / fairseq"}}),
+        field<&SinusoidalParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
+                                             .help = "float32 rounds as the reference code", .flags = kParamShared}),
+    };
+    return t;
+}
+
 Check SinusoidalParams::validate() const {
-    const bool t2t = frequencies == SinusoidalFrequencies::Tensor2Tensor;
-    if (dim < 1 || dim > kMaxDim)
-        return ParamError{"dim", "an integer from 1 to " + formatInt(kMaxDim), formatInt(dim)};
-    if (!std::isfinite(base) || !(base > 1.0) || base > 1e30)
-        return ParamError{"base", "a number > 1 and <= 1e30", formatNumber(base)};
-    if (!std::isfinite(min_timescale))
-        return ParamError{"min_timescale", "a finite number from 1e-06 to 1e+06, below base",
-                          formatNumber(min_timescale)};
-    if (t2t && (!(min_timescale >= 1e-6) || min_timescale > 1e6 || !(min_timescale < base)))
-        return ParamError{"min_timescale",
-                          "a number from 1e-06 to 1e+06 and below base (" + formatNumber(base) + ")",
+    if (auto e = checkParams(sinusoidalParamTable(), *this)) return e;
+    if (frequencies == SinusoidalFrequencies::Tensor2Tensor && !(min_timescale < base))
+        return ParamError{"min_timescale", "a number from 1e-6 to 1e6 and below base (" + formatNumber(base) + ")",
                           formatNumber(min_timescale)};
     return std::nullopt;
 }

@@ -20,12 +20,24 @@
 // Output is always finite for valid params (|angle| <= 2^63·1e6).
 // Properties (Double): PE(p+Δ) = R(Δ)·PE(p) for every (sin, cos) pair; for even dim
 // PE(p)·PE(q) = Σ cos((p−q)·w_i) depends only on p−q (an odd interleaved dim adds a lone sine).
+#include "core/param.h"
 #include "core/types.h"
 
 namespace poslab {
 
 enum class SinusoidalLayout { Interleaved, Concat };
 enum class SinusoidalFrequencies { Vaswani, Tensor2Tensor };
+
+template <>
+struct EnumKeys<SinusoidalLayout> {
+    static constexpr std::array<EnumKey<SinusoidalLayout>, 2> keys{
+        {{SinusoidalLayout::Interleaved, "interleaved"}, {SinusoidalLayout::Concat, "concat"}}};
+};
+template <>
+struct EnumKeys<SinusoidalFrequencies> {
+    static constexpr std::array<EnumKey<SinusoidalFrequencies>, 2> keys{
+        {{SinusoidalFrequencies::Vaswani, "vaswani"}, {SinusoidalFrequencies::Tensor2Tensor, "tensor2tensor"}}};
+};
 
 struct SinusoidalParams {
     int dim = 64;                      // 1 .. 65536 (odd allowed)
@@ -35,7 +47,12 @@ struct SinusoidalParams {
     SinusoidalFrequencies frequencies = SinusoidalFrequencies::Vaswani;
     Precision precision = Precision::Float32;
     Check validate() const;
+    bool operator==(const SinusoidalParams&) const = default;
 };
+// Every parameter of SinusoidalParams declared once (core/param.h): validate() checks each one's
+// range first, the command line, sessions and the panel are generated from it.
+const ParamTable<SinusoidalParams>& sinusoidalParamTable();
+
 
 // The K angular frequencies w_i (rounded as the layout's reference rounds them).
 Vector sinusoidalFrequencies(const SinusoidalParams& params);

@@ -71,7 +71,28 @@ std::int64_t difference(std::int64_t b, std::int64_t a) {
 }
 }  // namespace
 
+const ParamTable<T5Params>& t5ParamTable() {
+    using K = ParamKind;
+    static const ParamTable<T5Params> t = {
+        field<&T5Params::num_buckets>({.name = "num_buckets", .kind = K::Int, .lo = 2, .hi = kMaxBuckets, .label = "Buckets",
+                                       .help = "T5 relative_attention_num_buckets",
+                                       .validNote = "(bidirectional: even and >= 4)"}),
+        field<&T5Params::max_distance>({.name = "max_distance", .kind = K::Int, .lo = 2,
+                                        .hi = static_cast<double>(kMaxDistance), .label = "Max distance",
+                                        .help = "T5 relative_attention_max_distance", .unit = "tokens",
+                                        .validNote = "(above max_exact)"}),
+        field<&T5Params::bidirectional>({.name = "bidirectional", .kind = K::Bool, .label = "Bidirectional",
+                                         .help = "encoder buckets (both directions) instead of decoder buckets",
+                                         .flags = kParamShared}),
+        field<&T5Params::heads>({.name = "heads", .kind = K::Int, .lo = 1, .hi = kMaxHeads, .label = "Heads",
+                                 .help = "heads of the seeded bias table"}),
+        field<&T5Params::seed>({.name = "seed", .kind = K::Seed, .label = "Table seed", .help = "seed of the bias table"}),
+    };
+    return t;
+}
+
 Check T5Params::validate() const {
+    if (auto e = checkParams(t5ParamTable(), *this)) return e;
     if (bidirectional) {
         if (num_buckets < 4 || num_buckets > kMaxBuckets || num_buckets % 2 != 0)
             return ParamError{"num_buckets",
@@ -87,8 +108,6 @@ Check T5Params::validate() const {
                           "an integer from " + formatInt(maxExact + 1) + " to " + formatInt(kMaxDistance) +
                               " (above max_exact = " + formatInt(maxExact) + ")",
                           formatInt(max_distance)};
-    if (heads < 1 || heads > kMaxHeads)
-        return ParamError{"heads", "an integer from 1 to " + formatInt(kMaxHeads), formatInt(heads)};
     return std::nullopt;
 }
 

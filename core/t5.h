@@ -12,6 +12,7 @@
 // seededNormal(num_buckets, heads, seed, stream 3, 1.0).
 // Properties: bucket is non-decreasing in |rel| within a direction, equals |rel| below
 // max_exact, and is nb − 1 (+ nb if rel > 0, bidirectional) from |rel| >= max_distance on.
+#include "core/param.h"
 #include "core/types.h"
 
 namespace poslab {
@@ -24,7 +25,12 @@ struct T5Params {
     int heads = 8;                   // 1 .. 256
     std::uint64_t seed = 0;
     Check validate() const;
+    bool operator==(const T5Params&) const = default;
 };
+// Every parameter of T5Params declared once (core/param.h): validate() checks each one's
+// range first, the command line, sessions and the panel are generated from it.
+const ParamTable<T5Params>& t5ParamTable();
+
 
 // Bucket of one relative offset (key − query).
 std::int64_t t5Bucket(std::int64_t relative, const T5Params& params);

@@ -24,14 +24,23 @@ std::int64_t difference(std::int64_t b, std::int64_t a) {
 }
 }  // namespace
 
-Check TransformerXLParams::validate() const {
-    if (dim < 2 || dim > kMaxDim || dim % 2 != 0)
-        return ParamError{"dim", "an even integer from 2 to " + formatInt(kMaxDim), formatInt(dim)};
-    if (clamp_len < 0 || clamp_len > kMaxPosition)
-        return ParamError{"clamp_len", "0 (no clamp) or an integer from 1 to " + formatInt(kMaxPosition),
-                          formatInt(clamp_len)};
-    return std::nullopt;
+const ParamTable<TransformerXLParams>& transformerXLParamTable() {
+    using K = ParamKind;
+    static const ParamTable<TransformerXLParams> t = {
+        field<&TransformerXLParams::dim>({.name = "dim", .kind = K::Int, .lo = 2, .hi = kMaxDim, .even = true,
+                                          .label = "Dimension", .help = "model dimension (W_R is dim x dim)",
+                                          .flags = kParamShared}),
+        field<&TransformerXLParams::clamp_len>({.name = "clamp_len", .kind = K::Int, .lo = 1,
+                                                .hi = static_cast<double>(kMaxPosition), .label = "Clamp length",
+                                                .help = "clamp distances at C (0 = none)", .unit = "tokens",
+                                                .unset = "0 (none)", .flags = kParamZeroUnset}),
+        field<&TransformerXLParams::seed>({.name = "seed", .kind = K::Seed, .label = "Weights seed",
+                                           .help = "seed of u, v and W_R"}),
+    };
+    return t;
 }
+
+Check TransformerXLParams::validate() const { return checkParams(transformerXLParamTable(), *this); }
 
 Check transformerXLValidateKeyLength(std::int64_t key_length, int dim) {
     constexpr std::int64_t kMaxLength = 1'000'000;

@@ -11,6 +11,7 @@
 // For explicit positions the distance is d = query position − key position, clamped to
 // clamp_len from above when clamp_len > 0 (negative d, keys after the query, are left as they
 // are — the causal mask hides them; pos_emb is defined for them).
+#include "core/param.h"
 #include "core/types.h"
 
 namespace poslab {
@@ -20,7 +21,12 @@ struct TransformerXLParams {
     std::int64_t clamp_len = 0;   // 0 = none, else 1 .. 2^40
     std::uint64_t seed = 0;
     Check validate() const;
+    bool operator==(const TransformerXLParams&) const = default;
 };
+// Every parameter of TransformerXLParams declared once (core/param.h): validate() checks each one's
+// range first, the command line, sessions and the panel are generated from it.
+const ParamTable<TransformerXLParams>& transformerXLParamTable();
+
 
 // The distances fed to the positional embedding for key length K: K−1 … 0, clamped.
 std::vector<std::int64_t> transformerXLDistances(std::int64_t key_length, std::int64_t clamp_len);

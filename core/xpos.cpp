@@ -50,13 +50,20 @@ void applyRow(const XposParams& p, const Vector& inv, const double* scale, std::
 
 }  // namespace
 
-Check XposParams::validate() const {
-    if (head_dim < 2 || head_dim > 65536 || head_dim % 2 != 0)
-        return ParamError{"head_dim", "an even integer from 2 to 65536", formatInt(head_dim)};
-    if (!std::isfinite(scale_base) || scale_base <= 0 || scale_base > 1e12)
-        return ParamError{"scale_base", "a number > 0 and <= 1e12", formatNumber(scale_base)};
-    return std::nullopt;
+const ParamTable<XposParams>& xposParamTable() {
+    using K = ParamKind;
+    static const ParamTable<XposParams> t = {
+        field<&XposParams::head_dim>({.name = "head_dim", .kind = K::Int, .lo = 2, .hi = 65536, .even = true,
+                                      .label = "Head dimension", .help = "head dimension", .flags = kParamShared}),
+        field<&XposParams::scale_base>({.name = "scale_base", .kind = K::Real, .lo = 0, .hi = 1e12, .loOpen = true,
+                                        .label = "Scale base", .help = "xPos scale_base", .flags = kParamSlider}),
+        field<&XposParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
+                                       .help = "float32 rounds as torchscale", .flags = kParamShared}),
+    };
+    return t;
 }
+
+Check XposParams::validate() const { return checkParams(xposParamTable(), *this); }
 
 std::int64_t xposCentredPosition(std::int64_t length, std::int64_t offset, std::int64_t t) {
     return pyNegHalfFloor(length + offset) + offset + t;

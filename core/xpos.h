@@ -22,6 +22,7 @@
 // scale ∈ [e^−60, e^60]. xposCheckExtent / xposCheckPositions say whether a call satisfies this;
 // the functions below clamp the exponent to that range when called outside it (a precondition
 // violation; torchscale itself would return inf/NaN there), so they always return finite numbers.
+#include "core/param.h"
 #include "core/types.h"
 
 namespace poslab {
@@ -31,7 +32,12 @@ struct XposParams {
     double scale_base = 512.0;    // > 0 and <= 1e12
     Precision precision = Precision::Float32;
     Check validate() const;
+    bool operator==(const XposParams&) const = default;
 };
+// Every parameter of XposParams declared once (core/param.h): validate() checks each one's
+// range first, the command line, sessions and the panel are generated from it.
+const ParamTable<XposParams>& xposParamTable();
+
 
 inline constexpr double kXposMaxLogScale = 60.0;
 

@@ -9,42 +9,6 @@ namespace poslab::ui {
 
 namespace {
 
-bool eq(const RopeParams& a, const RopeParams& b) {
-    return a.head_dim == b.head_dim && a.base == b.base && a.partial_rotary_factor == b.partial_rotary_factor &&
-           a.rotary_dim == b.rotary_dim && a.scaling == b.scaling && a.factor == b.factor &&
-           a.max_positions == b.max_positions && a.original_max_positions == b.original_max_positions &&
-           a.seq_len == b.seq_len && a.beta_fast == b.beta_fast && a.beta_slow == b.beta_slow &&
-           a.mscale == b.mscale && a.mscale_all_dim == b.mscale_all_dim && a.truncate == b.truncate &&
-           a.attention_factor == b.attention_factor && a.low_freq_factor == b.low_freq_factor &&
-           a.high_freq_factor == b.high_freq_factor && a.short_factor == b.short_factor &&
-           a.long_factor == b.long_factor && a.theta == b.theta && a.layout == b.layout &&
-           a.precision == b.precision;
-}
-bool eq(const XposParams& a, const XposParams& b) {
-    return a.head_dim == b.head_dim && a.scale_base == b.scale_base && a.precision == b.precision;
-}
-bool eq(const SinusoidalParams& a, const SinusoidalParams& b) {
-    return a.dim == b.dim && a.base == b.base && a.min_timescale == b.min_timescale && a.layout == b.layout &&
-           a.frequencies == b.frequencies && a.precision == b.precision;
-}
-bool eq(const LearnedParams& a, const LearnedParams& b) {
-    return a.dim == b.dim && a.table_size == b.table_size && a.seed == b.seed;
-}
-bool eq(const ShawParams& a, const ShawParams& b) {
-    return a.max_relative_position == b.max_relative_position && a.dim == b.dim && a.seed == b.seed;
-}
-bool eq(const T5Params& a, const T5Params& b) {
-    return a.num_buckets == b.num_buckets && a.max_distance == b.max_distance &&
-           a.bidirectional == b.bidirectional && a.heads == b.heads && a.seed == b.seed;
-}
-bool eq(const TransformerXLParams& a, const TransformerXLParams& b) {
-    return a.dim == b.dim && a.clamp_len == b.clamp_len && a.seed == b.seed;
-}
-bool eq(const AlibiParams& a, const AlibiParams& b) {
-    return a.heads == b.heads && a.bias_max == b.bias_max && a.symmetric == b.symmetric &&
-           a.precision == b.precision;
-}
-
 QString scalingTitle(RopeScaling s) {
     switch (s) {
     case RopeScaling::None: return {};
@@ -65,23 +29,54 @@ int headCount(const ScoreParams& p) {
 
 }  // namespace
 
-bool sameScoreParams(const ScoreParams& a, const ScoreParams& b) {
-    return a.method == b.method && a.dim == b.dim && a.content == b.content && a.seed == b.seed &&
-           a.head == b.head && a.causal == b.causal && a.softmax == b.softmax && a.precision == b.precision &&
-           eq(a.rope, b.rope) && eq(a.xpos, b.xpos) && eq(a.sinusoidal, b.sinusoidal) &&
-           eq(a.learned, b.learned) && eq(a.shaw, b.shaw) && eq(a.t5, b.t5) &&
-           eq(a.transformer_xl, b.transformer_xl) && eq(a.alibi, b.alibi);
+const ParamTable<ViewOptions>& viewParamTable() {
+    using K = ParamKind;
+    using V = ViewOptions;
+    static const ParamTable<ViewOptions> t = {
+        field<&V::softmax>({.name = "softmax", .kind = K::Bool, .label = "softmax", .help = "row-wise softmax weights instead of raw scores"}),
+        field<&V::causal>({.name = "causal", .kind = K::Bool, .label = "causal", .help = "mask keys after the query (j > i)"}),
+        field<&V::colormap>({.name = "colormap", .kind = K::Choice, .label = "Colour map",
+                             .help = "automatic: diverging for signed scores, viridis for softmax weights",
+                             .choiceLabels = {"automatic", "viridis", "diverging (blue–white–red)"}}),
+        field<&V::showDifference>({.name = "show_difference", .kind = K::Bool, .label = "difference",
+                                   .help = "compare mode: add panels B − A"}),
+        field<&V::decayMaxDistance>({.name = "decay_max_distance", .kind = K::Int, .lo = 1, .hi = 1048576,
+                                     .label = "Decay distance", .help = "largest relative distance plotted",
+                                     .unit = "tokens", .flags = kParamSlider}),
+        field<&V::decayLogX>({.name = "decay_log_x", .kind = K::Bool, .label = "log distance", .help = "log distance axis"}),
+        field<&V::decayLogY>({.name = "decay_log_y", .kind = K::Bool, .label = "log |score|", .help = "log value axis (|value|)"}),
+        field<&V::decayShowBound>({.name = "decay_show_bound", .kind = K::Bool, .label = "RoPE bound",
+                                   .help = "RoFormer's long-term decay upper bound"}),
+        field<&V::showPairs>({.name = "show_pairs", .kind = K::Bool, .label = "pairs", .help = "show the pair-vector view"}),
+        field<&V::showHeatmap>({.name = "show_heatmap", .kind = K::Bool, .label = "heatmap", .help = "show the heatmap"}),
+        field<&V::showDecay>({.name = "show_decay", .kind = K::Bool, .label = "decay", .help = "show the decay chart"}),
+        field<&V::showFrequencies>({.name = "show_frequencies", .kind = K::Bool, .label = "frequencies",
+                                    .help = "show the frequency view"}),
+        field<&V::theme>({.name = "theme", .kind = K::Text, .label = "Theme", .help = "light, dark or projector"}),
+        field<&V::fontScale>({.name = "font_scale", .kind = K::Real, .lo = 0.5, .hi = 3, .label = "Text size",
+                              .help = "text size factor"}),
+    };
+    return t;
 }
 
-bool operator==(const MethodConfig& a, const MethodConfig& b) {
-    return a.label == b.label && sameScoreParams(a.params, b.params);
+const ParamTable<SceneParams>& sceneParamTable() {
+    using K = ParamKind;
+    using S = SceneParams;
+    static const ParamTable<SceneParams> t = {
+        field<&S::length>({.name = "length", .kind = K::Int, .lo = 1, .hi = static_cast<double>(kMaxLength),
+                           .label = "Positions N", .help = "sequence length N: positions 0 … N−1", .unit = "tokens",
+                           .flags = kParamSlider}),
+        field<&S::positions>({.name = "positions", .kind = K::IntList, .lo = 0, .hi = static_cast<double>(kMaxPosition),
+                              .label = "Positions of interest",
+                              .help = "positions of the pair vectors: a list (0,1,8) or ranges (0:4,16)",
+                              .maxEntries = 4096}),
+        field<&S::pairs>({.name = "pairs", .kind = K::IntList, .lo = 0, .hi = 32767, .label = "Pairs",
+                          .help = "pair indices i to draw, e.g. 0,4,16,31; empty = automatic", .unset = "automatic"}),
+        field<&S::head>({.name = "head", .kind = K::Int, .lo = 0, .hi = 4095, .label = "Head", .help = "ALiBi / T5 head shown"}),
+        field<&S::presetKey>({.name = "preset", .kind = K::Text, .label = "Preset", .help = "the model preset last applied"}),
+    };
+    return t;
 }
-
-bool SceneParams::operator==(const SceneParams& o) const {
-    return methods == o.methods && length == o.length && positions == o.positions && pairs == o.pairs &&
-           head == o.head && view == o.view && presetKey == o.presetKey;
-}
-
 ScoreParams effectiveParams(const SceneParams& scene, int config) {
     ScoreParams p = scene.methods.at(static_cast<std::size_t>(config)).params;
     p.head = std::clamp(scene.head, 0, std::max(1, headCount(p)) - 1);

@@ -14,16 +14,36 @@
 #include <cstdint>
 #include <vector>
 
+// QString fields (theme, preset key) in the parameter table: UTF-8 text.
+template <>
+struct poslab::ParamCodec<QString> {
+    static ParamValue to(const QString& v) { return v.toStdString(); }
+    static void from(const ParamValue& v, QString& out) {
+        if (auto* x = std::get_if<std::string>(&v)) out = QString::fromStdString(*x);
+    }
+};
+
 namespace poslab::ui {
 
 // One method with its parameters, as one column of a comparison.
 struct MethodConfig {
     QString label;              // legend / panel title; empty = derived (configTitle())
     ScoreParams params;         // method, dim, content, seed, precision and per-method structs
+    bool operator==(const MethodConfig&) const = default;
 };
 
 // Heatmap colour map: auto = diverging for signed scores, viridis for softmax weights.
 enum class HeatmapColormap { Auto, Viridis, Diverging };
+}  // namespace poslab::ui
+
+template <>
+struct poslab::EnumKeys<poslab::ui::HeatmapColormap> {
+    static constexpr std::array<EnumKey<ui::HeatmapColormap>, 3> keys{{{ui::HeatmapColormap::Auto, "auto"},
+                                                                     {ui::HeatmapColormap::Viridis, "viridis"},
+                                                                     {ui::HeatmapColormap::Diverging, "diverging"}}};
+};
+
+namespace poslab::ui {
 
 // Which views are visible (also the order they are laid out in).
 enum class ViewKind { Pairs, Heatmap, Decay, Frequencies };
@@ -64,16 +84,18 @@ struct SceneParams {
     // Model preset the scene was last set from (core/presets.h key); empty = none/custom.
     QString presetKey;
 
-    bool operator==(const SceneParams& o) const;
-    bool operator!=(const SceneParams& o) const { return !(*this == o); }
+    bool operator==(const SceneParams& o) const = default;
 };
 
+// The parameter tables of the scene-wide choices (core/param.h): view options (session object
+// "view") and the scene's own fields (length, positions, pairs, head, preset). Sessions and the
+// panel are generated from them as from scoreParamTable().
+const ParamTable<ViewOptions>& viewParamTable();
+const ParamTable<SceneParams>& sceneParamTable();
+
 inline constexpr std::int64_t kMaxLength = 65536;       // panel limit on N
-inline constexpr int kMaxDim = 4096;                    // panel limit on the dimension
 inline constexpr int kMaxConfigs = 4;                   // compare mode: at most four columns
 
-bool operator==(const MethodConfig& a, const MethodConfig& b);
-bool sameScoreParams(const ScoreParams& a, const ScoreParams& b);
 
 // The configuration's core parameters with the scene-wide head / causal / softmax applied
 // (head clamped to the method's head count) and per-method dims synchronised.

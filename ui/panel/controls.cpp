@@ -1,5 +1,7 @@
 #include "ui/panel/controls.h"
 
+#include <QCoreApplication>
+#include <QFocusEvent>
 #include <QHBoxLayout>
 #include <QPainter>
 #include <QSignalBlocker>
@@ -9,115 +11,146 @@
 
 namespace poslab::ui {
 
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+}  // namespace
+
 double roundSignificant(double v, int digits) {
     if (v == 0 || !std::isfinite(v)) return v;
     const double mag = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::abs(v)))));
     return std::round(v * mag) / mag;
 }
 
-SliderSpin::SliderSpin(double lo, double hi, double step, int decimals, Scale scale, QWidget* parent)
-    : QWidget(parent), lo_(lo), hi_(hi), step_(step), scale_(scale), decimals_(decimals) {
+QString paramLabel(const ParamInfo& info) {
+    const std::string label(info.label.empty() ? info.name : info.label);
+    return QCoreApplication::translate("param", label.c_str());
+}
+
+QString paramToolTip(const ParamInfo& info) {
+    const std::string help(info.help);
+    QString t = QCoreApplication::translate("param", help.c_str());
+    t += QStringLiteral("\n") + QCoreApplication::translate("param", "Valid: %1").arg(QString::fromStdString(info.valid()));
+    if (!info.unset.empty()) t += QStringLiteral("; ") + QCoreApplication::translate("param", "empty: %1").arg(qs(info.unset));
+    return t;
+}
+
+// ---- ParamEdit -------------------------------------------------------------------------------------
+
+ParamEdit::ParamEdit(const ParamInfo& info, QWidget* parent) : QLineEdit(parent), info_(info) {
+    setObjectName(QString::fromUtf8(info.name.data(), static_cast<qsizetype>(info.name.size())));
+    setToolTip(paramToolTip(info));
+    if (info.optional || !info.unset.empty()) setPlaceholderText(qs(info.unset.empty() ? std::string_view("unset") : info.unset));
+    connect(this, &QLineEdit::textEdited, this, &ParamEdit::check);
+    connect(this, &QLineEdit::editingFinished, this, [this] {
+        check();
+        if (!problem_.isEmpty() || (hasShown_ && text() == shown_)) return;
+        auto v = parseParamText(info_, text().toStdString());
+        if (!v) return;
+        shown_ = text();
+        hasShown_ = true;
+        Q_EMIT committed(v.value());
+    });
+}
+
+void ParamEdit::check() {
+    QString p;
+    if (auto v = parseParamText(info_, text().toStdString()); !v) p = QString::fromStdString(v.error().message());
+    if (p == problem_) return;
+    problem_ = p;
+    setStyleSheet(p.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 2px solid #c62828; }"));
+    setToolTip(p.isEmpty() ? paramToolTip(info_) : p);
+    Q_EMIT problemChanged(p);
+}
+
+void ParamEdit::showValue(const ParamValue& v) {
+    const QString t = QString::fromStdString(formatParamValue(info_, v));
+    const bool changed = !hasShown_ || t != shown_;
+    shown_ = t;
+    hasShown_ = true;
+    // What the person is typing stays, unless the scene's value changed under it.
+    if (hasFocus() && !changed) return;
+    if (text() == t && problem_.isEmpty()) return;
+    const QSignalBlocker b(this);
+    setText(t);
+    check();
+}
+
+// ---- SliderSpin ------------------------------------------------------------------------------------
+
+SliderSpin::SliderSpin(const ParamInfo& info, QWidget* parent) : QWidget(parent), info_(info) {
     auto* l = new QHBoxLayout(this);
     l->setContentsMargins(0, 0, 0, 0);
     slider_ = new QSlider(Qt::Horizontal, this);
-    spin_ = new QDoubleSpinBox(this);
-    spin_->setDecimals(decimals);
-    spin_->setRange(lo, hi);
-    spin_->setSingleStep(step);
-    spin_->setKeyboardTracking(false);
-    spin_->setMinimumWidth(spin_->fontMetrics().horizontalAdvance(QStringLiteral("0000000.00")) + 16);
+    edit_ = new ParamEdit(info, this);
+    // The slider spans the valid range; an open lower bound starts just above it.
+    lo_ = std::isfinite(info.lo) ? info.lo : 0.0;
+    hi_ = std::isfinite(info.hi) ? info.hi : 1e12;
+    if (info.kind == ParamKind::Int && info.even && lo_ < 2) lo_ = 2;
+    if (info.loOpen) lo_ = lo_ > 0 ? lo_ * 1.01 : (info.kind == ParamKind::Int ? 1 : 1e-3);
+    if (lo_ <= 0) lo_ = info.kind == ParamKind::Int ? 1 : 1e-3;
+    log_ = hi_ / lo_ > 100;
+    slider_->setRange(0, log_ ? 1000 : std::max(1, static_cast<int>(std::lround(hi_ - lo_))));
+    slider_->setPageStep(std::max(1, slider_->maximum() / 20));
     slider_->setTracking(true);
-    setRange(lo, hi);
+    edit_->setMinimumWidth(edit_->fontMetrics().horizontalAdvance(QStringLiteral("0000000.000")) + 12);
+    edit_->setMaximumWidth(edit_->fontMetrics().horizontalAdvance(QStringLiteral("00000000000000")) + 12);
     l->addWidget(slider_, 1);
-    l->addWidget(spin_);
+    l->addWidget(edit_);
     connect(slider_, &QSlider::valueChanged, this, [this](int s) {
-        double v = fromSlider(s);
-        if (toSlider(spin_->value()) == s) return;  // the spin box already holds a value on this tick
-        const QSignalBlocker b(spin_);
-        spin_->setValue(v);
-        Q_EMIT valueChanged(spin_->value());
+        if (toSlider(value_) == s) return;  // the box already holds a value on this tick
+        value_ = fromSlider(s);
+        edit_->showValue(info_.kind == ParamKind::Int ? ParamValue{static_cast<std::int64_t>(std::llround(value_))}
+                                                      : ParamValue{value_});
+        Q_EMIT valueChanged(value_);
     });
     connect(slider_, &QSlider::sliderReleased, this, &SliderSpin::editingFinished);
-    connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    connect(edit_, &ParamEdit::committed, this, [this](const ParamValue& v) {
+        if (auto* i = std::get_if<std::int64_t>(&v)) value_ = static_cast<double>(*i);
+        else if (auto* d = std::get_if<double>(&v)) value_ = *d;
+        else return;
         const QSignalBlocker b(slider_);
-        slider_->setValue(toSlider(v));
-        Q_EMIT valueChanged(v);
+        slider_->setValue(toSlider(value_));
+        Q_EMIT valueChanged(value_);
+        Q_EMIT editingFinished();
     });
-    connect(spin_, &QDoubleSpinBox::editingFinished, this, &SliderSpin::editingFinished);
-}
-
-void SliderSpin::setRange(double lo, double hi) {
-    lo_ = lo;
-    hi_ = hi;
-    spin_->setRange(lo, hi);
-    if (scale_ == Scale::Log) {
-        slider_->setRange(0, 1000);
-    } else {
-        slider_->setRange(0, std::max(1, static_cast<int>(std::lround((hi - lo) / step_))));
-    }
-    slider_->setPageStep(std::max(1, slider_->maximum() / 20));
+    connect(edit_, &ParamEdit::problemChanged, this, &SliderSpin::problemChanged);
 }
 
 int SliderSpin::toSlider(double v) const {
-    if (scale_ == Scale::Log) {
+    if (log_) {
         const double t = (std::log(std::max(v, lo_)) - std::log(lo_)) / (std::log(hi_) - std::log(lo_));
         return static_cast<int>(std::lround(std::clamp(t, 0.0, 1.0) * 1000));
     }
-    return static_cast<int>(std::lround((v - lo_) / step_));
+    return static_cast<int>(std::lround(std::clamp(v, lo_, hi_) - lo_));
 }
 
 double SliderSpin::fromSlider(int s) const {
-    if (scale_ == Scale::Log) {
-        double v = std::exp(std::log(lo_) + (std::log(hi_) - std::log(lo_)) * s / 1000.0);
-        if (decimals_ == 0 && step_ > 1) v = std::round(v / step_) * step_;   // e.g. even dimensions
-        else if (decimals_ == 0) v = std::round(roundSignificant(v, 2));
-        else v = roundSignificant(v, 3);
-        return std::clamp(v, lo_, hi_);
+    double v;
+    if (log_) {
+        v = std::exp(std::log(lo_) + (std::log(hi_) - std::log(lo_)) * s / 1000.0);
+        if (info_.kind == ParamKind::Int) {
+            v = info_.even ? std::round(v / 2) * 2 : std::round(roundSignificant(v, 2));
+        } else {
+            v = roundSignificant(v, 3);
+        }
+    } else {
+        v = lo_ + s;
     }
-    return std::clamp(lo_ + s * step_, lo_, hi_);
+    // The slider only proposes values the declaration accepts.
+    v = std::clamp(v, lo_, hi_);
+    if (info_.kind == ParamKind::Int && info_.even && std::fmod(v, 2.0) != 0) v -= 1;
+    return v;
 }
 
 void SliderSpin::setValue(double v) {
-    const QSignalBlocker a(spin_);
+    value_ = v;
+    edit_->showValue(info_.kind == ParamKind::Int ? ParamValue{static_cast<std::int64_t>(std::llround(v))} : ParamValue{v});
     const QSignalBlocker b(slider_);
-    if (spin_->value() != v) spin_->setValue(v);
     const int s = toSlider(v);
     if (!slider_->isSliderDown() && slider_->value() != s) slider_->setValue(s);
 }
 
-OptionalNumber::OptionalNumber(double lo, double hi, double step, int decimals, double defaultValue, QWidget* parent)
-    : QWidget(parent) {
-    auto* l = new QHBoxLayout(this);
-    l->setContentsMargins(0, 0, 0, 0);
-    check_ = new QCheckBox(this);
-    spin_ = new QDoubleSpinBox(this);
-    spin_->setRange(lo, hi);
-    spin_->setSingleStep(step);
-    spin_->setDecimals(decimals);
-    spin_->setValue(defaultValue);
-    spin_->setKeyboardTracking(false);
-    spin_->setEnabled(false);
-    l->addWidget(check_);
-    l->addWidget(spin_, 1);
-    connect(check_, &QCheckBox::toggled, this, [this](bool on) {
-        spin_->setEnabled(on);
-        Q_EMIT valueChanged(value());
-    });
-    connect(spin_, &QDoubleSpinBox::valueChanged, this, [this](double) { Q_EMIT valueChanged(value()); });
-}
-
-std::optional<double> OptionalNumber::value() const {
-    if (!check_->isChecked()) return std::nullopt;
-    return spin_->value();
-}
-
-void OptionalNumber::setValue(std::optional<double> v) {
-    const QSignalBlocker a(check_);
-    const QSignalBlocker b(spin_);
-    if (check_->isChecked() != v.has_value()) check_->setChecked(v.has_value());
-    if (spin_->isEnabled() != v.has_value()) spin_->setEnabled(v.has_value());
-    if (v && spin_->value() != *v) spin_->setValue(*v);
-}
+// ---- TextLine --------------------------------------------------------------------------------------
 
 TextLine::TextLine(const QString& sample, QWidget* parent) : QWidget(parent), sample_(sample) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);

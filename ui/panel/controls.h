@@ -1,9 +1,20 @@
 #pragma once
-// Small composite controls for the parameter panel: a slider coupled to a spin box (linear or
-// logarithmic), and an optional number (check box + spin box). The slider reports every value
-// while it is dragged (valueChanged, not on release); typed values commit on Enter/focus-out.
+// Controls of the parameter panel, generated from the parameter table (core/param.h).
+//
+// Every box accepts exactly what the core accepts: the text is parsed by parseParamText (the
+// command line's parser: scientific notation, lists, ranges) and checked against the
+// declaration's range. Nothing is clamped, truncated or rounded: text that is not valid is
+// marked invalid where it was typed, the row shows the message naming the valid range, and
+// nothing is sent to the scene (the views keep the last valid scene).
+// A box shows the scene's value unless the person is typing in it; a value that changed in the
+// scene (undo, a preset, a reset) replaces what is in the box, and Enter in a box whose text
+// is the shown value edits nothing.
+#include "core/param.h"
+
 #include <QCheckBox>
-#include <QDoubleSpinBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSlider>
 #include <QWidget>
 
@@ -11,48 +22,55 @@
 
 namespace poslab::ui {
 
+// A line edit for one parameter's text, validated on every keystroke.
+class ParamEdit : public QLineEdit {
+    Q_OBJECT
+public:
+    explicit ParamEdit(const ParamInfo& info, QWidget* parent = nullptr);
+    // Shows the scene's value (no signal). Keeps what the person is typing unless the value
+    // changed since it was last shown.
+    void showValue(const ParamValue& v);
+    const ParamInfo& info() const { return info_; }
+    // The problem with the current text ("" = valid).
+    QString problem() const { return problem_; }
+
+Q_SIGNALS:
+    void committed(const poslab::ParamValue& value);   // Enter / focus out with a new valid value
+    void problemChanged(const QString& problem);
+
+private:
+    void check();
+    ParamInfo info_;
+    QString shown_;       // the text of the value last shown from the scene
+    bool hasShown_ = false;
+    QString problem_;
+};
+
+// A number box with a slider beside it (linear or logarithmic over the valid range). The slider
+// reports every value while it is dragged; a typed value commits on Enter/focus-out and may lie
+// anywhere in the valid range (the slider then rests at its end).
 class SliderSpin : public QWidget {
     Q_OBJECT
 public:
-    enum class Scale { Linear, Log };
-    // Integer or real values in [lo, hi]; `step` is the spin box step and the slider's
-    // granularity on a linear scale (e.g. 2 for even dimensions).
-    SliderSpin(double lo, double hi, double step, int decimals, Scale scale, QWidget* parent = nullptr);
-    double value() const { return spin_->value(); }
+    SliderSpin(const ParamInfo& info, QWidget* parent = nullptr);
+    double value() const { return value_; }
     void setValue(double v);          // no signal
-    void setRange(double lo, double hi);
     QSlider* slider() const { return slider_; }
-    QDoubleSpinBox* spin() const { return spin_; }
+    ParamEdit* edit() const { return edit_; }
 
 Q_SIGNALS:
     void valueChanged(double value);
     void editingFinished();           // slider released or typing finished
+    void problemChanged(const QString& problem);
 
 private:
     int toSlider(double v) const;
     double fromSlider(int s) const;
+    ParamInfo info_;
     QSlider* slider_;
-    QDoubleSpinBox* spin_;
-    double lo_, hi_, step_;
-    Scale scale_;
-    int decimals_;
-};
-
-class OptionalNumber : public QWidget {
-    Q_OBJECT
-public:
-    OptionalNumber(double lo, double hi, double step, int decimals, double defaultValue, QWidget* parent = nullptr);
-    std::optional<double> value() const;
-    void setValue(std::optional<double> v);   // no signal
-    QCheckBox* check() const { return check_; }
-    QDoubleSpinBox* spin() const { return spin_; }
-
-Q_SIGNALS:
-    void valueChanged(std::optional<double> value);
-
-private:
-    QCheckBox* check_;
-    QDoubleSpinBox* spin_;
+    ParamEdit* edit_;
+    double lo_, hi_, value_ = 0;
+    bool log_ = true;
 };
 
 // One line of text that follows live values (a score under a slider drag). Unlike QLabel, whose
@@ -77,5 +95,9 @@ private:
 
 // 3 significant digits (slider values read as round numbers: 10000, 12300, 0.0456).
 double roundSignificant(double v, int digits = 3);
+
+// The declaration's words for people, translated ("β fast", its help line with the valid range).
+QString paramLabel(const ParamInfo& info);
+QString paramToolTip(const ParamInfo& info);
 
 }  // namespace poslab::ui

@@ -1,8 +1,11 @@
 #pragma once
-// The parameter panel: every control edits through the Scene (one undoable edit per change,
-// slider drags merged), and is refreshed from the Scene after every change. Only the groups of
-// the edited configuration's method are shown. Controls limit values to the core's valid ranges;
-// a combination the core rejects is reported inline with the core's own message.
+// The parameter panel, generated from the parameter tables (core/param.h): one control per
+// declared parameter, in declaration order, grouped as the tables group them (the
+// configuration's own fields, one box per method, the scene, the views). A control accepts
+// exactly its declaration's valid range; every edit goes through the Scene (one undoable edit
+// per change, slider drags merged by the parameter's path), and the panel is refreshed from the
+// Scene after every change. Only the active configuration's method box is shown, and inside it
+// only the rows that matter for the current values (Param::relevant).
 #include "ui/scene.h"
 
 #include <QWidget>
@@ -11,21 +14,18 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
-class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
+class QFormLayout;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSpinBox;
-class QFormLayout;
 QT_END_NAMESPACE
 
 namespace poslab::ui {
 
 class SliderSpin;
-class OptionalNumber;
+class ParamEdit;
 
 class ParameterPanel : public QWidget {
     Q_OBJECT
@@ -35,128 +35,59 @@ public:
     // Re-reads every control from the scene (called on Scene::changed).
     void refresh();
 
-    // Named controls (also for tests and the benchmark): "dim", "base", "length", "method", ...
+    // Named controls (also for tests and the benchmark).
     SliderSpin* dimControl() const { return dim_; }
-    SliderSpin* baseControl() const { return base_; }
+    SliderSpin* baseControl() const { return base_; }      // RoPE's base θ
     SliderSpin* lengthControl() const { return length_; }
     QComboBox* methodControl() const { return method_; }
     QLabel* problemLabel() const { return problem_; }
+    QLineEdit* labelControl() const { return label_; }
+    // The control of a parameter by its path ("dim", "rope.beta_fast", "scene.length",
+    // "view.font_scale"): a SliderSpin, ParamEdit, QComboBox or QCheckBox; nullptr if none.
+    QWidget* control(const QString& path) const;
 
     // Applies a model preset (core/presets.h) to the edited configuration, as one undo step.
     void applyPreset(const QString& key);
 
 private:
-    // Builders
+    // One generated control: how to show the value and whether the row matters now.
+    struct Row {
+        QString path;
+        QWidget* widget = nullptr;      // the control
+        QWidget* rowLabel = nullptr;    // its label in the form (nullptr for check boxes)
+        QLabel* message = nullptr;      // the inline problem of what was typed
+        std::function<void()> refresh;  // shows the scene's value
+        std::function<bool()> relevant; // row visible
+    };
     QWidget* buildConfigBox();
-    QWidget* buildGeneral();
-    QWidget* buildRope();
-    QWidget* buildSinusoidal();
-    QWidget* buildXpos();
-    QWidget* buildLearned();
-    QWidget* buildShaw();
-    QWidget* buildT5();
-    QWidget* buildTransformerXL();
-    QWidget* buildAlibi();
-    QWidget* buildView();
-
-    // Edit helpers
-    void editCfg(const QString& text, const QString& field, const std::function<void(ScoreParams&)>& f);
-    void editScene(const QString& text, const QString& field, const std::function<void(SceneParams&)>& f);
-    void connectFinish(SliderSpin* s);
+    template <class S>
+    void addRows(QFormLayout* form, QWidget* parent, const ParamTable<S>& table, std::string_view group,
+                 const QString& prefix, std::function<const S&()> get,
+                 std::function<void(const QString&, const QString&, std::function<void(S&)>)> edit,
+                 const std::vector<std::string_view>& skip = {});
+    QWidget* makeControl(const ParamInfo& info, const QString& path, std::function<ParamValue()> value,
+                         std::function<void(const ParamValue&, bool merge)> commit, Row& row);
+    void editConfig(const QString& text, const QString& path, std::function<void(ScoreParams&)> f);
+    void editScene(const QString& text, const QString& path, std::function<void(SceneParams&)> f);
 
     Scene* scene_;
     bool refreshing_ = false;
+    std::vector<Row> rows_;
 
-    // Config
     QComboBox* config_ = nullptr;
     QPushButton* addConfig_ = nullptr;
     QPushButton* removeConfig_ = nullptr;
     QLineEdit* label_ = nullptr;
+    QString labelShown_;
     QComboBox* preset_ = nullptr;
     QLabel* presetNote_ = nullptr;
     QLabel* problem_ = nullptr;
-    // General
-    QComboBox* method_ = nullptr;
     QLabel* summary_ = nullptr;
+    QComboBox* method_ = nullptr;
     SliderSpin* dim_ = nullptr;
     SliderSpin* base_ = nullptr;
     SliderSpin* length_ = nullptr;
-    QLineEdit* positions_ = nullptr;
-    QLineEdit* pairs_ = nullptr;
-    QSpinBox* head_ = nullptr;
-    QComboBox* content_ = nullptr;
-    QSpinBox* seed_ = nullptr;
-    QComboBox* precision_ = nullptr;
-    // Groups per method
-    QGroupBox* ropeBox_ = nullptr;
-    QGroupBox* sinBox_ = nullptr;
-    QGroupBox* xposBox_ = nullptr;
-    QGroupBox* learnedBox_ = nullptr;
-    QGroupBox* shawBox_ = nullptr;
-    QGroupBox* t5Box_ = nullptr;
-    QGroupBox* txlBox_ = nullptr;
-    QGroupBox* alibiBox_ = nullptr;
-    // RoPE
-    QComboBox* ropeLayout_ = nullptr;
-    QComboBox* ropeScaling_ = nullptr;
-    QDoubleSpinBox* partial_ = nullptr;
-    QSpinBox* rotaryDim_ = nullptr;
-    OptionalNumber* factor_ = nullptr;
-    QSpinBox* maxPos_ = nullptr;
-    OptionalNumber* origMax_ = nullptr;
-    OptionalNumber* seqLen_ = nullptr;
-    QWidget* yarnRows_ = nullptr;
-    QDoubleSpinBox* betaFast_ = nullptr;
-    QDoubleSpinBox* betaSlow_ = nullptr;
-    OptionalNumber* mscale_ = nullptr;
-    OptionalNumber* mscaleAll_ = nullptr;
-    QCheckBox* truncate_ = nullptr;
-    OptionalNumber* attnFactor_ = nullptr;
-    QWidget* llamaRows_ = nullptr;
-    QDoubleSpinBox* lowFreq_ = nullptr;
-    QDoubleSpinBox* highFreq_ = nullptr;
-    QWidget* longRows_ = nullptr;
-    QLineEdit* shortFactor_ = nullptr;
-    QLineEdit* longFactor_ = nullptr;
-    QLineEdit* theta_ = nullptr;
-    // Sinusoidal
-    QComboBox* sinLayout_ = nullptr;
-    QComboBox* sinFreq_ = nullptr;
-    QDoubleSpinBox* minTimescale_ = nullptr;
-    // xPos
-    SliderSpin* scaleBase_ = nullptr;
-    // Learned
-    QSpinBox* tableSize_ = nullptr;
-    QSpinBox* learnedSeed_ = nullptr;
-    // Shaw
-    SliderSpin* shawK_ = nullptr;
-    QSpinBox* shawSeed_ = nullptr;
-    // T5
-    QSpinBox* t5Buckets_ = nullptr;
-    QSpinBox* t5MaxDist_ = nullptr;
-    QSpinBox* t5Heads_ = nullptr;
-    QSpinBox* t5Seed_ = nullptr;
-    // Transformer-XL
-    QSpinBox* clampLen_ = nullptr;
-    QSpinBox* txlSeed_ = nullptr;
-    // ALiBi
-    QSpinBox* alibiHeads_ = nullptr;
-    QDoubleSpinBox* biasMax_ = nullptr;
-    // View
-    QCheckBox* softmax_ = nullptr;
-    QCheckBox* causal_ = nullptr;
-    QComboBox* colormap_ = nullptr;
-    QCheckBox* difference_ = nullptr;
-    SliderSpin* decayMax_ = nullptr;
-    QCheckBox* logX_ = nullptr;
-    QCheckBox* logY_ = nullptr;
-    QCheckBox* bound_ = nullptr;
-    QComboBox* theme_ = nullptr;
-    QDoubleSpinBox* fontScale_ = nullptr;
+    std::vector<std::pair<Method, QGroupBox*>> methodBoxes_;
 };
-
-// "0.5,1,2" → numbers; nullopt on bad syntax or empty.
-std::optional<std::vector<double>> parseNumberList(const QString& text);
-QString numberListText(const std::vector<double>& v);
 
 }  // namespace poslab::ui

@@ -214,7 +214,7 @@ Check ParamInfo::check(const ParamValue& v) const {
 }
 
 std::string formatParamValue(const ParamInfo& info, const ParamValue& v) {
-    (void)info;
+    if (info.has(kParamZeroUnset) && v == ParamValue{std::int64_t{0}}) return "";
     struct V {
         std::string operator()(std::monostate) const { return ""; }
         std::string operator()(bool b) const { return b ? "true" : "false"; }
@@ -241,6 +241,7 @@ Result<ParamValue> parseParamText(const ParamInfo& info, std::string_view text) 
     auto bad = [&] { return ParamError{std::string(info.name), info.valid(), t.empty() ? "nothing" : t}; };
     if (t.empty()) {
         if (info.optional) return ParamValue{};
+        if (info.has(kParamZeroUnset)) return ParamValue{std::int64_t{0}};
         if (info.kind == ParamKind::RealList || info.kind == ParamKind::IntList || info.kind == ParamKind::Text) {
             if (info.kind == ParamKind::RealList) return ParamValue{std::vector<double>{}};
             if (info.kind == ParamKind::IntList) return ParamValue{std::vector<std::int64_t>{}};

@@ -266,7 +266,7 @@ void ParameterPanel::addRows(QFormLayout* form, QWidget* parent, const ParamTabl
         row.widget = makeControl(p.info, row.path, value, commit, row);
         row.widget->setProperty("paramPath", row.path);
         if (p.info.kind == ParamKind::Bool) {
-            if (!checks) {
+            if (!checks || checks->count() >= 3) {
                 auto* holder = new QWidget(parent);
                 checks = new QHBoxLayout(holder);
                 checks->setContentsMargins(0, 0, 0, 0);

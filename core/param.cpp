@@ -105,6 +105,21 @@ std::string formatBound(double x) {
     return s;
 }
 
+namespace {
+// A number as a person reads it in a box: plain decimals from 1e-5 to 1e16 (500000, 0.0125),
+// else the shortest scientific form (1e-7, 2.5e20). Always the shortest round trip.
+std::string formatDecimal(double x) {
+    const double a = std::abs(x);
+    if (x == 0) return "0";
+    if (a >= 1e-5 && a < 1e16) {
+        char buf[64];
+        auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed);
+        return std::string(buf, r.ptr);
+    }
+    return formatBound(x);
+}
+}  // namespace
+
 std::string ParamInfo::valid() const {
     std::string s;
     const bool hasLo = std::isfinite(lo), hasHi = std::isfinite(hi);
@@ -220,11 +235,11 @@ std::string formatParamValue(const ParamInfo& info, const ParamValue& v) {
         std::string operator()(bool b) const { return b ? "true" : "false"; }
         std::string operator()(std::int64_t x) const { return formatInt(x); }
         std::string operator()(std::uint64_t x) const { return std::to_string(x); }
-        std::string operator()(double x) const { return formatNumber(x); }
+        std::string operator()(double x) const { return formatDecimal(x); }
         std::string operator()(const std::string& s) const { return s; }
         std::string operator()(const std::vector<double>& l) const {
             std::string s;
-            for (std::size_t i = 0; i < l.size(); ++i) s += (i ? "," : "") + formatNumber(l[i]);
+            for (std::size_t i = 0; i < l.size(); ++i) s += (i ? "," : "") + formatDecimal(l[i]);
             return s;
         }
         std::string operator()(const std::vector<std::int64_t>& l) const {

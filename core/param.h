@@ -52,7 +52,7 @@ struct ParamInfo {
     bool loOpen = false, hiOpen = false;   // exclusive bounds
     bool even = false;                     // Int: even values only
     bool optional = false;                 // may be unset (null in sessions, an option not given)
-    std::string_view label{};                // for people, short ("β fast"); ui translates it
+    std::string_view label{};                // for people, short ("Base θ"); ui translates it
     std::string_view help{};                 // one line: --help, tooltips
     std::string_view unit{};                 // "tokens", "" ...
     std::string_view unset{};                // what unset means, as --help's default ("derived")
@@ -69,7 +69,7 @@ struct ParamInfo {
     std::string valid() const;
     // Type and range of a value (not cross-field rules). Errors name `name` (or `errorName`).
     Check check(const ParamValue& v) const;
-    // "--beta-fast" without dashes: "beta-fast".
+    // "--max-positions" without dashes: "max-positions".
     std::string option() const;
     // What --help shows as the default of a struct holding `v` ("32", "none", "off").
     std::string defaultText(const ParamValue& v) const;
@@ -228,7 +228,7 @@ std::vector<std::string_view> enumChoices() {
 }
 }  // namespace detail
 
-// Declares the parameter bound to member M (`field<&RopeParams::beta_fast>({...})`). Choice
+// Declares the parameter bound to member M (`field<&RopeParams::base>({...})`). Choice
 // kinds take their keys from EnumKeys of the field's enum when `info.choices` is empty.
 template <auto M>
 Param<typename detail::MemberOf<decltype(M)>::Struct> field(ParamInfo info) {
@@ -267,7 +267,7 @@ Check checkParams(const ParamTable<S>& table, const S& s) {
     return std::nullopt;
 }
 
-// The declaration with that path ("rope.beta_fast") or name ("dim"), or nullptr.
+// The declaration with that path ("rope.base") or name ("dim"), or nullptr.
 template <class S>
 const Param<S>* findParam(const ParamTable<S>& table, std::string_view path) {
     for (const auto& p : table)

@@ -78,7 +78,7 @@ struct ScoreParams {
 };
 
 // Every parameter of ScoreParams declared once: its own fields (method, dim, content, seed, head,
-// causal, softmax, precision), then each method's table nested under its group ("rope.beta_fast").
+// causal, softmax, precision), then each method's table nested under its group ("rope.base").
 // Entries flagged kParamShared inside a group are set from the own fields (dim, precision, ...).
 const ParamTable<ScoreParams>& scoreParamTable();
 

@@ -42,7 +42,7 @@ public:
     QComboBox* methodControl() const { return method_; }
     QLabel* problemLabel() const { return problem_; }
     QLineEdit* labelControl() const { return label_; }
-    // The control of a parameter by its path ("dim", "rope.beta_fast", "scene.length",
+    // The control of a parameter by its path ("dim", "rope.base", "scene.length",
     // "view.font_scale"): a SliderSpin, ParamEdit, QComboBox or QCheckBox; nullptr if none.
     QWidget* control(const QString& path) const;
 

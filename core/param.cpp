@@ -106,12 +106,12 @@ std::string formatBound(double x) {
 }
 
 namespace {
-// A number as a person reads it in a box: plain decimals from 1e-5 to 1e16 (500000, 0.0125),
+// A number as a person reads it in a box: plain decimals from 1e-4 to 1e9 (500000, 0.0125),
 // else the shortest scientific form (1e-7, 2.5e20). Always the shortest round trip.
 std::string formatDecimal(double x) {
     const double a = std::abs(x);
     if (x == 0) return "0";
-    if (a >= 1e-5 && a < 1e16) {
+    if (a >= 1e-4 && a < 1e9) {
         char buf[64];
         auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed);
         return std::string(buf, r.ptr);

@@ -1,0 +1,187 @@
+// ui/panel/parameterpanel: the panel generated from the parameter table. Every box accepts
+// exactly what the core accepts (scientific notation included), shows anything else as invalid
+// where it was typed with the valid range, and never clamps; the label follows the scene.
+#include <QtTest>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+
+#include "core/presets.h"
+#include "ui/panel/controls.h"
+#include "ui/panel/parameterpanel.h"
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+ParamEdit* editOf(ParameterPanel& panel, const QString& path) {
+    QWidget* w = panel.control(path);
+    if (auto* s = qobject_cast<SliderSpin*>(w)) return s->edit();
+    return qobject_cast<ParamEdit*>(w);
+}
+
+// Types `text` into the box as a person would (select all, type, Enter).
+void type(ParamEdit* e, const QString& text) {
+    e->setFocus();
+    e->selectAll();
+    QTest::keyClicks(e, text);
+    QTest::keyClick(e, Qt::Key_Return);
+}
+
+QString problemOf(ParameterPanel& panel, const QString& path) {
+    const QString name = path.section('.', -1);
+    for (auto* l : panel.findChildren<QLabel*>(name + QStringLiteral("Problem")))
+        if (l->isVisibleTo(&panel)) return l->text();
+    return {};
+}
+
+}  // namespace
+
+class TestParameterPanel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void typedValues_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("accepted");
+        QTest::addColumn<double>("value");      // the scene's value afterwards
+        QTest::addColumn<QString>("problem");   // what the row says (empty when accepted)
+        QTest::newRow("base_1e12") << "rope.base" << "1e12" << true << 1e12 << "";
+        QTest::newRow("base_minus5") << "rope.base" << "-5" << false << 10000.0 << "base: a number in (1, 1e12], got -5";
+        QTest::newRow("base_0.5") << "rope.base" << "0.5" << false << 10000.0 << "base: a number in (1, 1e12], got 0.5";
+        QTest::newRow("base_1e13") << "rope.base" << "1e13" << false << 10000.0 << "base: a number in (1, 1e12], got 1e13";
+        QTest::newRow("base_word") << "rope.base" << "big" << false << 10000.0 << "base: a number in (1, 1e12], got big";
+        QTest::newRow("dim_65536") << "dim" << "65536" << true << 65536.0 << "";
+        QTest::newRow("dim_0.5") << "dim" << "0.5" << false << 64.0 << "dim: an integer from 1 to 65536, got 0.5";
+        QTest::newRow("dim_65537") << "dim" << "65537" << false << 64.0 << "dim: an integer from 1 to 65536, got 65537";
+        QTest::newRow("beta_fast_1e-3") << "rope.beta_fast" << "1e-3" << true << 1e-3 << "";
+        QTest::newRow("beta_fast_0") << "rope.beta_fast" << "0" << false << 32.0 << "beta_fast: a number in (0, 1e6], got 0";
+        QTest::newRow("max_positions_2^40") << "rope.max_positions" << "1099511627776" << true << 1099511627776.0 << "";
+        QTest::newRow("length_65536") << "scene.length" << "65536" << true << 65536.0 << "";
+        QTest::newRow("length_0") << "scene.length" << "0" << false << 64.0 << "length: an integer from 1 to 65536, got 0";
+    }
+    void typedValues() {
+        QFETCH(QString, path);
+        QFETCH(QString, text);
+        QFETCH(bool, accepted);
+        QFETCH(double, value);
+        QFETCH(QString, problem);
+        Scene scene;
+        SceneParams start;
+        start.methods[0].params.rope.scaling = RopeScaling::Yarn;   // shows the YaRN rows
+        start.methods[0].params.rope.factor = 4;
+        scene.setParams(start);
+        ParameterPanel panel(&scene);
+        panel.show();
+        ParamEdit* e = editOf(panel, path);
+        QVERIFY2(e, qPrintable(path));
+        QVERIFY(e->isVisibleTo(&panel));
+        type(e, text);
+        const SceneParams& s = scene.params();
+        double got = 0;
+        if (path == QLatin1String("scene.length")) got = static_cast<double>(s.length);
+        else {
+            const ParamValue v = findParam(scoreParamTable(), path.toStdString())->get(s.methods[0].params);
+            if (auto* i = std::get_if<std::int64_t>(&v)) got = static_cast<double>(*i);
+            else got = std::get<double>(v);
+        }
+        QCOMPARE(got, value);
+        QCOMPARE(scene.undoStack()->count(), accepted ? 1 : 0);
+        QCOMPARE(e->problem(), problem);
+        QCOMPARE(problemOf(panel, path), problem);
+        // What was refused stays where it was typed; what was accepted shows the scene's value.
+        QCOMPARE(e->text(), accepted ? QString::fromStdString(formatParamValue(e->info(), parseParamText(e->info(), text.toStdString()).value()))
+                                     : text);
+        if (!accepted) {
+            // Undo after a refused edit: the box shows the scene's value again.
+            scene.setParams(start);
+            QCOMPARE(e->problem(), QString());
+        }
+    }
+
+    // No control clamps: the panel has no spin boxes, and every declared parameter a
+    // configuration owns has exactly one control.
+    void everyParameterHasOneControl() {
+        Scene scene;
+        ParameterPanel panel(&scene);
+        QVERIFY(panel.findChildren<QSpinBox*>().isEmpty());
+        QVERIFY(panel.findChildren<QDoubleSpinBox*>().isEmpty());
+        int controls = 0;
+        for (const auto& p : scoreParamTable()) {
+            if (p.info.has(kParamShared) || p.info.name == "head" || p.info.name == "causal" || p.info.name == "softmax") continue;
+            QVERIFY2(panel.control(QString::fromStdString(p.path())), p.path().c_str());
+            ++controls;
+        }
+        for (const auto& p : viewParamTable()) QVERIFY(panel.control(QStringLiteral("view.") + QString::fromStdString(p.path())));
+        QVERIFY(controls > 40);
+    }
+
+    // Only the edited method's box, and inside RoPE only the rows its scaling uses.
+    void rowsFollowTheScaling() {
+        Scene scene;
+        ParameterPanel panel(&scene);
+        panel.show();
+        QVERIFY(!panel.control(QStringLiteral("rope.beta_fast"))->isVisibleTo(&panel));
+        QVERIFY(!panel.control(QStringLiteral("rope.low_freq_factor"))->isVisibleTo(&panel));
+        auto* scaling = qobject_cast<QComboBox*>(panel.control(QStringLiteral("rope.scaling")));
+        scaling->setCurrentIndex(scaling->findData(QStringLiteral("llama3")));
+        QCOMPARE(scene.params().methods[0].params.rope.scaling, RopeScaling::Llama3);
+        QVERIFY(scene.params().methods[0].params.rope.factor.has_value());   // a typical factor, shown
+        QVERIFY(panel.control(QStringLiteral("rope.low_freq_factor"))->isVisibleTo(&panel));
+        QVERIFY(!panel.control(QStringLiteral("rope.beta_fast"))->isVisibleTo(&panel));
+        QVERIFY(!panel.control(QStringLiteral("alibi.heads"))->isVisibleTo(&panel));
+    }
+
+    // The label follows the scene: a preset or a reset replaces it even while the field has the
+    // focus, and Enter afterwards renames nothing.
+    void labelFollowsPresets() {
+        const ModelPreset* bloom = findPreset("bloom");
+        const ModelPreset* mistral = findPreset("mistral-7b");
+        QVERIFY(bloom && mistral);
+        Scene scene;
+        ParameterPanel panel(&scene);
+        panel.show();
+        QApplication::setActiveWindow(&panel);
+        QLineEdit* label = panel.labelControl();
+        label->setFocus();
+        panel.applyPreset(QStringLiteral("bloom"));
+        QCOMPARE(label->text(), QString::fromStdString(bloom->name));
+        panel.applyPreset(QStringLiteral("mistral-7b"));
+        QCOMPARE(label->text(), QString::fromStdString(mistral->name));
+        const int steps = scene.undoStack()->count();
+        QTest::keyClick(label, Qt::Key_Return);
+        QCOMPARE(scene.params().methods[0].label, QString::fromStdString(mistral->name));
+        QCOMPARE(scene.undoStack()->count(), steps);
+        scene.apply(QStringLiteral("Reset"), SceneParams{});
+        QCOMPARE(label->text(), QString());
+        QTest::keyClick(label, Qt::Key_Return);
+        QCOMPARE(scene.params().methods[0].label, QString());
+        // Typing still renames.
+        label->selectAll();
+        QTest::keyClicks(label, QStringLiteral("mine"));
+        QTest::keyClick(label, Qt::Key_Return);
+        QCOMPARE(scene.params().methods[0].label, QStringLiteral("mine"));
+    }
+
+    // A slider drag is one undo step and proposes only valid values.
+    void sliderDragIsOneStep() {
+        Scene scene;
+        ParameterPanel panel(&scene);
+        QSlider* s = panel.dimControl()->slider();
+        s->setSliderDown(true);
+        for (int i = 0; i < 10; ++i) s->setValue(s->value() + 7);
+        s->setSliderDown(false);
+        Q_EMIT s->sliderReleased();
+        QCOMPARE(scene.undoStack()->count(), 1);
+        QVERIFY(!scene.params().methods[0].params.validate());
+        QCOMPARE(panel.dimControl()->edit()->text(), QString::number(scene.params().methods[0].params.dim));
+    }
+};
+
+QTEST_MAIN(TestParameterPanel)
+#include "test_parameterpanel.moc"

@@ -430,6 +430,14 @@ private Q_SLOTS:
             k.checks.push_back({QStringLiteral("\\theta_{8}' = "), [llamaF] { return at(cli(llamaF), "inv_freq", 8); }});
             QTest::newRow("rope_llama3_16_low2_high8_orig2048_pair8") << k;
         }
+        {   // RoPE with given frequencies (they replace base and scaling), d = 8, pair 2.
+            SheetCase c{sceneFor(Method::Rope, 8, 32), {13, 4, 2}, S({"--theta", "0.9,0.5,0.2,0.05"}), {}};
+            c.scene.methods[0].params.rope.theta = {0.9, 0.5, 0.2, 0.05};
+            const QStringList ro = S({"rope", "--head-dim", "8", "--theta", "0.9,0.5,0.2,0.05", "--positions", "13", "--vector", "1,0,0,0,0,0,0,0"});
+            c.checks.push_back({QStringLiteral("\\theta_{2} = "), [] { return double(float(0.2)); }});
+            c.checks.push_back({QStringLiteral("\\cos m\\theta_{2} = "), [ro] { return at(cli(ro), "cos", 0, 2); }});
+            QTest::newRow("rope_theta_given") << c;
+        }
         {   // xPos, scale base 64, d = 16, a sequence of 40, pair 3 at m − n = 25.
             SheetCase c{sceneFor(Method::Xpos, 16, 40), {30, 5, 3}, S({"--scale-base", "64"}), {}};
             c.scene.methods[0].params.xpos.scale_base = 64;
@@ -482,6 +490,28 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("at \"%1\": the sheet shows %2 (\"%3\"), poslab compute gives %4")
                                     .arg(k.anchor, n(*value), segment, n(expected))));
         }
+    }
+
+    // With the causal mask a key after the query has no score: the sheet says so (and T5 shows the
+    // decoder's buckets, ALiBi the one-sided distance).
+    void causalSheetsFollowTheMask_data() {
+        QTest::addColumn<int>("method");
+        QTest::newRow("t5") << int(Method::T5);
+        QTest::newRow("alibi") << int(Method::Alibi);
+    }
+    void causalSheetsFollowTheMask() {
+        QFETCH(int, method);
+        SceneParams s = sceneFor(Method(method), 16, 32);
+        s.view.causal = true;
+        const FormulaSheet masked = formulaSheet(s, 0, {3, 9, 0});
+        QVERIFY(!masked.score.has_value());
+        QVERIFY(!masked.note.isEmpty());
+        const FormulaSheet visible = formulaSheet(s, 0, {9, 3, 0});
+        QVERIFY(visible.score.has_value());
+        QVERIFY(visible.note.isEmpty());
+        QString seg;
+        if (Method(method) == Method::T5) QVERIFY(shown(visible, QStringLiteral("n = \\max("), &seg).has_value());
+        else QVERIFY(shown(visible, QStringLiteral("b_{9,3} = -"), &seg).has_value() && seg.contains(QStringLiteral("(6)")));
     }
 
     // The number format the sheets use: 4 significant digits, a rounding that carries into the exponent.

@@ -303,7 +303,7 @@ void xposSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const Vector zeta = xposZeta(xp);
     // q is scaled by ζ^(c_m/γ), k by ζ^(−c_n/γ): their product is the decay of this pair.
     const Matrix up = xposScaleAt(xp, {c.m}, c.N, false), down = xposScaleAt(xp, {c.n}, c.N, true);
-    const Matrix ang = xposAngles(xp, c.m + 1, 0);
+    const Matrix ang = xposAngles(xp, 1, c.m);   // the angles at position m
     sh.title = QStringLiteral("xPos — d = %1, scale base %2").arg(xp.head_dim).arg(num(xp.scale_base));
     sh.definitions.push_back({tr("RoPE frequencies (interleaved pairs)"), T("\\theta_i = 10000^{-2i/d}")});
     sh.definitions.push_back({tr("Per-pair decay"), T("\\zeta_i = \\frac{2i + 0.4\\,d}{1.4\\,d}")});
@@ -314,7 +314,7 @@ void xposSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
                           QStringLiteral("\\zeta_{%1} = \\frac{2 \\cdot %1 + 0.4 \\cdot %2}{1.4 \\cdot %2} = %3,\\quad \\zeta_{%1}^{(m-n)/\\gamma} = %3^{%4/%5} = %6")
                               .arg(numI(i), numI(xp.head_dim), num(zeta[i]), numI(c.m - c.n), num(xp.scale_base), num(up(0, i) * down(0, i)))});
     sh.numbers.push_back({tr("angle at m = %1").arg(c.m),
-                          QStringLiteral("m\\,\\theta_{%1} = %2 \\equiv %3 \\pmod{2\\pi}").arg(i).arg(num(ang(c.m, i), 6)).arg(num(wrap2pi(ang(c.m, i))))});
+                          QStringLiteral("m\\,\\theta_{%1} = %2 \\equiv %3 \\pmod{2\\pi}").arg(i).arg(num(ang(0, i), 6)).arg(num(wrap2pi(ang(0, i))))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 

@@ -4,6 +4,7 @@
 #include "core/learned.h"
 #include "core/random.h"
 #include "core/rope.h"
+#include "core/rope_detail.h"
 #include "core/shaw.h"
 #include "core/sinusoidal.h"
 #include "core/t5.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <numbers>
 
@@ -239,11 +241,17 @@ Result<SinusoidalDemoResult> demoSinusoidal(const SinusoidalDemoInput& in) {
     const Matrix hy = pe.rowwise() + y.row(0);
     r.dotWithTokens = hx * hy.transpose();
     r.tokensSpread = diagonalSpread(r.dotWithTokens);
+    // (p, q) = (3, 1) and the same offset Δ' = positions/2 later (inside 0 .. positions−1: positions >= 8).
+    const int p0 = 3, q0 = 1;
     const int h = in.positions / 2;
-    r.dotAt[0] = r.dot(3, 1);
-    r.dotAt[1] = r.dot(3 + h, 1 + h);
-    r.dotWithTokensAt[0] = r.dotWithTokens(3, 1);
-    r.dotWithTokensAt[1] = r.dotWithTokens(3 + h, 1 + h);
+    r.dotAtPositions[0][0] = p0;
+    r.dotAtPositions[0][1] = q0;
+    r.dotAtPositions[1][0] = p0 + h;
+    r.dotAtPositions[1][1] = q0 + h;
+    for (int k = 0; k < 2; ++k) {
+        r.dotAt[k] = r.dot(r.dotAtPositions[k][0], r.dotAtPositions[k][1]);
+        r.dotWithTokensAt[k] = r.dotWithTokens(r.dotAtPositions[k][0], r.dotAtPositions[k][1]);
+    }
     return r;
 }
 
@@ -555,6 +563,7 @@ Result<ExtrapolationResult> demoExtrapolation(const ExtrapolationInput& in) {
         r.lowestPairRatio = (double(last) * f.inv_freq[lo]) / (double(L - 1) * trained[lo]);
         r.highestPairStep = f.inv_freq[0];
         r.attentionFactor = f.attention_factor;
+        r.base = p.scaling == RopeScaling::Dynamic ? ropeDynamicBase(p, seqLen).base : p.base;
         r.verdict = how + ": " + formatInt(r.unseenPairs) + " of " + formatInt(r.pairs) +
                     " pairs reach angles never seen in training; slowest pair at " + sci(r.lowestPairRatio) + "× its trained range";
         res.rows.push_back(r);
@@ -619,16 +628,19 @@ Result<LayoutDemoResult> demoLayouts(const LayoutDemoInput& in) {
     r.consistentShiftError = maxAbs(S(half, half, Q, K, p0) - S(half, half, Q, K, p1));
 
     // The seed example in float32, as the frameworks compute it.
+    r.seedPosition = 2;
+    r.seedTheta = {1.0, 0.1};
+    r.seedQ = {1.0, 0.0, 1.0, 0.0};
     RopeParams seed;
-    seed.head_dim = 4;
-    seed.theta = {1.0, 0.1};
+    seed.head_dim = int(r.seedQ.size());
+    seed.theta = r.seedTheta;
     seed.precision = Precision::Float32;
-    Matrix q(1, 4);
-    q << 1, 0, 1, 0;
+    Matrix q(1, seed.head_dim);
+    for (int c = 0; c < seed.head_dim; ++c) q(0, c) = r.seedQ[std::size_t(c)];
     seed.layout = RopeLayout::Interleaved;
-    const Matrix a = ropeRotate(seed, Positions{2}, q);
+    const Matrix a = ropeRotate(seed, Positions{r.seedPosition}, q);
     seed.layout = RopeLayout::Half;
-    const Matrix b = ropeRotate(seed, Positions{2}, q);
+    const Matrix b = ropeRotate(seed, Positions{r.seedPosition}, q);
     r.seedInterleaved.assign(a.data(), a.data() + a.size());
     r.seedHalf.assign(b.data(), b.data() + b.size());
     r.seedDifference = (a - b).norm();
@@ -721,6 +733,26 @@ Result<DemoSummary> runDemonstration(DemoId id) {
     s.id = id;
     s.claim = demoInfo(id).claim;
     auto fig = [&](std::string label, double v, std::string note = {}) { s.figures.push_back({std::move(label), v, std::move(note)}); };
+    // Positions of the sinusoidal example pairs, and a short list of numbers ("[−1.325, 0, 0.493, 0]").
+    std::optional<SinusoidalDemoResult> sinusoidal;
+    auto at = [&](int k, int j) { return formatInt(sinusoidal ? sinusoidal->dotAtPositions[k][j] : 0); };
+    auto list = [](const std::vector<double>& v) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.3f", v[i]);
+            std::string t = buf;
+            while (t.find('.') != std::string::npos && (t.back() == '0' || t.back() == '.')) {
+                const bool dot = t.back() == '.';
+                t.pop_back();
+                if (dot) break;
+            }
+            if (t == "-0") t = "0";
+            if (!t.empty() && t[0] == '-') t = "−" + t.substr(1);
+            out += (i ? ", " : "") + t;
+        }
+        return out + "]";
+    };
     switch (id) {
         case DemoId::PermutationEquivariance: {
             auto r = demoPermutation();
@@ -736,7 +768,7 @@ Result<DemoSummary> runDemonstration(DemoId id) {
         case DemoId::SinusoidalShift: {
             auto r = demoSinusoidal();
             if (!r) return r.error();
-            fig("max |PE(p+Δ) − R(Δ)·PE(p)|, Δ = 5", r.value().shiftError, "≈ 0: a shift is a rotation");
+            fig("max |PE(p+Δ) − R(Δ)·PE(p)|, Δ = " + formatInt(SinusoidalDemoInput{}.delta), r.value().shiftError, "≈ 0: a shift is a rotation");
             s.holds = r.value().shiftError < 1e-9;
             s.conclusion = "R(Δ) does not depend on p: the same rotation moves every position by Δ.";
             break;
@@ -744,8 +776,9 @@ Result<DemoSummary> runDemonstration(DemoId id) {
         case DemoId::SinusoidalRelative: {
             auto r = demoSinusoidal();
             if (!r) return r.error();
-            fig("PE(3)·PE(1)", r.value().dotAt[0]);
-            fig("PE(19)·PE(17)", r.value().dotAt[1], "the same: only p − q matters");
+            sinusoidal = r.value();
+            fig("PE(" + at(0, 0) + ")·PE(" + at(0, 1) + ")", r.value().dotAt[0]);
+            fig("PE(" + at(1, 0) + ")·PE(" + at(1, 1) + ")", r.value().dotAt[1], "the same: only p − q matters");
             fig("max spread along a diagonal", r.value().relativeSpread, "≈ 0");
             s.holds = r.value().relativeSpread < 1e-9;
             s.conclusion = "PE(p)·PE(q) = Σ cos((p − q)·w_i): a function of p − q alone.";
@@ -754,8 +787,9 @@ Result<DemoSummary> runDemonstration(DemoId id) {
         case DemoId::SinusoidalTokens: {
             auto r = demoSinusoidal();
             if (!r) return r.error();
-            fig("(x + PE(3))·(y + PE(1))", r.value().dotWithTokensAt[0]);
-            fig("(x + PE(19))·(y + PE(17))", r.value().dotWithTokensAt[1], "differs: same offset, different score");
+            sinusoidal = r.value();
+            fig("(x + PE(" + at(0, 0) + "))·(y + PE(" + at(0, 1) + "))", r.value().dotWithTokensAt[0]);
+            fig("(x + PE(" + at(1, 0) + "))·(y + PE(" + at(1, 1) + "))", r.value().dotWithTokensAt[1], "differs: same offset, different score");
             fig("max spread along a diagonal, with tokens", r.value().tokensSpread, "≫ 0");
             fig("max spread without tokens", r.value().relativeSpread, "≈ 0");
             s.holds = r.value().tokensSpread > 1e-2 && r.value().relativeSpread < 1e-9;
@@ -765,7 +799,7 @@ Result<DemoSummary> runDemonstration(DemoId id) {
         case DemoId::RopeShiftInvariance: {
             auto r = demoRope();
             if (!r) return r.error();
-            fig("max |S(positions) − S(positions + 100)|", r.value().shiftError, "≈ 0: heatmap unchanged");
+            fig("max |S(positions) − S(positions + " + formatInt(RopeDemoInput{}.shift) + ")|", r.value().shiftError, "≈ 0: heatmap unchanged");
             fig("the same with float32 tables", r.value().shiftErrorFloat32, "rounding only");
             s.holds = r.value().shiftError < 1e-9;
             s.conclusion = "⟨R_m q, R_n k⟩ = ⟨q, R_{n−m} k⟩: only m − n enters the score.";
@@ -794,7 +828,7 @@ Result<DemoSummary> runDemonstration(DemoId id) {
             auto r = demoRope();
             if (!r) return r.error();
             const auto& v = r.value();
-            fig("⟨R_7 q, R_3 k⟩", v.inner);
+            fig("⟨R_" + formatInt(RopeDemoInput{}.m) + " q, R_" + formatInt(RopeDemoInput{}.n) + " k⟩", v.inner);
             fig("Re[Σ q̃ k̃* e^{i(m−n)θ}]", v.complexFull, "error " + sci(v.identityError));
             fig("cos-only form Σ Re(q̃ k̃*) cos((m−n)θ)", v.cosOnly, "error " + sci(v.cosOnlyError));
             fig("the sine term", v.sineTerm, "what the cos-only form misses");
@@ -838,7 +872,7 @@ Result<DemoSummary> runDemonstration(DemoId id) {
             if (!r) return r.error();
             const auto& v = r.value();
             fig("max |half(πx) − π·interleaved(x)|", v.permutationError, "≈ 0: same rotation up to π");
-            fig("seed example: |half − interleaved|", v.seedDifference, "[−1.325, 0, 0.493, 0] vs [−0.416, 0.909, 0.980, 0.199]");
+            fig("seed example: |half − interleaved|", v.seedDifference, list(v.seedHalf) + " vs " + list(v.seedInterleaved));
             fig("scores with the wrong layout, max |diff|", v.wrongLayoutScoreError);
             fig("q half, k interleaved: shift changes scores by", v.mixedShiftError, "relativity lost");
             s.holds = v.permutationError < 1e-12 && v.seedDifference > 0.1 && v.mixedShiftError > 1e-3;

@@ -92,7 +92,7 @@ Matrix attentionOutput(const Matrix& q, const Matrix& k, const Matrix& v);
 struct SinusoidalDemoInput {
     int dim = 16;                    // even, 2 .. 1024
     double base = 10000.0;           // > 1
-    int positions = 32;              // p = 0 .. positions−1, 2 .. 1024
+    int positions = 32;              // p = 0 .. positions−1, 8 .. 1024
     std::int64_t delta = 5;          // shift Δ, 0 .. 1e6
     std::uint64_t seed = 0;          // token embeddings x, y ~ N(0, 1)
     int layout = 0;                  // 0 interleaved, 1 concat
@@ -106,7 +106,9 @@ struct SinusoidalDemoResult {
     double relativeSpread = 0;       // max over diagonals of (max − min)
     Matrix dotWithTokens;            // (x + PE(p))·(y + PE(q))
     double tokensSpread = 0;         // same spread, with token embeddings added
-    // Example pair: the same offset at two places (p, q) = (3, 1) and (3+Δ', 1+Δ') with Δ' = positions/2.
+    // Example pair: the same offset at two places (p, q) = (3, 1) and (3+Δ', 1+Δ') with Δ' = positions/2;
+    // dotAtPositions[k] = {p, q}.
+    std::int64_t dotAtPositions[2][2] = {{0, 0}, {0, 0}};
     double dotAt[2] = {0, 0};
     double dotWithTokensAt[2] = {0, 0};
 };
@@ -210,6 +212,7 @@ struct ExtrapolationRow {
     double lowestPairRatio = 0;          // angle at T−1 / largest trained angle, lowest-frequency pair
     double highestPairStep = 0;          // angle step per token of the highest-frequency pair
     double attentionFactor = 1;          // cos/sin multiplier (YaRN)
+    double base = 0;                     // rope variants: the base of their frequencies (rope-ntk: base')
     double value = 0;                    // a number at position T−1 (ALiBi: bias at distance T−1 of the
                                          // flattest head; sinusoidal: max cosine similarity of PE(T−1) to
                                          // a trained row — all rows when L <= 65536, else 65536 evenly
@@ -235,7 +238,9 @@ struct LayoutDemoResult {
     std::vector<int> permutation;    // π: half-split channel c holds interleaved channel π[c]
     double permutationError = 0;     // max |half(π x) − π interleaved(x)|
     double scoreError = 0;           // max |S_half(πq, πk) − S_interleaved(q, k)|
-    // Seed example (d = 4, m = 2, θ = [1, 0.1], q = [1, 0, 1, 0]).
+    // Seed example (d = 4, m = 2, θ = [1, 0.1], q = [1, 0, 1, 0]): its inputs and both layouts' R_m q.
+    std::int64_t seedPosition = 0;
+    std::vector<double> seedTheta, seedQ;
     std::vector<double> seedInterleaved, seedHalf;
     double seedDifference = 0;       // |half − interleaved| (Euclidean)
     double wrongLayoutScoreError = 0;   // max |S_half(q, k) − S_interleaved(q, k)| (weights not permuted)

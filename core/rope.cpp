@@ -1,4 +1,5 @@
 #include "core/rope.h"
+#include "core/rope_detail.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,6 +100,32 @@ Vector toVector(const std::vector<double>& v, const Rounder& rd) {
     return out;
 }
 
+// One pair of Llama 3's scaling (HF _compute_llama3_parameters), from its unscaled inv_freq.
+struct Llama3Pair {
+    double wavelength = 0, smooth = 0, inv_freq = 0;
+    RopeLlama3Band band = RopeLlama3Band::Unchanged;
+};
+Llama3Pair llama3Pair(const RopeParams& p, double inv, const Rounder& rd) {
+    const double factor = *p.factor;
+    const double low = p.low_freq_factor, high = p.high_freq_factor;
+    const double oldContext = static_cast<double>(p.originalMaxPositions());
+    const double fT = rd(factor), lowWT = rd(oldContext / low), highWT = rd(oldContext / high);
+    Llama3Pair out;
+    // wavelen = 2π / inv_freq  (torch: reciprocal(inv_freq) * 2π)
+    const double wl = rd.f32 ? rd(rd(1.0 / inv) * rd(kTwoPi)) : kTwoPi / inv;
+    const double fl = wl > lowWT ? rd(inv / fT) : inv;
+    // smooth = (old_context_len / wavelen − low) / (high − low)
+    const double ratio = rd.f32 ? rd(rd(1.0 / wl) * rd(oldContext)) : oldContext / wl;
+    const double smooth = rd(rd(ratio - rd(low)) / rd(high - low));
+    const double smoothed = rd(rd(rd(rd(1.0 - smooth) * fl) / fT) + rd(smooth * fl));
+    const bool medium = !(wl < highWT) && !(wl > lowWT);
+    out.wavelength = wl;
+    out.smooth = smooth;
+    out.inv_freq = medium ? smoothed : fl;
+    out.band = medium ? RopeLlama3Band::Smoothed : wl > lowWT ? RopeLlama3Band::Divided : RopeLlama3Band::Unchanged;
+    return out;
+}
+
 enum class SeqMode { Init, Runtime };
 
 RopeFrequencies computeFrequencies(const RopeParams& p, std::optional<std::int64_t> seqLen, SeqMode mode) {
@@ -182,24 +209,8 @@ RopeFrequencies computeFrequencies(const RopeParams& p, std::optional<std::int64
 
     case RopeScaling::Llama3: {
         const Vector inv = defaultInvFreq(p.base, r, rd);
-        const double factor = *p.factor;
-        const double low = p.low_freq_factor, high = p.high_freq_factor;
-        const double oldContext = static_cast<double>(p.originalMaxPositions());
-        const double lowWavelen = oldContext / low;
-        const double highWavelen = oldContext / high;
-        const double fT = rd(factor), lowWT = rd(lowWavelen), highWT = rd(highWavelen);
         out.inv_freq.resize(h);
-        for (int i = 0; i < h; ++i) {
-            // wavelen = 2π / inv_freq  (torch: reciprocal(inv_freq) * 2π)
-            const double wl = rd.f32 ? rd(rd(1.0 / inv[i]) * rd(kTwoPi)) : kTwoPi / inv[i];
-            const double fl = wl > lowWT ? rd(inv[i] / fT) : inv[i];
-            // smooth = (old_context_len / wavelen − low) / (high − low)
-            const double ratio = rd.f32 ? rd(rd(1.0 / wl) * rd(oldContext)) : oldContext / wl;
-            const double smooth = rd(rd(ratio - rd(low)) / rd(high - low));
-            const double smoothed = rd(rd(rd(rd(1.0 - smooth) * fl) / fT) + rd(smooth * fl));
-            const bool medium = !(wl < highWT) && !(wl > lowWT);
-            out.inv_freq[i] = medium ? smoothed : fl;
-        }
+        for (int i = 0; i < h; ++i) out.inv_freq[i] = llama3Pair(p, inv[i], rd).inv_freq;
         break;
     }
     }
@@ -468,6 +479,30 @@ Matrix ropeRotate(const RopeParams& params, const Positions& positions, const Ma
     }
     const RopeFrequencies freqs = ropeRuntimeFrequencies(params, seq);
     return ropeApply(params, ropeTables(params, freqs, positions), x);
+}
+
+// ============================================================================ rope_detail.h
+RopeDynamicBase ropeDynamicBase(const RopeParams& params, std::optional<std::int64_t> seq_len) {
+    const std::int64_t s = seq_len ? *seq_len : params.seq_len.value_or(params.max_positions);
+    return {std::max(s, params.max_positions), dynamicBaseInit(params, s)};
+}
+
+RopeLlama3Detail ropeLlama3Detail(const RopeParams& params) {
+    const Rounder rd{params.precision == Precision::Float32};
+    const Vector inv = defaultInvFreq(params.base, params.rotaryDim(), rd);
+    const double orig = static_cast<double>(params.originalMaxPositions());
+    RopeLlama3Detail d;
+    d.highFreqWavelength = orig / params.high_freq_factor;
+    d.lowFreqWavelength = orig / params.low_freq_factor;
+    d.wavelength.resize(inv.size());
+    d.smooth.resize(inv.size());
+    for (Eigen::Index i = 0; i < inv.size(); ++i) {
+        const Llama3Pair pr = llama3Pair(params, inv[i], rd);
+        d.wavelength[i] = pr.wavelength;
+        d.smooth[i] = pr.smooth;
+        d.band.push_back(pr.band);
+    }
+    return d;
 }
 
 }  // namespace poslab

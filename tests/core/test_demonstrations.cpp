@@ -135,6 +135,36 @@ private Q_SLOTS:
         const poslab::Matrix I = v.rotation * v.rotation.transpose();
         POSLAB_VERIFY_ABS(I, poslab::Matrix::Identity(dim, dim), 1e-12);
     }
+    // The example pairs (3, 1) and (3 + positions/2, 1 + positions/2): their dot products are the
+    // matrix entries at the positions they name (the summary's labels print those positions).
+    void sinusoidalExamplePairsNameTheirPositions_data() {
+        QTest::addColumn<int>("positions");
+        QTest::addColumn<qint64>("p0");
+        QTest::addColumn<qint64>("p1");
+        QTest::newRow("positions8") << 8 << qint64(3) << qint64(7);
+        QTest::newRow("positions9") << 9 << qint64(3) << qint64(7);
+        QTest::newRow("positions32") << 32 << qint64(3) << qint64(19);
+    }
+    void sinusoidalExamplePairsNameTheirPositions() {
+        QFETCH(int, positions);
+        QFETCH(qint64, p0);
+        QFETCH(qint64, p1);
+        SinusoidalDemoInput in;
+        in.positions = positions;
+        auto r = demoSinusoidal(in);
+        QVERIFY(r.ok());
+        const auto& v = r.value();
+        QCOMPARE(v.dotAtPositions[0][0], p0);
+        QCOMPARE(v.dotAtPositions[1][0], p1);
+        for (int k = 0; k < 2; ++k) {
+            const auto p = v.dotAtPositions[k][0], q = v.dotAtPositions[k][1];
+            QVERIFY(q >= 0 && p < positions && q < positions);
+            QCOMPARE(p - q, v.dotAtPositions[0][0] - v.dotAtPositions[0][1]);
+            QCOMPARE(v.dotAt[k], v.dot(p, q));
+            QCOMPARE(v.dotWithTokensAt[k], v.dotWithTokens(p, q));
+        }
+    }
+
     void sinusoidalFloat32ShowsOnlyRounding() {
         SinusoidalDemoInput in;
         in.precision = Precision::Float32;

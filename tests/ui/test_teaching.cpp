@@ -1,6 +1,7 @@
 // Teaching mode: demonstrations reachable in two clicks, applying one sets its scene and shows
 // its numbers, presentation navigation through a deck with annotations, the formula sheets, the
 // worked-example stepper, the animation, and the GIF writer's output decoded.
+#include "core/rope_detail.h"
 #include "core/scores.h"
 #include "core/shaw.h"
 #include "ui/mainwindow.h"
@@ -331,6 +332,41 @@ private Q_SLOTS:
         SessionScene plain;
         plain.notes = QStringLiteral("just notes");
         QVERIFY(!demoOfSlide(plain).has_value());
+    }
+
+    // The numbers a demonstration names come from its inputs and results, not from the text: the
+    // extrapolation formula shows NTK's base' for the demonstration's lengths and dimension.
+    void demoTextsTakeTheirNumbersFromTheInputs() {
+        const DemoData& d = demoData(DemoId::Extrapolation);
+        const ExtrapolationInput& in = d.extrapolationInput;
+        RopeParams ntk;
+        ntk.head_dim = in.head_dim;
+        ntk.base = in.base;
+        ntk.precision = Precision::Double;
+        ntk.max_positions = in.train_length;
+        ntk.scaling = RopeScaling::Dynamic;
+        ntk.factor = in.factor();
+        const double baseNtk = ropeDynamicBase(ntk, in.target_length).base;
+        QVERIFY(baseNtk > in.base);
+        const QString tex = demoFormula(DemoId::Extrapolation);
+        QVERIFY2(Formula::parse(tex).ok(), qPrintable(Formula::parse(tex).error()));
+        for (const QString& part : {formulaNumber(baseNtk), QStringLiteral("^{%1/%2}").arg(in.head_dim).arg(in.head_dim - 2),
+                                    QStringLiteral("\\frac{%1}{%2} = %3").arg(in.target_length).arg(in.train_length).arg(formulaNumber(in.factor()))})
+            QVERIFY2(tex.contains(part), qPrintable(part + QStringLiteral(" not in ") + tex));
+        QVERIFY(!tex.contains(QStringLiteral("\\ldots")));
+        // The sinusoidal summary names the positions its numbers are at.
+        const DemoData& s = demoData(DemoId::SinusoidalRelative);
+        QVERIFY(s.sinusoidal.has_value());
+        const auto& at = s.sinusoidal->dotAtPositions;
+        QCOMPARE(QString::fromStdString(s.summary.figures.at(1).label), QStringLiteral("PE(%1)·PE(%2)").arg(at[1][0]).arg(at[1][1]));
+        // The layouts demonstration's seed example: the note lists the numbers it computed.
+        const DemoData& l = demoData(DemoId::HalfVsInterleaved);
+        QVERIFY(l.layouts.has_value());
+        QCOMPARE(l.layouts->seedQ.size(), l.layouts->seedHalf.size());
+        bool found = false;
+        for (const auto& f : l.summary.figures)
+            if (f.label.rfind("seed example", 0) == 0) found = QString::fromStdString(f.note).contains(QString::number(l.layouts->seedHalf[0], 'f', 3).replace('-', QChar(0x2212)));
+        QVERIFY(found);
     }
 
     // ------------------------------------------------------------------ formulas

@@ -1323,13 +1323,11 @@ QString formulaNumber(double x, int digits) {
         if (s == QLatin1String("-0")) s = QStringLiteral("0");
         return s;
     }
-    double mant = x / std::pow(10.0, e);
-    int ee = e;
-    if (std::abs(mant) >= 9.9999999) {  // rounding carried
-        mant /= 10;
-        ++ee;
-    }
-    QString ms = QString::number(mant, 'f', std::max(0, digits - 1));
+    // The mantissa and exponent as printf rounds them (9.99996e−5 at 4 digits is 1.000e−4, not 10.00e−5).
+    const QString sci = QString::number(x, 'e', digits - 1);
+    const qsizetype at = sci.indexOf(QLatin1Char('e'));
+    QString ms = sci.left(at);
+    const int ee = sci.mid(at + 1).toInt();
     if (ms.contains('.')) {
         while (ms.endsWith('0')) ms.chop(1);
         if (ms.endsWith('.')) ms.chop(1);

@@ -215,13 +215,13 @@ const DemoData& demoData(DemoId id) {
         case DemoId::PermutationEquivariance: keep(demoPermutation(), d.permutation); break;
         case DemoId::SinusoidalShift:
         case DemoId::SinusoidalRelative:
-        case DemoId::SinusoidalTokens: keep(demoSinusoidal(), d.sinusoidal); break;
+        case DemoId::SinusoidalTokens: keep(demoSinusoidal(d.sinusoidalInput), d.sinusoidal); break;
         case DemoId::RopeShiftInvariance:
         case DemoId::RopeNorm:
-        case DemoId::RopeComplexIdentity: keep(demoRope(), d.rope); break;
+        case DemoId::RopeComplexIdentity: keep(demoRope(d.ropeInput), d.rope); break;
         case DemoId::RopeDecay: keep(demoRopeDecay(), d.decay); break;
         case DemoId::KvCache: keep(demoKvCache(), d.kv); break;
-        case DemoId::Extrapolation: keep(demoExtrapolation(), d.extrapolation); break;
+        case DemoId::Extrapolation: keep(demoExtrapolation(d.extrapolationInput), d.extrapolation); break;
         case DemoId::HalfVsInterleaved: keep(demoLayouts(), d.layouts); break;
         case DemoId::ComparisonTable: d.table = comparisonTable(); break;
     }
@@ -240,7 +240,16 @@ QString demoFormula(DemoId id) {
         case DemoId::RopeDecay: return QStringLiteral("\\frac{1}{d/2} \\sum_{j=1}^{d/2} |S_j|,\\quad S_j = \\sum_{k<j} e^{i(m-n)\\theta_k}");
         case DemoId::RopeComplexIdentity: return QStringLiteral("\\langle R_m q, R_n k \\rangle = \\Re\\left[\\sum_j \\tilde q_j\\, \\tilde k_j^{*}\\, e^{i(m-n)\\theta_j}\\right]");
         case DemoId::KvCache: return QStringLiteral("K_j = R_j k_j \\ \\text{(once)}\\qquad b_{ij} = -m_h\\,(i - j) \\ \\text{(every step, every key)}");
-        case DemoId::Extrapolation: return QStringLiteral("\\theta_i' = \\frac{\\theta_i}{s}\\ \\text{(linear)},\\quad \\mathrm{base}' = \\mathrm{base}\\, (\\ldots)^{d/(d-2)}\\ \\text{(NTK)}");
+        case DemoId::Extrapolation: {
+            // Linear: θ_i/s with s = T/L; NTK: base' = base·(s·T/L − (s − 1))^(d/(d−2)) at the target length T.
+            const ExtrapolationInput& in = demoData(id).extrapolationInput;
+            const ExtrapolationRow* ntk = demoData(id).extrapolation ? demoData(id).extrapolation->find("rope-ntk") : nullptr;
+            const QString s = formulaNumber(in.factor()), L = QString::number(in.train_length), T = QString::number(in.target_length);
+            return QStringLiteral("\\theta_i' = \\frac{\\theta_i}{s},\\ s = \\frac{%1}{%2} = %3\\ \\text{(linear)},\\quad "
+                                  "\\mathrm{base}' = %4 \\left(\\frac{%3 \\cdot %1}{%2} - %5\\right)^{%6/%7} = %8\\ \\text{(NTK)}")
+                .arg(T, L, s, formulaNumber(in.base), formulaNumber(in.factor() - 1), QString::number(in.head_dim), QString::number(in.head_dim - 2),
+                     ntk ? formulaNumber(ntk->base) : QStringLiteral("\\ldots"));
+        }
         case DemoId::HalfVsInterleaved: return QStringLiteral("R^{\\mathrm{half}}_m(\\pi x) = \\pi\\, R^{\\mathrm{inter}}_m(x)");
         case DemoId::ComparisonTable: return {};
     }
@@ -312,7 +321,8 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             break;
         case DemoId::SinusoidalShift:
             if (d.sinusoidal) {
-                y += matrixPair(p, QRectF(x, y, w, 0), d.sinusoidal->rotation, QObject::tr("R(Δ): one 2×2 rotation per pair, Δ = 5"), nullptr, {}, t) + gap;
+                y += matrixPair(p, QRectF(x, y, w, 0), d.sinusoidal->rotation,
+                                QObject::tr("R(Δ): one 2×2 rotation per pair, Δ = %1").arg(d.sinusoidalInput.delta), nullptr, {}, t) + gap;
             }
             break;
         case DemoId::SinusoidalRelative:
@@ -326,8 +336,8 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             break;
         case DemoId::RopeShiftInvariance:
             if (d.rope)
-                y += matrixPair(p, QRectF(x, y, w, 0), d.rope->scores, QObject::tr("positions 0 … 7"), &d.rope->scoresShifted,
-                                QObject::tr("positions 100 … 107"), t) + gap;
+                y += matrixPair(p, QRectF(x, y, w, 0), d.rope->scores, QObject::tr("positions 0 … %1").arg(d.ropeInput.tokens - 1), &d.rope->scoresShifted,
+                                QObject::tr("positions %1 … %2").arg(d.ropeInput.shift).arg(d.ropeInput.shift + d.ropeInput.tokens - 1), t) + gap;
             break;
         case DemoId::RopeNorm:
         case DemoId::RopeComplexIdentity:
@@ -354,7 +364,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                     if (m.method == Method::Alibi) alibi = cum;
                 }
                 y += lineChart(p, QRectF(x, y, w, 0), xl,
-                               {{QObject::tr("RoPE: 2 rotations per step"), rope, t.series(0)},
+                               {{QObject::tr("RoPE: %1 rotations per step").arg(d.kv->steps.empty() ? 0 : d.kv->steps.back().ropeRotations), rope, t.series(0)},
                                 {QObject::tr("ALiBi / T5 / Shaw / XL: one term per key"), alibi, t.series(1)}},
                                QObject::tr("decoding step (cumulative positional operations)"), t) + gap;
             }
@@ -373,7 +383,8 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                     for (double x : v) l << shortNumber(x);
                     return QStringLiteral("[") + l.join(QStringLiteral(", ")) + QStringLiteral("]");
                 };
-                y += text(p, x, y, w, QObject::tr("q = [1, 0, 1, 0], m = 2, θ = [1, 0.1]"), body, t.foreground) + 4;
+                y += text(p, x, y, w, QObject::tr("q = %1, m = %2, θ = %3").arg(vec(d.layouts->seedQ)).arg(d.layouts->seedPosition).arg(vec(d.layouts->seedTheta)),
+                          body, t.foreground) + 4;
                 y += text(p, x, y, w, QObject::tr("interleaved: %1").arg(vec(d.layouts->seedInterleaved)), body, t.foreground) + 4;
                 y += text(p, x, y, w, QObject::tr("half-split:  %1").arg(vec(d.layouts->seedHalf)), body, t.foreground) + gap;
             }

@@ -18,8 +18,12 @@ QT_END_NAMESPACE
 
 namespace poslab::ui {
 
-// Everything a demonstration computed, at its default inputs (computed once, then cached).
+// Everything a demonstration computed, at its default inputs (computed once, then cached), and
+// those inputs (the numbers the panel names come from them, never from the text).
 struct DemoData {
+    SinusoidalDemoInput sinusoidalInput;
+    RopeDemoInput ropeInput;
+    ExtrapolationInput extrapolationInput;
     DemoSummary summary;
     std::optional<PermutationResult> permutation;
     std::optional<SinusoidalDemoResult> sinusoidal;

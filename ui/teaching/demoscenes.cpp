@@ -124,8 +124,9 @@ SceneParams demoScene(DemoId id) {
                 }
                 return c;
             };
-            s.methods = {rope(RopeScaling::None, QStringLiteral("RoPE")), rope(RopeScaling::Linear, QStringLiteral("linear ×4")),
-                         rope(RopeScaling::Dynamic, QStringLiteral("NTK ×4")), rope(RopeScaling::Yarn, QStringLiteral("YaRN ×4"))};
+            const QString factor = QString::number(in.factor(), 'g', 4);
+            s.methods = {rope(RopeScaling::None, QStringLiteral("RoPE")), rope(RopeScaling::Linear, QStringLiteral("linear ×%1").arg(factor)),
+                         rope(RopeScaling::Dynamic, QStringLiteral("NTK ×%1").arg(factor)), rope(RopeScaling::Yarn, QStringLiteral("YaRN ×%1").arg(factor))};
             s.length = in.target_length;
             s.positions = {0, in.train_length - 1, in.target_length - 1};
             s.view.decayMaxDistance = in.target_length;

@@ -3,6 +3,7 @@
 #include "core/alibi.h"
 #include "core/learned.h"
 #include "core/rope.h"
+#include "core/rope_detail.h"
 #include "core/scores.h"
 #include "core/shaw.h"
 #include "core/sinusoidal.h"
@@ -26,6 +27,7 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -36,6 +38,9 @@ namespace {
 QString num(double x, int digits = 4) { return formulaNumber(x, digits); }
 QString numI(std::int64_t x) { return QString::number(x); }
 QString T(const char* s) { return QString::fromUtf8(s); }
+// Words for people: the sheet is built off the GUI thread by a free function, so through the
+// translator directly (context "FormulaSheet").
+QString tr(const char* s) { return QCoreApplication::translate("FormulaSheet", s); }
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
@@ -46,7 +51,7 @@ double wrap2pi(double a) {
 }
 
 struct Ctx {
-    ScoreParams p;
+    ScoreParams p;   // the configuration's parameters as the views use them (causal included), no softmax
     std::int64_t N = 1, m = 0, n = 0;
     int dim = 1;
     double s = 1;
@@ -57,9 +62,9 @@ struct Ctx {
 
 QString contentName(Content c) {
     switch (c) {
-        case Content::Ones: return QStringLiteral("ones");
-        case Content::Random: return QStringLiteral("random N(0,1)");
-        case Content::Formula: return QStringLiteral("formula");
+        case Content::Ones: return tr("ones");
+        case Content::Random: return tr("random N(0,1)");
+        case Content::Formula: return tr("formula");
     }
     return {};
 }
@@ -69,20 +74,153 @@ QString col(double a, double b) { return QStringLiteral("\\begin{pmatrix} %1 \\\
 
 void scoreLine(FormulaSheet& sh, const Ctx& c, const QString& lhs) {
     if (c.score)
-        sh.numbers.push_back({QStringLiteral("score (heatmap cell, before softmax)"), lhs + QStringLiteral(" = ") + num(*c.score)});
+        sh.numbers.push_back({tr("score (heatmap cell, before softmax)"), lhs + QStringLiteral(" = ") + num(*c.score)});
     else
         sh.note = c.scoreError;
 }
 
 // ---------------------------------------------------------------- RoPE
+// The scaling's definition and its numbers for pair i (the line ends with θ_i' = the scaled
+// frequency). f: the frequencies the views use; f0: unscaled.
+void ropeScalingLines(FormulaSheet& sh, const RopeParams& rp, const RopeFrequencies& f, const RopeFrequencies& f0, int i,
+                      std::int64_t seqLen) {
+    const int r = f.rotary_dim;
+    const QString th = QStringLiteral("\\theta_{%1}").arg(i);
+    const double factor = rp.resolvedFactor();
+    const QString s = num(factor);
+    switch (rp.scaling) {
+        case RopeScaling::None: break;
+        case RopeScaling::Linear:
+            sh.definitions.push_back({tr("Linear interpolation: every frequency divided by the factor s"), T("\\theta_i' = \\frac{\\theta_i}{s}")});
+            sh.numbers.push_back({tr("linear interpolation"), QStringLiteral("s = %1,\\quad %2' = \\frac{%3}{%1} = %4").arg(s, th, num(f0.inv_freq[i]), num(f.inv_freq[i]))});
+            break;
+        case RopeScaling::Dynamic: {
+            const RopeDynamicBase db = ropeDynamicBase(rp, seqLen);
+            sh.definitions.push_back({tr("Dynamic NTK: past L = max_position_embeddings a larger base, ℓ = max(sequence length, L)"),
+                                      T("\\mathrm{base}' = \\mathrm{base} \\left(\\frac{s\\,\\ell}{L} - (s - 1)\\right)^{r/(r-2)}")});
+            sh.numbers.push_back({tr("the sequence length and the factor"),
+                                  QStringLiteral("\\ell = \\max(%1, L) = %2,\\quad L = %3,\\quad s = %4,\\quad r = %5")
+                                      .arg(numI(seqLen), numI(db.length), numI(rp.max_positions), s, numI(r))});
+            sh.numbers.push_back({tr("the new base"),
+                                  QStringLiteral("\\mathrm{base}' = %1 \\left(\\frac{%2 \\cdot %3}{%4} - %5\\right)^{%6/%7} = %8")
+                                      .arg(num(rp.base), s, numI(db.length), numI(rp.max_positions), num(factor - 1), numI(r), numI(r - 2),
+                                           num(db.base))});
+            sh.numbers.push_back({tr("frequency of pair %1 with the new base").arg(i),
+                                  QStringLiteral("%1' = \\mathrm{base}'^{-%2/%3} = %4").arg(th, numI(2 * i), numI(r), num(f.inv_freq[i]))});
+            break;
+        }
+        case RopeScaling::Yarn: {
+            const RopeYarnRange range = ropeYarnCorrectionRange(rp);
+            const std::int64_t L0 = rp.originalMaxPositions();
+            const bool trunc = rp.truncate;
+            sh.definitions.push_back({tr("YaRN: pairs below low keep θ_i, pairs above high are divided by s, a ramp γ_i between"),
+                                      T("\\theta_i' = (1 - \\gamma_i)\\,\\theta_i + \\gamma_i \\frac{\\theta_i}{s},\\quad "
+                                        "\\gamma_i = \\min\\left(\\max\\left(\\frac{i - \\mathrm{low}}{\\mathrm{high} - \\mathrm{low}}, 0\\right), 1\\right)")});
+            sh.definitions.push_back({tr("Correction range: the pairs that turn β_fast and β_slow times in L₀ tokens"),
+                                      trunc ? T("\\mathrm{low} = \\left\\lfloor \\frac{r \\ln(L_0 / 2\\pi\\beta_{\\mathrm{fast}})}{2 \\ln \\mathrm{base}} \\right\\rfloor,\\quad "
+                                              "\\mathrm{high} = \\left\\lceil \\frac{r \\ln(L_0 / 2\\pi\\beta_{\\mathrm{slow}})}{2 \\ln \\mathrm{base}} \\right\\rceil")
+                                          : T("\\mathrm{low} = \\frac{r \\ln(L_0 / 2\\pi\\beta_{\\mathrm{fast}})}{2 \\ln \\mathrm{base}},\\quad "
+                                              "\\mathrm{high} = \\frac{r \\ln(L_0 / 2\\pi\\beta_{\\mathrm{slow}})}{2 \\ln \\mathrm{base}}")});
+            const bool explicitC = rp.attention_factor.has_value();
+            const bool mscale = !explicitC && rp.mscale.value_or(0.0) != 0.0 && rp.mscale_all_dim.value_or(0.0) != 0.0;
+            if (explicitC)
+                sh.definitions.push_back({tr("Attention factor c on cos and sin: given"), T("c = \\mathrm{attention\\_factor}")});
+            else if (mscale)
+                sh.definitions.push_back({tr("Attention factor c on cos and sin (mscale, mscale_all_dim)"),
+                                          T("c = \\frac{0.1\\,\\mathrm{mscale} \\ln s + 1}{0.1\\,\\mathrm{mscale\\_all\\_dim} \\ln s + 1}")});
+            else
+                sh.definitions.push_back({tr("Attention factor c on cos and sin"), factor <= 1 ? T("c = 1 \\quad (s \\le 1)") : T("c = 0.1 \\ln s + 1")});
+            sh.numbers.push_back({tr("the parameters"), QStringLiteral("s = %1,\\quad L_0 = %2,\\quad \\beta_{\\mathrm{fast}} = %3,\\quad \\beta_{\\mathrm{slow}} = %4,\\quad r = %5")
+                                                            .arg(s, numI(L0), num(rp.beta_fast), num(rp.beta_slow), numI(r))});
+            const QString lowExpr = QStringLiteral("\\frac{%1 \\ln(%2 / 2\\pi \\cdot %3)}{2 \\ln %4}").arg(numI(r), numI(L0), num(rp.beta_fast), num(rp.base));
+            const QString highExpr = QStringLiteral("\\frac{%1 \\ln(%2 / 2\\pi \\cdot %3)}{2 \\ln %4}").arg(numI(r), numI(L0), num(rp.beta_slow), num(rp.base));
+            sh.numbers.push_back({tr("correction range (clamped to 0 … r − 1)"),
+                                  QStringLiteral("\\mathrm{low} = \\max\\left(%1, 0\\right) = %2,\\quad \\mathrm{high} = \\min\\left(%3, %4\\right) = %5")
+                                      .arg(trunc ? QStringLiteral("\\left\\lfloor %1 \\right\\rfloor").arg(lowExpr) : lowExpr, num(range.low),
+                                           trunc ? QStringLiteral("\\left\\lceil %1 \\right\\rceil").arg(highExpr) : highExpr, numI(r - 1), num(range.high))});
+            // The ramp as ropeFrequencies applies it (upstream adds 0.001 when low == high).
+            const double span = range.high == range.low ? 0.001 : range.high - range.low;
+            const double gamma = std::clamp((double(i) - range.low) / span, 0.0, 1.0);
+            sh.numbers.push_back({tr("pair %1 on the ramp").arg(i),
+                                  QStringLiteral("\\gamma_{%1} = %2,\\quad %3' = (1 - %2) \\cdot %4 + %2 \\cdot \\frac{%4}{%5} = %6")
+                                      .arg(numI(i), num(gamma), th, num(f0.inv_freq[i]), s, num(f.inv_freq[i]))});
+            QString cExpr;
+            if (explicitC) cExpr = QString();
+            else if (mscale)
+                cExpr = QStringLiteral("\\frac{0.1 \\cdot %1 \\ln %2 + 1}{0.1 \\cdot %3 \\ln %2 + 1} = ").arg(num(*rp.mscale), s, num(*rp.mscale_all_dim));
+            else if (factor > 1)
+                cExpr = QStringLiteral("0.1 \\ln %1 + 1 = ").arg(s);
+            sh.numbers.push_back({tr("attention factor"), QStringLiteral("c = %1%2").arg(cExpr, num(f.attention_factor))});
+            break;
+        }
+        case RopeScaling::LongRope: {
+            const std::int64_t L0 = rp.originalMaxPositions();
+            const bool useLong = seqLen > L0;
+            const std::vector<double>& ext = useLong ? rp.long_factor : rp.short_factor;
+            sh.definitions.push_back({tr("LongRoPE: a factor λ_i per pair (the long factors once the sequence passes L₀, else the short ones)"),
+                                      T("\\theta_i' = \\frac{1}{\\lambda_i\\, \\mathrm{base}^{2i/r}}")});
+            if (rp.attention_factor)
+                sh.definitions.push_back({tr("Attention factor c on cos and sin: given"), T("c = \\mathrm{attention\\_factor}")});
+            else
+                sh.definitions.push_back({tr("Attention factor c on cos and sin"),
+                                          factor <= 1 ? T("c = 1 \\quad (s \\le 1)") : T("c = \\sqrt{1 + \\frac{\\ln s}{\\ln L_0}}")});
+            sh.numbers.push_back({useLong ? tr("sequence length past L₀: the long factors") : tr("sequence length within L₀: the short factors"),
+                                  QStringLiteral("\\ell = %1,\\quad L_0 = %2,\\quad \\lambda_{%3} = %4,\\quad %5' = \\frac{1}{%4 \\cdot %6^{%7/%8}} = %9")
+                                      .arg(numI(seqLen), numI(L0), numI(i), num(ext[std::size_t(i)]), th, num(rp.base), numI(2 * i), numI(r),
+                                           num(f.inv_freq[i]))});
+            const QString cExpr = rp.attention_factor || factor <= 1
+                                      ? QString()
+                                      : QStringLiteral("\\sqrt{1 + \\frac{\\ln %1}{\\ln %2}} = ").arg(s, numI(L0));
+            sh.numbers.push_back({tr("attention factor"), QStringLiteral("s = %1,\\quad c = %2%3").arg(s, cExpr, num(f.attention_factor))});
+            break;
+        }
+        case RopeScaling::Llama3: {
+            const RopeLlama3Detail d = ropeLlama3Detail(rp);
+            const std::int64_t L0 = rp.originalMaxPositions();
+            sh.definitions.push_back({tr("Llama 3: by wavelength λ_i = 2π/θ_i against L₀/f_high and L₀/f_low"),
+                                      T("\\theta_i' = \\begin{cases} \\theta_i & \\lambda_i < L_0/f_{\\mathrm{high}} \\\\ \\theta_i / s & \\lambda_i > L_0/f_{\\mathrm{low}} \\\\ "
+                                        "(1-\\gamma_i)\\frac{\\theta_i}{s} + \\gamma_i\\,\\theta_i & \\text{else} \\end{cases},\\quad "
+                                        "\\gamma_i = \\frac{L_0/\\lambda_i - f_{\\mathrm{low}}}{f_{\\mathrm{high}} - f_{\\mathrm{low}}}")});
+            sh.numbers.push_back({tr("the wavelength bounds"),
+                                  QStringLiteral("\\frac{L_0}{f_{\\mathrm{high}}} = \\frac{%1}{%2} = %3,\\quad \\frac{L_0}{f_{\\mathrm{low}}} = \\frac{%1}{%4} = %5,\\quad s = %6")
+                                      .arg(numI(L0), num(rp.high_freq_factor), num(d.highFreqWavelength), num(rp.low_freq_factor),
+                                           num(d.lowFreqWavelength), s)});
+            const QString lam = QStringLiteral("\\lambda_{%1} = \\frac{2\\pi}{%2} = %3").arg(numI(i), num(f0.inv_freq[i]), num(d.wavelength[i]));
+            switch (d.band[std::size_t(i)]) {
+                case RopeLlama3Band::Unchanged:
+                    sh.numbers.push_back({tr("pair %1: wavelength below L₀/f_high, frequency kept").arg(i),
+                                          QStringLiteral("%1 < %2,\\quad %3' = %4").arg(lam, num(d.highFreqWavelength), th, num(f.inv_freq[i]))});
+                    break;
+                case RopeLlama3Band::Divided:
+                    sh.numbers.push_back({tr("pair %1: wavelength above L₀/f_low, frequency divided by s").arg(i),
+                                          QStringLiteral("%1 > %2,\\quad %3' = \\frac{%4}{%5} = %6")
+                                              .arg(lam, num(d.lowFreqWavelength), th, num(f0.inv_freq[i]), s, num(f.inv_freq[i]))});
+                    break;
+                case RopeLlama3Band::Smoothed: {
+                    const QString g = num(d.smooth[i]);
+                    sh.numbers.push_back({tr("pair %1: wavelength between the bounds, blended").arg(i),
+                                          QStringLiteral("%1,\\quad \\gamma_{%2} = \\frac{%3/%4 - %5}{%6 - %5} = %7")
+                                              .arg(lam, numI(i), numI(L0), num(d.wavelength[i]), num(rp.low_freq_factor), num(rp.high_freq_factor), g)});
+                    sh.numbers.push_back({tr("pair %1's frequency").arg(i),
+                                          QStringLiteral("%1' = (1 - %2)\\frac{%3}{%4} + %2 \\cdot %3 = %5").arg(th, g, num(f0.inv_freq[i]), s, num(f.inv_freq[i]))});
+                    break;
+                }
+            }
+            break;
+        }
+    }
+}
+
 void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const RopeParams rp = c.p.ropeParams();
-    const RopeFrequencies f = ropeFrequencies(rp, rp.seq_len ? rp.seq_len : std::optional<std::int64_t>(c.N));
+    const std::int64_t seqLen = rp.seq_len.value_or(c.N);
+    const RopeFrequencies f = ropeFrequencies(rp, seqLen);
     const RopeFrequencies f0 = ropeDefaultFrequencies(rp);
     const int r = f.rotary_dim, pairs = r / 2;
     const int i = std::clamp(pairReq, 0, pairs - 1);
     sh.focus.pair = i;
     const bool inter = rp.layout == RopeLayout::Interleaved;
+    const bool given = !rp.theta.empty();
     const int c0 = inter ? 2 * i : i, c1 = inter ? 2 * i + 1 : i + r / 2;
     const RopeTables tm = ropeTables(rp, f, {c.m}), tn = ropeTables(rp, f, {c.n});
     const Matrix rq = ropeApply(rp, tm, c.q), rk = ropeApply(rp, tn, c.k);
@@ -90,57 +228,53 @@ void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const double att = f.attention_factor;
 
     sh.title = QStringLiteral("RoPE — %1, base %2, d = %3%4")
-                   .arg(inter ? T("interleaved") : T("half-split"), num(rp.base, 6), numI(rp.head_dim),
-                        r < rp.head_dim ? QStringLiteral(", rotary %1").arg(r) : QString());
+                   .arg(inter ? tr("interleaved") : tr("half-split"), num(rp.base), numI(rp.head_dim),
+                        r < rp.head_dim ? tr(", rotary %1").arg(r) : QString());
     // Definitions.
-    sh.definitions.push_back({T("Frequencies"), T("\\theta_i = \\mathrm{base}^{-2i/r},\\quad i = 0, \\ldots, \\frac{r}{2} - 1")});
-    switch (rp.scaling) {
-        case RopeScaling::None: break;
-        case RopeScaling::Linear:
-            sh.definitions.push_back({T("Linear interpolation"), T("\\theta_i' = \\frac{\\theta_i}{s}")});
-            break;
-        case RopeScaling::Dynamic:
-            sh.definitions.push_back({T("Dynamic NTK: a larger base"),
-                                      T("\\mathrm{base}' = \\mathrm{base} \\left(\\frac{s\\,L}{L_0} - (s - 1)\\right)^{r/(r-2)}")});
-            break;
-        case RopeScaling::Yarn:
-            sh.definitions.push_back({T("YaRN: ramp between extrapolation and interpolation"),
-                                      T("\\theta_i' = (1 - \\gamma_i)\\,\\theta_i + \\gamma_i \\frac{\\theta_i}{s},\\quad c = 0.1 \\ln s + 1")});
-            break;
-        case RopeScaling::LongRope:
-            sh.definitions.push_back({T("LongRoPE"), T("\\theta_i' = \\frac{1}{\\lambda_i\\, \\mathrm{base}^{2i/r}}")});
-            break;
-        case RopeScaling::Llama3:
-            sh.definitions.push_back({T("Llama 3: by wavelength"),
-                                      T("\\theta_i' = \\begin{cases} \\theta_i & \\lambda_i < L_0/4 \\\\ \\theta_i / s & \\lambda_i > L_0 \\\\ (1-\\gamma)\\frac{\\theta_i}{s} + \\gamma\\,\\theta_i & \\text{else} \\end{cases}")});
-            break;
+    if (given)
+        sh.definitions.push_back({tr("Frequencies: given, one per pair"), T("\\theta_i,\\quad i = 0, \\ldots, \\frac{r}{2} - 1")});
+    else
+        sh.definitions.push_back({tr("Frequencies"), T("\\theta_i = \\mathrm{base}^{-2i/r},\\quad i = 0, \\ldots, \\frac{r}{2} - 1")});
+    if (r < rp.head_dim) {
+        sh.definitions.push_back({tr("Only the first r channels rotate; the others pass through"),
+                                  rp.rotary_dim > 0 ? T("r = \\mathrm{rotary\\_dim}") : T("r = \\lfloor d \\cdot F \\rfloor\\ (\\text{even})")});
+        sh.numbers.push_back({tr("rotated channels"), rp.rotary_dim > 0 ? QStringLiteral("r = %1,\\quad d = %2").arg(numI(r), numI(rp.head_dim))
+                                                                        : QStringLiteral("r = \\lfloor %1 \\cdot %2 \\rfloor = %3,\\quad d = %1")
+                                                                              .arg(numI(rp.head_dim), num(rp.partial_rotary_factor), numI(r))});
     }
-    sh.definitions.push_back({inter ? T("Rotation of pair (2i, 2i+1) at position m") : T("Rotation of pair (i, i + r/2) at position m"),
+    const std::size_t scalingAt = sh.definitions.size();   // the scaling's definitions go here
+    sh.definitions.push_back({inter ? tr("Rotation of pair (2i, 2i+1) at position m") : tr("Rotation of pair (i, i + r/2) at position m"),
                               T("\\begin{pmatrix} x' \\\\ y' \\end{pmatrix} = \\begin{pmatrix} \\cos m\\theta_i & -\\sin m\\theta_i \\\\ \\sin m\\theta_i & \\cos m\\theta_i \\end{pmatrix} \\begin{pmatrix} x \\\\ y \\end{pmatrix}")});
-    sh.definitions.push_back({T("Score"), T("s_{mn} = \\frac{\\langle R_m q,\\, R_n k \\rangle}{\\sqrt{d}}")});
-    sh.definitions.push_back({T("Only m − n enters: a cos part (x, y: the two channels of pair i)"),
+    sh.definitions.push_back({tr("Score"), att != 1 ? T("s_{mn} = \\frac{\\langle R_m q,\\, R_n k \\rangle}{\\sqrt{d}},\\quad R_m \\text{ scaled by } c")
+                                                    : T("s_{mn} = \\frac{\\langle R_m q,\\, R_n k \\rangle}{\\sqrt{d}}")});
+    sh.definitions.push_back({tr("Only m − n enters: a cos part (x, y: the two channels of pair i)"),
                               T("\\langle R_m q, R_n k \\rangle = \\sum_i (q^x_i k^x_i + q^y_i k^y_i) \\cos((m-n)\\theta_i)")});
-    sh.definitions.push_back({T("… minus a sin part (the term a cos-only form forgets)"),
+    sh.definitions.push_back({tr("… minus a sin part (the term a cos-only form forgets)"),
                               T("\\qquad - \\sum_i (q^y_i k^x_i - q^x_i k^y_i) \\sin((m-n)\\theta_i)")});
-    sh.definitions.push_back({T("The same with each pair as a complex number q̃ = qˣ + i qʸ"),
+    sh.definitions.push_back({tr("The same with each pair as a complex number q̃ = qˣ + i qʸ"),
                               T("\\langle R_m q, R_n k \\rangle = \\Re \\sum_i \\tilde q_i \\, \\tilde k_i^{*} \\, e^{i(m-n)\\theta_i}")});
 
     // Numbers.
     const double th = f.inv_freq[i];
     const double a = am(0, i);
-    if (rp.scaling != RopeScaling::None || !rp.theta.empty())
-        sh.numbers.push_back({QStringLiteral("frequency of pair %1 (unscaled %2)").arg(i).arg(num(f0.inv_freq[i])),
-                              QStringLiteral("\\theta_{%1}' = %2").arg(i).arg(num(th))});
+    if (given)
+        sh.numbers.push_back({tr("frequency of pair %1 (given)").arg(i), QStringLiteral("\\theta_{%1} = %2").arg(i).arg(num(th))});
     else
-        sh.numbers.push_back({QStringLiteral("frequency of pair %1").arg(i),
-                              QStringLiteral("\\theta_{%1} = %2^{-%3/%4} = %5").arg(i).arg(num(rp.base, 6)).arg(2 * i).arg(r).arg(num(th))});
-    sh.numbers.push_back({QStringLiteral("angle at m = %1").arg(c.m),
-                          QStringLiteral("m\\,\\theta_{%1} = %2 \\cdot %3 = %4 \\equiv %5 \\pmod{2\\pi}")
-                              .arg(i).arg(c.m).arg(num(th)).arg(num(a, 6)).arg(num(wrap2pi(a)))});
+        sh.numbers.push_back({rp.scaling == RopeScaling::None ? tr("frequency of pair %1").arg(i) : tr("unscaled frequency of pair %1").arg(i),
+                              QStringLiteral("\\theta_{%1} = %2^{-%3/%4} = %5").arg(i).arg(num(rp.base)).arg(2 * i).arg(r).arg(num(f0.inv_freq[i]))});
+    if (!given) {
+        const std::size_t before = sh.definitions.size();
+        ropeScalingLines(sh, rp, f, f0, i, seqLen);
+        std::rotate(sh.definitions.begin() + std::ptrdiff_t(scalingAt), sh.definitions.begin() + std::ptrdiff_t(before), sh.definitions.end());
+    }
+    const QString thName = !given && rp.scaling != RopeScaling::None ? QStringLiteral("\\theta_{%1}'").arg(i) : QStringLiteral("\\theta_{%1}").arg(i);
+    sh.numbers.push_back({tr("angle at m = %1").arg(c.m),
+                          QStringLiteral("m\\,%1 = %2 \\cdot %3 = %4 \\equiv %5 \\pmod{2\\pi}")
+                              .arg(thName).arg(c.m).arg(num(th)).arg(num(a, 6)).arg(num(wrap2pi(a)))});
     const double cm = tm.cos(0, c0), sm = tm.sin(0, c0);
-    sh.numbers.push_back({att != 1 ? QStringLiteral("cos and sin (times the attention factor c = %1)").arg(num(att)) : T("cos and sin"),
+    sh.numbers.push_back({att != 1 ? tr("cos and sin (times the attention factor c = %1)").arg(num(att)) : tr("cos and sin"),
                           QStringLiteral("\\cos m\\theta_{%1} = %2,\\quad \\sin m\\theta_{%1} = %3").arg(i).arg(num(cm)).arg(num(sm))});
-    sh.numbers.push_back({QStringLiteral("pair %1 of q: channels (%2, %3)").arg(i).arg(c0).arg(c1),
+    sh.numbers.push_back({tr("pair %1 of q: channels (%2, %3)").arg(i).arg(c0).arg(c1),
                           QStringLiteral("%1 = \\begin{pmatrix} %2 & %3 \\\\ %4 & %5 \\end{pmatrix} %6")
                               .arg(col(rq(0, c0), rq(0, c1)), num(cm), num(-sm), num(sm), num(cm), col(c.q(0, c0), c.q(0, c1)))});
     // q·k terms of this pair, at distance m − n.
@@ -150,11 +284,11 @@ void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const double cosTerm = c2 * (qa * kc + qb * kd) * std::cos(phi);
     const double sinTerm = -c2 * (qb * kc - qa * kd) * std::sin(phi);
     const double pairDot = rq(0, c0) * rk(0, c0) + rq(0, c1) * rk(0, c1);
-    sh.numbers.push_back({QStringLiteral("pair %1's part of ⟨R_m q, R_n k⟩ at m − n = %2: cos term + sin term").arg(i).arg(c.m - c.n),
+    sh.numbers.push_back({tr("pair %1's part of ⟨R_m q, R_n k⟩ at m − n = %2: cos term + sin term").arg(i).arg(c.m - c.n),
                           QStringLiteral("%1 + (%2) = %3").arg(num(cosTerm), num(sinTerm), num(pairDot))});
     double total = 0;
     for (int j = 0; j < rp.head_dim; ++j) total += rq(0, j) * rk(0, j);
-    sh.numbers.push_back({T("all pairs"), QStringLiteral("\\langle R_m q, R_n k \\rangle = %1,\\quad \\frac{1}{\\sqrt{%2}} \\cdot %1 = %3")
+    sh.numbers.push_back({tr("all pairs"), QStringLiteral("\\langle R_m q, R_n k \\rangle = %1,\\quad \\frac{1}{\\sqrt{%2}} \\cdot %1 = %3")
                                               .arg(num(total)).arg(rp.head_dim).arg(num(total * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
@@ -165,18 +299,22 @@ void xposSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const int pairs = xp.head_dim / 2;
     const int i = std::clamp(pairReq, 0, pairs - 1);
     sh.focus.pair = i;
-    const double zeta = (2.0 * i + 0.4 * xp.head_dim) / (1.4 * xp.head_dim);
-    const Matrix ang = xposAngles(xp, c.N, 0);
+    const Vector theta = xposInvFreq(xp);
+    const Vector zeta = xposZeta(xp);
+    // q is scaled by ζ^(c_m/γ), k by ζ^(−c_n/γ): their product is the decay of this pair.
+    const Matrix up = xposScaleAt(xp, {c.m}, c.N, false), down = xposScaleAt(xp, {c.n}, c.N, true);
+    const Matrix ang = xposAngles(xp, 1, c.m);   // the angles at position m
     sh.title = QStringLiteral("xPos — d = %1, scale base %2").arg(xp.head_dim).arg(num(xp.scale_base));
-    sh.definitions.push_back({T("RoPE frequencies"), T("\\theta_i = 10000^{-2i/d}")});
-    sh.definitions.push_back({T("Per-pair decay"), T("\\zeta_i = \\frac{2i + 0.4\\,d}{1.4\\,d}")});
-    sh.definitions.push_back({T("Score: rotation times an explicit decay"),
+    sh.definitions.push_back({tr("RoPE frequencies (interleaved pairs)"), T("\\theta_i = 10000^{-2i/d}")});
+    sh.definitions.push_back({tr("Per-pair decay"), T("\\zeta_i = \\frac{2i + 0.4\\,d}{1.4\\,d}")});
+    sh.definitions.push_back({tr("Score: rotation times an explicit decay (γ = scale base)"),
                               T("s_{mn} = \\frac{1}{\\sqrt{d}} \\sum_i \\zeta_i^{(m-n)/\\gamma} \\left[ \\ldots \\right]_{\\text{RoPE}}")});
-    sh.numbers.push_back({QStringLiteral("pair %1").arg(i), QStringLiteral("\\zeta_{%1} = %2,\\quad \\zeta_{%1}^{(m-n)/\\gamma} = %3^{%4/%5} = %6")
-                                                                 .arg(i).arg(num(zeta)).arg(num(zeta)).arg(c.m - c.n).arg(num(xp.scale_base))
-                                                                 .arg(num(std::pow(zeta, double(c.m - c.n) / xp.scale_base)))});
-    sh.numbers.push_back({QStringLiteral("angle at m = %1").arg(c.m),
-                          QStringLiteral("m\\,\\theta_{%1} = %2 \\equiv %3 \\pmod{2\\pi}").arg(i).arg(num(ang(c.m, i), 6)).arg(num(wrap2pi(ang(c.m, i))))});
+    sh.numbers.push_back({tr("frequency of pair %1").arg(i), QStringLiteral("\\theta_{%1} = 10000^{-%2/%3} = %4").arg(i).arg(2 * i).arg(xp.head_dim).arg(num(theta[i]))});
+    sh.numbers.push_back({tr("decay of pair %1 at m − n = %2").arg(i).arg(c.m - c.n),
+                          QStringLiteral("\\zeta_{%1} = \\frac{2 \\cdot %1 + 0.4 \\cdot %2}{1.4 \\cdot %2} = %3,\\quad \\zeta_{%1}^{(m-n)/\\gamma} = %3^{%4/%5} = %6")
+                              .arg(numI(i), numI(xp.head_dim), num(zeta[i]), numI(c.m - c.n), num(xp.scale_base), num(up(0, i) * down(0, i)))});
+    sh.numbers.push_back({tr("angle at m = %1").arg(c.m),
+                          QStringLiteral("m\\,\\theta_{%1} = %2 \\equiv %3 \\pmod{2\\pi}").arg(i).arg(num(ang(0, i), 6)).arg(num(wrap2pi(ang(0, i))))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -188,27 +326,39 @@ void sinusoidalSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const int i = std::clamp(pairReq, 0, std::max(0, K - 1));
     sh.focus.pair = i;
     const bool inter = sp.layout == SinusoidalLayout::Interleaved;
+    const bool t2t = sp.frequencies == SinusoidalFrequencies::Tensor2Tensor;
     const Matrix pe = sinusoidalEncoding(sp, {c.m, c.n});
-    const int cs = inter ? 2 * i : i, cc = inter ? 2 * i + 1 : (sp.dim / 2) + i;
-    sh.title = QStringLiteral("Sinusoidal — %1, base %2, d = %3").arg(inter ? T("interleaved") : T("concatenated"), num(sp.base, 6)).arg(sp.dim);
-    sh.definitions.push_back({T("Frequencies"), T("w_i = \\mathrm{base}^{-2i/d}")});
-    sh.definitions.push_back({T("Encoding of position p"),
+    const int cs = inter ? 2 * i : i, cc = inter ? 2 * i + 1 : K + i;
+    sh.title = QStringLiteral("Sinusoidal — %1, base %2, d = %3").arg(inter ? tr("interleaved") : tr("concatenated"), num(sp.base)).arg(sp.dim);
+    if (t2t)
+        sh.definitions.push_back({tr("Frequencies, log-spaced from the smallest timescale t to the base (tensor2tensor, K pairs)"),
+                                  T("w_i = t \\exp\\left(-\\frac{i \\ln(\\mathrm{base}/t)}{\\max(K - 1, 1)}\\right)")});
+    else
+        sh.definitions.push_back({tr("Frequencies"), T("w_i = \\mathrm{base}^{-2i/d}")});
+    sh.definitions.push_back({tr("Encoding of position p"),
                               inter ? T("PE_{p,2i} = \\sin(p\\,w_i),\\quad PE_{p,2i+1} = \\cos(p\\,w_i)")
                                     : T("PE_p = \\left[ \\sin(p\\,w) \\mid \\cos(p\\,w) \\right]")});
-    sh.definitions.push_back({T("A shift is a rotation"),
+    sh.definitions.push_back({tr("A shift is a rotation"),
                               T("\\begin{pmatrix} PE_{p+\\Delta,2i} \\\\ PE_{p+\\Delta,2i+1} \\end{pmatrix} = \\begin{pmatrix} \\cos \\Delta w_i & \\sin \\Delta w_i \\\\ -\\sin \\Delta w_i & \\cos \\Delta w_i \\end{pmatrix} \\begin{pmatrix} PE_{p,2i} \\\\ PE_{p,2i+1} \\end{pmatrix}")});
-    sh.definitions.push_back({T("Encodings alone are relative; with tokens they are not"),
+    sh.definitions.push_back({tr("Encodings alone are relative; with tokens they are not"),
                               T("PE_m \\cdot PE_n = \\sum_i \\cos((m-n)\\,w_i),\\qquad s_{mn} = \\frac{(x_m + PE_m)\\cdot(x_n + PE_n)}{\\sqrt{d}}")});
     if (K > 0) {
-        sh.numbers.push_back({QStringLiteral("frequency of pair %1").arg(i),
-                              QStringLiteral("w_{%1} = %2^{-%3/%4} = %5").arg(i).arg(num(sp.base, 6)).arg(2 * i).arg(sp.dim).arg(num(w[i]))});
-        sh.numbers.push_back({QStringLiteral("at p = m = %1").arg(c.m),
-                              QStringLiteral("PE_{%1,%2} = \\sin(%3) = %4,\\quad PE_{%1,%5} = \\cos(%3) = %6")
-                                  .arg(c.m).arg(cs).arg(num(double(c.m) * w[i])).arg(num(pe(0, cs))).arg(cc).arg(num(pe(0, cc)))});
+        if (t2t)
+            sh.numbers.push_back({tr("frequency of pair %1 (K = %2)").arg(i).arg(K),
+                                  QStringLiteral("w_{%1} = %2 \\exp\\left(-\\frac{%1 \\ln(%3/%2)}{%4}\\right) = %5")
+                                      .arg(numI(i), num(sp.min_timescale), num(sp.base), numI(std::max(K - 1, 1)), num(w[i]))});
+        else
+            sh.numbers.push_back({tr("frequency of pair %1").arg(i),
+                                  QStringLiteral("w_{%1} = %2^{-%3/%4} = %5").arg(i).arg(num(sp.base)).arg(2 * i).arg(sp.dim).arg(num(w[i]))});
+        // An odd interleaved dimension ends with a lone sine column.
+        const QString cosPart = cc < sp.dim ? QStringLiteral(",\\quad PE_{%1,%2} = \\cos(%3) = %4").arg(c.m).arg(cc).arg(num(double(c.m) * w[i])).arg(num(pe(0, cc)))
+                                            : QString();
+        sh.numbers.push_back({tr("at p = m = %1").arg(c.m),
+                              QStringLiteral("PE_{%1,%2} = \\sin(%3) = %4%5").arg(c.m).arg(cs).arg(num(double(c.m) * w[i])).arg(num(pe(0, cs))).arg(cosPart)});
     }
-    sh.numbers.push_back({QStringLiteral("encodings alone (m − n = %1)").arg(c.m - c.n),
+    sh.numbers.push_back({tr("encodings alone (m − n = %1)").arg(c.m - c.n),
                           QStringLiteral("PE_{%1} \\cdot PE_{%2} = %3").arg(c.m).arg(c.n).arg(num(pe.row(0).dot(pe.row(1))))});
-    sh.numbers.push_back({QStringLiteral("with the %1 content").arg(contentName(c.p.content)),
+    sh.numbers.push_back({tr("with the %1 content").arg(contentName(c.p.content)),
                           QStringLiteral("(x_m + PE_m)\\cdot(x_n + PE_n) = %1").arg(num((c.q.row(0) + pe.row(0)).dot(c.k.row(0) + pe.row(1))))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
@@ -217,16 +367,16 @@ void sinusoidalSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
 void learnedSheet(FormulaSheet& sh, Ctx& c) {
     const LearnedParams lp = c.p.learnedParams();
     sh.title = QStringLiteral("Learned absolute — table %1 × %2").arg(lp.table_size).arg(lp.dim);
-    sh.definitions.push_back({T("One learned row per position"), T("PE_p = E_p,\\quad E \\in \\mathbb{R}^{T \\times d}")});
-    sh.definitions.push_back({T("Score"), T("s_{mn} = \\frac{(x_m + E_m)\\cdot(x_n + E_n)}{\\sqrt{d}}")});
-    sh.definitions.push_back({T("No row past the table"), T("p \\ge T \\;\\Rightarrow\\; \\text{undefined}")});
+    sh.definitions.push_back({tr("One learned row per position"), T("PE_p = E_p,\\quad E \\in \\mathbb{R}^{T \\times d}")});
+    sh.definitions.push_back({tr("Score"), T("s_{mn} = \\frac{(x_m + E_m)\\cdot(x_n + E_n)}{\\sqrt{d}}")});
+    sh.definitions.push_back({tr("No row past the table"), T("p \\ge T \\;\\Rightarrow\\; \\text{undefined}")});
     auto e = learnedEncoding(lp, {c.m});
     if (e.ok())
-        sh.numbers.push_back({QStringLiteral("row m = %1 (first entries)").arg(c.m),
-                              QStringLiteral("E_{%1} = (%2, %3, \\ldots)").arg(c.m).arg(num(e.value()(0, 0))).arg(lp.dim > 1 ? num(e.value()(0, 1)) : QString())});
+        sh.numbers.push_back({tr("row m = %1 (first entries)").arg(c.m),
+                              QStringLiteral("E_{%1} = (%2%3)").arg(c.m).arg(num(e.value()(0, 0))).arg(lp.dim > 1 ? QStringLiteral(", ") + num(e.value()(0, 1)) + QStringLiteral(", \\ldots") : QString())});
     else
         sh.note = QString::fromStdString(e.error().message());
-    sh.numbers.push_back({T("table size"), QStringLiteral("T = %1").arg(lp.table_size)});
+    sh.numbers.push_back({tr("table size"), QStringLiteral("T = %1,\\quad d = %2").arg(lp.table_size).arg(lp.dim)});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -239,26 +389,51 @@ void shawSheet(FormulaSheet& sh, Ctx& c) {
     const double qk = c.q.row(0).dot(c.k.row(0));
     const double qa = c.score ? *c.score / c.s - qk : std::nan("");
     sh.title = QStringLiteral("Shaw relative — k = %1, d = %2").arg(kk).arg(sp.dim);
-    sh.definitions.push_back({T("Relative key embedding, clipped"), T("e_{ij} = \\frac{q_i \\cdot \\left(k_j + a^K_{\\mathrm{clip}(j - i, -k, k)}\\right)}{\\sqrt{d}}")});
-    sh.numbers.push_back({QStringLiteral("offset j − i = %1").arg(c.n - c.m),
+    sh.definitions.push_back({tr("Relative key embedding, clipped at ±k: 2k + 1 learned rows"),
+                              T("e_{ij} = \\frac{q_i \\cdot \\left(k_j + a^K_{\\mathrm{clip}(j - i, -k, k)}\\right)}{\\sqrt{d}}")});
+    sh.numbers.push_back({tr("clipping distance and table rows"), QStringLiteral("k = %1,\\quad 2k + 1 = %2").arg(kk).arg(2 * kk + 1)});
+    sh.numbers.push_back({tr("offset j − i = %1").arg(c.n - c.m),
                           QStringLiteral("\\mathrm{clip}(%1, -%2, %2) + %2 = %3").arg(c.n - c.m).arg(kk).arg(idx(0, 0))});
-    sh.numbers.push_back({T("content and position terms"), QStringLiteral("q_i \\cdot k_j = %1,\\quad q_i \\cdot a^K = %2").arg(num(qk), num(qa))});
+    sh.numbers.push_back({tr("content and position terms"), QStringLiteral("q_i \\cdot k_j = %1,\\quad q_i \\cdot a^K = %2").arg(num(qk), num(qa))});
     scoreLine(sh, c, QStringLiteral("e_{%1,%2}").arg(c.m).arg(c.n));
 }
 
 // ---------------------------------------------------------------- T5
 void t5Sheet(FormulaSheet& sh, Ctx& c) {
     const T5Params tp = c.p.t5Params();
+    const bool bidi = tp.bidirectional;
     const std::int64_t rel = c.n - c.m;
     const std::int64_t b = t5Bucket(rel, tp);
     const Matrix table = t5BiasTable(tp);
     const int h = std::clamp(c.p.head, 0, tp.heads - 1);
-    sh.title = QStringLiteral("T5 buckets — %1 buckets, max distance %2, head %3").arg(tp.num_buckets).arg(tp.max_distance).arg(h);
-    sh.definitions.push_back({T("Score: content plus a learned bias per bucket"), T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}} + b_h[\\mathrm{bucket}(j - i)]")});
-    sh.definitions.push_back({T("Logarithmic buckets past max_exact"),
-                              T("\\mathrm{bucket}(n) = \\mathrm{max\\_exact} + \\left\\lfloor \\frac{\\ln(n / \\mathrm{max\\_exact})}{\\ln(\\mathrm{max\\_distance} / \\mathrm{max\\_exact})} (nb - \\mathrm{max\\_exact}) \\right\\rfloor")});
-    sh.numbers.push_back({QStringLiteral("offset j − i = %1").arg(rel), QStringLiteral("\\mathrm{bucket}(%1) = %2,\\quad b_{%3}[%2] = %4").arg(rel).arg(b).arg(h).arg(num(table(b, h)))});
-    sh.numbers.push_back({T("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    const std::int64_t nb = bidi ? tp.num_buckets / 2 : tp.num_buckets;
+    const std::int64_t maxExact = nb / 2;
+    const std::int64_t offset = bidi && rel > 0 ? nb : 0;
+    const std::int64_t dist = bidi ? std::abs(rel) : std::max<std::int64_t>(-rel, 0);
+    sh.title = QStringLiteral("T5 buckets — %1 buckets, max distance %2, %3, head %4")
+                   .arg(tp.num_buckets).arg(tp.max_distance).arg(bidi ? tr("bidirectional") : tr("causal")).arg(h);
+    sh.definitions.push_back({tr("Score: content plus a learned bias per bucket"), T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}} + b_h[\\mathrm{bucket}(j - i)]")});
+    if (bidi)
+        sh.definitions.push_back({tr("Bidirectional (encoder): half of the buckets for keys after the query"),
+                                  T("nb = \\frac{\\mathrm{num\\_buckets}}{2},\\quad \\mathrm{bucket}(j - i) = nb\\,[j > i] + b(|j - i|)")});
+    else
+        sh.definitions.push_back({tr("Causal (decoder): every bucket for keys before the query; keys after it share bucket 0"),
+                                  T("nb = \\mathrm{num\\_buckets},\\quad \\mathrm{bucket}(j - i) = b(\\max(i - j, 0))")});
+    sh.definitions.push_back({tr("Exact buckets below max_exact = nb/2, logarithmic ones up to max_distance"),
+                              T("b(n) = \\begin{cases} n & n < \\mathrm{max\\_exact} \\\\ \\min\\left(\\mathrm{max\\_exact} + \\left\\lfloor \\frac{\\ln(n / \\mathrm{max\\_exact})}{\\ln(\\mathrm{max\\_distance} / \\mathrm{max\\_exact})} (nb - \\mathrm{max\\_exact}) \\right\\rfloor,\\ nb - 1\\right) & \\text{else} \\end{cases}")});
+    sh.numbers.push_back({tr("buckets per direction and exact range"),
+                          QStringLiteral("nb = %1 = %2,\\quad \\mathrm{max\\_exact} = \\frac{%2}{2} = %3")
+                              .arg(bidi ? QStringLiteral("\\frac{%1}{2}").arg(tp.num_buckets) : numI(tp.num_buckets), numI(nb), numI(maxExact))});
+    sh.numbers.push_back({tr("distance"), bidi ? QStringLiteral("n = |%1| = %2").arg(rel).arg(dist) : QStringLiteral("n = \\max(%1, 0) = %2").arg(-rel).arg(dist)});
+    if (dist < maxExact)
+        sh.numbers.push_back({tr("n < max_exact: an exact bucket"), QStringLiteral("b(%1) = %1").arg(dist)});
+    else
+        sh.numbers.push_back({tr("n ≥ max_exact: a logarithmic bucket"),
+                              QStringLiteral("b(%1) = \\min\\left(%2 + \\left\\lfloor \\frac{\\ln(%1/%2)}{\\ln(%3/%2)} (%4 - %2) \\right\\rfloor,\\ %5\\right) = %6")
+                                  .arg(numI(dist), numI(maxExact), numI(tp.max_distance), numI(nb), numI(nb - 1), numI(b - offset))});
+    sh.numbers.push_back({tr("offset j − i = %1, head %2").arg(rel).arg(h),
+                          QStringLiteral("\\mathrm{bucket}(%1) = %2,\\quad b_{%3}[%2] = %4").arg(rel).arg(b).arg(h).arg(num(table(b, h)))});
+    sh.numbers.push_back({tr("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -266,12 +441,18 @@ void t5Sheet(FormulaSheet& sh, Ctx& c) {
 void txlSheet(FormulaSheet& sh, Ctx& c) {
     const TransformerXLParams xp = c.p.transformerXLParams();
     const auto terms = transformerXLTerms(xp, {c.m}, {c.n}, c.q, c.k);
-    sh.title = QStringLiteral("Transformer-XL — d = %1").arg(xp.dim);
-    sh.definitions.push_back({T("Four terms, R the relative sinusoid"),
+    const std::int64_t d = c.m - c.n;
+    const std::int64_t dc = xp.clamp_len > 0 ? std::min(d, xp.clamp_len) : d;
+    sh.title = QStringLiteral("Transformer-XL — d = %1%2").arg(xp.dim).arg(xp.clamp_len > 0 ? tr(", clamp %1").arg(xp.clamp_len) : QString());
+    sh.definitions.push_back({tr("Four terms, R the relative sinusoid (base 10000, [sin | cos])"),
                               T("A_{ij} = q_i \\cdot k_j + q_i \\cdot W_R R_{i-j} + u \\cdot k_j + v \\cdot W_R R_{i-j}")});
-    sh.numbers.push_back({QStringLiteral("distance i − j = %1").arg(c.m - c.n),
+    if (xp.clamp_len > 0) {
+        sh.definitions.push_back({tr("Distances clamped at C = clamp_len"), T("R_{i-j} \\to R_{\\min(i-j,\\, C)}")});
+        sh.numbers.push_back({tr("distance i − j = %1, clamped").arg(d), QStringLiteral("\\min(%1, %2) = %3").arg(d).arg(xp.clamp_len).arg(dc)});
+    }
+    sh.numbers.push_back({tr("distance i − j = %1").arg(d),
                           QStringLiteral("a = %1,\\ b = %2,\\ c = %3,\\ d = %4").arg(num(terms.a(0, 0)), num(terms.b(0, 0)), num(terms.c(0, 0)), num(terms.d(0, 0)))});
-    sh.numbers.push_back({T("sum, scaled"), QStringLiteral("\\frac{a + b + c + d}{\\sqrt{%1}} = %2").arg(c.dim).arg(num((terms.a(0, 0) + terms.b(0, 0) + terms.c(0, 0) + terms.d(0, 0)) * c.s))});
+    sh.numbers.push_back({tr("sum, scaled"), QStringLiteral("\\frac{a + b + c + d}{\\sqrt{%1}} = %2").arg(c.dim).arg(num((terms.a(0, 0) + terms.b(0, 0) + terms.c(0, 0) + terms.d(0, 0)) * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -279,24 +460,46 @@ void txlSheet(FormulaSheet& sh, Ctx& c) {
 void alibiSheet(FormulaSheet& sh, Ctx& c) {
     const AlibiParams ap = c.p.alibiParams();
     const Vector slopes = alibiSlopes(ap);
-    const int h = std::clamp(c.p.head, 0, ap.heads - 1);
+    const int H = ap.heads;
+    const int h = std::clamp(c.p.head, 0, H - 1);
+    int n = 1;   // the closest power of two at or below H
+    while (n <= H / 2) n *= 2;
+    const bool pow2 = n == H;
+    const QString B = num(ap.bias_max);
     const Matrix b = alibiBias(ap, h, {c.m}, {c.n});
-    sh.title = QStringLiteral("ALiBi — %1 heads, head %2").arg(ap.heads).arg(h);
-    sh.definitions.push_back({T("Slopes (H a power of two)"), T("m_h = 2^{-8(h+1)/H}")});
-    sh.definitions.push_back({T("Score: content minus slope × distance"),
+    sh.title = QStringLiteral("ALiBi — %1 heads, head %2").arg(H).arg(h);
+    if (pow2)
+        sh.definitions.push_back({tr("Slopes: H = %1 is a power of two, a geometric sequence (B = bias_max)").arg(H), T("m_h = 2^{-B(h+1)/H},\\quad h = 0, \\ldots, H - 1")});
+    else
+        sh.definitions.push_back({tr("Slopes: H = %1 is not a power of two: the n = %2 slopes of the closest power of two, then every other slope of 2n = %3 heads (B = bias_max)")
+                                      .arg(H).arg(n).arg(2 * n),
+                                  T("m_h = \\begin{cases} 2^{-B(h+1)/n} & h < n \\\\ 2^{-B(2(h-n)+1)/(2n)} & n \\le h < H \\end{cases},\\quad n = 2^{\\lfloor \\log_2 H \\rfloor}")});
+    sh.definitions.push_back({tr("Score: content minus slope × distance"),
                               ap.symmetric ? T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}} - m_h\\,|i - j|") : T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}} - m_h\\,(i - j)")});
-    sh.numbers.push_back({QStringLiteral("slope of head %1").arg(h), QStringLiteral("m_{%1} = %2").arg(h).arg(num(slopes[h]))});
-    sh.numbers.push_back({QStringLiteral("bias at i = %1, j = %2").arg(c.m).arg(c.n),
-                          QStringLiteral("-%1 \\cdot (%2) = %3").arg(num(slopes[h])).arg(ap.symmetric ? std::abs(c.m - c.n) : c.m - c.n).arg(num(b(0, 0)))});
-    sh.numbers.push_back({T("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    sh.numbers.push_back({tr("heads and bias_max"), pow2 ? QStringLiteral("H = %1,\\quad B = %2").arg(H).arg(B)
+                                                          : QStringLiteral("H = %1,\\quad n = 2^{\\lfloor \\log_2 %1 \\rfloor} = %2,\\quad B = %3").arg(H).arg(n).arg(B)});
+    // m_g with its exponent, for head g.
+    const auto slopeLine = [&](int g) {
+        if (g < n) return QStringLiteral("m_{%1} = 2^{-%2 \\cdot %3/%4} = %5").arg(g).arg(B).arg(g + 1).arg(n).arg(num(slopes[g]));
+        return QStringLiteral("m_{%1} = 2^{-%2 \\cdot %3/%4} = %5").arg(g).arg(B).arg(2 * (g - n) + 1).arg(2 * n).arg(num(slopes[g]));
+    };
+    sh.numbers.push_back({tr("the first slope"), slopeLine(0)});
+    if (!pow2) sh.numbers.push_back({tr("the first of the other %1 heads: the first slope of %2 heads").arg(H - n).arg(2 * n), slopeLine(n)});
+    if (h != 0 && (pow2 || h != n)) sh.numbers.push_back({tr("slope of head %1").arg(h), slopeLine(h)});
+    sh.numbers.push_back({tr("bias at i = %1, j = %2").arg(c.m).arg(c.n),
+                          QStringLiteral("b_{%1,%2} = -%3 \\cdot %4 = %5")
+                              .arg(c.m).arg(c.n).arg(num(slopes[h]))
+                              .arg(ap.symmetric ? QStringLiteral("|%1|").arg(c.m - c.n) : QStringLiteral("(%1)").arg(c.m - c.n))
+                              .arg(num(b(0, 0)))});
+    sh.numbers.push_back({tr("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
 void nopeSheet(FormulaSheet& sh, Ctx& c) {
     sh.title = QStringLiteral("No positions — d = %1").arg(c.dim);
-    sh.definitions.push_back({T("Score: content only"), T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}}")});
-    sh.definitions.push_back({T("Shuffling the tokens shuffles the outputs"), T("\\mathrm{Attn}(P X) = P\\, \\mathrm{Attn}(X)")});
-    sh.numbers.push_back({T("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    sh.definitions.push_back({tr("Score: content only"), T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}}")});
+    sh.definitions.push_back({tr("Shuffling the tokens shuffles the outputs"), T("\\mathrm{Attn}(P X) = P\\, \\mathrm{Attn}(X)")});
+    sh.numbers.push_back({tr("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -311,9 +514,10 @@ FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFoc
         return sh;
     }
     Ctx c;
+    // The parameters the views use: the scene's causal choice selects T5's decoder buckets and
+    // ALiBi's one-sided bias, as in the heatmap. The score is the one before softmax.
     c.p = effectiveParams(scene, cfg);
     c.p.softmax = false;
-    c.p.causal = false;
     c.N = std::max<std::int64_t>(1, scene.length);
     c.m = std::clamp<std::int64_t>(focus.query, 0, c.N - 1);
     c.n = std::clamp<std::int64_t>(focus.key, 0, c.N - 1);
@@ -322,9 +526,13 @@ FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFoc
     c.s = 1.0 / std::sqrt(double(c.dim));
     c.q = contentRows(c.p.content, false, {c.m}, c.dim, c.p.seed);
     c.k = contentRows(c.p.content, true, {c.n}, c.dim, c.p.seed);
-    auto sc = scores(c.p, {c.m}, {c.n}, c.N);
-    if (sc.ok()) c.score = sc.value()(0, 0);
-    else c.scoreError = QString::fromStdString(sc.error().message());
+    if (c.p.causal && c.n > c.m) {
+        c.scoreError = tr("The key is after the query: the causal mask hides this cell.");
+    } else {
+        auto sc = scores(c.p, {c.m}, {c.n}, c.N);
+        if (sc.ok()) c.score = sc.value()(0, 0);
+        else c.scoreError = QString::fromStdString(sc.error().message());
+    }
     switch (c.p.method) {
         case Method::Rope: ropeSheet(sh, c, focus.pair); break;
         case Method::Xpos: xposSheet(sh, c, focus.pair); break;
@@ -616,7 +824,10 @@ void FormulaPanel::refresh() {
 void FormulaPanel::request() {
     dirty_ = false;
     cooldown_->start();
-    Request r{scene_->params(), scene_->activeConfig(), FormulaFocus{query_->value(), key_->value(), pair_->value()}};
+    Request r;
+    r.scene = scene_->params();
+    r.config = scene_->activeConfig();
+    r.focus = FormulaFocus{query_->value(), key_->value(), pair_->value()};
     const SceneParams& s = scene_->params();
     r.theme = themeByName(s.view.theme, s.view.fontScale);
     r.formulaPt = r.theme.name == QLatin1String("projector") ? 20 : 14;

@@ -108,11 +108,12 @@ void SessionActions::install() {
     const QKeySequence openKey = shortcutOf(QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O));
     const QKeySequence saveKey = shortcutOf(QKeySequence::Save, QKeySequence(Qt::CTRL | Qt::Key_S));
     const QKeySequence saveAsKey = shortcutOf(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    // By name: a platform without standard Open/Save-as keys leaves those shortcuts empty.
     for (QAction* a : file->actions()) {
         const QKeySequence k = a->shortcut();
-        if (k.isEmpty()) continue;
-        if (k == openKey || k == saveKey || k == saveAsKey || k == QKeySequence(QKeySequence::Open) ||
-            k == QKeySequence(QKeySequence::SaveAs))
+        const bool replaced = a->objectName() == QLatin1String("windowOpenSession") ||
+                              a->objectName() == QLatin1String("windowSaveSessionAs");
+        if (replaced || (!k.isEmpty() && (k == openKey || k == saveKey || k == saveAsKey)))
             file->removeAction(a);
     }
     QAction* before = file->actions().isEmpty() ? nullptr : file->actions().first();

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFile>
 #include <QImageReader>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -19,6 +20,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 #include "ui/exportdialog.h"
 #include "ui/mainwindow.h"
@@ -98,6 +100,9 @@ private Q_SLOTS:
     void exportFromTheWindow();
     void exportAsksBeforeReplacing();
     void exportDialogStartsFromTheWindow();
+    void exportDialogLabelsShowNoAmpersand();
+    void menusNameEachEntryOnce_data();
+    void menusNameEachEntryOnce();
     void killedWindowIsOfferedForRestore_data();
     void killedWindowIsOfferedForRestore();
     void cleanQuitLeavesNoAutosave();
@@ -295,6 +300,71 @@ void TestSessionActions::exportDialogStartsFromTheWindow() {
     const ExportRequest back = d.request();
     QVERIFY(back.view == r.view && back.format == r.format && back.pixels == r.pixels && back.dpi == r.dpi &&
             back.theme == r.theme && back.fontScale == r.fontScale);
+}
+
+void TestSessionActions::exportDialogLabelsShowNoAmpersand() {
+    // An '&' shows literally in a label without a buddy; with one it must mark one mnemonic.
+    QTemporaryDir dir;
+    MainWindow w(false);
+    SessionActions actions(&w, testOptions(dir.path()));
+    ExportDialog d(w.scene()->params(), [&](std::optional<ViewKind> v, ExportFormat f) { return actions.windowRequest(v, f); }, &w);
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    int labels = 0, mnemonics = 0;
+    for (QLabel* l : d.findChildren<QLabel*>()) {
+        if (!l->isVisibleTo(&d) || l->text().isEmpty()) continue;
+        ++labels;
+        const QString text = l->text();
+        if (!l->buddy()) {
+            QVERIFY2(!text.contains(QLatin1Char('&')), qPrintable(QStringLiteral("label without buddy: ") + text));
+            continue;
+        }
+        QString rest = text;
+        rest.replace(QStringLiteral("&&"), QString());
+        QVERIFY2(rest.count(QLatin1Char('&')) == 1, qPrintable(text));
+        const qsizetype at = rest.indexOf(QLatin1Char('&'));
+        QVERIFY2(at + 1 < rest.size() && rest.at(at + 1).isLetterOrNumber(), qPrintable(text));
+        ++mnemonics;
+    }
+    QVERIFY(labels >= 6);
+    QVERIFY(mnemonics >= 6);   // view, format, size, resolution, theme, text size
+    d.close();
+}
+
+void TestSessionActions::menusNameEachEntryOnce_data() {
+    QTest::addColumn<QString>("menu");
+    for (const char* m : {"File", "Edit", "View", "Presets", "Teach", "Help"}) QTest::newRow(m) << QString::fromLatin1(m);
+}
+
+void TestSessionActions::menusNameEachEntryOnce() {
+    // The window as the application builds it: teaching mode and the session actions installed.
+    QFETCH(QString, menu);
+    QTemporaryDir dir;
+    MainWindow w(false);
+    SessionActions::Options o = testOptions(dir.path());
+    o.recentFiles = false;
+    SessionActions actions(&w, o);
+    const auto plain = [](QString t) {
+        t.remove(QLatin1Char('&'));
+        t.remove(QChar(0x2026));   // …
+        return t.trimmed();
+    };
+    QMenu* found = nullptr;
+    for (QAction* a : w.menuBar()->actions())
+        if (a->menu() && plain(a->text()) == menu) found = a->menu();
+    QVERIFY2(found, qPrintable(menu));
+    std::function<void(QMenu*, const QString&)> check = [&](QMenu* m, const QString& where) {
+        QStringList seen;
+        for (QAction* a : m->actions()) {
+            const QString t = plain(a->text());
+            if (t.isEmpty()) continue;   // separators
+            QVERIFY2(!seen.contains(t), qPrintable(QStringLiteral("%1: \"%2\" twice").arg(where, t)));
+            seen << t;
+            if (a->menu()) check(a->menu(), where + QStringLiteral(" > ") + t);
+        }
+    };
+    check(found, menu);
+    QVERIFY(found->actions().size() >= 2);
 }
 
 void TestSessionActions::killedWindowIsOfferedForRestore_data() {

@@ -21,6 +21,8 @@
 #include <QTabWidget>
 #include <QToolBar>
 
+#include <algorithm>
+
 namespace poslab::ui {
 
 namespace {
@@ -91,9 +93,18 @@ void TeachingController::buildMenu() {
     if (before) window_->menuBar()->insertMenu(before, menu_);
     else window_->menuBar()->addMenu(menu_);
 
-    // Demonstrations, by section; each is one click inside the menu.
+    // Demonstrations, by section (each section once, in the order sections first appear in
+    // the lecture, its demonstrations in lecture order); each is one click inside the menu.
+    std::vector<std::string> sections;
+    for (const auto& d : demonstrations())
+        if (std::find(sections.begin(), sections.end(), d.section) == sections.end()) sections.push_back(d.section);
+    std::vector<const DemoInfo*> ordered;
+    for (const auto& section : sections)
+        for (const auto& d : demonstrations())
+            if (d.section == section) ordered.push_back(&d);
     QString section;
-    for (const auto& d : demonstrations()) {
+    for (const DemoInfo* dp : ordered) {
+        const auto& d = *dp;
         if (qs(d.section) != section) {
             section = qs(d.section);
             menu_->addSection(section);

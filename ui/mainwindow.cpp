@@ -109,7 +109,7 @@ void MainWindow::buildMenus() {
         if (path.isEmpty()) return;
         if (!path.endsWith(QLatin1Char('.') + QLatin1String(kSessionSuffix))) path += QLatin1Char('.') + QLatin1String(kSessionSuffix);
         QString error;
-        if (!saveSession(path, scene_.params(), &error)) QMessageBox::warning(this, tr("Save session"), error);
+        if (!saveSession(path, scene_.committed(), &error)) QMessageBox::warning(this, tr("Save session"), error);
     });
     save->setShortcut(QKeySequence::SaveAs);
     save->setObjectName(QStringLiteral("windowSaveSessionAs"));   // SessionActions replaces it
@@ -263,7 +263,7 @@ void MainWindow::saveSettings() {
     settings.setValue(QStringLiteral("window/rows"), rows_->saveState());
     settings.setValue(QStringLiteral("window/top"), top_->saveState());
     settings.setValue(QStringLiteral("window/bottom"), bottom_->saveState());
-    settings.setValue(QStringLiteral("scene/last"), sceneToJson(scene_.params(), true));
+    settings.setValue(QStringLiteral("scene/last"), sceneToJson(scene_.committed(), true));
 }
 
 void MainWindow::restoreSettings() {

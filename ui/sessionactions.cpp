@@ -190,7 +190,7 @@ void SessionActions::onSceneChanged() {
     updateTitle();
     // Only scenes that can be opened again are autosaved: while a parameter is invalid, the
     // last valid scene stays the one to restore.
-    if (autosave_ && !sceneProblem(window_->scene()->params())) autosave_->setScene(window_->scene()->params());
+    if (autosave_ && !sceneProblem(window_->scene()->committed())) autosave_->setScene(window_->scene()->committed());
 }
 
 bool SessionActions::openFile(const QString& path, QString* error) {
@@ -244,9 +244,9 @@ bool SessionActions::openFile(const QString& path, QString* error) {
 
 bool SessionActions::saveTo(const QString& path, QString* error) {
     QString err;
-    if (auto problem = sceneProblem(window_->scene()->params()))
+    if (auto problem = sceneProblem(window_->scene()->committed()))
         err = tr("The scene cannot be saved while a parameter is invalid (%1).").arg(*problem);
-    if (!err.isEmpty() || !saveSession(path, window_->scene()->params(), &err)) {
+    if (!err.isEmpty() || !saveSession(path, window_->scene()->committed(), &err)) {
         if (error) *error = err;
         else QMessageBox::warning(window_, tr("Save session"), err);
         return false;

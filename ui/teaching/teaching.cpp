@@ -234,7 +234,7 @@ void TeachingController::addSceneToDeck() {
     if (!ok) return;
     SessionScene sl;
     sl.title = title;
-    sl.scene = window_->scene()->params();
+    sl.scene = window_->scene()->committed();
     if (int(deck_.scenes.size()) >= kMaxSessionScenes) return;
     deck_.scenes.push_back(sl);
     window_->statusBar()->showMessage(tr("Slide %1 added to the deck.").arg(deck_.scenes.size()), 4000);

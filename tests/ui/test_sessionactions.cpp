@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QLabel>
 #include <QMenu>
@@ -25,6 +26,7 @@
 #include "ui/exportdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionactions.h"
+#include "ui/teaching/teaching.h"
 #include "ui/views/views.h"
 
 using namespace poslab;
@@ -41,8 +43,30 @@ SceneParams childScene() {
     return s;
 }
 
-// Child mode: a real window with autosave in `dir`; after an edit has been autosaved it says
-// so and keeps running until it is killed.
+// A deck as a lecture has it: titled scenes with speaker notes, the second one current.
+Session lectureDeck() {
+    Session d;
+    d.scenes.clear();
+    for (int i = 0; i < 3; ++i) {
+        SceneParams s;
+        s.length = 16 * (i + 1);
+        s.methods.front().params.dim = 8 << i;
+        d.scenes.push_back(SessionScene{QStringLiteral("Slide %1: rotation").arg(i + 1),
+                                        QStringLiteral("say: the score depends on m − n\nthen show slide %1").arg(i + 2), s});
+    }
+    d.current = 1;
+    return d;
+}
+
+// What the child's deck is after its edit (the edit is of the current scene).
+Session editedLectureDeck() {
+    Session d = lectureDeck();
+    d.scenes[1].scene = childScene();
+    return d;
+}
+
+// Child mode: a real window with autosave in `dir` (with "deck": the lecture deck open); after
+// an edit has been autosaved it says so and keeps running until it is killed.
 int childMain(int argc, char** argv) {
     QApplication app(argc, argv);
     MainWindow window(false);
@@ -54,6 +78,7 @@ int childMain(int argc, char** argv) {
     actions.offerRestore();
     window.show();
     const bool quit = argc > 3 && std::strcmp(argv[3], "quit") == 0;
+    if (argc > 3 && std::strcmp(argv[3], "deck") == 0) actions.setSession(lectureDeck());
     QObject::connect(actions.autosave(), &Autosave::saved, [quit](const QString& path) {
         std::printf("saved %s\n", qPrintable(path));
         std::fflush(stdout);
@@ -75,10 +100,12 @@ SessionActions::Options testOptions(const QString& autosaveDir) {
     return o;
 }
 
-bool killedChildWindow(const QString& autosaveDir) {
+bool killedChildWindow(const QString& autosaveDir, bool deck = false) {
     QProcess p;
     p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    p.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--window-child"), autosaveDir});
+    QStringList args{QStringLiteral("--window-child"), autosaveDir};
+    if (deck) args << QStringLiteral("deck");
+    p.start(QCoreApplication::applicationFilePath(), args);
     if (!p.waitForStarted(10000) || !p.waitForReadyRead(30000)) return false;
     if (!p.readLine().startsWith("saved ")) return false;
     p.kill();
@@ -95,6 +122,8 @@ private Q_SLOTS:
     void init();
     void fileMenuHasTheActions();
     void saveAndOpenThroughTheActions();
+    void openEditSaveKeepsTheWholeDeck_data();
+    void openEditSaveKeepsTheWholeDeck();
     void openReportsErrorsAndUnknownFields();
     void recentListNewestFirst();
     void exportFromTheWindow();
@@ -166,6 +195,36 @@ void TestSessionActions::saveAndOpenThroughTheActions() {
     QVERIFY(!actions.saveTo(path, &error));
     QVERIFY2(error.contains(QStringLiteral("base")), qPrintable(error));
     QCOMPARE(loadSession(path, &error)->length, std::int64_t(77));
+}
+
+void TestSessionActions::openEditSaveKeepsTheWholeDeck_data() {
+    QTest::addColumn<bool>("fromTeachMenu");
+    QTest::newRow("fileOpen") << false;
+    QTest::newRow("teachOpenADeck") << true;
+}
+
+void TestSessionActions::openEditSaveKeepsTheWholeDeck() {
+    // A deck opened, its current scene edited in the window, saved: every scene, title and note
+    // is still there, and the edit is in the current one.
+    QFETCH(bool, fromTeachMenu);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lecture.poslab"));
+    QString error;
+    QVERIFY2(saveSessionFile(path, lectureDeck(), &error), qPrintable(error));
+    MainWindow w(false);
+    SessionActions actions(&w, testOptions(dir.path()));
+    if (fromTeachMenu) Q_EMIT teachingOf(&w)->deckOpened(path, lectureDeck());   // what Teach ▸ Open a deck… does
+    else QVERIFY2(actions.openFile(path, &error), qPrintable(error));
+    QVERIFY(actions.session() == lectureDeck());
+    QCOMPARE(w.scene()->params(), lectureDeck().scenes[1].scene);
+    QVERIFY(teachingOf(&w)->deck() == lectureDeck());
+    QCOMPARE(actions.currentFile(), QFileInfo(path).absoluteFilePath());
+    w.scene()->apply(QStringLiteral("edit"), childScene());
+    QVERIFY(actions.session() == editedLectureDeck());
+    QVERIFY(actions.save());
+    const auto back = loadSessionFile(path, &error);
+    QVERIFY2(back.has_value(), qPrintable(error));
+    QVERIFY(*back == editedLectureDeck());
 }
 
 void TestSessionActions::openReportsErrorsAndUnknownFields() {
@@ -368,28 +427,56 @@ void TestSessionActions::menusNameEachEntryOnce() {
 }
 
 void TestSessionActions::killedWindowIsOfferedForRestore_data() {
+    QTest::addColumn<bool>("deck");
     QTest::addColumn<bool>("restore");
-    QTest::newRow("answerRestore") << true;
-    QTest::newRow("answerDiscard") << false;
+    QTest::newRow("scene_answerRestore") << false << true;
+    QTest::newRow("scene_answerDiscard") << false << false;
+    QTest::newRow("deckOfThree_answerRestore") << true << true;
+    QTest::newRow("deckOfThree_answerDiscard") << true << false;
 }
 
 void TestSessionActions::killedWindowIsOfferedForRestore() {
+    QFETCH(bool, deck);
     QFETCH(bool, restore);
     QTemporaryDir dir;
-    QVERIFY(killedChildWindow(dir.path()));
+    QVERIFY(killedChildWindow(dir.path(), deck));
     MainWindow w(false);
     SessionActions actions(&w, testOptions(dir.path()));
     w.show();
     const SceneParams before = w.scene()->params();
+    const Session teachingBefore = teachingOf(&w)->deck();
     actions.offerRestore();
     QMessageBox* box = actions.restorePrompt();
     QVERIFY2(box, "no restore offer after a killed run");
     QVERIFY(box->text().contains(QStringLiteral("did not close properly")));
+    QCOMPARE(box->text().contains(QStringLiteral("deck of 3 scenes")), deck);
     auto* button = box->findChild<QPushButton*>(restore ? QStringLiteral("restoreButton") : QStringLiteral("discardButton"));
     QVERIFY(button);
     button->click();
-    if (restore) QVERIFY(w.scene()->params() == childScene());
-    else QVERIFY(w.scene()->params() == before);
+    if (restore && deck) {
+        // The whole deck: every scene with its title and notes, and the current one in the window.
+        const Session expected = editedLectureDeck();
+        QVERIFY(actions.session() == expected);
+        QCOMPARE(w.scene()->params(), childScene());
+        QVERIFY(teachingOf(&w)->deck() == expected);
+        // It is the open session: saved whole, and autosaved whole again.
+        const QString path = dir.filePath(QStringLiteral("restored.poslab"));
+        QVERIFY(actions.saveTo(path));
+        QString error;
+        const auto saved = loadSessionFile(path, &error);
+        QVERIFY2(saved.has_value(), qPrintable(error));
+        QVERIFY(*saved == expected);
+        QVERIFY(actions.autosave()->saveNow());
+        const auto autosaved = loadSessionFile(actions.autosave()->filePath(), &error);
+        QVERIFY2(autosaved.has_value(), qPrintable(error));
+        QVERIFY(*autosaved == expected);
+    } else if (restore) {
+        QVERIFY(w.scene()->params() == childScene());
+        QCOMPARE(actions.session().scenes.size(), std::size_t(1));
+    } else {
+        QVERIFY(w.scene()->params() == before);
+        QVERIFY(teachingOf(&w)->deck() == teachingBefore);
+    }
     // Answered: not offered again.
     MainWindow w2(false);
     SessionActions again(&w2, testOptions(dir.path()));

@@ -143,8 +143,12 @@ void TeachingController::buildMenu() {
                                                           tr("PosLab sessions (*.%1)").arg(QLatin1String(kSessionSuffix)));
         if (path.isEmpty()) return;
         QString error;
-        if (auto s = loadSessionFile(path, &error)) setDeck(*s);
-        else QMessageBox::warning(window_, tr("Open a deck"), error);
+        if (auto s = loadSessionFile(path, &error)) {
+            setDeck(*s);
+            Q_EMIT deckOpened(path, deck_);
+        } else {
+            QMessageBox::warning(window_, tr("Open a deck"), error);
+        }
     });
     menu_->addAction(tr("Save the deck…"), this, [this] {
         QString path = QFileDialog::getSaveFileName(window_, tr("Save the deck"), QStringLiteral("deck.%1").arg(QLatin1String(kSessionSuffix)),

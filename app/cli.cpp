@@ -39,7 +39,7 @@ const char* kHelp =
 
 void printError(const std::string& line) {
     std::fflush(stdout);
-    std::fprintf(stderr, "poslab: error: %s\n", line.c_str());
+    std::fprintf(stderr, "poslab: error: %s\n", oneLine(line).c_str());
 }
 
 int dispatch(int argc, char** argv) {
@@ -83,6 +83,12 @@ int dispatch(int argc, char** argv) {
 }
 
 }  // namespace
+
+std::string oneLine(std::string text) {
+    for (char& c : text)
+        if ((static_cast<unsigned char>(c) < 0x20) || c == 0x7f) c = ' ';
+    return text;
+}
 
 int run(int argc, char** argv) {
     try {

@@ -16,6 +16,7 @@
 // Every entry is checked before anything is written; then the figures are written in order.
 #include "app/cli_figure.h"
 
+#include "app/cli.h"
 #include "app/cli_common.h"
 #include "app/cli_method.h"
 #include "core/presets.h"
@@ -137,7 +138,12 @@ struct Job {
     QString output;
     SceneParams scene;
     ExportRequest request;
+    QStringList warnings;   // printed once the figure is written (an error is the only line)
 };
+
+void printWarnings(const QStringList& warnings) {
+    for (const auto& w : warnings) std::fprintf(stderr, "poslab: warning: %s\n", oneLine(w.toStdString()).c_str());
+}
 
 // -o FILE / -o=FILE / -oFILE → --output.
 std::vector<std::string> normalise(const std::vector<std::string>& args) {
@@ -160,9 +166,9 @@ std::vector<std::string> normalise(const std::vector<std::string>& args) {
 }
 
 // The scene a session holds: its current one, or scene `sceneK` (the raw --scene text).
-SceneParams loadScene(const QString& path, const std::optional<std::string>& sceneK) {
+// Unknown fields go to `warnings`.
+SceneParams loadScene(const QString& path, const std::optional<std::string>& sceneK, QStringList& warnings) {
     QString error;
-    QStringList warnings;
     std::optional<ui::Session> session;
     const QFileInfo info(path);
     if (!info.exists()) failIo("cannot read --session file '" + s(path) + "': no such file");
@@ -184,7 +190,6 @@ SceneParams loadScene(const QString& path, const std::optional<std::string>& sce
             failIo(s(error));
         fail("invalid --session", "a PosLab session", s(error));
     }
-    for (const auto& w : warnings) std::fprintf(stderr, "poslab: warning: %s\n", w.toLocal8Bit().constData());
     int index = session->current;
     if (sceneK) {
         const std::string valid = "an integer from 0 to " + std::to_string(session->scenes.size() - 1) + " (the session's scenes)";
@@ -223,7 +228,7 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     const auto sessionArg = peekOption(rest, "session");
     const auto sceneArg = peekOption(rest, "scene");
     if (sceneArg && !sessionArg) fail("--scene needs --session", "--session FILE --scene K", *sceneArg);
-    job.scene = sessionArg ? loadScene(q(*sessionArg), sceneArg) : SceneParams{};
+    job.scene = sessionArg ? loadScene(q(*sessionArg), sceneArg, job.warnings) : SceneParams{};
     SceneParams& sc = job.scene;
     const ModelPreset* preset = nullptr;
     if (auto key = peekOption(rest, "preset")) preset = &presetOrFail(*key);
@@ -328,11 +333,12 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     return job;
 }
 
-// Qt's own chatter (e.g. "XDG_RUNTIME_DIR not set") would break the one-line error contract;
-// it is shown only with POSLAB_DEBUG=1.
+// Qt's own chatter (e.g. "XDG_RUNTIME_DIR not set", libpng's warnings through Qt's image
+// plugin) would break the one-line error contract; it is shown only with POSLAB_DEBUG=1, and
+// a fatal message (which ends the process) as its one line.
 void quietMessages(QtMsgType type, const QMessageLogContext&, const QString& msg) {
-    if (type == QtFatalMsg || type == QtCriticalMsg || qEnvironmentVariableIsSet("POSLAB_DEBUG"))
-        std::fprintf(stderr, "poslab: qt: %s\n", msg.toLocal8Bit().constData());
+    if (type == QtFatalMsg) std::fprintf(stderr, "poslab: error: internal failure: %s\n", oneLine(msg.toStdString()).c_str());
+    else if (qEnvironmentVariableIsSet("POSLAB_DEBUG")) std::fprintf(stderr, "poslab: qt: %s\n", oneLine(msg.toStdString()).c_str());
 }
 
 void ensureApplication(std::unique_ptr<QApplication>& app) {
@@ -451,6 +457,7 @@ int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>
                  "a different output for each figure", s(jobs.back().output));
     }
     for (const auto& job : jobs) render(job);
+    for (const auto& job : jobs) printWarnings(job.warnings);
     return 0;
 }
 
@@ -474,17 +481,18 @@ int runFigure(const QStringList& list) {
         ensureApplication(app);
         const Job job = prepare(args, false);
         render(job);
+        printWarnings(job.warnings);
         return 0;
     } catch (const CliError& e) {
         if (e.code == 0) return 0;   // --help
         std::fflush(stdout);
-        std::fprintf(stderr, "poslab: error: %s\n", e.line.c_str());
+        std::fprintf(stderr, "poslab: error: %s\n", oneLine(e.line).c_str());
         return e.code;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "poslab: error: out of memory\n");
         return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "poslab: error: internal failure: %s\n", e.what());
+        std::fprintf(stderr, "poslab: error: internal failure: %s\n", oneLine(e.what()).c_str());
         return 1;
     }
 }

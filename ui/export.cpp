@@ -29,6 +29,7 @@
 #include <QXmlStreamReader>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 
@@ -629,6 +630,90 @@ std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r)
     return out;
 }
 
+// What is wrong with a PNG file's structure, or nullopt when it is sound: the signature, every
+// chunk complete and matching its CRC, a valid IHDR first, PLTE where libpng needs it, no unknown
+// critical chunk, IEND at the end. Checked before libpng reads the file, because libpng reports
+// a damaged file on stderr itself (its default error handler: "libpng error: Read Error"), which
+// would break the command line's one-line errors and which the window cannot show.
+std::optional<QString> pngDamage(QIODevice& in) {
+    static const QByteArray signature("\x89PNG\r\n\x1a\n", 8);
+    if (in.read(8) != signature) return QStringLiteral("not a PNG image (no PNG signature)");
+    static const auto table = [] {
+        std::array<quint32, 256> t{};
+        for (quint32 n = 0; n < 256; ++n) {
+            quint32 c = n;
+            for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+            t[n] = c;
+        }
+        return t;
+    }();
+    const auto update = [](quint32 crc, const QByteArray& bytes) {
+        for (char b : bytes) crc = table[(crc ^ quint8(b)) & 0xff] ^ (crc >> 8);
+        return crc;
+    };
+    const auto be32 = [](const QByteArray& b, int at) {
+        return (quint32(quint8(b[at])) << 24) | (quint32(quint8(b[at + 1])) << 16) | (quint32(quint8(b[at + 2])) << 8) |
+               quint32(quint8(b[at + 3]));
+    };
+    qint64 offset = 8;
+    int colourType = -1;
+    bool havePalette = false, haveData = false;
+    for (;;) {
+        const QByteArray head = in.read(8);
+        if (head.size() < 8) return QStringLiteral("the PNG is truncated (no IEND chunk, the file ends at byte %1)").arg(offset + head.size());
+        const quint32 length = be32(head, 0);
+        const QByteArray type = head.mid(4, 4);
+        for (char c : type)
+            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+                return QStringLiteral("damaged PNG: invalid chunk type at byte %1").arg(offset + 4);
+        const QString name = QString::fromLatin1(type);
+        if (length > 0x7fffffffu) return QStringLiteral("damaged PNG: chunk %1 at byte %2 has an invalid length").arg(name).arg(offset);
+        quint32 crc = update(0xffffffffu, type);
+        QByteArray data;   // kept for the small chunks checked below
+        for (qint64 left = length; left > 0;) {
+            const QByteArray piece = in.read(std::min<qint64>(left, 1 << 16));
+            if (piece.isEmpty())
+                return QStringLiteral("the PNG is truncated (chunk %1 at byte %2 is cut short)").arg(name).arg(offset);
+            crc = update(crc, piece);
+            if (length <= 13) data += piece;
+            left -= piece.size();
+        }
+        const QByteArray stored = in.read(4);
+        if (stored.size() < 4) return QStringLiteral("the PNG is truncated (chunk %1 at byte %2 is cut short)").arg(name).arg(offset);
+        if (be32(stored, 0) != (crc ^ 0xffffffffu))
+            return QStringLiteral("damaged PNG: chunk %1 at byte %2 fails its CRC check").arg(name).arg(offset);
+        if (colourType < 0) {
+            if (type != "IHDR" || length != 13) return QStringLiteral("damaged PNG: it does not start with an IHDR chunk");
+            const quint32 w = be32(data, 0), h = be32(data, 4);
+            const int depth = quint8(data[8]);
+            colourType = quint8(data[9]);
+            // libpng's limits (png_check_IHDR with its default user limits).
+            if (w < 1 || h < 1 || w > 1000000 || h > 1000000)
+                return QStringLiteral("damaged PNG: IHDR size %1 × %2, valid: 1 to 1000000 pixels per side").arg(w).arg(h);
+            const bool depthOk = (colourType == 0 && (depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16)) ||
+                                 (colourType == 3 && (depth == 1 || depth == 2 || depth == 4 || depth == 8)) ||
+                                 ((colourType == 2 || colourType == 4 || colourType == 6) && (depth == 8 || depth == 16));
+            if (!depthOk || data[10] != 0 || data[11] != 0 || quint8(data[12]) > 1)
+                return QStringLiteral("damaged PNG: invalid IHDR (colour type %1, bit depth %2)").arg(colourType).arg(depth);
+        } else if (type == "IHDR") {
+            return QStringLiteral("damaged PNG: a second IHDR chunk at byte %1").arg(offset);
+        } else if (type == "PLTE") {
+            if (havePalette || haveData || length == 0 || length % 3 != 0 || length > 768)
+                return QStringLiteral("damaged PNG: invalid PLTE chunk at byte %1").arg(offset);
+            havePalette = true;
+        } else if (type == "IDAT") {
+            if (colourType == 3 && !havePalette) return QStringLiteral("damaged PNG: a palette image without PLTE");
+            haveData = true;
+        } else if (type == "IEND") {
+            if (!haveData) return QStringLiteral("damaged PNG: no image data (IDAT) before IEND");
+            return std::nullopt;
+        } else if (type[0] >= 'A' && type[0] <= 'Z') {
+            return QStringLiteral("damaged PNG: unknown critical chunk %1 at byte %2").arg(name).arg(offset);
+        }
+        offset += 12 + qint64(length);
+    }
+}
+
 QString unescapeXml(QString s) {
     s.replace(QStringLiteral("&quot;"), QStringLiteral("\""));
     s.replace(QStringLiteral("&#39;"), QStringLiteral("'"));
@@ -819,6 +904,10 @@ std::optional<Session> sessionFromExport(const QString& path, QString* error, QS
     if (!format) return failWith(QStringLiteral("not an exported figure (.png, .svg, .pdf, .csv or .json)"));
     QByteArray json;
     if (*format == ExportFormat::Png) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly)) return failWith(f.errorString());
+        if (auto damage = pngDamage(f)) return failWith(*damage);
+        f.close();
         QImageReader reader(path, "png");
         if (!reader.canRead()) return failWith(QStringLiteral("cannot read the PNG: ") + reader.errorString());
         json = reader.text(QString::fromLatin1(kSessionKey)).toUtf8();

@@ -47,7 +47,11 @@ ExportDialog::ExportDialog(const SceneParams& scene, Defaults windowDefaults, QW
     auto* window = new QPushButton(tr("As in the &window"), this);
     window->setObjectName(QStringLiteral("exportAsWindow"));
     size->addWidget(window);
-    form->addRow(tr("&Size:"), size);
+    // A row whose field is a layout gets a label without a buddy, which would show the '&':
+    // the label is made here, its mnemonic going to the width.
+    auto* sizeLabel = new QLabel(tr("&Size:"), this);
+    sizeLabel->setBuddy(width_);
+    form->addRow(sizeLabel, size);
 
     dpi_ = new QSpinBox(this);
     dpi_->setObjectName(QStringLiteral("exportDpi"));

@@ -10,6 +10,8 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QKeyEvent>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QMenuBar>
@@ -86,7 +88,11 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     onSceneChanged();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // A field left with an edit in progress commits it when it loses focus: while the scene
+    // still exists, not from QWidget's destructor after the members are gone.
+    if (QWidget* f = focusWidget()) f->clearFocus();
+}
 
 void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
@@ -96,27 +102,37 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) openSession(path);
     });
     open->setShortcut(QKeySequence::Open);
+    open->setObjectName(QStringLiteral("windowOpenSession"));   // SessionActions replaces it
     auto* save = file->addAction(tr("&Save session as…"), this, [this] {
         QString path = QFileDialog::getSaveFileName(this, tr("Save session"), QString(),
                                                     tr("PosLab sessions (*.%1)").arg(QLatin1String(kSessionSuffix)));
         if (path.isEmpty()) return;
         if (!path.endsWith(QLatin1Char('.') + QLatin1String(kSessionSuffix))) path += QLatin1Char('.') + QLatin1String(kSessionSuffix);
         QString error;
-        if (!saveSession(path, scene_.params(), &error)) QMessageBox::warning(this, tr("Save session"), error);
+        if (!saveSession(path, scene_.committed(), &error)) QMessageBox::warning(this, tr("Save session"), error);
     });
     save->setShortcut(QKeySequence::SaveAs);
+    save->setObjectName(QStringLiteral("windowSaveSessionAs"));   // SessionActions replaces it
     file->addAction(tr("&Reset to the default scene"), this, [this] { scene_.apply(tr("Reset scene"), SceneParams{}); });
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
-    auto* undo = scene_.undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    auto* redo = scene_.undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    edit->addAction(undo);
-    edit->addAction(redo);
+    // The platform's keys, and Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y on every platform.
+    const auto keys = [](QKeySequence::StandardKey standard, std::initializer_list<QKeySequence> always) {
+        QList<QKeySequence> list = QKeySequence::keyBindings(standard);
+        for (const QKeySequence& k : always)
+            if (!list.contains(k)) list << k;
+        return list;
+    };
+    undo_ = scene_.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo_->setShortcuts(keys(QKeySequence::Undo, {QKeySequence(Qt::CTRL | Qt::Key_Z)}));
+    redo_ = scene_.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo_->setShortcuts(keys(QKeySequence::Redo, {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)}));
+    edit->addAction(undo_);
+    edit->addAction(redo_);
+    qApp->installEventFilter(this);
     edit->addSeparator();
     edit->addAction(tr("&Compare: add a configuration"), &scene_, &Scene::addConfig);
     edit->addAction(tr("Compare: &remove this configuration"), this, [this] { scene_.removeConfig(scene_.activeConfig()); });
@@ -247,7 +263,7 @@ void MainWindow::saveSettings() {
     settings.setValue(QStringLiteral("window/rows"), rows_->saveState());
     settings.setValue(QStringLiteral("window/top"), top_->saveState());
     settings.setValue(QStringLiteral("window/bottom"), bottom_->saveState());
-    settings.setValue(QStringLiteral("scene/last"), sceneToJson(scene_.params(), true));
+    settings.setValue(QStringLiteral("scene/last"), sceneToJson(scene_.committed(), true));
 }
 
 void MainWindow::restoreSettings() {
@@ -257,6 +273,23 @@ void MainWindow::restoreSettings() {
     rows_->restoreState(settings.value(QStringLiteral("window/rows")).toByteArray());
     top_->restoreState(settings.value(QStringLiteral("window/top")).toByteArray());
     bottom_->restoreState(settings.value(QStringLiteral("window/bottom")).toByteArray());
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() != QEvent::ShortcutOverride || !watched->isWidgetType()) return QMainWindow::eventFilter(watched, event);
+    // A text field accepts the override for its own undo/redo keys; left unaccepted, the keys
+    // reach the Edit menu's actions. Only in this window (its docks included), not in dialogs.
+    const auto* key = static_cast<QKeyEvent*>(event);
+    const QKeySequence pressed(key->keyCombination());
+    if (!undo_->shortcuts().contains(pressed) && !redo_->shortcuts().contains(pressed)) return false;
+    for (auto* w = static_cast<QWidget*>(watched); w; w = w->parentWidget()) {
+        if (w == this) {
+            event->ignore();
+            return true;
+        }
+        if (qobject_cast<QDialog*>(w)) break;
+    }
+    return false;
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -44,6 +44,9 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    // Undo and redo belong to the scene from anywhere in the window: a text field or spin box
+    // with focus does not take their keys for its own text.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void buildMenus();
@@ -64,6 +67,8 @@ private:
     QSplitter* top_ = nullptr;
     QSplitter* bottom_ = nullptr;
     QAction* viewActions_[4] = {};
+    QAction* undo_ = nullptr;
+    QAction* redo_ = nullptr;
     QString themeName_;
     double fontScale_ = 0;
 };

@@ -59,6 +59,20 @@ void Scene::restore(const SceneParams& p) {
     const bool activeMoved = clamped != active_;
     active_ = clamped;
     if (activeMoved) Q_EMIT activeConfigChanged(active_);
+    if (preview_) shown_ = preview_(params_);
+    Q_EMIT changed();
+}
+
+void Scene::setPreview(std::function<SceneParams(const SceneParams&)> preview) {
+    preview_ = std::move(preview);
+    if (preview_) shown_ = preview_(params_);
+    Q_EMIT changed();
+}
+
+void Scene::clearPreview() {
+    if (!preview_) return;
+    preview_ = nullptr;
+    shown_ = SceneParams{};
     Q_EMIT changed();
 }
 

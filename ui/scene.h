@@ -3,7 +3,7 @@
 // Each edit is a QUndoCommand on undoStack(); consecutive edits of the same field of the same
 // configuration (a slider drag, spin-box arrows) merge into one undo step until finishMerge()
 // is called (slider released, editing finished) or 1.5 s pass. After every change — edit, undo,
-// redo, setParams — the Scene emits `changed` exactly once.
+// redo, setParams, preview — the Scene emits `changed` exactly once.
 #include "ui/sceneparams.h"
 
 #include <QElapsedTimer>
@@ -19,8 +19,19 @@ class Scene : public QObject {
 public:
     explicit Scene(QObject* parent = nullptr);
 
-    const SceneParams& params() const { return params_; }
+    // What the window shows: the scene, or its preview while there is one.
+    const SceneParams& params() const { return preview_ ? shown_ : params_; }
+    // The scene itself, without a preview: what edits, undo, sessions and the autosave hold.
+    const SceneParams& committed() const { return params_; }
     QUndoStack* undoStack() { return &stack_; }
+
+    // A transient look at a variant of the scene (an animation frame): while set, params() is
+    // preview(committed()), recomputed after every change. Edits, undo and redo apply to the
+    // committed scene; nothing of the preview reaches the undo stack. clearPreview() shows the
+    // committed scene again. Each call emits `changed` once.
+    void setPreview(std::function<SceneParams(const SceneParams&)> preview);
+    void clearPreview();
+    bool previewing() const { return bool(preview_); }
 
     // Replaces the whole scene (loading a session, the last scene at start-up) and clears the
     // undo history.
@@ -56,6 +67,8 @@ Q_SIGNALS:
 
 private:
     SceneParams params_;
+    std::function<SceneParams(const SceneParams&)> preview_;
+    SceneParams shown_;   // preview_(params_) while previewing
     QUndoStack stack_;
     int active_ = 0;
     int mergeRun_ = 0;

@@ -2,6 +2,7 @@
 
 #include "ui/exportdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/teaching/teaching.h"
 #include "ui/views/views.h"
 
 #include <QAction>
@@ -84,7 +85,16 @@ SessionActions::SessionActions(MainWindow* window, const Options& options)
         });
     }
     install();
+    session_.scenes.front().scene = window_->scene()->committed();
     connect(window_->scene(), &Scene::changed, this, &SessionActions::onSceneChanged);
+    // A deck opened from the Teach menu is the open session from then on.
+    if (auto* teaching = teachingOf(window_))
+        connect(teaching, &TeachingController::deckOpened, this, [this](const QString& path, const Session& deck) {
+            setSession(deck);
+            setCurrent(path);
+            window_->scene()->undoStack()->setClean();
+            updateTitle();
+        });
     connect(window_->scene()->undoStack(), &QUndoStack::cleanChanged, this, &SessionActions::updateTitle);
 }
 
@@ -108,11 +118,12 @@ void SessionActions::install() {
     const QKeySequence openKey = shortcutOf(QKeySequence::Open, QKeySequence(Qt::CTRL | Qt::Key_O));
     const QKeySequence saveKey = shortcutOf(QKeySequence::Save, QKeySequence(Qt::CTRL | Qt::Key_S));
     const QKeySequence saveAsKey = shortcutOf(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    // By name: a platform without standard Open/Save-as keys leaves those shortcuts empty.
     for (QAction* a : file->actions()) {
         const QKeySequence k = a->shortcut();
-        if (k.isEmpty()) continue;
-        if (k == openKey || k == saveKey || k == saveAsKey || k == QKeySequence(QKeySequence::Open) ||
-            k == QKeySequence(QKeySequence::SaveAs))
+        const bool replaced = a->objectName() == QLatin1String("windowOpenSession") ||
+                              a->objectName() == QLatin1String("windowSaveSessionAs");
+        if (replaced || (!k.isEmpty() && (k == openKey || k == saveKey || k == saveAsKey)))
             file->removeAction(a);
     }
     QAction* before = file->actions().isEmpty() ? nullptr : file->actions().first();
@@ -187,9 +198,29 @@ void SessionActions::updateTitle() {
 
 void SessionActions::onSceneChanged() {
     updateTitle();
-    // Only scenes that can be opened again are autosaved: while a parameter is invalid, the
-    // last valid scene stays the one to restore.
-    if (autosave_ && !sceneProblem(window_->scene()->params())) autosave_->setScene(window_->scene()->params());
+    // The window's scene is the session's current one (a preview, an animation frame, is not).
+    SceneParams& slot = session_.scenes.at(std::size_t(session_.current)).scene;
+    if (slot == window_->scene()->committed()) return;
+    slot = window_->scene()->committed();
+    autosaveSession();
+}
+
+void SessionActions::autosaveSession() {
+    // Only sessions that can be opened again are autosaved: while a parameter is invalid, the
+    // last valid one stays the one to restore.
+    if (autosave_ && !sceneProblem(window_->scene()->committed())) autosave_->setSession(session_);
+}
+
+void SessionActions::setSession(const Session& session) {
+    session_ = session;
+    if (session_.scenes.empty()) session_.scenes.push_back(SessionScene{});
+    session_.current = std::clamp(session_.current, 0, int(session_.scenes.size()) - 1);
+    window_->scene()->setParams(session_.scenes.at(std::size_t(session_.current)).scene);
+    // What the scene holds (setParams completes a scene without configurations).
+    session_.scenes.at(std::size_t(session_.current)).scene = window_->scene()->committed();
+    if (session_.scenes.size() > 1)
+        if (auto* teaching = teachingOf(window_)) teaching->setDeck(session_);
+    autosaveSession();
 }
 
 bool SessionActions::openFile(const QString& path, QString* error) {
@@ -217,7 +248,7 @@ bool SessionActions::openFile(const QString& path, QString* error) {
         }
         return false;
     }
-    window_->scene()->setParams(session->scenes.at(static_cast<std::size_t>(session->current)).scene);
+    setSession(*session);
     // A figure is not a session file: later saves ask for a name.
     setCurrent(exported && *exported != ExportFormat::Json ? QString() : path);
     window_->scene()->undoStack()->setClean();
@@ -243,9 +274,9 @@ bool SessionActions::openFile(const QString& path, QString* error) {
 
 bool SessionActions::saveTo(const QString& path, QString* error) {
     QString err;
-    if (auto problem = sceneProblem(window_->scene()->params()))
+    if (auto problem = sceneProblem(window_->scene()->committed()))
         err = tr("The scene cannot be saved while a parameter is invalid (%1).").arg(*problem);
-    if (!err.isEmpty() || !saveSession(path, window_->scene()->params(), &err)) {
+    if (!err.isEmpty() || !saveSessionFile(path, session_, &err)) {
         if (error) *error = err;
         else QMessageBox::warning(window_, tr("Save session"), err);
         return false;
@@ -342,9 +373,13 @@ void SessionActions::offerRestore() {
     if (!autosave_->start(&error)) window_->statusBar()->showMessage(tr("Autosave is off: %1").arg(error), 10000);
     if (leftovers.empty()) return;
     const Autosave::Leftover newest = leftovers.front();
-    auto* box = new QMessageBox(QMessageBox::Question, tr("Restore the last scene?"),
-                                tr("PosLab did not close properly last time. Restore the scene autosaved at %1?")
-                                    .arg(QLocale().toString(newest.saved, QLocale::ShortFormat)),
+    const int scenes = int(newest.session.scenes.size());
+    const QString when = QLocale().toString(newest.saved, QLocale::ShortFormat);
+    auto* box = new QMessageBox(QMessageBox::Question, scenes > 1 ? tr("Restore the last deck?") : tr("Restore the last scene?"),
+                                scenes > 1 ? tr("PosLab did not close properly last time. Restore the deck of %1 scenes autosaved at %2?")
+                                                 .arg(scenes)
+                                                 .arg(when)
+                                           : tr("PosLab did not close properly last time. Restore the scene autosaved at %1?").arg(when),
                                 QMessageBox::NoButton, window_);
     box->setObjectName(QStringLiteral("restorePrompt"));
     QPushButton* restore = box->addButton(tr("&Restore"), QMessageBox::AcceptRole);
@@ -355,8 +390,7 @@ void SessionActions::offerRestore() {
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::buttonClicked, this, [this, box, restore, leftovers](QAbstractButton* b) {
         if (b == restore) {
-            const auto& s = leftovers.front().session;
-            window_->scene()->setParams(s.scenes.at(static_cast<std::size_t>(s.current)).scene);
+            setSession(leftovers.front().session);
             setCurrent(QString());
             window_->statusBar()->showMessage(tr("Restored the autosaved scene"), 8000);
         }

@@ -4,9 +4,15 @@
 // SessionActions attaches to a MainWindow: it puts Open session…, Open recent ▸, Save session,
 // Save session as…, and Export figure or data… into the File menu (in place of the window's
 // own Open/Save-as entries), keeps the current file in the title (with the modified mark), the
-// recent list in QSettings, autosaves the scene (autosave.h) and, when a previous run crashed or
-// was killed, offers to restore its scene. Every write is atomic; replacing an existing file
+// recent list in QSettings, autosaves the open session (autosave.h) and, when a previous run
+// crashed or was killed, offers to restore it. Every write is atomic; replacing an existing file
 // is asked first.
+//
+// The open session is a whole deck: every scene with its title and notes, and the current one,
+// which is the scene the window shows (each edit of the window's scene is an edit of it). Open,
+// save, the autosave and its restore all carry the whole deck; a deck (two scenes or more) is
+// also the teaching deck (teaching.h), and a deck opened from the Teach menu becomes the open
+// session.
 #include "ui/autosave.h"
 #include "ui/export.h"
 
@@ -46,10 +52,17 @@ public:
     explicit SessionActions(MainWindow* window) : SessionActions(window, Options{}) {}
     ~SessionActions() override;
 
-    // Opens a session (its current scene); on failure a message box (or *error when given).
+    // The open session (see above); its current scene is the window's (committed) scene.
+    const Session& session() const { return session_; }
+    // Replaces the open session: the window shows its current scene (without undo history), a
+    // deck becomes the teaching deck, and the autosave holds it.
+    void setSession(const Session& session);
+
+    // Opens a session (every scene; the window shows the current one); on failure a message box
+    // (or *error when given).
     // Unknown fields are listed in the status bar and a message box.
     bool openFile(const QString& path, QString* error = nullptr);
-    // Saves the scene to `path` (atomically); becomes the current file.
+    // Saves the open session to `path` (atomically); becomes the current file.
     bool saveTo(const QString& path, QString* error = nullptr);
     bool save();        // to the current file, else Save as
     bool saveAs();
@@ -82,12 +95,14 @@ private:
     void rebuildRecent();
     void updateTitle();
     void onSceneChanged();
+    void autosaveSession();
     void setCurrent(const QString& path);
     bool confirmReplace(const QString& path);
 
     MainWindow* window_;
     Options options_;
     std::unique_ptr<Autosave> autosave_;
+    Session session_;
     QString current_;
     QString baseTitle_;
     QAction* open_ = nullptr;

@@ -2,6 +2,8 @@
 // scene from a session or from a figure; the batch form; refusing to overwrite without --force;
 // exit codes and one-line errors as cli.md states.
 #include <QApplication>
+#include <QBuffer>
+#include <QImage>
 #include <QDir>
 #include <QFile>
 #include <QImageReader>
@@ -77,6 +79,43 @@ SceneParams customScene() {
     return s;
 }
 
+// A PNG image carrying `sessionText` under PosLab's key (what a figure carries), as Qt writes it.
+QByteArray pngWithSession(const QByteArray& sessionText) {
+    QImage img(80, 60, QImage::Format_RGB32);
+    img.fill(Qt::white);
+    if (!sessionText.isNull()) img.setText(QStringLiteral("poslab-session"), QString::fromUtf8(sessionText));
+    QByteArray out;
+    QBuffer buffer(&out);
+    buffer.open(QIODevice::WriteOnly);
+    img.save(&buffer, "PNG");
+    return out;
+}
+
+// Offset of the first chunk of `type` in a PNG (its length field), or −1.
+qsizetype pngChunk(const QByteArray& png, const char* type) {
+    qsizetype i = 8;
+    while (i + 8 <= png.size()) {
+        const quint32 n = (quint32(quint8(png[i])) << 24) | (quint32(quint8(png[i + 1])) << 16) |
+                          (quint32(quint8(png[i + 2])) << 8) | quint32(quint8(png[i + 3]));
+        if (png.mid(i + 4, 4) == type) return i;
+        i += 12 + qsizetype(n);
+    }
+    return -1;
+}
+
+// Recomputes the CRC of the chunk at `at` (after an edit that must not be caught by the CRC).
+void fixCrc(QByteArray& png, qsizetype at) {
+    const quint32 n = (quint32(quint8(png[at])) << 24) | (quint32(quint8(png[at + 1])) << 16) |
+                      (quint32(quint8(png[at + 2])) << 8) | quint32(quint8(png[at + 3]));
+    quint32 c = 0xffffffffu;
+    for (qsizetype k = at + 4; k < at + 8 + qsizetype(n); ++k) {
+        c ^= quint8(png[k]);
+        for (int b = 0; b < 8; ++b) c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+    }
+    c ^= 0xffffffffu;
+    for (int b = 0; b < 4; ++b) png[at + 8 + qsizetype(n) + b] = char((c >> (24 - 8 * b)) & 0xff);
+}
+
 }  // namespace
 
 class TestFigure : public QObject {
@@ -102,6 +141,9 @@ private Q_SLOTS:
     void errors();
     void malformedSessions_data();
     void malformedSessions();
+    void damagedFiguresAsSession_data();
+    void damagedFiguresAsSession();
+    void warningsAreOneLineEach();
     void batch();
     void batchCheckedBeforeWriting();
 };
@@ -455,6 +497,11 @@ void TestFigure::errors_data() {
     QTest::newRow("outputIsDirectory") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--force"), QStringLiteral("-o"), QStringLiteral("sub.png")} << 2
                                        << QByteArray("invalid --output, a file, not a directory");
     QTest::newRow("batchMissingFile") << QStringList{QStringLiteral("--batch"), QStringLiteral("none.json")} << 1 << QByteArray("cannot read --batch file");
+    // Text from the command line is quoted on one line, newlines and all.
+    QTest::newRow("unknownOptionWithNewline") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--col\nour"), QStringLiteral("red"), QStringLiteral("-o"), png} << 2
+                                              << QByteArray("unknown option --col our");
+    QTest::newRow("missingSessionWithNewline") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--session=no\r\npe.poslab"), QStringLiteral("-o"), png} << 1
+                                               << QByteArray("cannot read --session file 'no  pe.poslab'");
     QTest::newRow("batchWithExtra") << QStringList{QStringLiteral("--batch"), QStringLiteral("b.json"), QStringLiteral("heatmap")} << 2
                                     << QByteArray("unexpected argument with --batch");
 }
@@ -499,6 +546,91 @@ void TestFigure::malformedSessions() {
                           QStringLiteral("-o"), dir.filePath(QStringLiteral("x.png"))});
     VERIFY_ERROR(r, 2, fragment);
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+}
+
+void TestFigure::damagedFiguresAsSession_data() {
+    // Every damaged or foreign file given as --session: exactly one line on stderr (nothing
+    // from libpng or Qt), nothing on stdout, nothing written.
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QByteArray>("fragment");
+    const QByteArray good = pngWithSession(sceneToJson(customScene(), true));
+    const qsizetype session = pngChunk(good, "zTXt") >= 0 ? pngChunk(good, "zTXt") : pngChunk(good, "tEXt");
+    const qsizetype idat = pngChunk(good, "IDAT");
+    QVERIFY(session > 0 && idat > session);
+    QTest::newRow("pngTruncatedInImageData") << "t.png" << good.left(idat + 20) << QByteArray("the PNG is truncated");
+    QTest::newRow("pngTruncatedInSessionChunk") << "t.png" << good.left(session + 30) << QByteArray("the PNG is truncated");
+    QTest::newRow("pngTruncatedAfterHeader") << "t.png" << good.left(50) << QByteArray("the PNG is truncated");
+    QTest::newRow("pngTruncatedNameWithNewline") << "cut\nshort.png" << good.left(idat + 20) << QByteArray("cut short.png: the PNG is truncated");
+    QTest::newRow("pngWithoutIend") << "t.png" << good.left(good.size() - 12) << QByteArray("no IEND chunk");
+    QByteArray crc = good;
+    crc[session + 20] = char(crc[session + 20] ^ 0x5a);
+    QTest::newRow("pngCrcMismatchInSession") << "c.png" << crc << QByteArray("fails its CRC check");
+    QByteArray type = good;
+    type[33 + 7] = char(0x8c);   // the chunk after IHDR: "pHY\\x8c" (libpng: "invalid chunk type")
+    QTest::newRow("pngInvalidChunkType") << "c.png" << type << QByteArray("invalid chunk type");
+    QByteArray ihdr = good;
+    for (int k = 16; k < 20; ++k) ihdr[k] = 0;   // width 0, CRC recomputed
+    fixCrc(ihdr, 8);
+    QTest::newRow("pngZeroWidth") << "c.png" << ihdr << QByteArray("IHDR size 0");
+    QTest::newRow("pngEmpty") << "e.png" << QByteArray() << QByteArray("not a PNG image");
+    QTest::newRow("textNamedPng") << "e.png" << QByteArray("hello\nworld\n") << QByteArray("not a PNG image");
+    QTest::newRow("pngWithoutSession") << "n.png" << pngWithSession(QByteArray()) << QByteArray("carries no PosLab scene");
+    // The embedded session's own text holds newlines: the error quotes it on one line.
+    QTest::newRow("pngSessionValueWithNewlines")
+        << "v.png"
+        << pngWithSession("{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[{\"zoom\\nlevel\":1,\"methods\":[{\"method\":\"ro\\npe\\r\\nx\"}]}]}")
+        << QByteArray("scenes[0].methods[0].method: one of nope, ");
+    QTest::newRow("pngSessionNotJsonWithNewlines") << "j.png" << pngWithSession("{\n\"format\":\n\"poslab-session\"\n,,\n}")
+                                                   << QByteArray("invalid --session");
+    QTest::newRow("svgSessionWithNewlines")
+        << "s.svg"
+        << QByteArray("<svg xmlns=\"http://www.w3.org/2000/svg\"><metadata><poslab:session xmlns:poslab=\"https://example.org/poslab/ns/session/1\">"
+                      "{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[{\"length\":\"64\nrows\"}]}</poslab:session></metadata></svg>")
+        << QByteArray("scenes[0].length");
+    QTest::newRow("svgNotXml") << "x.svg" << QByteArray("<svg><metadata>\n<poslab:session>\n") << QByteArray("carries no PosLab scene");
+    QTest::newRow("pdfWithoutSession") << "p.pdf" << QByteArray("%PDF-1.4\n%%EOF\n") << QByteArray("carries no PosLab scene");
+}
+
+void TestFigure::damagedFiguresAsSession() {
+    QFETCH(QString, name);
+    QFETCH(QByteArray, content);
+    QFETCH(QByteArray, fragment);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(content);
+    f.close();
+    const QString out = dir.filePath(QStringLiteral("out.png"));
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("heatmap"), QStringLiteral("--session"), path, QStringLiteral("-o"), out});
+    VERIFY_ERROR(r, 2, fragment);
+    QVERIFY(!QFile::exists(out));
+}
+
+void TestFigure::warningsAreOneLineEach() {
+    // A session with unknown fields whose names hold newlines: the figure is written, and each
+    // warning is one line.
+    QTemporaryDir dir;
+    QByteArray json = sceneToJson(customScene(), true);
+    json.insert(json.indexOf("\"scenes\":[{") + 11, "\"zoom\\nlevel\":2,\"pan\\r\\nx\":1,");
+    const QString png = dir.filePath(QStringLiteral("w.png"));
+    QFile f(png);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(pngWithSession(json));
+    f.close();
+    const QString out = dir.filePath(QStringLiteral("out.svg"));
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), png, QStringLiteral("-o"), out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(r.out.isEmpty());
+    QCOMPARE(r.err.count('\n'), 2);
+    for (const QByteArray& line : r.err.trimmed().split('\n')) QVERIFY2(line.startsWith("poslab: warning: "), line.constData());
+    QVERIFY2(r.err.contains("zoom level"), r.err.constData());
+    QVERIFY(sessionFromExport(out, nullptr)->scenes.front().scene == customScene());
+    // The same file with an error further on: the error is the only line.
+    const Run bad = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), png,
+                               QStringLiteral("--length=0"), QStringLiteral("-o"), dir.filePath(QStringLiteral("bad.svg"))});
+    VERIFY_ERROR(bad, 2, "invalid --length");
 }
 
 void TestFigure::batch() {

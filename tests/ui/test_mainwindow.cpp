@@ -9,11 +9,17 @@
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/pairsrenderer.h"
+#include "ui/teaching/animation.h"
 #include "ui/teaching/formulapanel.h"
 #include "ui/teaching/teaching.h"
 #include "ui/views/views.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QTabWidget>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QSlider>
@@ -188,6 +194,60 @@ private Q_SLOTS:
         QCOMPARE(w.panel()->dimControl()->value(), 64.0);
     }
 
+
+    // Undo and redo are the scene's wherever the focus is: a text field or spin box of the
+    // panel (which would otherwise undo its own text), a view, the teaching dock.
+    void undoRedoKeysReachTheSceneFromAnyField_data() {
+        QTest::addColumn<QString>("focus");
+        QTest::addColumn<QKeyCombination>("undoKey");
+        QTest::addColumn<QKeyCombination>("redoKey");
+        const QKeyCombination ctrlZ(Qt::ControlModifier, Qt::Key_Z), ctrlShiftZ(Qt::ControlModifier | Qt::ShiftModifier, Qt::Key_Z),
+            ctrlY(Qt::ControlModifier, Qt::Key_Y);
+        QTest::newRow("positionsLineEdit_ctrlZ_ctrlShiftZ") << QStringLiteral("positions") << ctrlZ << ctrlShiftZ;
+        QTest::newRow("positionsLineEdit_ctrlZ_ctrlY") << QStringLiteral("positions") << ctrlZ << ctrlY;
+        QTest::newRow("dimSpinBox_ctrlZ_ctrlShiftZ") << QStringLiteral("dimSpin") << ctrlZ << ctrlShiftZ;
+        QTest::newRow("heatmapView_ctrlZ_ctrlY") << QStringLiteral("heatmapView") << ctrlZ << ctrlY;
+        QTest::newRow("animationSpinBox_ctrlZ_ctrlShiftZ") << QStringLiteral("animationFrom") << ctrlZ << ctrlShiftZ;
+    }
+    void undoRedoKeysReachTheSceneFromAnyField() {
+        QFETCH(QString, focus);
+        QFETCH(QKeyCombination, undoKey);
+        QFETCH(QKeyCombination, redoKey);
+        MainWindow w(false);
+        auto* teaching = installTeaching(&w);
+        QVERIFY(open(w, QSize(1400, 900)));
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QWidget* field = nullptr;
+        if (focus == QLatin1String("dimSpin")) field = w.panel()->dimControl()->spin();
+        else if (focus == QLatin1String("heatmapView")) field = w.heatmapView();
+        else if (focus == QLatin1String("animationFrom")) field = teaching->animationPanel()->findChild<QSpinBox*>();
+        else field = w.panel()->findChild<QLineEdit*>(focus);
+        QVERIFY(field);
+        field->setFocusPolicy(std::max(field->focusPolicy(), Qt::ClickFocus));
+        if (focus == QLatin1String("animationFrom")) {
+            teaching->dock()->show();
+            teaching->tabs()->setCurrentWidget(teaching->animationPanel());
+        }
+        field->setFocus();
+        QTRY_VERIFY(field->hasFocus());
+        // The field's own text has something to undo (typed, not committed).
+        if (auto* line = qobject_cast<QLineEdit*>(field)) {
+            line->end(false);
+            QTest::keyClicks(line, QStringLiteral(",3"));
+            QVERIFY(line->isUndoAvailable());
+        }
+        const SceneParams before = w.scene()->params();
+        w.scene()->edit(QStringLiteral("length"), QString(), [](SceneParams& s) { s.length = 99; });
+        const SceneParams after = w.scene()->params();
+        QVERIFY(!(after == before));
+        QTest::keyClick(field, undoKey.key(), undoKey.keyboardModifiers());
+        QCOMPARE(w.scene()->params().length, before.length);
+        QCOMPARE(w.scene()->undoStack()->index(), 0);
+        QTest::keyClick(field, redoKey.key(), redoKey.keyboardModifiers());
+        QCOMPARE(w.scene()->params().length, 99);
+        QCOMPARE(w.scene()->undoStack()->index(), 1);
+    }
 
     // A drag must only repaint what changed: nothing that follows an edit (the teaching dock's
     // focus ranges, its score line and formula sheets) may ask the main window for a new layout,

@@ -138,6 +138,41 @@ private Q_SLOTS:
         QCOMPARE(scene.undoStack()->count(), 0);
     }
 
+    // A preview (an animation frame) is shown, follows edits, undo and redo of the scene under
+    // it, and leaves neither an undo step nor a trace when cleared.
+    void previewIsShownButNeverCommitted() {
+        Scene scene;
+        QSignalSpy changed(&scene, &Scene::changed);
+        scene.setPreview([](const SceneParams& s) {
+            SceneParams f = s;
+            f.positions = {5};
+            return f;
+        });
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(scene.previewing());
+        QCOMPARE(scene.params().positions, (Positions{5}));
+        QCOMPARE(scene.committed(), SceneParams{});
+        QCOMPARE(scene.undoStack()->count(), 0);
+        scene.edit(QStringLiteral("length"), QString(), [](SceneParams& s) { s.length = 20; });
+        QCOMPARE(changed.count(), 2);
+        QCOMPARE(scene.params().length, std::int64_t{20});
+        QCOMPARE(scene.params().positions, (Positions{5}));
+        QCOMPARE(scene.committed().positions, SceneParams{}.positions);
+        scene.undoStack()->undo();
+        QCOMPARE(scene.params().length, std::int64_t{64});
+        QCOMPARE(scene.params().positions, (Positions{5}));
+        scene.undoStack()->redo();
+        scene.clearPreview();
+        QCOMPARE(changed.count(), 5);
+        QVERIFY(!scene.previewing());
+        SceneParams expected;
+        expected.length = 20;
+        QCOMPARE(scene.params(), expected);
+        QCOMPARE(scene.undoStack()->count(), 1);
+        scene.clearPreview();   // nothing to clear: no signal
+        QCOMPARE(changed.count(), 5);
+    }
+
     void compareAddRemove() {
         Scene scene;
         scene.addConfig();

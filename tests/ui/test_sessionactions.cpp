@@ -4,7 +4,9 @@
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImageReader>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -19,10 +21,12 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 
 #include "ui/exportdialog.h"
 #include "ui/mainwindow.h"
 #include "ui/sessionactions.h"
+#include "ui/teaching/teaching.h"
 #include "ui/views/views.h"
 
 using namespace poslab;
@@ -39,8 +43,30 @@ SceneParams childScene() {
     return s;
 }
 
-// Child mode: a real window with autosave in `dir`; after an edit has been autosaved it says
-// so and keeps running until it is killed.
+// A deck as a lecture has it: titled scenes with speaker notes, the second one current.
+Session lectureDeck() {
+    Session d;
+    d.scenes.clear();
+    for (int i = 0; i < 3; ++i) {
+        SceneParams s;
+        s.length = 16 * (i + 1);
+        s.methods.front().params.dim = 8 << i;
+        d.scenes.push_back(SessionScene{QStringLiteral("Slide %1: rotation").arg(i + 1),
+                                        QStringLiteral("say: the score depends on m − n\nthen show slide %1").arg(i + 2), s});
+    }
+    d.current = 1;
+    return d;
+}
+
+// What the child's deck is after its edit (the edit is of the current scene).
+Session editedLectureDeck() {
+    Session d = lectureDeck();
+    d.scenes[1].scene = childScene();
+    return d;
+}
+
+// Child mode: a real window with autosave in `dir` (with "deck": the lecture deck open); after
+// an edit has been autosaved it says so and keeps running until it is killed.
 int childMain(int argc, char** argv) {
     QApplication app(argc, argv);
     MainWindow window(false);
@@ -52,6 +78,7 @@ int childMain(int argc, char** argv) {
     actions.offerRestore();
     window.show();
     const bool quit = argc > 3 && std::strcmp(argv[3], "quit") == 0;
+    if (argc > 3 && std::strcmp(argv[3], "deck") == 0) actions.setSession(lectureDeck());
     QObject::connect(actions.autosave(), &Autosave::saved, [quit](const QString& path) {
         std::printf("saved %s\n", qPrintable(path));
         std::fflush(stdout);
@@ -73,10 +100,12 @@ SessionActions::Options testOptions(const QString& autosaveDir) {
     return o;
 }
 
-bool killedChildWindow(const QString& autosaveDir) {
+bool killedChildWindow(const QString& autosaveDir, bool deck = false) {
     QProcess p;
     p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    p.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--window-child"), autosaveDir});
+    QStringList args{QStringLiteral("--window-child"), autosaveDir};
+    if (deck) args << QStringLiteral("deck");
+    p.start(QCoreApplication::applicationFilePath(), args);
     if (!p.waitForStarted(10000) || !p.waitForReadyRead(30000)) return false;
     if (!p.readLine().startsWith("saved ")) return false;
     p.kill();
@@ -93,11 +122,16 @@ private Q_SLOTS:
     void init();
     void fileMenuHasTheActions();
     void saveAndOpenThroughTheActions();
+    void openEditSaveKeepsTheWholeDeck_data();
+    void openEditSaveKeepsTheWholeDeck();
     void openReportsErrorsAndUnknownFields();
     void recentListNewestFirst();
     void exportFromTheWindow();
     void exportAsksBeforeReplacing();
     void exportDialogStartsFromTheWindow();
+    void exportDialogLabelsShowNoAmpersand();
+    void menusNameEachEntryOnce_data();
+    void menusNameEachEntryOnce();
     void killedWindowIsOfferedForRestore_data();
     void killedWindowIsOfferedForRestore();
     void cleanQuitLeavesNoAutosave();
@@ -161,6 +195,36 @@ void TestSessionActions::saveAndOpenThroughTheActions() {
     QVERIFY(!actions.saveTo(path, &error));
     QVERIFY2(error.contains(QStringLiteral("base")), qPrintable(error));
     QCOMPARE(loadSession(path, &error)->length, std::int64_t(77));
+}
+
+void TestSessionActions::openEditSaveKeepsTheWholeDeck_data() {
+    QTest::addColumn<bool>("fromTeachMenu");
+    QTest::newRow("fileOpen") << false;
+    QTest::newRow("teachOpenADeck") << true;
+}
+
+void TestSessionActions::openEditSaveKeepsTheWholeDeck() {
+    // A deck opened, its current scene edited in the window, saved: every scene, title and note
+    // is still there, and the edit is in the current one.
+    QFETCH(bool, fromTeachMenu);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lecture.poslab"));
+    QString error;
+    QVERIFY2(saveSessionFile(path, lectureDeck(), &error), qPrintable(error));
+    MainWindow w(false);
+    SessionActions actions(&w, testOptions(dir.path()));
+    if (fromTeachMenu) Q_EMIT teachingOf(&w)->deckOpened(path, lectureDeck());   // what Teach ▸ Open a deck… does
+    else QVERIFY2(actions.openFile(path, &error), qPrintable(error));
+    QVERIFY(actions.session() == lectureDeck());
+    QCOMPARE(w.scene()->params(), lectureDeck().scenes[1].scene);
+    QVERIFY(teachingOf(&w)->deck() == lectureDeck());
+    QCOMPARE(actions.currentFile(), QFileInfo(path).absoluteFilePath());
+    w.scene()->apply(QStringLiteral("edit"), childScene());
+    QVERIFY(actions.session() == editedLectureDeck());
+    QVERIFY(actions.save());
+    const auto back = loadSessionFile(path, &error);
+    QVERIFY2(back.has_value(), qPrintable(error));
+    QVERIFY(*back == editedLectureDeck());
 }
 
 void TestSessionActions::openReportsErrorsAndUnknownFields() {
@@ -297,29 +361,122 @@ void TestSessionActions::exportDialogStartsFromTheWindow() {
             back.theme == r.theme && back.fontScale == r.fontScale);
 }
 
+void TestSessionActions::exportDialogLabelsShowNoAmpersand() {
+    // An '&' shows literally in a label without a buddy; with one it must mark one mnemonic.
+    QTemporaryDir dir;
+    MainWindow w(false);
+    SessionActions actions(&w, testOptions(dir.path()));
+    ExportDialog d(w.scene()->params(), [&](std::optional<ViewKind> v, ExportFormat f) { return actions.windowRequest(v, f); }, &w);
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    int labels = 0, mnemonics = 0;
+    for (QLabel* l : d.findChildren<QLabel*>()) {
+        if (!l->isVisibleTo(&d) || l->text().isEmpty()) continue;
+        ++labels;
+        const QString text = l->text();
+        if (!l->buddy()) {
+            QVERIFY2(!text.contains(QLatin1Char('&')), qPrintable(QStringLiteral("label without buddy: ") + text));
+            continue;
+        }
+        QString rest = text;
+        rest.replace(QStringLiteral("&&"), QString());
+        QVERIFY2(rest.count(QLatin1Char('&')) == 1, qPrintable(text));
+        const qsizetype at = rest.indexOf(QLatin1Char('&'));
+        QVERIFY2(at + 1 < rest.size() && rest.at(at + 1).isLetterOrNumber(), qPrintable(text));
+        ++mnemonics;
+    }
+    QVERIFY(labels >= 6);
+    QVERIFY(mnemonics >= 6);   // view, format, size, resolution, theme, text size
+    d.close();
+}
+
+void TestSessionActions::menusNameEachEntryOnce_data() {
+    QTest::addColumn<QString>("menu");
+    for (const char* m : {"File", "Edit", "View", "Presets", "Teach", "Help"}) QTest::newRow(m) << QString::fromLatin1(m);
+}
+
+void TestSessionActions::menusNameEachEntryOnce() {
+    // The window as the application builds it: teaching mode and the session actions installed.
+    QFETCH(QString, menu);
+    QTemporaryDir dir;
+    MainWindow w(false);
+    SessionActions::Options o = testOptions(dir.path());
+    o.recentFiles = false;
+    SessionActions actions(&w, o);
+    const auto plain = [](QString t) {
+        t.remove(QLatin1Char('&'));
+        t.remove(QChar(0x2026));   // …
+        return t.trimmed();
+    };
+    QMenu* found = nullptr;
+    for (QAction* a : w.menuBar()->actions())
+        if (a->menu() && plain(a->text()) == menu) found = a->menu();
+    QVERIFY2(found, qPrintable(menu));
+    std::function<void(QMenu*, const QString&)> check = [&](QMenu* m, const QString& where) {
+        QStringList seen;
+        for (QAction* a : m->actions()) {
+            const QString t = plain(a->text());
+            if (t.isEmpty()) continue;   // separators
+            QVERIFY2(!seen.contains(t), qPrintable(QStringLiteral("%1: \"%2\" twice").arg(where, t)));
+            seen << t;
+            if (a->menu()) check(a->menu(), where + QStringLiteral(" > ") + t);
+        }
+    };
+    check(found, menu);
+    QVERIFY(found->actions().size() >= 2);
+}
+
 void TestSessionActions::killedWindowIsOfferedForRestore_data() {
+    QTest::addColumn<bool>("deck");
     QTest::addColumn<bool>("restore");
-    QTest::newRow("answerRestore") << true;
-    QTest::newRow("answerDiscard") << false;
+    QTest::newRow("scene_answerRestore") << false << true;
+    QTest::newRow("scene_answerDiscard") << false << false;
+    QTest::newRow("deckOfThree_answerRestore") << true << true;
+    QTest::newRow("deckOfThree_answerDiscard") << true << false;
 }
 
 void TestSessionActions::killedWindowIsOfferedForRestore() {
+    QFETCH(bool, deck);
     QFETCH(bool, restore);
     QTemporaryDir dir;
-    QVERIFY(killedChildWindow(dir.path()));
+    QVERIFY(killedChildWindow(dir.path(), deck));
     MainWindow w(false);
     SessionActions actions(&w, testOptions(dir.path()));
     w.show();
     const SceneParams before = w.scene()->params();
+    const Session teachingBefore = teachingOf(&w)->deck();
     actions.offerRestore();
     QMessageBox* box = actions.restorePrompt();
     QVERIFY2(box, "no restore offer after a killed run");
     QVERIFY(box->text().contains(QStringLiteral("did not close properly")));
+    QCOMPARE(box->text().contains(QStringLiteral("deck of 3 scenes")), deck);
     auto* button = box->findChild<QPushButton*>(restore ? QStringLiteral("restoreButton") : QStringLiteral("discardButton"));
     QVERIFY(button);
     button->click();
-    if (restore) QVERIFY(w.scene()->params() == childScene());
-    else QVERIFY(w.scene()->params() == before);
+    if (restore && deck) {
+        // The whole deck: every scene with its title and notes, and the current one in the window.
+        const Session expected = editedLectureDeck();
+        QVERIFY(actions.session() == expected);
+        QCOMPARE(w.scene()->params(), childScene());
+        QVERIFY(teachingOf(&w)->deck() == expected);
+        // It is the open session: saved whole, and autosaved whole again.
+        const QString path = dir.filePath(QStringLiteral("restored.poslab"));
+        QVERIFY(actions.saveTo(path));
+        QString error;
+        const auto saved = loadSessionFile(path, &error);
+        QVERIFY2(saved.has_value(), qPrintable(error));
+        QVERIFY(*saved == expected);
+        QVERIFY(actions.autosave()->saveNow());
+        const auto autosaved = loadSessionFile(actions.autosave()->filePath(), &error);
+        QVERIFY2(autosaved.has_value(), qPrintable(error));
+        QVERIFY(*autosaved == expected);
+    } else if (restore) {
+        QVERIFY(w.scene()->params() == childScene());
+        QCOMPARE(actions.session().scenes.size(), std::size_t(1));
+    } else {
+        QVERIFY(w.scene()->params() == before);
+        QVERIFY(teachingOf(&w)->deck() == teachingBefore);
+    }
     // Answered: not offered again.
     MainWindow w2(false);
     SessionActions again(&w2, testOptions(dir.path()));

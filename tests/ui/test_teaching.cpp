@@ -531,25 +531,96 @@ private Q_SLOTS:
         spec.positionsPerSecond = 8;
         a->setSpec(spec);
         QCOMPARE(a->intervalMs(), 125);
-        const int undoBefore = w.scene()->undoStack()->count();
-        a->setPosition(0);
+        a->play();
+        QVERIFY(a->playing());
         QCOMPARE(w.scene()->params().positions, (Positions{0}));
         a->advance();
         QCOMPARE(w.scene()->params().positions, (Positions{2}));
-        for (int i = 0; i < 5; ++i) a->advance();
-        QCOMPARE(w.scene()->params().positions, (Positions{0}));  // wrapped after 10
-        QCOMPARE(w.scene()->undoStack()->count(), undoBefore + 1);  // one merged undo step
+        for (int i = 0; i < 4; ++i) a->advance();
+        QCOMPARE(w.scene()->params().positions, (Positions{10}));
         QSignalSpy moved(a, &Animator::positionChanged);
+        a->stop();
         a->play();
-        QVERIFY(a->playing());
-        QTRY_VERIFY_WITH_TIMEOUT(moved.count() >= 2, 2000);
-        a->pause();
+        QTRY_VERIFY_WITH_TIMEOUT(moved.count() >= 3, 2000);   // the timer plays it too
+        a->stop();
         QVERIFY(!a->playing());
         // Fast speeds move several positions per tick instead of ticking faster than ~30 Hz.
         spec.positionsPerSecond = 240;
         spec.step = 1;
         a->setSpec(spec);
         QVERIFY(a->intervalMs() >= 33);
+    }
+
+    // However the animation stops, the scene is the one set up before it started, and the
+    // animation left no undo step; an edit made while it plays is kept (and undoes to the set-up).
+    void animationLeavesTheSceneAsItWasSetUp_data() {
+        QTest::addColumn<QString>("stop");
+        QTest::addColumn<bool>("editWhilePlaying");
+        for (const char* how : {"toggleOff", "endOfSweep", "exportGif", "exportPngs", "playButton"}) {
+            QTest::newRow(how) << QString::fromLatin1(how) << false;
+            QTest::newRow((QByteArray(how) + "_editWhilePlaying").constData()) << QString::fromLatin1(how) << true;
+        }
+    }
+    void animationLeavesTheSceneAsItWasSetUp() {
+        QFETCH(QString, stop);
+        QFETCH(bool, editWhilePlaying);
+        QTemporaryDir dir;
+        MainWindow w(false);
+        auto* t = installTeaching(&w);
+        Animator* a = t->animator();
+        w.scene()->edit(QStringLiteral("positions"), QStringLiteral("positions"), [](SceneParams& s) { s.positions = {3, 7, 9}; });
+        w.scene()->finishMerge();
+        SceneParams setUp = w.scene()->params();
+        const SceneParams beforeEdit = setUp;
+        const int steps = w.scene()->undoStack()->count();
+        AnimationSpec spec;
+        spec.from = 1;
+        spec.to = 6;
+        spec.frameSize = QSize(96, 96);
+        t->animationPanel()->setSpec(spec);
+        if (stop == QLatin1String("playButton")) t->animationPanel()->playButton()->click();
+        else a->toggle();
+        QVERIFY(a->playing());
+        a->advance();
+        a->advance();
+        QCOMPARE(w.scene()->params().positions, (Positions{3}));
+        QCOMPARE(w.scene()->committed(), setUp);
+        if (editWhilePlaying) {
+            w.scene()->edit(QStringLiteral("length"), QString(), [](SceneParams& s) { s.length = 40; });
+            setUp.length = 40;
+            QCOMPARE(w.scene()->params().positions, (Positions{3}));   // still playing
+            QCOMPARE(w.scene()->params().length, 40);
+        }
+        if (stop == QLatin1String("toggleOff")) {
+            a->toggle();
+        } else if (stop == QLatin1String("playButton")) {
+            t->animationPanel()->playButton()->click();
+        } else if (stop == QLatin1String("endOfSweep")) {
+            for (int i = 0; i < 3; ++i) a->advance();
+            QCOMPARE(w.scene()->params().positions, (Positions{6}));   // the last frame is shown
+            QVERIFY(a->playing());
+            a->advance();
+        } else if (stop == QLatin1String("exportGif")) {
+            QString error;
+            QVERIFY2(t->animationPanel()->exportGifTo(dir.filePath(QStringLiteral("a.gif")), &error), qPrintable(error));
+            QFile f(dir.filePath(QStringLiteral("a.gif")));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(parseGif(f.readAll()).frames, 6);   // the whole sweep, 1 … 6
+        } else {
+            QString error;
+            QStringList written;
+            QVERIFY2(t->animationPanel()->exportPngsTo(dir.path(), &written, &error), qPrintable(error));
+            QCOMPARE(written.size(), 6);
+        }
+        QVERIFY(!a->playing());
+        QVERIFY(!w.scene()->previewing());
+        QCOMPARE(w.scene()->params(), setUp);
+        QCOMPARE(w.scene()->undoStack()->count(), steps + (editWhilePlaying ? 1 : 0));
+        if (editWhilePlaying) {
+            w.scene()->undoStack()->undo();
+            QCOMPARE(w.scene()->params(), beforeEdit);   // the set-up, not a frame
+        }
+        QCOMPARE(t->animationPanel()->playButton()->text(), QStringLiteral("▶ Play"));
     }
 
     void animationSpecPositions() {

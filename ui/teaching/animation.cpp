@@ -157,47 +157,45 @@ void Animator::setSpec(const AnimationSpec& spec) {
 
 void Animator::play() {
     if (timer_.isActive()) return;
-    scene_->finishMerge();
-    const auto pos = spec_.positions(scene_->params().length);
-    if (!pos.empty() && (position_ < std::min(pos.front(), pos.back()) || position_ > std::max(pos.front(), pos.back())))
-        position_ = pos.front();
+    const auto pos = spec_.positions(scene_->committed().length);
+    if (pos.empty()) return;
+    position_ = pos.front();
     timer_.start();
+    showPosition();
     Q_EMIT playingChanged(true);
 }
 
-void Animator::pause() {
+void Animator::stop() {
     if (!timer_.isActive()) return;
     timer_.stop();
-    scene_->finishMerge();
+    scene_->clearPreview();
     Q_EMIT playingChanged(false);
 }
 
 void Animator::toggle() {
-    if (playing()) pause();
+    if (playing()) stop();
     else play();
 }
 
 void Animator::advance() {
-    const auto pos = spec_.positions(scene_->params().length);
-    if (pos.empty()) return;
-    // Index of the current position in the sweep (nearest not past it), then perTick steps on.
+    if (!playing()) return;
+    const auto pos = spec_.positions(scene_->committed().length);
+    // Index of the current position in the sweep (the last one not past it), then perTick on.
     std::size_t i = 0;
     for (std::size_t k = 0; k < pos.size(); ++k)
         if (pos[k] == position_) i = k;
-    i = (i + std::size_t(perTick_)) % pos.size();
-    position_ = pos[i];
-    applyPosition();
+    if (pos.empty() || i + 1 >= pos.size()) {
+        stop();
+        return;
+    }
+    position_ = pos[std::min(pos.size() - 1, i + std::size_t(perTick_))];
+    showPosition();
 }
 
-void Animator::setPosition(std::int64_t p) {
-    position_ = p;
-    applyPosition();
-}
-
-void Animator::applyPosition() {
-    const std::int64_t p = std::clamp<std::int64_t>(position_, 0, std::max<std::int64_t>(0, scene_->params().length - 1));
-    scene_->edit(tr("Animate the position"), QStringLiteral("teaching.animate"), [p](SceneParams& s) { s.positions = {p}; });
-    Q_EMIT positionChanged(p);
+void Animator::showPosition() {
+    const std::int64_t p = position_;
+    scene_->setPreview([p](const SceneParams& s) { return animationFrameScene(s, p); });
+    Q_EMIT positionChanged(scene_->params().positions.front());
 }
 
 // ============================================================================ panel
@@ -281,24 +279,54 @@ AnimationSpec AnimationPanel::spec() const {
     return s;
 }
 
+void AnimationPanel::setSpec(const AnimationSpec& s) {
+    const auto toInt = [](std::int64_t v) { return int(std::clamp<std::int64_t>(v, 0, 1 << 30)); };
+    from_->setValue(toInt(s.from));
+    to_->setValue(toInt(s.to));
+    step_->setValue(toInt(s.step));
+    speed_->setValue(s.positionsPerSecond);
+    int view = 4;
+    for (int i = 0; i < 4; ++i)
+        if (s.view && kAllViews[i] == *s.view) view = i;
+    view_->setCurrentIndex(view);
+    width_->setValue(s.frameSize.width());
+    height_->setValue(s.frameSize.height());
+    pushSpec();
+}
+
 void AnimationPanel::pushSpec() { animator_->setSpec(spec()); }
+
+bool AnimationPanel::exportGifTo(const QString& path, QString* error) {
+    animator_->stop();
+    QString e;
+    const bool ok = exportAnimationGif(path, scene_->committed(), spec(), &e);
+    status_->setText(ok ? tr("Wrote %1").arg(path) : e);
+    if (!ok && error) *error = e;
+    return ok;
+}
+
+bool AnimationPanel::exportPngsTo(const QString& directory, QStringList* written, QString* error) {
+    animator_->stop();
+    QString e;
+    QStringList files;
+    const bool ok = exportAnimationPngs(directory, QStringLiteral("frame"), scene_->committed(), spec(), &files, &e);
+    status_->setText(ok ? tr("Wrote %1 frames to %2").arg(files.size()).arg(directory) : e);
+    if (written) *written = files;
+    if (!ok && error) *error = e;
+    return ok;
+}
 
 void AnimationPanel::exportGif() {
     QString path = QFileDialog::getSaveFileName(this, tr("Export animation as GIF"), QStringLiteral("rotation.gif"), tr("GIF (*.gif)"));
     if (path.isEmpty()) return;
     if (!path.endsWith(QStringLiteral(".gif"), Qt::CaseInsensitive)) path += QStringLiteral(".gif");
-    QString error;
-    status_->setText(exportAnimationGif(path, scene_->params(), spec(), &error) ? tr("Wrote %1").arg(path) : error);
+    exportGifTo(path, nullptr);
 }
 
 void AnimationPanel::exportPngs() {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Export animation as a PNG sequence into"));
     if (dir.isEmpty()) return;
-    QString error;
-    QStringList written;
-    status_->setText(exportAnimationPngs(dir, QStringLiteral("frame"), scene_->params(), spec(), &written, &error)
-                         ? tr("Wrote %1 frames to %2").arg(written.size()).arg(dir)
-                         : error);
+    exportPngsTo(dir, nullptr, nullptr);
 }
 
 }  // namespace poslab::ui

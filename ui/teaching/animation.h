@@ -1,7 +1,9 @@
 #pragma once
 // Animation: play the position forward so the rotations sweep. A timer moves the scene's
-// position of interest (the pair-vector arrow) from `from` to `to` at a chosen speed, through the
-// Scene front door (one merged undo step per run). The same sweep exports as an animated GIF
+// position of interest (the pair-vector arrow) from `from` to `to` at a chosen speed, shown as
+// the Scene's preview (scene.h): nothing goes on the undo stack, and when the animation stops
+// (toggled off, at the end of the sweep, or for an export) the scene shows its own positions
+// again. Edits while it plays apply to the scene itself. The same sweep exports as an animated GIF
 // (gifwriter.h) or as a numbered PNG sequence, each frame drawn by the window's renderers
 // (export.h paintViews) at the chosen size.
 #include "ui/sceneparams.h"
@@ -61,18 +63,17 @@ public:
     int intervalMs() const { return timer_.interval(); }
 
 public Q_SLOTS:
-    void play();
-    void pause();
+    void play();              // from the sweep's first position
+    void stop();              // back to the scene as it was set up
     void toggle();
-    void advance();           // one tick: the next position (wraps at the end)
-    void setPosition(std::int64_t p);
+    void advance();           // one tick while playing: the next position; after the last, stop()
 
 Q_SIGNALS:
     void positionChanged(std::int64_t position);
     void playingChanged(bool playing);
 
 private:
-    void applyPosition();
+    void showPosition();
     Scene* scene_;
     AnimationSpec spec_;
     QTimer timer_;
@@ -85,7 +86,13 @@ class AnimationPanel : public QWidget {
 public:
     AnimationPanel(Scene* scene, Animator* animator, QWidget* parent = nullptr);
     AnimationSpec spec() const;
+    // Sets the controls (and so the animator's spec); positions are limited to the scene's.
+    void setSpec(const AnimationSpec& spec);
     QPushButton* playButton() const { return play_; }
+
+    // Export the sweep of the scene as it is set up (a playing animation stops first).
+    bool exportGifTo(const QString& path, QString* error);
+    bool exportPngsTo(const QString& directory, QStringList* written, QString* error);
 
 public Q_SLOTS:
     void exportGif();

@@ -21,6 +21,8 @@
 #include <QTabWidget>
 #include <QToolBar>
 
+#include <algorithm>
+
 namespace poslab::ui {
 
 namespace {
@@ -91,9 +93,18 @@ void TeachingController::buildMenu() {
     if (before) window_->menuBar()->insertMenu(before, menu_);
     else window_->menuBar()->addMenu(menu_);
 
-    // Demonstrations, by section; each is one click inside the menu.
+    // Demonstrations, by section (each section once, in the order sections first appear in
+    // the lecture, its demonstrations in lecture order); each is one click inside the menu.
+    std::vector<std::string> sections;
+    for (const auto& d : demonstrations())
+        if (std::find(sections.begin(), sections.end(), d.section) == sections.end()) sections.push_back(d.section);
+    std::vector<const DemoInfo*> ordered;
+    for (const auto& section : sections)
+        for (const auto& d : demonstrations())
+            if (d.section == section) ordered.push_back(&d);
     QString section;
-    for (const auto& d : demonstrations()) {
+    for (const DemoInfo* dp : ordered) {
+        const auto& d = *dp;
         if (qs(d.section) != section) {
             section = qs(d.section);
             menu_->addSection(section);
@@ -132,8 +143,12 @@ void TeachingController::buildMenu() {
                                                           tr("PosLab sessions (*.%1)").arg(QLatin1String(kSessionSuffix)));
         if (path.isEmpty()) return;
         QString error;
-        if (auto s = loadSessionFile(path, &error)) setDeck(*s);
-        else QMessageBox::warning(window_, tr("Open a deck"), error);
+        if (auto s = loadSessionFile(path, &error)) {
+            setDeck(*s);
+            Q_EMIT deckOpened(path, deck_);
+        } else {
+            QMessageBox::warning(window_, tr("Open a deck"), error);
+        }
     });
     menu_->addAction(tr("Save the deck…"), this, [this] {
         QString path = QFileDialog::getSaveFileName(window_, tr("Save the deck"), QStringLiteral("deck.%1").arg(QLatin1String(kSessionSuffix)),
@@ -223,7 +238,7 @@ void TeachingController::addSceneToDeck() {
     if (!ok) return;
     SessionScene sl;
     sl.title = title;
-    sl.scene = window_->scene()->params();
+    sl.scene = window_->scene()->committed();
     if (int(deck_.scenes.size()) >= kMaxSessionScenes) return;
     deck_.scenes.push_back(sl);
     window_->statusBar()->showMessage(tr("Slide %1 added to the deck.").arg(deck_.scenes.size()), 4000);

@@ -73,6 +73,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void demoApplied(poslab::DemoId id);
+    // Teach ▸ Open a deck… read `deck` from `path` (and made it the teaching deck).
+    void deckOpened(const QString& path, const poslab::ui::Session& deck);
 
 private:
     void buildMenu();

@@ -205,7 +205,7 @@ private Q_SLOTS:
             ctrlY(Qt::ControlModifier, Qt::Key_Y);
         QTest::newRow("positionsLineEdit_ctrlZ_ctrlShiftZ") << QStringLiteral("positions") << ctrlZ << ctrlShiftZ;
         QTest::newRow("positionsLineEdit_ctrlZ_ctrlY") << QStringLiteral("positions") << ctrlZ << ctrlY;
-        QTest::newRow("dimSpinBox_ctrlZ_ctrlShiftZ") << QStringLiteral("dimSpin") << ctrlZ << ctrlShiftZ;
+        QTest::newRow("dimNumberBox_ctrlZ_ctrlShiftZ") << QStringLiteral("dimSpin") << ctrlZ << ctrlShiftZ;
         QTest::newRow("heatmapView_ctrlZ_ctrlY") << QStringLiteral("heatmapView") << ctrlZ << ctrlY;
         QTest::newRow("animationSpinBox_ctrlZ_ctrlShiftZ") << QStringLiteral("animationFrom") << ctrlZ << ctrlShiftZ;
     }
@@ -219,7 +219,7 @@ private Q_SLOTS:
         QApplication::setActiveWindow(&w);
         QVERIFY(QTest::qWaitForWindowActive(&w));
         QWidget* field = nullptr;
-        if (focus == QLatin1String("dimSpin")) field = w.panel()->dimControl()->spin();
+        if (focus == QLatin1String("dimSpin")) field = w.panel()->dimControl()->edit();
         else if (focus == QLatin1String("heatmapView")) field = w.heatmapView();
         else if (focus == QLatin1String("animationFrom")) field = teaching->animationPanel()->findChild<QSpinBox*>();
         else field = w.panel()->findChild<QLineEdit*>(focus);

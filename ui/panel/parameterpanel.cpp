@@ -348,7 +348,7 @@ QWidget* ParameterPanel::buildConfigBox() {
 void ParameterPanel::applyPreset(const QString& key) {
     const ModelPreset* p = findPreset(key.toStdString());
     if (!p) return;
-    SceneParams s = scene_->params();
+    SceneParams s = scene_->committed();   // not an animation's frame
     auto& c = s.methods[static_cast<std::size_t>(scene_->activeConfig())];
     c.params = p->params;
     c.label = qs(p->name);

@@ -121,15 +121,14 @@ int rope(const std::vector<std::string>& args) {
 // ----- xpos -----------------------------------------------------------------------------------
 
 int xpos(const std::vector<std::string>& args) {
-    const std::vector<OptionSpec> specs = {
-        {"head-dim", "N", "head dimension", "required", "an even integer from 2 to 65536"},
-        {"scale-base", "F", "xPos scale_base", "512", "a number > 0"},
+    const TableSelection xposOptions{.only = {"head_dim", "scale_base"}, .required = {"head_dim"}};
+    const std::vector<OptionSpec> specs = concat(tableSpecs(xposParamTable(), xposOptions), {
         {"length", "L", "number of tokens (rows of --vectors)", "the rows of --vectors", "an integer >= 1"},
         {"offset", "O", "position of the first token", "0", "an integer from 0 to 2^40"},
         flag("downscale", "keys: apply 1/scale (torchscale's downscale=True)"),
         {"vectors", "FILE", "JSON array of L rows of head-dim numbers ('-' = stdin)", "required", "L rows of head-dim numbers"},
         precisionSpec(),
-    };
+    });
     Options o(args, specs, "compute xpos");
     if (o.help()) {
         printHelpAndExit("poslab compute xpos --head-dim N --vectors FILE [options]",
@@ -139,9 +138,8 @@ int xpos(const std::vector<std::string>& args) {
         return 0;
     }
     XposParams p;
-    p.head_dim = toInt(o, "head-dim", 0);
-    o.require("head-dim");
-    if (o.has("scale-base")) p.scale_base = o.number("scale-base");
+    std::map<std::string, std::string> rename;
+    readTable(o, xposParamTable(), xposOptions, p, rename);
     p.precision = precisionOf(o);
     check(p.validate());
     const std::int64_t offset = o.has("offset") ? o.integer("offset", 0, kMaxPosition) : 0;
@@ -200,16 +198,15 @@ int sinusoidal(const std::vector<std::string>& args) {
 // ----- t5-buckets -------------------------------------------------------------------------------
 
 int t5Buckets(const std::vector<std::string>& args) {
-    const std::vector<OptionSpec> specs = {
-        {"num-buckets", "N", "relative_attention_num_buckets", "32", "an even integer >= 4 (bidirectional) or >= 2 (causal)"},
-        {"max-distance", "N", "relative_attention_max_distance", "128", "an integer above max_exact"},
+    const TableSelection t5Options{.only = {"num_buckets", "max_distance"}};
+    const std::vector<OptionSpec> specs = concat(tableSpecs(t5ParamTable(), t5Options), {
         flag("bidirectional", "encoder buckets (the default)"),
         flag("causal", "decoder buckets: future keys map to bucket 0"),
         {"relative", "LIST|RANGE", "key − query offsets", "", "integers from -2^40 to 2^40"},
         {"query-length", "Q", "queries i at positions past+i", "", "an integer >= 1"},
         {"key-length", "K", "keys j at positions j", "", "an integer >= 1"},
         {"past", "P", "tokens already in the cache (query offset)", "0", "an integer from 0 to 2^40"},
-    };
+    });
     Options o(args, specs, "compute t5-buckets");
     if (o.help()) {
         printHelpAndExit("poslab compute t5-buckets (--relative LIST|RANGE | --query-length Q --key-length K [--past P]) [options]",
@@ -221,8 +218,8 @@ int t5Buckets(const std::vector<std::string>& args) {
     if (o.has("bidirectional") && o.has("causal"))
         fail("give at most one of --bidirectional and --causal", "one direction", "both");
     T5Params p;
-    p.num_buckets = toInt(o, "num-buckets", 32);
-    if (o.has("max-distance")) p.max_distance = o.integer("max-distance", kI64Min, kI64Max);
+    std::map<std::string, std::string> rename;
+    readTable(o, t5ParamTable(), t5Options, p, rename);
     p.bidirectional = !o.has("causal");
     check(p.validate());
     const bool matrixForm = o.has("query-length") || o.has("key-length") || o.has("past");
@@ -253,13 +250,12 @@ int t5Buckets(const std::vector<std::string>& args) {
 // ----- alibi ------------------------------------------------------------------------------------
 
 int alibi(const std::vector<std::string>& args) {
-    std::vector<OptionSpec> specs = {
-        {"heads", "H", "number of heads (any integer, not only powers of two)", "required", "an integer from 1 to 4096"},
+    const TableSelection alibiOptions{.only = {"heads", "bias_max"}, .required = {"heads"}};
+    std::vector<OptionSpec> specs = concat(tableSpecs(alibiParamTable(), alibiOptions), {
         {"length", "L", "also print the H × L × L bias", "none", "an integer >= 1"},
         flag("symmetric", "-slope·|i−j| everywhere instead of the causal -slope·(i−j) with null above the diagonal"),
-        {"bias-max", "B", "MPT's alibi_bias_max (8 = the paper's slopes)", "8", "0 < B <= 1024"},
         precisionSpec(),
-    };
+    });
     specs.back().help = "float32 rounds the slopes as BLOOM/MPT tensors hold them; double = ofirpress";
     Options o(args, specs, "compute alibi");
     if (o.help()) {
@@ -269,9 +265,8 @@ int alibi(const std::vector<std::string>& args) {
         return 0;
     }
     AlibiParams p;
-    o.require("heads");
-    p.heads = toInt(o, "heads", 8);
-    if (o.has("bias-max")) p.bias_max = o.number("bias-max");
+    std::map<std::string, std::string> rename;
+    readTable(o, alibiParamTable(), alibiOptions, p, rename);
     p.symmetric = o.has("symmetric");
     p.precision = precisionOf(o);
     check(p.validate());
@@ -307,10 +302,11 @@ int alibi(const std::vector<std::string>& args) {
 // ----- shaw -------------------------------------------------------------------------------------
 
 int shaw(const std::vector<std::string>& args) {
+    const TableSelection shawOptions{.only = {"max_relative_position"}, .required = {"max_relative_position"}};
     const std::vector<OptionSpec> specs = {
         {"query-length", "Q", "queries: the last Q of the K positions", "= key-length", "an integer from 1 to key-length"},
         {"key-length", "K", "keys", "required", "an integer from 1 to 1000000"},
-        {"max-relative-position", "k", "clipping distance k", "required", "an integer from 1 to 1000000"},
+        tableSpecs(shawParamTable(), shawOptions).front(),
         flag("cache", "one row for distances −(K−1) … 0 (incremental decoding)"),
     };
     Options o(args, specs, "compute shaw");
@@ -322,14 +318,14 @@ int shaw(const std::vector<std::string>& args) {
         return 0;
     }
     o.require("key-length");
-    o.require("max-relative-position");
     const std::int64_t k = o.integer("key-length", kI64Min, kI64Max);
     const std::int64_t q = o.has("query-length") ? o.integer("query-length", kI64Min, kI64Max) : k;
     const bool cache = o.has("cache");
     check(shawValidateLengths(q, k, cache));
     ShawParams sp;
     sp.dim = 1;
-    sp.max_relative_position = o.integer("max-relative-position", kI64Min, kI64Max);
+    std::map<std::string, std::string> rename;
+    readTable(o, shawParamTable(), shawOptions, sp, rename);
     check(sp.validate());
     guardOutput(cache ? k : q * k, "key-length", o.raw("key-length"));
     Json j;
@@ -343,11 +339,10 @@ int shaw(const std::vector<std::string>& args) {
 // ----- transformer-xl ---------------------------------------------------------------------------
 
 int transformerXL(const std::vector<std::string>& args) {
-    const std::vector<OptionSpec> specs = {
-        {"dim", "N", "embedding dimension", "required", "an even integer from 2 to 4096"},
+    const TableSelection txlOptions{.only = {"dim", "clamp_len"}, .required = {"dim"}};
+    const std::vector<OptionSpec> specs = concat(tableSpecs(transformerXLParamTable(), txlOptions), {
         {"key-length", "K", "keys (memory + segment)", "required", "an integer >= 1"},
-        {"clamp-len", "C", "clamp distances at C (0 = no clamp)", "0", "an integer >= 0"},
-    };
+    });
     Options o(args, specs, "compute transformer-xl");
     if (o.help()) {
         printHelpAndExit("poslab compute transformer-xl --dim N --key-length K [--clamp-len C]",
@@ -357,9 +352,8 @@ int transformerXL(const std::vector<std::string>& args) {
         return 0;
     }
     TransformerXLParams p;
-    p.dim = toInt(o, "dim", 0);
-    o.require("dim");
-    if (o.has("clamp-len")) p.clamp_len = o.integer("clamp-len", kI64Min, kI64Max);
+    std::map<std::string, std::string> rename;
+    readTable(o, transformerXLParamTable(), txlOptions, p, rename);
     check(p.validate());
     o.require("key-length");
     const std::int64_t k = o.integer("key-length", 1, kMaxPosition);

@@ -10,10 +10,6 @@ const std::vector<std::string> kMethods = {"nope", "sinusoidal", "learned", "sha
 
 OptionSpec flag(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
 
-// ----- options generated from the parameter table ------------------------------------------------
-
-namespace {
-
 std::string argOf(const ParamInfo& info) {
     switch (info.kind) {
     case ParamKind::Int: return "N";
@@ -31,64 +27,10 @@ std::string argOf(const ParamInfo& info) {
 // A Bool option is a flag that sets the value its default is not: --name, or --no-name.
 std::string flagName(const ParamInfo& info, bool defaultOn) { return (defaultOn ? "no-" : "") + info.option(); }
 
-// The option of a table entry; `prefix` renames an option that the command uses for something else.
-std::string optionName(const ParamInfo& info, const std::set<std::string>& reserved, const std::string& prefix) {
-    const std::string o = info.option();
-    return reserved.count(o) ? prefix + o : o;
-}
 
-template <class S>
-std::vector<OptionSpec> tableSpecs(const ParamTable<S>& table, std::string_view group, unsigned skipFlags,
-                                   const std::set<std::string>& reserved = {}, const std::string& prefix = {}) {
-    std::vector<OptionSpec> out;
-    const S defaults{};
-    for (const auto& p : table) {
-        if (p.group != group || (p.info.flags & skipFlags)) continue;
-        const ParamValue def = p.get(defaults);
-        if (p.info.kind == ParamKind::Bool) {
-            const bool on = std::get<bool>(def);
-            out.push_back(flag(flagName(p.info, on), std::string(p.info.help) + (on ? " (turn off)" : "")));
-            continue;
-        }
-        out.push_back({optionName(p.info, reserved, prefix), argOf(p.info), std::string(p.info.help), p.info.defaultText(def),
-                       p.info.valid()});
-    }
-    return out;
-}
+// ----- options generated from the parameter table ------------------------------------------------
 
-// Sets the entries of `group` given as options; the others keep their values (defaults, a
-// preset's or a session's). A value also resets the parameter it declares `resets` unless that
-// one is given too (then both stand and validate() reports the conflict).
-template <class S>
-void readTable(const Options& o, const ParamTable<S>& table, std::string_view group, unsigned skipFlags, S& s,
-               std::map<std::string, std::string>& rename, const std::set<std::string>& reserved = {},
-               const std::string& prefix = {}) {
-    auto given = [&](const ParamInfo& info) {
-        return o.has(optionName(info, reserved, prefix)) || o.has("no-" + info.option());
-    };
-    for (const auto& p : table) {
-        if (p.group != group || (p.info.flags & skipFlags)) continue;
-        const std::string name = optionName(p.info, reserved, prefix);
-        if (name != p.info.option()) rename[std::string(p.info.name)] = name;
-        ParamValue v;
-        if (p.info.kind == ParamKind::Bool) {
-            const bool on = std::get<bool>(p.get(S{}));
-            const std::string f = flagName(p.info, on);
-            if (!o.has(f)) continue;
-            v = !on;
-        } else {
-            if (!o.has(name)) continue;
-            auto r = parseParamText(p.info, o.raw(name));
-            if (!r) fail("invalid --" + name, p.info.valid(), o.raw(name));
-            v = r.value();
-        }
-        bool reset = true;
-        if (!p.info.resets.empty())
-            for (const auto& q : table)
-                if (q.group == p.group && q.info.name == p.info.resets && given(q.info)) reset = false;
-        if (auto e = setParam(table, s, p, v, reset)) failParam(*e, rename);
-    }
-}
+namespace {
 
 // Explicit frequencies replace base and scaling: giving both is a conflict, never ignored.
 void checkThetaConflicts(const Options& o) {
@@ -145,7 +87,7 @@ std::vector<OptionSpec> ropeFrequencySpecs(bool withHeadDim) {
         const ParamInfo& h = findParam(ropeParamTable(), "head_dim")->info;
         s.push_back({h.option(), "N", std::string(h.help), "required", h.valid()});
     }
-    return concat(s, tableSpecs(ropeParamTable(), {}, kParamShared | kParamApplyOnly));
+    return concat(s, tableSpecs(ropeParamTable(), TableSelection{.skipFlags = kParamShared | kParamApplyOnly}));
 }
 
 std::vector<OptionSpec> ropeApplySpecs() {
@@ -160,15 +102,15 @@ std::vector<OptionSpec> ropeApplySpecs() {
 void readRope(const Options& o, RopeParams& r) {
     std::map<std::string, std::string> rename;
     checkThetaConflicts(o);
-    readTable(o, ropeParamTable(), {}, kParamShared, r, rename);
+    readTable(o, ropeParamTable(), TableSelection{}, r, rename);
     r.precision = precisionOf(o);
 }
 
-std::vector<OptionSpec> sinusoidalMethodSpecs() { return tableSpecs(sinusoidalParamTable(), {}, kParamShared); }
+std::vector<OptionSpec> sinusoidalMethodSpecs() { return tableSpecs(sinusoidalParamTable(), TableSelection{}); }
 
 void readSinusoidal(const Options& o, SinusoidalParams& p) {
     std::map<std::string, std::string> rename;
-    readTable(o, sinusoidalParamTable(), {}, kParamShared, p, rename);
+    readTable(o, sinusoidalParamTable(), TableSelection{}, p, rename);
 }
 
 // ----- methods ----------------------------------------------------------------------------------
@@ -178,24 +120,26 @@ std::string methodList() { return ownInfo("method").valid(); }
 namespace {
 // decay and figure use --max-distance for the plotted range: a method's own option of that name
 // is prefixed with the method's key (T5's --t5-max-distance).
-const std::set<std::string>& reservedFor(bool decay) {
-    static const std::set<std::string> none, decayNames = {"max-distance"};
-    return decay ? decayNames : none;
+TableSelection methodSelection(Method m, bool decay) {
+    TableSelection s;
+    s.group = methodParamGroup(m);
+    if (decay) s.reserved = {"max-distance"};
+    s.prefix = std::string(methodKey(m)) + "-";
+    return s;
 }
-std::string prefixOf(Method m) { return std::string(methodKey(m)) + "-"; }
 }  // namespace
 
 std::vector<OptionSpec> methodSpecs(Method m, bool decay) {
     const std::string_view g = methodParamGroup(m);
     if (g.empty()) return {};
-    return tableSpecs(scoreParamTable(), g, kParamShared, reservedFor(decay), prefixOf(m));
+    return tableSpecs(scoreParamTable(), methodSelection(m, decay));
 }
 
 void readMethodOptions(const Options& o, Method m, bool decay, ScoreParams& p, std::map<std::string, std::string>& rename) {
     const std::string_view g = methodParamGroup(m);
     if (g.empty()) return;
     if (m == Method::Rope) checkThetaConflicts(o);
-    readTable(o, scoreParamTable(), g, kParamShared, p, rename, reservedFor(decay), prefixOf(m));
+    readTable(o, scoreParamTable(), methodSelection(m, decay), p, rename);
 }
 
 // Finds an option's value before the full parse (--method and --preset decide the options).

@@ -9,6 +9,7 @@
 
 #include <limits>
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,84 @@ inline constexpr std::int64_t kI64Min = std::numeric_limits<std::int64_t>::min()
 inline constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();
 
 OptionSpec flag(const std::string& name, const std::string& help);
+
+// ----- options generated from the parameter table (core/param.h) ---------------------------------
+// Every parameter is an option `--` + kebab-case name with the declaration's help, default and
+// valid range; a Bool is a flag that sets the value its default is not (--name or --no-name).
+
+std::string argOf(const ParamInfo& info);
+std::string flagName(const ParamInfo& info, bool defaultOn);
+
+// Which entries of a table a command takes, and under which names.
+struct TableSelection {
+    std::string_view group;                  // the entries of this group ("" = the struct's own)
+    unsigned skipFlags = kParamShared;       // leave out entries with these flags ...
+    std::set<std::string> only;              // ... or, when not empty, take exactly these names
+    std::set<std::string> required;          // names whose option must be given
+    std::set<std::string> reserved;          // options the command uses otherwise: prefixed
+    std::string prefix;                      // "t5-" (T5's --t5-max-distance in decay)
+    bool takes(std::string_view g, const ParamInfo& i) const {
+        if (g != group) return false;
+        if (!only.empty()) return only.count(std::string(i.name)) != 0;
+        return (i.flags & skipFlags) == 0;
+    }
+    std::string option(const ParamInfo& i) const {
+        const std::string o = i.option();
+        return reserved.count(o) ? prefix + o : o;
+    }
+};
+
+template <class S>
+std::vector<OptionSpec> tableSpecs(const ParamTable<S>& table, const TableSelection& sel) {
+    std::vector<OptionSpec> out;
+    const S defaults{};
+    for (const auto& p : table) {
+        if (!sel.takes(p.group, p.info)) continue;
+        const ParamValue def = p.get(defaults);
+        if (p.info.kind == ParamKind::Bool) {
+            const bool on = std::get<bool>(def);
+            out.push_back(flag(flagName(p.info, on), (on ? "turns off: " : "") + std::string(p.info.help)));
+            continue;
+        }
+        out.push_back({sel.option(p.info), argOf(p.info), std::string(p.info.help),
+                       sel.required.count(std::string(p.info.name)) ? "required" : p.info.defaultText(def), p.info.valid()});
+    }
+    return out;
+}
+
+// Sets the entries of `group` given as options; the others keep their values (defaults, a
+// preset's or a session's). A value also resets the parameter it declares `resets` unless that
+// one is given too (then both stand and validate() reports the conflict).
+template <class S>
+void readTable(const Options& o, const ParamTable<S>& table, const TableSelection& sel, S& s,
+               std::map<std::string, std::string>& rename) {
+    auto given = [&](const ParamInfo& info) { return o.has(sel.option(info)) || o.has("no-" + info.option()); };
+    for (const auto& p : table) {
+        if (!sel.takes(p.group, p.info)) continue;
+        const std::string name = sel.option(p.info);
+        if (sel.required.count(std::string(p.info.name))) o.require(name);
+        if (name != p.info.option()) rename[std::string(p.info.name)] = name;
+        ParamValue v;
+        if (p.info.kind == ParamKind::Bool) {
+            const bool on = std::get<bool>(p.get(S{}));
+            const std::string f = flagName(p.info, on);
+            if (!o.has(f)) continue;
+            v = !on;
+        } else {
+            if (!o.has(name)) continue;
+            auto r = parseParamText(p.info, o.raw(name));
+            if (!r) fail("invalid --" + name, p.info.valid(), o.raw(name));
+            v = r.value();
+        }
+        bool reset = true;
+        if (!p.info.resets.empty())
+            for (const auto& q : table)
+                if (q.group == p.group && q.info.name == p.info.resets && given(q.info)) reset = false;
+        if (auto e = setParam(table, s, p, v, reset)) failParam(*e, rename);
+    }
+}
+
+
 std::vector<OptionSpec> concat(std::vector<OptionSpec> a, const std::vector<OptionSpec>& b);
 int toInt(const Options& o, const std::string& name, int def);
 

@@ -70,7 +70,7 @@ RopeYarnRange yarnRange(const RopeParams& p) {
         low = std::floor(low);
         high = std::ceil(high);
     }
-    return {std::max(low, 0.0), std::min(high, static_cast<double>(r - 1))};
+    return {std::max(low, 0.0), std::min(high, static_cast<double>(r - 1)), p.beta_fast, p.beta_slow};
 }
 
 // The dynamic-NTK base' for a Python-int seq_len (double arithmetic).

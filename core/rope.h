@@ -117,6 +117,7 @@ RopeFrequencies ropeDefaultFrequencies(const RopeParams& params);
 // i >= high are divided by factor, the ramp is linear in between.
 struct RopeYarnRange {
     double low = 0, high = 0;
+    double fastRotations = 0, slowRotations = 0;   // the β_fast and β_slow it was computed from
 };
 RopeYarnRange ropeYarnCorrectionRange(const RopeParams& params);
 

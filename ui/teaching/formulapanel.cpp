@@ -131,9 +131,9 @@ void ropeScalingLines(FormulaSheet& sh, const RopeParams& rp, const RopeFrequenc
             else
                 sh.definitions.push_back({tr("Attention factor c on cos and sin"), factor <= 1 ? T("c = 1 \\quad (s \\le 1)") : T("c = 0.1 \\ln s + 1")});
             sh.numbers.push_back({tr("the parameters"), QStringLiteral("s = %1,\\quad L_0 = %2,\\quad \\beta_{\\mathrm{fast}} = %3,\\quad \\beta_{\\mathrm{slow}} = %4,\\quad r = %5")
-                                                            .arg(s, numI(L0), num(rp.beta_fast), num(rp.beta_slow), numI(r))});
-            const QString lowExpr = QStringLiteral("\\frac{%1 \\ln(%2 / 2\\pi \\cdot %3)}{2 \\ln %4}").arg(numI(r), numI(L0), num(rp.beta_fast), num(rp.base));
-            const QString highExpr = QStringLiteral("\\frac{%1 \\ln(%2 / 2\\pi \\cdot %3)}{2 \\ln %4}").arg(numI(r), numI(L0), num(rp.beta_slow), num(rp.base));
+                                                            .arg(s, numI(L0), num(range.fastRotations), num(range.slowRotations), numI(r))});
+            const QString lowExpr = QStringLiteral("\\frac{%1 \\ln(%2 / 2\\pi \\cdot %3)}{2 \\ln %4}").arg(numI(r), numI(L0), num(range.fastRotations), num(rp.base));
+            const QString highExpr = QStringLiteral("\\frac{%1 \\ln(%2 / 2\\pi \\cdot %3)}{2 \\ln %4}").arg(numI(r), numI(L0), num(range.slowRotations), num(rp.base));
             sh.numbers.push_back({tr("correction range (clamped to 0 … r − 1)"),
                                   QStringLiteral("\\mathrm{low} = \\max\\left(%1, 0\\right) = %2,\\quad \\mathrm{high} = \\min\\left(%3, %4\\right) = %5")
                                       .arg(trunc ? QStringLiteral("\\left\\lfloor %1 \\right\\rfloor").arg(lowExpr) : lowExpr, num(range.low),

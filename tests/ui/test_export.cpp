@@ -123,6 +123,8 @@ private Q_SLOTS:
     void fontScaleGrowsText();
     void invalidRequestsAreRefused_data();
     void invalidRequestsAreRefused();
+    void scenesASessionCannotHoldAreRefused_data();
+    void scenesASessionCannotHoldAreRefused();
     void failedExportKeepsExistingFile();
     void formatAndViewNames();
 };
@@ -539,6 +541,35 @@ void TestExport::invalidRequestsAreRefused() {
     QString error;
     QVERIFY(!exportBytes(SceneParams{}, req, &error));
     QVERIFY2(error.contains(message), qPrintable(error));
+}
+
+void TestExport::scenesASessionCannotHoldAreRefused_data() {
+    // Every figure carries its scene: a scene the session reader would refuse is not exported
+    // (such a figure could not be opened with --session), with the reader's message.
+    QTest::addColumn<int>("change");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("fiveConfigurations") << 0 << "the scene is not valid: scenes[0].methods: 1 to 4 configurations, got 5";
+    QTest::newRow("head4096") << 1 << "the scene is not valid: scenes[0].head: an integer from 0 to 4095, got 4096";
+    QTest::newRow("decayMaxDistance0") << 2 << "the scene is not valid: scenes[0].view.decay_max_distance:";
+}
+
+void TestExport::scenesASessionCannotHoldAreRefused() {
+    QFETCH(int, change);
+    QFETCH(QString, message);
+    SceneParams scene;
+    switch (change) {
+    case 0: scene.methods.resize(5); break;
+    case 1: scene.head = 4096; break;
+    default: scene.view.decayMaxDistance = 0; break;
+    }
+    ExportRequest req;
+    req.format = ExportFormat::Csv;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("f.csv"));
+    QString error;
+    QVERIFY(!exportToFile(path, scene, req, &error));
+    QVERIFY2(error.contains(message) && !error.contains(QLatin1Char('\n')), qPrintable(error));
+    QVERIFY(!QFile::exists(path));
 }
 
 void TestExport::failedExportKeepsExistingFile() {

@@ -372,6 +372,7 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     const auto problem = sceneProblem(scene);
     const Positions pos = problem ? Positions{} : samplePositions(scene.length, display.heatmapCells);
     const int n = static_cast<int>(scene.methods.size());
+    res.panels.reserve(static_cast<std::size_t>(n > 1 ? 2 * n - 1 : n));
     for (int c = 0; c < n; ++c) {
         HeatmapPanel panel;
         panel.title = configTitle(scene, c);
@@ -426,10 +427,11 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
             p.hi = hi > lo ? hi : lo + 1.0;
         }
     }
-    // Differences against the first configuration.
+    // Differences against the first configuration. Appending to res.panels may move its
+    // elements: a and b are looked up afresh for each difference and not used after the append.
     if (n >= 2 && scene.view.showDifference && !problem) {
-        const HeatmapPanel& a = res.panels.front();
         for (int c = 1; c < n; ++c) {
+            const HeatmapPanel& a = res.panels.front();
             const HeatmapPanel& b = res.panels[static_cast<std::size_t>(c)];
             HeatmapPanel diff;
             diff.difference = true;

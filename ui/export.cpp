@@ -868,6 +868,17 @@ std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequ
         if (error) *error = QStringLiteral("the scene is not valid: ") + *e;
         return std::nullopt;
     }
+    // Every figure carries its scene, which must open again: refuse what the session reader
+    // refuses (it checks more than sceneProblem(): at most kMaxConfigs configurations, the head,
+    // the pairs, the view's ranges).
+    {
+        const QString source = QStringLiteral("scene");
+        QString why;
+        if (!sessionFromJson(sceneToJson(scene, true), source, &why)) {
+            if (error) *error = QStringLiteral("the scene is not valid: ") + why.mid(source.size() + 2);
+            return std::nullopt;
+        }
+    }
     const Theme theme = exportTheme(scene, r);
     try {
         switch (r.format) {

@@ -126,6 +126,8 @@ private Q_SLOTS:
     void everyViewEveryFormat();
     void everyMethodFromASession_data();
     void everyMethodFromASession();
+    void compareConfigurationsFromASession_data();
+    void compareConfigurationsFromASession();
     void sizeDpiThemeOptions();
     void sessionGivesTheSameFigureAsTheLibrary();
     void sceneFromAnExportedFigure();
@@ -240,6 +242,60 @@ void TestFigure::everyMethodFromASession() {
         QVERIFY(sessionFromExport(out, &error)->scenes.front().scene == scene);
     } else {
         QCOMPARE(readAll(out), *expected);
+    }
+}
+
+void TestFigure::compareConfigurationsFromASession_data() {
+    // The smallest compare-mode session, {"methods":[{},…]} with 1–4 default configurations, ×
+    // every view and "all" × every format. Four configurations ended in SIGSEGV (heatmap and
+    // all; the difference panels read configuration A after the panels had been reallocated).
+    QTest::addColumn<int>("configs");
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("format");
+    QStringList views = viewKeys();
+    views << QStringLiteral("all");
+    for (int n = 1; n <= kMaxConfigs; ++n)
+        for (const auto& v : views)
+            for (const auto& f : exportFormatKeys())
+                QTest::newRow(qPrintable(QStringLiteral("%1configs_%2_%3").arg(n).arg(v, f))) << n << v << f;
+}
+
+void TestFigure::compareConfigurationsFromASession() {
+    QFETCH(int, configs);
+    QFETCH(QString, view);
+    QFETCH(QString, format);
+    QTemporaryDir dir;
+    const QString session = dir.filePath(QStringLiteral("s.poslab"));
+    QStringList methods;
+    for (int c = 0; c < configs; ++c) methods << QStringLiteral("{}");
+    {
+        QFile f(session);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[{\"methods\":[%1]}]}")
+                    .arg(methods.join(QLatin1Char(','))).toUtf8());
+    }
+    const QString out = dir.filePath(QStringLiteral("fig.") + format);
+    const Run r = runPoslab({QStringLiteral("figure"), view, QStringLiteral("--session"), session, QStringLiteral("--width=400"),
+                             QStringLiteral("--height=300"), QStringLiteral("-o"), out});
+    QVERIFY2(r.code == 0 && r.out.isEmpty() && r.err.isEmpty(), qPrintable(describe(r)));
+    QString error;
+    const auto s = sessionFromExport(out, &error);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    QCOMPARE(int(s->scenes.front().scene.methods.size()), configs);
+    if (format != QLatin1String("json") || (view != QLatin1String("heatmap") && view != QLatin1String("all"))) return;
+    // Identical configurations: every difference panel is zero on A's queries and keys.
+    const QJsonArray panels = QJsonDocument::fromJson(readAll(out)).object().value(QStringLiteral("views")).toObject()
+                                  .value(QStringLiteral("heatmap")).toObject().value(QStringLiteral("panels")).toArray();
+    QCOMPARE(panels.size(), configs > 1 ? 2 * configs - 1 : 1);
+    for (int k = configs; k < panels.size(); ++k) {
+        const QJsonObject d = panels.at(k).toObject();
+        QVERIFY(d.value(QStringLiteral("difference")).toBool());
+        QCOMPARE(d.value(QStringLiteral("queries")), panels.at(0).toObject().value(QStringLiteral("queries")));
+        const QJsonArray rows = d.value(QStringLiteral("values")).toArray();
+        QCOMPARE(rows.size(), d.value(QStringLiteral("queries")).toArray().size());
+        QVERIFY(rows.size() > 10);
+        for (const auto& row : rows)
+            for (const auto& v : row.toArray()) QCOMPARE(v.toDouble(-1), 0.0);
     }
 }
 

@@ -62,6 +62,23 @@ SceneParams compareScene() {
 
 QString methodName(Method m) { return QString::fromUtf8(std::string(methodKey(m)).c_str()); }
 
+// A compare-mode scene of `configs` configurations: the defaults of every configuration
+// ("same", what {"methods":[{},{},{},{}]} opens as), or four different methods ("mixed").
+SceneParams configsScene(int configs, bool mixed) {
+    SceneParams s;
+    s.methods.assign(std::size_t(configs), MethodConfig{});
+    const Method kinds[] = {Method::Rope, Method::Alibi, Method::Sinusoidal, Method::T5};
+    if (mixed) {
+        for (int c = 0; c < configs; ++c) {
+            s.methods[std::size_t(c)].params.method = kinds[c];
+            s.methods[std::size_t(c)].params.dim = 16;
+        }
+        s.length = 40;
+        s.view.causal = true;
+    }
+    return s;
+}
+
 // Fraction of pixels that differ clearly from `bg`.
 double inkFraction(const QImage& img, const QColor& bg) {
     const QImage im = img.convertToFormat(QImage::Format_ARGB32);
@@ -99,11 +116,15 @@ private Q_SLOTS:
     void sessionRoundTripGivesIdenticalSvg();
     void csvColumnsAndValues();
     void jsonHeatmapMatchesCompute();
+    void compareConfigurations_data();
+    void compareConfigurations();
     void themesChangeTheBackground_data();
     void themesChangeTheBackground();
     void fontScaleGrowsText();
     void invalidRequestsAreRefused_data();
     void invalidRequestsAreRefused();
+    void scenesASessionCannotHoldAreRefused_data();
+    void scenesASessionCannotHoldAreRefused();
     void failedExportKeepsExistingFile();
     void formatAndViewNames();
 };
@@ -385,6 +406,80 @@ void TestExport::jsonHeatmapMatchesCompute() {
     }
 }
 
+void TestExport::compareConfigurations_data() {
+    // 1–4 configurations × every view and "all" × every format. Four configurations used to
+    // crash the data formats (the difference panels read configuration A after it had moved).
+    QTest::addColumn<int>("configs");
+    QTest::addColumn<bool>("mixed");
+    QTest::addColumn<QString>("view");
+    QTest::addColumn<QString>("format");
+    QStringList views = viewKeys();
+    views << QStringLiteral("all");
+    for (int n = 1; n <= kMaxConfigs; ++n)
+        for (bool mixed : {false, true}) {
+            if (!mixed && n != 1 && n != kMaxConfigs) continue;
+            for (const auto& v : views)
+                for (const auto& f : exportFormatKeys())
+                    QTest::newRow(qPrintable(QStringLiteral("%1configs_%2_%3_%4").arg(n).arg(mixed ? "mixed" : "same", v, f)))
+                        << n << mixed << v << f;
+        }
+}
+
+void TestExport::compareConfigurations() {
+    QFETCH(int, configs);
+    QFETCH(bool, mixed);
+    QFETCH(QString, view);
+    QFETCH(QString, format);
+    const SceneParams scene = configsScene(configs, mixed);
+    QVERIFY2(!sceneProblem(scene), qPrintable(sceneProblem(scene).value_or(QString())));
+    ExportRequest req;
+    req.view = viewFromKey(view);
+    req.format = *exportFormatFromKey(format);
+    req.pixels = QSize(400, 300);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("figure.") + format);
+    QString error;
+    QVERIFY2(exportToFile(path, scene, req, &error), qPrintable(error));
+    QVERIFY(!readAll(path).isEmpty());
+    checkEmbeddedScene(path, scene);
+    if (req.format != ExportFormat::Json || (req.view && *req.view != ViewKind::Heatmap)) return;
+
+    // The heatmap's panels: one per configuration, then B − A, C − A, D − A, each the
+    // difference of its configuration's values and A's on the same queries and keys.
+    const QJsonObject hm = QJsonDocument::fromJson(readAll(path)).object().value(QStringLiteral("views")).toObject()
+                               .value(QStringLiteral("heatmap")).toObject();
+    const QJsonArray panels = hm.value(QStringLiteral("panels")).toArray();
+    QCOMPARE(panels.size(), configs > 1 ? 2 * configs - 1 : 1);
+    const QJsonObject a = panels.at(0).toObject();
+    for (int c = 1; c < configs; ++c) {
+        const QJsonObject b = panels.at(c).toObject();
+        const QJsonObject d = panels.at(configs - 1 + c).toObject();
+        QVERIFY(d.value(QStringLiteral("difference")).toBool());
+        QCOMPARE(d.value(QStringLiteral("title")).toString(), QStringLiteral("%1 − A").arg(QChar('A' + c)));
+        QVERIFY2(!d.contains(QStringLiteral("error")), qPrintable(d.value(QStringLiteral("error")).toString()));
+        QCOMPARE(d.value(QStringLiteral("queries")), a.value(QStringLiteral("queries")));
+        QCOMPARE(d.value(QStringLiteral("keys")), a.value(QStringLiteral("keys")));
+        const QJsonArray av = a.value(QStringLiteral("values")).toArray(), bv = b.value(QStringLiteral("values")).toArray(),
+                         dv = d.value(QStringLiteral("values")).toArray();
+        QVERIFY(av.size() > 10);
+        QCOMPARE(dv.size(), av.size());
+        for (qsizetype i = 0; i < av.size(); ++i) {
+            const QJsonArray ar = av.at(i).toArray(), br = bv.at(i).toArray(), dr = dv.at(i).toArray();
+            QCOMPARE(dr.size(), ar.size());
+            for (qsizetype j = 0; j < ar.size(); ++j) {
+                if (ar.at(j).isNull() || br.at(j).isNull()) {
+                    QVERIFY(dr.at(j).isNull());
+                    continue;
+                }
+                const double want = br.at(j).toDouble() - ar.at(j).toDouble();
+                QVERIFY2(std::abs(dr.at(j).toDouble() - want) <= 1e-12 * (1 + std::abs(want)),
+                         qPrintable(QStringLiteral("%1 − A at (%2, %3): %4, want %5").arg(QChar('A' + c)).arg(i).arg(j)
+                                        .arg(dr.at(j).toDouble()).arg(want)));
+            }
+        }
+    }
+}
+
 void TestExport::themesChangeTheBackground_data() {
     QTest::addColumn<QString>("theme");
     for (const auto& t : themeNames()) QTest::newRow(qPrintable(t)) << t;
@@ -446,6 +541,35 @@ void TestExport::invalidRequestsAreRefused() {
     QString error;
     QVERIFY(!exportBytes(SceneParams{}, req, &error));
     QVERIFY2(error.contains(message), qPrintable(error));
+}
+
+void TestExport::scenesASessionCannotHoldAreRefused_data() {
+    // Every figure carries its scene: a scene the session reader would refuse is not exported
+    // (such a figure could not be opened with --session), with the reader's message.
+    QTest::addColumn<int>("change");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("fiveConfigurations") << 0 << "the scene is not valid: scenes[0].methods: 1 to 4 configurations, got 5";
+    QTest::newRow("head4096") << 1 << "the scene is not valid: scenes[0].head: an integer from 0 to 4095, got 4096";
+    QTest::newRow("decayMaxDistance0") << 2 << "the scene is not valid: scenes[0].view.decay_max_distance:";
+}
+
+void TestExport::scenesASessionCannotHoldAreRefused() {
+    QFETCH(int, change);
+    QFETCH(QString, message);
+    SceneParams scene;
+    switch (change) {
+    case 0: scene.methods.resize(5); break;
+    case 1: scene.head = 4096; break;
+    default: scene.view.decayMaxDistance = 0; break;
+    }
+    ExportRequest req;
+    req.format = ExportFormat::Csv;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("f.csv"));
+    QString error;
+    QVERIFY(!exportToFile(path, scene, req, &error));
+    QVERIFY2(error.contains(message) && !error.contains(QLatin1Char('\n')), qPrintable(error));
+    QVERIFY(!QFile::exists(path));
 }
 
 void TestExport::failedExportKeepsExistingFile() {

@@ -30,12 +30,12 @@ std::string flagName(const ParamInfo& info, bool defaultOn);
 
 // Which entries of a table a command takes, and under which names.
 struct TableSelection {
-    std::string_view group;                  // the entries of this group ("" = the struct's own)
+    std::string_view group{};                // the entries of this group ("" = the struct's own)
     unsigned skipFlags = kParamShared;       // leave out entries with these flags ...
-    std::set<std::string> only;              // ... or, when not empty, take exactly these names
-    std::set<std::string> required;          // names whose option must be given
-    std::set<std::string> reserved;          // options the command uses otherwise: prefixed
-    std::string prefix;                      // "t5-" (T5's --t5-max-distance in decay)
+    std::set<std::string> only{};            // ... or, when not empty, take exactly these names
+    std::set<std::string> required{};         // names whose option must be given
+    std::set<std::string> reserved{};         // options the command uses otherwise: prefixed
+    std::string prefix{};                    // "t5-" (T5's --t5-max-distance in decay)
     bool takes(std::string_view g, const ParamInfo& i) const {
         if (g != group) return false;
         if (!only.empty()) return only.count(std::string(i.name)) != 0;

@@ -101,11 +101,12 @@ struct EnumKeys<Precision> {
     static constexpr std::array<EnumKey<Precision>, 2> keys{{{Precision::Float32, "float32"}, {Precision::Double, "double"}}};
 };
 
+// The key of an enum value; "" for a value outside the enum (which no check accepts).
 template <class E>
 std::string_view enumKey(E v) {
     for (const auto& k : EnumKeys<E>::keys)
         if (k.value == v) return k.key;
-    return EnumKeys<E>::keys[0].key;
+    return {};
 }
 template <class E>
 std::optional<E> enumFromKey(std::string_view key) {

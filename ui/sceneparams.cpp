@@ -148,12 +148,20 @@ std::optional<QString> configProblem(const SceneParams& scene, int config) {
 }
 
 std::optional<QString> sceneProblem(const SceneParams& scene) {
-    if (scene.methods.empty()) return QStringLiteral("methods: at least one configuration, got none");
-    if (scene.length < 1 || scene.length > kMaxLength)
-        return QStringLiteral("length: an integer from 1 to %1, got %2").arg(kMaxLength).arg(scene.length);
+    if (scene.methods.empty() || scene.methods.size() > std::size_t(kMaxConfigs))
+        return QStringLiteral("methods: 1 to %1 configurations, got %2").arg(kMaxConfigs).arg(scene.methods.size());
     // Positions of interest at or past N are not an error: the pair view leaves them out.
-    for (auto pos : scene.positions)
-        if (pos < 0) return QStringLiteral("positions: integers >= 0, got %1").arg(pos);
+    if (auto e = checkParams(sceneParamTable(), scene)) return QString::fromStdString(e->message());
+    if (auto e = checkParams(viewParamTable(), scene.view)) return QString::fromStdString(e->message());
+    for (int i = 0; i < static_cast<int>(scene.methods.size()); ++i) {
+        const auto& c = scene.methods[static_cast<std::size_t>(i)];
+        const QString who = scene.methods.size() > 1 ? QString(QChar('A' + i)) + QStringLiteral(": ") : QString();
+        if (c.label.size() > kMaxLabelLength)
+            return who + QStringLiteral("label: at most %1 characters, got %2").arg(kMaxLabelLength).arg(c.label.size());
+        for (const auto& p : scoreParamTable())
+            if (p.group.empty())
+                if (auto e = p.info.check(p.get(c.params))) return who + QString::fromStdString(e->message());
+    }
     for (int i = 0; i < static_cast<int>(scene.methods.size()); ++i) {
         if (auto e = configProblem(scene, i)) {
             if (scene.methods.size() > 1) return QString(QChar('A' + i)) + QStringLiteral(": ") + *e;

@@ -95,6 +95,7 @@ const ParamTable<SceneParams>& sceneParamTable();
 
 inline constexpr std::int64_t kMaxLength = 65536;       // panel limit on N
 inline constexpr int kMaxConfigs = 4;                   // compare mode: at most four columns
+inline constexpr int kMaxLabelLength = 200;             // a configuration's label, in characters
 
 
 // The configuration's core parameters with the scene-wide head / causal / softmax applied
@@ -112,8 +113,10 @@ std::vector<int> defaultPairs(int count);
 // The pairs the view shows: the scene's choice filtered to [0, count), else defaultPairs.
 std::vector<int> effectivePairs(const SceneParams& scene, int config);
 
-// Checks the whole scene: every configuration's validate(), N in range, positions >= 0. Returns the first problem in the core's wording, with "A: " naming the
-// configuration in compare mode.
+// Checks the whole scene as a session can hold it: every declared parameter of the scene, its
+// view options and each configuration in range (the tables), 1 .. kMaxConfigs configurations,
+// labels of at most kMaxLabelLength characters, then every configuration's validate(). Returns
+// the first problem in the core's wording, with "A: " naming the configuration in compare mode.
 std::optional<QString> sceneProblem(const SceneParams& scene);
 // Problem of one configuration only (nullopt = it validates).
 std::optional<QString> configProblem(const SceneParams& scene, int config);

@@ -139,12 +139,20 @@ public:
         return o;
     }
 
-    void string(const QJsonObject& o, const char* key, const QString& path, QString& out) {
+    void string(const QJsonObject& o, const char* key, const QString& path, QString& out, qsizetype maxLength = 1 << 20) {
         const QJsonValue v = o.value(QLatin1String(key));
         if (failed() || v.isUndefined()) return;
         if (!v.isString()) { failGot(join(path, QLatin1String(key)), QStringLiteral("expected a string"), v); return; }
-        out = v.toString();
+        if (v.toString().size() > maxLength) {
+            fail(join(path, QLatin1String(key)), QStringLiteral("a text of at most %1 characters, got %2").arg(maxLength).arg(v.toString().size()));
+            return;
+        }
+        out = validText(v.toString());
     }
+
+    // Text as saving writes it: a lone UTF-16 surrogate becomes U+FFFD now, so that read → save →
+    // read gives the same text.
+    static QString validText(const QString& s) { return QString::fromUtf8(s.toUtf8()); }
 
     // A JSON value as the parameter's kind; then the table's range check (`range`; a shared
     // field of a method's struct is overwritten from the configuration's own and is not checked).
@@ -185,6 +193,10 @@ public:
         case ParamKind::Choice:
         case ParamKind::Text:
             if (!v.isString()) return bad();
+            if (v.toString().size() > 1024) {
+                fail(path, QStringLiteral("a text of at most 1024 characters, got %1").arg(v.toString().size()));
+                return std::nullopt;
+            }
             out = v.toString().toStdString();
             break;
         case ParamKind::Seed: {
@@ -291,7 +303,7 @@ private:
 void readMethod(Reader& r, const QJsonValue& v, const QString& path, MethodConfig& c) {
     auto o = r.object(v, path, Reader::known(scoreParamTable(), {}, {"label"}));
     if (!o) return;
-    r.string(*o, "label", path, c.label);
+    r.string(*o, "label", path, c.label, kMaxLabelLength);
     r.params(scoreParamTable(), *o, path, c.params);
 }
 

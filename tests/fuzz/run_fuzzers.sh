@@ -58,9 +58,7 @@ for target in "$@"; do
     [ "$jobs" -gt 1 ] && set -- "$@" -jobs="$jobs" -workers="$jobs"
     echo "== $target: $*"
     # detect_leaks=0: Qt keeps process-wide caches alive until exit.
-    # POSLAB_FUZZ_ALLOW_MULTILINE: the session reader's messages quote keys and strings with
-    # their newlines (known, reported); drop it once ui/session.cpp escapes them.
-    if POSLAB_FUZZ_ALLOW_MULTILINE="${POSLAB_FUZZ_ALLOW_MULTILINE-1}" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
+    if ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}" \
         flock "$lock" "$exe" "$@" "$work" "$here/corpus/$name" >"$log" 2>&1; then
         result=ok
     else

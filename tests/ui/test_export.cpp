@@ -545,12 +545,13 @@ void TestExport::invalidRequestsAreRefused() {
 
 void TestExport::scenesASessionCannotHoldAreRefused_data() {
     // Every figure carries its scene: a scene the session reader would refuse is not exported
-    // (such a figure could not be opened with --session), with the reader's message.
+    // (such a figure could not be opened with --session): sceneProblem() checks what the reader
+    // checks, with the parameter table's message.
     QTest::addColumn<int>("change");
     QTest::addColumn<QString>("message");
-    QTest::newRow("fiveConfigurations") << 0 << "the scene is not valid: scenes[0].methods: 1 to 4 configurations, got 5";
-    QTest::newRow("head4096") << 1 << "the scene is not valid: scenes[0].head: an integer from 0 to 4095, got 4096";
-    QTest::newRow("decayMaxDistance0") << 2 << "the scene is not valid: scenes[0].view.decay_max_distance:";
+    QTest::newRow("fiveConfigurations") << 0 << "the scene is not valid: methods: 1 to 4 configurations, got 5";
+    QTest::newRow("head4096") << 1 << "the scene is not valid: head: an integer from 0 to 4095, got 4096";
+    QTest::newRow("decayMaxDistance0") << 2 << "the scene is not valid: decay_max_distance: an integer from 1 to 1048576, got 0";
 }
 
 void TestExport::scenesASessionCannotHoldAreRefused() {

@@ -308,6 +308,7 @@ QWidget* ParameterPanel::buildConfigBox() {
     label_ = new QLineEdit(box);
     label_->setObjectName(QStringLiteral("label"));
     label_->setPlaceholderText(tr("automatic"));
+    label_->setMaxLength(kMaxLabelLength);
     f->addRow(tr("Label"), label_);
     preset_ = new QComboBox(box);
     preset_->setObjectName(QStringLiteral("preset"));

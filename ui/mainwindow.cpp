@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -63,8 +64,15 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(panel_);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(std::min(panel_->sizeHint().width() + 24, 380));
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    // The dock is as wide as the panel needs at its text size (a projector's larger type too),
+    // up to 40 % of the window; past that the panel scrolls rather than being cut.
+    const auto fitPanel = [this, scroll] {
+        const int need = panel_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 8;
+        scroll->setMinimumWidth(std::min(std::max(need, 300), std::max(380, width() * 2 / 5)));
+    };
+    fitPanel();
+    connect(panel_, &ParameterPanel::lookChanged, this, fitPanel);
     auto* dock = new QDockWidget(tr("Parameters"), this);
     dock->setObjectName(QStringLiteral("parametersDock"));
     dock->setWidget(scroll);

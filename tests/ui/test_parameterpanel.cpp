@@ -13,6 +13,7 @@
 #include "core/presets.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
+#include "ui/render/theme.h"
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -166,6 +167,23 @@ private Q_SLOTS:
         QTest::keyClicks(label, QStringLiteral("mine"));
         QTest::keyClick(label, Qt::Key_Return);
         QCOMPARE(scene.params().methods[0].label, QStringLiteral("mine"));
+    }
+
+    // The panel follows the theme and the text size.
+    void panelFollowsThemeAndTextSize() {
+        Scene scene;
+        ParameterPanel panel(&scene);
+        const double before = panel.font().pointSizeF();
+        const QColor window = panel.palette().color(QPalette::Window);
+        scene.edit(QStringLiteral("look"), QString(), [](SceneParams& s) {
+            s.view.theme = QStringLiteral("projector");
+            s.view.fontScale = 1.5;
+        });
+        QVERIFY(panel.font().pointSizeF() >= before * 1.5 - 1e-9);
+        QCOMPARE(panel.palette().color(QPalette::Window), themeByName(QStringLiteral("projector")).panel);
+        QVERIFY(panel.palette().color(QPalette::Window) != window || themeByName(QStringLiteral("projector")).panel == window);
+        scene.undoStack()->undo();
+        QCOMPARE(panel.font().pointSizeF(), before);
     }
 
     // A slider drag is one undo step and proposes only valid values.

@@ -5,6 +5,7 @@
 #include "ui/render/theme.h"
 
 #include <QCheckBox>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QComboBox>
 #include <QFormLayout>
@@ -358,6 +359,36 @@ void ParameterPanel::applyPreset(const QString& key) {
     scene_->apply(tr("Preset %1").arg(qs(p->name)), s);
 }
 
+// The panel follows the scene's theme and text size (a projector needs a legible panel too).
+// Only a change of either touches fonts and palettes: refresh() runs on every edit.
+void ParameterPanel::applyLook(const QString& themeName, double fontScale) {
+    const QString key = themeName + QLatin1Char('/') + QString::number(fontScale);
+    if (key == lookKey_) return;
+    lookKey_ = key;
+    const Theme t = themeByName(themeName, fontScale);
+    QFont f = QApplication::font();
+    const double base = f.pointSizeF() > 0 ? f.pointSizeF() : 10.0;
+    f.setPointSizeF(base * fontScale * (t.fontPt / Theme{}.fontPt));
+    setFont(f);
+    QPalette pal = QApplication::palette();
+    if (t.name != QLatin1String("light")) {
+        pal.setColor(QPalette::Window, t.panel);
+        pal.setColor(QPalette::WindowText, t.foreground);
+        pal.setColor(QPalette::Base, t.background);
+        pal.setColor(QPalette::AlternateBase, t.panel);
+        pal.setColor(QPalette::Text, t.foreground);
+        pal.setColor(QPalette::Button, t.panel);
+        pal.setColor(QPalette::ButtonText, t.foreground);
+        pal.setColor(QPalette::PlaceholderText, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::Text, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::WindowText, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::ButtonText, t.muted);
+    }
+    setPalette(pal);
+    setAutoFillBackground(true);
+    Q_EMIT lookChanged();
+}
+
 void ParameterPanel::refresh() {
     refreshing_ = true;
     const SceneParams& s = scene_->params();
@@ -404,6 +435,7 @@ void ParameterPanel::refresh() {
     } else {
         showIf(problem_, false);
     }
+    applyLook(s.view.theme, s.view.fontScale);
     setLabel(summary_, qs(methodSummary(p.method)));
     for (const auto& [m, box] : methodBoxes_) showIf(box, m == p.method);
     for (auto& r : rows_) {

@@ -49,6 +49,10 @@ public:
     // Applies a model preset (core/presets.h) to the edited configuration, as one undo step.
     void applyPreset(const QString& key);
 
+Q_SIGNALS:
+    // The theme or text size changed the panel's fonts: its minimum width changed.
+    void lookChanged();
+
 private:
     // One generated control: how to show the value and whether the row matters now.
     struct Row {
@@ -67,6 +71,7 @@ private:
                  const std::vector<std::string_view>& skip = {});
     QWidget* makeControl(const ParamInfo& info, const QString& path, std::function<ParamValue()> value,
                          std::function<void(const ParamValue&, bool merge)> commit, Row& row);
+    void applyLook(const QString& themeName, double fontScale);
     void editConfig(const QString& text, const QString& path, std::function<void(ScoreParams&)> f);
     void editScene(const QString& text, const QString& path, std::function<void(SceneParams&)> f);
 
@@ -88,6 +93,7 @@ private:
     SliderSpin* base_ = nullptr;
     SliderSpin* length_ = nullptr;
     std::vector<std::pair<Method, QGroupBox*>> methodBoxes_;
+    QString lookKey_;
 };
 
 }  // namespace poslab::ui

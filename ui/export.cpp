@@ -1,5 +1,7 @@
 #include "ui/export.h"
 
+#include "core/json.h"
+
 #include "ui/atomicfile.h"
 #include "ui/compute.h"
 #include "ui/render/decayrenderer.h"
@@ -19,7 +21,6 @@
 #include <QImage>
 #include <QImageReader>
 #include <QImageWriter>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QPageLayout>
@@ -71,17 +72,18 @@ QString csvRow(const QStringList& fields) {
     return out.join(QLatin1Char(',')) + QLatin1Char('\n');
 }
 
-QJsonValue jnum(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null); }
-QJsonArray jnums(const std::vector<double>& v) {
-    QJsonArray a;
-    for (double x : v) a.append(jnum(x));
-    return a;
+// Figure data through the one JSON writer (core/json.h). A value that is not finite (a masked
+// cell, a missing point) is written as null on purpose.
+void jnum(JsonWriter& w, double v) {
+    if (std::isfinite(v)) w.number(v);
+    else w.null();
 }
-QJsonArray jints(const std::vector<std::int64_t>& v) {
-    QJsonArray a;
-    for (auto x : v) a.append(QJsonValue(static_cast<qint64>(x)));
-    return a;
+void jnums(JsonWriter& w, const std::vector<double>& v) {
+    w.beginArray();
+    for (double x : v) jnum(w, x);
+    w.endArray();
 }
+void jstr(JsonWriter& w, const QString& s) { w.string(s.toStdString()); }
 
 QString escapeXml(const QString& s) { return s.toHtmlEscaped(); }
 
@@ -412,59 +414,64 @@ QString pairsCsv(const PairsResult& res) {
     return out;
 }
 
-QJsonObject pairsJson(const PairsResult& res) {
-    QJsonArray configs;
+void pairsJson(JsonWriter& w, const PairsResult& res) {
+    w.beginObject().key("configs").beginArray();
     for (const auto& cfg : res.configs) {
-        QJsonObject o;
-        o.insert(QStringLiteral("title"), cfg.title);
-        o.insert(QStringLiteral("method"), QString::fromUtf8(std::string(methodKey(cfg.method)).c_str()));
-        if (!cfg.error.isEmpty()) o.insert(QStringLiteral("error"), cfg.error);
-        o.insert(QStringLiteral("positions"), jints(cfg.positions));
-        o.insert(QStringLiteral("trail_positions"), jints(cfg.trailPositions));
-        QJsonArray pairs;
-        for (const auto& pp : cfg.pairs) {
-            QJsonObject po;
-            po.insert(QStringLiteral("pair"), pp.pair);
-            po.insert(QStringLiteral("theta"), jnum(pp.theta));
-            po.insert(QStringLiteral("channels"), QJsonArray{pp.channelA, pp.channelB});
-            po.insert(QStringLiteral("angle"), jnums(pp.angle));
-            const auto pts = [](const std::vector<QPointF>& v) {
-                QJsonArray a;
-                for (const auto& p : v) a.append(QJsonArray{jnum(p.x()), jnum(p.y())});
-                return a;
-            };
-            po.insert(QStringLiteral("query"), pts(pp.query));
-            po.insert(QStringLiteral("key"), pts(pp.key));
-            po.insert(QStringLiteral("trail"), pts(pp.trail));
-            pairs.append(po);
-        }
-        o.insert(QStringLiteral("pairs"), pairs);
-        QJsonArray curves;
-        for (const auto& s : cfg.curves) {
-            QJsonObject so;
-            so.insert(QStringLiteral("name"), s.name);
-            so.insert(QStringLiteral("x"), jnums(s.x));
-            so.insert(QStringLiteral("y"), jnums(s.y));
-            curves.append(so);
-        }
-        o.insert(QStringLiteral("curves"), curves);
-        if (cfg.table.size() > 0) {
-            QJsonArray rows;
-            for (Eigen::Index i = 0; i < cfg.table.rows(); ++i) {
-                QJsonArray row;
-                for (Eigen::Index j = 0; j < cfg.table.cols(); ++j) row.append(jnum(cfg.table(i, j)));
-                rows.append(row);
+        w.beginObject();
+        jstr(w.key("title"), cfg.title);
+        w.key("method").string(methodKey(cfg.method));
+        if (!cfg.error.isEmpty()) jstr(w.key("error"), cfg.error);
+        w.key("positions").integers(cfg.positions);
+        w.key("trail_positions").integers(cfg.trailPositions);
+        const auto pts = [&w](const char* key, const std::vector<QPointF>& v) {
+            w.key(key).beginArray();
+            for (const auto& p : v) {
+                w.beginArray();
+                jnum(w, p.x());
+                jnum(w, p.y());
+                w.endArray();
             }
-            QJsonObject t;
-            t.insert(QStringLiteral("title"), cfg.tableTitle);
-            t.insert(QStringLiteral("rows"), jints(cfg.tableRows));
-            t.insert(QStringLiteral("cols"), jints(cfg.tableCols));
-            t.insert(QStringLiteral("values"), rows);
-            o.insert(QStringLiteral("table"), t);
+            w.endArray();
+        };
+        w.key("pairs").beginArray();
+        for (const auto& pp : cfg.pairs) {
+            w.beginObject();
+            w.key("pair").integer(pp.pair);
+            jnum(w.key("theta"), pp.theta);
+            w.key("channels").integers({pp.channelA, pp.channelB});
+            jnums(w.key("angle"), pp.angle);
+            pts("query", pp.query);
+            pts("key", pp.key);
+            pts("trail", pp.trail);
+            w.endObject();
         }
-        configs.append(o);
+        w.endArray();
+        w.key("curves").beginArray();
+        for (const auto& c : cfg.curves) {
+            w.beginObject();
+            jstr(w.key("name"), c.name);
+            jnums(w.key("x"), c.x);
+            jnums(w.key("y"), c.y);
+            w.endObject();
+        }
+        w.endArray();
+        if (cfg.table.size() > 0) {
+            w.key("table").beginObject();
+            jstr(w.key("title"), cfg.tableTitle);
+            w.key("rows").integers(cfg.tableRows);
+            w.key("cols").integers(cfg.tableCols);
+            w.key("values").beginArray();
+            for (Eigen::Index i = 0; i < cfg.table.rows(); ++i) {
+                w.beginArray();
+                for (Eigen::Index j = 0; j < cfg.table.cols(); ++j) jnum(w, cfg.table(i, j));
+                w.endArray();
+            }
+            w.endArray();
+            w.endObject();
+        }
+        w.endObject();
     }
-    return QJsonObject{{QStringLiteral("configs"), configs}};
+    w.endArray().endObject();
 }
 
 bool maskedCell(const HeatmapResult& res, const HeatmapPanel& panel, Eigen::Index i, Eigen::Index j) {
@@ -488,34 +495,38 @@ QString heatmapCsv(const HeatmapResult& res) {
     return out;
 }
 
-QJsonObject heatmapJson(const HeatmapResult& res) {
-    QJsonArray panels;
+void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
+    w.beginObject();
+    w.key("length").integer(res.length);
+    w.key("softmax").boolean(res.softmax);
+    w.key("causal").boolean(res.causal);
+    w.key("head").integer(res.head);
+    w.key("panels").beginArray();
     for (const auto& p : res.panels) {
-        QJsonObject o;
-        o.insert(QStringLiteral("title"), p.title);
-        o.insert(QStringLiteral("difference"), p.difference);
-        if (!p.error.isEmpty()) o.insert(QStringLiteral("error"), p.error);
-        o.insert(QStringLiteral("queries"), jints(p.queries));
-        o.insert(QStringLiteral("keys"), jints(p.keys));
-        QJsonArray rows;
+        w.beginObject();
+        jstr(w.key("title"), p.title);
+        w.key("difference").boolean(p.difference);
+        if (!p.error.isEmpty()) jstr(w.key("error"), p.error);
+        w.key("queries").integers(p.queries);
+        w.key("keys").integers(p.keys);
+        w.key("values").beginArray();
         for (Eigen::Index i = 0; i < p.values.rows(); ++i) {
-            QJsonArray row;
-            for (Eigen::Index j = 0; j < p.values.cols(); ++j)
-                row.append(maskedCell(res, p, i, j) ? QJsonValue(QJsonValue::Null) : jnum(p.values(i, j)));
-            rows.append(row);
+            w.beginArray();
+            for (Eigen::Index j = 0; j < p.values.cols(); ++j) {
+                if (maskedCell(res, p, i, j)) w.null();
+                else jnum(w, p.values(i, j));
+            }
+            w.endArray();
         }
-        o.insert(QStringLiteral("values"), rows);
-        o.insert(QStringLiteral("color_range"), QJsonArray{jnum(p.lo), jnum(p.hi)});
-        o.insert(QStringLiteral("colormap"), p.diverging ? QStringLiteral("diverging") : QStringLiteral("viridis"));
-        panels.append(o);
+        w.endArray();
+        w.key("color_range").beginArray();
+        jnum(w, p.lo);
+        jnum(w, p.hi);
+        w.endArray();
+        w.key("colormap").string(p.diverging ? "diverging" : "viridis");
+        w.endObject();
     }
-    QJsonObject o;
-    o.insert(QStringLiteral("length"), static_cast<qint64>(res.length));
-    o.insert(QStringLiteral("softmax"), res.softmax);
-    o.insert(QStringLiteral("causal"), res.causal);
-    o.insert(QStringLiteral("head"), res.head);
-    o.insert(QStringLiteral("panels"), panels);
-    return o;
+    w.endArray().endObject();
 }
 
 QString decayCsv(const DecayResult& res) {
@@ -530,23 +541,22 @@ QString decayCsv(const DecayResult& res) {
     return out;
 }
 
-QJsonObject decayJson(const DecayResult& res) {
-    QJsonArray series;
+void decayJson(JsonWriter& w, const DecayResult& res) {
+    w.beginObject();
+    w.key("max_distance").integer(res.maxDistance);
+    w.key("log_x").boolean(res.logX);
+    w.key("log_y").boolean(res.logY);
+    w.key("series").beginArray();
     for (const auto& s : res.series) {
-        QJsonObject o;
-        o.insert(QStringLiteral("title"), s.title);
-        if (!s.error.isEmpty()) o.insert(QStringLiteral("error"), s.error);
-        o.insert(QStringLiteral("distance"), jints(s.distance));
-        o.insert(QStringLiteral("value"), jnums(s.value));
-        if (!s.bound.empty()) o.insert(QStringLiteral("bound"), jnums(s.bound));
-        series.append(o);
+        w.beginObject();
+        jstr(w.key("title"), s.title);
+        if (!s.error.isEmpty()) jstr(w.key("error"), s.error);
+        w.key("distance").integers(s.distance);
+        jnums(w.key("value"), s.value);
+        if (!s.bound.empty()) jnums(w.key("bound"), s.bound);
+        w.endObject();
     }
-    QJsonObject o;
-    o.insert(QStringLiteral("max_distance"), static_cast<qint64>(res.maxDistance));
-    o.insert(QStringLiteral("log_x"), res.logX);
-    o.insert(QStringLiteral("log_y"), res.logY);
-    o.insert(QStringLiteral("series"), series);
-    return o;
+    w.endArray().endObject();
 }
 
 QString frequenciesCsv(const FrequencyResult& res) {
@@ -566,30 +576,30 @@ QString frequenciesCsv(const FrequencyResult& res) {
     return out;
 }
 
-QJsonObject frequenciesJson(const FrequencyResult& res) {
-    QJsonArray configs;
+void frequenciesJson(JsonWriter& w, const FrequencyResult& res) {
+    w.beginObject().key("configs").beginArray();
     for (const auto& f : res.configs) {
-        QJsonObject o;
-        o.insert(QStringLiteral("title"), f.title);
-        o.insert(QStringLiteral("method"), QString::fromUtf8(std::string(methodKey(f.method)).c_str()));
-        if (!f.error.isEmpty()) o.insert(QStringLiteral("error"), f.error);
-        o.insert(QStringLiteral("note"), f.note);
-        o.insert(QStringLiteral("theta_before"), jnums(f.before));
-        o.insert(QStringLiteral("theta_after"), jnums(f.after));
-        o.insert(QStringLiteral("scaled"), f.scaled);
-        o.insert(QStringLiteral("attention_factor"), jnum(f.attentionFactor));
-        o.insert(QStringLiteral("original_context"), static_cast<qint64>(f.originalContext));
-        o.insert(QStringLiteral("context"), static_cast<qint64>(f.context));
-        configs.append(o);
+        w.beginObject();
+        jstr(w.key("title"), f.title);
+        w.key("method").string(methodKey(f.method));
+        if (!f.error.isEmpty()) jstr(w.key("error"), f.error);
+        jstr(w.key("note"), f.note);
+        jnums(w.key("theta_before"), f.before);
+        jnums(w.key("theta_after"), f.after);
+        w.key("scaled").boolean(f.scaled);
+        jnum(w.key("attention_factor"), f.attentionFactor);
+        w.key("original_context").integer(f.originalContext);
+        w.key("context").integer(f.context);
+        w.endObject();
     }
-    return QJsonObject{{QStringLiteral("configs"), configs}};
+    w.endArray().endObject();
 }
 
 // The view's results at the resolution a figure of the request's size would use.
 struct ViewData {
     ViewKind view;
     QString csv;
-    QJsonObject json;
+    std::function<void(JsonWriter&)> json;   // writes the view's values as one object
 };
 
 std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r) {
@@ -603,25 +613,25 @@ std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r)
         case ViewKind::Pairs: {
             const auto res = computePairs(scene, d);
             v.csv = pairsCsv(res);
-            v.json = pairsJson(res);
+            v.json = [res](JsonWriter& w) { pairsJson(w, res); };
             break;
         }
         case ViewKind::Heatmap: {
             const auto res = computeHeatmap(scene, d);
             v.csv = heatmapCsv(res);
-            v.json = heatmapJson(res);
+            v.json = [res](JsonWriter& w) { heatmapJson(w, res); };
             break;
         }
         case ViewKind::Decay: {
             const auto res = computeDecay(scene, d);
             v.csv = decayCsv(res);
-            v.json = decayJson(res);
+            v.json = [res](JsonWriter& w) { decayJson(w, res); };
             break;
         }
         case ViewKind::Frequencies: {
             const auto res = computeFrequencies(scene);
             v.csv = frequenciesCsv(res);
-            v.json = frequenciesJson(res);
+            v.json = [res](JsonWriter& w) { frequenciesJson(w, res); };
             break;
         }
         }
@@ -848,15 +858,17 @@ QByteArray exportCsv(const SceneParams& scene, const ExportRequest& r) {
 }
 
 QByteArray exportJson(const SceneParams& scene, const ExportRequest& r) {
-    QJsonObject views;
-    for (const auto& v : viewData(scene, r)) views.insert(viewKey(v.view), v.json);
-    QJsonObject root;
-    root.insert(QStringLiteral("format"), QStringLiteral("poslab-data"));
-    root.insert(QStringLiteral("app_version"), poslabVersion());
-    root.insert(QStringLiteral("title"), figureTitle(scene, r.view));
-    root.insert(QStringLiteral("views"), views);
-    root.insert(QStringLiteral("session"), QJsonDocument::fromJson(sceneToJson(scene, true)).object());
-    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+    JsonWriter w(JsonWriter::Style::Pretty);
+    w.beginObject();
+    w.key("format").string("poslab-data");
+    jstr(w.key("app_version"), poslabVersion());
+    jstr(w.key("title"), figureTitle(scene, r.view));
+    w.key("views").beginObject();
+    for (const auto& v : viewData(scene, r)) v.json(w.key(viewKey(v.view).toStdString()));
+    w.endObject();
+    writeSessionJson(w.key("session"), Session{{SessionScene{QString(), QString(), scene}}, 0});
+    w.endObject();
+    return QByteArray::fromStdString(w.text()) + '\n';
 }
 
 std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequest& r, QString* error) {

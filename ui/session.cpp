@@ -361,8 +361,7 @@ void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene
 
 }  // namespace
 
-QByteArray sessionToJson(const Session& session, bool compact) {
-    JsonWriter w(compact ? JsonWriter::Style::Compact : JsonWriter::Style::Pretty);
+void writeSessionJson(JsonWriter& w, const Session& session) {
     w.beginObject();
     w.key("format").string("poslab-session");
     w.key("schema").integer(kSessionSchema);
@@ -372,6 +371,11 @@ QByteArray sessionToJson(const Session& session, bool compact) {
     for (const auto& s : session.scenes) writeScene(w, s);
     w.endArray();
     w.endObject();
+}
+
+QByteArray sessionToJson(const Session& session, bool compact) {
+    JsonWriter w(compact ? JsonWriter::Style::Compact : JsonWriter::Style::Pretty);
+    writeSessionJson(w, session);
     // Non-finite numbers are written as null (and refused on reading): a scene never holds them.
     QByteArray out = QByteArray::fromStdString(w.text());
     if (!compact) out += '\n';

@@ -38,6 +38,7 @@
 // parameters), too many scenes/configurations/positions. Missing fields take their default.
 // Unknown fields are ignored but reported, one warning each ("unknown field
 // scenes[0].view.zoom, ignored").
+#include "core/json.h"
 #include "ui/sceneparams.h"
 
 #include <QByteArray>
@@ -75,6 +76,8 @@ QString poslabVersion();
 // Serialises a session. `compact` = one line without spaces (for metadata embedded in figures);
 // otherwise indented for people (what .poslab files contain). Deterministic.
 QByteArray sessionToJson(const Session& session, bool compact = false);
+// The session as one JSON object written into `w` (figure data embeds it).
+void writeSessionJson(JsonWriter& w, const Session& session);
 // Same for one scene (a session of one scene, current 0).
 QByteArray sceneToJson(const SceneParams& scene, bool compact = false);
 

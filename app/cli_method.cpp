@@ -123,6 +123,7 @@ namespace {
 TableSelection methodSelection(Method m, bool decay) {
     TableSelection s;
     s.group = methodParamGroup(m);
+    s.skip = {"seed"};   // --seed seeds the content and every table (compute scores' contract)
     if (decay) s.reserved = {"max-distance"};
     s.prefix = std::string(methodKey(m)) + "-";
     return s;

@@ -33,12 +33,14 @@ struct TableSelection {
     std::string_view group{};                // the entries of this group ("" = the struct's own)
     unsigned skipFlags = kParamShared;       // leave out entries with these flags ...
     std::set<std::string> only{};            // ... or, when not empty, take exactly these names
+    std::set<std::string> skip{};            // names the command sets otherwise (--seed sets every table seed)
     std::set<std::string> required{};         // names whose option must be given
     std::set<std::string> reserved{};         // options the command uses otherwise: prefixed
     std::string prefix{};                    // "t5-" (T5's --t5-max-distance in decay)
     bool takes(std::string_view g, const ParamInfo& i) const {
         if (g != group) return false;
         if (!only.empty()) return only.count(std::string(i.name)) != 0;
+        if (skip.count(std::string(i.name))) return false;
         return (i.flags & skipFlags) == 0;
     }
     std::string option(const ParamInfo& i) const {

@@ -291,6 +291,7 @@ void TestFuzzCli::randomCommandLines_data() {
 void TestFuzzCli::randomCommandLines() {
     QFETCH(QString, what);
     QFETCH(int, runs);
+    runs = scaled(runs);
     const bool figure = what == QLatin1String("figure");
     const QStringList helpArgs = figure ? QStringList{QStringLiteral("figure"), QStringLiteral("--help")}
                                         : QStringList{QStringLiteral("compute"), what, QStringLiteral("--help")};

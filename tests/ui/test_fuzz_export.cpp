@@ -128,6 +128,7 @@ void TestFuzzExport::randomExports() {
     QFETCH(QString, scenes);
     QFETCH(bool, validRequest);
     QFETCH(int, iterations);
+    iterations = scaled(iterations);
     QFETCH(quint64, seed);
     Rng rng(seed);
     QTemporaryDir dir;

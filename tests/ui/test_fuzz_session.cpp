@@ -111,7 +111,7 @@ void TestFuzzSession::mutatedSessions() {
     const Mutation m = kAllMutations[std::size_t(mutation)];
     Rng rng(seed);
     int accepted = 0, refused = 0, multiline = 0, firstMultiline = -1;
-    for (int i = 0; i < kIterations; ++i) {
+    for (int i = 0; i < scaled(kIterations); ++i) {
         const QByteArray input = mutate(validSessionJson(rng), rng, m);
         bool several = false;
         const QString problem = checkInput(input, &several);

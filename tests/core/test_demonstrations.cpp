@@ -46,7 +46,7 @@ private Q_SLOTS:
             QCOMPARE(demoFromKey(d.key).value(), d.id);
             QCOMPARE(demoInfo(d.id).key, d.key);
         }
-        QCOMPARE(int(keys.size()), 12);
+        QCOMPARE(int(keys.size()), 19);
         QVERIFY(!demoFromKey("no-such-demo").has_value());
     }
 

@@ -2,6 +2,7 @@
 #include "core/demonstrations.h"
 #include "support/testsupport.h"
 
+#include <cctype>
 #include <cmath>
 #include <complex>
 #include <numbers>
@@ -427,9 +428,66 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
         QVERIFY(r.value().holds);
         QVERIFY(!r.value().figures.empty());
+        QVERIFY(!r.value().conclusion.empty());
+        std::set<std::string> names;
         for (const auto& f : r.value().figures) {
             QVERIFY(std::isfinite(f.value));
             QVERIFY(!f.label.empty());
+            QVERIFY2(names.insert(f.name).second, f.name.c_str());   // "measured" keys: unique, snake_case
+            QVERIFY(!f.name.empty() && f.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos);
+            for (double v : f.list) QVERIFY(std::isfinite(v));
+        }
+        // The same on its own scene given explicitly.
+        auto again = runDemonstration(DemoId(id), demoParams(DemoId(id)));
+        QVERIFY(again.ok());
+        QCOMPARE(again.value().figures.size(), r.value().figures.size());
+        for (std::size_t i = 0; i < r.value().figures.size(); ++i) QCOMPARE(again.value().figures[i].value, r.value().figures[i].value);
+        // The scene validates, and every parameter the demonstration reads is one of the table's.
+        QVERIFY(!demoParams(DemoId(id)).validate());
+        for (const auto& name : demoSceneParams(DemoId(id))) {
+            if (name.size() > 2 && name.substr(name.size() - 2) == ".*") {
+                QCOMPARE(name.substr(0, name.size() - 2), std::string(methodParamGroup(demoParams(DemoId(id)).method)));
+                continue;
+            }
+            QVERIFY2(findParam(scoreParamTable(), name) != nullptr, name.c_str());
+        }
+    }
+
+    // No validation message is lecture content: the learned row of "Beyond the training length"
+    // says what it means, and numbers in sentences carry 4 significant digits.
+    void demonstrationTextIsForAnAudience_data() {
+        QTest::addColumn<int>("id");
+        for (const auto& d : demonstrations()) QTest::newRow(d.key.c_str()) << int(d.id);
+    }
+    void demonstrationTextIsForAnAudience() {
+        QFETCH(int, id);
+        auto r = runDemonstration(DemoId(id));
+        QVERIFY(r.ok());
+        std::vector<std::string> texts{r.value().conclusion};
+        for (const auto& f : r.value().figures) {
+            texts.push_back(f.label);
+            texts.push_back(f.note);
+        }
+        for (const auto& t : texts) {
+            QVERIFY2(t.find(", got ") == std::string::npos, t.c_str());
+            QVERIFY2(t.find("integers from") == std::string::npos, t.c_str());
+            // No run of more than 6 digits after a decimal point (1.138629436111989).
+            int run = 0;
+            bool afterPoint = false;
+            for (char c : t) {
+                if (c == '.') { afterPoint = true; run = 0; continue; }
+                if (std::isdigit(static_cast<unsigned char>(c)) && afterPoint) {
+                    QVERIFY2(++run <= 6, t.c_str());
+                } else {
+                    afterPoint = false;
+                    run = 0;
+                }
+            }
+        }
+        if (DemoId(id) == DemoId::Extrapolation) {
+            bool said = false;
+            for (const auto& t : texts) said = said || t.find("no row 8191 in a table of 2048") != std::string::npos;
+            QVERIFY(said);
         }
     }
 };

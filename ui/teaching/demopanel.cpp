@@ -262,7 +262,7 @@ QString demoFormula(DemoId id) {
         case DemoId::LearnedTable: return QStringLiteral("h_p = x_p + E[p],\\quad E \\in \\mathbb{R}^{L \\times d},\\quad p \\le L - 1");
         case DemoId::ShawClipping: return QStringLiteral("e_{ij} = \\frac{q_i \\cdot (k_j + a^K_{\\mathrm{clip}(j-i,\\,-k,\\,k)})}{\\sqrt{d}}");
         case DemoId::T5Buckets: return QStringLiteral("b(d) = d\\ (d < e),\\quad b(d) = e + \\frac{\\ln(d/e)}{\\ln(D/e)}\\,(n - e)\\ (\\text{capped at } n - 1)");
-        case DemoId::TransformerXLTerms: return QStringLiteral("A_{ij} = \\underbrace{q_i k_j}_{(a)} + \\underbrace{q_i W_R R_{i-j}}_{(b)} + \\underbrace{u\\, k_j}_{(c)} + \\underbrace{v\\, W_R R_{i-j}}_{(d)}");
+        case DemoId::TransformerXLTerms: return QStringLiteral("A_{ij} = \\text{(a) } q_i k_j + \\text{(b) } q_i W_R R_{i-j} + \\text{(c) } u\\, k_j + \\text{(d) } v\\, W_R R_{i-j}");
         case DemoId::AlibiSlopes: return QStringLiteral("s_{ij} = q_i \\cdot k_j - m_h\\,(i - j),\\quad m_h = 2^{-8h/H}");
         case DemoId::Llama3Bands: return QStringLiteral("\\theta_i' = \\theta_i\\ (\\lambda_i < L/4),\\quad \\theta_i' = \\theta_i / s\\ (\\lambda_i > L),\\quad \\text{blended between}");
         case DemoId::YarnRamp: return QStringLiteral("\\theta_i' = (1 - \\gamma_i)\\,\\frac{\\theta_i}{s} + \\gamma_i\\,\\theta_i,\\quad c = 0.1 \\ln s + 1");

@@ -84,7 +84,7 @@ void computeRopePairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
     out.yLabel = QObject::tr("second channel");
     if (freqs.attention_factor != 1.0)
         out.note = QObject::tr("cos and sin carry the attention factor %1, so radii are scaled by it")
-                       .arg(formatValue(freqs.attention_factor));
+                       .arg(displayValue(freqs.attention_factor));
 }
 
 void computeSinusoidalPairs(const ScoreParams& p, PairsConfigResult& out, const DisplaySpec& d,

@@ -717,27 +717,27 @@ ComparisonTable comparisonTable() {
                     mem(0, "added once per token"));
                 break;
             case Method::Learned:
-                row(m, {"yes: " + formatInt(lp.table_size) + " × " + formatInt(lp.dim) + " table", D::Extrapolation, 0},
+                row(m, {"yes: " + formatInt(lp.table_size) + " × " + formatInt(lp.dim) + " table", D::LearnedTable, 0},
                     {"fails past the table", D::Extrapolation, 0}, {"absolute (indexed by position)", D::Extrapolation, 0},
                     mem(learnedParams, "added once per token"));
                 break;
             case Method::Shaw:
-                row(m, {"yes: (2k+1) × d key and value tables", D::KvCache, 0},
-                    {"clipped at ±k", D::Extrapolation, 0}, {"relative, clipped at ±k", D::KvCache, 0},
+                row(m, {"yes: (2k+1) × d key and value tables", D::ShawClipping, 0},
+                    {"clipped at ±k", D::Extrapolation, 0}, {"relative, clipped at ±k", D::ShawClipping, 0},
                     mem(shawParams, "one term per cached key per step"));
                 break;
             case Method::T5:
-                row(m, {"yes: one bias per bucket and head", D::KvCache, 0},
-                    {"last bucket past max_distance", D::Extrapolation, 0}, {"relative, log buckets", D::KvCache, 0},
+                row(m, {"yes: one bias per bucket and head", D::T5Buckets, 0},
+                    {"last bucket past max_distance", D::Extrapolation, 0}, {"relative, log buckets", D::T5Buckets, 0},
                     mem(t5Params, "one bias per cached key per step"));
                 break;
             case Method::TransformerXL:
-                row(m, {"yes: u, v, W_R", D::KvCache, 0}, {"defined (relative sinusoid)", D::Extrapolation, 0},
-                    {"relative (four terms)", D::KvCache, 0}, mem(txlParams, "one term per cached key per step"));
+                row(m, {"yes: u, v, W_R", D::TransformerXLTerms, 0}, {"defined (relative sinusoid)", D::Extrapolation, 0},
+                    {"relative (four terms)", D::TransformerXLTerms, 0}, mem(txlParams, "one term per cached key per step"));
                 break;
             case Method::Alibi:
-                row(m, {"no: fixed slopes", D::Extrapolation, 0}, {"yes: linear bias continues", D::Extrapolation, 0},
-                    {"relative: −m_h (i − j)", D::KvCache, 0}, mem(0, "one bias per cached key per step"));
+                row(m, {"no: fixed slopes", D::AlibiSlopes, 0}, {"yes: linear bias continues", D::Extrapolation, 0},
+                    {"relative: −m_h (i − j)", D::AlibiSlopes, 0}, mem(0, "one bias per cached key per step"));
                 break;
             case Method::Rope:
                 row(m, {"no: fixed rotation frequencies", D::RopeComplexIdentity, 0},

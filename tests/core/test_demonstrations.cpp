@@ -416,6 +416,12 @@ private Q_SLOTS:
         QCOMPARE(mem(Method::NoPE), 0.0);
         QCOMPARE(*t.find(Method::Rope)->cells[int(TableColumn::Relative)].demo, DemoId::RopeShiftInvariance);
         QCOMPARE(*t.find(Method::Learned)->cells[int(TableColumn::Extrapolation)].demo, DemoId::Extrapolation);
+        // Each method's own cells open its own demonstration.
+        QCOMPARE(*t.find(Method::Learned)->cells[int(TableColumn::Learnable)].demo, DemoId::LearnedTable);
+        QCOMPARE(*t.find(Method::Shaw)->cells[int(TableColumn::Relative)].demo, DemoId::ShawClipping);
+        QCOMPARE(*t.find(Method::T5)->cells[int(TableColumn::Relative)].demo, DemoId::T5Buckets);
+        QCOMPARE(*t.find(Method::TransformerXL)->cells[int(TableColumn::Relative)].demo, DemoId::TransformerXLTerms);
+        QCOMPARE(*t.find(Method::Alibi)->cells[int(TableColumn::Relative)].demo, DemoId::AlibiSlopes);
     }
 
     void everyDemonstrationHolds_data() {

@@ -5,6 +5,7 @@
 
 #include "app/cli_common.h"
 #include "app/cli_compute.h"
+#include "app/cli_demo.h"
 #include "app/cli_figure.h"
 #include "ui/explorer.h"
 
@@ -32,6 +33,9 @@ const char* kHelp =
     "  poslab compute WHAT [OPTIONS]       compute, print ONE JSON object on stdout\n"
     "  poslab figure VIEW [OPTIONS] -o F   render a view without a window (PNG/SVG/PDF by extension)\n"
     "  poslab presets                      list the built-in model presets as JSON\n"
+    "  poslab demos                        list the demonstrations (lecture order) as JSON\n"
+    "  poslab compute demo KEY [OPTIONS]   one demonstration's claim, whether it holds, its numbers\n"
+    "  poslab figure demo KEY -o F         a demonstration's slide (PNG/SVG/PDF)\n"
     "  poslab --help | --version\n\n"
     "WHAT: frequencies, rope, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay\n"
     "      (`poslab compute WHAT --help` lists the options with defaults and valid ranges).\n"
@@ -50,6 +54,7 @@ int dispatch(int argc, char** argv) {
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (cmd == "compute") return runCompute(rest);
     if (cmd == "presets") return runPresets(rest);
+    if (cmd == "demos") return runDemos(rest);
     if (cmd == "figure") {
         QStringList list;
         for (const auto& a : rest) list << QString::fromLocal8Bit(a.c_str());
@@ -79,7 +84,7 @@ int dispatch(int argc, char** argv) {
         if (args.size() > used) fail("unexpected argument after --session FILE", "nothing", args[used]);
         return poslab::ui::runExplorer(argc, argv, QString::fromLocal8Bit(file.c_str()));
     }
-    fail("unknown command", "compute, figure, presets, --session FILE, --help or --version", cmd);
+    fail("unknown command", "compute, figure, presets, demos, --session FILE, --help or --version", cmd);
 }
 
 }  // namespace

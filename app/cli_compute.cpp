@@ -3,6 +3,7 @@
 #include "app/cli_compute.h"
 
 #include "app/cli_common.h"
+#include "app/cli_demo.h"
 #include "app/cli_method.h"
 #include "core/decay.h"
 #include "core/presets.h"
@@ -20,7 +21,7 @@ namespace {
 constexpr std::int64_t kMaxFullScores = 2048;   // N for a printed N × N matrix
 
 const std::string kWhatList =
-    "one of frequencies, rope, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay";
+    "one of frequencies, rope, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, demo";
 
 void printHelpAndExit(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
     const std::string t = helpText(usage, description, specs);
@@ -550,7 +551,8 @@ std::string computeHelp() {
            "  shaw            Shaw et al. clipped relative positions\n"
            "  transformer-xl  Transformer-XL relative sinusoid\n"
            "  scores          attention scores of any method (what the heatmap draws)\n"
-           "  decay           score against distance (what the decay view draws)\n\n"
+           "  decay           score against distance (what the decay view draws)\n"
+           "  demo KEY        a demonstration of the Teach menu: its claim, whether it holds, its numbers\n\n"
            "`poslab compute WHAT --help` lists every option with its default and valid range.\n"
            "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
 }
@@ -574,6 +576,7 @@ int runCompute(const std::vector<std::string>& args) {
     if (what == "transformer-xl") return transformerXL(rest);
     if (what == "scores") return scoresOrDecay(rest, false);
     if (what == "decay") return scoresOrDecay(rest, true);
+    if (what == "demo") return runComputeDemo(rest);
     fail("unknown WHAT for compute", kWhatList, what);
 }
 

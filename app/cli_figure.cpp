@@ -18,12 +18,22 @@
 
 #include "app/cli.h"
 #include "app/cli_common.h"
+#include "app/cli_demo.h"
 #include "app/cli_method.h"
 #include "core/presets.h"
+#include "ui/atomicfile.h"
 #include "ui/export.h"
+#include "ui/teaching/demoscenes.h"
+#include "ui/teaching/presentation.h"
 #include "ui/session.h"
 
 #include <QApplication>
+#include <QBuffer>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -333,6 +343,91 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     return job;
 }
 
+// `poslab figure demo KEY -o F`: the demonstration's slide as presentation mode draws it (the
+// demonstration's scene on the left, its numbers on the right), one slide of its own.
+void renderDemoFigure(const std::vector<std::string>& rawArgs) {
+    const std::vector<std::string> args = normalise(rawArgs);
+    if (args.size() < 2) fail("missing demonstration KEY for figure demo", demoKeyList(), "nothing");
+    if (args[1] == "--help" || args[1] == "-h") {
+        std::fputs("Usage: poslab figure demo KEY -o FILE [--width W] [--height H] [--theme T] [--force]\n\n"
+                   "Draw a demonstration (`poslab demos` lists the keys) as its slide: the demonstration's scene and its "
+                   "numbers, PNG, SVG or PDF by the file's extension.\n",
+                   stdout);
+        throw CliError{0, ""};
+    }
+    const DemoId id = demoOrFail(args[1]);
+    const std::vector<OptionSpec> specs = {
+        {"output", "FILE", "the file to write: .png, .svg or .pdf", "required", "a file name ending in .png, .svg or .pdf"},
+        {"width", "W", "width in pixels (SVG/PDF: at 96 dpi)", "1920", "an integer from 64 to 16384"},
+        {"height", "H", "height in pixels", "1080", "an integer from 64 to 16384"},
+        {"theme", "T", "projector (high contrast, large type, as presented), light or dark", "projector", "one of light, dark, projector"},
+        flagSpec("force", "overwrite an existing output file"),
+    };
+    Options o(std::vector<std::string>(args.begin() + 2, args.end()), specs, "figure demo " + demoInfo(id).key);
+    if (o.help()) {
+        std::fputs(helpText("poslab figure demo " + demoInfo(id).key + " -o FILE", demoInfo(id).title, specs).c_str(), stdout);
+        throw CliError{0, ""};
+    }
+    o.require("output");
+    const QString output = q(o.raw("output"));
+    const auto format = ui::exportFormatFromPath(output);
+    if (output.isEmpty() || !format || (*format != ui::ExportFormat::Png && *format != ui::ExportFormat::Svg && *format != ui::ExportFormat::Pdf))
+        fail("invalid --output", o.spec("output").valid, o.raw("output"));
+    const int width = int(o.has("width") ? o.integer("width", 64, 16384) : 1920);
+    const int height = int(o.has("height") ? o.integer("height", 64, 16384) : 1080);
+    const QString theme = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, "projector") : "projector");
+    const QFileInfo out(output);
+    if (out.exists() && !o.has("force")) fail("output file exists", "pass --force to overwrite it", s(output));
+    if (out.isDir()) fail("invalid --output", "a file, not a directory", o.raw("output"));
+
+    ui::Session deck;
+    deck.scenes = {ui::demoSlide(id)};
+    deck.current = 0;
+    ui::PresentationWindow slide(deck);
+    slide.setThemeName(theme);
+    slide.resize(width, height);
+    const QSize size(width, height);
+    QByteArray bytes;
+    QString error;
+    if (*format == ui::ExportFormat::Png) {
+        const QImage img = slide.renderSlide(size);
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
+    } else {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        const QString title = QStringLiteral("PosLab demonstration: ") + q(demoInfo(id).title);
+        QPainter p;
+        std::unique_ptr<QSvgGenerator> svg;
+        std::unique_ptr<QPdfWriter> pdf;
+        if (*format == ui::ExportFormat::Svg) {
+            svg = std::make_unique<QSvgGenerator>();
+            svg->setOutputDevice(&buffer);
+            svg->setResolution(96);
+            svg->setSize(size);
+            svg->setViewBox(QRectF(0, 0, width, height));
+            QString t = title;
+            t.replace(QLatin1Char('&'), QStringLiteral("&amp;")).replace(QLatin1Char('<'), QStringLiteral("&lt;")).replace(QLatin1Char('>'), QStringLiteral("&gt;"));
+            svg->setTitle(t);
+            if (!p.begin(svg.get())) failIo("the SVG generator could not start");
+        } else {
+            pdf = std::make_unique<QPdfWriter>(&buffer);
+            pdf->setResolution(96);
+            pdf->setTitle(title);
+            pdf->setPageLayout(QPageLayout(QPageSize(QSizeF(width / 96.0, height / 96.0), QPageSize::Inch, QString(), QPageSize::ExactMatch),
+                                           QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+            if (!p.begin(pdf.get())) failIo("the PDF writer could not start");
+            const QRect page = p.viewport();
+            p.scale(page.width() / double(width), page.height() / double(height));
+        }
+        slide.paintSlide(p, size);
+        p.end();
+    }
+    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(*format)) + " writer produced nothing");
+    if (!ui::writeFileAtomically(output, bytes, &error)) failIo(s(error));
+}
+
 // Qt's own chatter (e.g. "XDG_RUNTIME_DIR not set", libpng's warnings through Qt's image
 // plugin) would break the one-line error contract; it is shown only with POSLAB_DEBUG=1, and
 // a fatal message (which ends the process) as its one line.
@@ -479,6 +574,10 @@ int runFigure(const QStringList& list) {
         if (batch) return runBatch(args, app);
         // The application first: reading a figure's embedded scene may need image plugins.
         ensureApplication(app);
+        if (!args.empty() && args.front() == "demo") {
+            renderDemoFigure(args);
+            return 0;
+        }
         const Job job = prepare(args, false);
         render(job);
         printWarnings(job.warnings);

@@ -2,6 +2,7 @@
 
 #include "core/alibi.h"
 #include "core/learned.h"
+#include "core/presets.h"
 #include "core/random.h"
 #include "core/rope.h"
 #include "core/rope_detail.h"
@@ -72,7 +73,7 @@ Check checkBase(double base) {
 
 std::string sci(double x) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3g", x);
+    std::snprintf(buf, sizeof buf, "%.4g", x);
     return buf;
 }
 
@@ -80,32 +81,60 @@ std::string sci(double x) {
 
 // ============================================================================ catalogue
 const std::vector<DemoInfo>& demonstrations() {
+    // Lecture order: no positions, absolute (sinusoidal, learned), relative (Shaw, T5,
+    // Transformer-XL), RoPE, ALiBi, inference, long context (scalings), overview.
     static const std::vector<DemoInfo> list = {
         {DemoId::PermutationEquivariance, "permutation", "Attention without positions is permutation-equivariant",
-         "Shuffle the tokens and the outputs shuffle the same way: without positions, attention cannot see order.", "Attention"},
+         "Shuffle the tokens and the outputs shuffle the same way: without positions, attention cannot see order.", "Attention",
+         {"nope", "rope", "sinusoidal"}},
         {DemoId::SinusoidalShift, "sinusoidal-shift", "Sinusoidal: a shift is a rotation",
-         "PE(p+Δ) = R(Δ)·PE(p): moving Δ positions rotates every (sin, cos) pair by Δ·w_i.", "Sinusoidal"},
+         "PE(p+Δ) = R(Δ)·PE(p): moving Δ positions rotates every (sin, cos) pair by Δ·w_i.", "Sinusoidal", {"sinusoidal"}},
         {DemoId::SinusoidalRelative, "sinusoidal-relative", "Sinusoidal: PE(p)·PE(q) depends only on p − q",
-         "The dot product of two encodings is constant along every diagonal p − q = const.", "Sinusoidal"},
+         "The dot product of two encodings is constant along every diagonal p − q = const.", "Sinusoidal", {"sinusoidal"}},
         {DemoId::SinusoidalTokens, "sinusoidal-tokens", "Sinusoidal: relativity is lost once tokens are added",
-         "(x + PE(p))·(y + PE(q)) varies along a diagonal: the cross terms x·PE(q), PE(p)·y are absolute.", "Sinusoidal"},
+         "(x + PE(p))·(y + PE(q)) varies along a diagonal: the cross terms x·PE(q), PE(p)·y are absolute.", "Sinusoidal", {"sinusoidal"}},
+        {DemoId::LearnedTable, "learned-table", "Learned positions: a table with an end",
+         "A learned encoding is one trained row per position: a position past the last row has no encoding at all.", "Learned",
+         {"learned"}},
+        {DemoId::ShawClipping, "shaw-clipping", "Shaw: relative distances clipped at ±k",
+         "One learned vector per distance −k … k: distances beyond k look the same, and a shift of every position changes nothing.",
+         "Relative", {"shaw"}},
+        {DemoId::T5Buckets, "t5-buckets", "T5: the bucket staircase",
+         "Exact buckets near, logarithmic ones far, one last bucket past max_distance: the bias sees near distances sharply and far ones coarsely.",
+         "Relative", {"t5"}},
+        {DemoId::TransformerXLTerms, "transformer-xl-terms", "Transformer-XL: four terms",
+         "q·k = (a) content·content + (b) content·distance + (c) global content bias + (d) global distance bias; (d) depends on i − j alone.",
+         "Relative", {"transformer-xl"}},
         {DemoId::RopeShiftInvariance, "rope-shift", "RoPE: the score depends only on m − n",
-         "Shift every position by Δ and the score heatmap is unchanged.", "RoPE"},
+         "Shift every position by Δ and the score heatmap is unchanged.", "RoPE", {"rope"}},
         {DemoId::RopeNorm, "rope-norm", "RoPE: norms are preserved",
-         "A rotation never changes a vector's length: |R_m x| = |x| at every position.", "RoPE"},
+         "A rotation never changes a vector's length: |R_m x| = |x| at every position.", "RoPE", {"rope"}},
         {DemoId::RopeDecay, "rope-decay", "RoPE: long-term decay",
-         "With equal content, the score and RoFormer's bound shrink as the distance grows.", "RoPE"},
+         "With equal content, the score and RoFormer's bound shrink as the distance grows.", "RoPE", {"rope"}},
         {DemoId::RopeComplexIdentity, "rope-complex", "RoPE: the complex identity (with its sine term)",
-         "⟨R_m q, R_n k⟩ = Re[Σ q̃_j k̃_j* e^{i(m−n)θ_j}] exactly; dropping the sine term (a common error) is wrong.", "RoPE"},
+         "⟨R_m q, R_n k⟩ = Re[Σ q̃_j k̃_j* e^{i(m−n)θ_j}] exactly; dropping the sine term (a common error) is wrong.", "RoPE", {"rope"}},
+        {DemoId::HalfVsInterleaved, "rope-layouts", "Half-split vs interleaved RoPE",
+         "The same rotation up to a permutation of channels; mixing the layouts gives wrong numbers.", "RoPE", {"rope"}},
+        {DemoId::AlibiSlopes, "alibi-slopes", "ALiBi: one slope per head, a linear penalty",
+         "Head h subtracts m_h·(i − j) with m_h = 2^(−8h/H): a straight line in the distance, defined at every distance, so it extrapolates.",
+         "ALiBi", {"alibi"}},
         {DemoId::KvCache, "kv-cache", "KV cache: rotate once vs recompute every step",
-         "RoPE rotates each key once and caches it; relative-bias methods recompute one term per cached key at every step.", "Inference"},
+         "RoPE rotates each key once and caches it; relative-bias methods recompute one term per cached key at every step.", "Inference",
+         {"rope", "alibi", "t5", "shaw", "transformer-xl"}},
         {DemoId::Extrapolation, "extrapolation", "Beyond the training length",
          "Learned tables fail, sinusoidal and ALiBi continue, RoPE's slow pairs leave the trained range; "
-         "linear interpolation, NTK and YaRN bring them back.", "Long context"},
-        {DemoId::HalfVsInterleaved, "rope-layouts", "Half-split vs interleaved RoPE",
-         "The same rotation up to a permutation of channels; mixing the layouts gives wrong numbers.", "RoPE"},
+         "linear interpolation, NTK and YaRN bring them back.", "Long context",
+         {"rope", "learned", "sinusoidal", "alibi", "shaw", "t5", "transformer-xl", "linear", "dynamic", "yarn"}},
+        {DemoId::Llama3Bands, "llama3-bands", "Llama 3.1: three frequency bands, 8k → 128k",
+         "Short wavelengths are kept, long ones divided by the factor, and the band between is blended smoothly.", "Long context",
+         {"rope", "llama3"}},
+        {DemoId::YarnRamp, "yarn-ramp", "YaRN: a ramp between β_fast and β_slow, and a temperature",
+         "Pairs that turn more than β_fast times in the original context keep their frequency, pairs that turn less than β_slow times are "
+         "interpolated, a linear ramp between; the logits are sharpened by the attention factor 0.1·ln s + 1.",
+         "Long context", {"rope", "yarn"}},
         {DemoId::ComparisonTable, "comparison", "Comparison of the methods",
-         "Learnable, extrapolation, relative, memory: each cell links to the scene that shows it.", "Overview"},
+         "Learnable, extrapolation, relative, memory: each cell links to the scene that shows it.", "Overview",
+         {"nope", "sinusoidal", "learned", "shaw", "t5", "transformer-xl", "alibi", "rope", "xpos"}},
     };
     return list;
 }
@@ -688,27 +717,27 @@ ComparisonTable comparisonTable() {
                     mem(0, "added once per token"));
                 break;
             case Method::Learned:
-                row(m, {"yes: " + formatInt(lp.table_size) + " × " + formatInt(lp.dim) + " table", D::Extrapolation, 0},
+                row(m, {"yes: " + formatInt(lp.table_size) + " × " + formatInt(lp.dim) + " table", D::LearnedTable, 0},
                     {"fails past the table", D::Extrapolation, 0}, {"absolute (indexed by position)", D::Extrapolation, 0},
                     mem(learnedParams, "added once per token"));
                 break;
             case Method::Shaw:
-                row(m, {"yes: (2k+1) × d key and value tables", D::KvCache, 0},
-                    {"clipped at ±k", D::Extrapolation, 0}, {"relative, clipped at ±k", D::KvCache, 0},
+                row(m, {"yes: (2k+1) × d key and value tables", D::ShawClipping, 0},
+                    {"clipped at ±k", D::Extrapolation, 0}, {"relative, clipped at ±k", D::ShawClipping, 0},
                     mem(shawParams, "one term per cached key per step"));
                 break;
             case Method::T5:
-                row(m, {"yes: one bias per bucket and head", D::KvCache, 0},
-                    {"last bucket past max_distance", D::Extrapolation, 0}, {"relative, log buckets", D::KvCache, 0},
+                row(m, {"yes: one bias per bucket and head", D::T5Buckets, 0},
+                    {"last bucket past max_distance", D::Extrapolation, 0}, {"relative, log buckets", D::T5Buckets, 0},
                     mem(t5Params, "one bias per cached key per step"));
                 break;
             case Method::TransformerXL:
-                row(m, {"yes: u, v, W_R", D::KvCache, 0}, {"defined (relative sinusoid)", D::Extrapolation, 0},
-                    {"relative (four terms)", D::KvCache, 0}, mem(txlParams, "one term per cached key per step"));
+                row(m, {"yes: u, v, W_R", D::TransformerXLTerms, 0}, {"defined (relative sinusoid)", D::Extrapolation, 0},
+                    {"relative (four terms)", D::TransformerXLTerms, 0}, mem(txlParams, "one term per cached key per step"));
                 break;
             case Method::Alibi:
-                row(m, {"no: fixed slopes", D::Extrapolation, 0}, {"yes: linear bias continues", D::Extrapolation, 0},
-                    {"relative: −m_h (i − j)", D::KvCache, 0}, mem(0, "one bias per cached key per step"));
+                row(m, {"no: fixed slopes", D::AlibiSlopes, 0}, {"yes: linear bias continues", D::Extrapolation, 0},
+                    {"relative: −m_h (i − j)", D::AlibiSlopes, 0}, mem(0, "one bias per cached key per step"));
                 break;
             case Method::Rope:
                 row(m, {"no: fixed rotation frequencies", D::RopeComplexIdentity, 0},
@@ -727,12 +756,141 @@ ComparisonTable comparisonTable() {
     return t;
 }
 
+// ============================================================================ scenes
+namespace {
+
+// The sizes of the demonstrations that have no input struct of their own.
+constexpr std::int64_t kLearnedTable = 2048, kLearnedAsked = 8191;   // the extrapolation demo's L and T − 1
+constexpr int kShawTokens = 12;                                      // positions 0 .. 11 (and shifted)
+constexpr std::int64_t kShawShift = 100;
+constexpr int kTxlTokens = 8;
+constexpr std::int64_t kAlibiTrain = 2048, kAlibiAsked = 8191;
+
+ScoreParams sceneOf(Method m, int dim, Precision precision) {
+    ScoreParams p;
+    p.method = m;
+    p.dim = dim;
+    p.precision = precision;
+    p.rope.precision = precision;
+    return p;
+}
+
+}  // namespace
+
+ScoreParams demoParams(DemoId id) {
+    switch (id) {
+        case DemoId::PermutationEquivariance: return sceneOf(Method::NoPE, PermutationInput{}.dim, Precision::Double);
+        case DemoId::SinusoidalShift:
+        case DemoId::SinusoidalRelative:
+        case DemoId::SinusoidalTokens: {
+            const SinusoidalDemoInput in;
+            ScoreParams p = sceneOf(Method::Sinusoidal, in.dim, in.precision);
+            p.sinusoidal.base = in.base;
+            p.sinusoidal.layout = in.layout == 0 ? SinusoidalLayout::Interleaved : SinusoidalLayout::Concat;
+            return p;
+        }
+        case DemoId::RopeShiftInvariance:
+        case DemoId::RopeNorm:
+        case DemoId::RopeComplexIdentity: {
+            const RopeDemoInput in;
+            ScoreParams p = sceneOf(Method::Rope, in.head_dim, in.precision);
+            p.rope.base = in.base;
+            return p;
+        }
+        case DemoId::RopeDecay: return sceneOf(Method::Rope, RopeDecayInput{}.head_dim, Precision::Double);
+        case DemoId::KvCache: return sceneOf(Method::Rope, KvCacheInput{}.head_dim, Precision::Double);
+        case DemoId::Extrapolation: return sceneOf(Method::Rope, ExtrapolationInput{}.head_dim, Precision::Double);
+        case DemoId::HalfVsInterleaved: return sceneOf(Method::Rope, LayoutDemoInput{}.head_dim, Precision::Double);
+        case DemoId::ComparisonTable: return sceneOf(Method::Rope, 64, Precision::Double);
+        case DemoId::LearnedTable: {
+            ScoreParams p = sceneOf(Method::Learned, 64, Precision::Double);
+            p.learned.table_size = kLearnedTable;
+            return p;
+        }
+        case DemoId::ShawClipping: {
+            ScoreParams p = sceneOf(Method::Shaw, 16, Precision::Double);
+            p.shaw.max_relative_position = 4;
+            return p;
+        }
+        case DemoId::T5Buckets: return sceneOf(Method::T5, 64, Precision::Double);   // 32 buckets, max_distance 128
+        case DemoId::TransformerXLTerms: return sceneOf(Method::TransformerXL, 16, Precision::Double);
+        case DemoId::AlibiSlopes: return sceneOf(Method::Alibi, 64, Precision::Double);   // 8 heads
+        case DemoId::Llama3Bands: {
+            // meta-llama/Llama-3.1-8B (core/presets.cpp): 8192 → 131072, factor 8, bands 1 and 4.
+            if (const ModelPreset* m = findPreset("llama-3.1-8b")) return m->params;
+            return sceneOf(Method::Rope, 128, Precision::Float32);
+        }
+        case DemoId::YarnRamp: {
+            // A YaRN extension 4096 → 32768 (s = 8), head 128, base 10000, β_fast 32, β_slow 1.
+            ScoreParams p = sceneOf(Method::Rope, 128, Precision::Float32);
+            p.rope.scaling = RopeScaling::Yarn;
+            p.rope.original_max_positions = 4096;
+            p.rope.max_positions = 32768;
+            return p;
+        }
+    }
+    return ScoreParams{};
+}
+
+const std::vector<std::string>& demoSceneParams(DemoId id) {
+    static const std::map<DemoId, std::vector<std::string>> m = {
+        {DemoId::PermutationEquivariance, {"dim"}},
+        {DemoId::SinusoidalShift, {"dim", "precision", "sinusoidal.base", "sinusoidal.layout"}},
+        {DemoId::SinusoidalRelative, {"dim", "precision", "sinusoidal.base", "sinusoidal.layout"}},
+        {DemoId::SinusoidalTokens, {"dim", "precision", "sinusoidal.base", "sinusoidal.layout"}},
+        {DemoId::RopeShiftInvariance, {"dim", "precision", "rope.base", "rope.layout"}},
+        {DemoId::RopeNorm, {"dim", "precision", "rope.base", "rope.layout"}},
+        {DemoId::RopeComplexIdentity, {"dim", "precision", "rope.base", "rope.layout"}},
+        {DemoId::RopeDecay, {"dim", "rope.base"}},
+        {DemoId::KvCache, {"dim"}},
+        {DemoId::Extrapolation, {"dim", "rope.base"}},
+        {DemoId::HalfVsInterleaved, {"dim", "rope.base"}},
+        {DemoId::ComparisonTable, {}},
+        {DemoId::LearnedTable, {"dim", "learned.table_size", "learned.seed"}},
+        {DemoId::ShawClipping, {"dim", "shaw.max_relative_position", "shaw.seed"}},
+        {DemoId::T5Buckets, {"causal", "t5.num_buckets", "t5.max_distance"}},
+        {DemoId::TransformerXLTerms, {"dim", "transformer_xl.clamp_len", "transformer_xl.seed"}},
+        {DemoId::AlibiSlopes, {"precision", "alibi.heads", "alibi.bias_max"}},
+        {DemoId::Llama3Bands, {"dim", "precision", "rope.*"}},
+        {DemoId::YarnRamp, {"dim", "precision", "rope.*"}},
+    };
+    static const std::vector<std::string> none;
+    auto it = m.find(id);
+    return it == m.end() ? none : it->second;
+}
+
 // ============================================================================ summaries
-Result<DemoSummary> runDemonstration(DemoId id) {
+Result<DemoSummary> runDemonstration(DemoId id) { return runDemonstration(id, demoParams(id)); }
+
+Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
     DemoSummary s;
     s.id = id;
     s.claim = demoInfo(id).claim;
-    auto fig = [&](std::string label, double v, std::string note = {}) { s.figures.push_back({std::move(label), v, std::move(note)}); };
+    auto fig = [&](std::string name, std::string label, double v, std::string note = {}) {
+        s.figures.push_back({std::move(label), v, std::move(note), std::move(name), {}});
+    };
+    auto figList = [&](std::string name, std::string label, std::vector<double> v, std::string note = {}) {
+        s.figures.push_back({std::move(label), v.empty() ? 0.0 : v.front(), std::move(note), std::move(name), std::move(v)});
+    };
+    // Numbers written into sentences carry 4 significant digits.
+    auto num = [](double v) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.4g", v);
+        std::string t = buf;
+        if (!t.empty() && t[0] == '-') t = "−" + t.substr(1);
+        return t;
+    };
+    // The scene's inputs for the demonstrations with an input struct.
+    SinusoidalDemoInput sinIn;
+    sinIn.dim = scene.dim;
+    sinIn.base = scene.sinusoidal.base;
+    sinIn.layout = scene.sinusoidal.layout == SinusoidalLayout::Interleaved ? 0 : 1;
+    sinIn.precision = scene.precision;
+    RopeDemoInput ropeIn;
+    ropeIn.head_dim = scene.dim;
+    ropeIn.base = scene.rope.base;
+    ropeIn.layout = scene.rope.layout == RopeLayout::Half ? 0 : 1;
+    ropeIn.precision = scene.precision;
     // Positions of the sinusoidal example pairs, and a short list of numbers ("[−1.325, 0, 0.493, 0]").
     std::optional<SinusoidalDemoResult> sinusoidal;
     auto at = [&](int k, int j) { return formatInt(sinusoidal ? sinusoidal->dotAtPositions[k][j] : 0); };
@@ -755,137 +913,398 @@ Result<DemoSummary> runDemonstration(DemoId id) {
     };
     switch (id) {
         case DemoId::PermutationEquivariance: {
-            auto r = demoPermutation();
+            PermutationInput in;
+            in.dim = scene.dim;
+            auto r = demoPermutation(in);
             if (!r) return r.error();
             const auto& v = r.value();
-            fig("max |out(shuffled) − shuffled(out)|, no positions", v.nopeError, "≈ 0: outputs shuffle with the tokens");
-            fig("the same with RoPE", v.ropeError, "≠ 0: positions break the symmetry");
-            fig("the same with sinusoidal PE", v.sinusoidalError, "≠ 0");
+            fig("nope_error", "max |out(shuffled) − shuffled(out)|, no positions", v.nopeError, "≈ 0: outputs shuffle with the tokens");
+            fig("rope_error", "the same with RoPE", v.ropeError, "≠ 0: positions break the symmetry");
+            fig("sinusoidal_error", "the same with sinusoidal PE", v.sinusoidalError, "≠ 0");
             s.holds = v.nopeError < 1e-12 && v.ropeError > 1e-3 && v.sinusoidalError > 1e-3;
             s.conclusion = "Without positions, attention is blind to order.";
             break;
         }
         case DemoId::SinusoidalShift: {
-            auto r = demoSinusoidal();
+            auto r = demoSinusoidal(sinIn);
             if (!r) return r.error();
-            fig("max |PE(p+Δ) − R(Δ)·PE(p)|, Δ = " + formatInt(SinusoidalDemoInput{}.delta), r.value().shiftError, "≈ 0: a shift is a rotation");
+            fig("shift_error", "max |PE(p+Δ) − R(Δ)·PE(p)|, Δ = " + formatInt(sinIn.delta), r.value().shiftError, "≈ 0: a shift is a rotation");
             s.holds = r.value().shiftError < 1e-9;
             s.conclusion = "R(Δ) does not depend on p: the same rotation moves every position by Δ.";
             break;
         }
         case DemoId::SinusoidalRelative: {
-            auto r = demoSinusoidal();
+            auto r = demoSinusoidal(sinIn);
             if (!r) return r.error();
             sinusoidal = r.value();
-            fig("PE(" + at(0, 0) + ")·PE(" + at(0, 1) + ")", r.value().dotAt[0]);
-            fig("PE(" + at(1, 0) + ")·PE(" + at(1, 1) + ")", r.value().dotAt[1], "the same: only p − q matters");
-            fig("max spread along a diagonal", r.value().relativeSpread, "≈ 0");
+            fig("dot_first", "PE(" + at(0, 0) + ")·PE(" + at(0, 1) + ")", r.value().dotAt[0]);
+            fig("dot_second", "PE(" + at(1, 0) + ")·PE(" + at(1, 1) + ")", r.value().dotAt[1], "the same: only p − q matters");
+            fig("diagonal_spread", "max spread along a diagonal", r.value().relativeSpread, "≈ 0");
             s.holds = r.value().relativeSpread < 1e-9;
             s.conclusion = "PE(p)·PE(q) = Σ cos((p − q)·w_i): a function of p − q alone.";
             break;
         }
         case DemoId::SinusoidalTokens: {
-            auto r = demoSinusoidal();
+            auto r = demoSinusoidal(sinIn);
             if (!r) return r.error();
             sinusoidal = r.value();
-            fig("(x + PE(" + at(0, 0) + "))·(y + PE(" + at(0, 1) + "))", r.value().dotWithTokensAt[0]);
-            fig("(x + PE(" + at(1, 0) + "))·(y + PE(" + at(1, 1) + "))", r.value().dotWithTokensAt[1], "differs: same offset, different score");
-            fig("max spread along a diagonal, with tokens", r.value().tokensSpread, "≫ 0");
-            fig("max spread without tokens", r.value().relativeSpread, "≈ 0");
+            fig("dot_first", "(x + PE(" + at(0, 0) + "))·(y + PE(" + at(0, 1) + "))", r.value().dotWithTokensAt[0]);
+            fig("dot_second", "(x + PE(" + at(1, 0) + "))·(y + PE(" + at(1, 1) + "))", r.value().dotWithTokensAt[1], "differs: same offset, different score");
+            fig("tokens_spread", "max spread along a diagonal, with tokens", r.value().tokensSpread, "≫ 0");
+            fig("diagonal_spread", "max spread without tokens", r.value().relativeSpread, "≈ 0");
             s.holds = r.value().tokensSpread > 1e-2 && r.value().relativeSpread < 1e-9;
             s.conclusion = "The cross terms x·PE(q) and PE(p)·y depend on absolute positions.";
             break;
         }
         case DemoId::RopeShiftInvariance: {
-            auto r = demoRope();
+            auto r = demoRope(ropeIn);
             if (!r) return r.error();
-            fig("max |S(positions) − S(positions + " + formatInt(RopeDemoInput{}.shift) + ")|", r.value().shiftError, "≈ 0: heatmap unchanged");
-            fig("the same with float32 tables", r.value().shiftErrorFloat32, "rounding only");
+            fig("shift_error", "max |S(positions) − S(positions + " + formatInt(ropeIn.shift) + ")|", r.value().shiftError, "≈ 0: heatmap unchanged");
+            fig("shift_error_float32", "the same with float32 tables", r.value().shiftErrorFloat32, "rounding only");
             s.holds = r.value().shiftError < 1e-9;
             s.conclusion = "⟨R_m q, R_n k⟩ = ⟨q, R_{n−m} k⟩: only m − n enters the score.";
             break;
         }
         case DemoId::RopeNorm: {
-            auto r = demoRope();
+            auto r = demoRope(ropeIn);
             if (!r) return r.error();
-            fig("max | |R_m x| − |x| | / |x|", r.value().normError, "≈ 0");
+            fig("norm_error", "max | |R_m x| − |x| | / |x|", r.value().normError, "≈ 0");
             s.holds = r.value().normError < 1e-12;
             s.conclusion = "Rotations change direction, never length.";
             break;
         }
         case DemoId::RopeDecay: {
-            auto r = demoRopeDecay();
+            RopeDecayInput in;
+            in.head_dim = scene.dim;
+            in.base = scene.rope.base;
+            auto r = demoRopeDecay(in);
             if (!r) return r.error();
             const auto& v = r.value();
             for (std::size_t i = 0; i < v.distance.size(); ++i)
-                fig("score at distance " + formatInt(v.distance[i]), v.value[i],
-                    i < v.bound.size() ? "RoFormer bound " + sci(v.bound[i]) : "");
+                fig("score_at_" + formatInt(v.distance[i]), "score at distance " + formatInt(v.distance[i]), v.value[i],
+                    i < v.bound.size() ? "RoFormer bound " + num(v.bound[i]) : "");
+            figList("bound", "RoFormer's bound at the same distances", v.bound);
             s.holds = !v.bound.empty() && v.bound.back() < v.bound.front() && std::abs(v.value.back()) < std::abs(v.value.front());
             s.conclusion = "Far tokens get smaller scores: the high-frequency pairs average out.";
             break;
         }
         case DemoId::RopeComplexIdentity: {
-            auto r = demoRope();
+            auto r = demoRope(ropeIn);
             if (!r) return r.error();
             const auto& v = r.value();
-            fig("⟨R_" + formatInt(RopeDemoInput{}.m) + " q, R_" + formatInt(RopeDemoInput{}.n) + " k⟩", v.inner);
-            fig("Re[Σ q̃ k̃* e^{i(m−n)θ}]", v.complexFull, "error " + sci(v.identityError));
-            fig("cos-only form Σ Re(q̃ k̃*) cos((m−n)θ)", v.cosOnly, "error " + sci(v.cosOnlyError));
-            fig("the sine term", v.sineTerm, "what the cos-only form misses");
+            fig("inner", "⟨R_" + formatInt(ropeIn.m) + " q, R_" + formatInt(ropeIn.n) + " k⟩", v.inner);
+            fig("complex_form", "Re[Σ q̃ k̃* e^{i(m−n)θ}]", v.complexFull, "error " + num(v.identityError));
+            fig("cos_only_form", "cos-only form Σ Re(q̃ k̃*) cos((m−n)θ)", v.cosOnly, "error " + num(v.cosOnlyError));
+            fig("sine_term", "the sine term", v.sineTerm, "what the cos-only form misses");
+            fig("identity_error", "|inner − complex form|", v.identityError);
             s.holds = v.identityError < 1e-9 && v.cosOnlyError > 1e-3;
             s.conclusion = "The identity is exact with its sine term; the cos-only form is wrong.";
             break;
         }
         case DemoId::KvCache: {
-            auto r = demoKvCache();
+            KvCacheInput in;
+            in.head_dim = scene.dim;
+            auto r = demoKvCache(in);
             if (!r) return r.error();
             const auto& v = r.value();
             for (const auto& m : v.methods)
-                if (m.method == Method::Rope || m.method == Method::Alibi || m.method == Method::T5)
-                    fig(std::string(methodKey(m.method)) + ": positional operations over " + formatInt(std::int64_t(v.steps.size())) + " steps",
+                if (m.method == Method::Rope || m.method == Method::Alibi || m.method == Method::T5) {
+                    std::string key(methodKey(m.method));
+                    for (char& c : key)
+                        if (c == '-') c = '_';
+                    fig(key + "_operations", std::string(methodKey(m.method)) + ": positional operations over " + formatInt(std::int64_t(v.steps.size())) + " steps",
                         double(m.total));
-            fig("RoPE: cached keys vs full recomputation, max |diff|", v.ropeCacheError, "≈ 0: rotate once, cache");
-            fig("ALiBi: a bias cached one step ago is off by", v.alibiStaleError, "must be recomputed");
-            fig("T5: a bias cached one step ago is off by", v.t5StaleError);
+                }
+            fig("rope_cache_error", "RoPE: cached keys vs full recomputation, max |diff|", v.ropeCacheError, "≈ 0: rotate once, cache");
+            fig("alibi_stale_error", "ALiBi: a bias cached one step ago is off by", v.alibiStaleError, "must be recomputed");
+            fig("t5_stale_error", "T5: a bias cached one step ago is off by", v.t5StaleError);
             s.holds = v.ropeCacheError < 1e-12 && v.alibiStaleError > 0;
             s.conclusion = "RoPE's cost per step is constant; relative biases grow with the cache.";
             break;
         }
         case DemoId::Extrapolation: {
-            auto r = demoExtrapolation();
+            ExtrapolationInput in;
+            in.head_dim = scene.dim;
+            in.base = scene.rope.base;
+            auto r = demoExtrapolation(in);
             if (!r) return r.error();
             const auto& v = r.value();
             for (const auto& row : v.rows) {
-                if (row.method == "learned") fig("learned: defined at position " + formatInt(ExtrapolationInput{}.target_length - 1), row.defined ? 1 : 0, row.error);
-                else if (row.method.rfind("rope", 0) == 0) fig(row.method + ": pairs past their trained angles", row.unseenPairs);
-                else if (row.method == "alibi") fig("alibi: bias at distance " + formatInt(ExtrapolationInput{}.target_length - 1) + " (flattest head)", row.value);
+                std::string key = row.method;
+                for (char& c : key)
+                    if (c == '-') c = '_';
+                // The learned row's note is the demonstration's own sentence, never the core's validation message.
+                if (row.method == "learned")
+                    fig("learned_defined", "learned: a row for position " + formatInt(in.target_length - 1), row.defined ? 1 : 0,
+                        row.defined ? "defined" : "no row " + formatInt(in.target_length - 1) + " in a table of " + formatInt(in.train_length));
+                else if (row.method.rfind("rope", 0) == 0)
+                    fig(key + "_unseen_pairs", row.method + ": pairs past their trained angles", row.unseenPairs,
+                        "of " + formatInt(row.pairs) + (row.attentionFactor != 1 ? "; attention factor " + num(row.attentionFactor) : ""));
+                else if (row.method == "alibi")
+                    fig("alibi_bias_at_target", "alibi: bias at distance " + formatInt(in.target_length - 1) + " (flattest head)", row.value);
             }
             const auto* lr = v.find("learned");
             const auto* rope = v.find("rope");
             const auto* yarn = v.find("rope-yarn");
             s.holds = lr && !lr->defined && rope && rope->unseenPairs > 0 && yarn && yarn->unseenPairs == 0;
-            s.conclusion = "Training length " + formatInt(ExtrapolationInput{}.train_length) + ", asked for " + formatInt(ExtrapolationInput{}.target_length) + ".";
+            s.conclusion = "Training length " + formatInt(in.train_length) + ", asked for " + formatInt(in.target_length) + ".";
             break;
         }
         case DemoId::HalfVsInterleaved: {
-            auto r = demoLayouts();
+            LayoutDemoInput in;
+            in.head_dim = scene.dim;
+            in.base = scene.rope.base;
+            auto r = demoLayouts(in);
             if (!r) return r.error();
             const auto& v = r.value();
-            fig("max |half(πx) − π·interleaved(x)|", v.permutationError, "≈ 0: same rotation up to π");
-            fig("seed example: |half − interleaved|", v.seedDifference, list(v.seedHalf) + " vs " + list(v.seedInterleaved));
-            fig("scores with the wrong layout, max |diff|", v.wrongLayoutScoreError);
-            fig("q half, k interleaved: shift changes scores by", v.mixedShiftError, "relativity lost");
+            fig("permutation_error", "max |half(πx) − π·interleaved(x)|", v.permutationError, "≈ 0: same rotation up to π");
+            fig("seed_difference", "seed example: |half − interleaved|", v.seedDifference, list(v.seedHalf) + " vs " + list(v.seedInterleaved));
+            fig("wrong_layout_error", "scores with the wrong layout, max |diff|", v.wrongLayoutScoreError);
+            fig("mixed_shift_error", "q half, k interleaved: shift changes scores by", v.mixedShiftError, "relativity lost");
             s.holds = v.permutationError < 1e-12 && v.seedDifference > 0.1 && v.mixedShiftError > 1e-3;
             s.conclusion = "Convert checkpoints by permuting channels; never mix the layouts.";
             break;
         }
         case DemoId::ComparisonTable: {
             const auto t = comparisonTable();
-            for (const auto& row : t.rows)
-                fig(std::string(methodKey(row.method)) + ": positional parameters",
-                    row.cells[int(TableColumn::Memory)].number);
+            for (const auto& row : t.rows) {
+                std::string key(methodKey(row.method));
+                for (char& c : key)
+                    if (c == '-') c = '_';
+                fig(key + "_parameters", std::string(methodKey(row.method)) + ": positional parameters", row.cells[int(TableColumn::Memory)].number);
+            }
+            // Every linked cell names a demonstration of the catalogue.
             s.holds = true;
+            for (const auto& row : t.rows)
+                for (const auto& c : row.cells)
+                    if (c.demo && !demoFromKey(demoInfo(*c.demo).key)) s.holds = false;
             s.conclusion = "Every cell is backed by a demonstration's numbers.";
+            break;
+        }
+        case DemoId::LearnedTable: {
+            const LearnedParams lp = scene.learnedParams();
+            if (auto e = lp.validate()) return *e;
+            const std::int64_t L = lp.table_size, last = L - 1, asked = kLearnedAsked;
+            const auto lastRow = learnedEncoding(lp, Positions{last});
+            const auto askedRow = learnedEncoding(lp, Positions{asked});
+            fig("table_rows", "rows in the table (one per trained position)", double(L));
+            fig("last_row_defined", "a row for position " + formatInt(last) + " (the last one)", lastRow.ok() ? 1 : 0, lastRow.ok() ? "defined" : "");
+            fig("asked_position", "position asked for", double(asked));
+            fig("asked_row_defined", "a row for position " + formatInt(asked), askedRow.ok() ? 1 : 0,
+                askedRow.ok() ? "defined: the table is long enough" : "no row " + formatInt(asked) + " in a table of " + formatInt(L));
+            if (lastRow.ok()) fig("last_row_norm", "|row " + formatInt(last) + "|", lastRow.value().norm(), "a trained vector");
+            s.holds = lastRow.ok() && !askedRow.ok();
+            s.conclusion = askedRow.ok() ? "This table reaches position " + formatInt(asked) + "; a longer request would fail the same way."
+                                         : "No row " + formatInt(asked) + " in a table of " + formatInt(L) + ": a learned table cannot go past its end.";
+            break;
+        }
+        case DemoId::ShawClipping: {
+            const ShawParams sp = scene.shawParams();
+            if (auto e = sp.validate()) return *e;
+            const std::int64_t k = sp.max_relative_position;
+            // Distances 0 .. 3k (key after query): index of each, and the key embedding row it selects.
+            std::vector<double> dist, index;
+            std::vector<std::int64_t> rows;
+            for (std::int64_t d = 0; d <= 3 * k && d <= 4096; ++d) {
+                const IntMatrix ix = shawIndexAt(Positions{0}, Positions{d}, k);
+                dist.push_back(double(d));
+                index.push_back(double(ix(0, 0)));
+                rows.push_back(ix(0, 0));
+            }
+            const Matrix emb = shawKeyRows(sp, rows);
+            double beyond = 0, within = INFINITY;
+            for (std::size_t d = 0; d < rows.size(); ++d) {
+                if (std::int64_t(d) > k) beyond = std::max(beyond, (emb.row(Eigen::Index(d)) - emb.row(Eigen::Index(k))).cwiseAbs().maxCoeff());
+                if (std::int64_t(d) < k)
+                    within = std::min(within, (emb.row(Eigen::Index(d)) - emb.row(Eigen::Index(d + 1))).cwiseAbs().maxCoeff());
+            }
+            if (!std::isfinite(within)) within = 0;
+            const Positions p0 = arangePositions(0, kShawTokens), p1 = arangePositions(kShawShift, kShawShift + kShawTokens);
+            const IntMatrix a = shawIndexAt(p0, p0, k), b = shawIndexAt(p1, p1, k);
+            std::int64_t changed = 0;
+            for (Eigen::Index i = 0; i < a.rows(); ++i)
+                for (Eigen::Index j = 0; j < a.cols(); ++j) changed += a(i, j) != b(i, j);
+            figList("distance", "distance j − i", dist);
+            figList("index", "embedding index used (clip(j − i, −k, k) + k)", index, "k = " + formatInt(k));
+            fig("beyond_k_difference", "max |a(d) − a(k)| for every d > k", beyond, "0: beyond k every distance looks the same");
+            fig("within_k_difference", "min |a(d) − a(d+1)| for d < k", within, "> 0: inside ±k each distance has its own vector");
+            fig("shift_indices_changed", "indices changed by shifting " + formatInt(kShawTokens) + " positions by " + formatInt(kShawShift),
+                double(changed), "0: only j − i matters");
+            s.holds = beyond == 0 && within > 0 && changed == 0;
+            s.conclusion = "Shaw sees distances up to k = " + formatInt(k) + " exactly and nothing beyond; a shift changes nothing.";
+            break;
+        }
+        case DemoId::T5Buckets: {
+            const T5Params tp = scene.t5Params();
+            if (auto e = tp.validate()) return *e;
+            const std::int64_t nb = tp.bidirectional ? tp.num_buckets / 2 : tp.num_buckets;
+            const std::int64_t maxExact = nb / 2;
+            // Keys before the query (relative = −d): buckets 0 .. nb − 1 in both directions' rule.
+            auto bucket = [&](std::int64_t d) { return t5Bucket(-d, tp); };
+            std::int64_t exactUpTo = -1;
+            for (std::int64_t d = 0; d <= tp.max_distance; ++d) {
+                if (bucket(d) != d) break;
+                exactUpTo = d;
+            }
+            bool monotone = true;
+            std::int64_t prev = -1, distinctFar = 0;
+            for (std::int64_t d = 0; d <= 2 * tp.max_distance; ++d) {
+                const std::int64_t b = bucket(d);
+                if (b < prev) monotone = false;
+                if (d > maxExact && d < tp.max_distance && b != prev) ++distinctFar;
+                prev = b;
+            }
+            const std::int64_t lastBucket = bucket(tp.max_distance);
+            const bool saturated = lastBucket == nb - 1 && bucket(10 * tp.max_distance) == nb - 1 && bucket(tp.max_distance - 1) <= nb - 1;
+            std::vector<double> dist, buckets;
+            for (std::int64_t d : {0LL, 1LL, 2LL, 4LL, 7LL, 8LL, 9LL, 12LL, 16LL, 24LL, 32LL, 48LL, 64LL, 96LL, 127LL, 128LL, 256LL, 1000LL, 100000LL}) {
+                dist.push_back(double(d));
+                buckets.push_back(double(bucket(d)));
+            }
+            figList("distance", "distance i − j", dist);
+            figList("bucket", "bucket", buckets);
+            fig("max_exact", "max_exact (the rule's exact range)", double(maxExact), "num_buckets/" + std::string(tp.bidirectional ? "4" : "2"));
+            fig("exact_up_to", "largest d with bucket(d) = d, checked against the rule", double(exactUpTo),
+                "exact for |k| ≤ " + formatInt(exactUpTo));
+            fig("log_buckets", "buckets between max_exact and max_distance", double(distinctFar), "logarithmically spaced");
+            fig("last_bucket", "bucket at max_distance = " + formatInt(tp.max_distance) + " and beyond", double(lastBucket), "saturated");
+            s.holds = exactUpTo >= maxExact && monotone && saturated;
+            s.conclusion = "Exact for |k| ≤ " + formatInt(exactUpTo) + ", logarithmic up to " + formatInt(tp.max_distance) +
+                           ", then one bucket for every farther distance.";
+            break;
+        }
+        case DemoId::TransformerXLTerms: {
+            const TransformerXLParams xp = scene.transformerXLParams();
+            if (auto e = xp.validate()) return *e;
+            const Positions pos = arangePositions(0, kTxlTokens);
+            const Matrix q = contentRows(Content::Random, false, pos, xp.dim, xp.seed);
+            const Matrix k = contentRows(Content::Random, true, pos, xp.dim, xp.seed);
+            const TransformerXLTerms t = transformerXLTerms(xp, pos, pos, q, k);
+            if (t.a.size() == 0) return ParamError{"dim", "an even integer from 2 to 4096", formatInt(xp.dim)};
+            // (c) = u·k_j depends on the key only: spread down each column; (d) on i − j only: along diagonals.
+            double colSpread = 0;
+            for (Eigen::Index j = 0; j < t.c.cols(); ++j) colSpread = std::max(colSpread, t.c.col(j).maxCoeff() - t.c.col(j).minCoeff());
+            const double dSpread = diagonalSpread(t.d);
+            const double bSpread = diagonalSpread(t.b);
+            fig("term_a", "(a) q_i·k_j, content with content: max |·|", maxAbs(t.a));
+            fig("term_b", "(b) q_i·W_R R_{i−j}, content with distance: max |·|", maxAbs(t.b), "varies along a diagonal: " + num(bSpread));
+            fig("term_c", "(c) u·k_j, a global content bias: max |·|", maxAbs(t.c), "the same for every query: spread " + num(colSpread));
+            fig("term_d", "(d) v·W_R R_{i−j}, a global distance bias: max |·|", maxAbs(t.d), "constant along diagonals: spread " + num(dSpread));
+            fig("c_column_spread", "(c): spread down a column", colSpread);
+            fig("d_diagonal_spread", "(d): spread along a diagonal", dSpread);
+            s.holds = maxAbs(t.a) > 0 && maxAbs(t.b) > 0 && maxAbs(t.c) > 0 && maxAbs(t.d) > 0 && colSpread < 1e-9 && dSpread < 1e-9;
+            s.conclusion = "Four terms, each measured: only (a) and (b) look at the query's content; (d) is a pure function of i − j.";
+            break;
+        }
+        case DemoId::AlibiSlopes: {
+            AlibiParams ap = scene.alibiParams();
+            ap.symmetric = false;
+            if (auto e = ap.validate()) return *e;
+            const Vector m = alibiSlopes(ap);
+            const int H = int(m.size());
+            double formulaError = 0;
+            std::vector<double> slopes, formula;
+            for (int h = 1; h <= H; ++h) {
+                const double f = std::pow(2.0, -8.0 * h / H);
+                slopes.push_back(m[h - 1]);
+                formula.push_back(f);
+                formulaError = std::max(formulaError, std::abs(m[h - 1] - f) / f);
+            }
+            // The penalty along one row: −m·d for d = 0 .. T − 1 (a straight line, past the training length too).
+            const Positions query{kAlibiAsked};
+            Positions keys;
+            for (std::int64_t d = 0; d <= kAlibiAsked; d += 1) keys.push_back(kAlibiAsked - d);
+            const Matrix b = alibiBias(ap, H - 1, query, keys);
+            double linearity = 0;
+            for (Eigen::Index d = 1; d < b.cols(); ++d) linearity = std::max(linearity, std::abs((b(0, d) - b(0, d - 1)) + m[H - 1]));
+            figList("slopes", "slopes m_h, h = 1 … " + formatInt(H), slopes);
+            figList("formula", "2^(−8h/H)", formula);
+            fig("slope_formula_error", "max relative |m_h − 2^(−8h/H)|", formulaError, "≈ 0");
+            fig("linearity_error", "max |b(d+1) − b(d) + m_H|, d = 0 … " + formatInt(kAlibiAsked), linearity, "≈ 0: a straight line");
+            fig("bias_at_train_end", "flattest head at distance " + formatInt(kAlibiTrain - 1), b(0, kAlibiTrain - 1));
+            fig("bias_at_asked", "flattest head at distance " + formatInt(kAlibiAsked), b(0, kAlibiAsked), "the same line, further down");
+            s.holds = formulaError < 1e-6 && linearity < 1e-6 * std::max(1.0, std::abs(b(0, kAlibiAsked)));
+            s.conclusion = "A fixed line per head: nothing was learned per position, so nothing runs out past the training length.";
+            break;
+        }
+        case DemoId::Llama3Bands: {
+            RopeParams rp = scene.ropeParams();
+            if (rp.scaling != RopeScaling::Llama3)
+                return ParamError{"scaling", "llama3 (this demonstration is about Llama 3.1's scaling)", std::string(enumKey(rp.scaling))};
+            if (auto e = rp.validate()) return *e;
+            const RopeLlama3Detail d = ropeLlama3Detail(rp);
+            const RopeFrequencies before = ropeDefaultFrequencies(rp), after = ropeFrequencies(rp);
+            const double factor = rp.resolvedFactor();
+            std::int64_t kept = 0, divided = 0, smoothed = 0;
+            double keptError = 0, dividedError = 0;
+            bool between = true;
+            for (std::size_t i = 0; i < d.band.size(); ++i) {
+                const double ratio = after.inv_freq[Eigen::Index(i)] / before.inv_freq[Eigen::Index(i)];
+                switch (d.band[i]) {
+                    case RopeLlama3Band::Unchanged: ++kept; keptError = std::max(keptError, std::abs(ratio - 1)); break;
+                    case RopeLlama3Band::Divided: ++divided; dividedError = std::max(dividedError, std::abs(ratio * factor - 1)); break;
+                    case RopeLlama3Band::Smoothed:
+                        ++smoothed;
+                        if (ratio < 1 / factor * (1 - 1e-6) || ratio > 1 + 1e-6) between = false;
+                        break;
+                }
+            }
+            fig("original_context", "original context", double(rp.originalMaxPositions()));
+            fig("context", "context after scaling", double(rp.max_positions));
+            fig("factor", "factor", factor);
+            fig("high_freq_wavelength", "wavelengths below " + num(d.highFreqWavelength) + " tokens: kept", d.highFreqWavelength);
+            fig("low_freq_wavelength", "wavelengths above " + num(d.lowFreqWavelength) + " tokens: divided by " + num(factor), d.lowFreqWavelength);
+            fig("pairs_kept", "pairs kept", double(kept));
+            fig("pairs_smoothed", "pairs blended between the bounds", double(smoothed));
+            fig("pairs_divided", "pairs divided by the factor", double(divided));
+            fig("kept_ratio_error", "kept: max |θ'/θ − 1|", keptError);
+            fig("divided_ratio_error", "divided: max |s·θ'/θ − 1|", dividedError);
+            const double tol = rp.precision == Precision::Float32 ? 1e-6 : 1e-12;
+            s.holds = kept + smoothed + divided == std::int64_t(d.band.size()) && kept > 0 && divided > 0 && keptError <= tol && dividedError <= tol && between;
+            s.conclusion = formatInt(kept) + " fast pairs untouched, " + formatInt(smoothed) + " blended, " + formatInt(divided) +
+                           " slow pairs stretched ×" + num(factor) + ": local detail kept, long range reached.";
+            break;
+        }
+        case DemoId::YarnRamp: {
+            RopeParams rp = scene.ropeParams();
+            if (rp.scaling != RopeScaling::Yarn)
+                return ParamError{"scaling", "yarn (this demonstration is about YaRN)", std::string(enumKey(rp.scaling))};
+            if (auto e = rp.validate()) return *e;
+            const RopeYarnRange range = ropeYarnCorrectionRange(rp);
+            const RopeFrequencies before = ropeDefaultFrequencies(rp), after = ropeFrequencies(rp);
+            const double factor = rp.resolvedFactor();
+            std::int64_t kept = 0, ramp = 0, divided = 0;
+            double keptError = 0, dividedError = 0;
+            std::vector<double> ratio;
+            for (Eigen::Index i = 0; i < after.inv_freq.size(); ++i) {
+                const double r = after.inv_freq[i] / before.inv_freq[i];
+                ratio.push_back(r);
+                if (double(i) <= range.low) {
+                    ++kept;
+                    keptError = std::max(keptError, std::abs(r - 1));
+                } else if (double(i) >= range.high) {
+                    ++divided;
+                    dividedError = std::max(dividedError, std::abs(r * factor - 1));
+                } else {
+                    ++ramp;
+                }
+            }
+            const double expected = 0.1 * std::log(factor) + 1.0;
+            const double temperatureError = std::abs(after.attention_factor - expected);
+            fig("beta_fast", "β_fast (rotations in the original context)", range.fastRotations);
+            fig("beta_slow", "β_slow", range.slowRotations);
+            fig("ramp_low", "ramp starts after pair", range.low);
+            fig("ramp_high", "ramp ends at pair", range.high);
+            fig("pairs_kept", "pairs kept (turn more than β_fast times)", double(kept));
+            fig("pairs_ramp", "pairs on the ramp", double(ramp));
+            fig("pairs_divided", "pairs interpolated ×1/" + num(factor), double(divided));
+            fig("attention_factor", "attention factor (cos and sin multiplied by)", after.attention_factor, "0.1·ln " + num(factor) + " + 1 = " + num(expected));
+            fig("temperature_error", "|attention factor − (0.1·ln s + 1)|", temperatureError);
+            figList("frequency_ratio", "θ'_i/θ_i per pair", ratio);
+            const double tol = rp.precision == Precision::Float32 ? 1e-6 : 1e-12;
+            s.holds = keptError <= tol && dividedError <= tol && kept + ramp + divided == std::int64_t(ratio.size()) && temperatureError < 1e-6;
+            s.conclusion = "Fast pairs untouched, slow pairs interpolated, a ramp of " + formatInt(ramp) + " pairs between; logits sharpened by " +
+                           num(after.attention_factor) + "² = " + num(after.attention_factor * after.attention_factor) + ".";
             break;
         }
     }

@@ -31,6 +31,7 @@
 //
 // Every input struct has defaults and validate(); for inputs that validate, all numbers are finite.
 #include "core/decay.h"
+#include "core/scores.h"
 #include "core/method.h"
 #include "core/types.h"
 
@@ -52,6 +53,13 @@ enum class DemoId {
     Extrapolation,
     HalfVsInterleaved,
     ComparisonTable,
+    LearnedTable,
+    ShawClipping,
+    T5Buckets,
+    TransformerXLTerms,
+    AlibiSlopes,
+    Llama3Bands,
+    YarnRamp,
 };
 
 struct DemoInfo {
@@ -60,6 +68,7 @@ struct DemoInfo {
     std::string title;    // for menus
     std::string claim;    // the sentence the numbers show
     std::string section;  // "Attention", "Sinusoidal", "RoPE", "Inference", "Long context", "Overview"
+    std::vector<std::string> methods;  // the method and scaling keys it is about ("rope", "llama3", ...)
 };
 const std::vector<DemoInfo>& demonstrations();
 const DemoInfo& demoInfo(DemoId id);
@@ -272,6 +281,8 @@ struct DemoFigure {
     std::string label;      // "max |out(shuffled) − shuffled(out)|, no positions"
     double value = 0;
     std::string note;       // "≈ 0: equivariant"
+    std::string name;       // the key of the number in `compute demo`'s "measured" ("nope_error")
+    std::vector<double> list;  // when not empty, the measured quantity is this list (value unused)
 };
 struct DemoSummary {
     DemoId id;
@@ -280,7 +291,20 @@ struct DemoSummary {
     bool holds = false;     // the numbers show the claim (within its tolerance)
     std::string conclusion;
 };
-// The demonstration at its default inputs, reduced to labelled numbers.
+// The scene a demonstration runs on, as method parameters: `method` is the demonstration's
+// method (its first in DemoInfo::methods), the per-method fields hold its own inputs (dim, base,
+// precision, table size, clipping distance, buckets, heads, scaling ...). A caller may change
+// them (the command line's method options) and run the demonstration on that scene.
+ScoreParams demoParams(DemoId id);
+// The parameters of that scene the demonstration reads (names of scoreParamTable(): own ones such
+// as "dim", "precision", "causal", and a group's as "rope.base"; "rope.*" = every one of the
+// group). Only these may be changed: the others would change nothing it computes.
+const std::vector<std::string>& demoSceneParams(DemoId id);
+
+// The demonstration on a scene (default: its own, demoParams(id)), reduced to labelled numbers;
+// `holds` says whether the claim holds within its tolerance for that scene. An error only for a
+// scene the demonstration cannot run on (message of the failing input).
 Result<DemoSummary> runDemonstration(DemoId id);
+Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene);
 
 }  // namespace poslab

@@ -84,7 +84,7 @@ void computeRopePairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
     out.yLabel = QObject::tr("second channel");
     if (freqs.attention_factor != 1.0)
         out.note = QObject::tr("cos and sin carry the attention factor %1, so radii are scaled by it")
-                       .arg(formatValue(freqs.attention_factor));
+                       .arg(displayValue(freqs.attention_factor));
 }
 
 void computeSinusoidalPairs(const ScoreParams& p, PairsConfigResult& out, const DisplaySpec& d,
@@ -176,7 +176,7 @@ void computeBiasPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
             if (h >= shown && h != p.head) continue;
             const Matrix b = alibiBias(ap, h, Positions{D}, keys);
             CurveSeries s;
-            s.name = QObject::tr("head %1 (m = %2)").arg(h).arg(formatValue(slopes(h)));
+            s.name = QObject::tr("head %1 (m = %2)").arg(h).arg(displayValue(slopes(h)));
             s.highlight = h == p.head;
             for (std::size_t j = 0; j < dist.size(); ++j) {
                 s.x.push_back(static_cast<double>(dist[j]));

@@ -172,6 +172,7 @@ std::optional<QString> sceneProblem(const SceneParams& scene) {
 }
 
 QString formatValue(double v) { return QString::fromStdString(formatNumber(v)); }
+QString displayValue(double v) { return QString::number(v, 'g', 4); }
 
 QString positionsText(const Positions& p) {
     QStringList parts;

@@ -123,6 +123,7 @@ std::optional<QString> configProblem(const SceneParams& scene, int config);
 
 // Human forms used by panel, tooltips and legends.
 QString formatValue(double v);           // shortest round-trip form, as the CLI prints numbers
+QString displayValue(double v);          // 4 significant digits: a number shown to an audience (legends, captions)
 QString positionsText(const Positions& p);    // "0,1,2,8"
 // Parses "0,1,2,9", "0:8" (half-open range) or a mix "0:4,10,20"; nullopt on bad syntax.
 // At most `maxCount` entries.

@@ -2,6 +2,7 @@
 #include "core/demonstrations.h"
 #include "support/testsupport.h"
 
+#include <cctype>
 #include <cmath>
 #include <complex>
 #include <numbers>
@@ -46,7 +47,7 @@ private Q_SLOTS:
             QCOMPARE(demoFromKey(d.key).value(), d.id);
             QCOMPARE(demoInfo(d.id).key, d.key);
         }
-        QCOMPARE(int(keys.size()), 12);
+        QCOMPARE(int(keys.size()), 19);
         QVERIFY(!demoFromKey("no-such-demo").has_value());
     }
 
@@ -415,6 +416,12 @@ private Q_SLOTS:
         QCOMPARE(mem(Method::NoPE), 0.0);
         QCOMPARE(*t.find(Method::Rope)->cells[int(TableColumn::Relative)].demo, DemoId::RopeShiftInvariance);
         QCOMPARE(*t.find(Method::Learned)->cells[int(TableColumn::Extrapolation)].demo, DemoId::Extrapolation);
+        // Each method's own cells open its own demonstration.
+        QCOMPARE(*t.find(Method::Learned)->cells[int(TableColumn::Learnable)].demo, DemoId::LearnedTable);
+        QCOMPARE(*t.find(Method::Shaw)->cells[int(TableColumn::Relative)].demo, DemoId::ShawClipping);
+        QCOMPARE(*t.find(Method::T5)->cells[int(TableColumn::Relative)].demo, DemoId::T5Buckets);
+        QCOMPARE(*t.find(Method::TransformerXL)->cells[int(TableColumn::Relative)].demo, DemoId::TransformerXLTerms);
+        QCOMPARE(*t.find(Method::Alibi)->cells[int(TableColumn::Relative)].demo, DemoId::AlibiSlopes);
     }
 
     void everyDemonstrationHolds_data() {
@@ -427,9 +434,66 @@ private Q_SLOTS:
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
         QVERIFY(r.value().holds);
         QVERIFY(!r.value().figures.empty());
+        QVERIFY(!r.value().conclusion.empty());
+        std::set<std::string> names;
         for (const auto& f : r.value().figures) {
             QVERIFY(std::isfinite(f.value));
             QVERIFY(!f.label.empty());
+            QVERIFY2(names.insert(f.name).second, f.name.c_str());   // "measured" keys: unique, snake_case
+            QVERIFY(!f.name.empty() && f.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") == std::string::npos);
+            for (double v : f.list) QVERIFY(std::isfinite(v));
+        }
+        // The same on its own scene given explicitly.
+        auto again = runDemonstration(DemoId(id), demoParams(DemoId(id)));
+        QVERIFY(again.ok());
+        QCOMPARE(again.value().figures.size(), r.value().figures.size());
+        for (std::size_t i = 0; i < r.value().figures.size(); ++i) QCOMPARE(again.value().figures[i].value, r.value().figures[i].value);
+        // The scene validates, and every parameter the demonstration reads is one of the table's.
+        QVERIFY(!demoParams(DemoId(id)).validate());
+        for (const auto& name : demoSceneParams(DemoId(id))) {
+            if (name.size() > 2 && name.substr(name.size() - 2) == ".*") {
+                QCOMPARE(name.substr(0, name.size() - 2), std::string(methodParamGroup(demoParams(DemoId(id)).method)));
+                continue;
+            }
+            QVERIFY2(findParam(scoreParamTable(), name) != nullptr, name.c_str());
+        }
+    }
+
+    // No validation message is lecture content: the learned row of "Beyond the training length"
+    // says what it means, and numbers in sentences carry 4 significant digits.
+    void demonstrationTextIsForAnAudience_data() {
+        QTest::addColumn<int>("id");
+        for (const auto& d : demonstrations()) QTest::newRow(d.key.c_str()) << int(d.id);
+    }
+    void demonstrationTextIsForAnAudience() {
+        QFETCH(int, id);
+        auto r = runDemonstration(DemoId(id));
+        QVERIFY(r.ok());
+        std::vector<std::string> texts{r.value().conclusion};
+        for (const auto& f : r.value().figures) {
+            texts.push_back(f.label);
+            texts.push_back(f.note);
+        }
+        for (const auto& t : texts) {
+            QVERIFY2(t.find(", got ") == std::string::npos, t.c_str());
+            QVERIFY2(t.find("integers from") == std::string::npos, t.c_str());
+            // No run of more than 6 digits after a decimal point (1.138629436111989).
+            int run = 0;
+            bool afterPoint = false;
+            for (char c : t) {
+                if (c == '.') { afterPoint = true; run = 0; continue; }
+                if (std::isdigit(static_cast<unsigned char>(c)) && afterPoint) {
+                    QVERIFY2(++run <= 6, t.c_str());
+                } else {
+                    afterPoint = false;
+                    run = 0;
+                }
+            }
+        }
+        if (DemoId(id) == DemoId::Extrapolation) {
+            bool said = false;
+            for (const auto& t : texts) said = said || t.find("no row 8191 in a table of 2048") != std::string::npos;
+            QVERIFY(said);
         }
     }
 };

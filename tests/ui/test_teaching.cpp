@@ -4,6 +4,7 @@
 #include "core/rope_detail.h"
 #include "core/scores.h"
 #include "core/shaw.h"
+#include "ui/export.h"
 #include "ui/mainwindow.h"
 #include "ui/teaching/animation.h"
 #include "ui/teaching/demopanel.h"
@@ -19,6 +20,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QImageReader>
 #include <QLineEdit>
 #include <QMenu>
@@ -113,6 +115,41 @@ int inkPixels(const QImage& img, QColor bg) {
 class TestTeaching : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Numbers a slide shows carry 4 significant digits: YaRN's attention factor in the frequency
+    // view's notes (was 1.138629436111989) and ALiBi's slopes in the legend (was m = 0.00390625).
+    void slideNumbersHaveFourSignificantDigits_data() {
+        QTest::addColumn<int>("id");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<QString>("notShown");
+        QTest::newRow("extrapolation attention factor") << int(DemoId::Extrapolation) << "attention factor 1.139" << "1.13862";
+        QTest::newRow("yarn-ramp attention factor") << int(DemoId::YarnRamp) << "attention factor 1.208" << "1.20794";
+        QTest::newRow("alibi legend") << int(DemoId::AlibiSlopes) << "m = 0.003906" << "0.00390625";
+    }
+    void slideNumbersHaveFourSignificantDigits() {
+        QFETCH(int, id);
+        QFETCH(QString, shown);
+        QFETCH(QString, notShown);
+        SceneParams s = demoScene(DemoId(id));
+        s.view.showPairs = true;   // ALiBi's legend is the pair view's curves
+        if (DemoId(id) == DemoId::AlibiSlopes) s.head = 7;   // the flattest head: m = 2^−8
+        ExportRequest r;
+        r.format = ExportFormat::Svg;
+        r.pixels = QSize(1920, 1080);
+        QString error;
+        const auto bytes = exportBytes(s, r, &error);
+        QVERIFY2(bytes.has_value(), qPrintable(error));
+        // What is drawn: the text elements (not the scene kept as metadata).
+        QString svg = QString::fromUtf8(*bytes);
+        svg.remove(QRegularExpression(QStringLiteral("<metadata.*</metadata>|<desc>.*</desc>"),
+                                      QRegularExpression::DotMatchesEverythingOption | QRegularExpression::InvertedGreedinessOption));
+        if (qEnvironmentVariableIsSet("POSLAB_DUMP_SVG")) {
+            QFile f(QDir::temp().filePath(QStringLiteral("slide-%1.svg").arg(id)));
+            if (f.open(QIODevice::WriteOnly)) f.write(svg.toUtf8());
+        }
+        QVERIFY2(svg.contains(shown), qPrintable(shown));
+        QVERIFY2(!svg.contains(notShown), qPrintable(notShown));
+    }
+
     void initTestCase() { QApplication::setStyle(QStringLiteral("Fusion")); }
 
     // ------------------------------------------------------------------ reachability

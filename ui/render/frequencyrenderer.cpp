@@ -22,7 +22,7 @@ QStringList notes(const FrequencyResult& r) {
     for (const auto& c : r.configs) {
         QString s = c.title + QStringLiteral(": ") + (c.error.isEmpty() ? c.note : c.error);
         if (c.hasFrequencies && c.attentionFactor != 1.0)
-            s += QObject::tr(" · attention factor %1").arg(formatValue(c.attentionFactor));
+            s += QObject::tr(" · attention factor %1").arg(displayValue(c.attentionFactor));
         out << s;
     }
     return out;

@@ -224,6 +224,13 @@ const DemoData& demoData(DemoId id) {
         case DemoId::Extrapolation: keep(demoExtrapolation(d.extrapolationInput), d.extrapolation); break;
         case DemoId::HalfVsInterleaved: keep(demoLayouts(), d.layouts); break;
         case DemoId::ComparisonTable: d.table = comparisonTable(); break;
+        case DemoId::LearnedTable:
+        case DemoId::ShawClipping:
+        case DemoId::T5Buckets:
+        case DemoId::TransformerXLTerms:
+        case DemoId::AlibiSlopes:
+        case DemoId::Llama3Bands:
+        case DemoId::YarnRamp: break;   // the summary holds every number they show
     }
     return cache.emplace(id, std::move(d)).first->second;
 }
@@ -252,6 +259,13 @@ QString demoFormula(DemoId id) {
         }
         case DemoId::HalfVsInterleaved: return QStringLiteral("R^{\\mathrm{half}}_m(\\pi x) = \\pi\\, R^{\\mathrm{inter}}_m(x)");
         case DemoId::ComparisonTable: return {};
+        case DemoId::LearnedTable: return QStringLiteral("h_p = x_p + E[p],\\quad E \\in \\mathbb{R}^{L \\times d},\\quad p \\le L - 1");
+        case DemoId::ShawClipping: return QStringLiteral("e_{ij} = \\frac{q_i \\cdot (k_j + a^K_{\\mathrm{clip}(j-i,\\,-k,\\,k)})}{\\sqrt{d}}");
+        case DemoId::T5Buckets: return QStringLiteral("b(d) = d\\ (d < e),\\quad b(d) = e + \\frac{\\ln(d/e)}{\\ln(D/e)}\\,(n - e)\\ (\\text{capped at } n - 1)");
+        case DemoId::TransformerXLTerms: return QStringLiteral("A_{ij} = \\text{(a) } q_i k_j + \\text{(b) } q_i W_R R_{i-j} + \\text{(c) } u\\, k_j + \\text{(d) } v\\, W_R R_{i-j}");
+        case DemoId::AlibiSlopes: return QStringLiteral("s_{ij} = q_i \\cdot k_j - m_h\\,(i - j),\\quad m_h = 2^{-8h/H}");
+        case DemoId::Llama3Bands: return QStringLiteral("\\theta_i' = \\theta_i\\ (\\lambda_i < L/4),\\quad \\theta_i' = \\theta_i / s\\ (\\lambda_i > L),\\quad \\text{blended between}");
+        case DemoId::YarnRamp: return QStringLiteral("\\theta_i' = (1 - \\gamma_i)\\,\\frac{\\theta_i}{s} + \\gamma_i\\,\\theta_i,\\quad c = 0.1 \\ln s + 1");
     }
     return {};
 }
@@ -296,6 +310,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
     const qreal labelW = w - valueW - 8;
     if (id != DemoId::ComparisonTable) {
         for (const auto& f : d.summary.figures) {
+            if (!f.list.empty()) continue;   // lists are the evidence's charts below
             const qreal h1 = text(p, x, y, labelW, qs(f.label), body, t.foreground);
             text(p, x + labelW + 8, y, valueW, shortNumber(f.value), bold, t.foreground, Qt::AlignRight | Qt::AlignTop);
             qreal h = h1;
@@ -389,6 +404,33 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                 y += text(p, x, y, w, QObject::tr("half-split:  %1").arg(vec(d.layouts->seedHalf)), body, t.foreground) + gap;
             }
             break;
+        case DemoId::LearnedTable:
+        case DemoId::TransformerXLTerms:
+        case DemoId::Llama3Bands:
+            break;
+        case DemoId::ShawClipping:
+        case DemoId::T5Buckets:
+        case DemoId::AlibiSlopes:
+        case DemoId::YarnRamp: {
+            // The demonstration's list against its x axis (the "distance" list, else the index).
+            const DemoFigure* xs = nullptr;
+            std::vector<const DemoFigure*> ys;
+            for (const auto& f : d.summary.figures) {
+                if (f.list.empty()) continue;
+                if (f.name == "distance") xs = &f;
+                else ys.push_back(&f);
+            }
+            if (ys.empty()) break;
+            std::vector<QString> xl;
+            const std::size_t n = ys.front()->list.size();
+            for (std::size_t i = 0; i < n; ++i)
+                xl.push_back(xs && i < xs->list.size() ? shortNumber(xs->list[i]) : QString::number(id == DemoId::AlibiSlopes ? i + 1 : i));
+            std::vector<Series> series;
+            for (std::size_t k = 0; k < ys.size(); ++k) series.push_back({qs(ys[k]->label), ys[k]->list, t.series(int(k))});
+            const QString xname = xs ? qs(xs->label) : id == DemoId::AlibiSlopes ? QObject::tr("head h") : QObject::tr("pair i");
+            y += lineChart(p, QRectF(x, y, w, 0), xl, series, xname, t) + gap;
+            break;
+        }
         case DemoId::ComparisonTable:
             if (d.table) {
                 std::vector<std::vector<QString>> rows;

@@ -150,6 +150,65 @@ SceneParams demoScene(DemoId id) {
             s.methods = {config(Method::Rope, 64, Content::Ones)};
             onlyViews(s, true, true, true, true);
             break;
+        case DemoId::LearnedTable: {
+            // The table's rows as a heatmap of PE(p)·PE(q): trained rows have no structure to continue.
+            const ScoreParams dp = demoParams(id);
+            MethodConfig c = config(Method::Learned, 64, Content::Ones, QStringLiteral("learned table"));
+            c.params.learned.table_size = dp.learned.table_size;
+            s.methods = {c};
+            s.length = 64;
+            onlyViews(s, false, true, true, false);
+            s.view.decayMaxDistance = 63;
+            break;
+        }
+        case DemoId::ShawClipping: {
+            const ScoreParams dp = demoParams(id);
+            MethodConfig c = config(Method::Shaw, dp.dim, Content::Ones, QStringLiteral("Shaw, k = %1").arg(dp.shaw.max_relative_position));
+            c.params.shaw.max_relative_position = dp.shaw.max_relative_position;
+            s.methods = {c};
+            s.length = 24;
+            onlyViews(s, false, true, true, false);
+            s.view.decayMaxDistance = 16;
+            break;
+        }
+        case DemoId::T5Buckets: {
+            MethodConfig c = config(Method::T5, 64, Content::Ones, QStringLiteral("T5 relative bias"));
+            s.methods = {c};
+            s.length = 64;
+            onlyViews(s, false, true, true, false);
+            s.view.decayMaxDistance = 512;
+            s.view.decayLogX = true;
+            break;
+        }
+        case DemoId::TransformerXLTerms: {
+            MethodConfig c = config(Method::TransformerXL, 16, Content::Random, QStringLiteral("Transformer-XL"));
+            s.methods = {c};
+            s.length = 16;
+            onlyViews(s, false, true, true, false);
+            s.view.decayMaxDistance = 64;
+            break;
+        }
+        case DemoId::AlibiSlopes: {
+            MethodConfig c = config(Method::Alibi, 64, Content::Ones, QStringLiteral("ALiBi"));
+            s.methods = {c};
+            s.length = 32;
+            s.view.causal = true;
+            onlyViews(s, false, true, true, false);
+            s.view.decayMaxDistance = 64;
+            break;
+        }
+        case DemoId::Llama3Bands:
+        case DemoId::YarnRamp: {
+            const ScoreParams dp = demoParams(id);
+            MethodConfig c;
+            c.params = dp;
+            c.label = id == DemoId::Llama3Bands ? QStringLiteral("Llama 3.1 (llama3 ×8)") : QStringLiteral("YaRN ×%1").arg(dp.rope.resolvedFactor(), 0, 'g', 4);
+            s.methods = {c};
+            s.length = 4096;
+            s.positions = {0, 1024, 4095};
+            onlyViews(s, false, false, false, true);
+            break;
+        }
     }
     // Clamp positions to the sequence.
     Positions kept;

@@ -194,7 +194,7 @@ Theme PresentationWindow::slideTheme() const {
     const qreal h = std::max(height(), 360);
     const double base = std::max(1.0, slide().scene.view.fontScale);
     // The projector theme, text and lines scaled so that 1080 px of height gets ~1.45× the window's.
-    Theme t = themeByName(QStringLiteral("projector"), std::clamp(base * 1.45 * h / 1080.0, 0.5, 3.0));
+    Theme t = themeByName(themeName_, std::clamp(base * 1.45 * h / 1080.0, 0.5, 3.0));
     t.lineWidth *= std::max(1.0, h / 1080.0);
     t.axisWidth *= std::max(1.0, h / 1080.0);
     return t;
@@ -202,11 +202,19 @@ Theme PresentationWindow::slideTheme() const {
 
 QImage PresentationWindow::renderSlide(QSize size) const {
     QImage img(size, QImage::Format_ARGB32_Premultiplied);
-    const SessionScene& sl = slide();
     const Theme t = slideTheme();
     img.fill(blank_ ? QColor(Qt::black) : t.background);
     if (blank_) return img;
     QPainter p(&img);
+    paintSlide(p, size);
+    p.end();
+    return img;
+}
+
+void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
+    const SessionScene& sl = slide();
+    const Theme t = slideTheme();
+    p.fillRect(QRectF(0, 0, size.width(), size.height()), t.background);
     p.setRenderHint(QPainter::Antialiasing);
     p.setRenderHint(QPainter::TextAntialiasing);
     const qreal W = size.width(), H = size.height();
@@ -216,18 +224,18 @@ QImage PresentationWindow::renderSlide(QSize size) const {
     // Title band.
     QFont titleF = t.titleFont();
     titleF.setPointSizeF(titleF.pointSizeF() * 1.7);
-    const QFontMetricsF tfm(titleF, &img);
+    const QFontMetricsF tfm(titleF, p.device());
     const QString counter = QStringLiteral("%1 / %2").arg(current_ + 1).arg(count());
     QFont counterF = t.bodyFont();
-    const QFontMetricsF cfm(counterF, &img);
+    const QFontMetricsF cfm(counterF, p.device());
     const qreal counterW = cfm.horizontalAdvance(counter) + margin * 0.5;
     QString title = sl.title.isEmpty() ? tr("PosLab") : sl.title;
     // Shrink a long title until it fits on one line.
     while (tfm.horizontalAdvance(title) > W - 2 * margin - counterW && titleF.pointSizeF() > t.titleFont().pointSizeF()) {
         titleF.setPointSizeF(titleF.pointSizeF() * 0.94);
-        if (QFontMetricsF(titleF, &img).horizontalAdvance(title) <= W - 2 * margin - counterW) break;
+        if (QFontMetricsF(titleF, p.device()).horizontalAdvance(title) <= W - 2 * margin - counterW) break;
     }
-    const QFontMetricsF tfm2(titleF, &img);
+    const QFontMetricsF tfm2(titleF, p.device());
     const qreal titleH = tfm2.height() * 1.25;
     L.title = QRectF(margin, margin * 0.6, W - 2 * margin - counterW, titleH);
     L.counter = QRectF(W - margin - counterW, margin * 0.6, counterW, titleH);
@@ -243,7 +251,7 @@ QImage PresentationWindow::renderSlide(QSize size) const {
 
     // Footer with the keys.
     const QFont small = t.smallFont();
-    const QFontMetricsF sfm(small, &img);
+    const QFontMetricsF sfm(small, p.device());
     const QString keys = tr("PgDn/→ next · PgUp/← back · P pointer · D draw · C clear · N notes · F numbers · B black · Esc leave");
     L.footer = QRectF(margin, H - margin * 0.4 - sfm.height(), W - 2 * margin, sfm.height());
     p.setFont(small);
@@ -257,7 +265,7 @@ QImage PresentationWindow::renderSlide(QSize size) const {
     if (showNotes_ && !notes.isEmpty()) {
         const QFont nf = t.bodyFont();
         const qreal nh = std::min((contentBottom - contentTop) * 0.25,
-                                  QFontMetricsF(nf, &img).boundingRect(QRectF(0, 0, W - 2 * margin - 24, 10000), Qt::TextWordWrap, notes).height() + 16);
+                                  QFontMetricsF(nf, p.device()).boundingRect(QRectF(0, 0, W - 2 * margin - 24, 10000), Qt::TextWordWrap, notes).height() + 16);
         const QRectF nr(margin, contentBottom - nh, W - 2 * margin, nh);
         p.fillRect(nr, t.panel);
         p.setFont(nf);
@@ -282,7 +290,7 @@ QImage PresentationWindow::renderSlide(QSize size) const {
     if (!L.views.isEmpty()) {
         // The views carry many labels: a little smaller type than the numbers column (still
         // >= 20 px of body text at 1080 px), so that their labels have room.
-        Theme vt = themeByName(QStringLiteral("projector"), std::max(0.5, t.fontScale * 0.85));
+        Theme vt = themeByName(themeName_, std::max(0.5, t.fontScale * 0.85));
         vt.lineWidth = t.lineWidth;
         vt.axisWidth = t.axisWidth;
         paintViews(p, L.views, sl.scene, std::nullopt, vt, 1.0);
@@ -305,7 +313,7 @@ QImage PresentationWindow::renderSlide(QSize size) const {
         const double minScale = std::max(0.8, t.fontScale * 0.6);
         qreal need = 0;
         for (int iter = 0; iter < 12; ++iter) {
-            nt = themeByName(QStringLiteral("projector"), scale);
+            nt = themeByName(themeName_, scale);
             nt.lineWidth = t.lineWidth;
             nt.axisWidth = t.axisWidth;
             QImage probe(int(L.numbers.width()) + 2, 8, QImage::Format_ARGB32_Premultiplied);
@@ -328,9 +336,7 @@ QImage PresentationWindow::renderSlide(QSize size) const {
         }
         p.restore();
     }
-    p.end();
     layout_ = L;
-    return img;
 }
 
 void PresentationWindow::paintEvent(QPaintEvent*) {

@@ -75,6 +75,11 @@ public:
     Theme slideTheme() const;
     // Renders the current slide (without the overlay) at `size`; what paintEvent shows.
     QImage renderSlide(QSize size) const;
+    // The same drawing on any painter (SVG, PDF) covering (0, 0, size); the theme's text and
+    // lines are scaled to the window's height (resize it to `size` first).
+    void paintSlide(QPainter& p, QSize size) const;
+    // The theme slides are drawn in: "projector" (default), "light" or "dark" (figures).
+    void setThemeName(const QString& name) { themeName_ = name; invalidate(); }
 
     // Areas of the last rendered slide (for checks of clipping and overlap).
     struct Layout {
@@ -105,6 +110,7 @@ private:
     void storeStrokes();
     void applySlideDefaults();
     Session deck_;
+    QString themeName_ = QStringLiteral("projector");
     int current_ = 0;
     bool showNumbers_ = true, showNotes_ = false, blank_ = false;
     AnnotationOverlay* overlay_ = nullptr;

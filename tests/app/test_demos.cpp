@@ -1,0 +1,337 @@
+// The demonstrations as commands (../shared/spec/cli.md, "Demonstrations"), run as a user runs
+// them (QProcess on POSLAB_EXE): `poslab demos`, `poslab compute demo KEY [options]`,
+// `poslab figure demo KEY -o F`, and their error contract.
+#include "support/testsupport.h"
+
+#include "core/demonstrations.h"
+
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <numbers>
+
+using namespace testsupport;
+using namespace poslab;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+};
+
+Run runPoslab(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(POSLAB_EXE), args);
+    if (!p.waitForStarted(10000)) return {};
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return {};
+    }
+    Run r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QStringList split(const QString& s) { return s.split(QLatin1Char(' '), Qt::SkipEmptyParts); }
+
+#define EXPECT_OK(run)                                                                                                   \
+    do {                                                                                                                 \
+        QVERIFY2((run).code == 0, qPrintable(QString("exit %1, stderr: %2").arg((run).code).arg(QString((run).err)))); \
+        QVERIFY2((run).err.isEmpty(), (run).err.constData());                                                            \
+        QVERIFY(QJsonDocument::fromJson((run).out).isObject());                                                          \
+    } while (0)
+
+#define EXPECT_USAGE_ERROR(run)                                                                               \
+    do {                                                                                                      \
+        QCOMPARE((run).code, 2);                                                                              \
+        QVERIFY((run).out.isEmpty());                                                                         \
+        QVERIFY2((run).err.startsWith("poslab: error: "), (run).err.constData());                             \
+        QCOMPARE((run).err.count('\n'), 1);                                                                   \
+        QVERIFY2((run).err.contains(", got "), (run).err.constData());                                        \
+    } while (0)
+
+std::vector<double> numbers(const QJsonValue& v) {
+    std::vector<double> out;
+    for (const auto& x : v.toArray()) out.push_back(x.toDouble());
+    return out;
+}
+
+}  // namespace
+
+class TestDemos : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // `poslab demos`: the catalogue in lecture order, every method and scaling of the lecture.
+    void demosListsEveryMethodAndScalingInLectureOrder() {
+        const Run r = runPoslab({"demos"});
+        EXPECT_OK(r);
+        const QJsonArray demos = r.json().value("demos").toArray();
+        QCOMPARE(demos.size(), qsizetype(demonstrations().size()));
+        QStringList keys;
+        QSet<QString> methods;
+        for (qsizetype i = 0; i < demos.size(); ++i) {
+            const QJsonObject d = demos[i].toObject();
+            QCOMPARE(d.value("key").toString().toStdString(), demonstrations()[std::size_t(i)].key);
+            QVERIFY(!d.value("title").toString().isEmpty());
+            QVERIFY(!d.value("claim").toString().isEmpty());
+            QVERIFY(!d.value("methods").toArray().isEmpty());
+            for (const auto& m : d.value("methods").toArray()) methods.insert(m.toString());
+            keys << d.value("key").toString();
+        }
+        for (const char* m : {"nope", "sinusoidal", "learned", "shaw", "t5", "transformer-xl", "alibi", "rope", "llama3", "yarn"})
+            QVERIFY2(methods.contains(QLatin1String(m)), m);
+        // One demonstration of its own for each, in the lecture's order.
+        const QStringList lecture = {"permutation", "sinusoidal-shift", "learned-table", "shaw-clipping", "t5-buckets",
+                                     "transformer-xl-terms", "rope-shift", "alibi-slopes", "kv-cache", "extrapolation",
+                                     "llama3-bands", "yarn-ramp", "comparison"};
+        qsizetype last = -1;
+        for (const auto& k : lecture) {
+            const qsizetype at = keys.indexOf(k);
+            QVERIFY2(at > last, qPrintable(k));
+            last = at;
+        }
+    }
+
+    // Every demonstration holds on its own scene, and prints exactly the core's numbers.
+    void computeDemoHoldsOnItsOwnScene_data() {
+        QTest::addColumn<int>("id");
+        for (const auto& d : demonstrations()) QTest::newRow(d.key.c_str()) << int(d.id);
+    }
+    void computeDemoHoldsOnItsOwnScene() {
+        QFETCH(int, id);
+        const DemoInfo& info = demoInfo(DemoId(id));
+        const Run r = runPoslab({"compute", "demo", QString::fromStdString(info.key)});
+        EXPECT_OK(r);
+        const QJsonObject j = r.json();
+        QCOMPARE(j.value("key").toString().toStdString(), info.key);
+        QCOMPARE(j.value("title").toString().toStdString(), info.title);
+        QCOMPARE(j.value("claim").toString().toStdString(), info.claim);
+        QVERIFY(j.value("holds").isBool());
+        QVERIFY(j.value("holds").toBool());
+        const QJsonObject measured = j.value("measured").toObject();
+        QVERIFY(!measured.isEmpty());
+        const auto core = runDemonstration(DemoId(id));
+        QVERIFY(core.ok());
+        QCOMPARE(measured.size(), qsizetype(core.value().figures.size()));
+        for (const auto& f : core.value().figures) {
+            const QJsonValue v = measured.value(QString::fromStdString(f.name));
+            QVERIFY2(!v.isUndefined(), f.name.c_str());
+            if (f.list.empty()) {
+                QVERIFY2(v.isDouble(), f.name.c_str());
+                QCOMPARE(v.toDouble(), f.value);
+            } else {
+                QCOMPARE(numbers(v), f.list);
+            }
+        }
+    }
+
+    // A scene that breaks the claim: the demonstration still runs, and says it does not hold.
+    void brokenSceneDoesNotHold_data() {
+        QTest::addColumn<QString>("args");
+        QTest::newRow("sinusoidal-shift float32") << "sinusoidal-shift --precision float32";
+        QTest::newRow("rope-shift float32") << "rope-shift --precision float32";
+        QTest::newRow("rope-norm float32") << "rope-norm --precision float32";
+        QTest::newRow("learned-table long enough") << "learned-table --table-size 8192";
+        QTest::newRow("alibi-slopes 12 heads") << "alibi-slopes --heads 12";
+        QTest::newRow("alibi-slopes bias-max 4") << "alibi-slopes --bias-max 4";
+        QTest::newRow("yarn-ramp attention-factor 2") << "yarn-ramp --attention-factor 2";
+    }
+    void brokenSceneDoesNotHold() {
+        QFETCH(QString, args);
+        const Run r = runPoslab(QStringList{"compute", "demo"} + split(args));
+        EXPECT_OK(r);
+        QCOMPARE(r.json().value("holds").toBool(true), false);
+    }
+
+    // A changed scene that keeps the claim: it still holds, with the scene's numbers.
+    void changedSceneStillHolds_data() {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("value");
+        QTest::newRow("learned-table 4096 rows") << "learned-table --table-size 4096" << "table_rows" << 4096.0;
+        QTest::newRow("t5-buckets 64 buckets") << "t5-buckets --num-buckets 64" << "exact_up_to" << 16.0;
+        QTest::newRow("alibi-slopes 16 heads") << "alibi-slopes --heads 16" << "slope_formula_error" << 0.0;
+        QTest::newRow("yarn-ramp factor 16") << "yarn-ramp --factor 16" << "attention_factor" << double(float(0.1 * std::log(16.0) + 1.0));
+        QTest::newRow("llama3-bands factor 4") << "llama3-bands --factor 4" << "factor" << 4.0;
+    }
+    void changedSceneStillHolds() {
+        QFETCH(QString, args);
+        QFETCH(QString, name);
+        QFETCH(double, value);
+        const Run r = runPoslab(QStringList{"compute", "demo"} + split(args));
+        EXPECT_OK(r);
+        QVERIFY(r.json().value("holds").toBool());
+        QVERIFY(std::abs(r.json().value("measured").toObject().value(name).toDouble() - value) <= 1e-6 * std::max(1.0, std::abs(value)));
+    }
+
+    // T5's staircase against the bucket rule written out here (bidirectional, 32 buckets,
+    // max_distance 128: 16 per direction, max_exact 8): exact near, logarithmic far, saturated.
+    void t5StaircaseIsTheRule() {
+        const Run r = runPoslab({"compute", "demo", "t5-buckets"});
+        EXPECT_OK(r);
+        const QJsonObject m = r.json().value("measured").toObject();
+        const auto dist = numbers(m.value("distance"));
+        const auto bucket = numbers(m.value("bucket"));
+        QCOMPARE(dist.size(), bucket.size());
+        QVERIFY(dist.size() >= 10);
+        for (std::size_t i = 0; i < dist.size(); ++i) {
+            const double d = dist[i];
+            const double expected = d < 8 ? d : std::min(15.0, 8.0 + std::floor(std::log(d / 8.0) / std::log(128.0 / 8.0) * 8.0));
+            QCOMPARE(bucket[i], expected);
+        }
+        QCOMPARE(m.value("max_exact").toDouble(), 8.0);
+        QCOMPARE(m.value("exact_up_to").toDouble(), 8.0);   // the seeds' "exact for |k| <= 8"
+        QCOMPARE(m.value("last_bucket").toDouble(), 15.0);
+    }
+
+    // Llama 3.1's three bands at 8192 → 131072, counted here from the wavelengths 2π·500000^(i/64).
+    void llama3BandsCountedIndependently() {
+        const Run r = runPoslab({"compute", "demo", "llama3-bands"});
+        EXPECT_OK(r);
+        const QJsonObject m = r.json().value("measured").toObject();
+        int kept = 0, divided = 0, smoothed = 0;
+        for (int i = 0; i < 64; ++i) {
+            const double wavelength = 2 * std::numbers::pi * std::pow(500000.0, i / 64.0);
+            if (wavelength < 8192.0 / 4) ++kept;
+            else if (wavelength > 8192.0 / 1) ++divided;
+            else ++smoothed;
+        }
+        QCOMPARE(m.value("pairs_kept").toDouble(), double(kept));
+        QCOMPARE(m.value("pairs_divided").toDouble(), double(divided));
+        QCOMPARE(m.value("pairs_smoothed").toDouble(), double(smoothed));
+        QCOMPARE(m.value("context").toDouble(), 131072.0);
+        QCOMPARE(m.value("original_context").toDouble(), 8192.0);
+    }
+
+    // YaRN's ramp from the paper's formula: pair index where a pair turns β times in the original
+    // context, d·ln(L/(2πβ))/(2 ln base), floored (β_fast) and ceiled (β_slow).
+    void yarnRampFromTheFormula() {
+        const Run r = runPoslab({"compute", "demo", "yarn-ramp"});
+        EXPECT_OK(r);
+        const QJsonObject m = r.json().value("measured").toObject();
+        auto dimAt = [](double beta) { return 128.0 * std::log(4096.0 / (beta * 2 * std::numbers::pi)) / (2 * std::log(10000.0)); };
+        QCOMPARE(m.value("ramp_low").toDouble(), std::floor(dimAt(32)));
+        QCOMPARE(m.value("ramp_high").toDouble(), std::ceil(dimAt(1)));
+        QVERIFY(std::abs(m.value("attention_factor").toDouble() - (0.1 * std::log(8.0) + 1)) < 1e-6);
+        const auto ratio = numbers(m.value("frequency_ratio"));
+        QCOMPARE(ratio.size(), std::size_t(64));
+        QCOMPARE(ratio.front(), 1.0);
+        QVERIFY(std::abs(ratio.back() - 1.0 / 8) < 1e-6);
+    }
+
+    // The ALiBi slopes are 2^(−8h/H) and the learned table ends where it ends.
+    void alibiAndLearnedNumbers() {
+        const Run a = runPoslab({"compute", "demo", "alibi-slopes"});
+        EXPECT_OK(a);
+        const auto slopes = numbers(a.json().value("measured").toObject().value("slopes"));
+        QCOMPARE(slopes.size(), std::size_t(8));
+        for (int h = 1; h <= 8; ++h) QCOMPARE(slopes[std::size_t(h - 1)], std::pow(2.0, -h));
+        QCOMPARE(a.json().value("measured").toObject().value("bias_at_asked").toDouble(), -8191.0 / 256);
+        const Run l = runPoslab({"compute", "demo", "learned-table"});
+        EXPECT_OK(l);
+        const QJsonObject m = l.json().value("measured").toObject();
+        QCOMPARE(m.value("table_rows").toDouble(), 2048.0);
+        QCOMPARE(m.value("last_row_defined").toDouble(), 1.0);
+        QCOMPARE(m.value("asked_row_defined").toDouble(), 0.0);
+    }
+
+    void errors_data() {
+        QTest::addColumn<QString>("args");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("unknown key") << "compute demo no-such-demo" << "yarn-ramp";
+        QTest::newRow("missing key") << "compute demo" << "learned-table";
+        QTest::newRow("option the demo does not read") << "compute demo rope-shift --scaling linear" << "--scaling";
+        QTest::newRow("out of range") << "compute demo learned-table --table-size 0" << "table-size";
+        QTest::newRow("llama3 needs its scaling") << "compute demo llama3-bands --scaling yarn" << "llama3";
+        QTest::newRow("figure unknown key") << "figure demo no-such-demo -o x.png" << "t5-buckets";
+        QTest::newRow("figure bad format") << "figure demo t5-buckets -o x.csv" << "output";
+        QTest::newRow("figure bad theme") << "figure demo t5-buckets -o x.png --theme neon" << "theme";
+    }
+    void errors() {
+        QFETCH(QString, args);
+        QFETCH(QString, mentions);
+        QTemporaryDir dir;
+        QStringList a = split(args);
+        for (auto& s : a)
+            if (s.startsWith(QLatin1String("x."))) s = dir.filePath(s);
+        const Run r = runPoslab(a);
+        EXPECT_USAGE_ERROR(r);
+        QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+        QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
+    // Each demonstration's slide as a 1920×1080 projector PNG: written, the right size, not blank.
+    void figureDemoWritesItsSlide_data() {
+        QTest::addColumn<int>("id");
+        for (const auto& d : demonstrations()) QTest::newRow(d.key.c_str()) << int(d.id);
+    }
+    void figureDemoWritesItsSlide() {
+        QFETCH(int, id);
+        QTemporaryDir dir;
+        const QString key = QString::fromStdString(demoInfo(DemoId(id)).key);
+        const QString out = dir.filePath(key + QStringLiteral(".png"));
+        const Run r = runPoslab({"figure", "demo", key, "-o", out});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.out.isEmpty() && r.err.isEmpty());
+        QImage img(out);
+        QCOMPARE(img.size(), QSize(1920, 1080));
+        // The slide is filled: its numbers column (right 38 %) and its views (left) both draw.
+        auto inked = [&](int x0, int x1) {
+            const QRgb bg = img.pixel(2, 2);
+            int n = 0;
+            for (int y = 150; y < 1000; y += 4)
+                for (int x = x0; x < x1; x += 4) n += img.pixel(x, y) != bg;
+            return n;
+        };
+        QVERIFY2(inked(1200, 1900) > 500, "numbers column empty");
+        if (DemoId(id) != DemoId::ComparisonTable) QVERIFY2(inked(40, 1100) > 500, "views empty");
+    }
+
+    void figureDemoFormatsAndTheme_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("extra");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::newRow("svg") << "slide.svg" << "" << QByteArray("<?xml");
+        QTest::newRow("pdf") << "slide.pdf" << "" << QByteArray("%PDF");
+        QTest::newRow("png dark 800x600") << "slide.png" << "--theme dark --width 800 --height 600" << QByteArray("\x89PNG");
+    }
+    void figureDemoFormatsAndTheme() {
+        QFETCH(QString, file);
+        QFETCH(QString, extra);
+        QFETCH(QByteArray, magic);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(file);
+        const Run r = runPoslab(QStringList{"figure", "demo", "yarn-ramp", "-o", out} + split(extra));
+        QVERIFY2(r.code == 0, r.err.constData());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.size() > 10000);
+        QVERIFY(bytes.startsWith(magic));
+        if (file.endsWith(QLatin1String(".svg"))) QVERIFY(bytes.contains("β_fast"));   // text, not a bitmap
+        if (file.endsWith(QLatin1String(".png"))) {
+            const QImage img(out);
+            QCOMPARE(img.size(), QSize(800, 600));
+            QVERIFY(QColor(img.pixel(2, 2)).lightness() < 80);   // dark theme: a dark background (the projector's is white)
+        }
+        // An existing file is kept without --force.
+        const Run again = runPoslab(QStringList{"figure", "demo", "yarn-ramp", "-o", out});
+        EXPECT_USAGE_ERROR(again);
+    }
+};
+
+QTEST_MAIN(TestDemos)
+#include "test_demos.moc"

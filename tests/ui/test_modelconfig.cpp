@@ -6,8 +6,11 @@
 
 #include "ui/io/modelconfig.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QTemporaryDir>
+
+#include <cstring>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -41,6 +44,69 @@ RopeParams rope(int headDim, double base, std::int64_t maxPos) {
     return r;
 }
 
+// A small GGUF writer (little-endian), independent of the reader.
+class Gguf {
+public:
+    explicit Gguf(std::uint32_t version = 3, std::uint64_t tensors = 0) {
+        raw("GGUF", 4);
+        put<std::uint32_t>(version);
+        put<std::uint64_t>(tensors);
+        countAt_ = bytes_.size();
+        put<std::uint64_t>(0);
+    }
+    template <class T>
+    void put(T v) { raw(reinterpret_cast<const char*>(&v), sizeof v); }
+    void raw(const char* p, std::size_t n) { bytes_.append(p, static_cast<qsizetype>(n)); }
+    void str(const std::string& s) { put<std::uint64_t>(s.size()); raw(s.data(), s.size()); }
+    void key(const std::string& k, std::uint32_t type) { str(k); put<std::uint32_t>(type); bump(); }
+    Gguf& u32(const std::string& k, std::uint32_t v) { key(k, 4); put(v); return *this; }
+    Gguf& u64(const std::string& k, std::uint64_t v) { key(k, 10); put(v); return *this; }
+    Gguf& f32(const std::string& k, float v) { key(k, 6); put(v); return *this; }
+    Gguf& f64(const std::string& k, double v) { key(k, 12); put(v); return *this; }
+    Gguf& text(const std::string& k, const std::string& v) { key(k, 8); str(v); return *this; }
+    Gguf& boolean(const std::string& k, std::uint8_t v) { key(k, 7); put(v); return *this; }
+    Gguf& strings(const std::string& k, const std::vector<std::string>& v) {
+        key(k, 9); put<std::uint32_t>(8); put<std::uint64_t>(v.size());
+        for (const auto& x : v) str(x);
+        return *this;
+    }
+    Gguf& floats(const std::string& k, const std::vector<float>& v) {
+        key(k, 9); put<std::uint32_t>(6); put<std::uint64_t>(v.size());
+        for (float x : v) put(x);
+        return *this;
+    }
+    QByteArray bytes() const { return bytes_; }
+    QByteArray& data() { return bytes_; }
+
+private:
+    void bump() {
+        std::uint64_t n;
+        std::memcpy(&n, bytes_.constData() + countAt_, 8);
+        ++n;
+        std::memcpy(bytes_.data() + countAt_, &n, 8);
+    }
+    QByteArray bytes_;
+    std::size_t countAt_ = 0;
+};
+
+Gguf llamaGguf(std::uint32_t version = 3) {
+    Gguf g(version, 291);
+    g.text("general.architecture", "llama")
+        .text("general.name", "Llama 3.1 8B")
+        .u32("llama.context_length", 131072)
+        .u32("llama.embedding_length", 4096)
+        .u32("llama.attention.head_count", 32)
+        .u32("llama.attention.head_count_kv", 8)
+        .f32("llama.rope.freq_base", 500000.0f)
+        .u32("llama.rope.dimension_count", 128)
+        .strings("tokenizer.ggml.tokens", {"<s>", "</s>", "hello", ""})
+        .floats("tokenizer.ggml.scores", {0.f, -1.f, -2.f, -3.f})
+        .u64("general.file_type", 15);
+    return g;
+}
+
+ModelConfigResult ggufConfig(const QByteArray& b) { return parseGgufConfig(b.constData(), static_cast<std::size_t>(b.size())); }
+
 }  // namespace
 
 class TestModelConfig : public QObject {
@@ -56,6 +122,13 @@ private Q_SLOTS:
     void badValues();
     void keysFromFile();
     void readsFiles();
+    void ggufRope_data();
+    void ggufRope();
+    void ggufFamilies();
+    void ggufCorrupt_data();
+    void ggufCorrupt();
+    void ggufEveryTruncation();
+    void ggufLargeFileIsMappedNotRead();
 };
 
 void TestModelConfig::goldenBothForms_data() {
@@ -367,6 +440,206 @@ void TestModelConfig::readsFiles() {
     const ModelConfigResult missing = readModelConfigFile(dir.filePath("nope.json"));
     QVERIFY(!missing.config);
     QVERIFY2(missing.error.startsWith("cannot read"), qPrintable(missing.error));
+}
+
+void TestModelConfig::ggufRope_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<RopeParams>("want");
+    RopeParams r = rope(128, 500000, 131072);
+    QTest::newRow("llama_v3") << llamaGguf(3).bytes() << r;
+    QTest::newRow("llama_v2") << llamaGguf(2).bytes() << r;
+    Gguf y = llamaGguf(3);
+    y.text("llama.rope.scaling.type", "yarn").f32("llama.rope.scaling.factor", 4.0f).u32("llama.rope.scaling.original_context_length", 32768);
+    r.scaling = RopeScaling::Yarn;
+    r.factor = 4;
+    r.original_max_positions = 32768;
+    QTest::newRow("yarn") << y.bytes() << r;
+    Gguf lin = llamaGguf(3);
+    lin.text("llama.rope.scaling.type", "linear").f64("llama.rope.scaling.factor", 2.0);
+    r = rope(128, 500000, 131072);
+    r.scaling = RopeScaling::Linear;
+    r.factor = 2;
+    QTest::newRow("linear_f64") << lin.bytes() << r;
+    // Partial rotary (phi2-style): dimension_count < head dim → rotary_dim; key_length as head dim.
+    Gguf p(3);
+    p.text("general.architecture", "phi2").u32("phi2.embedding_length", 2560).u32("phi2.attention.head_count", 32)
+        .u32("phi2.rope.dimension_count", 32).u32("phi2.context_length", 2048);
+    r = rope(80, 10000, 2048);
+    r.rotary_dim = 32;
+    QTest::newRow("phi2_partial") << p.bytes() << r;
+    Gguf k(3);
+    k.text("general.architecture", "gemma").u32("gemma.embedding_length", 3072).u32("gemma.attention.head_count", 16)
+        .u32("gemma.attention.key_length", 256).f32("gemma.rope.freq_base", 10000.f).u32("gemma.context_length", 8192);
+    QTest::newRow("gemma_key_length") << k.bytes() << rope(256, 10000, 8192);
+}
+
+void TestModelConfig::ggufRope() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(RopeParams, want);
+    const ModelConfigResult r = ggufConfig(bytes);
+    QVERIFY2(r.config, qPrintable(r.error));
+    QCOMPARE(r.config->params.method, Method::Rope);
+    const RopeParams got = r.config->params.ropeParams();
+    QCOMPARE(got.head_dim, want.head_dim);
+    QCOMPARE(got.base, want.base);
+    QCOMPARE(got.rotary_dim, want.rotary_dim);
+    QCOMPARE(got.scaling, want.scaling);
+    QCOMPARE(got.factor, want.factor);
+    QCOMPARE(got.max_positions, want.max_positions);
+    QCOMPARE(got.original_max_positions, want.original_max_positions);
+    QVERIFY(got == want);
+    QVERIFY(r.config->keys().contains(QStringLiteral("%1.context_length").arg(r.config->modelType)));
+}
+
+void TestModelConfig::ggufFamilies() {
+    Gguf b(3);
+    b.text("general.architecture", "bloom").u32("bloom.embedding_length", 1024).u32("bloom.attention.head_count", 16)
+        .f32("bloom.attention.max_alibi_bias", 8.f);
+    ModelConfigResult r = ggufConfig(b.bytes());
+    QVERIFY2(r.config, qPrintable(r.error));
+    QCOMPARE(r.config->params.method, Method::Alibi);
+    QCOMPARE(r.config->params.alibi.heads, 16);
+    QCOMPARE(r.config->params.dim, 64);
+    Gguf g(3);
+    g.text("general.architecture", "gpt2").u32("gpt2.embedding_length", 768).u32("gpt2.attention.head_count", 12)
+        .u32("gpt2.context_length", 1024);
+    r = ggufConfig(g.bytes());
+    QVERIFY2(r.config, qPrintable(r.error));
+    QCOMPARE(r.config->params.method, Method::Learned);
+    QCOMPARE(r.config->params.learned.table_size, std::int64_t{1024});
+    QCOMPARE(r.config->params.dim, 768);
+}
+
+void TestModelConfig::ggufCorrupt_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("wrong_magic") << QByteArray("GGUG\3\0\0\0", 8) << "not a GGUF file";
+    QTest::newRow("version_1") << Gguf(1).bytes() << "unsupported GGUF version, 2 or 3, got 1";
+    QTest::newRow("version_4") << Gguf(4).bytes() << "unsupported GGUF version, 2 or 3, got 4";
+    QTest::newRow("big_endian") << Gguf(0x03000000).bytes() << "unsupported GGUF version, 2 or 3, got 50331648";
+    {
+        Gguf g(3);
+        std::uint64_t n = std::uint64_t{1} << 62;
+        std::memcpy(g.data().data() + 16, &n, 8);
+        QTest::newRow("absurd_kv_count") << g.bytes() << "invalid GGUF metadata count";
+    }
+    QTest::newRow("absurd_tensor_count") << Gguf(3, std::uint64_t{1} << 40).bytes() << "invalid GGUF tensor count";
+    {
+        Gguf g(3);
+        g.key("tokenizer.ggml.tokens", 9);
+        g.put<std::uint32_t>(8);
+        g.put<std::uint64_t>(std::uint64_t{1} << 60);
+        QTest::newRow("absurd_array_count") << g.bytes() << "truncated GGUF header: array tokenizer.ggml.tokens of 1152921504606846976";
+    }
+    {
+        Gguf g(3);
+        g.key("general.architecture", 8);
+        g.put<std::uint64_t>(std::uint64_t{1} << 50);
+        QTest::newRow("absurd_string_length") << g.bytes() << "invalid GGUF string value: length at most 1048576";
+    }
+    {
+        Gguf g(3);
+        g.put<std::uint64_t>(std::uint64_t{1} << 40);   // key length (the count was not bumped: it is 0)
+        g.put<std::uint64_t>(0);
+        std::uint64_t one = 1;
+        std::memcpy(g.data().data() + 16, &one, 8);
+        QTest::newRow("absurd_key_length") << g.bytes() << "invalid GGUF key: length at most 65535";
+    }
+    {
+        Gguf g(3);
+        g.key("x", 13);
+        g.put<std::uint32_t>(0);
+        QTest::newRow("bad_type") << g.bytes() << "invalid GGUF value type of x, 0 to 12, got 13";
+    }
+    {
+        Gguf g(3);
+        g.boolean("x", 2);
+        QTest::newRow("bad_bool") << g.bytes() << "invalid GGUF bool x, 0 or 1, got 2";
+    }
+    {
+        Gguf g = llamaGguf();
+        g.u32("llama.context_length", 5);
+        QTest::newRow("duplicate_key") << g.bytes() << "invalid GGUF metadata: key llama.context_length appears twice";
+    }
+    {
+        Gguf g(3);
+        g.key("deep", 9);
+        for (int i = 0; i < 6; ++i) { g.put<std::uint32_t>(9); g.put<std::uint64_t>(1); }
+        QTest::newRow("nested_too_deep") << g.bytes() << "invalid GGUF array deep: nested deeper than 4";
+    }
+    {
+        Gguf g(3);
+        g.u32("llama.context_length", 5);
+        QTest::newRow("no_architecture") << g.bytes() << "general.architecture is missing";
+    }
+    {
+        Gguf g(3);
+        g.text("general.architecture", "llama").u32("llama.embedding_length", 4096).u32("llama.attention.head_count", 32)
+            .f32("llama.rope.freq_base", -1.f);
+        QTest::newRow("bad_freq_base") << g.bytes() << "llama.rope.freq_base must be a number in (1, 1e12], got -1";
+    }
+    {
+        Gguf g(3);
+        g.text("general.architecture", "llama").u32("llama.embedding_length", 4096).u32("llama.attention.head_count", 0);
+        QTest::newRow("zero_heads") << g.bytes() << "llama.attention.head_count must be an integer from 1 to 65536, got 0";
+    }
+    {
+        Gguf g = llamaGguf();
+        g.text("llama.rope.scaling.type", "longrope");
+        QTest::newRow("bad_scaling_type") << g.bytes() << "llama.rope.scaling.type must be one of none, linear, yarn, got \"longrope\"";
+    }
+    {
+        Gguf g = llamaGguf();
+        g.text("llama.rope.scaling.type", "linear").f32("llama.rope.scaling.factor", 0.f);
+        QTest::newRow("bad_factor") << g.bytes() << "llama.rope.scaling.factor must be a number from 1e-6 to 1e6, got 0";
+    }
+    {
+        Gguf g = llamaGguf();
+        g.strings("llama.context_length_list", {"a"});
+        g.data().chop(1);
+        QTest::newRow("truncated_in_array") << g.bytes() << "truncated GGUF header";
+    }
+}
+
+void TestModelConfig::ggufCorrupt() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, error);
+    const ModelConfigResult r = ggufConfig(bytes);
+    QVERIFY(!r.config);
+    QVERIFY2(r.error.startsWith(error), qPrintable(r.error));
+    QVERIFY(!r.error.contains('\n'));
+}
+
+// Every proper prefix of a valid header is refused as truncated (never read past the end: the
+// prefix is copied to a buffer of exactly its size, so ASan/valgrind would see an overread).
+void TestModelConfig::ggufEveryTruncation() {
+    const QByteArray full = llamaGguf().bytes();
+    QVERIFY(ggufConfig(full).config);
+    for (qsizetype n = 0; n < full.size(); ++n) {
+        std::vector<char> buf(full.constData(), full.constData() + n);
+        const ModelConfigResult r = parseGgufConfig(buf.data(), buf.size());
+        QVERIFY2(!r.config, qPrintable(QString::number(n)));
+        QVERIFY2(n < 4 ? r.error.startsWith("not a GGUF") : r.error.startsWith("truncated GGUF header"),
+                 qPrintable(QString::number(n) + ": " + r.error));
+    }
+}
+
+// A GGUF whose tensor data is 4 GiB (sparse): only the metadata is touched.
+void TestModelConfig::ggufLargeFileIsMappedNotRead() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("model.gguf");
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(llamaGguf().bytes());
+        QVERIFY(f.resize(qint64{4} << 30));
+    }
+    QElapsedTimer t;
+    t.start();
+    const ModelConfigResult r = readModelConfigFile(path);
+    QVERIFY2(r.config, qPrintable(r.error));
+    QCOMPARE(r.config->params.rope.base, 500000.0);
+    QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
 }
 
 QTEST_MAIN(TestModelConfig)

@@ -1,6 +1,7 @@
 #include "ui/io/modelconfig.h"
 
 #include "core/param.h"
+#include "ui/io/gguf.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -373,9 +374,126 @@ ModelConfigResult parseHfConfig(const QByteArray& json) {
     return {out, {}};
 }
 
+namespace {
+
+QJsonValue ggufJson(const GgufValue& v) {
+    if (v.isArray) return QJsonArray();
+    if (auto* x = std::get_if<std::int64_t>(&v.value)) return static_cast<double>(*x);
+    if (auto* x = std::get_if<std::uint64_t>(&v.value)) return static_cast<double>(*x);
+    if (auto* x = std::get_if<double>(&v.value)) return *x;
+    if (auto* x = std::get_if<bool>(&v.value)) return *x;
+    return QString::fromStdString(std::get<std::string>(v.value));
+}
+
+ModelConfigResult configFromGguf(const GgufMetadata& m) {
+    ModelFileConfig out;
+    Reader r(out);
+    try {
+        const GgufValue* archV = m.find("general.architecture");
+        if (!archV || !std::holds_alternative<std::string>(archV->value))
+            throw ConfigError{QStringLiteral("general.architecture is missing (or not a string)")};
+        const std::string arch = std::get<std::string>(archV->value);
+        out.modelType = QString::fromStdString(arch);
+        auto key = [&](const char* k) { return QString::fromStdString(arch + "." + k); };
+        auto value = [&](const char* k) -> std::optional<QJsonValue> {
+            const GgufValue* v = m.find(arch + "." + k);
+            if (!v) return std::nullopt;
+            return ggufJson(*v);
+        };
+        auto integer = [&](const char* k, double lo, double hi) -> std::optional<std::int64_t> {
+            if (auto v = value(k)) return fileInt(key(k), *v, lo, hi);
+            return std::nullopt;
+        };
+        const auto heads = integer("attention.head_count", 1, 65536);
+        const auto model = integer("embedding_length", 1, 16777216);
+        if (heads) out.heads = static_cast<int>(*heads);
+        auto setDimFromModel = [&](bool perHead) {
+            if (!model) return;
+            if (perHead && heads) r.setInt("dim", key("embedding_length"), *model / *heads);
+            else if (!perHead) r.setInt("dim", key("embedding_length"), *model);
+        };
+
+        if (arch == "bloom" || arch == "mpt") {
+            out.params.method = Method::Alibi;
+            if (!heads) throw ConfigError{key("attention.head_count") + QStringLiteral(" is missing")};
+            r.setInt("alibi.heads", key("attention.head_count"), *heads);
+            setDimFromModel(true);
+            if (auto v = value("attention.max_alibi_bias")) r.set("alibi.bias_max", key("attention.max_alibi_bias"), *v);
+            if (auto c = integer("context_length", 1, 1099511627776.0)) out.contextLength = *c;
+        } else if (arch == "t5" || arch == "t5encoder") {
+            out.params.method = Method::T5;
+            if (auto v = value("attention.relative_buckets_count")) r.set("t5.num_buckets", key("attention.relative_buckets_count"), *v);
+            if (heads) r.setInt("t5.heads", key("attention.head_count"), *heads);
+            if (auto v = value("attention.key_length")) r.set("dim", key("attention.key_length"), *v);
+            else setDimFromModel(true);
+        } else if (arch == "gpt2" || arch == "starcoder" || arch == "bert" || arch == "gptneox_learned") {
+            out.params.method = Method::Learned;
+            const auto ctx = value("context_length");
+            if (!ctx) throw ConfigError{key("context_length") + QStringLiteral(" is missing")};
+            r.set("learned.table_size", key("context_length"), *ctx);
+            out.contextLength = out.params.learned.table_size;
+            setDimFromModel(false);
+        } else {
+            out.params.method = Method::Rope;
+            if (auto v = value("attention.key_length")) r.set("dim", key("attention.key_length"), *v);
+            else if (model && heads) setDimFromModel(true);
+            else throw ConfigError{key("attention.head_count") + QStringLiteral(" or ") + key("embedding_length") + QStringLiteral(" is missing")};
+            out.params.rope.head_dim = out.params.dim;
+            if (auto v = value("rope.freq_base")) r.set("rope.base", key("rope.freq_base"), *v);
+            if (auto v = value("rope.dimension_count")) {
+                const std::int64_t n = fileInt(key("rope.dimension_count"), *v, 2, 65536);
+                if (n != out.params.dim) r.setInt("rope.rotary_dim", key("rope.dimension_count"), n);
+                else out.fromFile["rope.rotary_dim"] = key("rope.dimension_count");
+            }
+            if (auto v = value("context_length")) {
+                r.set("rope.max_positions", key("context_length"), *v);
+                out.contextLength = out.params.rope.max_positions;
+            }
+            if (auto v = value("rope.scaling.type")) {
+                static const std::map<QString, RopeScaling> kTypes = {{QStringLiteral("none"), RopeScaling::None},
+                                                                      {QStringLiteral("linear"), RopeScaling::Linear},
+                                                                      {QStringLiteral("yarn"), RopeScaling::Yarn}};
+                const auto it = v->isString() ? kTypes.find(v->toString()) : kTypes.end();
+                if (it == kTypes.end()) bad(key("rope.scaling.type"), "one of none, linear, yarn", describe(*v));
+                r.set("rope.scaling", key("rope.scaling.type"), QJsonValue(QString::fromStdString(std::string(enumKey(it->second)))));
+            }
+            if (out.params.rope.scaling != RopeScaling::None) {
+                if (auto v = value("rope.scaling.factor")) r.set("rope.factor", key("rope.scaling.factor"), *v);
+                if (auto v = value("rope.scaling.original_context_length"))
+                    r.set("rope.original_max_positions", key("rope.scaling.original_context_length"), *v);
+            }
+        }
+        if (auto e = out.params.validate()) {
+            const std::string group(methodParamGroup(out.params.method));
+            QString k = QString::fromStdString(e->parameter);
+            for (const std::string& path : {group + "." + e->parameter, e->parameter})
+                if (auto f = out.fromFile.find(path); f != out.fromFile.end()) k = f->second;
+            bad(k, e->valid, e->got);
+        }
+    } catch (const ConfigError& e) {
+        return {std::nullopt, e.message};
+    }
+    return {out, {}};
+}
+
+}  // namespace
+
+ModelConfigResult parseGgufConfig(const char* data, std::size_t size) {
+    const GgufResult g = parseGgufMetadata(data, size);
+    if (!g.meta) return {std::nullopt, g.error};
+    return configFromGguf(*g.meta);
+}
+
 ModelConfigResult readModelConfigFile(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {std::nullopt, QStringLiteral("cannot read: ") + f.errorString()};
+    const QByteArray magic = f.peek(4);
+    if (looksLikeGguf(magic.constData(), static_cast<std::size_t>(magic.size()))) {
+        f.close();
+        const GgufResult g = readGgufMetadata(path);
+        if (!g.meta) return {std::nullopt, g.error};
+        return configFromGguf(*g.meta);
+    }
     // A config.json is small; refuse to read something huge as one.
     constexpr qint64 kMaxJson = qint64{64} << 20;
     if (f.size() > kMaxJson)

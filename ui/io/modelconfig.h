@@ -31,6 +31,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -56,6 +57,13 @@ struct ModelConfigResult {
 
 // A Hugging Face config.json's bytes.
 ModelConfigResult parseHfConfig(const QByteArray& json);
+
+// A GGUF file's bytes (ui/io/gguf.h): general.architecture selects the method (bloom, mpt →
+// alibi; t5 → t5; gpt2, starcoder, bert → learned; any other → rope); keys <arch>.rope.freq_base,
+// .rope.dimension_count (≠ head dim → rotary_dim), .attention.head_count, .attention.key_length
+// (else embedding_length / head_count), .context_length, .rope.scaling.type (none, linear, yarn),
+// .rope.scaling.factor, .rope.scaling.original_context_length, .embedding_length.
+ModelConfigResult parseGgufConfig(const char* data, std::size_t size);
 
 // A file: GGUF (by its magic "GGUF") or else config.json. Reads at most the metadata of a GGUF
 // (ui/io/gguf.h). Unreadable file → error "cannot read: <reason>".

@@ -395,6 +395,8 @@ void TestModelConfig::badValues_data() {
                                   << "attn_config.alibi_bias_max must be a number in (0, 1024], got 0";
     QTest::newRow("t5_buckets") << QByteArray(R"({"num_heads":8,"d_kv":64,"relative_attention_num_buckets":1})")
                                 << "relative_attention_num_buckets must be";
+    QTest::newRow("theta_string_newline")
+        << QByteArray(R"({"head_dim":16,"rope_theta":"1\n2"})") << "rope_theta must be a number in (1, 1e12], got \"1\\x0a2\"";
     QTest::newRow("not_json") << QByteArray("{\"head_dim\": 16,") << "not a JSON config";
     QTest::newRow("array") << QByteArray("[1,2]") << "not a config.json (the top level is not an object)";
     QTest::newRow("rope_scaling_list") << QByteArray(R"({"head_dim":16,"rope_scaling":[1]})")
@@ -550,6 +552,17 @@ void TestModelConfig::ggufCorrupt_data() {
         g.key("x", 13);
         g.put<std::uint32_t>(0);
         QTest::newRow("bad_type") << g.bytes() << "invalid GGUF value type of x, 0 to 12, got 13";
+    }
+    {
+        Gguf g(3);
+        g.key("phi2.embedding_l\n\n", 13);   // found by fuzz_gguf: file text in a message is escaped
+        g.put<std::uint32_t>(0);
+        QTest::newRow("bad_type_key_with_newline") << g.bytes() << "invalid GGUF value type of phi2.embedding_l\\x0a\\x0a, 0 to 12, got 13";
+    }
+    {
+        Gguf g(3);
+        g.text("general.architecture", "lla\nma").u32("lla\nma.embedding_length", 64).u32("lla\nma.attention.head_count", 0);
+        QTest::newRow("arch_with_newline") << g.bytes() << "lla\\x0ama.attention.head_count must be an integer from 1 to 65536, got 0";
     }
     {
         Gguf g(3);

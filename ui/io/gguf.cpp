@@ -2,6 +2,7 @@
 
 #include <QFile>
 
+#include <algorithm>
 #include <cstring>
 
 namespace poslab::ui {
@@ -68,7 +69,7 @@ std::uint64_t scalarSize(std::uint32_t t) {
 }
 
 [[noreturn]] void badType(std::uint32_t t, const std::string& key) {
-    throw GgufError{QStringLiteral("invalid GGUF value type of %1, 0 to 12, got %2").arg(QString::fromStdString(key)).arg(t)};
+    throw GgufError{QStringLiteral("invalid GGUF value type of %1, 0 to 12, got %2").arg(printableText(key)).arg(t)};
 }
 
 // Skips the elements of an array (strings one by one; their count was checked against the bytes).
@@ -77,12 +78,12 @@ void skipArray(Cursor& c, const std::string& key, int depth, std::uint64_t& coun
     count = c.read<std::uint64_t>("array count");
     if (type >= TypeCount) badType(type, key);
     if (type == Array && depth >= kGgufMaxArrayDepth)
-        throw GgufError{QStringLiteral("invalid GGUF array %1: nested deeper than %2").arg(QString::fromStdString(key)).arg(kGgufMaxArrayDepth)};
+        throw GgufError{QStringLiteral("invalid GGUF array %1: nested deeper than %2").arg(printableText(key)).arg(kGgufMaxArrayDepth)};
     // Every element takes at least this many bytes: a count beyond the file is refused at once.
     const std::uint64_t minSize = type == String ? 8 : type == Array ? 12 : scalarSize(type);
     if (count > c.remaining() / minSize)
         throw GgufError{QStringLiteral("truncated GGUF header: array %1 of %2 elements needs at least %3 bytes each, %4 remain")
-                            .arg(QString::fromStdString(key)).arg(count).arg(minSize).arg(c.remaining())};
+                            .arg(printableText(key)).arg(count).arg(minSize).arg(c.remaining())};
     if (type == String) {
         for (std::uint64_t i = 0; i < count; ++i) c.skip(c.read<std::uint64_t>("array string"), "array string");
     } else if (type == Array) {
@@ -105,7 +106,7 @@ GgufValue readValue(Cursor& c, std::uint32_t type, const std::string& key) {
     case F32: v.value = double{c.read<float>("value")}; break;
     case Bool: {
         const auto b = c.read<std::uint8_t>("value");
-        if (b > 1) throw GgufError{QStringLiteral("invalid GGUF bool %1, 0 or 1, got %2").arg(QString::fromStdString(key)).arg(b)};
+        if (b > 1) throw GgufError{QStringLiteral("invalid GGUF bool %1, 0 or 1, got %2").arg(printableText(key)).arg(b)};
         v.value = b == 1;
         break;
     }
@@ -124,6 +125,18 @@ GgufValue readValue(Cursor& c, std::uint32_t type, const std::string& key) {
 }
 
 }  // namespace
+
+QString printableText(const std::string& s, std::size_t max) {
+    QString out;
+    const std::size_t n = std::min(s.size(), max);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x20 || c >= 0x7f) out += QStringLiteral("\\x%1").arg(c, 2, 16, QLatin1Char('0'));
+        else out += QLatin1Char(static_cast<char>(c));
+    }
+    if (s.size() > max) out += QStringLiteral("…");
+    return out;
+}
 
 bool looksLikeGguf(const char* data, std::size_t size) { return size >= 4 && std::memcmp(data, "GGUF", 4) == 0; }
 
@@ -150,7 +163,7 @@ GgufResult parseGgufMetadata(const char* data, std::size_t size) {
             std::string key = c.string(kGgufMaxKeyLength, "key");
             const auto type = c.read<std::uint32_t>("value type");
             GgufValue v = readValue(c, type, key);
-            if (m.kv.count(key)) throw GgufError{QStringLiteral("invalid GGUF metadata: key %1 appears twice").arg(QString::fromStdString(key))};
+            if (m.kv.count(key)) throw GgufError{QStringLiteral("invalid GGUF metadata: key %1 appears twice").arg(printableText(key))};
             m.kv.emplace(std::move(key), std::move(v));
         }
         return {std::move(m), {}};

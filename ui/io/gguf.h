@@ -47,6 +47,10 @@ inline constexpr std::uint64_t kGgufMaxKeyLength = 65535;      // the format's l
 inline constexpr std::uint64_t kGgufMaxStringValue = 1u << 20; // string values kept (longer: refused)
 inline constexpr int kGgufMaxArrayDepth = 4;                   // nested arrays
 
+// Text from a file as messages show it: control bytes and bytes >= 0x7f as \xNN, at most
+// `max` bytes (then "…"): one line whatever the file holds.
+QString printableText(const std::string& s, std::size_t max = 80);
+
 // True when the bytes start with GGUF's magic.
 bool looksLikeGguf(const char* data, std::size_t size);
 

@@ -37,7 +37,7 @@ std::string describe(const QJsonValue& v) {
     switch (v.type()) {
     case QJsonValue::Bool: return v.toBool() ? "true" : "false";
     case QJsonValue::Double: return formatNumber(v.toDouble());
-    case QJsonValue::String: return "\"" + v.toString().left(40).toStdString() + "\"";
+    case QJsonValue::String: return "\"" + printableText(v.toString().toStdString(), 40).toStdString() + "\"";
     case QJsonValue::Array: return "a list";
     case QJsonValue::Object: return "an object";
     default: return "null";
@@ -216,9 +216,9 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
             !block.contains(QLatin1String("rope_theta"))) {
             const QString layer = block.contains(QLatin1String("full_attention")) ? QStringLiteral("full_attention") : block.keys().front();
             const QJsonValue inner = block.value(layer);
-            if (!inner.isObject()) bad(blockName + "." + layer, "an object", describe(inner));
+            blockName += "." + printableText(layer.toStdString());
+            if (!inner.isObject()) bad(blockName, "an object", describe(inner));
             block = inner.toObject();
-            blockName += "." + layer;
         }
     } else if (present(o, "rope_scaling")) {
         const QJsonValue v = o.value(QLatin1String("rope_scaling"));
@@ -341,7 +341,7 @@ ModelConfigResult parseHfConfig(const QByteArray& json) {
     ModelFileConfig out;
     Reader r(out);
     try {
-        out.modelType = o.value(QLatin1String("model_type")).toString();
+        out.modelType = printableText(o.value(QLatin1String("model_type")).toString().toStdString());
         const Shape s = readShape(o);
         const QJsonObject attn = o.value(QLatin1String("attn_config")).toObject();
         bool hasRope = false;
@@ -393,8 +393,8 @@ ModelConfigResult configFromGguf(const GgufMetadata& m) {
         if (!archV || !std::holds_alternative<std::string>(archV->value))
             throw ConfigError{QStringLiteral("general.architecture is missing (or not a string)")};
         const std::string arch = std::get<std::string>(archV->value);
-        out.modelType = QString::fromStdString(arch);
-        auto key = [&](const char* k) { return QString::fromStdString(arch + "." + k); };
+        out.modelType = printableText(arch);
+        auto key = [&](const char* k) { return printableText(arch + "." + k); };
         auto value = [&](const char* k) -> std::optional<QJsonValue> {
             const GgufValue* v = m.find(arch + "." + k);
             if (!v) return std::nullopt;

@@ -30,23 +30,34 @@ void printHelpAndExit(const std::string& usage, const std::string& description, 
 
 // ----- frequencies / rope ------------------------------------------------------------------------
 
+// --config's RoPE parameters (or the defaults with --head-dim required), then the options given.
+RopeParams ropeFromOptions(const std::vector<std::string>& args, const Options& o) {
+    RopeParams r;
+    if (const auto c = peekConfig(args)) {
+        r = ropeOfConfig(*c, o.raw("config"));
+    } else {
+        o.require("head-dim");
+    }
+    r.head_dim = toInt(o, "head-dim", r.head_dim);
+    readRope(o, r);
+    check(r.validate());
+    return r;
+}
+
 int frequencies(const std::vector<std::string>& args) {
     auto specs = ropeFrequencySpecs(true);
     specs.push_back(precisionSpec());
+    specs.push_back(configSpec());
     Options o(args, specs, "compute frequencies");
     if (o.help()) {
-        printHelpAndExit("poslab compute frequencies --head-dim N [options]",
+        printHelpAndExit("poslab compute frequencies (--head-dim N | --config FILE) [options]",
                          "RoPE inverse frequencies, wavelengths and attention factor for every scaling type\n"
                          "(Hugging Face transformers main). Prints {\"rotary_dim\", \"inv_freq\", \"wavelength\", "
                          "\"attention_factor\"}.",
                          specs);
         return 0;
     }
-    RopeParams r;
-    r.head_dim = toInt(o, "head-dim", 0);
-    o.require("head-dim");
-    readRope(o, r);
-    check(r.validate());
+    const RopeParams r = ropeFromOptions(args, o);
     const RopeFrequencies f = ropeFrequencies(r);
     Json j;
     j.beginObject();
@@ -67,6 +78,7 @@ int rope(const std::vector<std::string>& args) {
         {"vectors", "FILE", "JSON array of rows, one per position ('-' = stdin); exactly one of --vector/--vectors", "",
          "|positions| rows of head-dim numbers"},
         precisionSpec(),
+        configSpec(),
     });
     Options o(args, specs, "compute rope");
     if (o.help()) {
@@ -76,11 +88,7 @@ int rope(const std::vector<std::string>& args) {
                          specs);
         return 0;
     }
-    RopeParams r;
-    r.head_dim = toInt(o, "head-dim", 0);
-    o.require("head-dim");
-    readRope(o, r);
-    check(r.validate());
+    const RopeParams r = ropeFromOptions(args, o);
     const Positions pos = o.positions("positions", 0, kMaxPosition);
     guardOutput(static_cast<std::int64_t>(pos.size()) * r.head_dim * 3, "positions", o.raw("positions"));
     if (o.has("vector") == o.has("vectors"))
@@ -378,6 +386,7 @@ std::vector<OptionSpec> commonScoreSpecs(bool decay) {
         {"method", "M", "positional method", "required (or from --preset)", methodList()},
         {"preset", "KEY", "start from a model preset (`poslab presets`); other options override its values", "none",
          "a preset key, e.g. llama-3.1-8b"},
+        configSpec(),
     };
     if (decay)
         s.push_back({"max-distance", "D", "distances 0 … D", "required", "an integer from 0 to 1048575"});
@@ -406,10 +415,10 @@ struct ScoreSetup {
     std::map<std::string, std::string> rename;
 };
 
-ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ModelPreset* preset) {
+ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScoreParams* preset) {
     ScoreSetup s;
     ScoreParams& p = s.params;
-    if (preset) p = preset->params;
+    if (preset) p = *preset;
     p.method = m;
     if (!preset) o.require("dim");
     p.dim = toInt(o, "dim", p.dim);
@@ -451,8 +460,10 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
     const std::string what = decay ? "decay" : "scores";
     const auto presetKey = peekOption(args, "preset");
     const ModelPreset* preset = presetKey ? &presetOrFail(*presetKey) : nullptr;
+    const std::optional<ui::ModelFileConfig> config = peekConfig(args);
+    const ScoreParams* base = preset ? &preset->params : config ? &config->params : nullptr;
     auto peek = peekOption(args, "method");
-    if (!peek && preset) peek = std::string(methodKey(preset->params.method));
+    if (!peek && base) peek = std::string(methodKey(base->method));
     std::optional<Method> method = peek ? methodFromKey(*peek) : std::nullopt;
     const bool wantsHelp = std::find(args.begin(), args.end(), "--help") != args.end() ||
                            std::find(args.begin(), args.end(), "-h") != args.end();
@@ -479,6 +490,9 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
     if (preset && chosen != preset->params.method)
         fail("--method does not match --preset " + preset->key,
              "--method " + std::string(methodKey(preset->params.method)) + " or no --method", *peek);
+    if (config && chosen != config->params.method)
+        fail("--method does not match --config " + *peekOption(args, "config"),
+             "--method " + std::string(methodKey(config->params.method)) + " or no --method", *peek);
     const auto specs = concat(commonScoreSpecs(decay), methodSpecs(chosen, decay));
     Options o(args, specs, "compute " + what + " --method " + *peek);
     if (o.help()) {
@@ -486,7 +500,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
                          std::string(methodTitle(chosen)) + ": " + std::string(methodSummary(chosen)), specs);
         return 0;
     }
-    ScoreSetup setup = readScoreParams(o, chosen, decay, preset);
+    ScoreSetup setup = readScoreParams(o, chosen, decay, base);
     const ScoreParams& p = setup.params;
     Json j;
     if (decay) {

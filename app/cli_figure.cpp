@@ -75,6 +75,7 @@ std::vector<OptionSpec> figureSpecs() {
          "an integer from 0 to scenes−1"},
         {"preset", "KEY", "a model preset (`poslab presets` lists them) for the scene's method", "none",
          "a preset key, e.g. llama-3.1-8b"},
+        configSpec(),
         {"width", "W", "width in pixels (PNG); SVG/PDF: width/dpi inches", "1200 (all: 1600)", "an integer from 64 to 16384"},
         {"height", "H", "height in pixels (PNG); SVG/PDF: height/dpi inches", "800 (all: 1000)", "an integer from 64 to 16384"},
         {"dpi", "D", "dots per inch: 96 draws at screen scale, 192 twice as fine, 300 for print", "96",
@@ -242,8 +243,11 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     SceneParams& sc = job.scene;
     const ModelPreset* preset = nullptr;
     if (auto key = peekOption(rest, "preset")) preset = &presetOrFail(*key);
+    const std::optional<ui::ModelFileConfig> modelConfig = peekConfig(rest);
     const auto methodArg = peekOption(rest, "method");
-    Method method = preset ? preset->params.method : sc.methods.front().params.method;
+    Method method = preset ? preset->params.method
+                    : modelConfig ? modelConfig->params.method
+                                  : sc.methods.front().params.method;
     if (methodArg) {
         const auto m = methodFromKey(*methodArg);
         if (!m) fail("invalid --method", methodList(), *methodArg);
@@ -269,6 +273,13 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         config.label = q(preset->name);
         sc.presetKey = q(preset->key);
         sc.head = std::clamp(sc.head, 0, std::max(1, preset->heads) - 1);
+    }
+    // A model configuration file likewise (the window's File → Open model configuration…).
+    if (modelConfig) {
+        config.params = modelConfig->params;
+        config.label = QFileInfo(q(*peekOption(rest, "config"))).fileName();
+        sc.presetKey.clear();
+        sc.head = std::clamp(sc.head, 0, std::max(1, modelConfig->heads) - 1);
     }
     // Method options, on top of the preset's or the scene's values.
     ScoreParams& mp = config.params;

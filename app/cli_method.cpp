@@ -163,4 +163,27 @@ const ModelPreset& presetOrFail(const std::string& key) {
     return *p;
 }
 
+OptionSpec configSpec() {
+    return {"config", "FILE",
+            "start from a model's configuration (Hugging Face config.json, v4 or v5 form, or GGUF metadata); other "
+            "options override its values",
+            "none", "a readable config.json or GGUF file"};
+}
+
+std::optional<ui::ModelFileConfig> peekConfig(const std::vector<std::string>& args) {
+    const auto path = peekOption(args, "config");
+    if (!path) return std::nullopt;
+    if (peekOption(args, "preset")) fail("--config and --preset conflict", "one of them", "both");
+    const ui::ModelConfigResult r = ui::readModelConfigFile(QString::fromStdString(*path));
+    if (!r.config) throw CliError{2, "--config " + *path + ": " + r.error.toStdString()};
+    return r.config;
+}
+
+RopeParams ropeOfConfig(const ui::ModelFileConfig& c, const std::string& path) {
+    if (c.params.method != Method::Rope)
+        fail("--config " + path + " is not a RoPE model", "a config with RoPE (rope_theta, rope_parameters, ...)",
+             "method " + std::string(methodKey(c.params.method)));
+    return c.params.ropeParams();
+}
+
 }  // namespace poslab::cli

@@ -6,6 +6,7 @@
 #include "app/cli_common.h"
 #include "core/method.h"
 #include "core/presets.h"
+#include "ui/io/modelconfig.h"
 
 #include <limits>
 #include <map>
@@ -134,5 +135,15 @@ void readMethodOptions(const Options& o, Method m, bool decay, ScoreParams& p, s
 std::optional<std::string> peekOption(const std::vector<std::string>& args, const std::string& name);
 // The preset with that key, or exit 2 listing the keys.
 const ModelPreset& presetOrFail(const std::string& key);
+
+// --config FILE (cli.md "Added in 0.2"): a Hugging Face config.json or a GGUF file.
+OptionSpec configSpec();
+// The model configuration named by --config in args (read before the full parse), or nullopt.
+// A file that cannot be read, is not such a file or holds an invalid value → exit 2:
+// "--config FILE: <key> must be <valid>, got <value>". With --preset too → exit 2 (conflict).
+std::optional<ui::ModelFileConfig> peekConfig(const std::vector<std::string>& args);
+// The RoPE parameters of a configuration (head_dim synchronised), or exit 2 when the file's
+// model does not use RoPE.
+RopeParams ropeOfConfig(const ui::ModelFileConfig& c, const std::string& path);
 
 }  // namespace poslab::cli

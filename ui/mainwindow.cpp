@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "core/presets.h"
+#include "ui/io/modelconfig.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/session.h"
 #include "ui/teaching/teaching.h"
@@ -13,7 +14,11 @@
 #include <QDialog>
 #include <QKeyEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QMimeData>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -31,6 +36,7 @@ QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<
 
 MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), persist_(persist) {
     setWindowTitle(tr("PosLab — positional encodings, live"));
+    setAcceptDrops(true);   // config.json / .gguf (dropEvent)
     pairs_ = new PairsView(this);
     pairs_->setObjectName(QStringLiteral("pairsView"));
     heatmap_ = new HeatmapView(this);
@@ -121,6 +127,12 @@ void MainWindow::buildMenus() {
     });
     save->setShortcut(QKeySequence::SaveAs);
     save->setObjectName(QStringLiteral("windowSaveSessionAs"));   // SessionActions replaces it
+    auto* openConfig = file->addAction(tr("Open model &configuration…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open model configuration"), QString(),
+                                                          tr("Model configurations (*.json *.gguf);;All files (*)"));
+        if (!path.isEmpty()) openModelConfig(path);
+    });
+    openConfig->setObjectName(QStringLiteral("windowOpenModelConfig"));
     file->addAction(tr("&Reset to the default scene"), this, [this] { scene_.apply(tr("Reset scene"), SceneParams{}); });
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -303,6 +315,41 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 void MainWindow::closeEvent(QCloseEvent* e) {
     saveSettings();
     QMainWindow::closeEvent(e);
+}
+
+bool MainWindow::openModelConfig(const QString& path, QString* error) {
+    const QString name = QFileInfo(path).fileName();
+    const ModelConfigResult r = readModelConfigFile(path);
+    if (!r.config) {
+        const QString message = name + QStringLiteral(": ") + r.error;
+        if (error) *error = message;
+        else QMessageBox::warning(this, tr("Open model configuration"), message);
+        return false;
+    }
+    panel_->applyModelConfig(*r.config, name);
+    return true;
+}
+
+namespace {
+// The local file of a drop that is a model configuration (.json, .gguf), or empty.
+QString droppedConfig(const QMimeData* m) {
+    if (!m || !m->hasUrls() || m->urls().size() != 1) return {};
+    const QString path = m->urls().front().toLocalFile();
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    return suffix == QLatin1String("json") || suffix == QLatin1String("gguf") ? path : QString();
+}
+}  // namespace
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (!droppedConfig(e->mimeData()).isEmpty()) e->acceptProposedAction();
+    else QMainWindow::dragEnterEvent(e);
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QString path = droppedConfig(e->mimeData());
+    if (path.isEmpty()) return QMainWindow::dropEvent(e);
+    e->acceptProposedAction();
+    openModelConfig(path);
 }
 
 }  // namespace poslab::ui

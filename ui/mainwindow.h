@@ -39,11 +39,18 @@ public:
     // Opens a session file (its current scene); false with a message box on failure.
     bool openSession(const QString& path, QString* error = nullptr);
 
+    // Opens a model configuration (config.json or GGUF) into the edited configuration, one undo
+    // step; false with a message box (unless `error` is given) naming the file and the key.
+    bool openModelConfig(const QString& path, QString* error = nullptr);
+
     // Restores the last scene from QSettings (if any and persist).
     void restoreLastScene();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    // A dropped config.json / .gguf opens as a model configuration.
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
     // Undo and redo belong to the scene from anywhere in the window: a text field or spin box
     // with focus does not take their keys for its own text.
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -92,6 +92,14 @@ private Q_SLOTS:
     void badInputs_data();
     void badInputs();
     void unreadableVectorsFileIsIoError();
+    void configGoldenBothForms_data();
+    void configGoldenBothForms();
+    void configEveryRopeType_data();
+    void configEveryRopeType();
+    void configOptionsOverride();
+    void configScoresAndDecay();
+    void configErrors_data();
+    void configErrors();
 };
 
 void TestCli::versionAndHelp() {
@@ -583,4 +591,173 @@ void TestCli::unreadableVectorsFileIsIoError() {
 }
 
 QTEST_GUILESS_MAIN(TestCli)
+// ----- --config FILE (cli.md "Added in 0.2") ---------------------------------------------------------
+
+namespace {
+QString writeConfig(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    f.write(text);
+    return path;
+}
+// The golden v5 config in the v4 form (rope_theta at the top level, rope_scaling with `type`).
+QJsonObject goldenToV4(QJsonObject cfg) {
+    QJsonObject block = cfg.take("rope_parameters").toObject();
+    cfg["rope_theta"] = block.take("rope_theta");
+    const QString type = block.take("rope_type").toString();
+    if (type != "default") {
+        block["type"] = type;
+        cfg["rope_scaling"] = block;
+    }
+    return cfg;
+}
+}  // namespace
+
+void TestCli::configGoldenBothForms_data() {
+    QTest::addColumn<QString>("golden");
+    QTest::addColumn<bool>("v4");
+    for (const char* g : {"default_d16_theta1e4", "linear_f2_d16", "yarn_f4_d64_orig2048_defaults", "llama3_1_real_d128_theta5e5_f8"}) {
+        QTest::newRow((std::string(g) + "_v5").c_str()) << QString(g) << false;
+        QTest::newRow((std::string(g) + "_v4").c_str()) << QString(g) << true;
+    }
+}
+
+// `compute frequencies --config FILE` prints the upstream inv_freq and attention_factor.
+void TestCli::configGoldenBothForms() {
+    QFETCH(QString, golden);
+    QFETCH(bool, v4);
+    const auto c = goldenCase("rope_init_transformers_main.json", golden);
+    QJsonObject cfg = c["params"].toObject()["config"].toObject();
+    if (v4) cfg = goldenToV4(cfg);
+    QTemporaryDir dir;
+    const QString path = writeConfig(dir, "config.json", QJsonDocument(cfg).toJson());
+    const Run r = runPoslab({"compute", "frequencies", "--config", path});
+    EXPECT_OK(r);
+    const auto want = toVector(c["output"].toObject()["inv_freq"].toArray());
+    const auto got = toVector(r.json()["inv_freq"].toArray());
+    QCOMPARE(got.size(), want.size());
+    QVERIFY2(maxRelDiff(got, want) <= 2e-6, qPrintable(QString::number(maxRelDiff(got, want))));
+    const double af = c["output"].toObject()["attention_factor"].toDouble();
+    QVERIFY(std::abs(r.json()["attention_factor"].toDouble() - af) <= 2e-6 * af);
+}
+
+// Every rope type from a file equals the same parameters given as options (whose numbers the
+// golden and core tests check against upstream): the file's keys land where transformers reads them.
+void TestCli::configEveryRopeType_data() {
+    QTest::addColumn<QByteArray>("config");
+    QTest::addColumn<QStringList>("options");
+    QTest::newRow("dynamic_v4") << QByteArray(R"({"head_dim":32,"max_position_embeddings":4096,"rope_theta":50000,"rope_scaling":{"type":"dynamic","factor":3}})")
+                                << split("--head-dim 32 --base 50000 --scaling dynamic --factor 3 --max-positions 4096");
+    QTest::newRow("dynamic_v5_seq") << QByteArray(R"({"head_dim":32,"max_position_embeddings":4096,"rope_parameters":{"rope_type":"dynamic","rope_theta":50000,"factor":3}})")
+                                    << split("--head-dim 32 --base 50000 --scaling dynamic --factor 3 --max-positions 4096");
+    QTest::newRow("yarn_deepseek_mscale") << QByteArray(R"({"hidden_size":7168,"num_attention_heads":128,"qk_rope_head_dim":64,"max_position_embeddings":163840,
+        "rope_theta":10000,"rope_scaling":{"type":"yarn","factor":40,"beta_fast":32,"beta_slow":1,"mscale":1.0,"mscale_all_dim":1.0,"original_max_position_embeddings":4096}})")
+        << split("--head-dim 64 --scaling yarn --factor 40 --max-positions 163840 --original-max-positions 4096 --mscale 1 --mscale-all-dim 1");
+    QTest::newRow("yarn_gptoss_no_truncate") << QByteArray(R"({"head_dim":64,"max_position_embeddings":131072,"rope_parameters":{"rope_type":"yarn","rope_theta":150000,
+        "factor":32,"beta_fast":32,"beta_slow":1,"truncate":false,"original_max_position_embeddings":4096}})")
+        << split("--head-dim 64 --base 150000 --scaling yarn --factor 32 --max-positions 131072 --original-max-positions 4096 --no-truncate");
+    QTest::newRow("yarn_factor_from_lengths") << QByteArray(R"({"head_dim":64,"max_position_embeddings":32768,"rope_scaling":{"rope_type":"yarn","original_max_position_embeddings":4096}})")
+        << split("--head-dim 64 --scaling yarn --max-positions 32768 --original-max-positions 4096");
+    QTest::newRow("longrope_phi3") << QByteArray(R"({"hidden_size":96,"num_attention_heads":12,"partial_rotary_factor":1.0,"max_position_embeddings":131072,
+        "original_max_position_embeddings":4096,"rope_scaling":{"type":"longrope","short_factor":[1,1.1,1.2,1.3],"long_factor":[1,2,4,8]}})")
+        << split("--head-dim 8 --scaling longrope --max-positions 131072 --original-max-positions 4096 --short-factor 1,1.1,1.2,1.3 --long-factor 1,2,4,8");
+    QTest::newRow("longrope_long_seq") << QByteArray(R"({"head_dim":8,"max_position_embeddings":131072,"rope_parameters":{"rope_type":"longrope","factor":8,
+        "attention_factor":1.1,"original_max_position_embeddings":4096,"short_factor":[1,1.1,1.2,1.3],"long_factor":[1,2,4,8]}})")
+        << split("--head-dim 8 --scaling longrope --factor 8 --attention-factor 1.1 --max-positions 131072 --original-max-positions 4096 --short-factor 1,1.1,1.2,1.3 --long-factor 1,2,4,8 --seq-len 5000");
+    QTest::newRow("partial_neox") << QByteArray(R"({"hidden_size":2560,"num_attention_heads":32,"max_position_embeddings":4096,"rotary_pct":0.25,"rotary_emb_base":10000})")
+                                  << split("--head-dim 80 --partial-rotary-factor 0.25 --max-positions 4096");
+}
+
+void TestCli::configEveryRopeType() {
+    QFETCH(QByteArray, config);
+    QFETCH(QStringList, options);
+    QTemporaryDir dir;
+    const QString path = writeConfig(dir, "config.json", config);
+    // --seq-len is not a file key; pass it to both.
+    QStringList extra;
+    if (options.contains("--seq-len")) extra = options.mid(options.indexOf("--seq-len"), 2);
+    const Run fromFile = runPoslab(QStringList{"compute", "frequencies", "--config", path} + extra);
+    const Run fromOptions = runPoslab(QStringList{"compute", "frequencies"} + options);
+    EXPECT_OK(fromFile);
+    EXPECT_OK(fromOptions);
+    QCOMPARE(fromFile.out, fromOptions.out);
+}
+
+void TestCli::configOptionsOverride() {
+    QTemporaryDir dir;
+    const QString path = writeConfig(dir, "llama.json", R"({"hidden_size":4096,"num_attention_heads":32,"max_position_embeddings":131072,
+        "rope_theta":500000.0,"rope_scaling":{"rope_type":"llama3","factor":8.0,"low_freq_factor":1.0,"high_freq_factor":4.0,
+        "original_max_position_embeddings":8192}})");
+    const Run over = runPoslab({"compute", "frequencies", "--config", path, "--factor", "4", "--head-dim", "64"});
+    const Run plain = runPoslab(split("compute frequencies --head-dim 64 --base 500000 --scaling llama3 --factor 4 --low-freq-factor 1 "
+                                      "--high-freq-factor 4 --original-max-positions 8192 --max-positions 131072"));
+    EXPECT_OK(over);
+    EXPECT_OK(plain);
+    QCOMPARE(over.out, plain.out);
+    const Run none = runPoslab({"compute", "frequencies", "--config", path, "--scaling", "none"});
+    EXPECT_OK(none);
+    QCOMPARE(none.out, runPoslab(split("compute frequencies --head-dim 128 --base 500000")).out);
+    // rope applies the file's parameters too.
+    const Run r = runPoslab({"compute", "rope", "--config", path, "--positions", "0,1000", "--vector", QString("1,").repeated(127) + "1"});
+    EXPECT_OK(r);
+    const Run ro = runPoslab(split("compute rope --head-dim 128 --base 500000 --scaling llama3 --factor 8 --low-freq-factor 1 "
+                                   "--high-freq-factor 4 --original-max-positions 8192 --max-positions 131072 --positions 0,1000") +
+                             QStringList{"--vector", QString("1,").repeated(127) + "1"});
+    QCOMPARE(r.out, ro.out);
+}
+
+void TestCli::configScoresAndDecay() {
+    QTemporaryDir dir;
+    const QString bloom = writeConfig(dir, "bloom.json", R"({"model_type":"bloom","n_head":16,"hidden_size":1024})");
+    const Run s = runPoslab({"compute", "scores", "--config", bloom, "--length", "5", "--head", "3", "--causal"});
+    EXPECT_OK(s);
+    QCOMPARE(s.out, runPoslab(split("compute scores --method alibi --dim 64 --heads 16 --length 5 --head 3 --causal")).out);
+    const QString t5 = writeConfig(dir, "t5.json", R"({"model_type":"t5","num_heads":8,"d_kv":64,"relative_attention_num_buckets":32,
+        "relative_attention_max_distance":64})");
+    const Run d = runPoslab({"compute", "decay", "--config", t5, "--max-distance", "100"});
+    EXPECT_OK(d);
+    QCOMPARE(d.out, runPoslab(split("compute decay --method t5 --dim 64 --heads 8 --num-buckets 32 --t5-max-distance 64 --max-distance 100")).out);
+    const QString gpt2 = writeConfig(dir, "gpt2.json", R"({"model_type":"gpt2","n_head":12,"n_embd":768,"n_positions":1024})");
+    const Run g = runPoslab({"compute", "scores", "--config", gpt2, "--length", "4", "--summary", "--dim", "32"});
+    EXPECT_OK(g);
+    QCOMPARE(g.out, runPoslab(split("compute scores --method learned --dim 32 --table-size 1024 --length 4 --summary")).out);
+    // --method must agree with the file.
+    const Run m = runPoslab({"compute", "scores", "--config", gpt2, "--method", "rope", "--length", "4"});
+    QCOMPARE(m.code, 2);
+    QVERIFY(m.out.isEmpty());
+    QVERIFY2(m.err.startsWith("poslab: error: --method does not match --config"), m.err.constData());
+}
+
+void TestCli::configErrors_data() {
+    QTest::addColumn<QByteArray>("config");
+    QTest::addColumn<QStringList>("command");
+    QTest::addColumn<QString>("error");   // after "poslab: error: --config <path>: "
+    QTest::newRow("factor_negative") << QByteArray(R"({"head_dim":16,"max_position_embeddings":8,"rope_scaling":{"type":"linear","factor":-2}})")
+                                     << split("compute frequencies") << "rope_scaling.factor must be a number from 1e-6 to 1e6, got -2";
+    QTest::newRow("bad_json") << QByteArray("{") << split("compute scores --length 3") << "not a JSON config";
+    QTest::newRow("theta_in_decay") << QByteArray(R"({"head_dim":16,"rope_theta":-1})") << split("compute decay --max-distance 3")
+                                    << "rope_theta must be a number in (1, 1e12], got -1";
+    QTest::newRow("figure") << QByteArray(R"({"head_dim":16,"rope_parameters":{"rope_type":"yarn","factor":0}})") << split("figure decay -o x.png")
+                            << "max_position_embeddings is missing";
+}
+
+void TestCli::configErrors() {
+    QFETCH(QByteArray, config);
+    QFETCH(QStringList, command);
+    QFETCH(QString, error);
+    QTemporaryDir dir;
+    const QString path = writeConfig(dir, "c.json", config);
+    const Run r = runPoslab(command + QStringList{"--config", path});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.out.isEmpty());
+    const QString want = "poslab: error: --config " + path + ": " + error;
+    QVERIFY2(QString(r.err).startsWith(want), r.err.constData());
+    QCOMPARE(r.err.count('\n'), 1);
+    // An unreadable file is exit 2 naming it, too (cli.md).
+    const Run missing = runPoslab(command + QStringList{"--config", dir.filePath("none.json")});
+    QCOMPARE(missing.code, 2);
+    QVERIFY(missing.err.startsWith("poslab: error: --config " + dir.filePath("none.json").toUtf8() + ": cannot read"));
+}
+
 #include "test_cli.moc"

@@ -134,6 +134,7 @@ private Q_SLOTS:
     void sceneOptionsApply();
     void deckSceneIndex();
     void presetSetsTheMethod();
+    void configSetsTheConfiguration();
     void methodOptionsAsCompute_data();
     void methodOptionsAsCompute();
     void methodOptionErrors_data();
@@ -396,6 +397,39 @@ void TestFigure::deckSceneIndex() {
     QVERIFY(sessionFromExport(out, &error)->scenes.front().scene == customScene());
     r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), path, QStringLiteral("--scene"), QStringLiteral("2"), QStringLiteral("-o"), dir.filePath(QStringLiteral("e.csv"))});
     VERIFY_ERROR(r, 2, "invalid --scene");
+}
+
+// `figure --config FILE` sets the first configuration from the file (as the window's File →
+// Open model configuration…); options given override it; a bad file is one line naming the key.
+void TestFigure::configSetsTheConfiguration() {
+    QTemporaryDir dir;
+    const QString cfg = dir.filePath(QStringLiteral("bloom.json"));
+    {
+        QFile f(cfg);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"model_type":"bloom","n_head":16,"hidden_size":1024})");
+    }
+    const QString out = dir.filePath(QStringLiteral("f.json"));
+    const Run r = runPoslab({QStringLiteral("figure"), QStringLiteral("heatmap"), QStringLiteral("--config"), cfg,
+                             QStringLiteral("--dim"), QStringLiteral("32"),
+                             QStringLiteral("-o"), out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QString error;
+    const auto s = sessionFromExport(out, &error);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    const auto& c = s->scenes.front().scene.methods.front();
+    QCOMPARE(c.params.method, Method::Alibi);
+    QCOMPARE(c.params.alibi.heads, 16);
+    QCOMPARE(c.params.dim, 32);
+    QCOMPARE(c.label, QStringLiteral("bloom.json"));
+    {
+        QFile f(cfg);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(R"({"model_type":"bloom","n_head":0,"hidden_size":1024})");
+    }
+    const Run bad = runPoslab({QStringLiteral("figure"), QStringLiteral("heatmap"), QStringLiteral("--config"), cfg,
+                               QStringLiteral("-o"), dir.filePath(QStringLiteral("g.png"))});
+    VERIFY_ERROR(bad, 2, QString("--config " + cfg + ": n_head must be an integer from 1 to 65536, got 0").toUtf8());
 }
 
 void TestFigure::presetSetsTheMethod() {

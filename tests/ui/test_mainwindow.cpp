@@ -25,6 +25,10 @@
 #include <QSlider>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QTemporaryDir>
+#include <QUrl>
 #include <QtTest>
 
 #include <ctime>
@@ -169,6 +173,65 @@ private Q_SLOTS:
         for (double v : dc.value) QVERIFY(std::isfinite(v));
         QVERIFY(!allText(w).contains(QStringLiteral("nan"), Qt::CaseInsensitive));
         shot(w, QStringLiteral("method_") + QString::fromUtf8(methodKey(static_cast<Method>(method)).data()));
+    }
+
+    // A config.json dropped on the window sets the active configuration (one undo step); the
+    // panel's note names the file and its keys; a bad file changes nothing and names the key.
+    void modelConfigDropAndOpen() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("llama.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"max_position_embeddings":131072,
+                "rope_theta":500000.0,"rope_scaling":{"rope_type":"llama3","factor":8.0,"low_freq_factor":1.0,
+                "high_freq_factor":4.0,"original_max_position_embeddings":8192}})");
+        }
+        MainWindow w(false);
+        QVERIFY(open(w, QSize(1400, 900)));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &drop);
+        const ScoreParams& p = w.scene()->params().methods[0].params;
+        QCOMPARE(p.method, Method::Rope);
+        QCOMPARE(p.dim, 128);
+        QCOMPARE(p.rope.base, 500000.0);
+        QCOMPARE(p.rope.scaling, RopeScaling::Llama3);
+        QCOMPARE(w.scene()->undoStack()->count(), 1);
+        QVERIFY(settle(w));
+        auto* note = w.panel()->presetNoteLabel();
+        QVERIFY(note->isVisible());
+        QVERIFY2(note->text().contains(QStringLiteral("llama.json")), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("rope_scaling.factor")), qPrintable(note->text()));
+        QVERIFY(!note->text().contains(QStringLiteral("vocab_size")));
+        QCOMPARE(static_cast<int>(w.frequencyView()->result().configs[0].after.size()), 64);
+        shot(w, QStringLiteral("model_config_llama31"));
+        w.scene()->undoStack()->undo();
+        QCOMPARE(w.scene()->params().methods[0].params, ScoreParams{});
+        QVERIFY(settle(w));
+        QVERIFY(!note->isVisible());
+        // A bad value: nothing changes, the message names the file and the key.
+        const QString bad = dir.filePath(QStringLiteral("bad.json"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"head_dim":16,"max_position_embeddings":8,"rope_scaling":{"type":"linear","factor":-2}})");
+        }
+        QString error;
+        QVERIFY(!w.openModelConfig(bad, &error));
+        QCOMPARE(error, QStringLiteral("bad.json: rope_scaling.factor must be a number from 1e-6 to 1e6, got -2"));
+        QCOMPARE(w.scene()->undoStack()->index(), 0);
+        // A file that is not .json/.gguf is not taken by a drop.
+        QMimeData other;
+        other.setUrls({QUrl::fromLocalFile(dir.filePath(QStringLiteral("notes.txt")))});
+        QDragEnterEvent enter2(QPoint(50, 50), Qt::CopyAction, &other, Qt::LeftButton, Qt::NoModifier);
+        enter2.setAccepted(false);
+        QCoreApplication::sendEvent(&w, &enter2);
+        QVERIFY(!enter2.isAccepted());
     }
 
     void dimSliderUpdatesEveryViewWhileDragging() {

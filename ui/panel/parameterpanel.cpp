@@ -389,6 +389,19 @@ void ParameterPanel::applyLook(const QString& themeName, double fontScale) {
     Q_EMIT lookChanged();
 }
 
+void ParameterPanel::applyModelConfig(const ModelFileConfig& config, const QString& fileName) {
+    SceneParams s = scene_->committed();   // not an animation's frame
+    auto& c = s.methods[static_cast<std::size_t>(scene_->activeConfig())];
+    c.params = config.params;
+    c.label = fileName;
+    s.presetKey.clear();
+    s.head = std::clamp(s.head, 0, std::max(1, config.heads) - 1);
+    fileParams_ = config.params;
+    fileNote_ = tr("From %1 (%2): %3").arg(fileName, config.modelType.isEmpty() ? tr("model") : config.modelType,
+                                           config.keys().join(QStringLiteral(", ")));
+    scene_->apply(tr("Open model configuration %1").arg(fileName), s);
+}
+
 void ParameterPanel::refresh() {
     refreshing_ = true;
     const SceneParams& s = scene_->params();
@@ -426,8 +439,10 @@ void ParameterPanel::refresh() {
             preset_->setCurrentIndex(pi);
         }
         const ModelPreset* mp = s.presetKey.isEmpty() ? nullptr : findPreset(s.presetKey.toStdString());
-        showIf(presetNote_, mp != nullptr);
+        const bool fromFile = !mp && fileParams_ && p == *fileParams_;
+        showIf(presetNote_, mp != nullptr || fromFile);
         if (mp) setLabel(presetNote_, QStringLiteral("%1 — %2").arg(qs(mp->note), qs(mp->source)));
+        else if (fromFile) setLabel(presetNote_, fileNote_);
     }
     if (auto e = sceneProblem(s)) {
         setLabel(problem_, *e);

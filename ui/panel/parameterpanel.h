@@ -6,11 +6,13 @@
 // per change, slider drags merged by the parameter's path), and the panel is refreshed from the
 // Scene after every change. Only the active configuration's method box is shown, and inside it
 // only the rows that matter for the current values (Param::relevant).
+#include "ui/io/modelconfig.h"
 #include "ui/scene.h"
 
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -48,6 +50,11 @@ public:
 
     // Applies a model preset (core/presets.h) to the edited configuration, as one undo step.
     void applyPreset(const QString& key);
+    // Applies a model configuration file's parameters (ui/io/modelconfig.h) to the edited
+    // configuration, as one undo step; the preset note then names the file and the keys that
+    // came from it, for as long as the configuration holds exactly those parameters.
+    void applyModelConfig(const ModelFileConfig& config, const QString& fileName);
+    QLabel* presetNoteLabel() const { return presetNote_; }
 
 Q_SIGNALS:
     // The theme or text size changed the panel's fonts: its minimum width changed.
@@ -86,6 +93,9 @@ private:
     QString labelShown_;
     QComboBox* preset_ = nullptr;
     QLabel* presetNote_ = nullptr;
+    // The last model configuration file applied: its parameters and the note shown for them.
+    std::optional<ScoreParams> fileParams_;
+    QString fileNote_;
     QLabel* problem_ = nullptr;
     QLabel* summary_ = nullptr;
     QComboBox* method_ = nullptr;

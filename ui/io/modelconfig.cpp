@@ -1,0 +1,505 @@
+#include "ui/io/modelconfig.h"
+
+#include "core/param.h"
+#include "ui/io/gguf.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonValue>
+
+#include <cmath>
+
+namespace poslab::ui {
+
+QStringList ModelFileConfig::keys() const {
+    QStringList out;
+    for (const auto& [path, key] : fromFile)
+        if (!out.contains(key)) out << key;
+    out.sort();
+    return out;
+}
+
+namespace {
+
+// Thrown inside the parser, caught by parseHfConfig: the message.
+struct ConfigError {
+    QString message;
+};
+
+[[noreturn]] void bad(const QString& key, const std::string& valid, const std::string& got) {
+    throw ConfigError{key + QStringLiteral(" must be ") + QString::fromStdString(valid) + QStringLiteral(", got ") +
+                      QString::fromStdString(got)};
+}
+
+std::string describe(const QJsonValue& v) {
+    switch (v.type()) {
+    case QJsonValue::Bool: return v.toBool() ? "true" : "false";
+    case QJsonValue::Double: return formatNumber(v.toDouble());
+    case QJsonValue::String: return "\"" + printableText(v.toString().toStdString(), 40).toStdString() + "\"";
+    case QJsonValue::Array: return "a list";
+    case QJsonValue::Object: return "an object";
+    default: return "null";
+    }
+}
+
+// A JSON value as the parameter's kind (type errors name `key`).
+ParamValue toValue(const ParamInfo& info, const QString& key, const QJsonValue& v) {
+    switch (info.kind) {
+    case ParamKind::Int: {
+        if (!v.isDouble()) bad(key, info.valid(), describe(v));
+        const double d = v.toDouble();
+        if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.007199254740992e15)
+            bad(key, info.valid(), formatNumber(d));
+        return static_cast<std::int64_t>(d);
+    }
+    case ParamKind::Real:
+        if (!v.isDouble()) bad(key, info.valid(), describe(v));
+        return v.toDouble();
+    case ParamKind::Bool:
+        if (!v.isBool()) bad(key, info.valid(), describe(v));
+        return v.toBool();
+    case ParamKind::Choice:
+        if (!v.isString()) bad(key, info.valid(), describe(v));
+        return v.toString().toStdString();
+    case ParamKind::RealList: {
+        if (!v.isArray()) bad(key, info.valid(), describe(v));
+        const QJsonArray a = v.toArray();
+        if (static_cast<std::size_t>(a.size()) > info.maxEntries)
+            bad(key, info.valid(), std::to_string(a.size()) + " entries");
+        std::vector<double> out;
+        out.reserve(static_cast<std::size_t>(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            if (!a[i].isDouble()) bad(key, info.valid(), describe(a[i]) + " at entry " + std::to_string(i));
+            out.push_back(a[i].toDouble());
+        }
+        return out;
+    }
+    default:
+        break;
+    }
+    bad(key, info.valid(), describe(v));
+}
+
+// A number of the file that is not itself a parameter (hidden_size, num_attention_heads, ...),
+// checked as an integer in [lo, hi] through a ParamInfo of its own.
+std::int64_t fileInt(const QString& key, const QJsonValue& v, double lo, double hi) {
+    const ParamInfo info{.name = "value", .kind = ParamKind::Int, .lo = lo, .hi = hi};
+    const ParamValue pv = toValue(info, key, v);
+    if (auto e = info.check(pv)) bad(key, e->valid, e->got);
+    return std::get<std::int64_t>(pv);
+}
+
+// Reads keys of the file into a ScoreParams through scoreParamTable().
+class Reader {
+public:
+    explicit Reader(ModelFileConfig& out) : out_(out) {}
+
+    // Checks and sets the parameter at `path` from the file's value at `key`.
+    void set(const std::string& path, const QString& key, const QJsonValue& v) {
+        const Param<ScoreParams>* p = findParam(scoreParamTable(), path);
+        if (!p) throw ConfigError{QStringLiteral("internal: no parameter ") + QString::fromStdString(path)};
+        const ParamValue pv = toValue(p->info, key, v);
+        if (auto e = p->info.check(pv)) bad(key, e->valid, e->got);
+        p->set(out_.params, pv);
+        out_.fromFile[path] = key;
+    }
+    void setInt(const std::string& path, const QString& key, std::int64_t v) {
+        set(path, key, QJsonValue(static_cast<double>(v)));
+    }
+
+private:
+    ModelFileConfig& out_;
+};
+
+bool present(const QJsonObject& o, const char* key) { return o.contains(QLatin1String(key)) && !o.value(QLatin1String(key)).isNull(); }
+
+// Python truthiness of a JSON value (None, 0, false, "" are false).
+bool truthy(const QJsonValue& v) {
+    if (v.isNull() || v.isUndefined()) return false;
+    if (v.isBool()) return v.toBool();
+    if (v.isDouble()) return v.toDouble() != 0.0;
+    if (v.isString()) return !v.toString().isEmpty();
+    return true;
+}
+
+// The first present key of `names` in o (its name in `found`).
+QJsonValue firstOf(const QJsonObject& o, std::initializer_list<const char*> names, QString& found) {
+    for (const char* n : names)
+        if (present(o, n)) {
+            found = QString::fromLatin1(n);
+            return o.value(found);
+        }
+    return QJsonValue();
+}
+
+const char* const kLearnedTypes[] = {"gpt2", "bert", "roberta", "distilbert", "xlm-roberta", "electra", "albert",
+                                     "opt", "gpt_bigcode", "camembert", "bart", "mbart", "whisper", "gpt_neo"};
+const char* const kRopeKeys[] = {"rope_parameters", "rope_scaling", "rope_theta", "partial_rotary_factor",
+                                 "rotary_pct", "rotary_emb_base", "rotary_dim", "qk_rope_head_dim"};
+
+// Heads and model dimension: num_attention_heads / n_head / n_heads / num_heads, hidden_size /
+// n_embd / n_embed / d_model.
+struct Shape {
+    std::int64_t heads = 0, model = 0;
+    QString headsKey, modelKey;
+};
+Shape readShape(const QJsonObject& o) {
+    Shape s;
+    const QJsonValue h = firstOf(o, {"num_attention_heads", "n_head", "n_heads", "num_heads"}, s.headsKey);
+    if (!h.isUndefined() && !h.isNull()) s.heads = fileInt(s.headsKey, h, 1, 65536);
+    const QJsonValue m = firstOf(o, {"hidden_size", "n_embd", "n_embed", "d_model"}, s.modelKey);
+    if (!m.isUndefined() && !m.isNull()) s.model = fileInt(s.modelKey, m, 1, 16777216);
+    return s;
+}
+
+void requireKey(const QJsonObject& o, const char* key, const QString& where) {
+    if (!present(o, key))
+        throw ConfigError{where + QString::fromLatin1(key) + QStringLiteral(" is missing")};
+}
+
+void readAlibi(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader& r) {
+    out.params.method = Method::Alibi;
+    if (s.heads == 0) throw ConfigError{QStringLiteral("n_head (the number of attention heads) is missing")};
+    r.setInt("alibi.heads", s.headsKey, s.heads);
+    out.heads = static_cast<int>(s.heads);
+    if (s.model > 0) {
+        if (s.model % s.heads != 0)
+            bad(s.modelKey, "a multiple of " + s.headsKey.toStdString() + " (" + std::to_string(s.heads) + ")",
+                std::to_string(s.model));
+        r.setInt("dim", s.modelKey, s.model / s.heads);
+    }
+    const QJsonObject attn = o.value(QLatin1String("attn_config")).toObject();
+    if (present(attn, "alibi_bias_max")) r.set("alibi.bias_max", QStringLiteral("attn_config.alibi_bias_max"), attn.value(QLatin1String("alibi_bias_max")));
+    QString k;
+    const QJsonValue ctx = firstOf(o, {"max_seq_len", "seq_length", "max_position_embeddings"}, k);
+    if (!ctx.isUndefined() && !ctx.isNull()) out.contextLength = fileInt(k, ctx, 1, 1099511627776.0);
+}
+
+void readT5(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader& r) {
+    out.params.method = Method::T5;
+    r.set("t5.num_buckets", QStringLiteral("relative_attention_num_buckets"), o.value(QLatin1String("relative_attention_num_buckets")));
+    if (present(o, "relative_attention_max_distance"))
+        r.set("t5.max_distance", QStringLiteral("relative_attention_max_distance"), o.value(QLatin1String("relative_attention_max_distance")));
+    if (s.heads > 0) {
+        r.setInt("t5.heads", s.headsKey, s.heads);
+        out.heads = static_cast<int>(s.heads);
+    }
+    if (present(o, "d_kv")) r.set("dim", QStringLiteral("d_kv"), o.value(QLatin1String("d_kv")));
+    else if (s.model > 0 && s.heads > 0) r.setInt("dim", s.modelKey, s.model / s.heads);
+}
+
+void readLearned(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader& r) {
+    out.params.method = Method::Learned;
+    QString k;
+    const QJsonValue n = firstOf(o, {"n_positions", "max_position_embeddings"}, k);
+    if (n.isUndefined() || n.isNull()) throw ConfigError{QStringLiteral("n_positions / max_position_embeddings is missing")};
+    r.set("learned.table_size", k, n);
+    out.contextLength = std::get<std::int64_t>(findParam(scoreParamTable(), "learned.table_size")->get(out.params));
+    if (s.model > 0) r.setInt("dim", s.modelKey, s.model);
+    if (s.heads > 0) out.heads = static_cast<int>(s.heads);
+}
+
+void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader& r) {
+    out.params.method = Method::Rope;
+    // The RoPE block: v5 rope_parameters (possibly per layer type), else v4 rope_scaling.
+    QJsonObject block;
+    QString blockName;
+    if (present(o, "rope_parameters")) {
+        const QJsonValue v = o.value(QLatin1String("rope_parameters"));
+        if (!v.isObject()) bad(QStringLiteral("rope_parameters"), "an object", describe(v));
+        block = v.toObject();
+        blockName = QStringLiteral("rope_parameters");
+        // Per layer type ({"full_attention": {...}, "sliding_attention": {...}}): the full one.
+        if (!block.isEmpty() && !block.contains(QLatin1String("rope_type")) && !block.contains(QLatin1String("type")) &&
+            !block.contains(QLatin1String("rope_theta"))) {
+            const QString layer = block.contains(QLatin1String("full_attention")) ? QStringLiteral("full_attention") : block.keys().front();
+            const QJsonValue inner = block.value(layer);
+            blockName += "." + printableText(layer.toStdString());
+            if (!inner.isObject()) bad(blockName, "an object", describe(inner));
+            block = inner.toObject();
+        }
+    } else if (present(o, "rope_scaling")) {
+        const QJsonValue v = o.value(QLatin1String("rope_scaling"));
+        if (!v.isObject()) bad(QStringLiteral("rope_scaling"), "an object or null", describe(v));
+        block = v.toObject();
+        blockName = QStringLiteral("rope_scaling");
+    }
+    const QString pre = blockName + ".";
+    auto inBlock = [&](const char* k) { return present(block, k); };
+    auto blockValue = [&](const char* k) { return block.value(QLatin1String(k)); };
+    auto blockKey = [&](const char* k) { return pre + QString::fromLatin1(k); };
+
+    // rope_type (`type` in v4 rope_scaling).
+    QString type = QStringLiteral("default");
+    QString typeKey;
+    const QJsonValue t = firstOf(block, {"rope_type", "type"}, typeKey);
+    if (!t.isUndefined() && !t.isNull()) {
+        if (!t.isString()) bad(pre + typeKey, "one of default, linear, dynamic, yarn, longrope, llama3", describe(t));
+        type = t.toString();
+    }
+    static const std::map<QString, RopeScaling> kTypes = {
+        {QStringLiteral("default"), RopeScaling::None}, {QStringLiteral("linear"), RopeScaling::Linear},
+        {QStringLiteral("dynamic"), RopeScaling::Dynamic}, {QStringLiteral("yarn"), RopeScaling::Yarn},
+        {QStringLiteral("longrope"), RopeScaling::LongRope}, {QStringLiteral("llama3"), RopeScaling::Llama3}};
+    const auto it = kTypes.find(type);
+    if (it == kTypes.end()) bad(pre + typeKey, "one of default, linear, dynamic, yarn, longrope, llama3", describe(t));
+    const RopeScaling scaling = it->second;
+    if (!typeKey.isEmpty()) r.set("rope.scaling", pre + typeKey, QJsonValue(QString::fromStdString(std::string(enumKey(scaling)))));
+
+    // Head dimension.
+    if (present(o, "qk_rope_head_dim")) {
+        r.set("dim", QStringLiteral("qk_rope_head_dim"), o.value(QLatin1String("qk_rope_head_dim")));
+    } else if (truthy(o.value(QLatin1String("head_dim")))) {
+        r.set("dim", QStringLiteral("head_dim"), o.value(QLatin1String("head_dim")));
+    } else {
+        if (s.heads == 0 || s.model == 0)
+            throw ConfigError{QStringLiteral("head_dim is missing, and so is hidden_size or num_attention_heads")};
+        r.setInt("dim", s.modelKey, s.model / s.heads);   // Python //
+    }
+    out.params.rope.head_dim = out.params.dim;
+    if (s.heads > 0) out.heads = static_cast<int>(s.heads);
+
+    // Base θ: the block's rope_theta, else the top level's (NeoX v4: rotary_emb_base), else 10000.
+    if (inBlock("rope_theta")) r.set("rope.base", blockKey("rope_theta"), blockValue("rope_theta"));
+    else if (present(o, "rope_theta")) r.set("rope.base", QStringLiteral("rope_theta"), o.value(QLatin1String("rope_theta")));
+    else if (present(o, "rotary_emb_base")) r.set("rope.base", QStringLiteral("rotary_emb_base"), o.value(QLatin1String("rotary_emb_base")));
+
+    // Partial rotary: the block's, else the top level's (NeoX v4: rotary_pct); GPT-J: rotary_dim.
+    if (inBlock("partial_rotary_factor")) r.set("rope.partial_rotary_factor", blockKey("partial_rotary_factor"), blockValue("partial_rotary_factor"));
+    else if (present(o, "partial_rotary_factor")) r.set("rope.partial_rotary_factor", QStringLiteral("partial_rotary_factor"), o.value(QLatin1String("partial_rotary_factor")));
+    else if (present(o, "rotary_pct")) r.set("rope.partial_rotary_factor", QStringLiteral("rotary_pct"), o.value(QLatin1String("rotary_pct")));
+    if (present(o, "rotary_dim")) r.set("rope.rotary_dim", QStringLiteral("rotary_dim"), o.value(QLatin1String("rotary_dim")));
+
+    // max_position_embeddings (GPT-style n_positions).
+    QString maxKey;
+    const QJsonValue maxV = firstOf(o, {"max_position_embeddings", "n_positions"}, maxKey);
+    if (!maxV.isUndefined() && !maxV.isNull()) {
+        r.set("rope.max_positions", maxKey, maxV);
+        out.contextLength = out.params.rope.max_positions;
+    } else if (scaling != RopeScaling::None) {
+        throw ConfigError{QStringLiteral("max_position_embeddings is missing (needed by rope_type ") + type + ")"};
+    }
+
+    if (o.value(QLatin1String("rope_interleave")).toBool(false))
+        r.set("rope.layout", QStringLiteral("rope_interleave"), QJsonValue(QStringLiteral("interleaved")));
+
+    if (scaling == RopeScaling::None) return;
+
+    // original_max_position_embeddings (llama3, yarn, longrope): top level wins (Phi-3), else the block's.
+    if (scaling == RopeScaling::Yarn || scaling == RopeScaling::LongRope || scaling == RopeScaling::Llama3) {
+        if (present(o, "original_max_position_embeddings"))
+            r.set("rope.original_max_positions", QStringLiteral("original_max_position_embeddings"), o.value(QLatin1String("original_max_position_embeddings")));
+        else if (inBlock("original_max_position_embeddings"))
+            r.set("rope.original_max_positions", blockKey("original_max_position_embeddings"), blockValue("original_max_position_embeddings"));
+    }
+
+    // factor: required for linear, dynamic, llama3; yarn/longrope default to max/original.
+    const bool factorRequired = scaling == RopeScaling::Linear || scaling == RopeScaling::Dynamic || scaling == RopeScaling::Llama3;
+    if (inBlock("factor")) r.set("rope.factor", blockKey("factor"), blockValue("factor"));
+    else if (factorRequired) requireKey(block, "factor", pre);
+
+    switch (scaling) {
+    case RopeScaling::Yarn:
+        // beta_fast/beta_slow: `get(...) or 32` / `or 1`.
+        if (truthy(blockValue("beta_fast"))) r.set("rope.beta_fast", blockKey("beta_fast"), blockValue("beta_fast"));
+        if (truthy(blockValue("beta_slow"))) r.set("rope.beta_slow", blockKey("beta_slow"), blockValue("beta_slow"));
+        if (inBlock("mscale")) r.set("rope.mscale", blockKey("mscale"), blockValue("mscale"));
+        if (inBlock("mscale_all_dim")) r.set("rope.mscale_all_dim", blockKey("mscale_all_dim"), blockValue("mscale_all_dim"));
+        if (inBlock("attention_factor")) r.set("rope.attention_factor", blockKey("attention_factor"), blockValue("attention_factor"));
+        if (inBlock("truncate")) r.set("rope.truncate", blockKey("truncate"), blockValue("truncate"));
+        break;
+    case RopeScaling::LongRope:
+        requireKey(block, "short_factor", pre);
+        requireKey(block, "long_factor", pre);
+        r.set("rope.short_factor", blockKey("short_factor"), blockValue("short_factor"));
+        r.set("rope.long_factor", blockKey("long_factor"), blockValue("long_factor"));
+        if (inBlock("attention_factor")) r.set("rope.attention_factor", blockKey("attention_factor"), blockValue("attention_factor"));
+        break;
+    case RopeScaling::Llama3:
+        requireKey(block, "low_freq_factor", pre);
+        requireKey(block, "high_freq_factor", pre);
+        r.set("rope.low_freq_factor", blockKey("low_freq_factor"), blockValue("low_freq_factor"));
+        r.set("rope.high_freq_factor", blockKey("high_freq_factor"), blockValue("high_freq_factor"));
+        break;
+    default:
+        break;
+    }
+}
+
+}  // namespace
+
+ModelConfigResult parseHfConfig(const QByteArray& json) {
+    QJsonParseError perr;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
+    if (perr.error != QJsonParseError::NoError)
+        return {std::nullopt, QStringLiteral("not a JSON config (") + perr.errorString() + QStringLiteral(" at byte ") +
+                                  QString::number(perr.offset) + ")"};
+    if (!doc.isObject()) return {std::nullopt, QStringLiteral("not a config.json (the top level is not an object)")};
+    const QJsonObject o = doc.object();
+    ModelFileConfig out;
+    Reader r(out);
+    try {
+        out.modelType = printableText(o.value(QLatin1String("model_type")).toString().toStdString());
+        const Shape s = readShape(o);
+        const QJsonObject attn = o.value(QLatin1String("attn_config")).toObject();
+        bool hasRope = false;
+        for (const char* k : kRopeKeys) hasRope = hasRope || present(o, k);
+        bool learnedType = false;
+        for (const char* k : kLearnedTypes) learnedType = learnedType || out.modelType == QLatin1String(k);
+        if (out.modelType == QLatin1String("bloom") || out.modelType == QLatin1String("mpt") ||
+            attn.value(QLatin1String("alibi")).toBool(false))
+            readAlibi(o, s, out, r);
+        else if (present(o, "relative_attention_num_buckets"))
+            readT5(o, s, out, r);
+        else if (!hasRope && (learnedType || present(o, "n_positions")))
+            readLearned(o, s, out, r);
+        else
+            readRope(o, s, out, r);
+        // Cross-field rules (list lengths, rotary_dim vs partial factor, ...): the core's
+        // validate(), its field named by the file's key.
+        if (auto e = out.params.validate()) {
+            const std::string group(methodParamGroup(out.params.method));
+            QString key = QString::fromStdString(e->parameter);
+            for (const std::string& path : {group + "." + e->parameter, e->parameter})
+                if (auto f = out.fromFile.find(path); f != out.fromFile.end()) key = f->second;
+            if (e->parameter == "head_dim" || e->parameter == "dim")
+                if (auto f = out.fromFile.find("dim"); f != out.fromFile.end()) key = f->second;
+            bad(key, e->valid, e->got);
+        }
+    } catch (const ConfigError& e) {
+        return {std::nullopt, e.message};
+    }
+    return {out, {}};
+}
+
+namespace {
+
+QJsonValue ggufJson(const GgufValue& v) {
+    if (v.isArray) return QJsonArray();
+    if (auto* x = std::get_if<std::int64_t>(&v.value)) return static_cast<double>(*x);
+    if (auto* x = std::get_if<std::uint64_t>(&v.value)) return static_cast<double>(*x);
+    if (auto* x = std::get_if<double>(&v.value)) return *x;
+    if (auto* x = std::get_if<bool>(&v.value)) return *x;
+    return QString::fromStdString(std::get<std::string>(v.value));
+}
+
+ModelConfigResult configFromGguf(const GgufMetadata& m) {
+    ModelFileConfig out;
+    Reader r(out);
+    try {
+        const GgufValue* archV = m.find("general.architecture");
+        if (!archV || !std::holds_alternative<std::string>(archV->value))
+            throw ConfigError{QStringLiteral("general.architecture is missing (or not a string)")};
+        const std::string arch = std::get<std::string>(archV->value);
+        out.modelType = printableText(arch);
+        auto key = [&](const char* k) { return printableText(arch + "." + k); };
+        auto value = [&](const char* k) -> std::optional<QJsonValue> {
+            const GgufValue* v = m.find(arch + "." + k);
+            if (!v) return std::nullopt;
+            return ggufJson(*v);
+        };
+        auto integer = [&](const char* k, double lo, double hi) -> std::optional<std::int64_t> {
+            if (auto v = value(k)) return fileInt(key(k), *v, lo, hi);
+            return std::nullopt;
+        };
+        const auto heads = integer("attention.head_count", 1, 65536);
+        const auto model = integer("embedding_length", 1, 16777216);
+        if (heads) out.heads = static_cast<int>(*heads);
+        auto setDimFromModel = [&](bool perHead) {
+            if (!model) return;
+            if (perHead && heads) r.setInt("dim", key("embedding_length"), *model / *heads);
+            else if (!perHead) r.setInt("dim", key("embedding_length"), *model);
+        };
+
+        if (arch == "bloom" || arch == "mpt") {
+            out.params.method = Method::Alibi;
+            if (!heads) throw ConfigError{key("attention.head_count") + QStringLiteral(" is missing")};
+            r.setInt("alibi.heads", key("attention.head_count"), *heads);
+            setDimFromModel(true);
+            if (auto v = value("attention.max_alibi_bias")) r.set("alibi.bias_max", key("attention.max_alibi_bias"), *v);
+            if (auto c = integer("context_length", 1, 1099511627776.0)) out.contextLength = *c;
+        } else if (arch == "t5" || arch == "t5encoder") {
+            out.params.method = Method::T5;
+            if (auto v = value("attention.relative_buckets_count")) r.set("t5.num_buckets", key("attention.relative_buckets_count"), *v);
+            if (heads) r.setInt("t5.heads", key("attention.head_count"), *heads);
+            if (auto v = value("attention.key_length")) r.set("dim", key("attention.key_length"), *v);
+            else setDimFromModel(true);
+        } else if (arch == "gpt2" || arch == "starcoder" || arch == "bert" || arch == "gptneox_learned") {
+            out.params.method = Method::Learned;
+            const auto ctx = value("context_length");
+            if (!ctx) throw ConfigError{key("context_length") + QStringLiteral(" is missing")};
+            r.set("learned.table_size", key("context_length"), *ctx);
+            out.contextLength = out.params.learned.table_size;
+            setDimFromModel(false);
+        } else {
+            out.params.method = Method::Rope;
+            if (auto v = value("attention.key_length")) r.set("dim", key("attention.key_length"), *v);
+            else if (model && heads) setDimFromModel(true);
+            else throw ConfigError{key("attention.head_count") + QStringLiteral(" or ") + key("embedding_length") + QStringLiteral(" is missing")};
+            out.params.rope.head_dim = out.params.dim;
+            if (auto v = value("rope.freq_base")) r.set("rope.base", key("rope.freq_base"), *v);
+            if (auto v = value("rope.dimension_count")) {
+                const std::int64_t n = fileInt(key("rope.dimension_count"), *v, 2, 65536);
+                if (n != out.params.dim) r.setInt("rope.rotary_dim", key("rope.dimension_count"), n);
+                else out.fromFile["rope.rotary_dim"] = key("rope.dimension_count");
+            }
+            if (auto v = value("context_length")) {
+                r.set("rope.max_positions", key("context_length"), *v);
+                out.contextLength = out.params.rope.max_positions;
+            }
+            if (auto v = value("rope.scaling.type")) {
+                static const std::map<QString, RopeScaling> kTypes = {{QStringLiteral("none"), RopeScaling::None},
+                                                                      {QStringLiteral("linear"), RopeScaling::Linear},
+                                                                      {QStringLiteral("yarn"), RopeScaling::Yarn}};
+                const auto it = v->isString() ? kTypes.find(v->toString()) : kTypes.end();
+                if (it == kTypes.end()) bad(key("rope.scaling.type"), "one of none, linear, yarn", describe(*v));
+                r.set("rope.scaling", key("rope.scaling.type"), QJsonValue(QString::fromStdString(std::string(enumKey(it->second)))));
+            }
+            if (out.params.rope.scaling != RopeScaling::None) {
+                if (auto v = value("rope.scaling.factor")) r.set("rope.factor", key("rope.scaling.factor"), *v);
+                if (auto v = value("rope.scaling.original_context_length"))
+                    r.set("rope.original_max_positions", key("rope.scaling.original_context_length"), *v);
+            }
+        }
+        if (auto e = out.params.validate()) {
+            const std::string group(methodParamGroup(out.params.method));
+            QString k = QString::fromStdString(e->parameter);
+            for (const std::string& path : {group + "." + e->parameter, e->parameter})
+                if (auto f = out.fromFile.find(path); f != out.fromFile.end()) k = f->second;
+            bad(k, e->valid, e->got);
+        }
+    } catch (const ConfigError& e) {
+        return {std::nullopt, e.message};
+    }
+    return {out, {}};
+}
+
+}  // namespace
+
+ModelConfigResult parseGgufConfig(const char* data, std::size_t size) {
+    const GgufResult g = parseGgufMetadata(data, size);
+    if (!g.meta) return {std::nullopt, g.error};
+    return configFromGguf(*g.meta);
+}
+
+ModelConfigResult readModelConfigFile(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {std::nullopt, QStringLiteral("cannot read: ") + f.errorString()};
+    const QByteArray magic = f.peek(4);
+    if (looksLikeGguf(magic.constData(), static_cast<std::size_t>(magic.size()))) {
+        f.close();
+        const GgufResult g = readGgufMetadata(path);
+        if (!g.meta) return {std::nullopt, g.error};
+        return configFromGguf(*g.meta);
+    }
+    // A config.json is small; refuse to read something huge as one.
+    constexpr qint64 kMaxJson = qint64{64} << 20;
+    if (f.size() > kMaxJson)
+        return {std::nullopt, QStringLiteral("not a config.json or GGUF file (") + QString::number(f.size()) +
+                                  QStringLiteral(" bytes, a config.json is at most 64 MiB)")};
+    return parseHfConfig(f.readAll());
+}
+
+}  // namespace poslab::ui

@@ -100,7 +100,7 @@ constexpr std::int64_t kBlock = 512;
 constexpr double kGuard = 1e-14;
 // Work limits (pair·distance steps): the sweep takes ~1-3 ns a step, the direct per-value
 // evaluation ~100 ns. Both limits keep a curve well within 20 s on one core.
-constexpr double kFastWorkLimit = 4294967296.0;   // 2^32
+constexpr double kFastWorkLimit = 2147483648.0;   // 2^31
 constexpr double kDirectWorkLimit = 33554432.0;   // 2^25
 
 struct Sweep {
@@ -201,12 +201,15 @@ void forEachRun(const std::vector<std::int64_t>& u, F&& run) {
     }
 }
 
-std::optional<ParamError> workLimit(std::int64_t points, Eigen::Index pairs, bool fast, std::int64_t maxD) {
-    const double work = static_cast<double>(points) * static_cast<double>(std::max<Eigen::Index>(pairs, 1));
+// `weight`: the cost of a step relative to the double sweep's (the float32 guard and its Taylor
+// correction take about four).
+std::optional<ParamError> workLimit(std::int64_t points, Eigen::Index pairs, bool fast, std::int64_t maxD,
+                                    double weight = 1.0) {
+    const double work = static_cast<double>(points) * static_cast<double>(std::max<Eigen::Index>(pairs, 1)) * weight;
     const double limit = fast ? kFastWorkLimit : kDirectWorkLimit;
     if (work <= limit) return std::nullopt;
     return ParamError{"max_distance",
-                      "a curve within the work limit (distances × frequency pairs <= " +
+                      "a curve within the work limit (distances × frequency pairs" + std::string(weight != 1.0 ? " × " + formatNumber(weight) : "") + " <= " +
                           formatInt(static_cast<std::int64_t>(limit)) + (fast ? "" : " on this method's direct path") +
                           ")",
                       formatInt(maxD) + " (" + formatInt(points) + " distances × " + formatInt(pairs) + " pairs)"};
@@ -271,7 +274,7 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         const Eigen::Index h = freqs.inv_freq.size(), r = 2 * h;
         const bool f32 = rp.precision == Precision::Float32;
         if (f32 && maxD >= k2p24) break;   // float32 positions round: the direct path
-        if (auto e = workLimit(n, 2 * h, true, maxD)) return *e;
+        if (auto e = workLimit(n, h, true, maxD, f32 ? 4.0 : 2.0)) return *e;   // value and bound
         const bool inter = rp.layout == RopeLayout::Interleaved;
         const double att = roundTo(rp.precision, freqs.attention_factor);
         Sweep sw{freqs.inv_freq, {}, f32 ? Trig::Angle32 : Trig::Double, {}};
@@ -338,7 +341,7 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         const bool concat = sp.layout == SinusoidalLayout::Concat;
         const bool angle32 = sp.precision == Precision::Float32 && concat;
         if (angle32 && maxD >= k2p24) break;
-        if (auto e = workLimit(n, K, true, maxD)) return *e;
+        if (auto e = workLimit(n, K, true, maxD, sp.precision == Precision::Float32 ? 4.0 : 1.0)) return *e;
         const Matrix pe0 = sinusoidalEncoding(sp, zero);
         auto sinIdx = [&](Eigen::Index i) { return concat ? i : 2 * i; };
         auto cosIdx = [&](Eigen::Index i) { return concat ? K + i : 2 * i + 1; };
@@ -390,7 +393,8 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         sp.precision = Precision::Float32;
         const Vector w = sinusoidalFrequencies(sp);
         const Eigen::Index K = w.size();
-        if (auto e = workLimit(static_cast<std::int64_t>(mapped.size()), K, true, maxD)) return *e;
+        // The weights W_R (dim × dim numbers) count as dim distances.
+        if (auto e = workLimit(static_cast<std::int64_t>(mapped.size()) + tp.dim, K, true, maxD, 4.0)) return *e;
         const TransformerXLWeights wt = transformerXLWeights(tp);
         const Vector coef = wt.w_r.transpose() * (q.row(0).transpose() + wt.v);
         Vector mv = Vector::Zero(static_cast<Eigen::Index>(mapped.size()));

@@ -340,7 +340,10 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         const Eigen::Index K = w.size();
         const bool concat = sp.layout == SinusoidalLayout::Concat;
         const bool angle32 = sp.precision == Precision::Float32 && concat;
-        if (angle32 && maxD >= k2p24) break;
+        // Float32 past 2^24 (positions round) or Round32 at angles past 2^24 rad (its guard widens
+        // with the angle until most values need the direct evaluation): the direct path.
+        if (sp.precision == Precision::Float32 && (angle32 ? maxD >= k2p24 : static_cast<double>(maxD) * w.cwiseAbs().maxCoeff() > 16777216.0))
+            break;
         if (auto e = workLimit(n, K, true, maxD, sp.precision == Precision::Float32 ? 4.0 : 1.0)) return *e;
         const Matrix pe0 = sinusoidalEncoding(sp, zero);
         auto sinIdx = [&](Eigen::Index i) { return concat ? i : 2 * i; };

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <numbers>
 
 namespace poslab {
@@ -78,6 +79,142 @@ Vector roformerBound(const Vector& theta, const std::vector<std::int64_t>& dista
     return b;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The O(D·d) sweep. Every method whose curve is a sum over frequency pairs of cos/sin(d·w_k)
+// gets those values block by block: for a block starting at d0, cos/sin(d0·w_k) once (std::cos
+// of the argument), times a per-pair table e^{i·t·w_k}, t < kBlock (std::cos too): one complex
+// product per value, so the error stays at a few ulp (no error growth, nothing to resynchronise),
+// and the inner loops run across t, which the compiler vectorises.
+//   Double   the true cos/sin(d·w_k) (the direct evaluation's own rounding of d·w_k is ~1e-16·d·w_k).
+//   Angle32  the frameworks' float32: f32(cos(f32(d·w_k))) with w_k a float32 and d < 2^24. The
+//            float32 angle x = d·w_k + δ (d·w_k is exact in double), cos x = cos(d·w)cos δ −
+//            sin(d·w) sin δ with cos δ, sin δ by Taylor (|δ| <= 1/8); the result is rounded to
+//            float32 only where every value within kGuard of it rounds the same, otherwise (and for
+//            |δ| > 1/8) std::cos(x) itself is used: the output equals the direct evaluation bit
+//            for bit.
+//   Round32  f32(cos(angle)) with a double angle ≈ d·w_k (the interleaved float32 sinusoid); the
+//            same guard widened by the angle's own rounding, and the reference `exact` beside it.
+enum class Trig { Double, Angle32, Round32 };
+
+constexpr std::int64_t kBlock = 512;
+constexpr double kGuard = 1e-14;
+// Work limits (pair·distance steps): the sweep takes ~1-3 ns a step, the direct per-value
+// evaluation ~100 ns. Both limits keep a curve well within 20 s on one core.
+constexpr double kFastWorkLimit = 2147483648.0;   // 2^31
+constexpr double kDirectWorkLimit = 33554432.0;   // 2^25
+
+struct Sweep {
+    Vector w;                 // frequencies (per pair)
+    Vector g;                 // optional log-magnitude per unit distance (Double only): e^{d·g}
+    Trig mode = Trig::Double;
+    // Round32 / Angle32 fallback for one value: the direct evaluation of cos and sin.
+    std::function<void(std::int64_t d, Eigen::Index k, double& c, double& s)> exact;
+};
+
+// 0 where every value within eps of v rounds to the same float32, else 1 (double-width
+// operations only, so that the loops vectorise).
+inline double roundsApart(double v, double eps) {
+    const double lo = static_cast<double>(static_cast<float>(v - eps));
+    const double hi = static_cast<double>(static_cast<float>(v + eps));
+    return lo == hi ? 0.0 : 1.0;
+}
+
+// Calls consume(k, c, s, offset, len) for every pair k and block [first+offset, first+offset+len)
+// of the run of consecutive distances first .. first+n−1, with c/s the values at those distances.
+// AVX2 where the CPU has it (no FMA: the same roundings on every machine), SSE2 otherwise.
+template <class F>
+__attribute__((target_clones("avx2", "default"))) void sweepRun(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
+    const Eigen::Index h = sw.w.size();
+    const std::int64_t B = std::min(kBlock, n);
+    const bool mag = sw.g.size() == h && h > 0;
+    std::vector<double> tc(static_cast<std::size_t>(h * B)), ts(tc.size());
+    for (Eigen::Index k = 0; k < h; ++k)
+        for (std::int64_t t = 0; t < B; ++t) {
+            const double a = static_cast<double>(t) * sw.w[k];
+            const double m = mag ? std::exp(static_cast<double>(t) * sw.g[k]) : 1.0;
+            tc[static_cast<std::size_t>(k * B + t)] = m * std::cos(a);
+            ts[static_cast<std::size_t>(k * B + t)] = m * std::sin(a);
+        }
+    std::vector<double> c(static_cast<std::size_t>(B)), s(c.size());
+    std::vector<double> bad(c.size()), tt(c.size());
+    for (std::int64_t t = 0; t < B; ++t) tt[static_cast<std::size_t>(t)] = static_cast<double>(t);   // exact
+    for (std::int64_t b0 = 0; b0 < n; b0 += B) {
+        const std::int64_t len = std::min(B, n - b0);
+        const std::int64_t d0 = first + b0;
+        const double dd0 = static_cast<double>(d0);
+        for (Eigen::Index k = 0; k < h; ++k) {
+            const double a0 = dd0 * sw.w[k];
+            const double m0 = mag ? std::exp(dd0 * sw.g[k]) : 1.0;
+            const double C0 = m0 * std::cos(a0), S0 = m0 * std::sin(a0);
+            const double* TC = tc.data() + k * B;
+            const double* TS = ts.data() + k * B;
+            double* cc = c.data();
+            double* ss = s.data();
+            for (std::int64_t t = 0; t < len; ++t) {
+                cc[t] = C0 * TC[t] - S0 * TS[t];
+                ss[t] = S0 * TC[t] + C0 * TS[t];
+            }
+            if (sw.mode != Trig::Double) {
+                const double w = sw.w[k];
+                double* bb = bad.data();
+                // Branch-free, double-width flags, so that the loops vectorise; the fix-up pass
+                // after them evaluates the flagged values directly.
+                if (sw.mode == Trig::Angle32) {
+                    for (std::int64_t t = 0; t < len; ++t) {
+                        const double e = (dd0 + tt[t]) * w;   // exact: d < 2^24, w a float
+                        const double x = static_cast<double>(static_cast<float>(e));
+                        const double del = x - e, d2 = del * del;
+                        // Taylor to δ⁹ / δ¹⁰ (error < 1e-17 for |δ| <= 1/8), multiplications only.
+                        const double sd = del * (1 - d2 * (1.0 / 6) * (1 - d2 * (1.0 / 20) * (1 - d2 * (1.0 / 42) * (1 - d2 * (1.0 / 72)))));
+                        const double cd = 1 - d2 * 0.5 * (1 - d2 * (1.0 / 12) * (1 - d2 * (1.0 / 30) * (1 - d2 * (1.0 / 56) * (1 - d2 * (1.0 / 90)))));
+                        const double cx = cc[t] * cd - ss[t] * sd, sx = ss[t] * cd + cc[t] * sd;
+                        bb[t] = (std::abs(del) > 0.125 ? 1.0 : 0.0) + roundsApart(cx, kGuard) + roundsApart(sx, kGuard);
+                        cc[t] = static_cast<double>(static_cast<float>(cx));
+                        ss[t] = static_cast<double>(static_cast<float>(sx));
+                    }
+                } else {
+                    // The angle's own rounding (d·w vs fl(d/divisor)) is below 3e-16·|d·w|.
+                    for (std::int64_t t = 0; t < len; ++t) {
+                        const double eps = kGuard + std::abs((dd0 + tt[t]) * w) * 3e-16;
+                        bb[t] = roundsApart(cc[t], eps) + roundsApart(ss[t], eps);
+                        cc[t] = static_cast<double>(static_cast<float>(cc[t]));
+                        ss[t] = static_cast<double>(static_cast<float>(ss[t]));
+                    }
+                }
+                for (std::int64_t t = 0; t < len; ++t)
+                    if (bb[t] != 0.0) sw.exact(d0 + t, k, cc[t], ss[t]);
+            }
+            consume(k, static_cast<const double*>(cc), static_cast<const double*>(ss), b0, len);
+        }
+    }
+}
+
+// Runs of consecutive distances of a strictly increasing list: calls run(index, first, n).
+template <class F>
+void forEachRun(const std::vector<std::int64_t>& u, F&& run) {
+    std::size_t a = 0;
+    while (a < u.size()) {
+        std::size_t b = a + 1;
+        while (b < u.size() && u[b] == u[b - 1] + 1) ++b;
+        run(static_cast<Eigen::Index>(a), u[a], static_cast<std::int64_t>(b - a));
+        a = b;
+    }
+}
+
+// `weight`: the cost of a step relative to the double sweep's (the float32 guard and its Taylor
+// correction take about four).
+std::optional<ParamError> workLimit(std::int64_t points, Eigen::Index pairs, bool fast, std::int64_t maxD,
+                                    double weight = 1.0) {
+    const double work = static_cast<double>(points) * static_cast<double>(std::max<Eigen::Index>(pairs, 1)) * weight;
+    const double limit = fast ? kFastWorkLimit : kDirectWorkLimit;
+    if (work <= limit) return std::nullopt;
+    return ParamError{"max_distance",
+                      "a curve within the work limit (distances × frequency pairs" + std::string(weight != 1.0 ? " × " + formatNumber(weight) : "") + " <= " +
+                          formatInt(static_cast<std::int64_t>(limit)) + (fast ? "" : " on this method's direct path") +
+                          ")",
+                      formatInt(maxD) + " (" + formatInt(points) + " distances × " + formatInt(pairs) + " pairs)"};
+}
+
 }  // namespace
 
 Result<DecayCurve> decayCurve(const ScoreParams& params, std::int64_t max_distance) {
@@ -88,29 +225,243 @@ Result<DecayCurve> decayCurve(const ScoreParams& params, std::int64_t max_distan
     return decayCurveAt(params, d);
 }
 
-Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std::int64_t>& distances) {
-    if (auto e = params.validate()) return *e;
-    if (distances.empty()) return ParamError{"distances", "at least one distance", "an empty list"};
-    if (static_cast<std::int64_t>(distances.size()) > kMaxDecayPoints)
-        return ParamError{"distances", "at most " + formatInt(kMaxDecayPoints) + " distances",
-                          formatInt(static_cast<std::int64_t>(distances.size()))};
-    std::int64_t maxD = 0;
-    for (auto x : distances) {
-        if (x < 0 || x > kMaxDecayDistance)
-            return ParamError{"max_distance", "distances from 0 to " + formatInt(kMaxDecayDistance), formatInt(x)};
-        maxD = std::max(maxD, x);
-    }
+namespace {
 
+template <bool F32>
+inline double rnd(double x) {
+    if constexpr (F32) return static_cast<double>(static_cast<float>(x));
+    else return x;
+}
+
+// Values on a strictly increasing list u of distances (maxD = u.back()).
+Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<std::int64_t>& u) {
+    const std::int64_t maxD = u.back();
+    const auto n = static_cast<Eigen::Index>(u.size());
     const double s = 1.0 / std::sqrt(static_cast<double>(params.dim));
     const Positions zero{0};
     const Matrix q = contentRows(params.content, false, zero, params.dim, params.seed);
     const Matrix k = contentRows(params.content, true, zero, params.dim, params.seed);
+    constexpr std::int64_t k2p24 = std::int64_t{1} << 24;
 
     DecayCurve curve;
-    curve.distance = distances;
-    curve.value.resize(static_cast<Eigen::Index>(distances.size()));
+    curve.distance = u;
+    curve.value = Vector::Zero(n);
+    Vector& val = curve.value;
 
-    // Per-method setup.
+    switch (params.method) {
+    case Method::NoPE: val.setConstant(s * q.row(0).dot(k.row(0))); return curve;
+    case Method::Shaw: {
+        // clip(0 − d, −k, k) + k = k − min(d, k): at most k + 1 distinct key rows.
+        const ShawParams sp = params.shawParams();
+        const std::int64_t kk = sp.max_relative_position;
+        const std::int64_t top = std::min(maxD, kk);
+        std::vector<std::int64_t> rowsWanted;
+        for (auto d : u) {
+            if (d > top) break;
+            rowsWanted.push_back(kk - d);
+        }
+        if (rowsWanted.empty() || rowsWanted.back() != kk - top) rowsWanted.push_back(kk - top);
+        const Matrix rows = shawKeyRows(sp, rowsWanted);
+        const Vector dots = s * (rows * q.row(0).transpose());
+        const double last = dots[dots.size() - 1];
+        for (Eigen::Index i = 0; i < n; ++i) val[i] = u[std::size_t(i)] >= top ? last : dots[i];
+        return curve;
+    }
+    case Method::Rope: {
+        const RopeParams rp = params.ropeParams();
+        const RopeFrequencies freqs = ropeFrequencies(rp, rp.seq_len ? rp.seq_len : std::optional<std::int64_t>(maxD + 1));
+        const Matrix rk = ropeApply(rp, ropeTables(rp, freqs, zero), k);
+        const Eigen::Index h = freqs.inv_freq.size(), r = 2 * h;
+        const bool f32 = rp.precision == Precision::Float32;
+        if (f32 && maxD >= k2p24) break;   // float32 positions round: the direct path
+        if (auto e = workLimit(n, h, true, maxD, f32 ? 4.0 : 2.0)) return *e;   // value and bound
+        const bool inter = rp.layout == RopeLayout::Interleaved;
+        const double att = roundTo(rp.precision, freqs.attention_factor);
+        Sweep sw{freqs.inv_freq, {}, f32 ? Trig::Angle32 : Trig::Double, {}};
+        sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
+            const double x = roundTo(Precision::Float32, static_cast<double>(d) * freqs.inv_freq[i]);
+            c = roundTo(Precision::Float32, std::cos(x));
+            sn = roundTo(Precision::Float32, std::sin(x));
+        };
+        double constant = 0;
+        for (Eigen::Index c = r; c < params.dim; ++c) constant += roundTo(rp.precision, q(0, c)) * rk(0, c);
+        // RoFormer's bound with the frequencies used, in double: (1/(r/2))·Σ_j |S_j|, S_j the
+        // partial sums over the pairs in order (accumulated per block while the pairs go by).
+        Vector bound = Vector::Zero(n);
+        std::vector<double> sre(static_cast<std::size_t>(kBlock)), sim(sre.size());
+        auto addBound = [&](Eigen::Index idx, Eigen::Index i, const double* C, const double* S, std::int64_t b0,
+                            std::int64_t m) {
+            if (i == 0) std::fill(sre.begin(), sre.end(), 0.0), std::fill(sim.begin(), sim.end(), 0.0);
+            double* out = bound.data() + idx + b0;
+            double* a = sre.data();
+            double* b = sim.data();
+            for (std::int64_t t = 0; t < m; ++t) {
+                a[t] += C[t];
+                b[t] += S[t];
+                out[t] += std::sqrt(a[t] * a[t] + b[t] * b[t]);
+            }
+        };
+        forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
+            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+                const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+                double* out = val.data() + idx + b0;
+                const double k0 = rk(0, j0), k1 = rk(0, j1);
+                if (f32) {
+                    const double q0 = rnd<true>(q(0, j0)), q1 = rnd<true>(q(0, j1));
+                    for (std::int64_t t = 0; t < m; ++t) {
+                        const double c = rnd<true>(C[t] * att), sn = rnd<true>(S[t] * att);
+                        const double r0 = rnd<true>(rnd<true>(q0 * c) + rnd<true>(-q1 * sn));
+                        const double r1 = rnd<true>(rnd<true>(q1 * c) + rnd<true>(q0 * sn));
+                        out[t] += r0 * k0 + r1 * k1;
+                    }
+                } else {
+                    // Double: the rotation for d·θ_i is the bound's term too (one sweep for both).
+                    const double a0 = (q(0, j0) * k0 + q(0, j1) * k1) * att, b1 = (q(0, j0) * k1 - q(0, j1) * k0) * att;
+                    for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a0 + S[t] * b1;
+                    addBound(idx, i, C, S, b0, m);
+                }
+            });
+        });
+        val = s * (val.array() + constant).matrix();
+        if (f32) {
+            const Sweep bw{freqs.inv_freq, {}, Trig::Double, {}};
+            forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
+                sweepRun(bw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0,
+                                             std::int64_t m) { addBound(idx, i, C, S, b0, m); });
+            });
+        }
+        if (h > 0) bound /= static_cast<double>(h);
+        curve.bound = std::move(bound);
+        return curve;
+    }
+    case Method::Sinusoidal: {
+        const SinusoidalParams sp = params.sinusoidalParams();
+        const Vector w = sinusoidalFrequencies(sp);
+        const Eigen::Index K = w.size();
+        const bool concat = sp.layout == SinusoidalLayout::Concat;
+        const bool angle32 = sp.precision == Precision::Float32 && concat;
+        // Float32 past 2^24 (positions round) or Round32 at angles past 2^24 rad (its guard widens
+        // with the angle until most values need the direct evaluation): the direct path.
+        if (sp.precision == Precision::Float32 && (angle32 ? maxD >= k2p24 : static_cast<double>(maxD) * w.cwiseAbs().maxCoeff() > 16777216.0))
+            break;
+        if (auto e = workLimit(n, K, true, maxD, sp.precision == Precision::Float32 ? 4.0 : 1.0)) return *e;
+        const Matrix pe0 = sinusoidalEncoding(sp, zero);
+        auto sinIdx = [&](Eigen::Index i) { return concat ? i : 2 * i; };
+        auto cosIdx = [&](Eigen::Index i) { return concat ? K + i : 2 * i + 1; };
+        Sweep sw{w, {}, angle32 ? Trig::Angle32 : sp.precision == Precision::Float32 ? Trig::Round32 : Trig::Double, {}};
+        // The direct value of one pair at one distance, as sinusoidalEncoding computes it: float32
+        // angles f32(d)·f32(w) (concat), else the double angle d/divisor (Vaswani,
+        // divisor = base^(2i/dim), the expression of sinusoidal.cpp's doubleFrequencies) or d·w
+        // (tensor2tensor), its sin and cos rounded to float32.
+        sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
+            double x;
+            if (angle32)
+                x = static_cast<double>(static_cast<float>(d) * static_cast<float>(w[i]));
+            else if (sp.frequencies == SinusoidalFrequencies::Vaswani)
+                x = static_cast<double>(d) / std::pow(sp.base, static_cast<double>(2 * i) / sp.dim);
+            else
+                x = static_cast<double>(d) * w[i];
+            c = roundTo(Precision::Float32, std::cos(x));
+            sn = roundTo(Precision::Float32, std::sin(x));
+        };
+        forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
+            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+                const double a = cosIdx(i) < sp.dim ? pe0(0, cosIdx(i)) : 0.0;
+                const double b = sinIdx(i) < sp.dim ? pe0(0, sinIdx(i)) : 0.0;
+                double* out = val.data() + idx + b0;
+                for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a + S[t] * b;
+            });
+        });
+        val *= s;
+        return curve;
+    }
+    case Method::TransformerXL: {
+        // s·(b + d) = s·(q + v)·W_R R_d = s·R_d·c with c = W_Rᵀ(q + v); R_d the float32 concat
+        // Vaswani sinusoid (transformerXLPosEmb) of the clamped distance.
+        const TransformerXLParams tp = params.transformerXLParams();
+        const std::int64_t clampAt = tp.clamp_len > 0 ? tp.clamp_len : maxD;
+        const std::int64_t top = std::min(maxD, clampAt);
+        if (top >= k2p24) break;
+        std::vector<std::int64_t> mapped;
+        for (auto d : u) {
+            if (d >= top) break;
+            mapped.push_back(d);
+        }
+        mapped.push_back(top);
+        SinusoidalParams sp;
+        sp.dim = tp.dim;
+        sp.base = 10000.0;
+        sp.layout = SinusoidalLayout::Concat;
+        sp.frequencies = SinusoidalFrequencies::Vaswani;
+        sp.precision = Precision::Float32;
+        const Vector w = sinusoidalFrequencies(sp);
+        const Eigen::Index K = w.size();
+        // The weights W_R (dim × dim numbers) count as dim distances.
+        if (auto e = workLimit(static_cast<std::int64_t>(mapped.size()) + tp.dim, K, true, maxD, 4.0)) return *e;
+        const TransformerXLWeights wt = transformerXLWeights(tp);
+        const Vector coef = wt.w_r.transpose() * (q.row(0).transpose() + wt.v);
+        Vector mv = Vector::Zero(static_cast<Eigen::Index>(mapped.size()));
+        Sweep sw{w, {}, Trig::Angle32, {}};
+        sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
+            const double x = static_cast<double>(static_cast<float>(static_cast<float>(d) * static_cast<float>(w[i])));
+            c = roundTo(Precision::Float32, std::cos(x));
+            sn = roundTo(Precision::Float32, std::sin(x));
+        };
+        forEachRun(mapped, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
+            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+                const double a = K + i < tp.dim ? coef[K + i] : 0.0, b = coef[i];
+                double* out = mv.data() + idx + b0;
+                for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a + S[t] * b;
+            });
+        });
+        const Eigen::Index last = mv.size() - 1;
+        for (Eigen::Index i = 0; i < n; ++i) val[i] = s * mv[std::min(i, last)];
+        return curve;
+    }
+    case Method::Xpos: {
+        // Double: value = s·Σ_i ζ_i^e(d)·((R_d q)_i·k_i) with e(d) = d/scale_base, clamped at
+        // ±60/ln(7/2) as scaleRow does (only past the extent precondition): the damped rotation
+        // e^{d·(ln ζ_i/sb + iθ_i)} before the clamp, the constant ζ_i^lim times the rotation after.
+        const XposParams xp = params.xposParams();
+        if (xp.precision != Precision::Double) break;
+        const double lim = kXposMaxLogScale / std::log(3.5);
+        const Vector inv = xposInvFreq(xp);
+        const Vector zeta = xposZeta(xp);
+        const Eigen::Index h = inv.size();
+        if (auto e = workLimit(n, h, true, maxD)) return *e;
+        Vector g(h), tailScale(h);
+        for (Eigen::Index i = 0; i < h; ++i) {
+            g[i] = std::log(zeta[i]) / xp.scale_base;
+            tailScale[i] = std::pow(zeta[i], lim);
+        }
+        std::size_t split = 0;
+        while (split < u.size() && static_cast<double>(u[split]) / xp.scale_base <= lim) ++split;
+        const std::vector<std::int64_t> head(u.begin(), u.begin() + static_cast<std::ptrdiff_t>(split));
+        const std::vector<std::int64_t> tail(u.begin() + static_cast<std::ptrdiff_t>(split), u.end());
+        for (int part = 0; part < 2; ++part) {
+            const Sweep sw{inv, part == 0 ? g : Vector(), Trig::Double, {}};
+            const Eigen::Index offset = part == 0 ? 0 : static_cast<Eigen::Index>(split);
+            forEachRun(part == 0 ? head : tail, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
+                sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+                    const double f = part == 0 ? 1.0 : tailScale[i];
+                    const double q0 = f * q(0, 2 * i), q1 = f * q(0, 2 * i + 1), k0 = k(0, 2 * i), k1 = k(0, 2 * i + 1);
+                    double* out = val.data() + offset + idx + b0;
+                    for (std::int64_t t = 0; t < m; ++t)
+                        out[t] += (q0 * C[t] - q1 * S[t]) * k0 + (q1 * C[t] + q0 * S[t]) * k1;
+                });
+            });
+        }
+        val *= s;
+        return curve;
+    }
+    default: break;
+    }
+
+    // The direct per-distance evaluation (learned, t5, alibi: O(D) or bounded by their tables;
+    // float32 xPos and positions past float32's exact integers: bounded by the direct work limit).
+    if (params.method == Method::Rope || params.method == Method::Xpos || params.method == Method::Sinusoidal ||
+        params.method == Method::TransformerXL)
+        if (auto e = workLimit(n, params.dim / 2, false, maxD)) return *e;
     RopeParams rp;
     RopeFrequencies freqs;
     Matrix rotatedKey;
@@ -127,15 +478,12 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std
         if (!r) return r.error();
         e0 = r.value();
     }
-
-    for (std::size_t a = 0; a < distances.size(); a += kChunk) {
-        const std::size_t b = std::min(distances.size(), a + kChunk);
-        const Positions pos(distances.begin() + static_cast<std::ptrdiff_t>(a),
-                            distances.begin() + static_cast<std::ptrdiff_t>(b));
-        const auto n = static_cast<Eigen::Index>(pos.size());
-        Vector v(n);
+    for (std::size_t a = 0; a < u.size(); a += kChunk) {
+        const std::size_t b = std::min(u.size(), a + kChunk);
+        const Positions pos(u.begin() + static_cast<std::ptrdiff_t>(a), u.begin() + static_cast<std::ptrdiff_t>(b));
+        const auto m = static_cast<Eigen::Index>(pos.size());
+        Vector v(m);
         switch (params.method) {
-        case Method::NoPE: v.setConstant(s * q.row(0).dot(k.row(0))); break;
         case Method::Sinusoidal: v = s * (sinusoidalEncoding(params.sinusoidalParams(), pos) * pe0.row(0).transpose()); break;
         case Method::Learned: {
             auto r = learnedEncoding(params.learnedParams(), pos);
@@ -143,23 +491,16 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std
             v = s * (r.value() * e0.row(0).transpose());
             break;
         }
-        case Method::Shaw: {
-            const ShawParams sp = params.shawParams();
-            const IntMatrix idx = shawIndexAt(pos, zero, sp.max_relative_position);   // clip(0 − d) + k
-            const Matrix rows = shawKeyRows(sp, Positions(idx.data(), idx.data() + idx.size()));
-            for (Eigen::Index i = 0; i < n; ++i) v[i] = s * q.row(0).dot(rows.row(i));
-            break;
-        }
         case Method::T5: v = t5Bias(params.t5Params(), params.head, pos, zero).col(0); break;
         case Method::TransformerXL: {
             const TransformerXLTerms t =
-                transformerXLTerms(params.transformerXLParams(), pos, zero, q.replicate(n, 1), k);
+                transformerXLTerms(params.transformerXLParams(), pos, zero, q.replicate(m, 1), k);
             v = s * (t.b + t.d).col(0);
             break;
         }
         case Method::Alibi: v = alibiBias(params.alibiParams(), params.head, pos, zero).col(0); break;
         case Method::Rope: {
-            const Matrix rq = ropeApply(rp, ropeTables(rp, freqs, pos), q.replicate(n, 1));
+            const Matrix rq = ropeApply(rp, ropeTables(rp, freqs, pos), q.replicate(m, 1));
             v = s * (rq * rotatedKey.row(0).transpose());
             break;
         }
@@ -168,14 +509,57 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std
             v = s * (rq * k.row(0).transpose());
             break;
         }
+        default: v.setZero(); break;
         }
-        curve.value.segment(static_cast<Eigen::Index>(a), n) = v;
+        val.segment(static_cast<Eigen::Index>(a), m) = v;
     }
-    if (params.method == Method::Rope) curve.bound = roformerBound(freqs.inv_freq, distances);
+    if (params.method == Method::Rope) curve.bound = roformerBound(freqs.inv_freq, u);
+    return curve;
+}
+
+}  // namespace
+
+Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std::int64_t>& distances) {
+    if (auto e = params.validate()) return *e;
+    if (distances.empty()) return ParamError{"distances", "at least one distance", "an empty list"};
+    if (static_cast<std::int64_t>(distances.size()) > kMaxDecayPoints)
+        return ParamError{"distances", "at most " + formatInt(kMaxDecayPoints) + " distances",
+                          formatInt(static_cast<std::int64_t>(distances.size()))};
+    bool increasing = true;
+    for (std::size_t i = 0; i < distances.size(); ++i) {
+        const auto x = distances[i];
+        if (x < 0 || x > kMaxDecayDistance)
+            return ParamError{"max_distance", "distances from 0 to " + formatInt(kMaxDecayDistance), formatInt(x)};
+        if (i > 0 && x <= distances[i - 1]) increasing = false;
+    }
+
+    Result<DecayCurve> r = ParamError{"distances", "", ""};
+    if (increasing) {
+        r = curveOnSorted(params, distances);
+    } else {
+        std::vector<std::int64_t> u = distances;
+        std::sort(u.begin(), u.end());
+        u.erase(std::unique(u.begin(), u.end()), u.end());
+        auto ru = curveOnSorted(params, u);
+        if (!ru) return ru.error();
+        const DecayCurve& cu = ru.value();
+        DecayCurve c;
+        c.distance = distances;
+        c.value.resize(static_cast<Eigen::Index>(distances.size()));
+        if (cu.bound) c.bound = Vector(c.value.size());
+        for (std::size_t i = 0; i < distances.size(); ++i) {
+            const auto at = static_cast<Eigen::Index>(std::lower_bound(u.begin(), u.end(), distances[i]) - u.begin());
+            c.value[static_cast<Eigen::Index>(i)] = cu.value[at];
+            if (c.bound) (*c.bound)[static_cast<Eigen::Index>(i)] = (*cu.bound)[at];
+        }
+        r = std::move(c);
+    }
+    if (!r) return r.error();
+    const DecayCurve& curve = r.value();
     for (Eigen::Index i = 0; i < curve.value.size(); ++i)
         if (!std::isfinite(curve.value[i]))
             return ParamError{"result", "parameters for which every value is finite", formatNumber(curve.value[i])};
-    return curve;
+    return r;
 }
 
 }  // namespace poslab

@@ -24,6 +24,15 @@ baseline="$here/../shared/bench/numpy_baseline.py"
 [ -f "$baseline" ] || baseline="$here/tests/benchmarks/numpy_baseline.py"
 "$python" "$here/tests/benchmarks/bench_run.py" --poslab "$poslab" \
   --baseline "$baseline" --python "$python" "$@"
+decay="$(dirname "$poslab")/../tests/benchmarks/bench_decay"
+if [ -x "$decay" ]; then
+  echo
+  echo "Decay curves (decayCurve in process, median of 7; NumPy the same curve in the same run):"
+  "$python" "$here/tests/benchmarks/bench_decay.py" --bench "$decay"
+else
+  echo "run_benchmarks: $decay is missing; build the release preset (packaging/setup.sh bench)" >&2
+  exit 1
+fi
 live="$(dirname "$poslab")/../tests/benchmarks/bench_live_update"
 if [ -x "$live" ]; then
   echo

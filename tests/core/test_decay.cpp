@@ -5,7 +5,10 @@
 
 #include "core/decay.h"
 
+#include <QElapsedTimer>
+
 #include <complex>
+#include <tuple>
 #include <numbers>
 
 using namespace poslab;
@@ -45,6 +48,9 @@ private Q_SLOTS:
     void otherMethodsByDefinition();
     void xposDampsRope();
     void sampledEqualsRange();
+    void sweepMatchesDirect_data();
+    void sweepMatchesDirect();
+    void workLimitRefusesAtOnce();
     void errors();
 };
 
@@ -236,6 +242,172 @@ void TestDecay::sampledEqualsRange() {
         QCOMPARE(some.value().value[i], all.value().value[idx[i]]);
         QCOMPARE((*some.value().bound)[i], (*all.value().bound)[idx[i]]);
     }
+}
+
+// The O(D·d) sweep (block products of exact rotations; float32 values rounded with a guard)
+// against each method's direct evaluation from its own pieces, at sampled distances over the
+// whole range (block edges included): within 1e-9 of the curve's natural scale
+// s·Σ_j |q_j|·|k_j| in double, within 1e-12 in float32 — so one float32 cos or sin rounded
+// differently from the frameworks' (a change of ~6e-8 in one term) fails.
+void TestDecay::sweepMatchesDirect_data() {
+    QTest::addColumn<ScoreParams>("params");
+    QTest::addColumn<qint64>("maxDistance");
+    auto rope = [](int dim, double base, RopeLayout l, Content c, Precision pr) { return ropeParams(dim, base, l, c, pr); };
+    QTest::newRow("rope_double_D4096_d128_theta1e4_half") << rope(128, 1e4, RopeLayout::Half, Content::Formula, Precision::Double) << qint64(4096);
+    QTest::newRow("rope_double_D20000_d64_theta5e5_interleaved") << rope(64, 5e5, RopeLayout::Interleaved, Content::Random, Precision::Double) << qint64(20000);
+    QTest::newRow("rope_double_D131072_d128_theta5e5_half") << rope(128, 5e5, RopeLayout::Half, Content::Ones, Precision::Double) << qint64(131072);
+    QTest::newRow("rope_double_D3000_d8_theta100_half") << rope(8, 100, RopeLayout::Half, Content::Random, Precision::Double) << qint64(3000);
+    QTest::newRow("rope_double_D1000000_d16_theta1e6_half") << rope(16, 1e6, RopeLayout::Half, Content::Formula, Precision::Double) << qint64(1000000);
+    QTest::newRow("rope_float32_D4096_d128_theta1e4_half") << rope(128, 1e4, RopeLayout::Half, Content::Formula, Precision::Float32) << qint64(4096);
+    QTest::newRow("rope_float32_D131072_d64_theta5e5_interleaved") << rope(64, 5e5, RopeLayout::Interleaved, Content::Random, Precision::Float32) << qint64(131072);
+    QTest::newRow("rope_float32_D1048575_d16_theta1e4_half") << rope(16, 1e4, RopeLayout::Half, Content::Ones, Precision::Float32) << qint64(1048575);
+    {
+        auto p = rope(64, 1e4, RopeLayout::Half, Content::Random, Precision::Float32);
+        p.rope.scaling = RopeScaling::Yarn;
+        p.rope.factor = 4;
+        p.rope.original_max_positions = 2048;
+        p.rope.max_positions = 8192;
+        QTest::newRow("rope_float32_yarn4_D9000_d64") << p << qint64(9000);
+        p.precision = Precision::Double;
+        QTest::newRow("rope_double_yarn4_D9000_d64") << p << qint64(9000);
+    }
+    for (auto [name, layout, pr] : {std::tuple{"interleaved_double", SinusoidalLayout::Interleaved, Precision::Double},
+                                    std::tuple{"interleaved_float32", SinusoidalLayout::Interleaved, Precision::Float32},
+                                    std::tuple{"concat_float32", SinusoidalLayout::Concat, Precision::Float32},
+                                    std::tuple{"concat_double", SinusoidalLayout::Concat, Precision::Double}}) {
+        for (auto [dim, base, D] : {std::tuple{128, 1e4, qint64(131072)}, std::tuple{33, 500.0, qint64(5000)}}) {
+            ScoreParams p;
+            p.method = Method::Sinusoidal;
+            p.dim = dim;
+            p.precision = pr;
+            p.sinusoidal.layout = layout;
+            p.sinusoidal.base = base;
+            QTest::addRow("sinusoidal_%s_D%lld_d%d_base%g", name, static_cast<long long>(D), dim, base) << p << D;
+        }
+    }
+    for (auto [dim, clamp, D] : {std::tuple{128, 0, qint64(131072)}, std::tuple{16, 700, qint64(3000)}, std::tuple{64, 0, qint64(1048575)}}) {
+        ScoreParams p;
+        p.method = Method::TransformerXL;
+        p.dim = dim;
+        p.content = Content::Formula;
+        p.transformer_xl.clamp_len = clamp;
+        QTest::addRow("transformer_xl_D%lld_d%d_clamp%d", static_cast<long long>(D), dim, clamp) << p << D;
+    }
+    for (auto [dim, sb, D] : {std::tuple{16, 64.0, qint64(3000)}, std::tuple{128, 512.0, qint64(24000)}, std::tuple{64, 1e5, qint64(131072)}}) {
+        ScoreParams p;
+        p.method = Method::Xpos;
+        p.dim = dim;
+        p.content = Content::Random;
+        p.precision = Precision::Double;
+        p.xpos.scale_base = sb;
+        QTest::addRow("xpos_double_D%lld_d%d_sb%g", static_cast<long long>(D), dim, sb) << p << D;
+    }
+}
+
+void TestDecay::sweepMatchesDirect() {
+    QFETCH(ScoreParams, params);
+    QFETCH(qint64, maxDistance);
+    auto c = decayCurve(params, maxDistance);
+    QVERIFY2(c.ok(), c.ok() ? "" : c.error().valid.c_str());
+    const DecayCurve& curve = c.value();
+    QCOMPARE(curve.value.size(), Eigen::Index(maxDistance + 1));
+    const int dim = params.dim;
+    const double s = 1 / std::sqrt(double(dim));
+    const Matrix q = contentRows(params.content, false, {0}, dim, params.seed);
+    const Matrix k = contentRows(params.content, true, {0}, dim, params.seed);
+    // Sampled distances: block edges, both ends and a deterministic spread.
+    std::vector<std::int64_t> ds{0, 1, 2, 511, 512, 513, 1023, 1024, maxDistance - 1, maxDistance};
+    std::uint64_t x = 12345;
+    for (int i = 0; i < 60; ++i) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        ds.push_back(std::int64_t((x >> 11) % std::uint64_t(maxDistance + 1)));
+    }
+    const bool f32 = params.precision == Precision::Float32 || params.method == Method::TransformerXL;
+    for (auto d : ds) {
+        if (d < 0 || d > maxDistance) continue;
+        double want = 0, scale = 0, wantBound = -1;
+        switch (params.method) {
+        case Method::Rope: {
+            const RopeParams rp = params.ropeParams();
+            const RopeFrequencies f = ropeFrequencies(rp, maxDistance + 1);
+            const Matrix rk = ropeApply(rp, ropeTables(rp, f, {0}), k);
+            const Matrix rq = ropeApply(rp, ropeTables(rp, f, {d}), q);
+            want = s * rq.row(0).dot(rk.row(0));
+            scale = s * rq.row(0).cwiseAbs().dot(rk.row(0).cwiseAbs());
+            std::complex<double> sum = 0;
+            double total = 0;
+            for (Eigen::Index j = 0; j < f.inv_freq.size(); ++j) {
+                sum += std::polar(1.0, double(d) * f.inv_freq[j]);
+                total += std::abs(sum);
+            }
+            wantBound = total / double(f.inv_freq.size());
+            break;
+        }
+        case Method::Sinusoidal: {
+            const Matrix pe = sinusoidalEncoding(params.sinusoidalParams(), {d});
+            const Matrix pe0 = sinusoidalEncoding(params.sinusoidalParams(), {0});
+            want = s * pe.row(0).dot(pe0.row(0));
+            scale = s * pe.row(0).cwiseAbs().dot(pe0.row(0).cwiseAbs());
+            break;
+        }
+        case Method::TransformerXL: {
+            const auto w = transformerXLWeights(params.transformerXLParams());
+            const std::int64_t clamp = params.transformer_xl.clamp_len;
+            const Matrix r = transformerXLPosEmb(dim, {clamp > 0 ? std::min<std::int64_t>(d, clamp) : d});
+            const Vector proj = w.w_r * r.row(0).transpose();
+            want = s * (q.row(0).transpose() + w.v).dot(proj);
+            scale = s * (q.row(0).transpose() + w.v).cwiseAbs().dot(proj.cwiseAbs());
+            break;
+        }
+        case Method::Xpos: {
+            const XposParams xp = params.xposParams();
+            const Vector inv = xposInvFreq(xp);
+            // Centred position c = p − 1 for length 1: p = d + 1 gives the query's scale ζ^(d/sb).
+            const Matrix sc = xposScaleAt(xp, {d + 1}, 1, false);
+            for (Eigen::Index i = 0; i < inv.size(); ++i) {
+                const double a = double(d) * inv[i], cs = std::cos(a) * sc(0, i), sn = std::sin(a) * sc(0, i);
+                const double r0 = q(0, 2 * i) * cs - q(0, 2 * i + 1) * sn, r1 = q(0, 2 * i + 1) * cs + q(0, 2 * i) * sn;
+                want += s * (r0 * k(0, 2 * i) + r1 * k(0, 2 * i + 1));
+                scale += s * (std::abs(r0 * k(0, 2 * i)) + std::abs(r1 * k(0, 2 * i + 1)));
+            }
+            break;
+        }
+        default: QFAIL("no direct evaluation for this method");
+        }
+        const double got = curve.value[Eigen::Index(d)];
+        const double tol = (f32 ? 1e-12 : 1e-9) * std::max(scale, 1e-300);
+        QVERIFY2(std::abs(got - want) <= tol,
+                 qPrintable(QString("d=%1: sweep %2, direct %3 (tolerance %4)").arg(d).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17).arg(tol)));
+        if (wantBound >= 0) {
+            const double gotBound = (*curve.bound)[Eigen::Index(d)];
+            QVERIFY2(std::abs(gotBound - wantBound) <= 1e-9 * wantBound,
+                     qPrintable(QString("bound d=%1: %2 vs %3").arg(d).arg(gotBound, 0, 'g', 17).arg(wantBound, 0, 'g', 17)));
+        }
+    }
+}
+
+void TestDecay::workLimitRefusesAtOnce() {
+    // RoPE at 2^24 − 1 distances with dim 1024: 512 pairs × 2^24 is past the work limit, refused
+    // before any work (the timer guards against a slow refusal).
+    auto p = ropeParams(1024, 1e4, RopeLayout::Half, Content::Ones, Precision::Double);
+    QElapsedTimer t;
+    t.start();
+    auto c = decayCurve(p, (std::int64_t{1} << 24) - 1);
+    QVERIFY(!c.ok());
+    QVERIFY(t.elapsed() < 1000);
+    QCOMPARE(QString::fromStdString(c.error().parameter), QString("max_distance"));
+    QVERIFY(QString::fromStdString(c.error().valid).contains("work limit"));
+    // xPos in float32 evaluates directly: a lower limit, also refused at once.
+    ScoreParams x;
+    x.method = Method::Xpos;
+    x.dim = 128;
+    x.precision = Precision::Float32;
+    x.xpos.scale_base = 1e6;
+    t.restart();
+    auto cx = decayCurve(x, 1048575);
+    QVERIFY(!cx.ok());
+    QVERIFY(t.elapsed() < 1000);
+    QVERIFY(QString::fromStdString(cx.error().valid).contains("work limit"));
 }
 
 void TestDecay::errors() {

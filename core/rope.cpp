@@ -525,6 +525,42 @@ Matrix ropeRotate(const RopeParams& params, const Positions& positions, const Ma
     return ropeApply(params, ropeTables(params, freqs, positions), x);
 }
 
+std::int64_t ropeMaxFinitePosition(const RopeParams& params) {
+    return ropeAnglePrecision(params) == Precision::Float16 ? 65504 : kMaxPosition;
+}
+
+RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions) {
+    std::int64_t seq = 1;
+    if (params.seq_len) {
+        seq = *params.seq_len;
+    } else if (!positions.empty()) {
+        seq = *std::max_element(positions.begin(), positions.end()) + 1;
+    }
+    RopeParams exact = params;
+    exact.precision = Precision::Double;
+    const RopeFrequencies f = ropeRuntimeFrequencies(params, seq);
+    const RopeFrequencies fx = ropeRuntimeFrequencies(exact, seq);
+    const Matrix a = ropeAngles(params, f, positions);
+    const Matrix ax = ropeAngles(exact, fx, positions);
+    const RopeTables t = ropeTables(params, f, positions);
+    const RopeTables tx = ropeTables(exact, fx, positions);
+    const Eigen::Index n = a.rows(), h = a.cols();
+    const bool inter = params.layout == RopeLayout::Interleaved;
+    RopePrecisionErrors e{Matrix(n, h), Matrix(n, h), Matrix(n, h), Vector::Zero(n)};
+    for (Eigen::Index k = 0; k < n; ++k) {
+        for (Eigen::Index i = 0; i < h; ++i) {
+            double d = std::remainder(a(k, i) - ax(k, i), kTwoPi);   // [−π, π]
+            if (d <= -std::numbers::pi) d = std::numbers::pi;
+            const Eigen::Index j = inter ? 2 * i : i;
+            e.angle(k, i) = d;
+            e.cos(k, i) = t.cos(k, j) - tx.cos(k, j);
+            e.sin(k, i) = t.sin(k, j) - tx.sin(k, j);
+            e.max_abs[k] = std::max({e.max_abs[k], std::abs(e.cos(k, i)), std::abs(e.sin(k, i))});
+        }
+    }
+    return e;
+}
+
 // ============================================================================ rope_detail.h
 RopeDynamicBase ropeDynamicBase(const RopeParams& params, std::optional<std::int64_t> seq_len) {
     const std::int64_t s = seq_len ? *seq_len : params.seq_len.value_or(params.max_positions);

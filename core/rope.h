@@ -156,4 +156,20 @@ Matrix ropeAngles(const RopeParams& params, const RopeFrequencies& freqs, const 
 // The dtype the angles are computed in: Double, Float32, or angle_precision for the reduced dtypes.
 Precision ropeAnglePrecision(const RopeParams& params);
 
+// What reduced precision does to the angles and tables (`compute precision`, spec/cli.md
+// "Precision"): per position (rows) and pair (columns, r/2), the angle the path uses (ropeAngles)
+// minus the exact angle p·inv_freq in double, wrapped to (−π, π]; the cos and sin the path uses
+// (ropeTables' entry of the pair, attention factor included) minus the exact double ones; and per
+// position the largest |cos error| or |sin error| over the pairs. The frequencies follow the
+// runtime rule (seq_len = params.seq_len or max(positions)+1), in params.precision and in double.
+// Precondition: params validate, positions valid and, with float16 angles, at most 65504.
+struct RopePrecisionErrors {
+    Matrix angle, cos, sin;
+    Vector max_abs;
+};
+RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions);
+
+// The largest position the angle dtype holds as a finite number (float16: 65504; else kMaxPosition).
+std::int64_t ropeMaxFinitePosition(const RopeParams& params);
+
 }  // namespace poslab

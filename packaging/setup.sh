@@ -19,7 +19,7 @@ install_missing() {
   local missing=()
   if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
     echo "setup: this script installs dependencies with apt on Debian 12 or Ubuntu 22.04+." >&2
-    echo "setup: on other systems install: CMake >= 3.21, Ninja, a C++20 compiler, Eigen 3.4," >&2
+    echo "setup: on other systems install: CMake >= 3.21, Ninja, a C++20 compiler, Eigen 3.4, SLEEF 3.5," >&2
     echo "setup: Qt >= 6.4 (Core, Gui, Widgets, Charts, Svg, Concurrent, PrintSupport, Test), then re-run." >&2
     command -v cmake >/dev/null && return 0 || exit 1
   fi

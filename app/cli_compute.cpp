@@ -21,7 +21,7 @@ namespace {
 constexpr std::int64_t kMaxFullScores = 2048;   // N for a printed N × N matrix
 
 const std::string kWhatList =
-    "one of frequencies, rope, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, demo";
+    "one of frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, demo";
 
 void printHelpAndExit(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
     const std::string t = helpText(usage, description, specs);
@@ -70,6 +70,24 @@ int frequencies(const std::vector<std::string>& args) {
     return 0;
 }
 
+// With float16 angles a position above 65504 is inf in the model (cos/sin NaN): rejected.
+void checkAnglePositions(const RopeParams& r, const Positions& pos, const Options& o) {
+    const std::int64_t limit = ropeMaxFinitePosition(r);
+    for (std::int64_t p : pos)
+        if (p > limit)
+            fail("invalid --positions",
+                 "integers up to " + formatInt(limit) +
+                     " with --angle-precision float16 (float16 holds no larger position; the model's cos/sin are NaN)",
+                 o.raw("positions"));
+}
+
+void checkFiniteResult(const Matrix& m, const std::string& what) {
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (!std::isfinite(m.data()[i]))
+            fail("invalid " + what, "values whose result stays finite in the dtype (float16: |value| <= 65504)",
+                 formatNumber(m.data()[i]));
+}
+
 int rope(const std::vector<std::string>& args) {
     auto specs = concat(ropeFrequencySpecs(true), ropeApplySpecs());
     specs.insert(specs.end(), {
@@ -91,6 +109,7 @@ int rope(const std::vector<std::string>& args) {
     const RopeParams r = ropeFromOptions(args, o);
     const Positions pos = o.positions("positions", 0, kMaxPosition);
     guardOutput(static_cast<std::int64_t>(pos.size()) * r.head_dim * 3, "positions", o.raw("positions"));
+    checkAnglePositions(r, pos, o);
     if (o.has("vector") == o.has("vectors"))
         fail("give exactly one of --vector and --vectors", "one head_dim vector or a FILE of rows",
              o.has("vector") ? "both" : "neither");
@@ -115,6 +134,7 @@ int rope(const std::vector<std::string>& args) {
     const RopeFrequencies f = ropeFrequencies(r, r.seq_len ? r.seq_len : std::optional<std::int64_t>(maxPos + 1));
     const RopeTables t = ropeTables(r, f, pos);
     const Matrix rotated = ropeApply(r, t, x);
+    checkFiniteResult(rotated, o.has("vector") ? "--vector" : "--vectors");
     Json j;
     j.beginObject();
     j.key("positions").integers(pos);
@@ -558,6 +578,7 @@ std::string computeHelp() {
            "Compute and print one JSON object on stdout. WHAT is one of:\n"
            "  frequencies     RoPE inverse frequencies for every scaling type\n"
            "  rope            apply rotary position embedding to vectors\n"
+           "  precision       what bfloat16/float16/float32 do to RoPE's angles and cos/sin\n"
            "  xpos            xPos (RoPE with per-pair exponential scale, torchscale)\n"
            "  sinusoidal      absolute sinusoidal encoding\n"
            "  t5-buckets      T5 relative-position buckets\n"
@@ -571,6 +592,45 @@ std::string computeHelp() {
            "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
 }
 
+namespace {
+int precision(const std::vector<std::string>& args) {
+    auto specs = concat(ropeFrequencySpecs(true), ropeApplySpecs());
+    specs.insert(specs.end(), {
+        {"positions", "LIST|RANGE", "positions to compare", "required", "integers from 0 to 2^40"},
+        precisionSpec(),
+    });
+    Options o(args, specs, "compute precision");
+    if (o.help()) {
+        printHelpAndExit("poslab compute precision --head-dim N --positions LIST|RANGE --precision P [--angle-precision A] [options]",
+                         "What the precision path does to RoPE's angles and tables: per position and pair, the angle\n"
+                         "(wrapped to (-pi, pi]), cos and sin the path uses minus the exact double-precision values.\n"
+                         "Prints {\"positions\", \"angle_error\", \"cos_error\", \"sin_error\", \"max_abs_error\"}\n"
+                         "(max_abs_error: per position, the largest |cos error| or |sin error| over the pairs).",
+                         specs);
+        return 0;
+    }
+    RopeParams r;
+    r.head_dim = toInt(o, "head-dim", 0);
+    o.require("head-dim");
+    readRope(o, r);
+    check(r.validate());
+    const Positions pos = o.positions("positions", 0, kMaxPosition);
+    guardOutput(static_cast<std::int64_t>(pos.size()) * r.rotaryDim() * 2, "positions", o.raw("positions"));
+    checkAnglePositions(r, pos, o);
+    const RopePrecisionErrors e = ropePrecisionErrors(r, pos);
+    Json j;
+    j.beginObject();
+    j.key("positions").integers(pos);
+    j.key("angle_error").matrix(e.angle);
+    j.key("cos_error").matrix(e.cos);
+    j.key("sin_error").matrix(e.sin);
+    j.key("max_abs_error").vector(e.max_abs);
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+}  // namespace
+
 int runCompute(const std::vector<std::string>& args) {
     if (args.empty()) fail("missing WHAT for compute", kWhatList, "nothing");
     const std::string& what = args.front();
@@ -582,6 +642,7 @@ int runCompute(const std::vector<std::string>& args) {
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (what == "frequencies") return frequencies(rest);
     if (what == "rope") return rope(rest);
+    if (what == "precision") return precision(rest);
     if (what == "xpos") return xpos(rest);
     if (what == "sinusoidal") return sinusoidal(rest);
     if (what == "t5-buckets") return t5Buckets(rest);

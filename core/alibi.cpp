@@ -29,7 +29,7 @@ const ParamTable<AlibiParams>& alibiParamTable() {
                                         .help = "-m*|i-j| everywhere instead of the causal -m*(i-j)", .flags = kParamShared}),
         field<&AlibiParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
                                         .help = "float32 rounds the slopes as BLOOM/MPT tensors hold them",
-                                        .flags = kParamShared}),
+                                        .flags = kParamShared, .choices = {"float32", "double"}}),
     };
     return t;
 }

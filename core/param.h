@@ -98,7 +98,10 @@ struct EnumKeys;
 
 template <>
 struct EnumKeys<Precision> {
-    static constexpr std::array<EnumKey<Precision>, 2> keys{{{Precision::Float32, "float32"}, {Precision::Double, "double"}}};
+    static constexpr std::array<EnumKey<Precision>, 4> keys{{{Precision::Float32, "float32"},
+                                                             {Precision::Double, "double"},
+                                                             {Precision::BFloat16, "bfloat16"},
+                                                             {Precision::Float16, "float16"}}};
 };
 
 // The key of an enum value; "" for a value outside the enum (which no check accepts).

@@ -1,18 +1,21 @@
 #include "core/rope.h"
+#include "core/precision.h"
 #include "core/rope_detail.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <vector>
 
 // Float32 mode reproduces torch's float32 tensor arithmetic. Each torch op on float32 tensors
 // (and Python scalars, which torch casts to float32) is written here as the same op in double
 // followed by a rounding to float32 (`rd`). For +, −, ×, ÷ of two float32 values this double
-// rounding gives exactly the float32 result (53 >= 2·24 + 2). pow is computed in double and
-// rounded (torch's float32 pow is Sleef/glibc powf, which agree with that to within an ulp and
-// on every golden value). Python-side scalar arithmetic (factor defaults, YaRN correction dims,
-// attention factors, dynamic base' at init) stays in double, as in Python.
+// rounding gives exactly the float32 result (53 >= 2·24 + 2). pow, cos and sin of a tensor are
+// torch's own functions (core/precision.h: SLEEF in the vector blocks, the C library in the tail),
+// chosen by each element's index in the tensor torch applies them to. Python-side scalar
+// arithmetic (factor defaults, YaRN correction dims, attention factors, dynamic base' at init)
+// stays in double, as in Python. BFloat16/Float16 compute the frequencies in float32 as well.
 
 namespace poslab {
 namespace {
@@ -32,14 +35,18 @@ struct Rounder {
 
 bool finite(double x) { return std::isfinite(x); }
 
-// base^(2i/r), i = 0..r/2−1, as torch: exponent f32(f32(2i)/f32(r)), pow of f32(base), rounded.
+// base^(2i/r), i = 0..r/2−1, as torch: exponent f32(f32(2i)/f32(r)), torch's float32 pow of
+// f32(base) over the r/2 exponents (one tensor of r/2 elements).
 Vector posFreqs(double base, int r, const Rounder& rd) {
     const int h = r / 2;
     Vector out(h);
     const double b = rd(base);
     for (int i = 0; i < h; ++i) {
         const double e = rd(rd(2.0 * i) / rd(static_cast<double>(r)));
-        out[i] = rd(std::pow(b, e));
+        out[i] = rd.f32 ? static_cast<double>(torchPowf(static_cast<float>(b), static_cast<float>(e),
+                                                        inTorchVectorBlock(static_cast<std::size_t>(i),
+                                                                           static_cast<std::size_t>(h))))
+                        : std::pow(b, e);
     }
     return out;
 }
@@ -129,7 +136,7 @@ Llama3Pair llama3Pair(const RopeParams& p, double inv, const Rounder& rd) {
 enum class SeqMode { Init, Runtime };
 
 RopeFrequencies computeFrequencies(const RopeParams& p, std::optional<std::int64_t> seqLen, SeqMode mode) {
-    const Rounder rd{p.precision == Precision::Float32};
+    const Rounder rd{p.precision != Precision::Double};
     const int r = p.rotaryDim();
     const int h = r / 2;
     RopeFrequencies out;
@@ -303,8 +310,15 @@ const ParamTable<RopeParams>& ropeParamTable() {
                                     .flags = kParamApplyOnly,
                                     .choiceLabels = {"half-split (Llama, NeoX)", "interleaved (GPT-J, Meta)"}}),
         field<&RopeParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
-                                       .help = "float32 reproduces the frameworks' float32 rounding; double is exact",
+                                       .help = "float32 reproduces the frameworks' float32 rounding; double is exact; "
+                                               "bfloat16/float16: the model in that dtype as transformers main runs it",
                                        .flags = kParamShared}),
+        field<&RopeParams::angle_precision>(
+            {.name = "angle_precision", .kind = K::Choice, .label = "Angle precision",
+             .help = "dtype the angles position·inv_freq are built in with --precision bfloat16/float16: float32 "
+                     "(transformers main) or the model dtype (legacy paths)",
+             .flags = kParamApplyOnly, .choices = {"float32", "bfloat16", "float16"},
+             .choiceLabels = {"float32 (transformers main)", "bfloat16 (legacy)", "float16 (legacy)"}}),
     };
     return t;
 }
@@ -375,7 +389,7 @@ Check RopeParams::validate() const {
             return ParamError{"rotary_dim", "at least 4 rotated channels for dynamic scaling (exponent r/(r−2))",
                               formatInt(r)};
         const std::int64_t worst = std::max(seq_len.value_or(kMaxPosition + 1), max_positions);
-        const Rounder rd{precision == Precision::Float32};
+        const Rounder rd{precision != Precision::Double};
         const double b1 = dynamicBaseInit(*this, worst);
         const double b2 = dynamicBaseRuntime(*this, worst, rd);
         if (!finite(b1) || !finite(b2) || b1 > kMaxDynamicBase || b2 > kMaxDynamicBase)
@@ -419,41 +433,71 @@ RopeYarnRange ropeYarnCorrectionRange(const RopeParams& params) { return yarnRan
 
 // ----------------------------------------------------------------------------------- tables
 
+Precision ropeAnglePrecision(const RopeParams& params) {
+    if (params.precision == Precision::Double) return Precision::Double;
+    if (params.precision == Precision::Float32) return Precision::Float32;
+    return params.angle_precision;
+}
+
 Matrix ropeAngles(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions) {
-    const Rounder rd{params.precision == Precision::Float32};
+    // The angle dtype A: float32 (transformers main), or bfloat16/float16 (the legacy paths:
+    // positions and inv_freq cast to A, the product computed in float32 and rounded to A).
+    const Precision ap = ropeAnglePrecision(params);
     const auto n = static_cast<Eigen::Index>(positions.size());
     const Eigen::Index h = freqs.inv_freq.size();
+    Vector inv(h);
+    for (Eigen::Index i = 0; i < h; ++i) inv[i] = roundToPrecision(ap, freqs.inv_freq[i]);
     Matrix a(n, h);
     for (Eigen::Index k = 0; k < n; ++k) {
-        const double p = rd(static_cast<double>(positions[static_cast<std::size_t>(k)]));
-        for (Eigen::Index i = 0; i < h; ++i) a(k, i) = rd(p * freqs.inv_freq[i]);
+        const double p = roundToPrecision(ap, static_cast<double>(positions[static_cast<std::size_t>(k)]));
+        for (Eigen::Index i = 0; i < h; ++i) a(k, i) = roundToPrecision(ap, p * inv[i]);
     }
     return a;
 }
 
 RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions) {
-    const Rounder rd{params.precision == Precision::Float32};
+    const Rounder rd{params.precision != Precision::Double};
+    const Precision dtype = params.precision;
     const Matrix a = ropeAngles(params, freqs, positions);
     const Eigen::Index n = a.rows(), h = a.cols(), r = 2 * h;
     const double att = rd(freqs.attention_factor);
     const bool inter = params.layout == RopeLayout::Interleaved;
+    // torch computes cos and sin of the whole [n, r] table (cat(f, f), or each frequency twice)
+    // at once, and an entry's bits depend on its neighbours in that tensor (core/precision.h).
+    const auto total = static_cast<std::size_t>(n) * static_cast<std::size_t>(r);
     RopeTables t{Matrix(n, r), Matrix(n, r)};
+    std::vector<float> emb, cosv, sinv;
+    if (rd.f32) {
+        emb.resize(total);
+        cosv.resize(total);
+        sinv.resize(total);
+        for (Eigen::Index k = 0; k < n; ++k)
+            for (Eigen::Index j = 0; j < r; ++j)
+                emb[static_cast<std::size_t>(k * r + j)] = static_cast<float>(a(k, inter ? j / 2 : j % h));
+        torchCosSin(emb.data(), total, cosv.data(), sinv.data());
+    }
     for (Eigen::Index k = 0; k < n; ++k) {
-        for (Eigen::Index i = 0; i < h; ++i) {
-            const double c = rd(rd(std::cos(a(k, i))) * att);
-            const double s = rd(rd(std::sin(a(k, i))) * att);
-            const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
-            t.cos(k, j0) = c;
-            t.cos(k, j1) = c;
-            t.sin(k, j0) = s;
-            t.sin(k, j1) = s;
+        for (Eigen::Index j = 0; j < r; ++j) {
+            const Eigen::Index i = inter ? j / 2 : j % h;
+            double c, s;
+            if (rd.f32) {
+                const auto e = static_cast<std::size_t>(k * r + j);
+                c = roundToPrecision(dtype, rd(static_cast<double>(cosv[e]) * att));
+                s = roundToPrecision(dtype, rd(static_cast<double>(sinv[e]) * att));
+            } else {
+                c = std::cos(a(k, i)) * att;
+                s = std::sin(a(k, i)) * att;
+            }
+            t.cos(k, j) = c;
+            t.sin(k, j) = s;
         }
     }
     return t;
 }
 
 Matrix ropeApply(const RopeParams& params, const RopeTables& tables, const Matrix& x) {
-    const Rounder rd{params.precision == Precision::Float32};
+    // Each elementwise op of x·cos + rotate_half(x)·sin computed in float32 and rounded to the dtype.
+    const auto rd = [p = params.precision](double v) { return roundToPrecision(p, v); };
     const Eigen::Index n = x.rows(), d = x.cols(), r = tables.cos.cols(), h = r / 2;
     const bool inter = params.layout == RopeLayout::Interleaved;
     Matrix out(n, d);
@@ -481,6 +525,42 @@ Matrix ropeRotate(const RopeParams& params, const Positions& positions, const Ma
     return ropeApply(params, ropeTables(params, freqs, positions), x);
 }
 
+std::int64_t ropeMaxFinitePosition(const RopeParams& params) {
+    return ropeAnglePrecision(params) == Precision::Float16 ? 65504 : kMaxPosition;
+}
+
+RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions) {
+    std::int64_t seq = 1;
+    if (params.seq_len) {
+        seq = *params.seq_len;
+    } else if (!positions.empty()) {
+        seq = *std::max_element(positions.begin(), positions.end()) + 1;
+    }
+    RopeParams exact = params;
+    exact.precision = Precision::Double;
+    const RopeFrequencies f = ropeRuntimeFrequencies(params, seq);
+    const RopeFrequencies fx = ropeRuntimeFrequencies(exact, seq);
+    const Matrix a = ropeAngles(params, f, positions);
+    const Matrix ax = ropeAngles(exact, fx, positions);
+    const RopeTables t = ropeTables(params, f, positions);
+    const RopeTables tx = ropeTables(exact, fx, positions);
+    const Eigen::Index n = a.rows(), h = a.cols();
+    const bool inter = params.layout == RopeLayout::Interleaved;
+    RopePrecisionErrors e{Matrix(n, h), Matrix(n, h), Matrix(n, h), Vector::Zero(n)};
+    for (Eigen::Index k = 0; k < n; ++k) {
+        for (Eigen::Index i = 0; i < h; ++i) {
+            double d = std::remainder(a(k, i) - ax(k, i), kTwoPi);   // [−π, π]
+            if (d <= -std::numbers::pi) d = std::numbers::pi;
+            const Eigen::Index j = inter ? 2 * i : i;
+            e.angle(k, i) = d;
+            e.cos(k, i) = t.cos(k, j) - tx.cos(k, j);
+            e.sin(k, i) = t.sin(k, j) - tx.sin(k, j);
+            e.max_abs[k] = std::max({e.max_abs[k], std::abs(e.cos(k, i)), std::abs(e.sin(k, i))});
+        }
+    }
+    return e;
+}
+
 // ============================================================================ rope_detail.h
 RopeDynamicBase ropeDynamicBase(const RopeParams& params, std::optional<std::int64_t> seq_len) {
     const std::int64_t s = seq_len ? *seq_len : params.seq_len.value_or(params.max_positions);
@@ -488,7 +568,7 @@ RopeDynamicBase ropeDynamicBase(const RopeParams& params, std::optional<std::int
 }
 
 RopeLlama3Detail ropeLlama3Detail(const RopeParams& params) {
-    const Rounder rd{params.precision == Precision::Float32};
+    const Rounder rd{params.precision != Precision::Double};
     const Vector inv = defaultInvFreq(params.base, params.rotaryDim(), rd);
     const double orig = static_cast<double>(params.originalMaxPositions());
     RopeLlama3Detail d;

@@ -65,7 +65,11 @@ struct RopeParams {
     std::vector<double> short_factor, long_factor;         // longrope, rotary_dim/2 each, 1e-6 .. 1e6
     std::vector<double> theta;               // explicit per-pair frequencies, rotary_dim/2 numbers in (0, 1e6]
     RopeLayout layout = RopeLayout::Half;
-    Precision precision = Precision::Float32;
+    Precision precision = Precision::Float32;  // the model's dtype (spec/cli.md "Precision")
+    // The dtype the angles are built in when precision is bfloat16/float16: float32 (transformers
+    // main), bfloat16 or float16 (legacy paths: positions and inv_freq cast to it, the product
+    // rounded to it before cos/sin). Ignored for float32 and double.
+    Precision angle_precision = Precision::Float32;
 
     // Also rejected: dynamic with rotary_dim < 4 (the exponent r/(r−2) divides by zero upstream)
     // or with factor·seq_len/max_positions so large that base' leaves the float32 range (checked
@@ -124,8 +128,10 @@ RopeYarnRange ropeYarnCorrectionRange(const RopeParams& params);
 // cos/sin tables, |positions| × r, laid out for params.layout (half: cat(f, f); interleaved:
 // each frequency twice in a row), already multiplied by the attention factor.
 // Float32 mode: angle = f32(f32(p)·inv_freq) (torch's float32 matmul of inv_freq and the
-// positions converted with .float()), cos/sin rounded to float32, times f32(attention), rounded.
-// Double mode: cos(p·inv_freq)·attention in double.
+// positions converted with .float()), cos/sin by torch's float32 functions (core/precision.h),
+// times f32(attention), rounded. Double mode: cos(p·inv_freq)·attention in double.
+// BFloat16/Float16: the float32 (or angle_precision) angles, cos/sin in float32 times the
+// attention factor, then rounded to the dtype (transformers main's cos.to(dtype)).
 struct RopeTables {
     Matrix cos, sin;
 };
@@ -135,6 +141,7 @@ RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, co
 // Precondition: x.rows() == tables.cos.rows(), x.cols() == params.head_dim, finite entries.
 // Float32 mode: x is rounded to float32 first and every elementwise operation is rounded like
 // torch's `x*cos + rotate(x)*sin` (products, then the sum); pass-through channels are f32(x).
+// BFloat16/Float16: the same with every rounding to the dtype.
 Matrix ropeApply(const RopeParams& params, const RopeTables& tables, const Matrix& x);
 
 // Convenience: the whole pipeline with the runtime rule for dynamic/longrope:
@@ -142,7 +149,27 @@ Matrix ropeApply(const RopeParams& params, const RopeTables& tables, const Matri
 Matrix ropeRotate(const RopeParams& params, const Positions& positions, const Matrix& x);
 
 // Per-pair rotation angle p·inv_freq[i] for each position (|positions| × r/2), the quantity the
-// pair-vector view draws. Float32 mode rounds each angle to float32 (as ropeTables does).
+// pair-vector view draws. Float32 mode rounds each angle to float32 (as ropeTables does); with
+// bfloat16/float16 the angles are those of ropeAnglePrecision(params).
 Matrix ropeAngles(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions);
+
+// The dtype the angles are computed in: Double, Float32, or angle_precision for the reduced dtypes.
+Precision ropeAnglePrecision(const RopeParams& params);
+
+// What reduced precision does to the angles and tables (`compute precision`, spec/cli.md
+// "Precision"): per position (rows) and pair (columns, r/2), the angle the path uses (ropeAngles)
+// minus the exact angle p·inv_freq in double, wrapped to (−π, π]; the cos and sin the path uses
+// (ropeTables' entry of the pair, attention factor included) minus the exact double ones; and per
+// position the largest |cos error| or |sin error| over the pairs. The frequencies follow the
+// runtime rule (seq_len = params.seq_len or max(positions)+1), in params.precision and in double.
+// Precondition: params validate, positions valid and, with float16 angles, at most 65504.
+struct RopePrecisionErrors {
+    Matrix angle, cos, sin;
+    Vector max_abs;
+};
+RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions);
+
+// The largest position the angle dtype holds as a finite number (float16: 65504; else kMaxPosition).
+std::int64_t ropeMaxFinitePosition(const RopeParams& params);
 
 }  // namespace poslab

@@ -513,8 +513,10 @@ const ParamTable<ScoreParams>& scoreParamTable() {
             field<&ScoreParams::causal>({.name = "causal", .kind = K::Bool, .label = "Causal", .help = "mask keys after the query (j > i)"}),
             field<&ScoreParams::softmax>({.name = "softmax", .kind = K::Bool, .label = "Softmax", .help = "row-wise softmax weights instead of scores"}),
             field<&ScoreParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
-                                            .help = "float32 reproduces the frameworks' float32 rounding; double is exact",
-                                            .choiceLabels = {"float32 (as the frameworks)", "double (exact)"}}),
+                                            .help = "float32 reproduces the frameworks' float32 rounding; double is exact; "
+                                                    "bfloat16/float16: the model in that dtype (rope)",
+                                            .choiceLabels = {"float32 (as the frameworks)", "double (exact)",
+                                                             "bfloat16 (model dtype)", "float16 (model dtype)"}}),
         };
         appendNested(t, methodParamGroup(Method::Rope), &ScoreParams::rope, ropeParamTable());
         appendNested(t, methodParamGroup(Method::Xpos), &ScoreParams::xpos, xposParamTable());
@@ -533,6 +535,9 @@ Check ScoreParams::validate() const {
     for (const auto& p : scoreParamTable())
         if (p.group.empty())
             if (auto e = p.info.check(p.get(*this))) return e;
+    if ((precision == Precision::BFloat16 || precision == Precision::Float16) && method != Method::Rope)
+        return ParamError{"precision", "float32 or double for this method (bfloat16 and float16 are modelled for rope)",
+                          std::string(enumKey(precision))};
     auto checkHead = [&](int heads) -> Check {
         if (head < 0 || head >= heads)
             return ParamError{"head", "an integer from 0 to " + formatInt(heads - 1) + " (heads − 1)", formatInt(head)};

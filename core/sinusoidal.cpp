@@ -101,7 +101,8 @@ const ParamTable<SinusoidalParams>& sinusoidalParamTable() {
              .help = "vaswani (w_i = base^(-2i/d)) or tensor2tensor (log-spaced over d/2-1 steps)",
              .choiceLabels = {"Vaswani base^(−2i/d)", "tensor2tensor / fairseq"}}),
         field<&SinusoidalParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
-                                             .help = "float32 rounds as the reference code", .flags = kParamShared}),
+                                             .help = "float32 rounds as the reference code", .flags = kParamShared,
+                                             .choices = {"float32", "double"}}),
     };
     return t;
 }

@@ -25,12 +25,16 @@ using Vector = Eigen::VectorXd;
 using Positions = std::vector<std::int64_t>;
 
 // float32 reproduces the frameworks' float32 rounding (see spec/conventions.md, "Precision");
-// double computes exactly in double precision.
-enum class Precision { Float32, Double };
+// double computes exactly in double precision. bfloat16 and float16 are the model running in
+// that dtype (RoPE only; spec/cli.md "Precision"): the frequencies and, by default, the angles
+// stay float32, what the model holds is rounded to the dtype (core/precision.h).
+enum class Precision { Float32, Double, BFloat16, Float16 };
 
-// Round to the nearest float32 and back (the frameworks' tensor rounding) when asked to.
+// Round to the nearest float32 and back (the frameworks' float32 tensor arithmetic) unless
+// `p` is Double: the rounding of every float32 intermediate (for bfloat16/float16 too, whose
+// frequencies and angles are float32). Rounding to the dtype itself: roundToPrecision.
 inline double roundTo(Precision p, double x) {
-    return p == Precision::Float32 ? static_cast<double>(static_cast<float>(x)) : x;
+    return p != Precision::Double ? static_cast<double>(static_cast<float>(x)) : x;
 }
 
 // A parameter that failed validation: which one, what is valid, what was given.

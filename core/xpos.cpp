@@ -58,7 +58,8 @@ const ParamTable<XposParams>& xposParamTable() {
         field<&XposParams::scale_base>({.name = "scale_base", .kind = K::Real, .lo = 0, .hi = 1e12, .loOpen = true,
                                         .label = "Scale base", .help = "xPos scale_base", .flags = kParamSlider}),
         field<&XposParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",
-                                       .help = "float32 rounds as torchscale", .flags = kParamShared}),
+                                       .help = "float32 rounds as torchscale", .flags = kParamShared,
+                                       .choices = {"float32", "double"}}),
     };
     return t;
 }

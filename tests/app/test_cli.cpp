@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <numbers>
 
 using namespace testsupport;
@@ -72,6 +73,10 @@ private Q_SLOTS:
     void ropeHalfGoldenViaVectors();
     void ropeInterleavedGoldenViaStdin();
     void ropeSeedExampleVector();
+    void ropeMatchesPyTorchBitForBit_data();
+    void ropeMatchesPyTorchBitForBit();
+    void precisionSeedFigures();
+    void precisionRejectsFloat16PositionsAbove65504();
     void sinusoidalGolden_data();
     void sinusoidalGolden();
     void t5Golden();
@@ -101,6 +106,91 @@ private Q_SLOTS:
     void configErrors_data();
     void configErrors();
 };
+
+// `compute rope --precision P --angle-precision A` prints what PyTorch 1.13 computes with
+// transformers' rotate_half/apply_rotary_pos_emb (tests/data/precision), bit for bit.
+void TestCli::ropeMatchesPyTorchBitForBit_data() {
+    QTest::addColumn<int>("index");
+    const auto cases = testsupport::loadJson(QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/precision/rope_precision_reference.json"))
+                           .value("cases").toArray();
+    for (int i = 0; i < cases.size(); ++i) {
+        const auto c = cases[i].toObject();
+        if (c["head_dim"].toInt() == 128) continue;   // the core test covers them; keep the process runs short
+        QTest::newRow(qPrintable(QString("%1_%2_d%3").arg(c["path"].toString(), c["precision"].toString()).arg(c["head_dim"].toInt())))
+            << i;
+    }
+}
+void TestCli::ropeMatchesPyTorchBitForBit() {
+    QFETCH(int, index);
+    const auto c = testsupport::loadJson(QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/precision/rope_precision_reference.json"))
+                       .value("cases").toArray()[index].toObject();
+    QStringList pos;
+    for (const auto& v : c["positions"].toArray()) pos << QString::number(qint64(v.toDouble()));
+    const Run r = runPoslab({"compute", "rope", "--head-dim", QString::number(c["head_dim"].toInt()), "--base",
+                             QString::number(c["base"].toDouble(), 'g', 17), "--positions", pos.join(','), "--precision",
+                             c["precision"].toString(), "--angle-precision", c["angle_precision"].toString(), "--vectors", "-"},
+                            rowsJson(testsupport::toMatrix(c["q"])));
+    EXPECT_OK(r);
+    const QJsonObject j = r.json();
+    for (const char* key : {"cos", "sin", "rotated"}) {
+        const poslab::Matrix got = testsupport::toMatrix(j[key]), want = testsupport::toMatrix(c[key]);
+        QCOMPARE(got.rows(), want.rows());
+        QCOMPARE(got.cols(), want.cols());
+        for (Eigen::Index k = 0; k < want.rows(); ++k)
+            for (Eigen::Index m = 0; m < want.cols(); ++m)
+                if (got(k, m) != want(k, m))
+                    QFAIL(qPrintable(QString("%1[%2][%3]: %4 vs torch %5").arg(key).arg(k).arg(m).arg(got(k, m), 0, 'g', 17).arg(want(k, m), 0, 'g', 17)));
+    }
+}
+
+// The seed figures (README "Precision lab").
+void TestCli::precisionSeedFigures() {
+    // GPT-NeoX #1003 (d = 32, float16 angles): position 1857, pair 1 is 1045 instead of
+    // 1857·10000^(-1/16) = 1044.27; over 0..2047 |Δcos| reaches 0.78.
+    Run r = runPoslab(split("compute precision --head-dim 32 --positions 1857 --precision float16 --angle-precision float16"));
+    EXPECT_OK(r);
+    QJsonObject j = r.json();
+    const double exact = 1857.0 * std::pow(10000.0, -1.0 / 16);
+    QCOMPARE(j["angle_error"].toArray()[0].toArray()[1].toDouble(), 1045.0 - exact);
+    QVERIFY(std::abs(exact - 1044.27) < 0.005);
+    r = runPoslab(split("compute precision --head-dim 32 --positions 0:2048 --precision float16 --angle-precision float16"));
+    EXPECT_OK(r);
+    double worst = 0;
+    for (const auto& v : r.json()["max_abs_error"].toArray()) worst = std::max(worst, v.toDouble());
+    QVERIFY2(worst > 0.78 && worst < 0.79, qPrintable(QString::number(worst)));
+    // bfloat16 angles, d = 128: 0.63 rad at 512, 2.5 at 2048; float32 angles: ~1e-4 at 4096.
+    const auto angleAt = [](const QString& args) {
+        const Run run = runPoslab(split(args));
+        double m = 0;
+        for (const auto& row : run.json()["angle_error"].toArray())
+            for (const auto& v : row.toArray()) m = std::max(m, std::abs(v.toDouble()));
+        return m;
+    };
+    QVERIFY(std::abs(angleAt("compute precision --head-dim 128 --positions 512 --precision bfloat16 --angle-precision bfloat16") - 0.626) < 0.001);
+    QVERIFY(std::abs(angleAt("compute precision --head-dim 128 --positions 2048 --precision bfloat16 --angle-precision bfloat16") - 2.505) < 0.001);
+    QVERIFY(angleAt("compute precision --head-dim 128 --positions 0:4097 --precision bfloat16 --angle-precision bfloat16") > 3.14);
+    QVERIFY(angleAt("compute precision --head-dim 128 --positions 4096 --precision bfloat16") < 2e-4);
+    // bfloat16 holds no integer above 256 exactly: 257 → 256, 259 → 260 (pair 0 turns by the position).
+    r = runPoslab(split("compute precision --head-dim 2 --positions 256:260 --precision bfloat16 --angle-precision bfloat16"));
+    EXPECT_OK(r);
+    const QJsonArray a = r.json()["angle_error"].toArray();
+    QCOMPARE(a[0].toArray()[0].toDouble(), 0.0);
+    QCOMPARE(a[1].toArray()[0].toDouble(), -1.0);
+    QCOMPARE(a[3].toArray()[0].toDouble(), 1.0);
+    // double: no error at all.
+    r = runPoslab(split("compute precision --head-dim 8 --positions 0:100 --precision double"));
+    EXPECT_OK(r);
+    for (const auto& v : r.json()["max_abs_error"].toArray()) QCOMPARE(v.toDouble(), 0.0);
+}
+
+void TestCli::precisionRejectsFloat16PositionsAbove65504() {
+    for (const QString args : {"compute precision --head-dim 4", "compute rope --head-dim 4 --vector 1,1,1,1"}) {
+        const Run r = runPoslab(split(args + " --positions 65504,65505 --precision float16 --angle-precision float16"));
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.startsWith("poslab: error: invalid --positions, integers up to 65504") && r.err.count('\n') == 1, r.err.constData());
+    }
+}
 
 void TestCli::versionAndHelp() {
     const Run v = runPoslab({"--version"});

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/precision.h"
 #include "core/rope.h"
 #include "support/testsupport.h"
 
@@ -26,12 +27,14 @@ QString numTag(double x) {
 const char* precTag(Precision p) { return p == Precision::Float32 ? "f32" : "f64"; }
 
 // ---- float-typed transcriptions of transformers main (torch float32 tensors; Python scalars
-// cast to float32 where they meet a tensor; `1.0 / t` is reciprocal(t); pow correctly rounded). ----
-float powf32(float b, float e) { return float(std::pow(double(b), double(e))); }
+// cast to float32 where they meet a tensor; `1.0 / t` is reciprocal(t); pow of the r/2 exponents
+// is torch 1.13's own float32 pow — SLEEF in the vector blocks, powf in the tail — which differs
+// from a correctly rounded pow by an ulp on a few exponents (measured: 1e6**(74/128)). ----
+float powf32(float b, float e, int i, int n) { return torchPowf(b, e, inTorchVectorBlock(std::size_t(i), std::size_t(n))); }
 
 std::vector<float> refPosFreqs(double base, int r) {
     std::vector<float> v;
-    for (int i = 0; i < r / 2; ++i) v.push_back(powf32(float(base), float(2 * i) / float(r)));
+    for (int i = 0; i < r / 2; ++i) v.push_back(powf32(float(base), float(2 * i) / float(r), i, r / 2));
     return v;
 }
 std::vector<float> refDefault(double base, int r) {
@@ -93,7 +96,7 @@ std::vector<float> refDynamicRuntime(double base, int r, double factor, std::int
     t = float(std::pow(double(t), double(r) / (r - 2)));
     const float b = float(base) * t;
     std::vector<float> out;
-    for (int i = 0; i < r / 2; ++i) out.push_back(1.0f / powf32(b, float(2 * i) / float(r)));
+    for (int i = 0; i < r / 2; ++i) out.push_back(1.0f / powf32(b, float(2 * i) / float(r), i, r / 2));
     return out;
 }
 // Dynamic at init / with a Python int seq_len: base' in double, then float32.

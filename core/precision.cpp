@@ -1,0 +1,63 @@
+#include "core/precision.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+// SLEEF 3.5's scalar FMA powf gives the bits of the AVX2 vector function torch calls
+// (Sleef_powf8_u10; its lanes are independent). sleef.h declares it only to files compiled with
+// FMA enabled; libsleef exports it regardless, so it is declared here.
+extern "C" {
+float Sleef_powf1_u10purecfma(float, float);
+}
+
+namespace poslab {
+
+float roundBFloat16(float x) {
+    if (std::isnan(x)) return x;
+    std::uint32_t u;
+    std::memcpy(&u, &x, sizeof u);
+    // c10::round_to_nearest_even: add 0x7FFF plus the lowest kept bit, keep the upper 16 bits.
+    const std::uint32_t lsb = (u >> 16) & 1u;
+    u = (u + 0x7FFFu + lsb) & 0xFFFF0000u;
+    float out;
+    std::memcpy(&out, &u, sizeof out);
+    return out;
+}
+
+float roundFloat16(float x) {
+    if (std::isnan(x) || std::isinf(x) || x == 0.0f) return x;
+    const double a = std::fabs(static_cast<double>(x));
+    // 65504 is the largest float16; halfway to the next binade step (65536) is 65520, and a tie
+    // there goes to the even significand, which is 2^16: overflow.
+    if (a >= 65520.0) return std::copysign(std::numeric_limits<float>::infinity(), x);
+    int e = 0;
+    std::frexp(a, &e);                             // a = m·2^e, m in [0.5, 1): floor(log2 a) = e − 1
+    const int exponent = e - 1 < -14 ? -14 : e - 1;  // subnormals share the quantum of 2^-14
+    const double quantum = std::ldexp(1.0, exponent - 10);
+    const double r = std::nearbyint(a / quantum) * quantum;   // a/quantum is exact; ties to even
+    return static_cast<float>(std::copysign(r, static_cast<double>(x)));
+}
+
+double roundToPrecision(Precision p, double x) {
+    switch (p) {
+    case Precision::Double: return x;
+    case Precision::Float32: return static_cast<double>(static_cast<float>(x));
+    case Precision::BFloat16: return static_cast<double>(roundBFloat16(static_cast<float>(x)));
+    case Precision::Float16: return static_cast<double>(roundFloat16(static_cast<float>(x)));
+    }
+    return x;
+}
+
+float torchPowf(float base, float exponent, bool vectorBlock) {
+    return vectorBlock ? Sleef_powf1_u10purecfma(base, exponent) : std::pow(base, exponent);
+}
+namespace detail {
+void torchVectorCosSin(const float* angles, std::size_t n, float* cosOut, float* sinOut);  // precision_avx2.cpp
+}
+void torchCosSin(const float* angles, std::size_t n, float* cosOut, float* sinOut) {
+    detail::torchVectorCosSin(angles, n, cosOut, sinOut);
+}
+
+}  // namespace poslab

@@ -37,7 +37,7 @@ const char* kHelp =
     "  poslab compute demo KEY [OPTIONS]   one demonstration's claim, whether it holds, its numbers\n"
     "  poslab figure demo KEY -o F         a demonstration's slide (PNG/SVG/PDF)\n"
     "  poslab --help | --version\n\n"
-    "WHAT: frequencies, rope, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay\n"
+    "WHAT: frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, demo\n"
     "      (`poslab compute WHAT --help` lists the options with defaults and valid ranges).\n"
     "Exit status: 0 success; 2 invalid usage or parameter (one line on stderr); 1 other failure (I/O).\n";
 

@@ -10,6 +10,8 @@
 // FMA enabled; libsleef exports it regardless, so it is declared here.
 extern "C" {
 float Sleef_powf1_u10purecfma(float, float);
+float Sleef_cosf_u10(float);   // scalar, for CPUs without AVX2 + FMA
+float Sleef_sinf_u10(float);
 }
 
 namespace poslab {
@@ -57,7 +59,17 @@ namespace detail {
 void torchVectorCosSin(const float* angles, std::size_t n, float* cosOut, float* sinOut);  // precision_avx2.cpp
 }
 void torchCosSin(const float* angles, std::size_t n, float* cosOut, float* sinOut) {
-    detail::torchVectorCosSin(angles, n, cosOut, sinOut);
+    // PyTorch's kernels are AVX2 + FMA; a CPU without them gets SLEEF's scalar functions (the
+    // same accuracy class, not always the same last bit) instead of an illegal instruction.
+    static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (avx2) {
+        detail::torchVectorCosSin(angles, n, cosOut, sinOut);
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        cosOut[i] = Sleef_cosf_u10(angles[i]);
+        sinOut[i] = Sleef_sinf_u10(angles[i]);
+    }
 }
 
 }  // namespace poslab

@@ -18,7 +18,8 @@
 // groups of 8 from the tensor's start; a lane's result depends on the other lanes of its group
 // (SLEEF switches the argument reduction of the whole vector when one lane is large), so they
 // are computed for a whole tensor at once. (Measured on Debian's python3-torch 1.13.1, AVX2,
-// libsleef3 3.5.1, one thread: tests/data/precision.) Requires a CPU with AVX2 and FMA.
+// libsleef3 3.5.1, one thread: tests/data/precision.) Bit-exact on CPUs with AVX2 and FMA (as
+// PyTorch's kernels); elsewhere SLEEF's scalar cos/sin, which may differ in the last bit.
 #include "core/types.h"
 
 #include <cstddef>

@@ -20,6 +20,7 @@
 //                  i.e. rope's value with each pair damped by its explicit decay. No bound.
 #include "core/decay.h"
 
+#include "core/precision.h"
 #include "core/random.h"
 
 #include <algorithm>
@@ -94,6 +95,8 @@ Vector roformerBound(const Vector& theta, const std::vector<std::int64_t>& dista
 //            for bit.
 //   Round32  f32(cos(angle)) with a double angle ≈ d·w_k (the interleaved float32 sinusoid); the
 //            same guard widened by the angle's own rounding, and the reference `exact` beside it.
+// (Float32 RoPE takes torch's own SLEEF cos/sin instead, which are not correctly rounded and
+// depend on their 8-lane group: ropeFloat32Values below, no sweep.)
 enum class Trig { Double, Angle32, Round32 };
 
 constexpr std::int64_t kBlock = 512;
@@ -233,6 +236,76 @@ inline double rnd(double x) {
     else return x;
 }
 
+// Float32 RoPE values s-less: val[n] += Σ_i (R_{u[n]} q)_i·(R_0 k)_i over the rotated pairs, as
+// ropeTables/ropeApply compute them for the positions u as one tensor: angles f32(f32(d)·inv_freq),
+// cos/sin by torch's own float32 functions (torchCosSin: SLEEF's 8-lane functions over the
+// flattened [|u|, r] table in groups of 8 from its start, so a value's bits depend on its group),
+// times f32(attention), rounded; every op of x·cos + rotate(x)·sin rounded to float32. The table
+// is built in blocks of kBlock rows (kBlock·r is a multiple of 8: the groups stay torch's); with
+// the half layout and r/2 a multiple of 8 both halves of a row are the same groups, so only the
+// first half is evaluated.
+void ropeFloat32Values(const Vector& invFreq, bool inter, double att, const Matrix& q, const Matrix& rk,
+                       const std::vector<std::int64_t>& u, Vector& val) {
+    const Eigen::Index h = invFreq.size(), r = 2 * h;
+    const bool halfOnly = !inter && h % 8 == 0;
+    const auto w = static_cast<std::size_t>(halfOnly ? h : r);   // table columns evaluated per row
+    const auto hh = static_cast<std::size_t>(h);
+    std::vector<float> colFreq(w);   // the inv_freq of each table column
+    for (std::size_t j = 0; j < w; ++j)
+        colFreq[j] = static_cast<float>(invFreq[static_cast<Eigen::Index>(inter ? j / 2 : j % hh)]);
+    // Per pair i: the table columns of its two channels, f32(q), and R_0 k.
+    std::vector<std::size_t> c0(hh), c1(hh);
+    std::vector<double> q0(hh), q1(hh), k0(hh), k1(hh), term(hh);
+    for (std::size_t i = 0; i < hh; ++i) {
+        const auto ei = static_cast<Eigen::Index>(i);
+        const Eigen::Index j0 = inter ? 2 * ei : ei, j1 = inter ? 2 * ei + 1 : ei + h;
+        c0[i] = halfOnly ? i : static_cast<std::size_t>(j0);
+        c1[i] = halfOnly ? i : static_cast<std::size_t>(j1);
+        q0[i] = rnd<true>(q(0, j0));
+        q1[i] = rnd<true>(q(0, j1));
+        k0[i] = rk(0, j0);
+        k1[i] = rk(0, j1);
+    }
+    const std::size_t n = u.size();
+    const auto B = static_cast<std::size_t>(kBlock);
+    std::vector<float> ang(B * w), cv(ang.size()), sv(ang.size());
+    for (std::size_t a = 0; a < n; a += B) {
+        const std::size_t m = std::min(B, n - a);
+        for (std::size_t t = 0; t < m; ++t) {
+            const float p = static_cast<float>(u[a + t]);
+            float* row = ang.data() + t * w;
+            for (std::size_t j = 0; j < w; ++j) row[j] = p * colFreq[j];
+        }
+        torchCosSin(ang.data(), m * w, cv.data(), sv.data());
+        for (std::size_t t = 0; t < m; ++t) {
+            const float* C = cv.data() + t * w;
+            const float* S = sv.data() + t * w;
+            if (halfOnly) {   // contiguous: vectorises
+                for (std::size_t i = 0; i < hh; ++i) {
+                    const double c = rnd<true>(static_cast<double>(C[i]) * att), sn = rnd<true>(static_cast<double>(S[i]) * att);
+                    const double r0 = rnd<true>(rnd<true>(q0[i] * c) + rnd<true>(-q1[i] * sn));
+                    const double r1 = rnd<true>(rnd<true>(q1[i] * c) + rnd<true>(q0[i] * sn));
+                    term[i] = r0 * k0[i] + r1 * k1[i];
+                }
+            } else {
+                for (std::size_t i = 0; i < hh; ++i) {
+                    const double ca = rnd<true>(static_cast<double>(C[c0[i]]) * att), sa = rnd<true>(static_cast<double>(S[c0[i]]) * att);
+                    const double cb = rnd<true>(static_cast<double>(C[c1[i]]) * att), sb = rnd<true>(static_cast<double>(S[c1[i]]) * att);
+                    const double r0 = rnd<true>(rnd<true>(q0[i] * ca) + rnd<true>(-q1[i] * sa));
+                    const double r1 = rnd<true>(rnd<true>(q1[i] * cb) + rnd<true>(q0[i] * sb));
+                    term[i] = r0 * k0[i] + r1 * k1[i];
+                }
+            }
+            double acc[4] = {0, 0, 0, 0};   // four chains: the sum is latency-bound otherwise
+            std::size_t i = 0;
+            for (; i + 4 <= hh; i += 4)
+                for (std::size_t l = 0; l < 4; ++l) acc[l] += term[i + l];
+            for (; i < hh; ++i) acc[0] += term[i];
+            val[static_cast<Eigen::Index>(a + t)] += (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        }
+    }
+}
+
 // Values on a strictly increasing list u of distances (maxD = u.back()).
 Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<std::int64_t>& u) {
     const std::int64_t maxD = u.back();
@@ -277,12 +350,7 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         if (auto e = workLimit(n, h, true, maxD, f32 ? 4.0 : 2.0)) return *e;   // value and bound
         const bool inter = rp.layout == RopeLayout::Interleaved;
         const double att = roundTo(rp.precision, freqs.attention_factor);
-        Sweep sw{freqs.inv_freq, {}, f32 ? Trig::Angle32 : Trig::Double, {}};
-        sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
-            const double x = roundTo(Precision::Float32, static_cast<double>(d) * freqs.inv_freq[i]);
-            c = roundTo(Precision::Float32, std::cos(x));
-            sn = roundTo(Precision::Float32, std::sin(x));
-        };
+        const Sweep sw{freqs.inv_freq, {}, Trig::Double, {}};
         double constant = 0;
         for (Eigen::Index c = r; c < params.dim; ++c) constant += roundTo(rp.precision, q(0, c)) * rk(0, c);
         // RoFormer's bound with the frequencies used, in double: (1/(r/2))·Σ_j |S_j|, S_j the
@@ -301,27 +369,21 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
                 out[t] += std::sqrt(a[t] * a[t] + b[t] * b[t]);
             }
         };
-        forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
-            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
-                const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
-                double* out = val.data() + idx + b0;
-                const double k0 = rk(0, j0), k1 = rk(0, j1);
-                if (f32) {
-                    const double q0 = rnd<true>(q(0, j0)), q1 = rnd<true>(q(0, j1));
-                    for (std::int64_t t = 0; t < m; ++t) {
-                        const double c = rnd<true>(C[t] * att), sn = rnd<true>(S[t] * att);
-                        const double r0 = rnd<true>(rnd<true>(q0 * c) + rnd<true>(-q1 * sn));
-                        const double r1 = rnd<true>(rnd<true>(q1 * c) + rnd<true>(q0 * sn));
-                        out[t] += r0 * k0 + r1 * k1;
-                    }
-                } else {
+        if (f32) {
+            ropeFloat32Values(freqs.inv_freq, inter, att, q, rk, u, val);
+        } else {
+            forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
+                sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+                    const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+                    double* out = val.data() + idx + b0;
+                    const double k0 = rk(0, j0), k1 = rk(0, j1);
                     // Double: the rotation for d·θ_i is the bound's term too (one sweep for both).
                     const double a0 = (q(0, j0) * k0 + q(0, j1) * k1) * att, b1 = (q(0, j0) * k1 - q(0, j1) * k0) * att;
                     for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a0 + S[t] * b1;
                     addBound(idx, i, C, S, b0, m);
-                }
+                });
             });
-        });
+        }
         val = s * (val.array() + constant).matrix();
         if (f32) {
             const Sweep bw{freqs.inv_freq, {}, Trig::Double, {}};

@@ -13,7 +13,13 @@
 namespace poslab::detail {
 
 void torchVectorCosSin(const float* angles, std::size_t n, float* cosOut, float* sinOut) {
-    for (std::size_t g = 0; g < n; g += 8) {
+    const std::size_t full = n - n % 8;
+    for (std::size_t g = 0; g < full; g += 8) {
+        const __m256 x = _mm256_loadu_ps(angles + g);
+        _mm256_storeu_ps(cosOut + g, Sleef_cosf8_u10(x));
+        _mm256_storeu_ps(sinOut + g, Sleef_sinf8_u10(x));
+    }
+    for (std::size_t g = full; g < n; g += 8) {   // the last partial group, zero-padded
         alignas(32) float in[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         alignas(32) float c[8], s[8];
         const std::size_t m = std::min<std::size_t>(8, n - g);

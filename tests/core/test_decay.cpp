@@ -50,6 +50,8 @@ private Q_SLOTS:
     void sampledEqualsRange();
     void sweepMatchesDirect_data();
     void sweepMatchesDirect();
+    void float32RopeAsOneTensor_data();
+    void float32RopeAsOneTensor();
     void workLimitRefusesAtOnce();
     void errors();
 };
@@ -383,6 +385,49 @@ void TestDecay::sweepMatchesDirect() {
             QVERIFY2(std::abs(gotBound - wantBound) <= 1e-9 * wantBound,
                      qPrintable(QString("bound d=%1: %2 vs %3").arg(d).arg(gotBound, 0, 'g', 17).arg(wantBound, 0, 'g', 17)));
         }
+    }
+}
+
+// Float32 RoPE takes cos/sin from torch's own functions over the whole [D+1, r] table as one
+// tensor (SLEEF's 8-lane groups run across rows when r is not a multiple of 8, and a lane's bits
+// depend on its group): every value equals the direct evaluation with ropeTables over all the
+// distances at once, within 1e-12 of the curve's scale (one float32 cos or sin off by an ulp
+// moves a value by ~1e-8 of it).
+void TestDecay::float32RopeAsOneTensor_data() {
+    QTest::addColumn<ScoreParams>("params");
+    QTest::addColumn<qint64>("maxDistance");
+    QTest::newRow("d12_half_theta1e4_D4000") << ropeParams(12, 1e4, RopeLayout::Half, Content::Random, Precision::Float32) << qint64(4000);
+    QTest::newRow("d20_interleaved_theta1e4_D3000") << ropeParams(20, 1e4, RopeLayout::Interleaved, Content::Random, Precision::Float32) << qint64(3000);
+    QTest::newRow("d128_interleaved_theta1e4_D2000") << ropeParams(128, 1e4, RopeLayout::Interleaved, Content::Formula, Precision::Float32) << qint64(2000);
+    auto y = ropeParams(64, 1e4, RopeLayout::Half, Content::Random, Precision::Float32);
+    y.rope.scaling = RopeScaling::Yarn;
+    y.rope.factor = 4;
+    y.rope.original_max_positions = 1024;
+    y.rope.max_positions = 4096;
+    QTest::newRow("d64_half_yarn4_D3000") << y << qint64(3000);
+}
+
+void TestDecay::float32RopeAsOneTensor() {
+    QFETCH(ScoreParams, params);
+    QFETCH(qint64, maxDistance);
+    auto c = decayCurve(params, maxDistance);
+    QVERIFY2(c.ok(), c.ok() ? "" : c.error().valid.c_str());
+    const int dim = params.dim;
+    const double s = 1 / std::sqrt(double(dim));
+    const Matrix q = contentRows(params.content, false, {0}, dim, params.seed);
+    const Matrix k = contentRows(params.content, true, {0}, dim, params.seed);
+    const RopeParams rp = params.ropeParams();
+    const RopeFrequencies f = ropeFrequencies(rp, maxDistance + 1);
+    Positions all;
+    for (qint64 d = 0; d <= maxDistance; ++d) all.push_back(d);
+    const Matrix rk = ropeApply(rp, ropeTables(rp, f, {0}), k);
+    const Matrix rq = ropeApply(rp, ropeTables(rp, f, all), q.replicate(Eigen::Index(all.size()), 1));
+    for (qint64 d = 0; d <= maxDistance; ++d) {
+        const double want = s * rq.row(Eigen::Index(d)).dot(rk.row(0));
+        const double scale = s * rq.row(Eigen::Index(d)).cwiseAbs().dot(rk.row(0).cwiseAbs());
+        const double got = c.value().value[Eigen::Index(d)];
+        QVERIFY2(std::abs(got - want) <= 1e-12 * scale,
+                 qPrintable(QString("d=%1: sweep %2, direct %3").arg(d).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
     }
 }
 

@@ -347,6 +347,7 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         const Eigen::Index h = freqs.inv_freq.size(), r = 2 * h;
         const bool f32 = rp.precision == Precision::Float32;
         if (f32 && maxD >= k2p24) break;   // float32 positions round: the direct path
+        if (isHalfPrecision(rp.precision)) break;   // bfloat16/float16: the direct path (precisionScores)
         if (auto e = workLimit(n, h, true, maxD, f32 ? 4.0 : 2.0)) return *e;   // value and bound
         const bool inter = rp.layout == RopeLayout::Interleaved;
         const double att = roundTo(rp.precision, freqs.attention_factor);
@@ -563,7 +564,10 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         case Method::Alibi: v = alibiBias(params.alibiParams(), params.head, pos, zero).col(0); break;
         case Method::Rope: {
             const Matrix rq = ropeApply(rp, ropeTables(rp, freqs, pos), q.replicate(m, 1));
-            v = s * (rq * rotatedKey.row(0).transpose());
+            if (isHalfPrecision(rp.precision))
+                v = precisionScores(rp.precision, rq, rotatedKey, s).col(0);
+            else
+                v = s * (rq * rotatedKey.row(0).transpose());
             break;
         }
         case Method::Xpos: {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 // SLEEF 3.5's scalar FMA powf gives the bits of the AVX2 vector function torch calls
 // (Sleef_powf8_u10; its lanes are independent). sleef.h declares it only to files compiled with
@@ -50,6 +51,26 @@ double roundToPrecision(Precision p, double x) {
     case Precision::Float16: return static_cast<double>(roundFloat16(static_cast<float>(x)));
     }
     return x;
+}
+
+Matrix precisionScores(Precision p, const Matrix& q, const Matrix& k, double scale) {
+    const Eigen::Index n = q.cols();
+    const double sc = roundToPrecision(p, scale);
+    Matrix out(q.rows(), k.rows());
+    std::vector<float> qf(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < q.rows(); ++i) {
+        for (Eigen::Index c = 0; c < n; ++c) qf[static_cast<std::size_t>(c)] = static_cast<float>(q(i, c));
+        for (Eigen::Index j = 0; j < k.rows(); ++j) {
+            const double* kr = k.data() + j * n;
+            float acc = 0.0f;
+            // A product of two bfloat16/float16 values is exact in float32 (and in double); each
+            // sum is one float32 rounding (double's sum of two floats rounds to the same).
+            for (Eigen::Index c = 0; c < n; ++c)
+                acc = static_cast<float>(static_cast<double>(acc) + static_cast<double>(qf[static_cast<std::size_t>(c)]) * kr[c]);
+            out(i, j) = roundToPrecision(p, roundToPrecision(p, static_cast<double>(acc)) * sc);
+        }
+    }
+    return out;
 }
 
 float torchPowf(float base, float exponent, bool vectorBlock) {

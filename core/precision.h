@@ -36,6 +36,15 @@ inline bool isHalfPrecision(Precision p) { return p == Precision::BFloat16 || p 
 // Element `index` of a contiguous tensor of `n` elements is in one of PyTorch's vector blocks.
 inline bool inTorchVectorBlock(std::size_t index, std::size_t n) { return index < n - n % 16; }
 
+// Attention scores as a model in the reduced dtype p (bfloat16/float16) computes them (spec/cli.md
+// "Precision"; transformers' `torch.matmul(q, k.transpose) * scaling`): for rows q_i and k_j
+// (|q| × n and |k| × n, entries already held in p), the dot product accumulated in float32 in
+// channel order (torch 1.13's CPU bfloat16 matmul), rounded to p, times the scale rounded to p
+// (torch casts a Python scalar to the tensor's dtype), rounded:
+//   score_ij = rd(rd(Σ_c f32 q_ic·k_jc) · rd(scale)).  Output |q| × |k|.
+// Precondition: isHalfPrecision(p), q.cols() == k.cols().
+Matrix precisionScores(Precision p, const Matrix& q, const Matrix& k, double scale);
+
 float torchPowf(float base, float exponent, bool vectorBlock);
 // cos and sin of the n float32 angles of one contiguous tensor, as torch computes them.
 void torchCosSin(const float* angles, std::size_t n, float* cosOut, float* sinOut);

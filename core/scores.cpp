@@ -11,6 +11,7 @@
 // matrix with a fast dot-product kernel, or — when the matrix is a function of i − j only —
 // evaluates that function once per distance and aggregates with the distance counts.
 #include "core/scores.h"
+#include "core/precision.h"
 
 #include "core/random.h"
 #include "core/scores_kernel.h"
@@ -144,7 +145,10 @@ public:
             return s_ * (t.a + t.b + t.c + t.d);
         }
         Matrix out;
-        if (qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
+        if (halfDots()) {
+            // bfloat16/float16: float32 accumulation, rounded to the dtype (core/precision.h).
+            out = precisionScores(p_.precision, qs, ks, s_);
+        } else if (qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
             // Large blocks (softmax normalisers of long sequences): the packed SIMD kernel.
             out.resize(qs.rows(), ks.rows());
             scaledDots(qs.data(), qs.rows(), packKeys(ks.data(), ks.rows(), p_.dim), ks.rows(), s_, out.data());
@@ -171,6 +175,9 @@ public:
         default: break;
         }
     }
+
+    // The scores' dot products are a reduced dtype's (rope in bfloat16/float16).
+    bool halfDots() const { return p_.method == Method::Rope && isHalfPrecision(p_.precision); }
 
     bool hasRelativeTerm() const {
         return p_.method == Method::Shaw || p_.method == Method::T5 || p_.method == Method::Alibi;
@@ -438,7 +445,7 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
     const Matrix& q = qr.value();
     const Matrix& k = kr->value();
     const bool txl = p.method == Method::TransformerXL;
-    const bool fused = !txl && !p.softmax && !e.hasRelativeTerm();
+    const bool fused = !txl && !p.softmax && !e.hasRelativeTerm() && !e.halfDots();
     // Rows per block: a stored block of scores stays within ~1 MiB (the L2 cache); the fused
     // kernel stores nothing and takes more rows per pass over the keys.
     const std::int64_t rowsPerBlock =
@@ -466,7 +473,7 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
         const Positions qp = arangePositions(r0, r1);
         const Positions kp = arangePositions(0, cols);
         Matrix s;
-        if (txl) {
+        if (txl || e.halfDots()) {
             s = e.block(q.middleRows(r0, r1 - r0), qp, k.topRows(cols), kp);
         } else {
             s.resize(r1 - r0, cols);

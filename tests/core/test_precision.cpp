@@ -260,6 +260,23 @@ private Q_SLOTS:
                     }
             QVERIFY2(differ == 0, qPrintable(QString("%1: %2 entries differ, first %3").arg(o.name).arg(differ).arg(first)));
         }
+        // bfloat16/float16: the attention scores q̃·k̃ᵀ·head_dim^-0.5 (float32 accumulation, one
+        // rounding to the dtype, the scale in the dtype), bit for bit.
+        if (c.contains("scores")) {
+            const Matrix rk = ropeApply(p, t, testsupport::toMatrix(c["k"]));
+            const Matrix got = precisionScores(p.precision, rotated, rk, 1.0 / std::sqrt(double(p.head_dim)));
+            const Matrix want = testsupport::toMatrix(c["scores"]);
+            QCOMPARE(got.rows(), want.rows());
+            QCOMPARE(got.cols(), want.cols());
+            int differ = 0;
+            QString first;
+            for (Eigen::Index i = 0; i < want.rows(); ++i)
+                for (Eigen::Index j = 0; j < want.cols(); ++j)
+                    if (got(i, j) != want(i, j) && differ++ == 0)
+                        first = QString("query %1 key %2: %3 vs torch %4").arg(pos[std::size_t(i)]).arg(pos[std::size_t(j)])
+                                    .arg(got(i, j), 0, 'g', 17).arg(want(i, j), 0, 'g', 17);
+            QVERIFY2(differ == 0, qPrintable(QString("scores: %1 entries differ, first %2").arg(differ).arg(first)));
+        }
     }
 };
 

@@ -4,6 +4,8 @@
 // kernel path); the dot kernel against a naive loop; validation.
 #include "support/testsupport.h"
 
+#include "core/decay.h"
+#include "core/precision.h"
 #include "core/random.h"
 #include "core/scores.h"
 #include "core/scores_kernel.h"
@@ -70,6 +72,8 @@ private Q_SLOTS:
     void softmaxRowsSumToOne_data();
     void softmaxRowsSumToOne();
     void causalMask();
+    void halfPrecisionRopeScores_data();
+    void halfPrecisionRopeScores();
     void nopeIsScaledDot();
     void alibiIsDotMinusSlopeDistance_data();
     void alibiIsDotMinusSlopeDistance();
@@ -198,6 +202,54 @@ void TestScores::softmaxRowsSumToOne() {
         QVERIFY(std::abs(part.value()(0, Eigen::Index(j)) - full.value()(29, ks[j])) <= 1e-14);
         QVERIFY(std::abs(part.value()(1, Eigen::Index(j)) - full.value()(4, ks[j])) <= 1e-14);
     }
+}
+
+// RoPE in bfloat16/float16: every score is precisionScores of the rotated rows (q, k in the dtype,
+// float32 accumulation, one rounding; checked against PyTorch in test_precision), the summary
+// sums those same scores, and the decay curve's value at d is the score of query d and key 0
+// (ones content).
+void TestScores::halfPrecisionRopeScores_data() {
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<int>("anglePrecision");
+    QTest::newRow("bfloat16_angles_float32") << int(Precision::BFloat16) << int(Precision::Float32);
+    QTest::newRow("float16_angles_float32") << int(Precision::Float16) << int(Precision::Float32);
+    QTest::newRow("bfloat16_angles_bfloat16") << int(Precision::BFloat16) << int(Precision::BFloat16);
+}
+
+void TestScores::halfPrecisionRopeScores() {
+    QFETCH(int, precision);
+    QFETCH(int, anglePrecision);
+    ScoreParams p;
+    p.method = Method::Rope;
+    p.dim = 64;
+    p.content = Content::Random;
+    p.seed = 3;
+    p.precision = Precision(precision);
+    p.rope.angle_precision = Precision(anglePrecision);
+    QVERIFY(!p.validate());
+    const std::int64_t n = 300;
+    const Positions all = arangePositions(0, n);
+    auto r = scores(p, all, all, n);
+    QVERIFY(r.ok());
+    const RopeParams rp = p.ropeParams();
+    const RopeFrequencies f = ropeFrequencies(rp, n);
+    const Matrix q = ropeApply(rp, ropeTables(rp, f, all), contentRows(p.content, false, all, p.dim, p.seed));
+    const Matrix k = ropeApply(rp, ropeTables(rp, f, all), contentRows(p.content, true, all, p.dim, p.seed));
+    const Matrix want = precisionScores(p.precision, q, k, 1 / std::sqrt(64.0));
+    QVERIFY(r.value() == want);
+    // Not the double dot product of the same rows.
+    QVERIFY(r.value() != (q * k.transpose()) / 8.0);
+    auto sum = scoresSummary(p, n);
+    QVERIFY(sum.ok());
+    QVERIFY(std::abs(sum.value().sum - want.sum()) <= 1e-9 * want.cwiseAbs().sum());
+    QCOMPARE(sum.value().max, want.maxCoeff());
+    // The decay view holds position 0's content fixed (the same at every position with ones).
+    ScoreParams ones = p;
+    ones.content = Content::Ones;
+    auto col = scores(ones, all, {0}, n);
+    auto d = decayCurve(ones, n - 1);
+    QVERIFY(d.ok() && col.ok());
+    for (Eigen::Index i = 0; i < n; ++i) QCOMPARE(d.value().value[i], col.value()(i, 0));
 }
 
 void TestScores::causalMask() {

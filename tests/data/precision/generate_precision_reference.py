@@ -5,7 +5,8 @@ Run with Debian's python3-torch 1.13.1 (AVX2 kernels, Debian's libsleef3 3.5.1):
     /usr/bin/python3 tests/data/precision/generate_precision_reference.py
 It writes tests/data/precision/rope_precision_reference.json, which tests/core/test_precision.cpp
 checks bit for bit against ropeFrequencies/ropeTables/ropeApply (what `poslab compute rope
---precision P --angle-precision A` prints).
+--precision P --angle-precision A` prints) and, for bfloat16/float16, the attention scores
+q·kᵀ·head_dim^-0.5 against precisionScores (what `poslab compute scores --precision P` uses).
 
 Code paths (each for dtype bfloat16, float16, float32 and a few head dims):
   * "main":   transformers main: inv_freq and the angles in float32 (autocast off), cos/sin in
@@ -111,8 +112,10 @@ def case(path, dtype_name, head_dim, base, positions, gen):
     else:
         cos, sin = rope.legacy_cos_sin(pos[0], dtype)     # [n, head_dim]
         cos, sin = cos[None], sin[None]
-    q_embed, _ = apply_rotary_pos_emb(qd, qd, cos, sin)
-    return {
+    k = torch.randn(1, 1, n, head_dim, generator=gen, dtype=torch.float64)
+    kd = k.to(dtype)
+    q_embed, k_embed = apply_rotary_pos_emb(qd, kd, cos, sin)
+    out = {
         "path": path,
         "precision": dtype_name,
         "angle_precision": "float32" if path == "main" else dtype_name,
@@ -125,6 +128,28 @@ def case(path, dtype_name, head_dim, base, positions, gen):
         "sin": rows(sin[0]),
         "rotated": rows(q_embed[0, 0]),
     }
+    if dtype != torch.float32:
+        # The attention scores of transformers main's eager_attention_forward (modeling_llama.py):
+        # `attn_weights = torch.matmul(query, key_states.transpose(2, 3)) * scaling`, scaling =
+        # head_dim ** -0.5. torch 1.13 has no float16 matmul on CPU ("addmm_impl_cpu_" not
+        # implemented for 'Half'): for float16 the product is accumulated as torch's bfloat16 CPU
+        # matmul does (checked: it equals this for bfloat16 on every case here): float32 sums in
+        # channel order of the exact float32 products, one rounding to the dtype. (A float32
+        # sgemm of the cast tensors sums in another order: 1 score in ~1000 rounds differently.)
+        scaling = head_dim ** -0.5
+        qa, ka = q_embed[0, 0].float(), k_embed[0, 0].float()
+        acc = torch.zeros(n, n, dtype=torch.float32)
+        for c in range(head_dim):
+            acc = acc + qa[:, c, None] * ka[None, :, c]
+        if dtype == torch.float16:
+            prod = acc.to(dtype)[None, None]
+        else:
+            assert torch.equal(acc.to(dtype), torch.matmul(q_embed, k_embed.transpose(2, 3))[0, 0])
+            prod = torch.matmul(q_embed, k_embed.transpose(2, 3))
+        attn_weights = prod * scaling
+        out["k"] = rows(kd[0, 0])
+        out["scores"] = rows(attn_weights[0, 0])
+    return out
 
 
 def main():

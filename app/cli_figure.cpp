@@ -64,8 +64,14 @@ std::string viewList() { return "one of " + s(ui::viewKeys().join(QStringLiteral
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
 
+// View options generated from the view parameter table (ui/sceneparams.cpp).
+const TableSelection& viewSelection() {
+    static const TableSelection sel{.only = {"aggregate"}};
+    return sel;
+}
+
 std::vector<OptionSpec> figureSpecs() {
-    return {
+    return concat(std::vector<OptionSpec>{
         {"output", "FILE", "the file to write (-o FILE); its extension chooses the format", "required",
          "a file name ending in .png, .svg, .pdf, .csv or .json"},
         flagSpec("force", "replace FILE if it exists"),
@@ -98,7 +104,7 @@ std::vector<OptionSpec> figureSpecs() {
         flagSpec("log-y", "decay: logarithmic |value| axis"),
         flagSpec("no-bound", "decay: hide RoPE's upper bound"),
         flagSpec("no-difference", "heatmap (compare mode): hide the B − A panels"),
-    };
+    }, tableSpecs(ui::viewParamTable(), viewSelection()));
 }
 
 // The options that choose and set the method of the first configuration (`compute scores`'s).
@@ -320,6 +326,10 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     if (o.has("log-y")) sc.view.decayLogY = true;
     if (o.has("no-bound")) sc.view.decayShowBound = false;
     if (o.has("no-difference")) sc.view.showDifference = false;
+    {
+        std::map<std::string, std::string> viewRename;
+        readTable(o, ui::viewParamTable(), viewSelection(), sc.view, viewRename);
+    }
     if (auto problem = ui::sceneProblem(sc)) fail("invalid scene", "a scene every method accepts", s(*problem));
 
     // Output.

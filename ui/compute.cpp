@@ -370,7 +370,13 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     res.causal = scene.view.causal;
     res.head = scene.head;
     const auto problem = sceneProblem(scene);
-    const Positions pos = problem ? Positions{} : samplePositions(scene.length, display.heatmapCells);
+    // The blocks the pixels cover: one cell each when N fits the display, else equal blocks of
+    // ceil(N / cells) positions (the last one shorter).
+    const std::vector<PositionRange> ranges =
+        problem ? std::vector<PositionRange>{} : splitRange(0, scene.length, display.heatmapCells);
+    const bool oneCellEach = static_cast<std::int64_t>(ranges.size()) == scene.length;
+    Positions starts;
+    for (const auto& r : ranges) starts.push_back(r.from);
     const int n = static_cast<int>(scene.methods.size());
     res.panels.reserve(static_cast<std::size_t>(n > 1 ? 2 * n - 1 : n));
     for (int c = 0; c < n; ++c) {
@@ -385,14 +391,39 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
             panel.error = *problem;
         } else {
             guarded(panel.error, [&] {
-                auto r = scores(effectiveParams(scene, c), pos, pos, scene.length);
+                panel.queryRanges = ranges;
+                panel.keyRanges = ranges;
+                panel.aggregate = scene.view.aggregate;
+                if (oneCellEach) {
+                    // Every cell, as the core computes it.
+                    auto r = scores(effectiveParams(scene, c), starts, starts, scene.length);
+                    if (!r) {
+                        panel.error = QString::fromStdString(r.error().message());
+                        return;
+                    }
+                    panel.cells = HeatmapCells::Exact;
+                    panel.queries = starts;
+                    panel.keys = starts;
+                    panel.values = std::move(r.value());
+                    return;
+                }
+                auto r = aggregateScores(effectiveParams(scene, c), scene.length, ranges, ranges, scene.view.aggregate,
+                                         display.heatmapWork);
                 if (!r) {
                     panel.error = QString::fromStdString(r.error().message());
                     return;
                 }
-                panel.queries = pos;
-                panel.keys = pos;
-                panel.values = std::move(r.value());
+                AggregatedScores& a = r.value();
+                if (a.sampled) {
+                    panel.cells = HeatmapCells::Sample;
+                    panel.queries = std::move(a.sampledQueries);
+                    panel.keys = std::move(a.sampledKeys);
+                } else {
+                    panel.cells = HeatmapCells::Aggregate;
+                    panel.queries = starts;
+                    panel.keys = starts;
+                }
+                panel.values = std::move(a.values);
             });
         }
         res.panels.push_back(std::move(panel));
@@ -442,6 +473,17 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
             } else {
                 diff.queries = a.queries;
                 diff.keys = a.keys;
+                diff.queryRanges = a.queryRanges;
+                diff.keyRanges = a.keyRanges;
+                diff.aggregate = a.aggregate;
+                // A sample on either side makes the difference a sample; blocks of the same
+                // ranges otherwise (for max/min: the difference of the blocks' maxima/minima).
+                diff.cells = a.cells == HeatmapCells::Sample || b.cells == HeatmapCells::Sample ? HeatmapCells::Sample : a.cells;
+                if (a.cells != b.cells && diff.cells == HeatmapCells::Sample) {
+                    diff.error = QObject::tr("one panel is sampled, the other aggregated: no difference shown");
+                    res.panels.push_back(std::move(diff));
+                    continue;
+                }
                 diff.values = b.values - a.values;
                 double m = 0;
                 for (Eigen::Index i = 0; i < diff.values.size(); ++i) {

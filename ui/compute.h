@@ -11,6 +11,10 @@ namespace poslab::ui {
 // How many samples each view can show (usually its size in device pixels).
 struct DisplaySpec {
     int heatmapCells = 512;     // per axis, per panel
+    // Work (multiply-add equivalents) a heatmap panel may spend reducing every cell of its blocks
+    // where the scores are not a function of i − j; past it each block's centre cell is sampled
+    // and the panel says so. The window keeps it within a frame; figures allow ~seconds.
+    std::int64_t heatmapWork = std::int64_t{1} << 26;
     int decaySamples = 600;     // points along the distance axis
     int trailSamples = 360;     // trail points of the pair-vector view
     int tableRows = 256;        // rows of a table image (learned, Shaw, T5, Transformer-XL)

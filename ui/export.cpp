@@ -41,7 +41,9 @@
 //                        angle = the core's m·θ_i; trail: the query pair along the trail;
 //                        curve: a point (x, y) of the named `series` of a non-rotating method;
 //                        table: `value` at row label `position` and column `pair`
-//   heatmap      panel,title,difference,query,key,value         (value empty = causal mask)
+//   heatmap      panel,title,difference,query,key,value,aggregate,query_to,key_to
+//                  (value empty = masked; aggregate exact/mean/max/min/sample; query, key the
+//                  cell, the sampled cell or the block's first position, *_to the end, exclusive)
 //   decay        config,title,distance,value,bound              (bound empty when none)
 //   frequencies  config,title,pair,theta_before,theta_after,wavelength_before,wavelength_after
 // Numbers are written in their shortest round-trip form, as `poslab compute` prints them.
@@ -152,7 +154,11 @@ int heatmapPanels(const SceneParams& scene) {
 // for, for a view widget of the same size.
 DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& rect, const Theme& theme, double dpr) {
     DisplaySpec d;
-    if (view == ViewKind::Heatmap) d.heatmapCells = heatmapCellsFor(rect, heatmapPanels(scene), theme, dpr);
+    if (view == ViewKind::Heatmap) {
+        d.heatmapCells = heatmapCellsFor(rect, heatmapPanels(scene), theme, dpr);
+        // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
+        d.heatmapWork = std::int64_t{1} << 32;
+    }
     if (view == ViewKind::Decay) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr), 64, 2048);
     return d;
 }
@@ -475,22 +481,51 @@ void pairsJson(JsonWriter& w, const PairsResult& res) {
 }
 
 bool maskedCell(const HeatmapResult& res, const HeatmapPanel& panel, Eigen::Index i, Eigen::Index j) {
-    const double v = panel.values(i, j);
-    if (!std::isfinite(v)) return true;
-    return res.causal && panel.keys[std::size_t(j)] > panel.queries[std::size_t(i)];
+    return heatmapCellMasked(panel, res.causal, i, j);
+}
+
+// "exact", "mean", "max", "min" or "sample": what each value stands for (cli.md).
+const char* cellsKey(const HeatmapPanel& p) {
+    switch (p.cells) {
+    case HeatmapCells::Exact: return "exact";
+    case HeatmapCells::Sample: return "sample";
+    case HeatmapCells::Aggregate: return p.aggregate == Aggregate::Mean ? "mean" : p.aggregate == Aggregate::Max ? "max" : "min";
+    }
+    return "exact";
+}
+
+void jranges(JsonWriter& w, const std::vector<PositionRange>& ranges) {
+    w.beginArray();
+    for (const auto& r : ranges) {
+        w.beginArray();
+        w.integer(r.from);
+        w.integer(r.to);
+        w.endArray();
+    }
+    w.endArray();
 }
 
 QString heatmapCsv(const HeatmapResult& res) {
     QString out = csvRow({QStringLiteral("panel"), QStringLiteral("title"), QStringLiteral("difference"),
-                          QStringLiteral("query"), QStringLiteral("key"), QStringLiteral("value")});
+                          QStringLiteral("query"), QStringLiteral("key"), QStringLiteral("value"), QStringLiteral("aggregate"),
+                          QStringLiteral("query_to"), QStringLiteral("key_to")});
     for (int k = 0; k < static_cast<int>(res.panels.size()); ++k) {
         const auto& p = res.panels[static_cast<std::size_t>(k)];
         const QString ks = QString::number(k), diff = p.difference ? QStringLiteral("true") : QStringLiteral("false");
+        const QString agg = QString::fromLatin1(cellsKey(p));
+        // query, key: the cell (exact, sample) or the block's first position; query_to, key_to:
+        // the block's end (exclusive) — the cell + 1 for exact values.
+        auto end = [&](const std::vector<PositionRange>& r, const Positions& pos, Eigen::Index i) {
+            if (p.cells == HeatmapCells::Aggregate && std::size_t(i) < r.size()) return r[std::size_t(i)].to;
+            return pos[std::size_t(i)] + 1;
+        };
         for (Eigen::Index i = 0; i < p.values.rows(); ++i)
             for (Eigen::Index j = 0; j < p.values.cols(); ++j)
                 out += ks + QLatin1Char(',') + csvField(p.title) + QLatin1Char(',') + diff + QLatin1Char(',') +
                        QString::number(p.queries[std::size_t(i)]) + QLatin1Char(',') + QString::number(p.keys[std::size_t(j)]) +
-                       QLatin1Char(',') + (maskedCell(res, p, i, j) ? QString() : num(p.values(i, j))) + QLatin1Char('\n');
+                       QLatin1Char(',') + (maskedCell(res, p, i, j) ? QString() : num(p.values(i, j))) + QLatin1Char(',') + agg +
+                       QLatin1Char(',') + QString::number(end(p.queryRanges, p.queries, i)) + QLatin1Char(',') +
+                       QString::number(end(p.keyRanges, p.keys, j)) + QLatin1Char('\n');
     }
     return out;
 }
@@ -507,8 +542,16 @@ void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
         jstr(w.key("title"), p.title);
         w.key("difference").boolean(p.difference);
         if (!p.error.isEmpty()) jstr(w.key("error"), p.error);
+        // What each value stands for (cli.md, "What figure writes for long ranges"): one cell,
+        // a statistic over the block query_ranges[r] × key_ranges[c], or the one cell
+        // (queries[r], keys[c]) sampled from that block.
+        w.key("aggregate").string(cellsKey(p));
         w.key("queries").integers(p.queries);
         w.key("keys").integers(p.keys);
+        if (p.cells != HeatmapCells::Exact) {
+            jranges(w.key("query_ranges"), p.queryRanges);
+            jranges(w.key("key_ranges"), p.keyRanges);
+        }
         w.key("values").beginArray();
         for (Eigen::Index i = 0; i < p.values.rows(); ++i) {
             w.beginArray();

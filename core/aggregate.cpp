@@ -1,6 +1,8 @@
 // Exact block statistics (see aggregate.h).
 #include "core/aggregate.h"
 
+#include "core/decay.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -23,6 +25,15 @@ inline void twoSum(double a, double b, double& s, double& e) {
 inline void fastTwoSum(double a, double b, double& s, double& e) {
     s = a + b;
     e = b - (s - a);
+}
+// a·b = p + e exactly (Dekker/Veltkamp splitting: no fma instruction needed, nothing called).
+inline void twoProd(double a, double b, double& p, double& e) {
+    constexpr double kSplit = 134217729.0;   // 2^27 + 1
+    p = a * b;
+    const double ca = kSplit * a, cb = kSplit * b;
+    const double ah = ca - (ca - a), al = a - ah;
+    const double bh = cb - (cb - b), bl = b - bh;
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
 }
 
 }  // namespace
@@ -51,14 +62,24 @@ DiagonalStats::DiagonalStats(std::vector<double> f, std::int64_t lo) : f_(std::m
         e += a.lo;
         fastTwoSum(s, e, a.hi, a.lo);
         // b += t·v, the product exact as p + q
-        const double td = static_cast<double>(t);
-        const double p = td * v;
-        const double q = std::fma(td, v, -p);
+        double p, q;
+        twoProd(static_cast<double>(t), v, p, q);
         twoSum(b.hi, p, s, e);
         e += b.lo + q;
         fastTwoSum(s, e, b.hi, b.lo);
         p1_[static_cast<std::size_t>(t + 1)] = a;
         p2_[static_cast<std::size_t>(t + 1)] = b;
+    }
+    // C[t] = Σ_{u<t} P1[u], t = 0 .. m + 1.
+    c_.resize(static_cast<std::size_t>(m + 2));
+    DD c;
+    for (std::int64_t t = 0; t <= m; ++t) {
+        const DD& x = p1_[static_cast<std::size_t>(t)];
+        double s, e;
+        twoSum(c.hi, x.hi, s, e);
+        e += c.lo + x.lo;
+        fastTwoSum(s, e, c.hi, c.lo);
+        c_[static_cast<std::size_t>(t + 1)] = c;
     }
     // Range extremes: within blocks of kBlock, and a sparse table over the blocks.
     preMin_.resize(f_.size());
@@ -147,8 +168,8 @@ DiagonalStats::DD DiagonalStats::segment(std::int64_t s, std::int64_t e, double 
         return r;
     };
     auto scale = [](const DD& x, double c) {
-        const double p = x.hi * c;
-        double q = std::fma(x.hi, c, -p);
+        double p, q;
+        twoProd(x.hi, c, p, q);
         q += x.lo * c;
         DD r;
         fastTwoSum(p, q, r.hi, r.lo);
@@ -173,6 +194,30 @@ BlockStats DiagonalStats::range(std::int64_t d0, std::int64_t d1) const {
     st.min = rangeMin(d0 - lo_, d1 - lo_);
     st.max = rangeMax(d0 - lo_, d1 - lo_);
     return st;
+}
+
+double DiagonalStats::blockValue(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal,
+                                 Aggregate which) const {
+    const std::int64_t a = q0 - k1 + 1, b = q1 - 1 - k0;
+    const std::int64_t dlo = causal ? std::max<std::int64_t>(a, 0) : a;
+    if (dlo > b) return -kInf;
+    if (which == Aggregate::Max) return rangeMax(dlo - lo_, b - lo_);
+    if (which == Aggregate::Min) return rangeMin(dlo - lo_, b - lo_);
+    if (dlo != a) return block(q0, q1, k0, k1, causal).mean();   // the block meets the causal diagonal
+    // Every cell visible: row i sums P1[i − k0 + 1 − lo] − P1[i − k1 + 1 − lo], and the rows
+    // together C[q1 + A] − C[q0 + A] − (C[q1 + B] − C[q0 + B]), A = 1 − k0 − lo, B = 1 − k1 − lo.
+    const std::int64_t A = 1 - k0 - lo_, B = 1 - k1 - lo_;
+    auto at = [&](std::int64_t t) { return c_[static_cast<std::size_t>(t)]; };
+    const DD terms[4] = {at(q1 + A), at(q0 + B), at(q0 + A), at(q1 + B)};
+    double hi = 0, lo = 0;
+    for (int k = 0; k < 4; ++k) {
+        const double sign = k < 2 ? 1.0 : -1.0;
+        double x, y;
+        twoSum(hi, sign * terms[k].hi, x, y);
+        y += lo + sign * terms[k].lo;
+        fastTwoSum(x, y, hi, lo);
+    }
+    return (hi + lo) / static_cast<double>((q1 - q0) * (k1 - k0));
 }
 
 BlockStats DiagonalStats::block(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal) const {
@@ -293,6 +338,32 @@ Result<AggregatedScores> reducedBlocks(const ScoreParams& params, std::int64_t l
     return out;
 }
 
+// f(δ) for δ in [lo, hi]. RoPE in double with ones content scores (i, j) and (j, i) alike and
+// f(δ) = s·(R_δ q)·(R_0 k) is its decay curve: the O(D·d) sweep of core/decay (the sequence's
+// length fixes dynamic/longrope factors, as the scores' runtime rule does). Else scoresByDistance.
+Result<std::vector<double>> distanceValues(const ScoreParams& params, std::int64_t length, std::int64_t lo,
+                                           std::int64_t hi) {
+    if (params.method == Method::Rope && params.content == Content::Ones && params.precision == Precision::Double &&
+        !params.softmax) {
+        ScoreParams d = params;
+        if (!d.rope.seq_len) d.rope.seq_len = length;
+        const std::int64_t top = std::max(std::abs(lo), std::abs(hi));
+        auto c = decayCurve(d, top);
+        if (c) {
+            const Vector& v = c.value().value;
+            std::vector<double> f(static_cast<std::size_t>(hi - lo + 1));
+            for (std::int64_t x = lo; x <= hi; ++x) {
+                const double y = v[static_cast<Eigen::Index>(std::abs(x))];
+                if (!std::isfinite(y)) return ParamError{"result", "parameters for which every score is finite", formatNumber(y)};
+                f[static_cast<std::size_t>(x - lo)] = y;
+            }
+            return f;
+        }
+        if (c.error().parameter == "result") return c.error();
+    }
+    return scoresByDistance(params, length, lo, hi);
+}
+
 }  // namespace
 
 Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t length,
@@ -327,7 +398,7 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
             out.structured = true;
             return out;
         }
-        auto f = scoresByDistance(params, length, lo, hi);
+        auto f = distanceValues(params, length, lo, hi);
         if (f) {
             const DiagonalStats d(std::move(f.value()), lo);
             out.values.resize(R, C);
@@ -335,8 +406,7 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
                 const auto& qr = queryRanges[std::size_t(r)];
                 for (Eigen::Index c = 0; c < C; ++c) {
                     const auto& kr = keyRanges[std::size_t(c)];
-                    const BlockStats st = d.block(qr.from, qr.to, kr.from, kr.to, params.causal);
-                    out.values(r, c) = st.count > 0 ? st.get(aggregate) : -kInf;
+                    out.values(r, c) = d.blockValue(qr.from, qr.to, kr.from, kr.to, params.causal, aggregate);
                 }
             }
             out.structured = true;

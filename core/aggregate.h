@@ -65,6 +65,11 @@ public:
     // Statistics of the block [q0, q1) × [k0, k1), causal: leaving out j > i. Preconditions:
     // q0 < q1, k0 < k1 and every δ = i − j of the block's visible cells in [lo, hi].
     BlockStats block(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal) const;
+    // One statistic of the same block (−infinity: no visible cell), computing only that one; a
+    // block with every cell visible takes its sum from four second-order prefix sums
+    // C[t] = Σ_{u<t} P1[u] (rows i contribute P1[i − k0 + 1 − lo] − P1[i − k1 + 1 − lo]).
+    double blockValue(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal,
+                      Aggregate which) const;
     // Extremes and sum of f over δ in [d0, d1] (inclusive, within [lo, hi]): each δ once.
     BlockStats range(std::int64_t d0, std::int64_t d1) const;
     std::int64_t lo() const { return lo_; }
@@ -81,6 +86,7 @@ private:
     std::vector<double> f_;
     std::int64_t lo_ = 0;
     std::vector<DD> p1_, p2_;                            // prefix sums, |f| + 1 entries
+    std::vector<DD> c_;                                  // prefix sums of p1_, |f| + 2 entries
     std::vector<double> preMin_, preMax_, sufMin_, sufMax_;   // within blocks of kBlock
     std::vector<std::vector<double>> tabMin_, tabMax_;   // sparse tables over block extremes
 };

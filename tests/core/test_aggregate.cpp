@@ -116,13 +116,20 @@ void TestAggregate::diagonalStatsMatchesDirect() {
         QCOMPARE(s.count, count);
         if (count == 0) {
             QCOMPARE(s.max, -kInf);
+            QCOMPARE(d.blockValue(q0, q1, k0, k1, causal, Aggregate::Mean), -kInf);
             continue;
         }
+        QCOMPARE(d.blockValue(q0, q1, k0, k1, causal, Aggregate::Max), mx);
+        QCOMPARE(d.blockValue(q0, q1, k0, k1, causal, Aggregate::Min), mn);
         QCOMPARE(s.min, mn);
         QCOMPARE(s.max, mx);
         // Double-double prefix sums: the block mean within a few ulps of the exact one, one-cell
         // blocks included (plain double prefix sums are off by ~1e-7 relative here).
         const double exact = static_cast<double>(sum / count);
+        const double fast = d.blockValue(q0, q1, k0, k1, causal, Aggregate::Mean);
+        if (std::abs(fast - exact) > 4e-16 * std::abs(exact))
+            QFAIL(qPrintable(QStringLiteral("blockValue %1:%2 x %3:%4 mean %5 vs %6")
+                                 .arg(q0).arg(q1).arg(k0).arg(k1).arg(fast, 0, 'g', 17).arg(exact, 0, 'g', 17)));
         if (std::abs(s.mean() - exact) > 4e-16 * std::abs(exact))
             QFAIL(qPrintable(QStringLiteral("block %1:%2 x %3:%4 mean %5 vs %6")
                                  .arg(q0).arg(q1).arg(k0).arg(k1).arg(s.mean(), 0, 'g', 17).arg(exact, 0, 'g', 17)));

@@ -30,6 +30,11 @@ Positions samplePositions(std::int64_t n, int count);
 // evenly (or geometrically on a log axis) down to at most `count` distinct integers.
 std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, bool logScale);
 
+// The decay view's columns: consecutive ranges [from, to) of integer distances covering
+// 0 .. maxDistance (1 .. maxDistance on a log axis, geometrically growing), at most `count` of
+// them; one distance each when they fit.
+std::vector<PositionRange> decayColumns(std::int64_t maxDistance, int count, bool logScale);
+
 // Panels the heatmap view shows for a scene: one per configuration, plus the differences
 // (configuration − A) in compare mode when view.showDifference.
 int heatmapPanelCount(const SceneParams& scene);

@@ -44,7 +44,9 @@
 //   heatmap      panel,title,difference,query,key,value,aggregate,query_to,key_to
 //                  (value empty = masked; aggregate exact/mean/max/min/sample; query, key the
 //                  cell, the sampled cell or the block's first position, *_to the end, exclusive)
-//   decay        config,title,distance,value,bound              (bound empty when none)
+//   decay        config,title,distance,value,bound,distance_from,distance_to,value_min,value_max,
+//                value_mean,bound_min,bound_max,bound_mean   (one row per plotted column: the
+//                exact envelope and mean over distances from..to inclusive; bound_* empty when none)
 //   frequencies  config,title,pair,theta_before,theta_after,wavelength_before,wavelength_after
 // Numbers are written in their shortest round-trip form, as `poslab compute` prints them.
 
@@ -574,12 +576,20 @@ void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
 
 QString decayCsv(const DecayResult& res) {
     QString out = csvRow({QStringLiteral("config"), QStringLiteral("title"), QStringLiteral("distance"),
-                          QStringLiteral("value"), QStringLiteral("bound")});
+                          QStringLiteral("value"), QStringLiteral("bound"), QStringLiteral("distance_from"),
+                          QStringLiteral("distance_to"), QStringLiteral("value_min"), QStringLiteral("value_max"),
+                          QStringLiteral("value_mean"), QStringLiteral("bound_min"), QStringLiteral("bound_max"),
+                          QStringLiteral("bound_mean")});
     for (int c = 0; c < static_cast<int>(res.series.size()); ++c) {
         const auto& s = res.series[static_cast<std::size_t>(c)];
-        for (std::size_t k = 0; k < s.distance.size() && k < s.value.size(); ++k)
+        for (std::size_t k = 0; k < s.distance.size() && k < s.value.size(); ++k) {
+            const bool b = k < s.bound.size();
             out += csvRow({QString::number(c), s.title, QString::number(s.distance[k]), num(s.value[k]),
-                           k < s.bound.size() ? num(s.bound[k]) : QString()});
+                           b ? num(s.bound[k]) : QString(), QString::number(s.distanceFrom[k]),
+                           QString::number(s.distanceTo[k]), num(s.valueMin[k]), num(s.valueMax[k]), num(s.value[k]),
+                           b ? num(s.boundMin[k]) : QString(), b ? num(s.boundMax[k]) : QString(),
+                           b ? num(s.bound[k]) : QString()});
+        }
     }
     return out;
 }
@@ -594,9 +604,24 @@ void decayJson(JsonWriter& w, const DecayResult& res) {
         w.beginObject();
         jstr(w.key("title"), s.title);
         if (!s.error.isEmpty()) jstr(w.key("error"), s.error);
+        if (!s.note.isEmpty()) jstr(w.key("note"), s.note);
+        // Each column stands for every integer distance from distance_from to distance_to
+        // (inclusive): value_min/value_max its exact envelope, value_mean (= value) its mean.
+        // "sampled": the whole curve was past the work limit, each column is one distance.
+        w.key("sampled").boolean(s.sampled);
         w.key("distance").integers(s.distance);
+        w.key("distance_from").integers(s.distanceFrom);
+        w.key("distance_to").integers(s.distanceTo);
         jnums(w.key("value"), s.value);
-        if (!s.bound.empty()) jnums(w.key("bound"), s.bound);
+        jnums(w.key("value_min"), s.valueMin);
+        jnums(w.key("value_max"), s.valueMax);
+        jnums(w.key("value_mean"), s.value);
+        if (!s.bound.empty()) {
+            jnums(w.key("bound"), s.bound);
+            jnums(w.key("bound_min"), s.boundMin);
+            jnums(w.key("bound_max"), s.boundMax);
+            jnums(w.key("bound_mean"), s.bound);
+        }
         w.endObject();
     }
     w.endArray().endObject();

@@ -110,11 +110,22 @@ struct HeatmapResult {
 };
 
 // ---- Decay ----------------------------------------------------------------------------------
+// One plotted column stands for every integer distance in [distanceFrom[k], distanceTo[k]]
+// (inclusive): value is the curve's exact mean over them, valueMin/valueMax its envelope (the
+// three equal where a column holds one distance); the same for the bound.
 struct DecaySeries {
     QString title;
-    std::vector<std::int64_t> distance;
-    std::vector<double> value;
-    std::vector<double> bound;          // empty unless the method has one (RoPE, xPos)
+    std::vector<std::int64_t> distance;     // per column: its centre ⌊(from + to)/2⌋
+    std::vector<std::int64_t> distanceFrom, distanceTo;
+    std::vector<double> value;              // mean over the column
+    std::vector<double> valueMin, valueMax;
+    std::vector<double> absMin, absMax;     // envelope of |value| (the band on a log value axis)
+    std::vector<double> bound;              // mean of the bound; empty unless the method has one (RoPE)
+    std::vector<double> boundMin, boundMax;
+    // The whole curve is past the decay's work limit: each column is its centre distance only
+    // (distanceFrom = distanceTo = distance), and the view says so.
+    bool sampled = false;
+    QString note;                           // what the series shows beyond its title (N of dynamic/longrope)
     QString error;
 };
 

@@ -352,7 +352,7 @@ void TestExport::csvColumnsAndValues() {
     } cases[] = {
         {ViewKind::Pairs, "config,title,kind,pair,theta,position,x,y,angle,series,value"},
         {ViewKind::Heatmap, "panel,title,difference,query,key,value,aggregate,query_to,key_to"},
-        {ViewKind::Decay, "config,title,distance,value,bound"},
+        {ViewKind::Decay, "config,title,distance,value,bound,distance_from,distance_to,value_min,value_max,value_mean,bound_min,bound_max,bound_mean"},
         {ViewKind::Frequencies, "config,title,pair,theta_before,theta_after,wavelength_before,wavelength_after"},
     };
     for (const auto& c : cases) {

@@ -90,7 +90,7 @@ std::vector<OptionSpec> figureSpecs() {
          "light, dark or projector"},
         {"font-scale", "F", "text size factor", "the scene's (1)", "a number from 0.5 to 3"},
         // Scene options (the panel's scene-wide settings).
-        {"length", "N", "sequence length: positions 0 … N−1", "the scene's (64)", "an integer from 1 to 65536"},
+        {"length", "N", "sequence length: positions 0 … N−1", "the scene's (64)", "an integer from 1 to 1048576"},
         {"positions", "LIST", "positions of interest (pair-vector arrows)", "the scene's (0,1,2,4,8,16,32)",
          "a LIST or RANGE of integers >= 0 (those >= N are left out)"},
         {"pairs", "LIST", "pair indices shown by the pair-vector view", "automatic", "a LIST of integers from 0 to 32767"},

@@ -265,9 +265,20 @@ std::int64_t totalSize(const std::vector<PositionRange>& r) {
     return n;
 }
 
+// Even a sample has a price: with softmax each sampled row needs its exact normaliser over all
+// `length` keys. Past this it is refused at once rather than left running for minutes.
+constexpr std::int64_t kMaxSampleWork = std::int64_t{1} << 34;
+
 Result<AggregatedScores> sampledBlocks(const ScoreParams& params, std::int64_t length, AggregatedScores out) {
     for (const auto& r : out.queryRanges) out.sampledQueries.push_back(r.from + (r.size() - 1) / 2);
     for (const auto& r : out.keyRanges) out.sampledKeys.push_back(r.from + (r.size() - 1) / 2);
+    const std::int64_t work = scoresWork(params, length, static_cast<std::int64_t>(out.sampledQueries.size()),
+                                         static_cast<std::int64_t>(out.sampledKeys.size()));
+    if (work > kMaxSampleWork)
+        return ParamError{"length",
+                          "a sample within the work limit (" + formatInt(kMaxSampleWork) + " multiply-adds" +
+                              (params.softmax ? "; softmax normalises each sampled row over all N keys" : std::string{}) + ")",
+                          formatInt(length) + " (" + formatInt(work) + " multiply-adds)"};
     auto s = scores(params, out.sampledQueries, out.sampledKeys, length);
     if (!s) return s.error();
     out.values = std::move(s.value());

@@ -376,6 +376,18 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
                 case Method::Xpos: computeXposPairs(scene, p, out, display, pairs); break;
                 default: computeBiasPairs(scene, p, out, display); break;
                 }
+                // Say what is sampled: the trail and the table rows are drawn at display
+                // resolution, not one per position.
+                if (out.trailPositions.size() >= 2 &&
+                    static_cast<std::int64_t>(out.trailPositions.size()) < out.trailPositions.back() + 1) {
+                    const QString t = QObject::tr("trail: %1 sampled positions of 0 … %2")
+                                          .arg(out.trailPositions.size())
+                                          .arg(out.trailPositions.back());
+                    out.note = out.note.isEmpty() ? t : out.note + QStringLiteral(" · ") + t;
+                }
+                if (out.tableRows.size() >= 2 && out.tableRows.size() < std::size_t(display.tableRows + 1) &&
+                    out.tableRows.back() - out.tableRows.front() + 1 > static_cast<std::int64_t>(out.tableRows.size()))
+                    out.tableTitle += QObject::tr(" · %1 sampled rows").arg(out.tableRows.size());
             });
         }
         res.configs.push_back(std::move(out));
@@ -550,7 +562,8 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                 // Every integer distance of every column: the whole curve, then each column's
                 // exact envelope and mean.
                 auto r = decayCurve(p, res.maxDistance);
-                if (!r && r.error().parameter == "max_distance") {
+                if (!r && r.error().parameter == "max_distance" &&
+                    r.error().valid.find("work limit") != std::string::npos) {
                     // Past the work limit: the columns' centres only, said on the view.
                     std::vector<std::int64_t> centres;
                     for (const auto& col : columns) centres.push_back(col.from + (col.size() - 1) / 2);
@@ -638,6 +651,12 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                 f.context = rp.max_positions;
                 f.note = f.scaled ? QObject::tr("θ_i = 1/base^(2i/r) before scaling and after (N = %1)").arg(scene.length)
                                   : QObject::tr("θ_i = 1/base^(2i/r): pair i turns θ_i radians per position");
+                // Dynamic NTK and LongRoPE choose their factors by the sequence length: say which.
+                if (rp.scaling == RopeScaling::Dynamic || rp.scaling == RopeScaling::LongRope)
+                    f.note = rp.seq_len ? QObject::tr("θ_i before scaling and after, factors for an explicit sequence length %1")
+                                              .arg(*rp.seq_len)
+                                        : QObject::tr("θ_i before scaling and after, factors for a sequence of N = %1 (the scene's length)")
+                                              .arg(scene.length);
                 break;
             }
             case Method::Sinusoidal: {

@@ -547,7 +547,7 @@ void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
         // What each value stands for (cli.md, "What figure writes for long ranges"): one cell,
         // a statistic over the block query_ranges[r] × key_ranges[c], or the one cell
         // (queries[r], keys[c]) sampled from that block.
-        w.key("aggregate").string(cellsKey(p));
+        if (p.error.isEmpty()) w.key("aggregate").string(cellsKey(p));
         w.key("queries").integers(p.queries);
         w.key("keys").integers(p.keys);
         if (p.cells != HeatmapCells::Exact) {

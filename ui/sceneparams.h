@@ -95,7 +95,7 @@ struct SceneParams {
 const ParamTable<ViewOptions>& viewParamTable();
 const ParamTable<SceneParams>& sceneParamTable();
 
-inline constexpr std::int64_t kMaxLength = 65536;       // panel limit on N
+inline constexpr std::int64_t kMaxLength = 1048576;     // limit on N (2^20): every view draws it exactly or says what it samples
 inline constexpr int kMaxConfigs = 4;                   // compare mode: at most four columns
 inline constexpr int kMaxLabelLength = 200;             // a configuration's label, in characters
 

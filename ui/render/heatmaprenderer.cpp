@@ -24,7 +24,7 @@ Metrics metrics(const Theme& t) {
     m.small = m.sub;
     m.body = plot::lineHeight(t.bodyFont());
     const QFontMetricsF fm(t.smallFont());
-    m.tickW = fm.horizontalAdvance(QStringLiteral("65536"));
+    m.tickW = fm.horizontalAdvance(QStringLiteral("1000000"));
     m.barW = std::max(10.0, m.small * 0.8);
     m.barGap = m.small * 0.6;
     m.barLabelW = fm.horizontalAdvance(QStringLiteral("−0.0000"));

@@ -64,8 +64,14 @@ std::string viewList() { return "one of " + s(ui::viewKeys().join(QStringLiteral
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
 
+// View options generated from the view parameter table (ui/sceneparams.cpp).
+const TableSelection& viewSelection() {
+    static const TableSelection sel{.only = {"aggregate"}};
+    return sel;
+}
+
 std::vector<OptionSpec> figureSpecs() {
-    return {
+    return concat(std::vector<OptionSpec>{
         {"output", "FILE", "the file to write (-o FILE); its extension chooses the format", "required",
          "a file name ending in .png, .svg, .pdf, .csv or .json"},
         flagSpec("force", "replace FILE if it exists"),
@@ -84,7 +90,7 @@ std::vector<OptionSpec> figureSpecs() {
          "light, dark or projector"},
         {"font-scale", "F", "text size factor", "the scene's (1)", "a number from 0.5 to 3"},
         // Scene options (the panel's scene-wide settings).
-        {"length", "N", "sequence length: positions 0 … N−1", "the scene's (64)", "an integer from 1 to 65536"},
+        {"length", "N", "sequence length: positions 0 … N−1", "the scene's (64)", "an integer from 1 to 1048576"},
         {"positions", "LIST", "positions of interest (pair-vector arrows)", "the scene's (0,1,2,4,8,16,32)",
          "a LIST or RANGE of integers >= 0 (those >= N are left out)"},
         {"pairs", "LIST", "pair indices shown by the pair-vector view", "automatic", "a LIST of integers from 0 to 32767"},
@@ -98,7 +104,7 @@ std::vector<OptionSpec> figureSpecs() {
         flagSpec("log-y", "decay: logarithmic |value| axis"),
         flagSpec("no-bound", "decay: hide RoPE's upper bound"),
         flagSpec("no-difference", "heatmap (compare mode): hide the B − A panels"),
-    };
+    }, tableSpecs(ui::viewParamTable(), viewSelection()));
 }
 
 // The options that choose and set the method of the first configuration (`compute scores`'s).
@@ -320,6 +326,10 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     if (o.has("log-y")) sc.view.decayLogY = true;
     if (o.has("no-bound")) sc.view.decayShowBound = false;
     if (o.has("no-difference")) sc.view.showDifference = false;
+    {
+        std::map<std::string, std::string> viewRename;
+        readTable(o, ui::viewParamTable(), viewSelection(), sc.view, viewRename);
+    }
     if (auto problem = ui::sceneProblem(sc)) fail("invalid scene", "a scene every method accepts", s(*problem));
 
     // Output.

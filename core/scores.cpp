@@ -757,3 +757,47 @@ Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t lengt
 }
 
 }  // namespace poslab
+
+namespace poslab {
+
+bool scoresAreDistanceFunction(const ScoreParams& params) { return !params.softmax && isPositionalOnly(params); }
+
+Result<std::vector<double>> scoresByDistance(const ScoreParams& params, std::int64_t length, std::int64_t lo,
+                                            std::int64_t hi) {
+    if (auto e = params.validate()) return *e;
+    if (length < 1 || length > kMaxStructuredLength)
+        return ParamError{"length", "an integer from 1 to " + formatInt(kMaxStructuredLength), formatInt(length)};
+    if (lo > hi || lo < -(length - 1) || hi > length - 1)
+        return ParamError{"distances", "a range within ±(length − 1) = ±" + formatInt(length - 1),
+                          formatInt(lo) + ".." + formatInt(hi)};
+    const bool txl = params.method == Method::TransformerXL;
+    const bool rotates = params.method == Method::Rope || params.method == Method::Xpos;
+    const std::int64_t perDistance = txl ? satMul(params.dim, params.dim) : (rotates ? 16 : 1) * std::int64_t(params.dim);
+    if (satMul(hi - lo + 1, perDistance) > kMaxStructuredWork)
+        return ParamError{"length",
+                          "distances·" + std::string(txl ? "dim²" : "dim") + " at most " +
+                              formatInt(kMaxStructuredWork / (rotates ? 16 : 1)) + " for this method",
+                          formatInt(length)};
+    Engine e(params, length);
+    if (auto err = e.prepare()) return *err;
+    const bool mirror = params.content == Content::Ones &&
+                        (params.method == Method::Rope || params.method == Method::NoPE ||
+                         (params.method == Method::Alibi && !params.causal)) &&
+                        -lo <= hi;   // the mirrored half must lie in the evaluated one
+    auto f = distanceScores(e, lo, hi, mirror);
+    if (!f) return f.error();
+    for (double v : f.value())
+        if (!std::isfinite(v)) return ParamError{"result", "parameters for which every score is finite", formatNumber(v)};
+    return f;
+}
+
+std::int64_t scoresWork(const ScoreParams& params, std::int64_t length, std::int64_t rows, std::int64_t cols) {
+    const std::int64_t per = params.dim + entryCost(params);
+    std::int64_t w = satMul(satMul(rows, cols), per);
+    if (params.softmax) w = std::max(w, satMul(satMul(rows, length), per));
+    // Transformer-XL's side rows: a dim × dim projection per position.
+    if (params.method == Method::TransformerXL) w = std::max(w, satMul(rows + cols, satMul(params.dim, params.dim)));
+    return w;
+}
+
+}  // namespace poslab

@@ -106,4 +106,21 @@ struct ScoreSummary {
 };
 Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t length);
 
+// Whether every entry of the (pre-softmax) matrix is f(i − j) for one function f: ones content
+// with nope, alibi, t5, shaw, transformer-xl, or rope/xpos in double precision (their entries
+// equal f(i − j) up to the rounding of the angles i·θ and j·θ), and no softmax.
+bool scoresAreDistanceFunction(const ScoreParams& params);
+
+// f(δ) for δ in [lo, hi] (the whole matrix when scoresAreDistanceFunction()): the score of a
+// query at δ and the key at 0 for δ >= 0, of the query at 0 and a key at −δ for δ < 0, within a
+// sequence of `length` positions. Preconditions: params validate, −(length−1) <= lo <= hi <=
+// length − 1. Errors: length·(per-distance work) past the structured limit (names `length`), as
+// scoresSummary; a non-finite score (names `result`).
+Result<std::vector<double>> scoresByDistance(const ScoreParams& params, std::int64_t length, std::int64_t lo,
+                                            std::int64_t hi);
+
+// Multiply-add equivalents of scores() for |queries| = rows, |keys| = cols (with softmax, the
+// row normalisers over all `length` keys too).
+std::int64_t scoresWork(const ScoreParams& params, std::int64_t length, std::int64_t rows, std::int64_t cols);
+
 }  // namespace poslab

@@ -330,6 +330,26 @@ std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, b
     return out;
 }
 
+std::vector<PositionRange> decayColumns(std::int64_t maxDistance, int count, bool logScale) {
+    maxDistance = std::max<std::int64_t>(maxDistance, 1);
+    count = std::max(count, 2);
+    const std::int64_t first = logScale ? 1 : 0;
+    if (!logScale) return splitRange(first, maxDistance + 1, count);
+    std::vector<PositionRange> out;
+    if (maxDistance - first + 1 <= count) return splitRange(first, maxDistance + 1, count);
+    // Geometric column ends: 1·(maxDistance + 1)^(k/count), at least one distance each.
+    std::int64_t from = first;
+    const double top = std::log(static_cast<double>(maxDistance + 1));
+    for (int k = 1; k <= count && from <= maxDistance; ++k) {
+        const auto end = k == count ? maxDistance + 1
+                                    : std::clamp<std::int64_t>(std::llround(std::exp(top * k / count)), from + 1, maxDistance + 1);
+        out.push_back({from, end});
+        from = end;
+    }
+    if (from <= maxDistance) out.push_back({from, maxDistance + 1});
+    return out;
+}
+
 int heatmapPanelCount(const SceneParams& scene) {
     const int configs = static_cast<int>(scene.methods.size());
     return configs + ((configs > 1 && scene.view.showDifference) ? configs - 1 : 0);
@@ -356,6 +376,18 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
                 case Method::Xpos: computeXposPairs(scene, p, out, display, pairs); break;
                 default: computeBiasPairs(scene, p, out, display); break;
                 }
+                // Say what is sampled: the trail and the table rows are drawn at display
+                // resolution, not one per position.
+                if (out.trailPositions.size() >= 2 &&
+                    static_cast<std::int64_t>(out.trailPositions.size()) < out.trailPositions.back() + 1) {
+                    const QString t = QObject::tr("trail: %1 sampled positions of 0 … %2")
+                                          .arg(out.trailPositions.size())
+                                          .arg(out.trailPositions.back());
+                    out.note = out.note.isEmpty() ? t : out.note + QStringLiteral(" · ") + t;
+                }
+                if (out.tableRows.size() >= 2 && out.tableRows.size() < std::size_t(display.tableRows + 1) &&
+                    out.tableRows.back() - out.tableRows.front() + 1 > static_cast<std::int64_t>(out.tableRows.size()))
+                    out.tableTitle += QObject::tr(" · %1 sampled rows").arg(out.tableRows.size());
             });
         }
         res.configs.push_back(std::move(out));
@@ -370,7 +402,13 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     res.causal = scene.view.causal;
     res.head = scene.head;
     const auto problem = sceneProblem(scene);
-    const Positions pos = problem ? Positions{} : samplePositions(scene.length, display.heatmapCells);
+    // The blocks the pixels cover: one cell each when N fits the display, else equal blocks of
+    // ceil(N / cells) positions (the last one shorter).
+    const std::vector<PositionRange> ranges =
+        problem ? std::vector<PositionRange>{} : splitRange(0, scene.length, display.heatmapCells);
+    const bool oneCellEach = static_cast<std::int64_t>(ranges.size()) == scene.length;
+    Positions starts;
+    for (const auto& r : ranges) starts.push_back(r.from);
     const int n = static_cast<int>(scene.methods.size());
     res.panels.reserve(static_cast<std::size_t>(n > 1 ? 2 * n - 1 : n));
     for (int c = 0; c < n; ++c) {
@@ -385,14 +423,39 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
             panel.error = *problem;
         } else {
             guarded(panel.error, [&] {
-                auto r = scores(effectiveParams(scene, c), pos, pos, scene.length);
+                panel.queryRanges = ranges;
+                panel.keyRanges = ranges;
+                panel.aggregate = scene.view.aggregate;
+                if (oneCellEach) {
+                    // Every cell, as the core computes it.
+                    auto r = scores(effectiveParams(scene, c), starts, starts, scene.length);
+                    if (!r) {
+                        panel.error = QString::fromStdString(r.error().message());
+                        return;
+                    }
+                    panel.cells = HeatmapCells::Exact;
+                    panel.queries = starts;
+                    panel.keys = starts;
+                    panel.values = std::move(r.value());
+                    return;
+                }
+                auto r = aggregateScores(effectiveParams(scene, c), scene.length, ranges, ranges, scene.view.aggregate,
+                                         display.heatmapWork);
                 if (!r) {
                     panel.error = QString::fromStdString(r.error().message());
                     return;
                 }
-                panel.queries = pos;
-                panel.keys = pos;
-                panel.values = std::move(r.value());
+                AggregatedScores& a = r.value();
+                if (a.sampled) {
+                    panel.cells = HeatmapCells::Sample;
+                    panel.queries = std::move(a.sampledQueries);
+                    panel.keys = std::move(a.sampledKeys);
+                } else {
+                    panel.cells = HeatmapCells::Aggregate;
+                    panel.queries = starts;
+                    panel.keys = starts;
+                }
+                panel.values = std::move(a.values);
             });
         }
         res.panels.push_back(std::move(panel));
@@ -442,6 +505,17 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
             } else {
                 diff.queries = a.queries;
                 diff.keys = a.keys;
+                diff.queryRanges = a.queryRanges;
+                diff.keyRanges = a.keyRanges;
+                diff.aggregate = a.aggregate;
+                // A sample on either side makes the difference a sample; blocks of the same
+                // ranges otherwise (for max/min: the difference of the blocks' maxima/minima).
+                diff.cells = a.cells == HeatmapCells::Sample || b.cells == HeatmapCells::Sample ? HeatmapCells::Sample : a.cells;
+                if (a.cells != b.cells && diff.cells == HeatmapCells::Sample) {
+                    diff.error = QObject::tr("one panel is sampled, the other aggregated: no difference shown");
+                    res.panels.push_back(std::move(diff));
+                    continue;
+                }
                 diff.values = b.values - a.values;
                 double m = 0;
                 for (Eigen::Index i = 0; i < diff.values.size(); ++i) {
@@ -466,7 +540,7 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
     res.logX = scene.view.decayLogX;
     res.logY = scene.view.decayLogY;
     res.showBound = scene.view.decayShowBound;
-    const auto dist = sampleDistances(res.maxDistance, display.decaySamples, res.logX);
+    const auto columns = decayColumns(res.maxDistance, display.decaySamples, res.logX);
     for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
         DecaySeries s;
         s.title = configTitle(scene, c);
@@ -474,15 +548,73 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
             s.error = *e;
         } else {
             guarded(s.error, [&] {
-                auto r = decayCurveAt(effectiveParams(scene, c), dist);
+                ScoreParams p = effectiveParams(scene, c);
+                // Dynamic NTK and LongRoPE: the factors of a sequence of the scene's length
+                // (or the explicit sequence length), as the pair and heatmap views use.
+                if (p.method == Method::Rope &&
+                    (p.rope.scaling == RopeScaling::Dynamic || p.rope.scaling == RopeScaling::LongRope)) {
+                    if (p.rope.seq_len)
+                        s.note = QObject::tr("factors for an explicit sequence length %1").arg(*p.rope.seq_len);
+                    else
+                        s.note = QObject::tr("factors for a sequence of N = %1 (the scene's length)").arg(scene.length);
+                    if (!p.rope.seq_len) p.rope.seq_len = scene.length;
+                }
+                // Every integer distance of every column: the whole curve, then each column's
+                // exact envelope and mean.
+                auto r = decayCurve(p, res.maxDistance);
+                if (!r && r.error().parameter == "max_distance" &&
+                    r.error().valid.find("work limit") != std::string::npos) {
+                    // Past the work limit: the columns' centres only, said on the view.
+                    std::vector<std::int64_t> centres;
+                    for (const auto& col : columns) centres.push_back(col.from + (col.size() - 1) / 2);
+                    r = decayCurveAt(p, centres);
+                    s.sampled = true;
+                }
                 if (!r) {
                     s.error = QString::fromStdString(r.error().message());
                     return;
                 }
                 const DecayCurve& curve = r.value();
-                s.distance = curve.distance;
-                s.value.assign(curve.value.data(), curve.value.data() + curve.value.size());
-                if (curve.bound) s.bound.assign(curve.bound->data(), curve.bound->data() + curve.bound->size());
+                const bool hasBound = curve.bound.has_value();
+                for (std::size_t k = 0; k < columns.size(); ++k) {
+                    const auto& col = columns[k];
+                    std::int64_t a = col.from, b = col.to - 1;
+                    Eigen::Index i0 = a, i1 = b;   // indices into the curve
+                    if (s.sampled) {
+                        a = b = curve.distance[k];
+                        i0 = i1 = static_cast<Eigen::Index>(k);
+                    }
+                    double sum = 0, mn = std::numeric_limits<double>::infinity(), mx = -mn;
+                    double amn = mn, amx = 0, bsum = 0, bmn = mn, bmx = -mn;
+                    for (Eigen::Index i = i0; i <= i1; ++i) {
+                        const double v = curve.value[i];
+                        sum += v;
+                        mn = std::min(mn, v);
+                        mx = std::max(mx, v);
+                        amn = std::min(amn, std::abs(v));
+                        amx = std::max(amx, std::abs(v));
+                        if (hasBound) {
+                            const double x = (*curve.bound)[i];
+                            bsum += x;
+                            bmn = std::min(bmn, x);
+                            bmx = std::max(bmx, x);
+                        }
+                    }
+                    const auto n = static_cast<double>(i1 - i0 + 1);
+                    s.distanceFrom.push_back(a);
+                    s.distanceTo.push_back(b);
+                    s.distance.push_back(a + (b - a) / 2);
+                    s.value.push_back(i0 == i1 ? mn : sum / n);
+                    s.valueMin.push_back(mn);
+                    s.valueMax.push_back(mx);
+                    s.absMin.push_back(amn);
+                    s.absMax.push_back(amx);
+                    if (hasBound) {
+                        s.bound.push_back(i0 == i1 ? bmn : bsum / n);
+                        s.boundMin.push_back(bmn);
+                        s.boundMax.push_back(bmx);
+                    }
+                }
             });
         }
         res.series.push_back(std::move(s));
@@ -519,6 +651,12 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                 f.context = rp.max_positions;
                 f.note = f.scaled ? QObject::tr("θ_i = 1/base^(2i/r) before scaling and after (N = %1)").arg(scene.length)
                                   : QObject::tr("θ_i = 1/base^(2i/r): pair i turns θ_i radians per position");
+                // Dynamic NTK and LongRoPE choose their factors by the sequence length: say which.
+                if (rp.scaling == RopeScaling::Dynamic || rp.scaling == RopeScaling::LongRope)
+                    f.note = rp.seq_len ? QObject::tr("θ_i before scaling and after, factors for an explicit sequence length %1")
+                                              .arg(*rp.seq_len)
+                                        : QObject::tr("θ_i before scaling and after, factors for a sequence of N = %1 (the scene's length)")
+                                              .arg(scene.length);
                 break;
             }
             case Method::Sinusoidal: {

@@ -11,6 +11,10 @@ namespace poslab::ui {
 // How many samples each view can show (usually its size in device pixels).
 struct DisplaySpec {
     int heatmapCells = 512;     // per axis, per panel
+    // Work (multiply-add equivalents) a heatmap panel may spend reducing every cell of its blocks
+    // where the scores are not a function of i − j; past it each block's centre cell is sampled
+    // and the panel says so. The window keeps it within a frame; figures allow ~seconds.
+    std::int64_t heatmapWork = std::int64_t{1} << 26;
     int decaySamples = 600;     // points along the distance axis
     int trailSamples = 360;     // trail points of the pair-vector view
     int tableRows = 256;        // rows of a table image (learned, Shaw, T5, Transformer-XL)
@@ -25,6 +29,11 @@ Positions samplePositions(std::int64_t n, int count);
 // Distances for the decay view: 0 .. maxDistance (1 .. maxDistance on a log axis), sampled
 // evenly (or geometrically on a log axis) down to at most `count` distinct integers.
 std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, bool logScale);
+
+// The decay view's columns: consecutive ranges [from, to) of integer distances covering
+// 0 .. maxDistance (1 .. maxDistance on a log axis, geometrically growing), at most `count` of
+// them; one distance each when they fit.
+std::vector<PositionRange> decayColumns(std::int64_t maxDistance, int count, bool logScale);
 
 // Panels the heatmap view shows for a scene: one per configuration, plus the differences
 // (configuration − A) in compare mode when view.showDifference.

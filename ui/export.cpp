@@ -41,8 +41,12 @@
 //                        angle = the core's m·θ_i; trail: the query pair along the trail;
 //                        curve: a point (x, y) of the named `series` of a non-rotating method;
 //                        table: `value` at row label `position` and column `pair`
-//   heatmap      panel,title,difference,query,key,value         (value empty = causal mask)
-//   decay        config,title,distance,value,bound              (bound empty when none)
+//   heatmap      panel,title,difference,query,key,value,aggregate,query_to,key_to
+//                  (value empty = masked; aggregate exact/mean/max/min/sample; query, key the
+//                  cell, the sampled cell or the block's first position, *_to the end, exclusive)
+//   decay        config,title,distance,value,bound,distance_from,distance_to,value_min,value_max,
+//                value_mean,bound_min,bound_max,bound_mean   (one row per plotted column: the
+//                exact envelope and mean over distances from..to inclusive; bound_* empty when none)
 //   frequencies  config,title,pair,theta_before,theta_after,wavelength_before,wavelength_after
 // Numbers are written in their shortest round-trip form, as `poslab compute` prints them.
 
@@ -152,7 +156,11 @@ int heatmapPanels(const SceneParams& scene) {
 // for, for a view widget of the same size.
 DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& rect, const Theme& theme, double dpr) {
     DisplaySpec d;
-    if (view == ViewKind::Heatmap) d.heatmapCells = heatmapCellsFor(rect, heatmapPanels(scene), theme, dpr);
+    if (view == ViewKind::Heatmap) {
+        d.heatmapCells = heatmapCellsFor(rect, heatmapPanels(scene), theme, dpr);
+        // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
+        d.heatmapWork = std::int64_t{1} << 32;
+    }
     if (view == ViewKind::Decay) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr), 64, 2048);
     return d;
 }
@@ -475,22 +483,51 @@ void pairsJson(JsonWriter& w, const PairsResult& res) {
 }
 
 bool maskedCell(const HeatmapResult& res, const HeatmapPanel& panel, Eigen::Index i, Eigen::Index j) {
-    const double v = panel.values(i, j);
-    if (!std::isfinite(v)) return true;
-    return res.causal && panel.keys[std::size_t(j)] > panel.queries[std::size_t(i)];
+    return heatmapCellMasked(panel, res.causal, i, j);
+}
+
+// "exact", "mean", "max", "min" or "sample": what each value stands for (cli.md).
+const char* cellsKey(const HeatmapPanel& p) {
+    switch (p.cells) {
+    case HeatmapCells::Exact: return "exact";
+    case HeatmapCells::Sample: return "sample";
+    case HeatmapCells::Aggregate: return p.aggregate == Aggregate::Mean ? "mean" : p.aggregate == Aggregate::Max ? "max" : "min";
+    }
+    return "exact";
+}
+
+void jranges(JsonWriter& w, const std::vector<PositionRange>& ranges) {
+    w.beginArray();
+    for (const auto& r : ranges) {
+        w.beginArray();
+        w.integer(r.from);
+        w.integer(r.to);
+        w.endArray();
+    }
+    w.endArray();
 }
 
 QString heatmapCsv(const HeatmapResult& res) {
     QString out = csvRow({QStringLiteral("panel"), QStringLiteral("title"), QStringLiteral("difference"),
-                          QStringLiteral("query"), QStringLiteral("key"), QStringLiteral("value")});
+                          QStringLiteral("query"), QStringLiteral("key"), QStringLiteral("value"), QStringLiteral("aggregate"),
+                          QStringLiteral("query_to"), QStringLiteral("key_to")});
     for (int k = 0; k < static_cast<int>(res.panels.size()); ++k) {
         const auto& p = res.panels[static_cast<std::size_t>(k)];
         const QString ks = QString::number(k), diff = p.difference ? QStringLiteral("true") : QStringLiteral("false");
+        const QString agg = QString::fromLatin1(cellsKey(p));
+        // query, key: the cell (exact, sample) or the block's first position; query_to, key_to:
+        // the block's end (exclusive) — the cell + 1 for exact values.
+        auto end = [&](const std::vector<PositionRange>& r, const Positions& pos, Eigen::Index i) {
+            if (p.cells == HeatmapCells::Aggregate && std::size_t(i) < r.size()) return r[std::size_t(i)].to;
+            return pos[std::size_t(i)] + 1;
+        };
         for (Eigen::Index i = 0; i < p.values.rows(); ++i)
             for (Eigen::Index j = 0; j < p.values.cols(); ++j)
                 out += ks + QLatin1Char(',') + csvField(p.title) + QLatin1Char(',') + diff + QLatin1Char(',') +
                        QString::number(p.queries[std::size_t(i)]) + QLatin1Char(',') + QString::number(p.keys[std::size_t(j)]) +
-                       QLatin1Char(',') + (maskedCell(res, p, i, j) ? QString() : num(p.values(i, j))) + QLatin1Char('\n');
+                       QLatin1Char(',') + (maskedCell(res, p, i, j) ? QString() : num(p.values(i, j))) + QLatin1Char(',') + agg +
+                       QLatin1Char(',') + QString::number(end(p.queryRanges, p.queries, i)) + QLatin1Char(',') +
+                       QString::number(end(p.keyRanges, p.keys, j)) + QLatin1Char('\n');
     }
     return out;
 }
@@ -507,8 +544,16 @@ void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
         jstr(w.key("title"), p.title);
         w.key("difference").boolean(p.difference);
         if (!p.error.isEmpty()) jstr(w.key("error"), p.error);
+        // What each value stands for (cli.md, "What figure writes for long ranges"): one cell,
+        // a statistic over the block query_ranges[r] × key_ranges[c], or the one cell
+        // (queries[r], keys[c]) sampled from that block.
+        if (p.error.isEmpty()) w.key("aggregate").string(cellsKey(p));
         w.key("queries").integers(p.queries);
         w.key("keys").integers(p.keys);
+        if (p.cells != HeatmapCells::Exact) {
+            jranges(w.key("query_ranges"), p.queryRanges);
+            jranges(w.key("key_ranges"), p.keyRanges);
+        }
         w.key("values").beginArray();
         for (Eigen::Index i = 0; i < p.values.rows(); ++i) {
             w.beginArray();
@@ -531,12 +576,20 @@ void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
 
 QString decayCsv(const DecayResult& res) {
     QString out = csvRow({QStringLiteral("config"), QStringLiteral("title"), QStringLiteral("distance"),
-                          QStringLiteral("value"), QStringLiteral("bound")});
+                          QStringLiteral("value"), QStringLiteral("bound"), QStringLiteral("distance_from"),
+                          QStringLiteral("distance_to"), QStringLiteral("value_min"), QStringLiteral("value_max"),
+                          QStringLiteral("value_mean"), QStringLiteral("bound_min"), QStringLiteral("bound_max"),
+                          QStringLiteral("bound_mean")});
     for (int c = 0; c < static_cast<int>(res.series.size()); ++c) {
         const auto& s = res.series[static_cast<std::size_t>(c)];
-        for (std::size_t k = 0; k < s.distance.size() && k < s.value.size(); ++k)
+        for (std::size_t k = 0; k < s.distance.size() && k < s.value.size(); ++k) {
+            const bool b = k < s.bound.size();
             out += csvRow({QString::number(c), s.title, QString::number(s.distance[k]), num(s.value[k]),
-                           k < s.bound.size() ? num(s.bound[k]) : QString()});
+                           b ? num(s.bound[k]) : QString(), QString::number(s.distanceFrom[k]),
+                           QString::number(s.distanceTo[k]), num(s.valueMin[k]), num(s.valueMax[k]), num(s.value[k]),
+                           b ? num(s.boundMin[k]) : QString(), b ? num(s.boundMax[k]) : QString(),
+                           b ? num(s.bound[k]) : QString()});
+        }
     }
     return out;
 }
@@ -551,9 +604,24 @@ void decayJson(JsonWriter& w, const DecayResult& res) {
         w.beginObject();
         jstr(w.key("title"), s.title);
         if (!s.error.isEmpty()) jstr(w.key("error"), s.error);
+        if (!s.note.isEmpty()) jstr(w.key("note"), s.note);
+        // Each column stands for every integer distance from distance_from to distance_to
+        // (inclusive): value_min/value_max its exact envelope, value_mean (= value) its mean.
+        // "sampled": the whole curve was past the work limit, each column is one distance.
+        w.key("sampled").boolean(s.sampled);
         w.key("distance").integers(s.distance);
+        w.key("distance_from").integers(s.distanceFrom);
+        w.key("distance_to").integers(s.distanceTo);
         jnums(w.key("value"), s.value);
-        if (!s.bound.empty()) jnums(w.key("bound"), s.bound);
+        jnums(w.key("value_min"), s.valueMin);
+        jnums(w.key("value_max"), s.valueMax);
+        jnums(w.key("value_mean"), s.value);
+        if (!s.bound.empty()) {
+            jnums(w.key("bound"), s.bound);
+            jnums(w.key("bound_min"), s.boundMin);
+            jnums(w.key("bound_max"), s.boundMax);
+            jnums(w.key("bound_mean"), s.bound);
+        }
         w.endObject();
     }
     w.endArray().endObject();

@@ -1,6 +1,7 @@
 #pragma once
 // Result values the views draw: computed on the worker thread (compute.h) from a SceneParams at
 // display resolution, handed to the GUI thread by value. Every number here is the core's.
+#include "core/aggregate.h"
 #include "core/types.h"
 #include "core/method.h"
 
@@ -79,10 +80,20 @@ struct PairsResult {
 };
 
 // ---- Heatmap --------------------------------------------------------------------------------
+// What a heatmap value stands for: one cell; a statistic (HeatmapPanel::aggregate) over every
+// visible cell of a block of cells; or one cell sampled from a block (never called an aggregate).
+enum class HeatmapCells { Exact, Aggregate, Sample };
+
 struct HeatmapPanel {
     QString title;
-    Positions queries, keys;            // sampled positions: rows (queries) and columns (keys)
-    Matrix values;                      // |queries| × |keys|; −inf marks causal-masked entries
+    // Rows and columns: exact, the cells' positions; aggregate, each block's first position;
+    // sample, the positions sampled.
+    Positions queries, keys;
+    Matrix values;                      // |queries| × |keys|; −inf marks masked entries (an
+                                        // aggregate block with no visible cell)
+    HeatmapCells cells = HeatmapCells::Exact;
+    Aggregate aggregate = Aggregate::Mean;   // the statistic when cells == Aggregate
+    std::vector<PositionRange> queryRanges, keyRanges;   // the block [from, to) of each row / column
     QString error;                      // non-empty: values empty
     bool difference = false;            // a "B − A" panel
     double lo = 0, hi = 1;              // colour range of this panel
@@ -99,11 +110,22 @@ struct HeatmapResult {
 };
 
 // ---- Decay ----------------------------------------------------------------------------------
+// One plotted column stands for every integer distance in [distanceFrom[k], distanceTo[k]]
+// (inclusive): value is the curve's exact mean over them, valueMin/valueMax its envelope (the
+// three equal where a column holds one distance); the same for the bound.
 struct DecaySeries {
     QString title;
-    std::vector<std::int64_t> distance;
-    std::vector<double> value;
-    std::vector<double> bound;          // empty unless the method has one (RoPE, xPos)
+    std::vector<std::int64_t> distance;     // per column: its centre ⌊(from + to)/2⌋
+    std::vector<std::int64_t> distanceFrom, distanceTo;
+    std::vector<double> value;              // mean over the column
+    std::vector<double> valueMin, valueMax;
+    std::vector<double> absMin, absMax;     // envelope of |value| (the band on a log value axis)
+    std::vector<double> bound;              // mean of the bound; empty unless the method has one (RoPE)
+    std::vector<double> boundMin, boundMax;
+    // The whole curve is past the decay's work limit: each column is its centre distance only
+    // (distanceFrom = distanceTo = distance), and the view says so.
+    bool sampled = false;
+    QString note;                           // what the series shows beyond its title (N of dynamic/longrope)
     QString error;
 };
 

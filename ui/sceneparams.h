@@ -7,6 +7,7 @@
 // (sequence length, positions of interest, pairs, head, heatmap softmax/causal) live here and are
 // applied to every configuration by effectiveParams(): ScoreParams::head/causal/softmax of a
 // stored configuration are ignored.
+#include "core/aggregate.h"
 #include "core/scores.h"
 
 #include <QString>
@@ -54,6 +55,7 @@ struct ViewOptions {
     bool causal = false;                // mask keys after the query (j > i)
     HeatmapColormap colormap = HeatmapColormap::Auto;
     bool showDifference = true;         // compare mode: add a "B − A" panel (each config − the first)
+    Aggregate aggregate = Aggregate::Mean;   // a pixel covering many cells: their mean, max or min
     // Decay
     std::int64_t decayMaxDistance = 256;  // largest relative distance plotted, 1 .. 1'048'576
     bool decayLogX = false;             // log distance axis (starts at distance 1)
@@ -93,7 +95,7 @@ struct SceneParams {
 const ParamTable<ViewOptions>& viewParamTable();
 const ParamTable<SceneParams>& sceneParamTable();
 
-inline constexpr std::int64_t kMaxLength = 65536;       // panel limit on N
+inline constexpr std::int64_t kMaxLength = 1048576;     // limit on N (2^20): every view draws it exactly or says what it samples
 inline constexpr int kMaxConfigs = 4;                   // compare mode: at most four columns
 inline constexpr int kMaxLabelLength = 200;             // a configuration's label, in characters
 

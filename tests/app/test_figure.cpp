@@ -122,6 +122,9 @@ class TestFigure : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void helpListsViewsAndOptions();
+    void decayEnvelopeIsTheWholeCurve_data();
+    void decayEnvelopeIsTheWholeCurve();
+    void heatmapAggregateOption();
     void everyViewEveryFormat_data();
     void everyViewEveryFormat();
     void everyMethodFromASession_data();
@@ -158,6 +161,100 @@ void TestFigure::helpListsViewsAndOptions() {
     for (const char* s : {"pairs", "heatmap", "decay", "frequencies", "all", "--output", "--force", "--session", "--width",
                           "--height", "--dpi", "--theme", "--batch", ".png", ".svg", ".pdf", ".csv", ".json"})
         QVERIFY2(r.out.contains(s), s);
+}
+
+void TestFigure::decayEnvelopeIsTheWholeCurve_data() {
+    // Method options given to both `compute decay` (the whole curve, every integer distance) and
+    // `figure decay` (about 1 200 columns of many distances each).
+    QTest::addColumn<QStringList>("method");
+    QTest::addColumn<int>("maxDistance");
+    QTest::newRow("llama-3.1-8b_131072") << QStringList{"--preset", "llama-3.1-8b"} << 131072;
+    QTest::newRow("rope_double_dim128_50000")
+        << QStringList{"--method", "rope", "--dim", "128", "--content", "ones", "--precision", "double"} << 50000;
+    QTest::newRow("sinusoidal_dim64_30001") << QStringList{"--method", "sinusoidal", "--dim", "64", "--content", "ones"} << 30001;
+    QTest::newRow("xpos_dim64_20000")
+        << QStringList{"--method", "xpos", "--dim", "64", "--content", "random", "--scale-base", "65536"} << 20000;
+    QTest::newRow("transformer_xl_dim32_40000") << QStringList{"--method", "transformer-xl", "--dim", "32", "--content", "formula"} << 40000;
+    QTest::newRow("t5_dim16_9999") << QStringList{"--method", "t5", "--dim", "16", "--content", "ones"} << 9999;
+}
+
+void TestFigure::decayEnvelopeIsTheWholeCurve() {
+    // Each exported column's value_min/value_max/value_mean are the min, max and mean of the full
+    // curve over distance_from..distance_to; the columns tile 0..D; so the envelope's extremes are
+    // the curve's. The same for the bound.
+    QFETCH(QStringList, method);
+    QFETCH(int, maxDistance);
+    const QString d = QString::number(maxDistance);
+    const Run full = runPoslab(QStringList{"compute", "decay", "--max-distance", d} + method);
+    QVERIFY2(full.code == 0, qPrintable(describe(full)));
+    const QJsonObject curve = QJsonDocument::fromJson(full.out).object();
+    const QJsonArray value = curve.value("value").toArray();
+    const QJsonArray bound = curve.value("bound").toArray();
+    QCOMPARE(value.size(), qsizetype(maxDistance + 1));
+    QTemporaryDir dir;
+    const QString out = dir.filePath("d.json");
+    const Run fig = runPoslab(QStringList{"figure", "decay", "--max-distance", d, "-o", out} + method);
+    QVERIFY2(fig.code == 0, qPrintable(describe(fig)));
+    const QJsonObject root = QJsonDocument::fromJson(readAll(out)).object();
+    const QJsonObject s = root.value("views").toObject().value("decay").toObject().value("series").toArray().at(0).toObject();
+    QCOMPARE(s.value("sampled").toBool(), false);
+    const QJsonArray from = s.value("distance_from").toArray(), to = s.value("distance_to").toArray();
+    QVERIFY(from.size() > 100 && from.size() <= 4096);
+    QCOMPARE(from.at(0).toInteger(), qint64(0));
+    QCOMPARE(to.at(to.size() - 1).toInteger(), qint64(maxDistance));
+    double lo = 1e300, hi = -1e300, envLo = 1e300, envHi = -1e300;
+    for (const auto& v : value) {
+        lo = std::min(lo, v.toDouble());
+        hi = std::max(hi, v.toDouble());
+    }
+    auto check = [&](const char* what, const QJsonArray& c) {
+        const QString w = QString::fromLatin1(what);
+        const QJsonArray mn = s.value(w + "_min").toArray(), mx = s.value(w + "_max").toArray(), mean = s.value(w + "_mean").toArray();
+        QCOMPARE(mn.size(), from.size());
+        for (qsizetype k = 0; k < from.size(); ++k) {
+            if (k > 0) QCOMPARE(from.at(k).toInteger(), to.at(k - 1).toInteger() + 1);
+            double a = 1e300, b = -1e300, sum = 0;
+            for (qint64 x = from.at(k).toInteger(); x <= to.at(k).toInteger(); ++x) {
+                const double v = c.at(x).toDouble();
+                a = std::min(a, v);
+                b = std::max(b, v);
+                sum += v;
+            }
+            const double n = double(to.at(k).toInteger() - from.at(k).toInteger() + 1);
+            // min and max are values of the curve: equal; the mean to rounding.
+            QCOMPARE(mn.at(k).toDouble(), a);
+            QCOMPARE(mx.at(k).toDouble(), b);
+            QVERIFY2(std::abs(mean.at(k).toDouble() - sum / n) <= 1e-12 * (1 + std::abs(sum / n)),
+                     qPrintable(QStringLiteral("%1 column %2: mean %3 vs %4").arg(w).arg(k).arg(mean.at(k).toDouble()).arg(sum / n)));
+            if (w == QLatin1String("value")) {
+                envLo = std::min(envLo, a);
+                envHi = std::max(envHi, b);
+            }
+        }
+    };
+    check("value", value);
+    QCOMPARE(envLo, lo);
+    QCOMPARE(envHi, hi);
+    if (!bound.isEmpty()) check("bound", bound);
+    else QVERIFY(!s.contains("bound_min"));
+}
+
+void TestFigure::heatmapAggregateOption() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("h.json");
+    Run r = runPoslab({"figure", "heatmap", "--length", "4096", "--precision", "double", "--aggregate", "max", "--width", "400",
+                       "--height", "300", "-o", out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    const QJsonObject panel = QJsonDocument::fromJson(readAll(out)).object().value("views").toObject().value("heatmap").toObject()
+                                  .value("panels").toArray().at(0).toObject();
+    QCOMPARE(panel.value("aggregate").toString(), QStringLiteral("max"));
+    QVERIFY(panel.value("query_ranges").toArray().size() > 10);
+    r = runPoslab({"figure", "heatmap", "--aggregate", "median", "-o", out});
+    QCOMPARE(r.code, 2);
+    QVERIFY(r.out.isEmpty());
+    QCOMPARE(r.err.trimmed(), QByteArray("poslab: error: invalid --aggregate, one of mean, max, min, got median"));
+    r = runPoslab({"figure", "--help"});
+    QVERIFY(r.out.contains("--aggregate"));
 }
 
 void TestFigure::everyViewEveryFormat_data() {

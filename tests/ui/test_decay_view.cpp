@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QAreaSeries>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
@@ -49,23 +50,44 @@ private Q_SLOTS:
         const auto& ser = r.series.at(0);
         QVERIFY2(ser.error.isEmpty(), qPrintable(ser.error));
         QVERIFY(ser.distance.size() <= 301);
-        QCOMPARE(ser.distance.back(), std::int64_t{maxDistance});
-        auto core = decayCurveAt(effectiveParams(s, 0), ser.distance);
+        // The columns tile the distances (from 1 on a log axis) up to maxDistance; each holds
+        // the exact min, max and mean of the core's whole curve over its distances.
+        QCOMPARE(ser.distanceTo.back(), std::int64_t{maxDistance});
+        QCOMPARE(ser.distanceFrom.front(), std::int64_t{logX ? 1 : 0});
+        auto core = decayCurve(effectiveParams(s, 0), maxDistance);
         QVERIFY(core.ok());
-        for (std::size_t i = 0; i < ser.distance.size(); ++i) QCOMPARE(ser.value[i], core.value().value(static_cast<Eigen::Index>(i)));
+        const Vector& v = core.value().value;
+        for (std::size_t i = 0; i < ser.distance.size(); ++i) {
+            if (i > 0) QCOMPARE(ser.distanceFrom[i], ser.distanceTo[i - 1] + 1);
+            QVERIFY(ser.distance[i] >= ser.distanceFrom[i] && ser.distance[i] <= ser.distanceTo[i]);
+            const auto a = static_cast<Eigen::Index>(ser.distanceFrom[i]), n = static_cast<Eigen::Index>(ser.distanceTo[i]) - a + 1;
+            QCOMPARE(ser.valueMin[i], v.segment(a, n).minCoeff());
+            QCOMPARE(ser.valueMax[i], v.segment(a, n).maxCoeff());
+            QVERIFY(std::abs(ser.value[i] - v.segment(a, n).mean()) <= 1e-12 * (1 + std::abs(ser.value[i])));
+        }
         QCOMPARE(ser.bound.empty(), !core.value().bound.has_value());
 
         QChart chart;
         configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
         const auto list = chart.series();
         QVERIFY(!list.isEmpty());
-        auto* line = qobject_cast<QLineSeries*>(list.front());
+        // Columns of several distances: first the band (min … max), then the mean line.
+        const bool wide = ser.distanceTo.back() > ser.distanceFrom.back();
+        QLineSeries* line = nullptr;
+        for (auto* x : list)
+            if ((line = qobject_cast<QLineSeries*>(x))) break;
         QVERIFY(line);
+        if (wide) {
+            auto* band = qobject_cast<QAreaSeries*>(list.front());
+            QVERIFY(band);
+            QCOMPARE(band->upperSeries()->points().back().y(), decayPlotValue(ser.valueMax.back(), false));
+            QCOMPARE(band->lowerSeries()->points().back().y(), decayPlotValue(ser.valueMin.back(), false));
+        }
         const auto pts = line->points();
-        QCOMPARE(static_cast<std::size_t>(pts.size()), ser.distance.size() - ((logX && ser.distance.front() == 0) ? 1 : 0));
+        QCOMPARE(static_cast<std::size_t>(pts.size()), ser.distance.size());
         QCOMPARE(pts.back().y(), ser.value.back());
         if (logX) QVERIFY(qobject_cast<QLogValueAxis*>(chart.axes(Qt::Horizontal).front()));
-        if (!ser.bound.empty()) QCOMPARE(list.size(), 2);
+        if (!ser.bound.empty()) QCOMPARE(list.size(), wide ? 4 : 2);
     }
 
     void rendersOntoAPainterForExport() {

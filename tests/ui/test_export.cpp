@@ -116,6 +116,9 @@ private Q_SLOTS:
     void sessionRoundTripGivesIdenticalSvg();
     void csvColumnsAndValues();
     void jsonHeatmapMatchesCompute();
+    void jsonHeatmapAggregates_data();
+    void jsonHeatmapAggregates();
+    void jsonHeatmapSampleIsMarked();
     void compareConfigurations_data();
     void compareConfigurations();
     void themesChangeTheBackground_data();
@@ -348,8 +351,8 @@ void TestExport::csvColumnsAndValues() {
         const char* header;
     } cases[] = {
         {ViewKind::Pairs, "config,title,kind,pair,theta,position,x,y,angle,series,value"},
-        {ViewKind::Heatmap, "panel,title,difference,query,key,value"},
-        {ViewKind::Decay, "config,title,distance,value,bound"},
+        {ViewKind::Heatmap, "panel,title,difference,query,key,value,aggregate,query_to,key_to"},
+        {ViewKind::Decay, "config,title,distance,value,bound,distance_from,distance_to,value_min,value_max,value_mean,bound_min,bound_max,bound_mean"},
         {ViewKind::Frequencies, "config,title,pair,theta_before,theta_after,wavelength_before,wavelength_after"},
     };
     for (const auto& c : cases) {
@@ -403,6 +406,125 @@ void TestExport::jsonHeatmapMatchesCompute() {
                 QVERIFY2(std::abs(row.at(j).toDouble() - 4.0) < 1e-12, qPrintable(QString::number(row.at(j).toDouble())));
             }
         }
+    }
+}
+
+void TestExport::jsonHeatmapAggregates_data() {
+    QTest::addColumn<int>("method");
+    QTest::addColumn<int>("content");
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<QString>("aggregate");
+    for (bool causal : {false, true})
+        for (const char* agg : {"mean", "max", "min"}) {
+            const char* c = causal ? "causal" : "bidirectional";
+            QTest::addRow("rope_double_ones_%s_%s", agg, c) << int(Method::Rope) << int(Content::Ones) << int(Precision::Double) << causal << agg;
+            QTest::addRow("alibi_ones_%s_%s", agg, c) << int(Method::Alibi) << int(Content::Ones) << int(Precision::Float32) << causal << agg;
+            QTest::addRow("rope_float32_random_%s_%s", agg, c) << int(Method::Rope) << int(Content::Random) << int(Precision::Float32) << causal << agg;
+        }
+}
+
+void TestExport::jsonHeatmapAggregates() {
+    // N = 700 on a ~200-pixel panel: each value is the statistic of a block of cells
+    // (query_ranges × key_ranges, covering 0..N−1); over all blocks, weighted by their visible
+    // cells, the means are the mean of the whole matrix, the maxima its max, the minima its min.
+    QFETCH(int, method);
+    QFETCH(int, content);
+    QFETCH(int, precision);
+    QFETCH(bool, causal);
+    QFETCH(QString, aggregate);
+    SceneParams scene = sceneFor(static_cast<Method>(method));
+    scene.methods.front().params.content = static_cast<Content>(content);
+    scene.methods.front().params.precision = static_cast<Precision>(precision);
+    scene.length = 700;
+    scene.view.causal = causal;
+    scene.view.aggregate = *enumFromKey<Aggregate>(aggregate.toStdString());
+    ExportRequest req;
+    req.view = ViewKind::Heatmap;
+    req.format = ExportFormat::Json;
+    req.pixels = QSize(400, 300);
+    const QJsonObject root = QJsonDocument::fromJson(exportJson(scene, req)).object();
+    const QJsonObject hm = root.value(QStringLiteral("views")).toObject().value(QStringLiteral("heatmap")).toObject();
+    const QJsonObject panel = hm.value(QStringLiteral("panels")).toArray().at(0).toObject();
+    QCOMPARE(panel.value(QStringLiteral("aggregate")).toString(), aggregate);
+    auto ranges = [&](const char* key) {
+        std::vector<PositionRange> out;
+        for (const auto& r : panel.value(QLatin1String(key)).toArray())
+            out.push_back({r.toArray().at(0).toInteger(), r.toArray().at(1).toInteger()});
+        return out;
+    };
+    const auto qr = ranges("query_ranges"), kr = ranges("key_ranges");
+    QVERIFY(qr.size() > 10 && qr.size() < 700);
+    QCOMPARE(qr.front().from, std::int64_t(0));
+    QCOMPARE(qr.back().to, std::int64_t(700));
+    for (std::size_t i = 1; i < qr.size(); ++i) QCOMPARE(qr[i].from, qr[i - 1].to);
+    QCOMPARE(kr, qr);
+    const ScoreParams p = effectiveParams(scene, 0);
+    const Matrix full = scores(p, arangePositions(0, 700), arangePositions(0, 700), 700).value();
+    const QJsonArray rows = panel.value(QStringLiteral("values")).toArray();
+    QCOMPARE(rows.size(), qsizetype(qr.size()));
+    double wsum = 0, fsum = 0, hi = -1e300, lo = 1e300, bhi = -1e300, blo = 1e300;
+    std::int64_t wcount = 0, fcount = 0;
+    for (std::size_t a = 0; a < qr.size(); ++a)
+        for (std::size_t b = 0; b < kr.size(); ++b) {
+            std::int64_t count = 0;
+            for (auto i = qr[a].from; i < qr[a].to; ++i)
+                for (auto j = kr[b].from; j < kr[b].to; ++j)
+                    if (!causal || j <= i) ++count;
+            const QJsonValue v = rows.at(qsizetype(a)).toArray().at(qsizetype(b));
+            if (count == 0) {
+                QVERIFY2(v.isNull(), "a block with no visible cell is null");
+                continue;
+            }
+            wsum += v.toDouble() * double(count);
+            wcount += count;
+            bhi = std::max(bhi, v.toDouble());
+            blo = std::min(blo, v.toDouble());
+        }
+    for (Eigen::Index i = 0; i < 700; ++i)
+        for (Eigen::Index j = 0; j < 700; ++j) {
+            if (causal && j > i) continue;
+            fsum += full(i, j);
+            hi = std::max(hi, full(i, j));
+            lo = std::min(lo, full(i, j));
+            ++fcount;
+        }
+    QCOMPARE(wcount, fcount);
+    const double tol = 1e-11 * (1 + std::max(std::abs(hi), std::abs(lo)));
+    if (aggregate == QLatin1String("mean"))
+        QVERIFY2(std::abs(wsum / double(wcount) - fsum / double(fcount)) <= tol,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(wsum / double(wcount), 0, 'g', 17).arg(fsum / double(fcount), 0, 'g', 17)));
+    if (aggregate == QLatin1String("max")) QVERIFY(std::abs(bhi - hi) <= tol);
+    if (aggregate == QLatin1String("min")) QVERIFY(std::abs(blo - lo) <= tol);
+}
+
+void TestExport::jsonHeatmapSampleIsMarked() {
+    // Past the work a figure may spend (random content, N = 65536: 2^38 multiply-adds), each
+    // value is one sampled cell, marked "sample", with the positions sampled: never "mean".
+    SceneParams scene = sceneFor(Method::Rope);
+    scene.methods.front().params.content = Content::Random;
+    scene.methods.front().params.dim = 64;
+    scene.length = 65536;
+    ExportRequest req;
+    req.view = ViewKind::Heatmap;
+    req.format = ExportFormat::Json;
+    req.pixels = QSize(300, 200);
+    const QJsonObject root = QJsonDocument::fromJson(exportJson(scene, req)).object();
+    const QJsonObject panel = root.value(QStringLiteral("views")).toObject().value(QStringLiteral("heatmap")).toObject()
+                                  .value(QStringLiteral("panels")).toArray().at(0).toObject();
+    QCOMPARE(panel.value(QStringLiteral("aggregate")).toString(), QStringLiteral("sample"));
+    const QJsonArray queries = panel.value(QStringLiteral("queries")).toArray();
+    const QJsonArray ranges = panel.value(QStringLiteral("query_ranges")).toArray();
+    QCOMPARE(queries.size(), ranges.size());
+    const QJsonArray row = panel.value(QStringLiteral("values")).toArray().at(1).toArray();
+    const Positions q{queries.at(1).toInteger()};
+    Positions k;
+    for (const auto& x : panel.value(QStringLiteral("keys")).toArray()) k.push_back(x.toInteger());
+    const Matrix direct = scores(effectiveParams(scene, 0), q, k, 65536).value();
+    for (qsizetype j = 0; j < row.size(); ++j) {
+        const auto r = ranges.at(j).toArray();
+        QVERIFY(k[std::size_t(j)] >= r.at(0).toInteger() && k[std::size_t(j)] < r.at(1).toInteger());
+        QCOMPARE(row.at(j).toDouble(), direct(0, j));
     }
 }
 

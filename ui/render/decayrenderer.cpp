@@ -4,6 +4,7 @@
 
 #include <QChart>
 #include <QGraphicsScene>
+#include <QAreaSeries>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -47,12 +48,29 @@ NiceRange niceRange(double lo, double hi, int ticks) {
 
 namespace {
 
-// The series a result needs, in order: (name, points, pen).
+// The series a result needs, in order: (name, points, pen); a band (area) has its upper edge
+// in `points` and its lower edge in `lower`, filled with `brush`, without a legend entry.
 struct SeriesSpec {
     QString name;
     QList<QPointF> points;
     QPen pen;
+    bool area = false;
+    QList<QPointF> lower;
+    QBrush brush;
 };
+
+// x of a column: the centre of the distances it covers.
+double columnX(const DecaySeries& s, std::size_t i) {
+    if (i < s.distanceFrom.size() && i < s.distanceTo.size())
+        return 0.5 * (double(s.distanceFrom[i]) + double(s.distanceTo[i]));
+    return double(s.distance[i]);
+}
+
+bool hasWideColumns(const DecaySeries& s) {
+    for (std::size_t i = 0; i < s.distanceFrom.size() && i < s.distanceTo.size(); ++i)
+        if (s.distanceTo[i] > s.distanceFrom[i]) return true;
+    return false;
+}
 
 }  // namespace
 
@@ -70,24 +88,60 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     };
     std::vector<SeriesSpec> specs;
     int k = 0;
+    std::int64_t widest = 1;
+    bool sampled = false;
+    QStringList notes;
     for (const auto& s : r.series) {
         const QColor col = t.series(k++);
         if (!s.error.isEmpty()) continue;
+        sampled = sampled || s.sampled;
+        if (!s.note.isEmpty()) notes << s.title + QStringLiteral(": ") + s.note;
+        const bool band = hasWideColumns(s);
+        for (std::size_t i = 0; i < s.distanceFrom.size() && i < s.distanceTo.size(); ++i)
+            widest = std::max(widest, s.distanceTo[i] - s.distanceFrom[i] + 1);
+        // The exact envelope of every column (min … max over its distances), under its mean.
+        auto bandOf = [&](const QString& name, const std::vector<double>& lo, const std::vector<double>& hi,
+                          const std::vector<double>& absLo, const std::vector<double>& absHi, int alpha) {
+            SeriesSpec b{name, {}, QPen(Qt::NoPen), true, {}, {}};
+            QColor fill = col;
+            fill.setAlpha(alpha);
+            b.brush = QBrush(fill);
+            for (std::size_t i = 0; i < s.distance.size() && i < lo.size() && i < hi.size(); ++i) {
+                const double x = columnX(s, i);
+                if (r.logX && x < 1) continue;
+                double a = lo[i], c = hi[i];
+                if (r.logY) {
+                    // |v| over the column: from its smallest |v| (0 when it changes sign) to its largest.
+                    a = decayPlotValue(i < absLo.size() ? absLo[i] : a, true);
+                    c = decayPlotValue(i < absHi.size() ? absHi[i] : c, true);
+                }
+                b.points.append(QPointF(x, c));
+                b.lower.append(QPointF(x, a));
+                grow(a);
+                grow(c);
+            }
+            specs.push_back(std::move(b));
+        };
+        if (band) bandOf(QObject::tr("%1 range").arg(s.title), s.valueMin, s.valueMax, s.absMin, s.absMax, 80);
         SeriesSpec line{s.title, {}, QPen(col, t.lineWidth)};
         line.points.reserve(static_cast<qsizetype>(s.distance.size()));
         for (std::size_t i = 0; i < s.distance.size(); ++i) {
-            if (r.logX && s.distance[i] < 1) continue;
+            const double x = columnX(s, i);
+            if (r.logX && x < 1) continue;
             const double v = decayPlotValue(s.value[i], r.logY);
-            line.points.append(QPointF(double(s.distance[i]), v));
+            line.points.append(QPointF(x, v));
             grow(v);
         }
         specs.push_back(std::move(line));
         if (r.showBound && !s.bound.empty()) {
+            // The bound is >= 0: its |·| envelope is its envelope.
+            if (band) bandOf(QObject::tr("%1 upper bound range").arg(s.title), s.boundMin, s.boundMax, s.boundMin, s.boundMax, 40);
             SeriesSpec b{QObject::tr("%1 upper bound").arg(s.title), {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine)};
             for (std::size_t i = 0; i < s.distance.size() && i < s.bound.size(); ++i) {
-                if (r.logX && s.distance[i] < 1) continue;
+                const double x = columnX(s, i);
+                if (r.logX && x < 1) continue;
                 const double v = decayPlotValue(s.bound[i], r.logY);
-                b.points.append(QPointF(double(s.distance[i]), v));
+                b.points.append(QPointF(x, v));
                 grow(v);
             }
             specs.push_back(std::move(b));
@@ -117,9 +171,18 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
                  (qobject_cast<QLogValueAxis*>(vAxes.front()) != nullptr) == r.logY &&
                  chart->property("poslabTheme").toString() == t.name + QString::number(t.fontScale);
     for (qsizetype i = 0; reuse && i < existing.size(); ++i)
-        reuse = existing[i]->name() == specs[static_cast<std::size_t>(i)].name;
+        reuse = existing[i]->name() == specs[static_cast<std::size_t>(i)].name &&
+                (existing[i]->type() == QAbstractSeries::SeriesTypeArea) == specs[static_cast<std::size_t>(i)].area;
 
-    chart->setTitle(errors.isEmpty() ? QObject::tr("Score against distance i − j") : errors.join(QStringLiteral("; ")));
+    // What a column is: every distance it covers (band: their exact min … max, line: their
+    // mean), or, past the work limit, one sampled distance.
+    QString title = QObject::tr("Score against distance i − j");
+    if (sampled)
+        title += QObject::tr(" · sampled: one distance per point (the whole curve is past the work limit)");
+    else if (widest > 1)
+        title += QObject::tr(" · each point: up to %1 distances, band min … max, line their mean").arg(widest);
+    if (!notes.isEmpty()) title += QStringLiteral(" · ") + notes.join(QStringLiteral("; "));
+    chart->setTitle(errors.isEmpty() ? title : errors.join(QStringLiteral("; ")));
     chart->setTitleBrush(errors.isEmpty() ? QBrush(t.foreground) : QBrush(t.error));
     // Each range or tick-count change makes Qt Charts lay the axis out again (label text
     // shaping), so the nice range is computed here and applied only when it differs.
@@ -139,8 +202,15 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     };
     if (reuse) {
         for (qsizetype i = 0; i < existing.size(); ++i) {
-            auto* line = static_cast<QLineSeries*>(existing[i]);
             const auto& spec = specs[static_cast<std::size_t>(i)];
+            if (spec.area) {
+                auto* area = static_cast<QAreaSeries*>(existing[i]);
+                area->upperSeries()->replace(spec.points);
+                area->lowerSeries()->replace(spec.lower);
+                if (area->brush() != spec.brush) area->setBrush(spec.brush);
+                continue;
+            }
+            auto* line = static_cast<QLineSeries*>(existing[i]);
             line->replace(spec.points);
             if (line->pen() != spec.pen) line->setPen(spec.pen);
         }
@@ -202,6 +272,23 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     chart->addAxis(ax, Qt::AlignBottom);
     chart->addAxis(ay, Qt::AlignLeft);
     for (const auto& spec : specs) {
+        if (spec.area) {
+            auto* upper = new QLineSeries;
+            auto* lower = new QLineSeries;
+            upper->replace(spec.points);
+            lower->replace(spec.lower);
+            auto* area = new QAreaSeries(upper, lower);
+            upper->setParent(area);
+            lower->setParent(area);
+            area->setName(spec.name);
+            area->setPen(spec.pen);
+            area->setBrush(spec.brush);
+            chart->addSeries(area);
+            area->attachAxis(ax);
+            area->attachAxis(ay);
+            for (auto* m : chart->legend()->markers(area)) m->setVisible(false);
+            continue;
+        }
         auto* line = new QLineSeries;
         line->setName(spec.name);
         line->replace(spec.points);
@@ -250,8 +337,14 @@ QString decayToolTip(const DecayResult& result, std::size_t sample) {
     QStringList lines;
     for (const auto& s : result.series) {
         if (!s.error.isEmpty() || sample >= s.distance.size()) continue;
-        if (lines.isEmpty()) lines << QObject::tr("distance i − j = %1").arg(s.distance[sample]);
-        QString line = QStringLiteral("%1 = %2").arg(s.title, formatValue(s.value[sample]));
+        const bool wide = sample < s.distanceFrom.size() && s.distanceTo[sample] > s.distanceFrom[sample];
+        if (lines.isEmpty())
+            lines << (wide ? QObject::tr("distances i − j = %1 … %2").arg(s.distanceFrom[sample]).arg(s.distanceTo[sample])
+                           : QObject::tr("distance i − j = %1").arg(s.distance[sample]));
+        QString line = wide ? QObject::tr("%1: mean %2, min %3, max %4")
+                                  .arg(s.title, formatValue(s.value[sample]), formatValue(s.valueMin[sample]),
+                                       formatValue(s.valueMax[sample]))
+                            : QStringLiteral("%1 = %2").arg(s.title, formatValue(s.value[sample]));
         if (sample < s.bound.size()) line += QObject::tr(" (bound %1)").arg(formatValue(s.bound[sample]));
         lines << line;
     }

@@ -24,18 +24,62 @@ Metrics metrics(const Theme& t) {
     m.small = m.sub;
     m.body = plot::lineHeight(t.bodyFont());
     const QFontMetricsF fm(t.smallFont());
-    m.tickW = fm.horizontalAdvance(QStringLiteral("65536"));
+    m.tickW = fm.horizontalAdvance(QStringLiteral("1000000"));
     m.barW = std::max(10.0, m.small * 0.8);
     m.barGap = m.small * 0.6;
     m.barLabelW = fm.horizontalAdvance(QStringLiteral("−0.0000"));
     return m;
 }
 
-double positionToCell(std::int64_t p, const Positions& samples, std::int64_t n) {
-    const auto cells = static_cast<double>(samples.size());
-    if (cells <= 1 || n <= 1) return 0.5;
-    return static_cast<double>(p) * (cells - 1) / static_cast<double>(n - 1) + 0.5;
+// The fractional cell (column or row) where position p lies: within the block that holds it,
+// its share of that block; past the ranges, the nearest end.
+double positionToCell(std::int64_t p, const std::vector<PositionRange>& ranges) {
+    if (ranges.empty()) return 0.5;
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), p,
+                               [](std::int64_t x, const PositionRange& r) { return x < r.to; });
+    if (it == ranges.end()) return static_cast<double>(ranges.size()) - 0.5;
+    const auto k = static_cast<double>(it - ranges.begin());
+    if (p < it->from) return k;
+    return k + (static_cast<double>(p - it->from) + 0.5) / static_cast<double>(it->size());
 }
+
+QString statName(Aggregate a) {
+    return a == Aggregate::Mean ? QObject::tr("mean") : a == Aggregate::Max ? QObject::tr("max") : QObject::tr("min");
+}
+
+// "556×556": the size of the blocks (all but the last row/column, which may be shorter).
+QString blockSize(const HeatmapPanel& p) {
+    const auto q = p.queryRanges.empty() ? 1 : p.queryRanges.front().size();
+    const auto k = p.keyRanges.empty() ? 1 : p.keyRanges.front().size();
+    return QStringLiteral("%1×%2").arg(q).arg(k);
+}
+
+}  // namespace
+
+QString heatmapCellsText(const HeatmapPanel& p) {
+    switch (p.cells) {
+    case HeatmapCells::Exact: return {};
+    case HeatmapCells::Aggregate:
+        if (p.difference && p.aggregate != Aggregate::Mean)
+            return QObject::tr("difference of the %1 of %2 blocks").arg(p.aggregate == Aggregate::Max ? QObject::tr("maxima")
+                                                                                                         : QObject::tr("minima"),
+                                                                         blockSize(p));
+        return QObject::tr("%1 of %2 blocks").arg(statName(p.aggregate), blockSize(p));
+    case HeatmapCells::Sample:
+        return QObject::tr("%1 × %2 samples (one cell per %3 block)").arg(p.queries.size()).arg(p.keys.size()).arg(blockSize(p));
+    }
+    return {};
+}
+
+bool heatmapCellMasked(const HeatmapPanel& panel, bool causal, Eigen::Index row, Eigen::Index col) {
+    if (!std::isfinite(panel.values(row, col))) return true;
+    // A block is masked when none of its cells is visible (its value is then −inf); a single
+    // cell, exact or sampled, when its key lies after its query.
+    if (!causal || panel.cells == HeatmapCells::Aggregate || panel.keys.empty() || panel.queries.empty()) return false;
+    return panel.keys[static_cast<std::size_t>(col)] > panel.queries[static_cast<std::size_t>(row)];
+}
+
+namespace {
 
 QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
     QString what = p.difference ? QObject::tr("difference") : r.softmax ? QObject::tr("softmax weights")
@@ -43,8 +87,7 @@ QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
     QStringList parts{what};
     if (r.causal) parts << QObject::tr("causal");
     parts << QStringLiteral("N = %1").arg(r.length);
-    if (!p.queries.empty() && static_cast<std::int64_t>(p.queries.size()) < r.length)
-        parts << QObject::tr("%1 × %1 samples").arg(p.queries.size());
+    if (const QString cells = heatmapCellsText(p); !cells.isEmpty()) parts << cells;
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -113,10 +156,11 @@ QImage heatmapImage(const HeatmapPanel& panel, const Theme& theme, bool causal) 
     for (int r = 0; r < rows; ++r) {
         auto* line = reinterpret_cast<QRgb*>(img.scanLine(r));
         const double* v = panel.values.data() + static_cast<std::ptrdiff_t>(r) * cols;
+        const bool cellMask = causal && panel.cells != HeatmapCells::Aggregate && !panel.keys.empty() && !panel.queries.empty();
         const auto qpos = panel.queries.empty() ? 0 : panel.queries[static_cast<std::size_t>(r)];
         for (int c = 0; c < cols; ++c) {
             const double x = v[c];
-            if (!std::isfinite(x) || (causal && !panel.keys.empty() && panel.keys[static_cast<std::size_t>(c)] > qpos)) {
+            if (!std::isfinite(x) || (cellMask && panel.keys[static_cast<std::size_t>(c)] > qpos)) {
                 line[c] = masked;
                 continue;
             }
@@ -175,10 +219,13 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         const double cw = l.image.width() / cells, ch = l.image.height() / static_cast<double>(panel.queries.size());
         const int maxTicks = std::max(2, static_cast<int>(l.image.width() / (m.tickW * 1.6)));
         p.setFont(t.smallFont());
-        for (double v : plot::ticks(0, static_cast<double>(result.length - 1), maxTicks)) {
+        const double first = panel.keyRanges.empty() ? 0.0 : static_cast<double>(panel.keyRanges.front().from);
+        const double last = panel.keyRanges.empty() ? static_cast<double>(result.length - 1)
+                                                    : static_cast<double>(panel.keyRanges.back().to - 1);
+        for (double v : plot::ticks(first, last, maxTicks)) {
             const auto pos = static_cast<std::int64_t>(v);
-            const double x = l.image.left() + positionToCell(pos, panel.keys, result.length) * cw;
-            const double y = l.image.top() + positionToCell(pos, panel.queries, result.length) * ch;
+            const double x = l.image.left() + positionToCell(pos, panel.keyRanges) * cw;
+            const double y = l.image.top() + positionToCell(pos, panel.queryRanges) * ch;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(x, l.image.bottom() + 1), QPointF(x, l.image.bottom() + 5));
             p.drawLine(QPointF(l.image.left() - 6, y), QPointF(l.image.left() - 2, y));
@@ -227,7 +274,7 @@ std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult
         h.query = panel.queries[static_cast<std::size_t>(h.row)];
         h.key = panel.keys[static_cast<std::size_t>(h.col)];
         h.value = panel.values(h.row, h.col);
-        h.masked = !std::isfinite(h.value) || (result.causal && h.key > h.query);
+        h.masked = heatmapCellMasked(panel, result.causal, h.row, h.col);
         return h;
     }
     return std::nullopt;
@@ -237,9 +284,22 @@ QString heatmapToolTip(const HeatmapResult& result, const HeatmapHit& hit) {
     const auto& panel = result.panels.at(static_cast<std::size_t>(hit.panel));
     const QString what = panel.difference ? QObject::tr("difference") : result.softmax ? QObject::tr("weight")
                                                                                         : QObject::tr("score");
-    QString s = panel.title + QLatin1Char('\n') +
-                QObject::tr("query i = %1, key j = %2 (i − j = %3)").arg(hit.query).arg(hit.key).arg(hit.query - hit.key) +
-                QLatin1Char('\n');
+    QString s = panel.title + QLatin1Char('\n');
+    if (panel.cells == HeatmapCells::Aggregate && std::size_t(hit.row) < panel.queryRanges.size() &&
+        std::size_t(hit.col) < panel.keyRanges.size()) {
+        const auto& qr = panel.queryRanges[std::size_t(hit.row)];
+        const auto& kr = panel.keyRanges[std::size_t(hit.col)];
+        s += QObject::tr("queries i = %1 … %2, keys j = %3 … %4").arg(qr.from).arg(qr.to - 1).arg(kr.from).arg(kr.to - 1) +
+             QLatin1Char('\n');
+        if (hit.masked)
+            s += QObject::tr("%1: masked (causal, every j > i)").arg(what);
+        else
+            s += QStringLiteral("%1 of the block's %2 = %3").arg(statName(panel.aggregate), what, formatValue(hit.value));
+        return s;
+    }
+    s += QObject::tr("query i = %1, key j = %2 (i − j = %3)").arg(hit.query).arg(hit.key).arg(hit.query - hit.key) +
+         QLatin1Char('\n');
+    if (panel.cells == HeatmapCells::Sample) s += QObject::tr("(a sampled cell) ");
     if (hit.masked && result.causal && hit.key > hit.query)
         s += QObject::tr("%1: masked (causal, j > i)").arg(what);
     else if (hit.masked)

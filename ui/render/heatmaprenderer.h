@@ -33,11 +33,18 @@ ColorScale heatmapScale(const HeatmapPanel& panel);
 // Masked: non-finite values, and j > i when `causal` (softmax weights of masked keys are 0).
 QImage heatmapImage(const HeatmapPanel& panel, const Theme& theme, bool causal = false);
 
+// What the panel's values stand for, for the subtitle: "" (one cell each), "mean of 556×556
+// blocks", "118 × 118 samples (one cell per 556×556 block)".
+QString heatmapCellsText(const HeatmapPanel& panel);
+// Whether a value is drawn as masked: non-finite, or a single cell (exact or sampled) with its
+// key after its query when causal. An aggregated block is masked only when no cell is visible.
+bool heatmapCellMasked(const HeatmapPanel& panel, bool causal, Eigen::Index row, Eigen::Index col);
+
 void renderHeatmap(QPainter& painter, const QRectF& rect, const HeatmapResult& result, const Theme& theme);
 
 struct HeatmapHit {
     int panel = 0;
-    int row = 0, col = 0;               // sample indices
+    int row = 0, col = 0;               // value indices (cells, blocks or samples)
     std::int64_t query = 0, key = 0;    // positions i, j
     double value = 0;
     bool masked = false;

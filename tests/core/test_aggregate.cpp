@@ -1,0 +1,358 @@
+// core/aggregate: block statistics from the structure f(i − j) against brute force over the real
+// cells (random blocks, methods, sizes, causal), DiagonalStats against a direct sum at 2^19
+// distances (one-cell blocks exact to a few ulps), the mean over all blocks against the mean of
+// the whole matrix, the generic path (content, absolute methods, float32, softmax) exact when the
+// work fits and an honestly marked sample when it does not, splitRange, errors.
+#include "support/testsupport.h"
+
+#include "core/aggregate.h"
+#include "core/random.h"
+
+#include <limits>
+#include <random>
+
+using namespace poslab;
+
+Q_DECLARE_METATYPE(poslab::ScoreParams)
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+ScoreParams params(Method m, Content c, Precision pr, int dim = 16) {
+    ScoreParams p;
+    p.method = m;
+    p.dim = dim;
+    p.content = c;
+    p.precision = pr;
+    p.seed = 3;
+    p.alibi.heads = 4;
+    p.head = 1;
+    return p;
+}
+
+// Statistic of the visible cells of a block of the full matrix (brute force).
+BlockStats brute(const Matrix& full, std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal) {
+    BlockStats s;
+    s.min = kInf;
+    s.max = -kInf;
+    for (auto i = q0; i < q1; ++i)
+        for (auto j = k0; j < k1; ++j) {
+            if (causal && j > i) continue;
+            const double v = full(i, j);
+            s.sum += v;
+            s.min = std::min(s.min, v);
+            s.max = std::max(s.max, v);
+            ++s.count;
+        }
+    if (s.count == 0) s.min = s.max = -kInf;
+    return s;
+}
+
+double maxAbs(const Matrix& m) {
+    double a = 0;
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (std::isfinite(m.data()[i])) a = std::max(a, std::abs(m.data()[i]));
+    return a;
+}
+
+}  // namespace
+
+class TestAggregate : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void splitRangeBlocks();
+    void diagonalStatsMatchesDirect();
+    void structuredBlocksMatchBruteForce_data();
+    void structuredBlocksMatchBruteForce();
+    void meanOverAllBlocksIsMatrixMean_data();
+    void meanOverAllBlocksIsMatrixMean();
+    void genericBlocksExactOrMarkedSample_data();
+    void genericBlocksExactOrMarkedSample();
+    void errors();
+};
+
+void TestAggregate::splitRangeBlocks() {
+    const auto r = splitRange(0, 65536, 118);
+    QCOMPARE(r.size(), std::size_t(118));
+    QCOMPARE(r.front(), (PositionRange{0, 556}));
+    QCOMPARE(r.back(), (PositionRange{117 * 556, 65536}));
+    for (std::size_t i = 1; i < r.size(); ++i) QCOMPARE(r[i].from, r[i - 1].to);
+    const auto one = splitRange(5, 9, 100);
+    QCOMPARE(one.size(), std::size_t(4));
+    QCOMPARE(one[2], (PositionRange{7, 8}));
+    QVERIFY(splitRange(3, 3, 10).empty());
+}
+
+void TestAggregate::diagonalStatsMatchesDirect() {
+    // f over 2^19 distances, values of mixed sign and magnitude, offset like a 2^18 matrix.
+    const std::int64_t m = std::int64_t{1} << 19, lo = -(m / 2 - 1);
+    std::mt19937_64 rng(7);
+    std::normal_distribution<double> nd(0.0, 1.0);
+    std::vector<double> f(static_cast<std::size_t>(m));
+    for (auto& v : f) v = nd(rng) * 100.0 + 1000.0;
+    const DiagonalStats d(f, lo);
+    QCOMPARE(d.hi(), lo + m - 1);
+    auto at = [&](std::int64_t delta) { return f[std::size_t(delta - lo)]; };
+    std::uniform_int_distribution<std::int64_t> pos(0, m / 2 - 1), len(1, 300);
+    for (int trial = 0; trial < 400; ++trial) {
+        const std::int64_t q0 = pos(rng), k0 = pos(rng);
+        const std::int64_t q1 = std::min(m / 2, q0 + (trial % 4 == 0 ? 1 : len(rng)));
+        const std::int64_t k1 = std::min(m / 2, k0 + (trial % 4 == 0 ? 1 : len(rng)));
+        const bool causal = trial % 3 == 0;
+        // Direct: every cell.
+        long double sum = 0;
+        double mn = kInf, mx = -kInf;
+        std::int64_t count = 0;
+        for (auto i = q0; i < q1; ++i)
+            for (auto j = k0; j < k1; ++j) {
+                if (causal && j > i) continue;
+                sum += at(i - j);
+                mn = std::min(mn, at(i - j));
+                mx = std::max(mx, at(i - j));
+                ++count;
+            }
+        const BlockStats s = d.block(q0, q1, k0, k1, causal);
+        QCOMPARE(s.count, count);
+        if (count == 0) {
+            QCOMPARE(s.max, -kInf);
+            QCOMPARE(d.blockValue(q0, q1, k0, k1, causal, Aggregate::Mean), -kInf);
+            continue;
+        }
+        QCOMPARE(d.blockValue(q0, q1, k0, k1, causal, Aggregate::Max), mx);
+        QCOMPARE(d.blockValue(q0, q1, k0, k1, causal, Aggregate::Min), mn);
+        QCOMPARE(s.min, mn);
+        QCOMPARE(s.max, mx);
+        // Double-double prefix sums: the block mean within a few ulps of the exact one, one-cell
+        // blocks included (plain double prefix sums are off by ~1e-7 relative here).
+        const double exact = static_cast<double>(sum / count);
+        const double fast = d.blockValue(q0, q1, k0, k1, causal, Aggregate::Mean);
+        if (std::abs(fast - exact) > 4e-16 * std::abs(exact))
+            QFAIL(qPrintable(QStringLiteral("blockValue %1:%2 x %3:%4 mean %5 vs %6")
+                                 .arg(q0).arg(q1).arg(k0).arg(k1).arg(fast, 0, 'g', 17).arg(exact, 0, 'g', 17)));
+        if (std::abs(s.mean() - exact) > 4e-16 * std::abs(exact))
+            QFAIL(qPrintable(QStringLiteral("block %1:%2 x %3:%4 mean %5 vs %6")
+                                 .arg(q0).arg(q1).arg(k0).arg(k1).arg(s.mean(), 0, 'g', 17).arg(exact, 0, 'g', 17)));
+    }
+    // range(): each distance once.
+    const BlockStats r = d.range(-5, 70);
+    double s = 0;
+    for (std::int64_t x = -5; x <= 70; ++x) s += at(x);
+    QCOMPARE(r.count, std::int64_t(76));
+    QVERIFY(std::abs(r.sum - s) <= 1e-12 * std::abs(s));
+}
+
+void TestAggregate::structuredBlocksMatchBruteForce_data() {
+    QTest::addColumn<ScoreParams>("p");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<bool>("causal");
+    const struct {
+        const char* name;
+        Method m;
+        Precision pr;
+    } methods[] = {{"rope_double", Method::Rope, Precision::Double},   {"xpos_double", Method::Xpos, Precision::Double},
+                   {"alibi", Method::Alibi, Precision::Float32},       {"t5", Method::T5, Precision::Float32},
+                   {"shaw", Method::Shaw, Precision::Float32},         {"transformer_xl", Method::TransformerXL, Precision::Float32},
+                   {"nope", Method::NoPE, Precision::Float32}};
+    for (const auto& m : methods)
+        for (int n : {1, 37, 160})
+            for (bool causal : {false, true}) {
+                ScoreParams p = params(m.m, Content::Ones, m.pr);
+                p.causal = causal;
+                if (m.m == Method::Shaw) p.shaw.max_relative_position = 12;
+                QTest::addRow("%s_n%d_%s", m.name, n, causal ? "causal" : "bidirectional") << p << n << causal;
+            }
+}
+
+void TestAggregate::structuredBlocksMatchBruteForce() {
+    QFETCH(ScoreParams, p);
+    QFETCH(int, n);
+    QFETCH(bool, causal);
+    QVERIFY(scoresAreDistanceFunction(p));
+    auto full = scores(p, arangePositions(0, n), arangePositions(0, n), n);
+    QVERIFY(full.ok());
+    const Matrix& m = full.value();
+    // Rope/xpos: a cell rounds cos(iθ), cos(jθ) separately, f(i − j) once: ~1e-15 relative.
+    const double tol = 1e-12 * (1.0 + maxAbs(m));
+    std::mt19937_64 rng(static_cast<std::uint64_t>(n) * 31 + causal);
+    std::uniform_int_distribution<std::int64_t> pos(0, n - 1);
+    for (int trial = 0; trial < 40; ++trial) {
+        // Random ranges (several per axis, not necessarily ordered or adjacent).
+        std::vector<PositionRange> qr, kr;
+        for (int t = 0; t < 3; ++t) {
+            auto a = pos(rng), b = pos(rng);
+            if (a > b) std::swap(a, b);
+            qr.push_back({a, b + 1});
+            a = pos(rng);
+            b = pos(rng);
+            if (a > b) std::swap(a, b);
+            kr.push_back({a, b + 1});
+        }
+        for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
+            auto r = aggregateScores(p, n, qr, kr, agg, 0);   // no work budget: structure only
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+            QVERIFY(r.value().structured);
+            QVERIFY(!r.value().sampled);
+            for (std::size_t a = 0; a < qr.size(); ++a)
+                for (std::size_t b = 0; b < kr.size(); ++b) {
+                    const BlockStats s = brute(m, qr[a].from, qr[a].to, kr[b].from, kr[b].to, causal);
+                    const double got = r.value().values(Eigen::Index(a), Eigen::Index(b));
+                    const double want = s.count > 0 ? s.get(agg) : -kInf;
+                    if (!std::isfinite(want)) {
+                        QCOMPARE(got, want);
+                        continue;
+                    }
+                    if (!(std::abs(got - want) <= tol))
+                        QFAIL(qPrintable(QStringLiteral("%1 of %2:%3 x %4:%5: %6 vs brute force %7")
+                                             .arg(QString::fromUtf8(enumKey(agg).data()))
+                                             .arg(qr[a].from).arg(qr[a].to).arg(kr[b].from).arg(kr[b].to)
+                                             .arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+                }
+        }
+    }
+}
+
+void TestAggregate::meanOverAllBlocksIsMatrixMean_data() {
+    QTest::addColumn<ScoreParams>("p");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("cells");
+    for (bool causal : {false, true}) {
+        ScoreParams rope = params(Method::Rope, Content::Ones, Precision::Double, 64);
+        rope.causal = causal;
+        ScoreParams alibi = params(Method::Alibi, Content::Ones, Precision::Float32);
+        alibi.causal = causal;
+        ScoreParams random = params(Method::Rope, Content::Random, Precision::Float32);
+        random.causal = causal;
+        const char* c = causal ? "causal" : "bidirectional";
+        QTest::addRow("rope_double_n1000_cells37_%s", c) << rope << 1000 << 37;
+        QTest::addRow("alibi_n777_cells100_%s", c) << alibi << 777 << 100;
+        QTest::addRow("rope_random_float32_n300_cells41_%s", c) << random << 300 << 41;
+    }
+}
+
+void TestAggregate::meanOverAllBlocksIsMatrixMean() {
+    QFETCH(ScoreParams, p);
+    QFETCH(int, n);
+    QFETCH(int, cells);
+    const auto ranges = splitRange(0, n, cells);
+    auto r = aggregateScores(p, n, ranges, ranges, Aggregate::Mean, std::int64_t{1} << 40);
+    QVERIFY(r.ok());
+    QVERIFY(!r.value().sampled);
+    auto mx = aggregateScores(p, n, ranges, ranges, Aggregate::Max, std::int64_t{1} << 40);
+    auto mn = aggregateScores(p, n, ranges, ranges, Aggregate::Min, std::int64_t{1} << 40);
+    QVERIFY(mx.ok() && mn.ok());
+    auto full = scores(p, arangePositions(0, n), arangePositions(0, n), n);
+    QVERIFY(full.ok());
+    double sum = 0, hi = -kInf, lo = kInf;
+    std::int64_t count = 0;
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j < n; ++j) {
+            if (p.causal && j > i) continue;
+            sum += full.value()(i, j);
+            hi = std::max(hi, full.value()(i, j));
+            lo = std::min(lo, full.value()(i, j));
+            ++count;
+        }
+    // Σ over pixels of (cells of the block)·mean / Σ cells: each block weighted by its cells.
+    double wsum = 0, bhi = -kInf, blo = kInf;
+    std::int64_t wcount = 0;
+    for (std::size_t a = 0; a < ranges.size(); ++a)
+        for (std::size_t b = 0; b < ranges.size(); ++b) {
+            const BlockStats s = brute(full.value(), ranges[a].from, ranges[a].to, ranges[b].from, ranges[b].to, p.causal);
+            const double v = r.value().values(Eigen::Index(a), Eigen::Index(b));
+            if (s.count == 0) {
+                QCOMPARE(v, -kInf);
+                continue;
+            }
+            wsum += v * static_cast<double>(s.count);
+            wcount += s.count;
+            bhi = std::max(bhi, mx.value().values(Eigen::Index(a), Eigen::Index(b)));
+            blo = std::min(blo, mn.value().values(Eigen::Index(a), Eigen::Index(b)));
+        }
+    QCOMPARE(wcount, count);
+    const double tol = 1e-12 * (1.0 + maxAbs(full.value()));
+    QVERIFY2(std::abs(wsum / double(wcount) - sum / double(count)) <= tol,
+             qPrintable(QStringLiteral("%1 vs %2").arg(wsum / double(wcount), 0, 'g', 17).arg(sum / double(count), 0, 'g', 17)));
+    QVERIFY(std::abs(bhi - hi) <= tol);
+    QVERIFY(std::abs(blo - lo) <= tol);
+}
+
+void TestAggregate::genericBlocksExactOrMarkedSample_data() {
+    QTest::addColumn<ScoreParams>("p");
+    const struct {
+        const char* name;
+        Method m;
+        Content c;
+        Precision pr;
+        bool softmax;
+    } rows[] = {{"rope_float32_ones", Method::Rope, Content::Ones, Precision::Float32, false},
+                {"rope_double_random", Method::Rope, Content::Random, Precision::Double, false},
+                {"sinusoidal_ones", Method::Sinusoidal, Content::Ones, Precision::Float32, false},
+                {"learned_formula", Method::Learned, Content::Formula, Precision::Float32, false},
+                {"alibi_ones_softmax", Method::Alibi, Content::Ones, Precision::Float32, true},
+                {"t5_random_softmax", Method::T5, Content::Random, Precision::Float32, true}};
+    for (const auto& r : rows)
+        for (bool causal : {false, true}) {
+            ScoreParams p = params(r.m, r.c, r.pr);
+            p.softmax = r.softmax;
+            p.causal = causal;
+            QTest::addRow("%s_%s", r.name, causal ? "causal" : "bidirectional") << p;
+        }
+}
+
+void TestAggregate::genericBlocksExactOrMarkedSample() {
+    QFETCH(ScoreParams, p);
+    const int n = 90;
+    QVERIFY(!scoresAreDistanceFunction(p));
+    auto full = scores(p, arangePositions(0, n), arangePositions(0, n), n);
+    QVERIFY(full.ok());
+    const std::vector<PositionRange> qr{{0, 7}, {7, 50}, {50, 90}}, kr{{3, 4}, {10, 40}, {40, 90}};
+    const std::int64_t work = aggregateWork(p, n, 90, 81);
+    for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
+        auto r = aggregateScores(p, n, qr, kr, agg, work);
+        QVERIFY(r.ok());
+        QVERIFY(!r.value().sampled && !r.value().structured);
+        for (std::size_t a = 0; a < qr.size(); ++a)
+            for (std::size_t b = 0; b < kr.size(); ++b) {
+                const BlockStats s = brute(full.value(), qr[a].from, qr[a].to, kr[b].from, kr[b].to, p.causal);
+                const double want = s.count > 0 ? s.get(agg) : -kInf;
+                const double got = r.value().values(Eigen::Index(a), Eigen::Index(b));
+                if (!std::isfinite(want)) QCOMPARE(got, want);
+                else QVERIFY2(std::abs(got - want) <= 1e-13 * (1 + std::abs(want)),
+                              qPrintable(QStringLiteral("%1 vs %2").arg(got).arg(want)));
+            }
+    }
+    // One less than the work it needs: each block's centre cell, marked as a sample.
+    auto s = aggregateScores(p, n, qr, kr, Aggregate::Mean, work - 1);
+    QVERIFY(s.ok());
+    QVERIFY(s.value().sampled);
+    QCOMPARE(s.value().sampledQueries, (Positions{3, 28, 69}));
+    QCOMPARE(s.value().sampledKeys, (Positions{3, 24, 64}));
+    for (std::size_t a = 0; a < 3; ++a)
+        for (std::size_t b = 0; b < 3; ++b) {
+            const auto i = s.value().sampledQueries[a], j = s.value().sampledKeys[b];
+            const double want = p.causal && j > i ? -kInf : full.value()(i, j);
+            QCOMPARE(s.value().values(Eigen::Index(a), Eigen::Index(b)), want);
+        }
+}
+
+void TestAggregate::errors() {
+    const ScoreParams p = params(Method::Rope, Content::Ones, Precision::Double);
+    auto r = aggregateScores(p, 10, {{0, 11}}, {{0, 10}}, Aggregate::Mean, 0);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().parameter), QStringLiteral("queries"));
+    r = aggregateScores(p, 10, {{0, 10}}, {{4, 4}}, Aggregate::Mean, 0);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().parameter), QStringLiteral("keys"));
+    r = aggregateScores(p, 10, {}, {{0, 10}}, Aggregate::Mean, 0);
+    QVERIFY(!r.ok());
+    // A causal window above the diagonal: every block masked.
+    ScoreParams c = p;
+    c.causal = true;
+    r = aggregateScores(c, 100, {{0, 10}}, {{50, 60}, {60, 100}}, Aggregate::Max, 0);
+    QVERIFY(r.ok());
+    QCOMPARE(r.value().values(0, 1), -kInf);
+}
+
+QTEST_APPLESS_MAIN(TestAggregate)
+#include "test_aggregate.moc"

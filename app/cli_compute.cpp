@@ -398,9 +398,12 @@ std::vector<OptionSpec> commonScoreSpecs(bool decay) {
         paramSpec("dim", "required (or from --preset)"),
         paramSpec("content", "ones", "query/key rows: ones, random (seeded) or formula (sin(0.5+0.7n), sin(0.3+1.1n))"),
         paramSpec("seed", "0", "seed of random content and of the learned tables"),
-        {"head", "h", "alibi/t5 head", "0", "an integer from 0 to heads−1"},
+        {"head", "h", "alibi/t5 head; with --q/--k/--qk also the files' head ([H,N,d] tensors)", "0",
+         "an integer from 0 to heads−1"},
         flag("causal", "mask keys after the query (decoder); t5 uses decoder buckets"),
     });
+    const auto qk = qkSpecs();
+    s.insert(s.end(), qk.begin(), qk.end());
     if (!decay) {
         s.push_back(flag("softmax", "softmax rows (exact normaliser over all keys) instead of scores"));
         s.push_back(flag("summary", "print {shape, sum, min, max} over the unmasked entries instead of the matrix"));
@@ -415,13 +418,15 @@ struct ScoreSetup {
     std::map<std::string, std::string> rename;
 };
 
-ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScoreParams* preset) {
+ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScoreParams* preset,
+                           std::shared_ptr<const ContentSource> source) {
     ScoreSetup s;
     ScoreParams& p = s.params;
     if (preset) p = *preset;
     p.method = m;
-    if (!preset) o.require("dim");
-    p.dim = toInt(o, "dim", p.dim);
+    if (!preset && !source) o.require("dim");
+    p.dim = toInt(o, "dim", source ? source->dim() : p.dim);   // file content: d unless --dim is given
+    p.source = std::move(source);
     readOwnOptions(o, {"content", "seed"}, p);
     p.head = toInt(o, "head", 0);
     p.causal = o.has("causal");
@@ -500,12 +505,14 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
                          std::string(methodTitle(chosen)) + ": " + std::string(methodSummary(chosen)), specs);
         return 0;
     }
-    ScoreSetup setup = readScoreParams(o, chosen, decay, base);
+    ScoreSetup setup = readScoreParams(o, chosen, decay, base, readQk(o));
     const ScoreParams& p = setup.params;
     Json j;
     if (decay) {
-        o.require("max-distance");
-        const std::int64_t d = o.integer("max-distance", 0, (std::int64_t{1} << 20) - 1);
+        // File content: distances 0 … N−1 unless --max-distance is given (it may not reach N).
+        if (!p.source) o.require("max-distance");
+        const std::int64_t d = o.has("max-distance") ? o.integer("max-distance", 0, (std::int64_t{1} << 20) - 1)
+                                                     : std::min<std::int64_t>(p.source->length() - 1, (std::int64_t{1} << 20) - 1);
         auto r = decayCurve(p, d);
         if (!r) failParam(r.error(), {{"head_dim", "dim"}, {"positions", "max-distance"}, {"distances", "max-distance"}});
         const DecayCurve& c = r.value();
@@ -513,11 +520,16 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
         j.key("distance").integers(c.distance);
         j.key("value").vector(c.value);
         if (c.bound) j.key("bound").vector(*c.bound);
+        if (!c.count.empty()) j.key("count").integers(c.count);
         j.endObject();
     } else {
-        o.require("length");
+        if (!p.source) o.require("length");
         const bool summary = o.has("summary");
-        const std::int64_t n = o.integer("length", 1, summary ? kI64Max : kMaxFullScores);
+        const std::int64_t maxN = summary ? kI64Max : kMaxFullScores;
+        const std::int64_t n = o.has("length") ? o.integer("length", 1, maxN) : p.source->length();   // the file's N
+        if (n > maxN)
+            fail("invalid --length", o.spec("length").valid + " (the files hold N = " + formatInt(n) + ": give --length or --summary)",
+                 formatInt(n));
         if (summary) {
             auto r = scoresSummary(p, n);
             if (!r) failParam(r.error(), setup.rename);

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 // QString fields (theme, preset key) in the parameter table: UTF-8 text.
@@ -24,6 +25,14 @@ struct poslab::ParamCodec<QString> {
 };
 
 namespace poslab::ui {
+
+// Loaded real queries and keys: what (qFile, kFile, head) gave, or why they could not be read.
+struct QkState {
+    QString qFile, kFile;
+    int head = 0;
+    std::shared_ptr<const ContentSource> content;   // null on error
+    QString error;                                  // one line naming the file
+};
 
 // One method with its parameters, as one column of a comparison.
 struct MethodConfig {
@@ -83,6 +92,13 @@ struct SceneParams {
     ViewOptions view;
     // Model preset the scene was last set from (core/presets.h key); empty = none/custom.
     QString presetKey;
+    // Real queries and keys (File → Open queries and keys…, figure --q/--k/--qk): the file of the
+    // q tensor and of the k tensor (the same file for --qk); empty = the configurations' own
+    // content. Head `head` of [H, N, d] tensors. Every configuration scores these rows.
+    QString qFile, kFile;
+    // The rows of (qFile, kFile, head), loaded by ui/io/qkfile.h refreshQk() — not declared (a
+    // cache of the files), compared by identity.
+    std::shared_ptr<const QkState> qk;
 
     bool operator==(const SceneParams& o) const = default;
 };
@@ -118,8 +134,10 @@ std::vector<int> effectivePairs(const SceneParams& scene, int config);
 // labels of at most kMaxLabelLength characters, then every configuration's validate(). Returns
 // the first problem in the core's wording, with "A: " naming the configuration in compare mode.
 std::optional<QString> sceneProblem(const SceneParams& scene);
-// Problem of one configuration only (nullopt = it validates).
+// Problem of one configuration only (nullopt = it validates), including the query/key files'.
 std::optional<QString> configProblem(const SceneParams& scene, int config);
+// The query/key files named by the scene: not loaded, unreadable, or shorter than N.
+std::optional<QString> qkProblem(const SceneParams& scene);
 
 // Human forms used by panel, tooltips and legends.
 QString formatValue(double v);           // shortest round-trip form, as the CLI prints numbers

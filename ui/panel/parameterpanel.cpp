@@ -76,7 +76,7 @@ ParameterPanel::ParameterPanel(Scene* scene, QWidget* parent) : QWidget(parent),
     sf.setItalic(true);
     summary_->setFont(sf);
     gf->insertRow(1, summary_);
-    addRows<SceneParams>(gf, general, sceneParamTable(), {}, QStringLiteral("scene."), sceneOf, editSc, {"preset"});
+    addRows<SceneParams>(gf, general, sceneParamTable(), {}, QStringLiteral("scene."), sceneOf, editSc, {"preset", "q_file", "k_file"});
     l->addWidget(general);
 
     // One box per method with parameters of its own.

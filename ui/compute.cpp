@@ -1,5 +1,6 @@
 #include "ui/compute.h"
 
+#include "core/contributions.h"
 #include "core/decay.h"
 #include "core/scores.h"
 
@@ -552,6 +553,49 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
         });
         res.configs.push_back(std::move(f));
     }
+    return res;
+}
+
+ContributionsResult computeContributions(const SceneParams& scene, const DisplaySpec& display) {
+    ContributionsResult res;
+    double absMax = 0;
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
+        ContributionsConfigResult out;
+        const ScoreParams p = effectiveParams(scene, c);
+        out.title = configTitle(scene, c);
+        if (auto e = configProblem(scene, c)) {
+            out.error = *e;
+        } else if (p.method != Method::Rope) {
+            out.error = QObject::tr("Per-pair contributions need rotary pairs: choose RoPE.");
+        } else {
+            guarded(out.error, [&] {
+                std::int64_t maxD = std::max<std::int64_t>(1, scene.view.decayMaxDistance);
+                if (p.source) maxD = std::min<std::int64_t>(maxD, p.source->length() - 1);
+                const auto dist = maxD < 1 ? std::vector<std::int64_t>{0} : sampleDistances(maxD, display.decaySamples, false);
+                auto r = pairContributions(p, dist);
+                if (!r) {
+                    out.error = QString::fromStdString(r.error().message());
+                    return;
+                }
+                const Contributions& k = r.value();
+                out.distance = k.distance;
+                out.value = k.value;
+                out.share.assign(k.share.data(), k.share.data() + k.share.size());
+                out.wavelengthBefore.assign(k.wavelengthBefore.data(), k.wavelengthBefore.data() + k.wavelengthBefore.size());
+                out.wavelengthAfter.assign(k.wavelengthAfter.data(), k.wavelengthAfter.data() + k.wavelengthAfter.size());
+                out.trainingContext = k.trainingContext;
+                const RopeParams rp = p.ropeParams();
+                out.scaled = rp.scaling != RopeScaling::None || !rp.theta.empty();
+                out.content = p.source ? QObject::tr("file: %1 (mean over the rows i ≥ t, %2 rows)")
+                                             .arg(QString::fromStdString(p.source->name()))
+                                             .arg(p.source->length())
+                                       : QObject::tr("%1 content (query at t, key at 0)").arg(qs(contentKey(p.content)));
+                for (Eigen::Index i = 0; i < out.value.size(); ++i) absMax = std::max(absMax, std::abs(out.value.data()[i]));
+            });
+        }
+        res.configs.push_back(std::move(out));
+    }
+    for (auto& c : res.configs) c.absMax = absMax > 0 ? absMax : 1.0;
     return res;
 }
 

@@ -52,6 +52,8 @@ const ParamTable<ViewOptions>& viewParamTable() {
         field<&V::showDecay>({.name = "show_decay", .kind = K::Bool, .label = "decay", .help = "show the decay chart"}),
         field<&V::showFrequencies>({.name = "show_frequencies", .kind = K::Bool, .label = "frequencies",
                                     .help = "show the frequency view"}),
+        field<&V::showContributions>({.name = "show_contributions", .kind = K::Bool, .label = "contributions",
+                                      .help = "show RoPE's per-pair contributions to the score against distance"}),
         field<&V::theme>({.name = "theme", .kind = K::Text, .label = "Theme", .help = "light, dark or projector"}),
         field<&V::fontScale>({.name = "font_scale", .kind = K::Real, .lo = 0.5, .hi = 3, .label = "Text size",
                               .help = "text size factor"}),
@@ -190,6 +192,14 @@ std::optional<QString> sceneProblem(const SceneParams& scene) {
         }
     }
     return std::nullopt;
+}
+
+std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene) {
+    SceneParams s = scene;
+    s.qFile.clear();
+    s.kFile.clear();
+    s.qk.reset();
+    return sceneProblem(s);
 }
 
 QString formatValue(double v) { return QString::fromStdString(formatNumber(v)); }

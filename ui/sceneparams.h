@@ -55,7 +55,7 @@ struct poslab::EnumKeys<poslab::ui::HeatmapColormap> {
 namespace poslab::ui {
 
 // Which views are visible (also the order they are laid out in).
-enum class ViewKind { Pairs, Heatmap, Decay, Frequencies };
+enum class ViewKind { Pairs, Heatmap, Decay, Frequencies, Contributions };
 
 struct ViewOptions {
     // Heatmap
@@ -70,6 +70,7 @@ struct ViewOptions {
     bool decayShowBound = true;         // RoPE's long-term decay upper bound
     // Visibility
     bool showPairs = true, showHeatmap = true, showDecay = true, showFrequencies = true;
+    bool showContributions = false;     // RoPE's per-pair contributions (off by default)
     // Look
     QString theme = QStringLiteral("light");  // "light", "dark", "projector" (render/theme.h)
     double fontScale = 1.0;             // 0.5 .. 3
@@ -136,6 +137,9 @@ std::vector<int> effectivePairs(const SceneParams& scene, int config);
 std::optional<QString> sceneProblem(const SceneParams& scene);
 // Problem of one configuration only (nullopt = it validates), including the query/key files'.
 std::optional<QString> configProblem(const SceneParams& scene, int config);
+// sceneProblem() apart from the query/key files (what a session must satisfy: the files it names
+// are loaded, and checked, when the scene is shown; a missing one never makes a session unreadable).
+std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene);
 // The query/key files named by the scene: not loaded, unreadable, or shorter than N.
 std::optional<QString> qkProblem(const SceneParams& scene);
 

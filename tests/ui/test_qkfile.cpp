@@ -13,6 +13,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -95,6 +96,7 @@ private Q_SLOTS:
     void corruptFilesAreOneLine();
     void rowsAreReadFromTheMappedFile();
     void sceneKeepsMissingFilePath();
+    void readmeSnippetWritesWhatPoslabReads();
 };
 
 void TestQkFile::scoresEqualNumpy_data() {
@@ -286,6 +288,36 @@ void TestQkFile::sceneKeepsMissingFilePath() {
     sc.qFile.clear();
     refreshQk(sc);
     QVERIFY(!sc.qk && !sceneProblem(sc));
+}
+
+// README.md's dump snippet: its file-writing part, run by /usr/bin/python3 on q_proj-shaped
+// arrays (tests/data/qk/check_readme_snippet.py), writes files whose rows are those arrays' heads.
+void TestQkFile::readmeSnippetWritesWhatPoslabReads() {
+    QTemporaryDir dir;
+    QProcess py;
+    py.start(QStringLiteral("/usr/bin/python3"), {kDataDir + "/check_readme_snippet.py",
+                                                  QStringLiteral(POSLAB_SOURCE_DIR "/README.md"), dir.path()});
+    QVERIFY(py.waitForFinished(60000));
+    if (py.exitCode() != 0 && py.readAllStandardError().contains("No module named 'numpy'"))
+        QSKIP("/usr/bin/python3 has no NumPy");
+    QCOMPARE(py.exitCode(), 0);
+    for (const char* file : {"layer0.npz", "layer0.safetensors"}) {
+        for (int head = 0; head < 4; ++head) {
+            const QkLoad r = loadQk(dir.filePath(file), dir.filePath(file), head);
+            QVERIFY2(r.content, qPrintable(r.error));
+            QCOMPARE(r.content->length(), std::int64_t(6));
+            QCOMPARE(r.content->dim(), 8);
+            const Matrix q = r.content->rows(false, arangePositions(0, 6));
+            const Matrix k = r.content->rows(true, arangePositions(0, 6));
+            const int kh = head / 2;   // 4 query heads share 2 key heads
+            for (int n = 0; n < 6; ++n)
+                for (int c = 0; c < 8; ++c) {
+                    // float32 of NumPy's sin/cos: within one float32 ulp of the C library's.
+                    QVERIFY(std::abs(q(n, c) - std::sin(0.1 + 0.01 * (n * 1000 + head * 100 + c))) < 1e-7);
+                    QVERIFY(std::abs(k(n, c) - std::cos(0.1 + 0.01 * (n * 1000 + kh * 100 + c))) < 1e-7);
+                }
+        }
+    }
 }
 
 QTEST_MAIN(TestQkFile)

@@ -54,14 +54,14 @@ void computeRopePairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
     const Positions& pos = out.positions;
     out.trailPositions = trailPositions(pos.empty() ? 0 : *std::max_element(pos.begin(), pos.end()), d.trailSamples);
     const Matrix angles = ropeAngles(rp, freqs, pos);
-    const Matrix q = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p.content, false, pos, p.dim, p.seed));
-    const Matrix k = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p.content, true, pos, p.dim, p.seed));
+    const Matrix q = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p, false, pos));
+    const Matrix k = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p, true, pos));
     // Trail: the first position's query, placed at every trail position.
-    const Matrix q0 = contentRows(p.content, false, Positions{pos.front()}, p.dim, p.seed);
+    const Matrix q0 = contentRows(p, false, Positions{pos.front()});
     Matrix trailIn(static_cast<Eigen::Index>(out.trailPositions.size()), p.dim);
     for (Eigen::Index row = 0; row < trailIn.rows(); ++row) trailIn.row(row) = q0.row(0);
     const Matrix trail = ropeApply(rp, ropeTables(rp, freqs, out.trailPositions), trailIn);
-    out.keyDiffers = p.content != Content::Ones;
+    out.keyDiffers = p.content != Content::Ones || p.source;
     for (int i : pairs) {
         PairPanel pp;
         pp.pair = i;
@@ -130,9 +130,9 @@ void computeXposPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
         return;
     }
     // Queries are scaled up, keys down, both centred on the sequence 0..N−1 (xposApplyAt).
-    const Matrix q = xposApplyAt(xp, contentRows(p.content, false, pos, p.dim, p.seed), pos, scene.length, false);
-    const Matrix k = xposApplyAt(xp, contentRows(p.content, true, pos, p.dim, p.seed), pos, scene.length, true);
-    const Matrix q0 = contentRows(p.content, false, Positions{pos.front()}, p.dim, p.seed);
+    const Matrix q = xposApplyAt(xp, contentRows(p, false, pos), pos, scene.length, false);
+    const Matrix k = xposApplyAt(xp, contentRows(p, true, pos), pos, scene.length, true);
+    const Matrix q0 = contentRows(p, false, Positions{pos.front()});
     Matrix trailIn(static_cast<Eigen::Index>(out.trailPositions.size()), p.dim);
     for (Eigen::Index row = 0; row < trailIn.rows(); ++row) trailIn.row(row) = q0.row(0);
     const Matrix trail = xposApplyAt(xp, trailIn, out.trailPositions, scene.length, false);
@@ -464,6 +464,9 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
 DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
     DecayResult res;
     res.maxDistance = std::max<std::int64_t>(1, scene.view.decayMaxDistance);
+    // Real content: the means exist for the distances below the file's N only (the axis follows).
+    if (!scene.qFile.isEmpty() && scene.qk && scene.qk->content)
+        res.maxDistance = std::min(res.maxDistance, std::max<std::int64_t>(1, scene.qk->content->length() - 1));
     res.logX = scene.view.decayLogX;
     res.logY = scene.view.decayLogY;
     res.showBound = scene.view.decayShowBound;
@@ -475,7 +478,12 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
             s.error = *e;
         } else {
             guarded(s.error, [&] {
-                auto r = decayCurveAt(effectiveParams(scene, c), dist);
+                const ScoreParams ep = effectiveParams(scene, c);
+                // Real content: the means exist for distances below the file's N only.
+                const bool clip = ep.source && res.maxDistance >= ep.source->length();
+                const auto r = clip ? decayCurveAt(ep, sampleDistances(std::max<std::int64_t>(1, ep.source->length() - 1),
+                                                                       display.decaySamples, res.logX))
+                                    : decayCurveAt(ep, dist);
                 if (!r) {
                     s.error = QString::fromStdString(r.error().message());
                     return;

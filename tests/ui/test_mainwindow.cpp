@@ -258,12 +258,22 @@ private Q_SLOTS:
         QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
         QVERIFY(c.content.contains(QStringLiteral("3d_float32.npz")));
         QVERIFY(w.heatmapView()->result().panels[0].error.isEmpty());
+        // The decay is the mean over the file's rows, at the distances it holds (0 … N − 1).
+        QVERIFY2(w.decayView()->result().series[0].error.isEmpty(), qPrintable(w.decayView()->result().series[0].error));
+        QCOMPARE(w.decayView()->result().series[0].distance.back(), std::int64_t(4));
         // The heatmap is the file's scores (head 0): s·(R_i q_i)·(R_j k_j).
         ScoreParams p = effectiveParams(s, 0);
         QVERIFY(p.source);
         auto want = scores(p, arangePositions(0, 5), arangePositions(0, 5), 5);
         QVERIFY(want);
         QVERIFY(w.heatmapView()->result().panels[0].values == want.value());
+        // The pair vectors are the file's tokens: at position 0 (no rotation) pair 0 is (q_0[0], q_0[4]).
+        const Matrix q0 = p.source->rows(false, {0}), k0 = p.source->rows(true, {0});
+        const auto& pair0 = w.pairsView()->result().configs[0].pairs.front();
+        QCOMPARE(pair0.pair, 0);
+        QCOMPARE(w.pairsView()->result().configs[0].positions.front(), std::int64_t(0));
+        QCOMPARE(pair0.query.front(), QPointF(q0(0, 0), q0(0, 4)));
+        QCOMPARE(pair0.key.front(), QPointF(k0(0, 0), k0(0, 4)));
         shot(w, QStringLiteral("real_qk"));
         // Choosing another content closes the file.
         content->setCurrentIndex(content->findData(QStringLiteral("random")));

@@ -99,7 +99,7 @@ void renderPanel(QPainter& p, const QRectF& rect, const ContributionsConfigResul
     mark(before, Qt::DashLine, lineCol);
     if (c.scaled) mark(after, Qt::SolidLine, lineCol);
     // Colour bar: −max, 0, +max.
-    const QRectF bar(heat.left(), heat.bottom() + smallH * 2.1, heat.width() * 0.6, barH);
+    const QRectF bar(heat.left(), heat.bottom() + m.bottom() + smallH * 0.1, heat.width() * 0.6, barH);
     QImage cb(256, 1, QImage::Format_RGB32);
     for (int i = 0; i < 256; ++i) cb.setPixel(i, 0, colormapRgb(ColormapKind::Diverging, i / 255.0));
     p.drawImage(bar, cb);

@@ -5,6 +5,7 @@
 #include "app/cli_common.h"
 #include "app/cli_demo.h"
 #include "app/cli_method.h"
+#include "core/contributions.h"
 #include "core/decay.h"
 #include "core/presets.h"
 #include "core/scores.h"
@@ -21,7 +22,7 @@ namespace {
 constexpr std::int64_t kMaxFullScores = 2048;   // N for a printed N × N matrix
 
 const std::string kWhatList =
-    "one of frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, demo";
+    "one of frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, contributions, demo";
 
 void printHelpAndExit(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
     const std::string t = helpText(usage, description, specs);
@@ -418,9 +419,12 @@ std::vector<OptionSpec> commonScoreSpecs(bool decay) {
         paramSpec("dim", "required (or from --preset)"),
         paramSpec("content", "ones", "query/key rows: ones, random (seeded) or formula (sin(0.5+0.7n), sin(0.3+1.1n))"),
         paramSpec("seed", "0", "seed of random content and of the learned tables"),
-        {"head", "h", "alibi/t5 head", "0", "an integer from 0 to heads−1"},
+        {"head", "h", "alibi/t5 head; with --q/--k/--qk also the files' head ([H,N,d] tensors)", "0",
+         "an integer from 0 to heads−1"},
         flag("causal", "mask keys after the query (decoder); t5 uses decoder buckets"),
     });
+    const auto qk = qkSpecs();
+    s.insert(s.end(), qk.begin(), qk.end());
     if (!decay) {
         s.push_back(flag("softmax", "softmax rows (exact normaliser over all keys) instead of scores"));
         s.push_back(flag("summary", "print {shape, sum, min, max} over the unmasked entries instead of the matrix"));
@@ -435,13 +439,15 @@ struct ScoreSetup {
     std::map<std::string, std::string> rename;
 };
 
-ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScoreParams* preset) {
+ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScoreParams* preset,
+                           std::shared_ptr<const ContentSource> source) {
     ScoreSetup s;
     ScoreParams& p = s.params;
     if (preset) p = *preset;
     p.method = m;
-    if (!preset) o.require("dim");
-    p.dim = toInt(o, "dim", p.dim);
+    if (!preset && !source) o.require("dim");
+    p.dim = toInt(o, "dim", source ? source->dim() : p.dim);   // file content: d unless --dim is given
+    p.source = std::move(source);
     readOwnOptions(o, {"content", "seed"}, p);
     p.head = toInt(o, "head", 0);
     p.causal = o.has("causal");
@@ -476,17 +482,31 @@ std::vector<OptionSpec> allMethodSpecs(bool decay) {
     return all;
 }
 
-int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
-    const std::string what = decay ? "decay" : "scores";
+int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contributions = false) {
+    const std::string what = contributions ? "contributions" : decay ? "decay" : "scores";
     const auto presetKey = peekOption(args, "preset");
     const ModelPreset* preset = presetKey ? &presetOrFail(*presetKey) : nullptr;
     const std::optional<ui::ModelFileConfig> config = peekConfig(args);
     const ScoreParams* base = preset ? &preset->params : config ? &config->params : nullptr;
     auto peek = peekOption(args, "method");
     if (!peek && base) peek = std::string(methodKey(base->method));
+    if (!peek && contributions) peek = "rope";
     std::optional<Method> method = peek ? methodFromKey(*peek) : std::nullopt;
     const bool wantsHelp = std::find(args.begin(), args.end(), "--help") != args.end() ||
                            std::find(args.begin(), args.end(), "-h") != args.end();
+    if (wantsHelp && contributions) {
+        const auto specs = concat(commonScoreSpecs(true), methodSpecs(Method::Rope, true));
+        printHelpAndExit("poslab compute contributions [--method rope] --max-distance D --dim d [rope options] [--content C | "
+                         "--q FILE --k FILE | --qk FILE]",
+                         "Per-pair contributions of RoPE to the score against distance (the contributions view): "
+                         "c_p(t) = s·(R q)_p·(R k)_p for pair p, query at t and key at 0 (real q/k: the mean over the "
+                         "files' rows i >= t of pair p of score(i, i−t)).\nPrints {\"distance\", \"pair\", "
+                         "\"contribution\" (pairs × distances), \"rest\" (channels past rotary_dim), \"value\" (their "
+                         "sum: the decay value), \"share\" (each pair's share of Σ|c|), \"wavelength_before\", "
+                         "\"wavelength_after\", \"training_context\", \"max_positions\"} plus \"count\" with files.",
+                         specs);
+        return 0;
+    }
     if (wantsHelp && !method) {
         const auto all = allMethodSpecs(decay);
         if (decay)
@@ -513,6 +533,8 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
     if (config && chosen != config->params.method)
         fail("--method does not match --config " + *peekOption(args, "config"),
              "--method " + std::string(methodKey(config->params.method)) + " or no --method", *peek);
+    if (contributions && chosen != Method::Rope)
+        fail("invalid --method for compute contributions", "rope (per-pair contributions need rotary pairs)", *peek);
     const auto specs = concat(commonScoreSpecs(decay), methodSpecs(chosen, decay));
     Options o(args, specs, "compute " + what + " --method " + *peek);
     if (o.help()) {
@@ -520,12 +542,39 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
                          std::string(methodTitle(chosen)) + ": " + std::string(methodSummary(chosen)), specs);
         return 0;
     }
-    ScoreSetup setup = readScoreParams(o, chosen, decay, base);
+    ScoreSetup setup = readScoreParams(o, chosen, decay, base, readQk(o));
     const ScoreParams& p = setup.params;
     Json j;
     if (decay) {
-        o.require("max-distance");
-        const std::int64_t d = o.integer("max-distance", 0, (std::int64_t{1} << 20) - 1);
+        // File content: distances 0 … N−1 unless --max-distance is given (it may not reach N).
+        if (!p.source) o.require("max-distance");
+        const std::int64_t d = o.has("max-distance") ? o.integer("max-distance", 0, (std::int64_t{1} << 20) - 1)
+                                                     : std::min<std::int64_t>(p.source->length() - 1, (std::int64_t{1} << 20) - 1);
+        if (contributions) {
+            std::vector<std::int64_t> dist(static_cast<std::size_t>(d + 1));
+            for (std::int64_t t = 0; t <= d; ++t) dist[static_cast<std::size_t>(t)] = t;
+            auto r = pairContributions(p, dist);
+            if (!r) failParam(r.error(), {{"head_dim", "dim"}, {"positions", "max-distance"}, {"distances", "max-distance"}});
+            const Contributions& c = r.value();
+            guardOutput((d + 1) * (c.value.rows() + 2), "max-distance", o.has("max-distance") ? o.raw("max-distance") : formatInt(d));
+            j.beginObject();
+            j.key("distance").integers(c.distance);
+            std::vector<std::int64_t> pairs(static_cast<std::size_t>(c.value.rows()));
+            for (std::size_t i = 0; i < pairs.size(); ++i) pairs[i] = static_cast<std::int64_t>(i);
+            j.key("pair").integers(pairs);
+            j.key("contribution").matrix(c.value);
+            if (p.ropeParams().rotaryDim() < p.dim) j.key("rest").vector(c.rest);
+            j.key("value").vector(c.total);
+            j.key("share").vector(c.share);
+            j.key("wavelength_before").vector(c.wavelengthBefore);
+            j.key("wavelength_after").vector(c.wavelengthAfter);
+            j.key("training_context").integer(c.trainingContext);
+            j.key("max_positions").integer(c.context);
+            if (!c.count.empty()) j.key("count").integers(c.count);
+            j.endObject();
+            printJson(j);
+            return 0;
+        }
         auto r = decayCurve(p, d);
         if (!r) failParam(r.error(), {{"head_dim", "dim"}, {"positions", "max-distance"}, {"distances", "max-distance"}});
         const DecayCurve& c = r.value();
@@ -533,11 +582,16 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay) {
         j.key("distance").integers(c.distance);
         j.key("value").vector(c.value);
         if (c.bound) j.key("bound").vector(*c.bound);
+        if (!c.count.empty()) j.key("count").integers(c.count);
         j.endObject();
     } else {
-        o.require("length");
+        if (!p.source) o.require("length");
         const bool summary = o.has("summary");
-        const std::int64_t n = o.integer("length", 1, summary ? kI64Max : kMaxFullScores);
+        const std::int64_t maxN = summary ? kI64Max : kMaxFullScores;
+        const std::int64_t n = o.has("length") ? o.integer("length", 1, maxN) : p.source->length();   // the file's N
+        if (n > maxN)
+            fail("invalid --length", o.spec("length").valid + " (the files hold N = " + formatInt(n) + ": give --length or --summary)",
+                 formatInt(n));
         if (summary) {
             auto r = scoresSummary(p, n);
             if (!r) failParam(r.error(), setup.rename);
@@ -587,6 +641,7 @@ std::string computeHelp() {
            "  transformer-xl  Transformer-XL relative sinusoid\n"
            "  scores          attention scores of any method (what the heatmap draws)\n"
            "  decay           score against distance (what the decay view draws)\n"
+           "  contributions   RoPE's per-pair contributions to the score against distance\n"
            "  demo KEY        a demonstration of the Teach menu: its claim, whether it holds, its numbers\n\n"
            "`poslab compute WHAT --help` lists every option with its default and valid range.\n"
            "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
@@ -651,6 +706,7 @@ int runCompute(const std::vector<std::string>& args) {
     if (what == "transformer-xl") return transformerXL(rest);
     if (what == "scores") return scoresOrDecay(rest, false);
     if (what == "decay") return scoresOrDecay(rest, true);
+    if (what == "contributions") return scoresOrDecay(rest, true, true);
     if (what == "demo") return runComputeDemo(rest);
     fail("unknown WHAT for compute", kWhatList, what);
 }

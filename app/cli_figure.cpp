@@ -23,6 +23,7 @@
 #include "core/presets.h"
 #include "ui/atomicfile.h"
 #include "ui/export.h"
+#include "ui/io/qkfile.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/presentation.h"
 #include "ui/session.h"
@@ -94,7 +95,7 @@ std::vector<OptionSpec> figureSpecs() {
         {"positions", "LIST", "positions of interest (pair-vector arrows)", "the scene's (0,1,2,4,8,16,32)",
          "a LIST or RANGE of integers >= 0 (those >= N are left out)"},
         {"pairs", "LIST", "pair indices shown by the pair-vector view", "automatic", "a LIST of integers from 0 to 32767"},
-        {"head", "h", "ALiBi/T5 head", "0", "an integer from 0 to 4095"},
+        {"head", "h", "ALiBi/T5 head; with --q/--k/--qk also the files' head ([H,N,d] tensors)", "0", "an integer from 0 to 4095"},
         flagSpec("softmax", "heatmap: softmax weights instead of scores"),
         flagSpec("causal", "heatmap: mask keys after the query"),
         {"colormap", "C", "heatmap colours: auto (diverging for scores, viridis for weights), viridis or diverging",
@@ -259,7 +260,7 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         if (!m) fail("invalid --method", methodList(), *methodArg);
         method = *m;
     }
-    const auto specs = concat(concat(figureSpecs(), methodChoiceSpecs()), methodSpecs(method, true));
+    const auto specs = concat(concat(concat(figureSpecs(), methodChoiceSpecs()), methodSpecs(method, true)), qkSpecs());
     Options o(rest, specs, "figure " + viewArg + " (method " + std::string(methodKey(method)) + ")");
     if (o.help()) {
         if (methodArg)
@@ -304,6 +305,24 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         ScoreParams checked = mp;
         checked.head = 0;
         check(checked.validate(), rename);
+    }
+    // Real queries and keys: every configuration scores the files' rows; --dim defaults to their
+    // d and --length to their N (at most the window's kMaxLength).
+    if (auto rows = readQk(o)) {
+        sc.qFile = q(o.raw(o.has("qk") ? "qk" : "q"));
+        sc.kFile = o.has("qk") ? QString() : q(o.raw("k"));
+        sc.head = static_cast<int>(o.has("head") ? o.integer("head", 0, 4095) : 0);
+        auto st = std::make_shared<ui::QkState>();
+        st->qFile = sc.qFile;
+        st->kFile = sc.kFile;
+        st->head = sc.head;
+        st->content = rows;
+        sc.qk = st;
+        if (!o.has("dim"))
+            for (auto& c : sc.methods) c.params.dim = rows->dim();
+        if (!o.has("length")) sc.length = std::min<std::int64_t>(rows->length(), ui::kMaxLength);
+    } else {
+        ui::refreshQk(sc);   // a session's files
     }
     // Scene options.
     if (o.has("length")) sc.length = o.integer("length", 1, ui::kMaxLength);

@@ -1,6 +1,10 @@
 // Method options shared by `compute scores/decay` and `figure` (see cli_method.h).
 #include "app/cli_method.h"
 
+#include "ui/io/qkfile.h"
+
+#include <QFileInfo>
+
 #include <climits>
 #include <set>
 
@@ -177,6 +181,36 @@ std::optional<ui::ModelFileConfig> peekConfig(const std::vector<std::string>& ar
     const ui::ModelConfigResult r = ui::readModelConfigFile(QString::fromStdString(*path));
     if (!r.config) throw CliError{2, "--config " + *path + ": " + r.error.toStdString()};
     return r.config;
+}
+
+std::vector<OptionSpec> qkSpecs() {
+    return {
+        {"q", "FILE", "query rows from a file (.npy, .npz or .safetensors tensor q; shape [N,d], [H,N,d] or [1,H,N,d]); "
+                      "needs --k",
+         "none", "a readable .npy, .npz or .safetensors file"},
+        {"k", "FILE", "key rows from a file (tensor k), with --q", "none", "a readable .npy, .npz or .safetensors file"},
+        {"qk", "FILE", "query and key rows from one .npz or .safetensors file holding tensors q and k", "none",
+         "a readable .npz or .safetensors file"},
+    };
+}
+
+std::shared_ptr<const ContentSource> readQk(const Options& o) {
+    const bool q = o.has("q"), k = o.has("k"), qk = o.has("qk");
+    if (!q && !k && !qk) return nullptr;
+    if (qk && (q || k)) fail("--qk and --q/--k conflict", "--qk FILE or --q FILE --k FILE", q ? "--q" : "--k");
+    if (!qk && !(q && k)) fail(q ? "--q needs --k" : "--k needs --q", "--q FILE --k FILE", q ? "--q alone" : "--k alone");
+    if (o.has("content")) fail("--content and the query/key files conflict", "one of them", "both");
+    const int head = static_cast<int>(o.has("head") ? o.integer("head", 0, 4095) : 0);
+    const std::string qPath = o.raw(qk ? "qk" : "q"), kPath = o.raw(qk ? "qk" : "k");
+    const ui::QkLoad r = ui::loadQk(QString::fromStdString(qPath), QString::fromStdString(kPath), head);
+    if (!r.content) {
+        // Name the option whose file is at fault (the message starts with that file's name).
+        const bool kFault = !qk && r.error.startsWith(QFileInfo(QString::fromStdString(kPath)).fileName() + ": ") &&
+                            !r.error.startsWith(QFileInfo(QString::fromStdString(qPath)).fileName() + ": ");
+        const std::string line = (qk ? "--qk " : kFault ? "--k " : "--q ") + r.error.toStdString();
+        throw CliError{r.io ? 1 : 2, line};
+    }
+    return r.content;
 }
 
 RopeParams ropeOfConfig(const ui::ModelFileConfig& c, const std::string& path) {

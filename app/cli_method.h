@@ -146,4 +146,11 @@ std::optional<ui::ModelFileConfig> peekConfig(const std::vector<std::string>& ar
 // model does not use RoPE.
 RopeParams ropeOfConfig(const ui::ModelFileConfig& c, const std::string& path);
 
+// --q FILE --k FILE / --qk FILE (cli.md "Real queries and keys"): the options, and the rows they
+// name (head = --head, default 0), or nullptr when none is given. --qk with --q/--k, one of
+// --q/--k alone, or --content beside them → exit 2; a file that cannot be opened → exit 1; a bad
+// file → exit 2, "--q FILE: <file>: <what is wrong>, <valid>, got <value>".
+std::vector<OptionSpec> qkSpecs();
+std::shared_ptr<const ContentSource> readQk(const Options& o);
+
 }  // namespace poslab::cli

@@ -600,7 +600,29 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std
     }
 
     Result<DecayCurve> r = ParamError{"distances", "", ""};
-    if (increasing) {
+    if (params.source) {
+        const std::int64_t n = params.source->length();
+        auto m = diagonalMeans(params, distances, n);
+        if (!m) return m.error();
+        DecayCurve c;
+        c.distance = distances;
+        c.value = std::move(m.value().value);
+        c.count = std::move(m.value().count);
+        if (params.method == Method::Rope) {
+            const RopeParams rp = params.ropeParams();
+            const RopeFrequencies freqs = ropeFrequencies(rp, rp.seq_len ? rp.seq_len : std::optional<std::int64_t>(n));
+            std::vector<std::int64_t> u = distances;
+            std::sort(u.begin(), u.end());
+            u.erase(std::unique(u.begin(), u.end()), u.end());
+            const Vector bu = roformerBound(freqs.inv_freq, u);
+            Vector b(static_cast<Eigen::Index>(distances.size()));
+            for (std::size_t i = 0; i < distances.size(); ++i)
+                b[static_cast<Eigen::Index>(i)] =
+                    bu[static_cast<Eigen::Index>(std::lower_bound(u.begin(), u.end(), distances[i]) - u.begin())];
+            c.bound = std::move(b);
+        }
+        r = std::move(c);
+    } else if (increasing) {
         r = curveOnSorted(params, distances);
     } else {
         std::vector<std::int64_t> u = distances;

@@ -15,6 +15,9 @@
 //                  bound: RoFormer's long-term decay bound (1/(r/2))·Σ_{j=1..r/2} |S_j|,
 //                  S_j = Σ_{k<j} e^{i d θ_k}  (the relative upper bound of their Figure 2)
 //   xpos           rope's value with each pair times ζ^(d/scale_base) (the explicit decay); no bound
+// Real content (params.source set, N = its length): value(d) = mean over i = d … N−1 of
+// score(i, i − d) of the N-token sequence (scores.h diagonalMeans), count(d) = N − d; distances
+// must be below N. rope keeps its bound (frequencies of the N-token sequence).
 // Exact definitions are stated in decay.cpp's comments beside each method.
 #include "core/scores.h"
 
@@ -24,6 +27,7 @@ struct DecayCurve {
     std::vector<std::int64_t> distance;   // 0 .. max_distance (or the requested sample)
     Vector value;
     std::optional<Vector> bound;          // rope only
+    std::vector<std::int64_t> count;      // real content only: rows each mean covers
 };
 
 // Curve at distances 0..max_distance. Errors: params that do not validate; max_distance outside

@@ -118,7 +118,7 @@ public:
 
     // Transformed rows for the query side (key = false) or the key side (key = true).
     Result<Matrix> side(bool key, const Positions& pos) const {
-        Matrix x = contentRows(p_.content, key, pos, p_.dim, p_.seed);
+        Matrix x = contentRows(p_, key, pos);
         switch (p_.method) {
         case Method::Sinusoidal: x += sinusoidalEncoding(sin_, pos); break;
         case Method::Learned: {
@@ -241,7 +241,7 @@ Check checkFinite(const Matrix& m) {
 
 // The content part of the score is a constant and the positional part a function of i − j.
 bool isPositionalOnly(const ScoreParams& p) {
-    if (p.content != Content::Ones) return false;
+    if (p.content != Content::Ones || p.source) return false;
     switch (p.method) {
     case Method::NoPE:
     case Method::Alibi:
@@ -390,7 +390,7 @@ Result<ScoreSummary> structuredSummary(const ScoreParams& p, const Engine& e, st
     const std::int64_t lo = p.causal ? 0 : -(n - 1);
     // Ones content makes q and k the same rows; rope and nope then score (i, j) and (j, i)
     // alike, and so does alibi without the causal mask.
-    const bool mirror = p.content == Content::Ones &&
+    const bool mirror = p.content == Content::Ones && !p.source &&
                         (p.method == Method::Rope || p.method == Method::NoPE || (p.method == Method::Alibi && !p.causal));
     auto fr = distanceScores(e, lo, n - 1, mirror);
     if (!fr) return fr.error();
@@ -545,6 +545,9 @@ Check ScoreParams::validate() const {
     if ((precision == Precision::BFloat16 || precision == Precision::Float16) && method != Method::Rope)
         return ParamError{"precision", "float32 or double for this method (bfloat16 and float16 are modelled for rope)",
                           std::string(enumKey(precision))};
+    if (source && source->dim() != dim)
+        return ParamError{"dim", "the d of the query/key file (" + source->name() + ") = " + formatInt(source->dim()),
+                          formatInt(dim)};
     auto checkHead = [&](int heads) -> Check {
         if (head < 0 || head >= heads)
             return ParamError{"head", "an integer from 0 to " + formatInt(heads - 1) + " (heads − 1)", formatInt(head)};
@@ -640,11 +643,80 @@ Matrix contentRows(Content content, bool key, const Positions& positions, int di
     return Matrix::Ones(rows, dim);
 }
 
+Matrix contentRows(const ScoreParams& params, bool key, const Positions& positions) {
+    if (params.source) return params.source->rows(key, positions);
+    return contentRows(params.content, key, positions, params.dim, params.seed);
+}
+
+namespace {
+Check checkSourceLength(const ScoreParams& params, std::int64_t length) {
+    if (params.source && length > params.source->length())
+        return ParamError{"length", "at most the N of the query/key file (" + params.source->name() + ") = " +
+                                        formatInt(params.source->length()),
+                          formatInt(length)};
+    return std::nullopt;
+}
+}  // namespace
+
+Result<DiagonalMeans> diagonalMeans(const ScoreParams& params, const std::vector<std::int64_t>& distances,
+                                    std::int64_t length) {
+    if (auto e = params.validate()) return *e;
+    if (length < 1 || length > kMaxPosition)
+        return ParamError{"length", "an integer from 1 to " + formatInt(kMaxPosition), formatInt(length)};
+    if (auto e = checkSourceLength(params, length)) return *e;
+    if (distances.empty()) return ParamError{"max_distance", "at least one distance", "none"};
+    std::int64_t maxD = 0;
+    for (auto d : distances) {
+        if (d < 0 || d >= length)
+            return ParamError{"max_distance", "distances from 0 to length − 1 = " + formatInt(length - 1), formatInt(d)};
+        maxD = std::max(maxD, d);
+    }
+    constexpr std::int64_t kBlock = 256;
+    if (satMul(kBlock + maxD, params.dim) > kMaxSideEntries)
+        return ParamError{"max_distance", "(256 + max distance)·dim at most " + formatInt(kMaxSideEntries),
+                          formatInt(maxD)};
+    if (satMul(satMul(length, kBlock + maxD), params.dim + entryCost(params)) > kMaxWork)
+        return ParamError{"length",
+                          "length·(256 + max distance)·(dim + " + formatInt(entryCost(params)) + ") at most " +
+                              formatInt(kMaxWork) + " (about a minute of work)",
+                          formatInt(length)};
+    ScoreParams p = params;
+    p.softmax = false;
+    Engine e(p, length);
+    if (auto err = e.prepare()) return *err;
+    // Block rows [a, b) against keys [max(0, a − maxD), b): every (i, i − d) with d <= maxD.
+    std::vector<double> sum(static_cast<std::size_t>(maxD + 1), 0.0);
+    for (std::int64_t a = 0; a < length; a += kBlock) {
+        const std::int64_t b = std::min(length, a + kBlock);
+        const std::int64_t k0 = std::max<std::int64_t>(0, a - maxD);
+        const Positions qp = arangePositions(a, b), kp = arangePositions(k0, b);
+        auto qs = e.side(false, qp);
+        if (!qs) return qs.error();
+        auto ks = e.side(true, kp);
+        if (!ks) return ks.error();
+        const Matrix m = e.block(qs.value(), qp, ks.value(), kp);
+        if (auto err = checkFinite(m)) return *err;
+        for (std::int64_t i = a; i < b; ++i)
+            for (std::int64_t j = std::max(k0, i - maxD); j <= i; ++j)
+                sum[static_cast<std::size_t>(i - j)] += m(static_cast<Eigen::Index>(i - a), static_cast<Eigen::Index>(j - k0));
+    }
+    DiagonalMeans out;
+    out.distance = distances;
+    out.value.resize(static_cast<Eigen::Index>(distances.size()));
+    for (std::size_t t = 0; t < distances.size(); ++t) {
+        const std::int64_t d = distances[t];
+        out.count.push_back(length - d);
+        out.value[static_cast<Eigen::Index>(t)] = sum[static_cast<std::size_t>(d)] / static_cast<double>(length - d);
+    }
+    return out;
+}
+
 Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const Positions& keys,
                       std::int64_t length) {
     if (auto e = params.validate()) return *e;
     if (length < 1 || length > kMaxPosition)
         return ParamError{"length", "an integer from 1 to " + formatInt(kMaxPosition), formatInt(length)};
+    if (auto e = checkSourceLength(params, length)) return *e;
     if (auto e = validatePositions(queries, "queries")) return *e;
     if (auto e = validatePositions(keys, "keys")) return *e;
     for (auto q : queries)
@@ -719,6 +791,7 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
 
 Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t length) {
     if (auto e = params.validate()) return *e;
+    if (auto e = checkSourceLength(params, length)) return *e;
     const bool structured = isPositionalOnly(params);
     const std::int64_t maxLength = structured && !params.softmax ? kMaxStructuredLength : kMaxSummaryLength;
     if (length < 1 || length > maxLength)

@@ -32,6 +32,9 @@
 #include "core/types.h"
 #include "core/xpos.h"
 
+#include <memory>
+#include <string>
+
 namespace poslab {
 
 enum class Content { Ones, Random, Formula };
@@ -42,6 +45,18 @@ struct EnumKeys<Content> {
 };
 std::string_view contentKey(Content c);                  // "ones", "random", "formula"
 std::optional<Content> contentFromKey(std::string_view key);
+
+// Query and key rows from outside: a model's pre-RoPE projections, read at the edge (ui/io's
+// q/k file readers). Row p is the token at position p, 0 <= p < length(); dim() numbers each.
+// rows() must be safe to call from several threads at once and return finite numbers.
+class ContentSource {
+public:
+    virtual ~ContentSource() = default;
+    virtual std::int64_t length() const = 0;                       // N, the rows the file holds
+    virtual int dim() const = 0;                                   // d
+    virtual Matrix rows(bool key, const Positions& positions) const = 0;   // |positions| × d
+    virtual std::string name() const = 0;                          // for messages: "q.npy, k.npy"
+};
 
 struct ScoreParams {
     Method method = Method::Rope;
@@ -61,6 +76,10 @@ struct ScoreParams {
     T5Params t5;
     TransformerXLParams transformer_xl;
     AlibiParams alibi;
+    // Real content: when set, q/k rows come from it and `content`/`seed` do not apply to them.
+    // Not a declared parameter (the scene keeps the file's path; core sees the rows only);
+    // compared by identity. validate() requires dim == source->dim().
+    std::shared_ptr<const ContentSource> source;
 
     Check validate() const;
     bool operator==(const ScoreParams&) const = default;
@@ -84,6 +103,22 @@ const ParamTable<ScoreParams>& scoreParamTable();
 
 // Content rows for the given absolute positions, |positions| × dim. `key` selects k (true) or q.
 Matrix contentRows(Content content, bool key, const Positions& positions, int dim, std::uint64_t seed);
+// The rows the configuration scores with: params.source's rows when set (positions must be below
+// its length), else contentRows(params.content, …).
+Matrix contentRows(const ScoreParams& params, bool key, const Positions& positions);
+
+// Mean score along diagonals, for real content: for each distance d in `distances`,
+// value = mean over i = d … length−1 of score(i, i − d) (the scores() entries, before softmax and
+// without the causal mask, which never hides j <= i), count = length − d. Preconditions: params
+// validate; 1 <= length; every distance in [0, length). Work ~ length·(256 + max d)·dim, limited
+// like scores() (errors name `length` or `max_distance`).
+struct DiagonalMeans {
+    std::vector<std::int64_t> distance;
+    Vector value;
+    std::vector<std::int64_t> count;
+};
+Result<DiagonalMeans> diagonalMeans(const ScoreParams& params, const std::vector<std::int64_t>& distances,
+                                    std::int64_t length);
 
 // Scores for explicit query and key positions within a sequence of `length` tokens (0..length−1),
 // |queries| × |keys|. Preconditions: params validate; every position in [0, length).

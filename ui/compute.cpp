@@ -1,5 +1,6 @@
 #include "ui/compute.h"
 
+#include "core/contributions.h"
 #include "core/decay.h"
 #include "core/scores.h"
 
@@ -53,14 +54,14 @@ void computeRopePairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
     const Positions& pos = out.positions;
     out.trailPositions = trailPositions(pos.empty() ? 0 : *std::max_element(pos.begin(), pos.end()), d.trailSamples);
     const Matrix angles = ropeAngles(rp, freqs, pos);
-    const Matrix q = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p.content, false, pos, p.dim, p.seed));
-    const Matrix k = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p.content, true, pos, p.dim, p.seed));
+    const Matrix q = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p, false, pos));
+    const Matrix k = ropeApply(rp, ropeTables(rp, freqs, pos), contentRows(p, true, pos));
     // Trail: the first position's query, placed at every trail position.
-    const Matrix q0 = contentRows(p.content, false, Positions{pos.front()}, p.dim, p.seed);
+    const Matrix q0 = contentRows(p, false, Positions{pos.front()});
     Matrix trailIn(static_cast<Eigen::Index>(out.trailPositions.size()), p.dim);
     for (Eigen::Index row = 0; row < trailIn.rows(); ++row) trailIn.row(row) = q0.row(0);
     const Matrix trail = ropeApply(rp, ropeTables(rp, freqs, out.trailPositions), trailIn);
-    out.keyDiffers = p.content != Content::Ones;
+    out.keyDiffers = p.content != Content::Ones || p.source;
     for (int i : pairs) {
         PairPanel pp;
         pp.pair = i;
@@ -129,9 +130,9 @@ void computeXposPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
         return;
     }
     // Queries are scaled up, keys down, both centred on the sequence 0..N−1 (xposApplyAt).
-    const Matrix q = xposApplyAt(xp, contentRows(p.content, false, pos, p.dim, p.seed), pos, scene.length, false);
-    const Matrix k = xposApplyAt(xp, contentRows(p.content, true, pos, p.dim, p.seed), pos, scene.length, true);
-    const Matrix q0 = contentRows(p.content, false, Positions{pos.front()}, p.dim, p.seed);
+    const Matrix q = xposApplyAt(xp, contentRows(p, false, pos), pos, scene.length, false);
+    const Matrix k = xposApplyAt(xp, contentRows(p, true, pos), pos, scene.length, true);
+    const Matrix q0 = contentRows(p, false, Positions{pos.front()});
     Matrix trailIn(static_cast<Eigen::Index>(out.trailPositions.size()), p.dim);
     for (Eigen::Index row = 0; row < trailIn.rows(); ++row) trailIn.row(row) = q0.row(0);
     const Matrix trail = xposApplyAt(xp, trailIn, out.trailPositions, scene.length, false);
@@ -537,6 +538,9 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
 DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
     DecayResult res;
     res.maxDistance = std::max<std::int64_t>(1, scene.view.decayMaxDistance);
+    // Real content: the means exist for the distances below the file's N only (the axis follows).
+    if (!scene.qFile.isEmpty() && scene.qk && scene.qk->content)
+        res.maxDistance = std::min(res.maxDistance, std::max<std::int64_t>(1, scene.qk->content->length() - 1));
     res.logX = scene.view.decayLogX;
     res.logY = scene.view.decayLogY;
     res.showBound = scene.view.decayShowBound;
@@ -690,6 +694,49 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
         });
         res.configs.push_back(std::move(f));
     }
+    return res;
+}
+
+ContributionsResult computeContributions(const SceneParams& scene, const DisplaySpec& display) {
+    ContributionsResult res;
+    double absMax = 0;
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
+        ContributionsConfigResult out;
+        const ScoreParams p = effectiveParams(scene, c);
+        out.title = configTitle(scene, c);
+        if (auto e = configProblem(scene, c)) {
+            out.error = *e;
+        } else if (p.method != Method::Rope) {
+            out.error = QObject::tr("Per-pair contributions need rotary pairs: choose RoPE.");
+        } else {
+            guarded(out.error, [&] {
+                std::int64_t maxD = std::max<std::int64_t>(1, scene.view.decayMaxDistance);
+                if (p.source) maxD = std::min<std::int64_t>(maxD, p.source->length() - 1);
+                const auto dist = maxD < 1 ? std::vector<std::int64_t>{0} : sampleDistances(maxD, display.decaySamples, false);
+                auto r = pairContributions(p, dist);
+                if (!r) {
+                    out.error = QString::fromStdString(r.error().message());
+                    return;
+                }
+                const Contributions& k = r.value();
+                out.distance = k.distance;
+                out.value = k.value;
+                out.share.assign(k.share.data(), k.share.data() + k.share.size());
+                out.wavelengthBefore.assign(k.wavelengthBefore.data(), k.wavelengthBefore.data() + k.wavelengthBefore.size());
+                out.wavelengthAfter.assign(k.wavelengthAfter.data(), k.wavelengthAfter.data() + k.wavelengthAfter.size());
+                out.trainingContext = k.trainingContext;
+                const RopeParams rp = p.ropeParams();
+                out.scaled = rp.scaling != RopeScaling::None || !rp.theta.empty();
+                out.content = p.source ? QObject::tr("file: %1 (mean over the rows i ≥ t, %2 rows)")
+                                             .arg(QString::fromStdString(p.source->name()))
+                                             .arg(p.source->length())
+                                       : QObject::tr("%1 content (query at t, key at 0)").arg(qs(contentKey(p.content)));
+                for (Eigen::Index i = 0; i < out.value.size(); ++i) absMax = std::max(absMax, std::abs(out.value.data()[i]));
+            });
+        }
+        res.configs.push_back(std::move(out));
+    }
+    for (auto& c : res.configs) c.absMax = absMax > 0 ? absMax : 1.0;
     return res;
 }
 

@@ -43,5 +43,8 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display = 
 HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& display = {});
 DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display = {});
 FrequencyResult computeFrequencies(const SceneParams& scene);
+// RoPE's per-pair contributions (core/contributions.h) at display.decaySamples distances from 0
+// to the decay view's maximum distance (below N for real content); other methods: an error.
+ContributionsResult computeContributions(const SceneParams& scene, const DisplaySpec& display);
 
 }  // namespace poslab::ui

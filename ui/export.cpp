@@ -4,6 +4,7 @@
 
 #include "ui/atomicfile.h"
 #include "ui/compute.h"
+#include "ui/render/contributionsrenderer.h"
 #include "ui/render/decayrenderer.h"
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
@@ -118,6 +119,16 @@ std::vector<Placed> placeViews(const QRectF& rect, const std::vector<ViewKind>& 
         out.push_back({views.front(), rect});
         return out;
     }
+    // The contributions view takes a row of its own below the others (a third of the height).
+    if (std::find(views.begin(), views.end(), ViewKind::Contributions) != views.end()) {
+        std::vector<ViewKind> rest;
+        for (ViewKind v : views)
+            if (v != ViewKind::Contributions) rest.push_back(v);
+        const double gap = 6.0, h = (rect.height() - gap) * 2.0 / 3.0;
+        out = placeViews(QRectF(rect.left(), rect.top(), rect.width(), h), rest);
+        out.push_back({ViewKind::Contributions, QRectF(rect.left(), rect.top() + h + gap, rect.width(), rect.height() - h - gap)});
+        return out;
+    }
     const auto has = [&](ViewKind v) { return std::find(views.begin(), views.end(), v) != views.end(); };
     const double gap = 6.0;   // the window's splitter handles
     std::vector<ViewKind> top, bottom;
@@ -162,6 +173,7 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
         d.heatmapWork = std::int64_t{1} << 32;
     }
     if (view == ViewKind::Decay) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr), 64, 2048);
+    if (view == ViewKind::Contributions) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / 2), 32, 1024);
     return d;
 }
 
@@ -192,6 +204,7 @@ void paintOne(QPainter& p, const QRectF& rect, const SceneParams& scene, ViewKin
     case ViewKind::Heatmap: renderHeatmap(p, rect, computeHeatmap(scene, d), theme); break;
     case ViewKind::Decay: paintDecay(p, rect, computeDecay(scene, d), theme); break;
     case ViewKind::Frequencies: renderFrequencies(p, rect, computeFrequencies(scene), theme); break;
+    case ViewKind::Contributions: renderContributions(p, rect, computeContributions(scene, d), theme); break;
     }
     p.restore();
 }
@@ -663,6 +676,38 @@ void frequenciesJson(JsonWriter& w, const FrequencyResult& res) {
     w.endArray().endObject();
 }
 
+QString contributionsCsv(const ContributionsResult& res) {
+    QString out = csvRow({QStringLiteral("config"), QStringLiteral("title"), QStringLiteral("pair"), QStringLiteral("distance"),
+                          QStringLiteral("contribution")});
+    for (int c = 0; c < static_cast<int>(res.configs.size()); ++c) {
+        const auto& k = res.configs[static_cast<std::size_t>(c)];
+        for (Eigen::Index p = 0; p < k.value.rows(); ++p)
+            for (Eigen::Index t = 0; t < k.value.cols(); ++t)
+                out += csvRow({QString::number(c), k.title, QString::number(p),
+                               QString::number(k.distance[static_cast<std::size_t>(t)]), num(k.value(p, t))});
+    }
+    return out;
+}
+
+void contributionsJson(JsonWriter& w, const ContributionsResult& res) {
+    w.beginObject().key("configs").beginArray();
+    for (const auto& k : res.configs) {
+        w.beginObject();
+        jstr(w.key("title"), k.title);
+        if (!k.error.isEmpty()) jstr(w.key("error"), k.error);
+        jstr(w.key("content"), k.content);
+        w.key("distance").integers(k.distance);
+        w.key("contribution").matrix(k.value);
+        jnums(w.key("share"), k.share);
+        jnums(w.key("wavelength_before"), k.wavelengthBefore);
+        jnums(w.key("wavelength_after"), k.wavelengthAfter);
+        w.key("training_context").integer(k.trainingContext);
+        w.key("scaled").boolean(k.scaled);
+        w.endObject();
+    }
+    w.endArray().endObject();
+}
+
 // The view's results at the resolution a figure of the request's size would use.
 struct ViewData {
     ViewKind view;
@@ -700,6 +745,12 @@ std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r)
             const auto res = computeFrequencies(scene);
             v.csv = frequenciesCsv(res);
             v.json = [res](JsonWriter& w) { frequenciesJson(w, res); };
+            break;
+        }
+        case ViewKind::Contributions: {
+            const auto res = computeContributions(scene, d);
+            v.csv = contributionsCsv(res);
+            v.json = [res](JsonWriter& w) { contributionsJson(w, res); };
             break;
         }
         }
@@ -837,6 +888,7 @@ QString viewKey(ViewKind v) {
     case ViewKind::Heatmap: return QStringLiteral("heatmap");
     case ViewKind::Decay: return QStringLiteral("decay");
     case ViewKind::Frequencies: return QStringLiteral("frequencies");
+    case ViewKind::Contributions: return QStringLiteral("contributions");
     }
     return {};
 }
@@ -847,6 +899,7 @@ QString viewTitle(ViewKind v) {
     case ViewKind::Heatmap: return QStringLiteral("Attention heatmap");
     case ViewKind::Decay: return QStringLiteral("Decay with distance");
     case ViewKind::Frequencies: return QStringLiteral("Frequencies");
+    case ViewKind::Contributions: return QStringLiteral("Per-pair contributions");
     }
     return {};
 }
@@ -865,10 +918,11 @@ std::optional<ViewKind> viewFromKey(const QString& key) {
 
 std::vector<ViewKind> visibleViews(const SceneParams& scene) {
     std::vector<ViewKind> out;
-    const bool show[4] = {scene.view.showPairs, scene.view.showHeatmap, scene.view.showDecay, scene.view.showFrequencies};
-    for (int i = 0; i < 4; ++i)
+    const bool show[5] = {scene.view.showPairs, scene.view.showHeatmap, scene.view.showDecay, scene.view.showFrequencies,
+                          scene.view.showContributions};
+    for (int i = 0; i < 5; ++i)
         if (show[i]) out.push_back(kAllViews[i]);
-    if (out.empty()) out.assign(std::begin(kAllViews), std::end(kAllViews));
+    if (out.empty()) out.assign(std::begin(kAllViews), std::begin(kAllViews) + 4);
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/presets.h"
 #include "ui/io/modelconfig.h"
+#include "ui/io/qkfile.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/session.h"
 #include "ui/teaching/teaching.h"
@@ -36,7 +37,8 @@ QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<
 
 MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), persist_(persist) {
     setWindowTitle(tr("PosLab — positional encodings, live"));
-    setAcceptDrops(true);   // config.json / .gguf (dropEvent)
+    setAcceptDrops(true);   // config.json / .gguf / .npz / .safetensors (dropEvent)
+    scene_.setLoader(&refreshQk);   // the query/key files a scene names
     pairs_ = new PairsView(this);
     pairs_->setObjectName(QStringLiteral("pairsView"));
     heatmap_ = new HeatmapView(this);
@@ -45,6 +47,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     decay_->setObjectName(QStringLiteral("decayView"));
     frequencies_ = new FrequencyView(this);
     frequencies_->setObjectName(QStringLiteral("frequencyView"));
+    contributions_ = new ContributionsView(this);
+    contributions_->setObjectName(QStringLiteral("contributionsView"));
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
@@ -56,6 +60,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     top_->addWidget(heatmap_);
     bottom_->addWidget(decay_);
     bottom_->addWidget(frequencies_);
+    bottom_->addWidget(contributions_);   // RoPE's per-pair contributions (View menu; hidden by default)
     top_->setStretchFactor(0, 1);
     top_->setStretchFactor(1, 1);
     rows_->setStretchFactor(0, 3);
@@ -90,7 +95,9 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     connect(&scheduler_, &Scheduler::heatmapReady, heatmap_, &HeatmapView::setResult);
     connect(&scheduler_, &Scheduler::decayReady, decay_, &DecayView::setResult);
     connect(&scheduler_, &Scheduler::frequenciesReady, frequencies_, &FrequencyView::setResult);
-    for (ViewBase* v : {static_cast<ViewBase*>(pairs_), static_cast<ViewBase*>(heatmap_), static_cast<ViewBase*>(frequencies_)})
+    connect(&scheduler_, &Scheduler::contributionsReady, contributions_, &ContributionsView::setResult);
+    for (ViewBase* v : {static_cast<ViewBase*>(pairs_), static_cast<ViewBase*>(heatmap_), static_cast<ViewBase*>(frequencies_),
+                        static_cast<ViewBase*>(contributions_)})
         connect(v, &ViewBase::resized, this, &MainWindow::updateDisplay);
     connect(decay_, &DecayView::resized, this, &MainWindow::updateDisplay);
 
@@ -133,6 +140,20 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) openModelConfig(path);
     });
     openConfig->setObjectName(QStringLiteral("windowOpenModelConfig"));
+    auto* openQk = file->addAction(tr("Open &queries and keys…"), this, [this] {
+        const QString filter = tr("Queries and keys (*.npy *.npz *.safetensors);;All files (*)");
+        const QString q = QFileDialog::getOpenFileName(this, tr("Open queries (tensor q, or a file holding q and k)"),
+                                                       QString(), filter);
+        if (q.isEmpty()) return;
+        QString k;
+        if (QFileInfo(q).suffix().toLower() == QLatin1String("npy")) {
+            k = QFileDialog::getOpenFileName(this, tr("Open the keys (tensor k) for %1").arg(QFileInfo(q).fileName()),
+                                             QFileInfo(q).absolutePath(), filter);
+            if (k.isEmpty()) return;
+        }
+        openQueriesAndKeys(q, k);
+    });
+    openQk->setObjectName(QStringLiteral("windowOpenQueriesAndKeys"));
     file->addAction(tr("&Reset to the default scene"), this, [this] { scene_.apply(tr("Reset scene"), SceneParams{}); });
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -158,14 +179,16 @@ void MainWindow::buildMenus() {
     edit->addAction(tr("Compare: &remove this configuration"), this, [this] { scene_.removeConfig(scene_.activeConfig()); });
 
     auto* view = menuBar()->addMenu(tr("&View"));
-    const QString names[4] = {tr("&Pair vectors"), tr("&Heatmap"), tr("&Decay curves"), tr("&Frequencies")};
-    for (int i = 0; i < 4; ++i) {
+    const QString names[5] = {tr("&Pair vectors"), tr("&Heatmap"), tr("&Decay curves"), tr("&Frequencies"),
+                              tr("Per-pair &contributions")};
+    for (int i = 0; i < 5; ++i) {
         auto* a = view->addAction(names[i]);
         a->setCheckable(true);
-        a->setChecked(true);
+        a->setChecked(i < 4);
         connect(a, &QAction::toggled, this, [this, i](bool on) {
             scene_.edit(on ? tr("Show view") : tr("Hide view"), QString(), [&](SceneParams& s) {
-                bool* f[4] = {&s.view.showPairs, &s.view.showHeatmap, &s.view.showDecay, &s.view.showFrequencies};
+                bool* f[5] = {&s.view.showPairs, &s.view.showHeatmap, &s.view.showDecay, &s.view.showFrequencies,
+                              &s.view.showContributions};
                 *f[i] = on;
             });
         });
@@ -216,10 +239,12 @@ void MainWindow::onSceneChanged() {
         heatmap_->setTheme(t);
         decay_->setTheme(t);
         frequencies_->setTheme(t);
+        contributions_->setTheme(t);
     }
-    const bool show[4] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies};
-    QWidget* views[4] = {pairs_, heatmap_, decay_, frequencies_};
-    for (int i = 0; i < 4; ++i) {
+    const bool show[5] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies,
+                          s.view.showContributions};
+    QWidget* views[5] = {pairs_, heatmap_, decay_, frequencies_, contributions_};
+    for (int i = 0; i < 5; ++i) {
         views[i]->setVisible(show[i]);
         if (viewActions_[i]) {
             const QSignalBlocker b(viewActions_[i]);
@@ -227,7 +252,7 @@ void MainWindow::onSceneChanged() {
         }
     }
     top_->setVisible(show[0] || show[1]);
-    bottom_->setVisible(show[2] || show[3]);
+    bottom_->setVisible(show[2] || show[3] || show[4]);
     updateDisplay();
     scheduler_.request(s);
 }
@@ -241,6 +266,7 @@ void MainWindow::updateDisplay() {
     r.pairs = sizeOf(pairs_);
     r.heatmap = sizeOf(heatmap_);
     r.frequencies = sizeOf(frequencies_);
+    r.contributions = sizeOf(contributions_);
     r.devicePixelRatio = heatmap_->devicePixelRatioF();
     r.theme = heatmap_->theme();
     scheduler_.setRender(r);
@@ -330,26 +356,54 @@ bool MainWindow::openModelConfig(const QString& path, QString* error) {
     return true;
 }
 
+bool MainWindow::openQueriesAndKeys(const QString& qPath, const QString& kPath, QString* error) {
+    const QkLoad r = loadQk(qPath, kPath.isEmpty() ? qPath : kPath, 0);
+    if (!r.content) {
+        if (error) *error = r.error;
+        else QMessageBox::warning(this, tr("Open queries and keys"), r.error);
+        return false;
+    }
+    auto state = std::make_shared<QkState>();
+    state->qFile = qPath;
+    state->kFile = kPath;
+    state->content = r.content;
+    const auto rows = r.content;
+    scene_.edit(tr("Open queries and keys %1").arg(QString::fromStdString(rows->name())), QString(), [&](SceneParams& p) {
+        p.qFile = qPath;
+        p.kFile = kPath;
+        p.head = 0;
+        p.qk = state;
+        for (auto& c : p.methods) c.params.dim = rows->dim();
+        p.length = std::min<std::int64_t>(rows->length(), kMaxLength);
+    });
+    scene_.finishMerge();
+    return true;
+}
+
 namespace {
-// The local file of a drop that is a model configuration (.json, .gguf), or empty.
-QString droppedConfig(const QMimeData* m) {
+// The local file of a drop that PosLab opens (.json, .gguf, .npz, .safetensors), or empty.
+QString droppedFile(const QMimeData* m) {
     if (!m || !m->hasUrls() || m->urls().size() != 1) return {};
     const QString path = m->urls().front().toLocalFile();
     const QString suffix = QFileInfo(path).suffix().toLower();
-    return suffix == QLatin1String("json") || suffix == QLatin1String("gguf") ? path : QString();
+    for (const char* s : {"json", "gguf", "npz", "safetensors"})
+        if (suffix == QLatin1String(s)) return path;
+    return {};
 }
 }  // namespace
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
-    if (!droppedConfig(e->mimeData()).isEmpty()) e->acceptProposedAction();
+    if (!droppedFile(e->mimeData()).isEmpty()) e->acceptProposedAction();
     else QMainWindow::dragEnterEvent(e);
 }
 
 void MainWindow::dropEvent(QDropEvent* e) {
-    const QString path = droppedConfig(e->mimeData());
+    const QString path = droppedFile(e->mimeData());
     if (path.isEmpty()) return QMainWindow::dropEvent(e);
     e->acceptProposedAction();
-    openModelConfig(path);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("npz") || suffix == QLatin1String("safetensors")) openQueriesAndKeys(path);
+    else openModelConfig(path);
 }
 
 }  // namespace poslab::ui

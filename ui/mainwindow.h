@@ -20,6 +20,7 @@ class PairsView;
 class HeatmapView;
 class DecayView;
 class FrequencyView;
+class ContributionsView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -35,6 +36,7 @@ public:
     HeatmapView* heatmapView() { return heatmap_; }
     DecayView* decayView() { return decay_; }
     FrequencyView* frequencyView() { return frequencies_; }
+    ContributionsView* contributionsView() { return contributions_; }
 
     // Opens a session file (its current scene); false with a message box on failure.
     bool openSession(const QString& path, QString* error = nullptr);
@@ -43,12 +45,19 @@ public:
     // step; false with a message box (unless `error` is given) naming the file and the key.
     bool openModelConfig(const QString& path, QString* error = nullptr);
 
+    // Opens real queries and keys (File → Open queries and keys…): qPath's tensor q and kPath's
+    // tensor k (kPath empty: both from qPath, a .npz or .safetensors). One undo step sets the
+    // scene's files, head 0, every configuration's dimension to the files' d and N to their N (at
+    // most kMaxLength); false with a message box (unless `error` is given) naming the file.
+    bool openQueriesAndKeys(const QString& qPath, const QString& kPath = {}, QString* error = nullptr);
+
     // Restores the last scene from QSettings (if any and persist).
     void restoreLastScene();
 
 protected:
     void closeEvent(QCloseEvent* e) override;
-    // A dropped config.json / .gguf opens as a model configuration.
+    // A dropped config.json / .gguf opens as a model configuration; a .npz / .safetensors as
+    // queries and keys.
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
     // Undo and redo belong to the scene from anywhere in the window: a text field or spin box
@@ -70,10 +79,11 @@ private:
     HeatmapView* heatmap_ = nullptr;
     DecayView* decay_ = nullptr;
     FrequencyView* frequencies_ = nullptr;
+    ContributionsView* contributions_ = nullptr;
     QSplitter* rows_ = nullptr;
     QSplitter* top_ = nullptr;
     QSplitter* bottom_ = nullptr;
-    QAction* viewActions_[4] = {};
+    QAction* viewActions_[5] = {};
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;
     QString themeName_;

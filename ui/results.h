@@ -136,6 +136,27 @@ struct DecayResult {
     std::vector<DecaySeries> series;
 };
 
+// ---- Per-pair contributions (RoPE) ----------------------------------------------------------
+// core/contributions.h for one configuration, at the sampled distances.
+struct ContributionsConfigResult {
+    QString title;
+    QString error;                       // non-empty: nothing else is valid
+    QString content;                     // "ones content", "file: q.npy, k.npy (mean over 4096 rows)"
+    std::vector<std::int64_t> distance;  // the columns
+    Matrix value;                        // pairs × distances
+    std::vector<double> share;           // per pair: share of Σ|c|
+    std::vector<double> wavelengthBefore, wavelengthAfter;   // per pair, tokens
+    std::int64_t trainingContext = 0;
+    bool scaled = false;                 // a scaling changes the frequencies
+    double absMax = 0;                   // colour range ±absMax (linked over the configurations)
+};
+
+struct ContributionsResult {
+    std::uint64_t generation = 0;
+    std::vector<ContributionsConfigResult> configs;
+    Picture picture;
+};
+
 // ---- Frequencies ----------------------------------------------------------------------------
 struct FrequencyConfigResult {
     QString title;

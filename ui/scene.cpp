@@ -49,6 +49,12 @@ Scene::Scene(QObject* parent) : QObject(parent) { stack_.setUndoLimit(500); }
 void Scene::setParams(const SceneParams& p) {
     stack_.clear();
     ++mergeRun_;
+    if (loader_) {
+        SceneParams loaded = p;
+        loader_(loaded);
+        restore(loaded);
+        return;
+    }
     restore(p);
 }
 
@@ -80,6 +86,7 @@ void Scene::edit(const QString& text, const QString& field, const std::function<
     SceneParams next = params_;
     change(next);
     if (next.methods.empty()) return;
+    if (loader_) loader_(next);
     if (next == params_) return;
     const QString key = field.isEmpty() ? QString() : field + QLatin1Char('@') + QString::number(active_);
     stack_.push(new EditCommand(this, text, key, params_, std::move(next)));

@@ -37,6 +37,11 @@ public:
     // undo history.
     void setParams(const SceneParams& p);
 
+    // Called on every new value before it is stored (setParams, edit): the window sets
+    // ui/io/qkfile.h refreshQk, so the query/key files a scene names are loaded (or their error
+    // kept) whichever way the scene arrives — a session, the autosave, a slide, an edit of the head.
+    void setLoader(std::function<void(SceneParams&)> loader) { loader_ = std::move(loader); }
+
     // An undoable edit: `change` modifies a copy of the scene; nothing happens if it is
     // unchanged. `field` names what is edited ("dim", "rope.base", ...): consecutive edits with
     // the same non-empty field merge. `text` is what Edit ▸ Undo shows.
@@ -68,6 +73,7 @@ Q_SIGNALS:
 private:
     SceneParams params_;
     std::function<SceneParams(const SceneParams&)> preview_;
+    std::function<void(SceneParams&)> loader_;
     SceneParams shown_;   // preview_(params_) while previewing
     QUndoStack stack_;
     int active_ = 0;

@@ -55,6 +55,8 @@ const ParamTable<ViewOptions>& viewParamTable() {
         field<&V::showDecay>({.name = "show_decay", .kind = K::Bool, .label = "decay", .help = "show the decay chart"}),
         field<&V::showFrequencies>({.name = "show_frequencies", .kind = K::Bool, .label = "frequencies",
                                     .help = "show the frequency view"}),
+        field<&V::showContributions>({.name = "show_contributions", .kind = K::Bool, .label = "contributions",
+                                      .help = "show RoPE's per-pair contributions to the score against distance"}),
         field<&V::theme>({.name = "theme", .kind = K::Text, .label = "Theme", .help = "light, dark or projector"}),
         field<&V::fontScale>({.name = "font_scale", .kind = K::Real, .lo = 0.5, .hi = 3, .label = "Text size",
                               .help = "text size factor"}),
@@ -77,6 +79,12 @@ const ParamTable<SceneParams>& sceneParamTable() {
                           .help = "pair indices i to draw, e.g. 0,4,16,31; empty = automatic", .unset = "automatic"}),
         field<&S::head>({.name = "head", .kind = K::Int, .lo = 0, .hi = 4095, .label = "Head", .help = "ALiBi / T5 head shown"}),
         field<&S::presetKey>({.name = "preset", .kind = K::Text, .label = "Preset", .help = "the model preset last applied"}),
+        field<&S::qFile>({.name = "q_file", .kind = K::Text, .label = "Query file",
+                          .help = "file of the real query rows (.npy, .npz, .safetensors); empty = the content chosen",
+                          .unset = "none"}),
+        field<&S::kFile>({.name = "k_file", .kind = K::Text, .label = "Key file",
+                          .help = "file of the real key rows (the query file for one file holding q and k)",
+                          .unset = "none"}),
     };
     return t;
 }
@@ -85,6 +93,7 @@ ScoreParams effectiveParams(const SceneParams& scene, int config) {
     p.head = std::clamp(scene.head, 0, std::max(1, headCount(p)) - 1);
     p.causal = scene.view.causal;
     p.softmax = scene.view.softmax;
+    if (!scene.qFile.isEmpty() && scene.qk && scene.qk->content) p.source = scene.qk->content;
     return p;
 }
 
@@ -144,7 +153,21 @@ std::vector<int> effectivePairs(const SceneParams& scene, int config) {
     return out;
 }
 
+std::optional<QString> qkProblem(const SceneParams& scene) {
+    if (scene.qFile.isEmpty()) return std::nullopt;
+    if (!scene.qk || scene.qk->qFile != scene.qFile || scene.qk->kFile != scene.kFile)
+        return QStringLiteral("the query/key files %1 are not loaded").arg(scene.qFile);
+    if (!scene.qk->content) return scene.qk->error;
+    if (scene.length > scene.qk->content->length())
+        return QStringLiteral("length: at most the N of the query/key file (%1) = %2, got %3")
+            .arg(QString::fromStdString(scene.qk->content->name()))
+            .arg(scene.qk->content->length())
+            .arg(scene.length);
+    return std::nullopt;
+}
+
 std::optional<QString> configProblem(const SceneParams& scene, int config) {
+    if (auto e = qkProblem(scene)) return e;
     const auto p = effectiveParams(scene, config);
     if (auto e = p.validate()) return QString::fromStdString(e->message());
     return std::nullopt;
@@ -172,6 +195,14 @@ std::optional<QString> sceneProblem(const SceneParams& scene) {
         }
     }
     return std::nullopt;
+}
+
+std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene) {
+    SceneParams s = scene;
+    s.qFile.clear();
+    s.kFile.clear();
+    s.qk.reset();
+    return sceneProblem(s);
 }
 
 QString formatValue(double v) { return QString::fromStdString(formatNumber(v)); }

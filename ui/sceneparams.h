@@ -13,6 +13,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 // QString fields (theme, preset key) in the parameter table: UTF-8 text.
@@ -25,6 +26,14 @@ struct poslab::ParamCodec<QString> {
 };
 
 namespace poslab::ui {
+
+// Loaded real queries and keys: what (qFile, kFile, head) gave, or why they could not be read.
+struct QkState {
+    QString qFile, kFile;
+    int head = 0;
+    std::shared_ptr<const ContentSource> content;   // null on error
+    QString error;                                  // one line naming the file
+};
 
 // One method with its parameters, as one column of a comparison.
 struct MethodConfig {
@@ -47,7 +56,7 @@ struct poslab::EnumKeys<poslab::ui::HeatmapColormap> {
 namespace poslab::ui {
 
 // Which views are visible (also the order they are laid out in).
-enum class ViewKind { Pairs, Heatmap, Decay, Frequencies };
+enum class ViewKind { Pairs, Heatmap, Decay, Frequencies, Contributions };
 
 struct ViewOptions {
     // Heatmap
@@ -63,6 +72,7 @@ struct ViewOptions {
     bool decayShowBound = true;         // RoPE's long-term decay upper bound
     // Visibility
     bool showPairs = true, showHeatmap = true, showDecay = true, showFrequencies = true;
+    bool showContributions = false;     // RoPE's per-pair contributions (off by default)
     // Look
     QString theme = QStringLiteral("light");  // "light", "dark", "projector" (render/theme.h)
     double fontScale = 1.0;             // 0.5 .. 3
@@ -85,6 +95,13 @@ struct SceneParams {
     ViewOptions view;
     // Model preset the scene was last set from (core/presets.h key); empty = none/custom.
     QString presetKey;
+    // Real queries and keys (File → Open queries and keys…, figure --q/--k/--qk): the file of the
+    // q tensor and of the k tensor (the same file for --qk); empty = the configurations' own
+    // content. Head `head` of [H, N, d] tensors. Every configuration scores these rows.
+    QString qFile, kFile;
+    // The rows of (qFile, kFile, head), loaded by ui/io/qkfile.h refreshQk() — not declared (a
+    // cache of the files), compared by identity.
+    std::shared_ptr<const QkState> qk;
 
     bool operator==(const SceneParams& o) const = default;
 };
@@ -120,8 +137,13 @@ std::vector<int> effectivePairs(const SceneParams& scene, int config);
 // labels of at most kMaxLabelLength characters, then every configuration's validate(). Returns
 // the first problem in the core's wording, with "A: " naming the configuration in compare mode.
 std::optional<QString> sceneProblem(const SceneParams& scene);
-// Problem of one configuration only (nullopt = it validates).
+// Problem of one configuration only (nullopt = it validates), including the query/key files'.
 std::optional<QString> configProblem(const SceneParams& scene, int config);
+// sceneProblem() apart from the query/key files (what a session must satisfy: the files it names
+// are loaded, and checked, when the scene is shown; a missing one never makes a session unreadable).
+std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene);
+// The query/key files named by the scene: not loaded, unreadable, or shorter than N.
+std::optional<QString> qkProblem(const SceneParams& scene);
 
 // Human forms used by panel, tooltips and legends.
 QString formatValue(double v);           // shortest round-trip form, as the CLI prints numbers

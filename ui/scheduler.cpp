@@ -1,5 +1,6 @@
 #include "ui/scheduler.h"
 
+#include "ui/render/contributionsrenderer.h"
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/pairsrenderer.h"
@@ -33,22 +34,26 @@ double threadCpuMs() {
 }
 
 bool sameHeatmapInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.length == b.length && a.head == b.head && a.view.softmax == b.view.softmax &&
+    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.head == b.head && a.view.softmax == b.view.softmax &&
            a.view.causal == b.view.causal && a.view.colormap == b.view.colormap &&
            a.view.showDifference == b.view.showDifference;
 }
 bool samePairsInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.length == b.length && a.positions == b.positions && a.pairs == b.pairs &&
+    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.positions == b.positions && a.pairs == b.pairs &&
            a.head == b.head;
 }
 bool sameDecayInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.head == b.head && a.view.causal == b.view.causal &&
+    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.head == b.head && a.view.causal == b.view.causal &&
            a.view.softmax == b.view.softmax && a.view.decayMaxDistance == b.view.decayMaxDistance &&
            a.view.decayLogX == b.view.decayLogX && a.view.decayLogY == b.view.decayLogY &&
            a.view.decayShowBound == b.view.decayShowBound;
 }
 bool sameFrequencyInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.length == b.length;
+    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length;
+}
+
+bool sameContributionsInputs(const SceneParams& a, const SceneParams& b) {
+    return sameDecayInputs(a, b) && a.length == b.length;
 }
 
 // Whether a view's picture would differ: its size, the device pixel ratio or the theme.
@@ -85,6 +90,7 @@ struct Scheduler::Running {
     std::optional<FrequencyResult> freqs;
     std::optional<DecayResult> decay;
     std::optional<HeatmapResult> heat;
+    std::optional<ContributionsResult> contrib;
 };
 
 Scheduler::Scheduler(QObject* parent) : QObject(parent) {
@@ -92,6 +98,7 @@ Scheduler::Scheduler(QObject* parent) : QObject(parent) {
     qRegisterMetaType<HeatmapResult>();
     qRegisterMetaType<DecayResult>();
     qRegisterMetaType<FrequencyResult>();
+    qRegisterMetaType<ContributionsResult>();
     // The views of a job in parallel, without crowding out the GUI thread on a small machine.
     pool_.setMaxThreadCount(std::clamp(QThread::idealThreadCount(), 2, 4));
     pool_.setExpiryTimeout(-1);
@@ -123,6 +130,9 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
                                 ld.decaySamples != display_.decaySamples);
     job.frequencies = v.showFrequencies && (fresh || !last.view.showFrequencies || !sameFrequencyInputs(scene, last) ||
                                             !samePicture(lr, render_, &RenderSpec::frequencies));
+    job.contributions = v.showContributions &&
+                        (fresh || !last.view.showContributions || !sameContributionsInputs(scene, last) ||
+                         ld.decaySamples != display_.decaySamples || !samePicture(lr, render_, &RenderSpec::contributions));
     lastScene_ = scene;
     lastDisplay_ = display_;
     lastRender_ = render_;
@@ -133,6 +143,7 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
             job.heatmap = job.heatmap || (pending_->heatmap && v.showHeatmap);
             job.decay = job.decay || (pending_->decay && v.showDecay);
             job.frequencies = job.frequencies || (pending_->frequencies && v.showFrequencies);
+            job.contributions = job.contributions || (pending_->contributions && v.showContributions);
         }
         pending_ = std::move(job);
     } else {
@@ -143,7 +154,8 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
 
 void Scheduler::setRender(const RenderSpec& render) {
     const bool same = samePicture(render, render_, &RenderSpec::pairs) && samePicture(render, render_, &RenderSpec::heatmap) &&
-                      samePicture(render, render_, &RenderSpec::frequencies);
+                      samePicture(render, render_, &RenderSpec::frequencies) &&
+                      samePicture(render, render_, &RenderSpec::contributions);
     render_ = render;
     if (!same && lastScene_) request(*lastScene_);
 }
@@ -184,6 +196,9 @@ void Scheduler::start(Job job) {
     if (j.decay) add(&Running::decay, &ViewTimes::decay, [](const Job& x) { return computeDecay(x.scene, x.display); }, nullptr, noRender);
     if (j.frequencies)
         add(&Running::freqs, &ViewTimes::frequencies, [](const Job& x) { return computeFrequencies(x.scene); }, &RenderSpec::frequencies, renderFrequencies);
+    if (j.contributions)
+        add(&Running::contrib, &ViewTimes::contributions, [](const Job& x) { return computeContributions(x.scene, x.display); },
+            &RenderSpec::contributions, renderContributions);
     if (tasks.empty()) {
         deliver(run);
         return;
@@ -217,6 +232,7 @@ void Scheduler::deliver(const std::shared_ptr<Running>& run) {
             deliverNewer(run->freqs, deliveredFrequencies_, &Scheduler::frequenciesReady);
             deliverNewer(run->decay, deliveredDecay_, &Scheduler::decayReady);
             deliverNewer(run->heat, deliveredHeatmap_, &Scheduler::heatmapReady);
+            deliverNewer(run->contrib, deliveredContributions_, &Scheduler::contributionsReady);
             lastComputeMs_ = double(run->clock.nsecsElapsed()) / 1e6;
             {
                 const std::lock_guard lock(run->mutex);

@@ -355,8 +355,10 @@ void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene
             return;
         }
     }
-    // Anything else the scene's own check knows about.
-    if (auto problem = sceneProblem(p)) r.fail(path, *problem);
+    // Anything else the scene's own check knows about. The query/key files a scene names are not
+    // the session's to check: they are loaded when the scene is shown, and a missing one is
+    // reported there (the session keeps the path).
+    if (auto problem = sceneProblemApartFromFiles(p)) r.fail(path, *problem);
 }
 
 }  // namespace

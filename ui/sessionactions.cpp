@@ -321,6 +321,7 @@ ExportRequest SessionActions::windowRequest(std::optional<ViewKind> view, Export
         case ViewKind::Heatmap: w = window_->heatmapView(); break;
         case ViewKind::Decay: w = window_->decayView(); break;
         case ViewKind::Frequencies: w = window_->frequencyView(); break;
+        case ViewKind::Contributions: w = window_->contributionsView(); break;
         }
     }
     const double dpr = w ? w->devicePixelRatioF() : 1.0;

@@ -105,6 +105,9 @@ private Q_SLOTS:
     void configScoresAndDecay();
     void configErrors_data();
     void configErrors();
+    void qkScoresEqualNumpy();
+    void qkErrors_data();
+    void qkErrors();
 };
 
 // `compute rope --precision P --angle-precision A` prints what PyTorch 1.13 computes with
@@ -853,6 +856,77 @@ void TestCli::configErrors() {
     const Run missing = runPoslab(command + QStringList{"--config", dir.filePath("none.json")});
     QCOMPARE(missing.code, 2);
     QVERIFY(missing.err.startsWith("poslab: error: --config " + dir.filePath("none.json").toUtf8() + ": cannot read"));
+}
+
+// Real queries and keys (cli.md "Real queries and keys"): --length defaults to the files' N and
+// --dim to their d; scores equal NumPy's RoPE-then-dot (tests/data/qk/expected.json); decay is the
+// mean over the files' rows with "count".
+void TestCli::qkScoresEqualNumpy() {
+    const QString dir = QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/qk/");
+    QFile f(dir + "expected.json");
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonArray cases = QJsonDocument::fromJson(f.readAll()).object().value("cases").toArray();
+    int checked = 0;
+    for (const auto& c : cases) {
+        const QJsonObject o = c.toObject();
+        if (o.value("format").toString() == "npz-deflate") continue;   // the same reader path as npz (test_qkfile has all)
+        const QString q = dir + o.value("q").toString(), k = dir + o.value("k").toString();
+        const QStringList files = q == k ? QStringList{"--qk", q} : QStringList{"--q", q, "--k", k};
+        const QStringList head{"--head", QString::number(o.value("head").toInt())};
+        const Run r = runPoslab(QStringList{"compute", "scores", "--method", "rope", "--precision", "double"} + files + head);
+        EXPECT_OK(r);
+        const QJsonArray got = r.json().value("scores").toArray(), want = o.value("scores").toArray();
+        QCOMPARE(got.size(), want.size());
+        for (int i = 0; i < want.size(); ++i)
+            for (int j = 0; j < want.size(); ++j)
+                QVERIFY2(std::abs(got[i].toArray()[j].toDouble() - want[i].toArray()[j].toDouble()) < 1e-12,
+                         qPrintable(o.value("q").toString()));
+        const Run d = runPoslab(QStringList{"compute", "decay", "--method", "rope", "--precision", "double"} + files + head);
+        EXPECT_OK(d);
+        QCOMPARE(d.json().value("count").toArray(), o.value("count").toArray());
+        const QJsonArray dv = d.json().value("value").toArray(), dw = o.value("decay").toArray();
+        QCOMPARE(dv.size(), dw.size());
+        for (int t = 0; t < dw.size(); ++t) QVERIFY(std::abs(dv[t].toDouble() - dw[t].toDouble()) < 1e-12);
+        ++checked;
+    }
+    QVERIFY(checked >= 25);
+}
+
+void TestCli::qkErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    const QString dir = QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/qk/");
+    const QStringList scores{"compute", "scores", "--method", "rope"};
+    QTest::newRow("length past N") << scores + QStringList{"--qk", dir + "3d_float32.npz", "--length", "6"} << 2
+                                   << "poslab: error: invalid --length, at most the N of the query/key file (3d_float32.npz) = 5, got 6";
+    QTest::newRow("dim not d") << scores + QStringList{"--qk", dir + "3d_float32.npz", "--dim", "4"} << 2
+                               << "poslab: error: invalid --dim, the d of the query/key file (3d_float32.npz) = 8, got 4";
+    QTest::newRow("q without k") << scores + QStringList{"--q", dir + "2d_float32_q.npy"} << 2 << "poslab: error: --q needs --k";
+    QTest::newRow("qk and q") << scores + QStringList{"--qk", dir + "2d_float32.npz", "--q", dir + "2d_float32_q.npy"} << 2
+                              << "poslab: error: --qk and --q/--k conflict";
+    QTest::newRow("content beside files") << scores + QStringList{"--qk", dir + "2d_float32.npz", "--content", "random"} << 2
+                                          << "poslab: error: --content and the query/key files conflict";
+    QTest::newRow("npy holds no k") << scores + QStringList{"--qk", dir + "2d_float32_q.npy"} << 2
+                                    << "poslab: error: --qk 2d_float32_q.npy: missing tensor k";
+    QTest::newRow("head past the file's") << scores + QStringList{"--qk", dir + "3d_float32.npz", "--head", "2"} << 2
+                                          << "poslab: error: --qk 3d_float32.npz: --head, an integer from 0 to 1";
+    QTest::newRow("missing file") << scores + QStringList{"--q", dir + "none.npy", "--k", dir + "2d_float32_k.npy"} << 1
+                                  << "poslab: error: --q none.npy: cannot read";
+    QTest::newRow("decay past N") << QStringList{"compute", "decay", "--method", "rope", "--qk", dir + "2d_float32.npz",
+                                                 "--max-distance", "5"}
+                                  << 2 << "poslab: error: invalid --max-distance, distances from 0 to length − 1 = 4, got 5";
+}
+
+void TestCli::qkErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    const Run r = runPoslab(args);
+    QCOMPARE(r.code, code);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(QString::fromUtf8(r.err).startsWith(message), r.err.constData());
+    QCOMPARE(r.err.count('\n'), 1);
 }
 
 #include "test_cli.moc"

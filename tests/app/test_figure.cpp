@@ -152,6 +152,7 @@ private Q_SLOTS:
     void warningsAreOneLineEach();
     void batch();
     void batchCheckedBeforeWriting();
+    void realQueriesAndKeysInEveryView();
 };
 
 void TestFigure::helpListsViewsAndOptions() {
@@ -654,7 +655,7 @@ void TestFigure::errors_data() {
     QTest::newRow("noView") << QStringList{} << 2 << QByteArray("missing VIEW");
     QTest::newRow("optionFirst") << QStringList{QStringLiteral("-o"), png} << 2 << QByteArray("missing VIEW");
     QTest::newRow("unknownView") << QStringList{QStringLiteral("spectrum"), QStringLiteral("-o"), png} << 2
-                                 << QByteArray("invalid VIEW, one of pairs, heatmap, decay, frequencies, all, got spectrum");
+                                 << QByteArray("invalid VIEW, one of pairs, heatmap, decay, frequencies, contributions, all, got spectrum");
     QTest::newRow("noOutput") << QStringList{QStringLiteral("heatmap")} << 2 << QByteArray("missing --output");
     QTest::newRow("dashOWithoutValue") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o")} << 2 << QByteArray("missing value for -o");
     QTest::newRow("gifOutput") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o"), QStringLiteral("x.gif")} << 2
@@ -878,6 +879,45 @@ void TestFigure::batchCheckedBeforeWriting() {
         VERIFY_ERROR(r, 2, c.fragment);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("batch.json")});
     }
+}
+
+// figure with --qk: N and d from the file, the session carries the file's path, and the
+// contributions view plots `compute contributions`' numbers at its distances.
+void TestFigure::realQueriesAndKeysInEveryView() {
+    const QString qk = QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/qk/3d_float32.npz");
+    QTemporaryDir dir;
+    for (const char* view : {"pairs", "heatmap", "decay", "contributions"}) {
+        const QString out = dir.filePath(QStringLiteral("%1.json").arg(view));
+        const Run r = runPoslab({"figure", view, "--qk", qk, "--head", "1", "--precision", "double", "-o", out});
+        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        QString error;
+        const auto s = sessionFromExport(out, &error);
+        QVERIFY2(s.has_value(), qPrintable(error));
+        const SceneParams& sc = s->scenes.front().scene;
+        QCOMPARE(sc.qFile, qk);
+        QCOMPARE(sc.length, std::int64_t(5));
+        QCOMPARE(sc.methods.front().params.dim, 8);
+        if (QLatin1String(view) != QLatin1String("contributions")) continue;
+        const QJsonObject c = QJsonDocument::fromJson(readAll(out)).object()["views"].toObject()["contributions"]
+                                  .toObject()["configs"].toArray()[0].toObject();
+        QVERIFY2(c.value("error").isUndefined(), qPrintable(c.value("error").toString()));
+        const Run want = runPoslab({"compute", "contributions", "--qk", qk, "--head", "1", "--precision", "double"});
+        QCOMPARE(want.code, 0);
+        const QJsonObject w = QJsonDocument::fromJson(want.out).object();
+        QCOMPARE(c.value("distance").toArray(), w.value("distance").toArray());
+        QCOMPARE(c.value("contribution").toArray(), w.value("contribution").toArray());
+        QCOMPARE(c.value("share").toArray(), w.value("share").toArray());
+    }
+    // A session naming a file that is gone: one line naming it.
+    const QString moved = dir.filePath("moved.npz");
+    QVERIFY(QFile::copy(qk, moved));
+    const QString session = dir.filePath("with-file.json");
+    QVERIFY(runPoslab({"figure", "heatmap", "--qk", moved, "-o", session}).code == 0);
+    QVERIFY(QFile::remove(moved));
+    const Run gone = runPoslab({"figure", "heatmap", "--session", session, "-o", dir.filePath("again.png")});
+    QCOMPARE(gone.code, 2);
+    QVERIFY2(gone.err.contains("moved.npz: cannot read"), qPrintable(describe(gone)));
+    QCOMPARE(gone.err.count('\n'), 1);
 }
 
 QTEST_MAIN(TestFigure)

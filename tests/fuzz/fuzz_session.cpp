@@ -6,7 +6,8 @@
 // Beyond "no crash, no sanitizer report", the reader's contract aborts on violation:
 //   - a refusal is exactly one line naming the source;
 //   - an accepted session has 1 … kMaxSessionScenes scenes, a current index among them, and
-//     scenes of 1 … kMaxConfigs configurations that validate (sceneProblem);
+//     scenes of 1 … kMaxConfigs configurations that validate (sceneProblemApartFromFiles: the
+//     query/key files a scene names are checked when it is shown);
 //   - what is accepted saves and reads back, and the second save gives the same bytes.
 #include "ui/session.h"
 
@@ -50,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& s : session->scenes) {
         if (s.scene.methods.empty() || s.scene.methods.size() > std::size_t(kMaxConfigs))
             violated("configuration count", QString::number(s.scene.methods.size()));
-        if (const auto p = sceneProblem(s.scene)) violated("accepted a scene that does not validate", *p);
+        if (const auto p = sceneProblemApartFromFiles(s.scene)) violated("accepted a scene that does not validate", *p);
     }
     const QByteArray saved = sessionToJson(*session);
     QString again;

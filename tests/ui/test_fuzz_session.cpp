@@ -61,7 +61,7 @@ QString checkInput(const QByteArray& input, bool* multiline) {
         const SceneParams& scene = s->scenes[k].scene;
         if (scene.methods.empty() || scene.methods.size() > std::size_t(kMaxConfigs))
             return QStringLiteral("scene %1 accepted with %2 configurations").arg(k).arg(scene.methods.size());
-        if (auto p = sceneProblem(scene)) return QStringLiteral("scene %1 accepted but does not validate: %2").arg(k).arg(*p);
+        if (auto p = sceneProblemApartFromFiles(scene)) return QStringLiteral("scene %1 accepted but does not validate: %2").arg(k).arg(*p);
     }
     // What was accepted saves and reads back to itself, byte for byte.
     const QByteArray saved = sessionToJson(*s);

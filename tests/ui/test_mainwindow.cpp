@@ -234,6 +234,61 @@ private Q_SLOTS:
         QVERIFY(!enter2.isAccepted());
     }
 
+    // File → Open queries and keys: one undo step; the content selector shows "file: NAME"; every
+    // view (and the contributions view) computes from the file's rows; a session naming a file
+    // that is gone shows its error in the views and keeps the path.
+    void realQueriesAndKeys() {
+        const QString file = QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/qk/3d_float32.npz");
+        MainWindow w(false);
+        QVERIFY(open(w, QSize(1600, 1000)));
+        QVERIFY(w.openQueriesAndKeys(file));
+        QCOMPARE(w.scene()->undoStack()->count(), 1);
+        const SceneParams& s = w.scene()->params();
+        QCOMPARE(s.qFile, file);
+        QCOMPARE(s.length, std::int64_t(5));
+        QCOMPARE(s.methods[0].params.dim, 8);
+        auto* content = w.panel()->findChild<QComboBox*>(QStringLiteral("content"));
+        QVERIFY(content);
+        QCOMPARE(content->currentText(), QStringLiteral("file: 3d_float32.npz"));
+        w.scene()->edit(QStringLiteral("show"), QString(), [](SceneParams& p) { p.view.showContributions = true; });
+        QVERIFY(settle(w));
+        QVERIFY(w.contributionsView()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.contributionsView()->result().configs.empty(), 10000);
+        const auto& c = w.contributionsView()->result().configs[0];
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY(c.content.contains(QStringLiteral("3d_float32.npz")));
+        QVERIFY(w.heatmapView()->result().panels[0].error.isEmpty());
+        // The decay is the mean over the file's rows, at the distances it holds (0 … N − 1).
+        QVERIFY2(w.decayView()->result().series[0].error.isEmpty(), qPrintable(w.decayView()->result().series[0].error));
+        QCOMPARE(w.decayView()->result().series[0].distance.back(), std::int64_t(4));
+        // The heatmap is the file's scores (head 0): s·(R_i q_i)·(R_j k_j).
+        ScoreParams p = effectiveParams(s, 0);
+        QVERIFY(p.source);
+        auto want = scores(p, arangePositions(0, 5), arangePositions(0, 5), 5);
+        QVERIFY(want);
+        QVERIFY(w.heatmapView()->result().panels[0].values == want.value());
+        // The pair vectors are the file's tokens: at position 0 (no rotation) pair 0 is (q_0[0], q_0[4]).
+        const Matrix q0 = p.source->rows(false, {0}), k0 = p.source->rows(true, {0});
+        const auto& pair0 = w.pairsView()->result().configs[0].pairs.front();
+        QCOMPARE(pair0.pair, 0);
+        QCOMPARE(w.pairsView()->result().configs[0].positions.front(), std::int64_t(0));
+        QCOMPARE(pair0.query.front(), QPointF(q0(0, 0), q0(0, 4)));
+        QCOMPARE(pair0.key.front(), QPointF(k0(0, 0), k0(0, 4)));
+        shot(w, QStringLiteral("real_qk"));
+        // Choosing another content closes the file.
+        content->setCurrentIndex(content->findData(QStringLiteral("random")));
+        QVERIFY(w.scene()->params().qFile.isEmpty());
+        QVERIFY(content->findData(QStringLiteral("file")) < 0);
+        // A scene naming a missing file: the views say so, the path stays.
+        SceneParams gone = w.scene()->params();
+        gone.qFile = QStringLiteral("/nonexistent/q.npz");
+        w.scene()->setParams(gone);
+        QVERIFY(settle(w));
+        QCOMPARE(w.scene()->params().qFile, QStringLiteral("/nonexistent/q.npz"));
+        QVERIFY2(w.heatmapView()->result().panels[0].error.contains(QStringLiteral("q.npz: cannot read")),
+                 qPrintable(w.heatmapView()->result().panels[0].error));
+    }
+
     void dimSliderUpdatesEveryViewWhileDragging() {
         MainWindow w(false);
         QVERIFY(open(w, QSize(1400, 900)));

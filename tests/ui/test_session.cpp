@@ -208,10 +208,12 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(T5Params, 32);
     SIZE_IS(TransformerXLParams, 24);
     SIZE_IS(AlibiParams, 24);
-    SIZE_IS(ScoreParams, 496);
-    SIZE_IS(MethodConfig, 520);
+    // ScoreParams::source (real q/k rows) and SceneParams::qk are loaded from the scene's
+    // q_file/k_file (declared, so written), never written themselves.
+    SIZE_IS(ScoreParams, 504);
+    SIZE_IS(MethodConfig, 528);
     SIZE_IS(ViewOptions, 64);
-    SIZE_IS(SceneParams, 176);
+    SIZE_IS(SceneParams, 240);
 }
 
 void TestSession::defaultSceneRoundTrip() {
@@ -496,7 +498,7 @@ void TestSession::mutatedFilesNeverCrash() {
         const auto s = sessionFromJson(m, QStringLiteral("m"), &error, &warnings);
         if (s) {
             ++accepted;
-            for (const auto& sc : s->scenes) QVERIFY2(!sceneProblem(sc.scene), qPrintable(QString::fromUtf8(m)));
+            for (const auto& sc : s->scenes) QVERIFY2(!sceneProblemApartFromFiles(sc.scene), qPrintable(QString::fromUtf8(m)));
             QVERIFY(s->current >= 0 && s->current < int(s->scenes.size()));
         } else {
             ++refused;

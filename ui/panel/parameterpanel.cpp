@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -76,7 +77,7 @@ ParameterPanel::ParameterPanel(Scene* scene, QWidget* parent) : QWidget(parent),
     sf.setItalic(true);
     summary_->setFont(sf);
     gf->insertRow(1, summary_);
-    addRows<SceneParams>(gf, general, sceneParamTable(), {}, QStringLiteral("scene."), sceneOf, editSc, {"preset"});
+    addRows<SceneParams>(gf, general, sceneParamTable(), {}, QStringLiteral("scene."), sceneOf, editSc, {"preset", "q_file", "k_file"});
     l->addWidget(general);
 
     // One box per method with parameters of its own.
@@ -198,6 +199,20 @@ QWidget* ParameterPanel::makeControl(const ParamInfo& info, const QString& path,
             if (refreshing_ || i < 0) return;
             QString key = c->itemData(i).toString();
             if (info.name == "method") key = qs(methodKey(static_cast<Method>(c->itemData(i).toInt())));
+            if (info.name == "content") {
+                // The "file: NAME" entry stands for the scene's query/key files (refresh() adds it);
+                // choosing a content of the configuration's own closes them.
+                if (key == QLatin1String("file")) return;
+                if (!scene_->committed().qFile.isEmpty()) {
+                    scene_->edit(tr("Query/key content"), QString(), [&](SceneParams& s) {
+                        s.qFile.clear();
+                        s.kFile.clear();
+                        s.methods[static_cast<std::size_t>(scene_->activeConfig())].params.content =
+                            *contentFromKey(key.toStdString());
+                    });
+                    return;
+                }
+            }
             commit(ParamValue{key.toStdString()}, false);
         });
         row.refresh = [c, value, info] {
@@ -460,9 +475,30 @@ void ParameterPanel::refresh() {
         showIf(r.rowLabel, on);
         if (!on) showIf(r.message, false);
     }
-    // Seed only for random content; the head only for methods with heads.
-    if (auto* seed = control(QStringLiteral("seed"))) enableIf(seed, p.content == Content::Random);
-    if (auto* head = control(QStringLiteral("scene.head"))) enableIf(head, p.method == Method::Alibi || p.method == Method::T5);
+    // Real queries and keys: the content selector shows "file: NAME" (and selects it).
+    if (auto* content = qobject_cast<QComboBox*>(control(QStringLiteral("content")))) {
+        const QSignalBlocker b(content);
+        int fi = content->findData(QStringLiteral("file"));
+        if (!s.qFile.isEmpty()) {
+            const QString name = s.qk && s.qk->content ? QString::fromStdString(s.qk->content->name())
+                                                       : QFileInfo(s.qFile).fileName();
+            const QString text = tr("file: %1").arg(name);
+            if (fi < 0) {
+                content->addItem(text, QStringLiteral("file"));
+                fi = content->count() - 1;
+            } else if (content->itemText(fi) != text) {
+                content->setItemText(fi, text);
+            }
+            content->setToolTip(s.kFile.isEmpty() ? s.qFile : s.qFile + QStringLiteral("\n") + s.kFile);
+            if (content->currentIndex() != fi) content->setCurrentIndex(fi);
+        } else if (fi >= 0) {
+            content->removeItem(fi);
+        }
+    }
+    // Seed only for random content; the head only for methods with heads (and files with heads).
+    if (auto* seed = control(QStringLiteral("seed"))) enableIf(seed, p.content == Content::Random && s.qFile.isEmpty());
+    if (auto* head = control(QStringLiteral("scene.head")))
+        enableIf(head, p.method == Method::Alibi || p.method == Method::T5 || !s.qFile.isEmpty());
     if (auto* diff = control(QStringLiteral("view.show_difference"))) enableIf(diff, s.methods.size() > 1);
     refreshing_ = false;
 }

@@ -108,6 +108,26 @@ private:
     FrequencyResult result_;
 };
 
+// RoPE's per-pair contributions (ui/render/contributionsrenderer.h).
+class ContributionsView : public ViewBase {
+    Q_OBJECT
+public:
+    using ViewBase::ViewBase;
+    void setResult(const ContributionsResult& r) {
+        result_ = r;
+        setGeneration(r.generation);
+    }
+    const ContributionsResult& result() const { return result_; }
+    QString toolTipAt(const QPoint&) const override { return {}; }
+
+protected:
+    void draw(QPainter& painter, const QRectF& rect) const override;
+    const Picture& picture() const override { return result_.picture; }
+
+private:
+    ContributionsResult result_;
+};
+
 // The decay view is a QChartView (Qt Charts); the chart is configured by the renderer's
 // configureDecayChart(), exactly as renderDecay() does for export.
 class DecayView : public QChartView {

@@ -16,6 +16,12 @@
 //                  S_j = Σ_{k<j} e^{i d θ_k}  (the relative upper bound of their Figure 2)
 //   xpos           rope's value with each pair times ζ^(d/scale_base) (the explicit decay); no bound
 // Exact definitions are stated in decay.cpp's comments beside each method.
+// The layer's attention structure (params.attention): a NoPE layer's curve is nope's; a window or
+// chunk ends the curve at visibleTo() (distances past it are left out, `visibleTo` says where);
+// for the methods whose value is s·q̃·k̃ (all but t5 and alibi, whose decay is their bias) the
+// softmax scale replaces s, the q/k norm multiplies by rsqrt(mean(q²)+eps)·rsqrt(mean(k²)+eps) of
+// the position-0 content (exact for nope, rope and xpos, whose rotations keep the norm), and
+// temperature tuning multiplies distance d by τ(d) (the query sits at position d).
 #include "core/scores.h"
 
 namespace poslab {
@@ -24,6 +30,8 @@ struct DecayCurve {
     std::vector<std::int64_t> distance;   // 0 .. max_distance (or the requested sample)
     Vector value;
     std::optional<Vector> bound;          // rope only
+    // A window or chunk (attention.h): the largest distance the layer sees; the curve stops there.
+    std::optional<std::int64_t> visibleTo;
 };
 
 // Curve at distances 0..max_distance. Errors: params that do not validate; max_distance outside

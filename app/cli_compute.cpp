@@ -22,7 +22,7 @@ namespace {
 constexpr std::int64_t kMaxFullScores = 2048;   // N for a printed N × N matrix
 
 const std::string kWhatList =
-    "one of frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, contributions, demo";
+    "one of frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, contributions, layers, demo";
 
 void printHelpAndExit(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
     const std::string t = helpText(usage, description, specs);
@@ -32,11 +32,17 @@ void printHelpAndExit(const std::string& usage, const std::string& description, 
 // ----- frequencies / rope ------------------------------------------------------------------------
 
 // --config's RoPE parameters (or the defaults with --head-dim required), then the options given.
-RopeParams ropeFromOptions(const std::vector<std::string>& args, const Options& o) {
+// With a config, `layer` receives the layer shown (--layer / --layer-type).
+RopeParams ropeFromOptions(const std::vector<std::string>& args, const Options& o, std::optional<ScoreParams>* layer = nullptr) {
     RopeParams r;
     if (const auto c = peekConfig(args)) {
-        r = ropeOfConfig(*c, o.raw("config"));
+        ui::ModelFileConfig chosen = *c;
+        selectLayer(o, chosen.params, true);
+        r = ropeOfConfig(chosen, o.raw("config"));
+        if (layer) *layer = chosen.params;
     } else {
+        ScoreParams none;
+        selectLayer(o, none, false);   // --layer without --config: exit 2
         o.require("head-dim");
     }
     r.head_dim = toInt(o, "head-dim", r.head_dim);
@@ -49,6 +55,7 @@ int frequencies(const std::vector<std::string>& args) {
     auto specs = ropeFrequencySpecs(true);
     specs.push_back(precisionSpec());
     specs.push_back(configSpec());
+    specs = concat(specs, layerSpecs());
     Options o(args, specs, "compute frequencies");
     if (o.help()) {
         printHelpAndExit("poslab compute frequencies (--head-dim N | --config FILE) [options]",
@@ -58,10 +65,12 @@ int frequencies(const std::vector<std::string>& args) {
                          specs);
         return 0;
     }
-    const RopeParams r = ropeFromOptions(args, o);
+    std::optional<ScoreParams> layer;
+    const RopeParams r = ropeFromOptions(args, o, &layer);
     const RopeFrequencies f = ropeFrequencies(r);
     Json j;
     j.beginObject();
+    if (layer) writeLayerKeys(j, *layer);
     j.key("rotary_dim").integer(f.rotary_dim);
     j.key("inv_freq").vector(f.inv_freq);
     j.key("wavelength").vector(f.wavelength());
@@ -99,6 +108,7 @@ int rope(const std::vector<std::string>& args) {
         precisionSpec(),
         configSpec(),
     });
+    specs = concat(specs, layerSpecs());
     Options o(args, specs, "compute rope");
     if (o.help()) {
         printHelpAndExit("poslab compute rope --head-dim N --positions LIST|RANGE (--vector LIST | --vectors FILE) [options]",
@@ -107,7 +117,8 @@ int rope(const std::vector<std::string>& args) {
                          specs);
         return 0;
     }
-    const RopeParams r = ropeFromOptions(args, o);
+    std::optional<ScoreParams> layer;
+    const RopeParams r = ropeFromOptions(args, o, &layer);
     const Positions pos = o.positions("positions", 0, kMaxPosition);
     guardOutput(static_cast<std::int64_t>(pos.size()) * r.head_dim * 3, "positions", o.raw("positions"));
     checkAnglePositions(r, pos, o);
@@ -138,6 +149,7 @@ int rope(const std::vector<std::string>& args) {
     checkFiniteResult(rotated, o.has("vector") ? "--vector" : "--vectors");
     Json j;
     j.beginObject();
+    if (layer) writeLayerKeys(j, *layer);
     j.key("positions").integers(pos);
     j.key("cos").matrix(t.cos);
     j.key("sin").matrix(t.sin);
@@ -430,7 +442,8 @@ std::vector<OptionSpec> commonScoreSpecs(bool decay) {
         s.push_back(flag("summary", "print {shape, sum, min, max} over the unmasked entries instead of the matrix"));
     }
     s.push_back(precisionSpec());
-    return s;
+    s = concat(s, layerSpecs());
+    return concat(s, attentionSpecs());
 }
 
 
@@ -440,10 +453,11 @@ struct ScoreSetup {
 };
 
 ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScoreParams* preset,
-                           std::shared_ptr<const ContentSource> source) {
+                           std::shared_ptr<const ContentSource> source, bool fromConfig) {
     ScoreSetup s;
     ScoreParams& p = s.params;
     if (preset) p = *preset;
+    selectLayer(o, p, fromConfig);   // the layer's RoPE and attention, before the options
     p.method = m;
     if (!preset && !source) o.require("dim");
     p.dim = toInt(o, "dim", source ? source->dim() : p.dim);   // file content: d unless --dim is given
@@ -455,6 +469,7 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScorePa
     p.precision = precisionOf(o);
     p.learned.seed = p.shaw.seed = p.t5.seed = p.transformer_xl.seed = p.seed;
     readMethodOptions(o, m, decay, p, s.rename);
+    readAttention(o, p, s.rename);
     s.rename["head_dim"] = "dim";
     s.rename["queries"] = "length";
     s.rename["keys"] = "length";
@@ -542,7 +557,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
                          std::string(methodTitle(chosen)) + ": " + std::string(methodSummary(chosen)), specs);
         return 0;
     }
-    ScoreSetup setup = readScoreParams(o, chosen, decay, base, readQk(o));
+    ScoreSetup setup = readScoreParams(o, chosen, decay, base, readQk(o), config.has_value() && !preset);
     const ScoreParams& p = setup.params;
     Json j;
     if (decay) {
@@ -579,10 +594,12 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
         if (!r) failParam(r.error(), {{"head_dim", "dim"}, {"positions", "max-distance"}, {"distances", "max-distance"}});
         const DecayCurve& c = r.value();
         j.beginObject();
+        if (config) writeLayerKeys(j, p);
         j.key("distance").integers(c.distance);
         j.key("value").vector(c.value);
         if (c.bound) j.key("bound").vector(*c.bound);
         if (!c.count.empty()) j.key("count").integers(c.count);
+        if (c.visibleTo) j.key("visible_to").integer(*c.visibleTo);
         j.endObject();
     } else {
         if (!p.source) o.require("length");
@@ -597,6 +614,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             if (!r) failParam(r.error(), setup.rename);
             const ScoreSummary& s = r.value();
             j.beginObject();
+            if (config) writeLayerKeys(j, p);
             j.key("shape").beginArray().integer(s.rows).integer(s.cols).endArray();
             j.key("sum").number(s.sum);
             j.key("min").number(s.min);
@@ -604,23 +622,79 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             j.endObject();
         } else {
             const Positions pos = arangePositions(0, n);
-            auto r = scores(p, pos, pos, n);
+            std::vector<double> sinkMass;
+            auto r = scores(p, pos, pos, n, &sinkMass);
             if (!r) failParam(r.error(), setup.rename);
             const Matrix& m = r.value();
+            const bool causal = p.attention.causalWith(p.causal);
             j.beginObject();
+            if (config) writeLayerKeys(j, p);
             j.key("scores").beginArray();
             for (Eigen::Index i = 0; i < m.rows(); ++i) {
+                const KeyRange kr = visibleKeys(p.attention, causal, i, n);
                 j.beginArray();
                 for (Eigen::Index k = 0; k < m.cols(); ++k) {
-                    if (p.causal && k > i) j.null();
+                    if (!kr.contains(k)) j.null();
                     else j.number(m(i, k));
                 }
                 j.endArray();
             }
             j.endArray();
+            if (!sinkMass.empty()) j.key("sink_mass").doubles(sinkMass);
             j.endObject();
         }
     }
+    printJson(j);
+    return 0;
+}
+
+// ----- layers -------------------------------------------------------------------------------------
+
+// `compute layers --config FILE` (cli.md "Added in 0.3"): every layer as transformers main builds it.
+int layers(const std::vector<std::string>& args) {
+    std::vector<OptionSpec> specs = {configSpec()};
+    specs.front().def = "required";
+    Options o(args, specs, "compute layers");
+    if (o.help()) {
+        printHelpAndExit("poslab compute layers --config FILE",
+                         "The model's layers, exactly as transformers main builds them from the file: per layer its type, "
+                         "RoPE or NoPE,\nRoPE type and base, window or chunk, temperature tuning, q/k norm and softmax scale. "
+                         "Prints {\"num_layers\", \"layers\": [...]}.",
+                         specs);
+        return 0;
+    }
+    o.require("config");
+    const auto c = peekConfig(args);
+    const std::string path = o.raw("config");
+    if (c->params.method != Method::Rope)
+        fail("--config " + path + " is not a RoPE model", "a config with RoPE (rope_theta, rope_parameters, ...)",
+             "method " + std::string(methodKey(c->params.method)));
+    const LayerPattern& m = c->params.model;
+    const std::int64_t n = layerCount(m);
+    if (n == 0) fail("--config " + path + " has no layers", "a config with num_hidden_layers", "none");
+    Json j;
+    j.beginObject();
+    j.key("num_layers").integer(n);
+    j.key("layers").beginArray();
+    for (std::int64_t i = 0; i < n; ++i) {
+        const LayerParams lp = layerParams(m, i);
+        const RopeParams& r = lp.ropeParams;
+        j.beginObject();
+        j.key("index").integer(i);
+        j.key("layer_type").string(layerTypeConfigKey(lp.type));
+        j.key("rope").boolean(lp.rope);
+        j.key("rope_type").string(r.scaling == RopeScaling::None ? std::string_view("default") : enumKey(r.scaling));
+        j.key("rope_theta").number(r.base);
+        if (r.scaling != RopeScaling::None) j.key("factor").number(r.resolvedFactor());
+        if (lp.attention.window) j.key("window").integer(*lp.attention.window);
+        if (lp.attention.chunk) j.key("chunk").integer(*lp.attention.chunk);
+        if (!lp.attention.temperature_tuning.empty()) j.key("temperature_tuning").doubles(lp.attention.temperature_tuning);
+        if (lp.attention.qk_norm != QkNorm::None) j.key("qk_norm").string(enumKey(lp.attention.qk_norm));
+        j.key("softmax_scale").number(scoreScale(lp.attention, c->params.dim));
+        j.endObject();
+    }
+    j.endArray();
+    j.endObject();
     printJson(j);
     return 0;
 }
@@ -642,6 +716,7 @@ std::string computeHelp() {
            "  scores          attention scores of any method (what the heatmap draws)\n"
            "  decay           score against distance (what the decay view draws)\n"
            "  contributions   RoPE's per-pair contributions to the score against distance\n"
+           "  layers          a model's layers from --config: type, RoPE or NoPE, window or chunk, scale\n"
            "  demo KEY        a demonstration of the Teach menu: its claim, whether it holds, its numbers\n\n"
            "`poslab compute WHAT --help` lists every option with its default and valid range.\n"
            "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
@@ -707,6 +782,7 @@ int runCompute(const std::vector<std::string>& args) {
     if (what == "scores") return scoresOrDecay(rest, false);
     if (what == "decay") return scoresOrDecay(rest, true);
     if (what == "contributions") return scoresOrDecay(rest, true, true);
+    if (what == "layers") return layers(rest);
     if (what == "demo") return runComputeDemo(rest);
     fail("unknown WHAT for compute", kWhatList, what);
 }

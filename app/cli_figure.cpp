@@ -120,6 +120,9 @@ std::vector<OptionSpec> methodChoiceSpecs() {
     };
 }
 
+// The layer chooser and the layer's attention structure (cli.md "Added in 0.3").
+std::vector<OptionSpec> layerAndAttentionSpecs() { return concat(layerSpecs(), attentionSpecs()); }
+
 // Every method's own options, each marked with its methods (for --help).
 std::vector<OptionSpec> everyMethodSpecs() {
     std::vector<OptionSpec> all;
@@ -149,7 +152,7 @@ std::string figureHelp() {
             "\"font_scale\", \"args\": [more options]}]}.\n"
             "Method options (as `poslab compute scores`) apply to the first configuration; each applies to its\n"
             "method only (`poslab figure VIEW --method M --help` lists M's).",
-        concat(concat(figureSpecs(), methodChoiceSpecs()), everyMethodSpecs()));
+        concat(concat(concat(figureSpecs(), methodChoiceSpecs()), everyMethodSpecs()), layerAndAttentionSpecs()));
 }
 
 struct Job {
@@ -260,7 +263,7 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         if (!m) fail("invalid --method", methodList(), *methodArg);
         method = *m;
     }
-    const auto specs = concat(concat(concat(figureSpecs(), methodChoiceSpecs()), methodSpecs(method, true)), qkSpecs());
+    const auto specs = concat(concat(concat(concat(figureSpecs(), methodChoiceSpecs()), methodSpecs(method, true)), qkSpecs()), layerAndAttentionSpecs());
     Options o(rest, specs, "figure " + viewArg + " (method " + std::string(methodKey(method)) + ")");
     if (o.help()) {
         if (methodArg)
@@ -288,6 +291,8 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         sc.presetKey.clear();
         sc.head = std::clamp(sc.head, 0, std::max(1, modelConfig->heads) - 1);
     }
+    // The layer --layer / --layer-type choose (a config's layer 0 by default).
+    selectLayer(o, config.params, modelConfig.has_value());
     // Method options, on top of the preset's or the scene's values.
     ScoreParams& mp = config.params;
     if (mp.method != method) {
@@ -301,6 +306,7 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     if (o.has("precision")) mp.precision = precisionOf(o);
     std::map<std::string, std::string> rename{{"head_dim", "dim"}};
     readMethodOptions(o, method, true, mp, rename);
+    readAttention(o, mp, rename);
     {
         ScoreParams checked = mp;
         checked.head = 0;

@@ -220,4 +220,77 @@ RopeParams ropeOfConfig(const ui::ModelFileConfig& c, const std::string& path) {
     return c.params.ropeParams();
 }
 
+// ----- layers -------------------------------------------------------------------------------------
+
+namespace {
+TableSelection attentionSelection() {
+    TableSelection s;
+    s.group = "attention";
+    return s;
+}
+TableSelection layerSelection() {
+    TableSelection s;
+    s.group = "model";
+    s.only = {"layer"};
+    return s;
+}
+}  // namespace
+
+std::vector<OptionSpec> layerSpecs() {
+    auto s = tableSpecs(scoreParamTable(), layerSelection());
+    for (auto& spec : s) spec.valid = "an integer from 0 to the model's layers − 1 (with --config)";
+    s.push_back({"layer-type", "T", "the first layer of that type (with --config; conflicts with --layer)", "none",
+                 "one of full, sliding, chunked (a type the model has)"});
+    return s;
+}
+
+std::vector<OptionSpec> attentionSpecs() { return tableSpecs(scoreParamTable(), attentionSelection()); }
+
+void selectLayer(const Options& o, ScoreParams& p, bool hasConfig) {
+    const bool byIndex = o.has("layer"), byType = o.has("layer-type");
+    if ((byIndex || byType) && !hasConfig)
+        fail(std::string("--") + (byIndex ? "layer" : "layer-type") + " needs --config", "--config FILE of a model",
+             o.raw(byIndex ? "layer" : "layer-type"));
+    if (byIndex && byType) fail("--layer conflicts with --layer-type", "one of them", "both");
+    if (!hasConfig) return;
+    const std::int64_t n = layerCount(p.model);
+    std::int64_t layer = 0;
+    if (byIndex) {
+        auto r = parseParamText(findParam(scoreParamTable(), "model.layer")->info, o.raw("layer"));
+        if (!r) fail("invalid --layer", "an integer from 0 to " + formatInt(std::max<std::int64_t>(n, 1) - 1) + " (the model's layers)", o.raw("layer"));
+        layer = std::get<std::int64_t>(r.value());
+        if (layer >= std::max<std::int64_t>(n, 1))
+            fail("invalid --layer", "an integer from 0 to " + formatInt(std::max<std::int64_t>(n, 1) - 1) + " (the model has " +
+                                        formatInt(std::max<std::int64_t>(n, 1)) + " layers)",
+                 o.raw("layer"));
+    }
+    if (byType) {
+        std::string have;
+        for (LayerType t : {LayerType::Full, LayerType::Sliding, LayerType::Chunked})
+            if (n == 0 ? t == LayerType::Full : firstLayerOfType(p.model, t).has_value())
+                have += (have.empty() ? "" : ", ") + std::string(enumKey(t));
+        const auto t = enumFromKey<LayerType>(o.raw("layer-type"));
+        if (!t) fail("invalid --layer-type", "one of full, sliding, chunked", o.raw("layer-type"));
+        if (n == 0) {
+            if (*t != LayerType::Full) fail("invalid --layer-type", "a type the model has: " + have, o.raw("layer-type"));
+        } else {
+            const auto first = firstLayerOfType(p.model, *t);
+            if (!first) fail("invalid --layer-type", "a type the model has: " + have, o.raw("layer-type"));
+            layer = *first;
+        }
+    }
+    if (n > 0) p.applyLayer(layer);
+}
+
+void readAttention(const Options& o, ScoreParams& p, std::map<std::string, std::string>& rename) {
+    readTable(o, scoreParamTable(), attentionSelection(), p, rename);
+}
+
+void writeLayerKeys(Json& j, const ScoreParams& p) {
+    const bool pattern = layerCount(p.model) > 0;
+    j.key("layer").integer(pattern ? p.model.layer : 0);
+    j.key("layer_type").string(layerTypeConfigKey(p.attention.type()));
+    j.key("rope").boolean(p.method == Method::Rope && !p.attention.nope);
+}
+
 }  // namespace poslab::cli

@@ -152,5 +152,20 @@ RopeParams ropeOfConfig(const ui::ModelFileConfig& c, const std::string& path);
 // file → exit 2, "--q FILE: <file>: <what is wrong>, <valid>, got <value>".
 std::vector<OptionSpec> qkSpecs();
 std::shared_ptr<const ContentSource> readQk(const Options& o);
+// ----- layers (cli.md "Added in 0.3") -----------------------------------------------------------
+// --layer N (the model group's `layer`, from the table) and --layer-type T (a chooser: the first
+// layer of that type).
+std::vector<OptionSpec> layerSpecs();
+// The attention options of the table's "attention" group: --window, --chunk, --nope,
+// --temperature-tuning, --qk-norm, --norm-eps, --softmax-scale, --sink.
+std::vector<OptionSpec> attentionSpecs();
+// Shows the layer --layer / --layer-type choose (default 0) of a configuration's layer pattern:
+// applyLayer(). Exit 2 for --layer or --layer-type without --config, both together, a layer past
+// the end or a type the model does not have.
+void selectLayer(const Options& o, ScoreParams& p, bool hasConfig);
+// Sets the attention options given (over a layer's values).
+void readAttention(const Options& o, ScoreParams& p, std::map<std::string, std::string>& rename);
+// "layer": N, "layer_type": "full_attention"|..., "rope": bool of the layer shown.
+void writeLayerKeys(Json& j, const ScoreParams& p);
 
 }  // namespace poslab::cli

@@ -223,6 +223,9 @@ std::optional<ParamError> workLimit(std::int64_t points, Eigen::Index pairs, boo
 Result<DecayCurve> decayCurve(const ScoreParams& params, std::int64_t max_distance) {
     if (max_distance < 0 || max_distance >= kMaxDecayPoints)
         return ParamError{"max_distance", "an integer from 0 to " + formatInt(kMaxDecayPoints - 1), formatInt(max_distance)};
+    // A window or chunk: the curve ends where the layer stops seeing.
+    if (auto reach = visibleTo(params.attention, params.attention.causalWith(params.causal)))
+        max_distance = std::min(max_distance, *reach);
     std::vector<std::int64_t> d(static_cast<std::size_t>(max_distance + 1));
     for (std::int64_t i = 0; i <= max_distance; ++i) d[static_cast<std::size_t>(i)] = i;
     return decayCurveAt(params, d);
@@ -585,8 +588,48 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
 
 }  // namespace
 
-Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std::int64_t>& distances) {
-    if (auto e = params.validate()) return *e;
+namespace {
+Result<DecayCurve> decayCurvePlain(const ScoreParams& params, const std::vector<std::int64_t>& distances);
+}  // namespace
+
+Result<DecayCurve> decayCurveAt(const ScoreParams& layer, const std::vector<std::int64_t>& distances) {
+    if (auto e = layer.validate()) return *e;
+    ScoreParams params = layer;
+    params.method = layer.effectiveMethod();
+    const AttentionParams& at = layer.attention;
+    const std::optional<std::int64_t> reach = visibleTo(at, at.causalWith(layer.causal));
+    std::vector<std::int64_t> seen;
+    if (reach) {
+        for (auto d : distances)
+            if (d <= *reach) seen.push_back(d);
+        if (seen.empty())
+            return ParamError{at.chunk ? "chunk" : "window", "a layer that sees at least one of the distances asked for (it sees up to " + formatInt(*reach) + ")",
+                              formatInt(distances.empty() ? 0 : distances.front())};
+    }
+    auto r = decayCurvePlain(params, reach ? seen : distances);
+    if (!r) return r;
+    DecayCurve& c = r.value();
+    c.visibleTo = reach;
+    const Method m = params.method;
+    if (m == Method::T5 || m == Method::Alibi) return r;
+    double f = scoreScale(at, params.dim) * std::sqrt(static_cast<double>(params.dim));
+    if (at.qk_norm != QkNorm::None) {
+        const Positions zero{0};
+        for (bool key : {false, true}) {
+            const Matrix x = contentRows(params.content, key, zero, params.dim, params.seed);
+            f *= 1.0 / std::sqrt(x.row(0).squaredNorm() / params.dim + at.norm_eps);
+        }
+    }
+    for (Eigen::Index i = 0; i < c.value.size(); ++i)
+        c.value[i] *= f * temperatureScale(at, c.distance[static_cast<std::size_t>(i)], params.precision);
+    for (Eigen::Index i = 0; i < c.value.size(); ++i)
+        if (!std::isfinite(c.value[i]))
+            return ParamError{"result", "parameters for which every value is finite", formatNumber(c.value[i])};
+    return r;
+}
+
+namespace {
+Result<DecayCurve> decayCurvePlain(const ScoreParams& params, const std::vector<std::int64_t>& distances) {
     if (distances.empty()) return ParamError{"distances", "at least one distance", "an empty list"};
     if (static_cast<std::int64_t>(distances.size()) > kMaxDecayPoints)
         return ParamError{"distances", "at most " + formatInt(kMaxDecayPoints) + " distances",
@@ -649,5 +692,7 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std
             return ParamError{"result", "parameters for which every value is finite", formatNumber(curve.value[i])};
     return r;
 }
+
+}  // namespace
 
 }  // namespace poslab

@@ -19,6 +19,12 @@
 // score(i, i − d) of the N-token sequence (scores.h diagonalMeans), count(d) = N − d; distances
 // must be below N. rope keeps its bound (frequencies of the N-token sequence).
 // Exact definitions are stated in decay.cpp's comments beside each method.
+// The layer's attention structure (params.attention): a NoPE layer's curve is nope's; a window or
+// chunk ends the curve at visibleTo() (distances past it are left out, `visibleTo` says where);
+// for the methods whose value is s·q̃·k̃ (all but t5 and alibi, whose decay is their bias) the
+// softmax scale replaces s, the q/k norm multiplies by rsqrt(mean(q²)+eps)·rsqrt(mean(k²)+eps) of
+// the position-0 content (exact for nope, rope and xpos, whose rotations keep the norm), and
+// temperature tuning multiplies distance d by τ(d) (the query sits at position d).
 #include "core/scores.h"
 
 namespace poslab {
@@ -28,6 +34,8 @@ struct DecayCurve {
     Vector value;
     std::optional<Vector> bound;          // rope only
     std::vector<std::int64_t> count;      // real content only: rows each mean covers
+    // A window or chunk (attention.h): the largest distance the layer sees; the curve stops there.
+    std::optional<std::int64_t> visibleTo;
 };
 
 // Curve at distances 0..max_distance. Errors: params that do not validate; max_distance outside

@@ -123,7 +123,9 @@ Llama3Pair llama3Pair(const RopeParams& p, double inv, const Rounder& rd) {
     const double fl = wl > lowWT ? rd(inv / fT) : inv;
     // smooth = (old_context_len / wavelen − low) / (high − low)
     const double ratio = rd.f32 ? rd(rd(1.0 / wl) * rd(oldContext)) : oldContext / wl;
-    const double smooth = rd(rd(ratio - rd(low)) / rd(high - low));
+    // low == high (Llama 4 Scout: 1 and 1): the smooth band is empty; upstream divides by zero
+    // only for a wavelength exactly at the edge, where it keeps the pair (no NaN here).
+    const double smooth = high == low ? 0.0 : rd(rd(ratio - rd(low)) / rd(high - low));
     const double smoothed = rd(rd(rd(rd(1.0 - smooth) * fl) / fT) + rd(smooth * fl));
     const bool medium = !(wl < highWT) && !(wl > lowWT);
     out.wavelength = wl;
@@ -293,7 +295,7 @@ const ParamTable<RopeParams>& ropeParamTable() {
                                              .loOpen = true, .label = "Low-freq factor", .help = "Llama 3 low_freq_factor"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Llama3; }),
         field<&RopeParams::high_freq_factor>({.name = "high_freq_factor", .kind = K::Real, .lo = 0, .hi = kMaxFactor,
                                               .loOpen = true, .label = "High-freq factor", .help = "Llama 3 high_freq_factor",
-                                              .validNote = "and > low_freq_factor"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Llama3; }),
+                                              .validNote = "and >= low_freq_factor"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Llama3; }),
         field<&RopeParams::short_factor>({.name = "short_factor", .kind = K::RealList, .lo = kMinFactor, .hi = kMaxFactor,
                                           .label = "Short factor", .help = "LongRoPE short factors, rotary_dim/2 numbers",
                                           .unset = "required for longrope"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::LongRope; }),
@@ -357,9 +359,10 @@ Check RopeParams::validate() const {
     const int r = rotaryDim();
     const auto half = static_cast<std::size_t>(r / 2);
 
-    if (high_freq_factor <= low_freq_factor)
+    // Equal factors are what Llama 4 Scout ships (upstream warns and computes: no smooth band).
+    if (high_freq_factor < low_freq_factor)
         return rangeError("high_freq_factor",
-                          "a number > low_freq_factor (" + formatNumber(low_freq_factor) + ") and <= 1e6",
+                          "a number >= low_freq_factor (" + formatNumber(low_freq_factor) + ") and <= 1e6",
                           high_freq_factor);
     const bool longrope = scaling == RopeScaling::LongRope && theta.empty();
     if (longrope) {

@@ -61,10 +61,18 @@ std::int64_t satMul(std::int64_t a, std::int64_t b) {
     return r;
 }
 
+// The parameters a computation runs on: the method in effect (nope on a NoPE layer).
+ScoreParams effective(const ScoreParams& params) {
+    ScoreParams p = params;
+    p.method = params.effectiveMethod();
+    return p;
+}
+
 class Engine {
 public:
+    // `params` with the method in effect (effective()).
     Engine(const ScoreParams& params, std::int64_t length) : p_(params), length_(length) {
-        s_ = 1.0 / std::sqrt(static_cast<double>(p_.dim));
+        s_ = scoreScale(p_.attention, p_.dim);
     }
 
     // Method-specific preparation; errors that depend on the sequence length.
@@ -116,9 +124,12 @@ public:
 
     double scale() const { return s_; }
 
-    // Transformed rows for the query side (key = false) or the key side (key = true).
+    // Transformed rows for the query side (key = false) or the key side (key = true): content,
+    // q/k norm before, the method's transformation, q/k norm after, then the query's temperature.
     Result<Matrix> side(bool key, const Positions& pos) const {
         Matrix x = contentRows(p_, key, pos);
+        const AttentionParams& at = p_.attention;
+        if (at.qk_norm == QkNorm::Before) rmsNormRows(x, at.norm_eps, p_.precision);
         switch (p_.method) {
         case Method::Sinusoidal: x += sinusoidalEncoding(sin_, pos); break;
         case Method::Learned: {
@@ -135,6 +146,12 @@ public:
         case Method::Xpos: x = xposRows(x, pos, key); break;
         default: break;
         }
+        if (at.qk_norm == QkNorm::After) rmsNormRows(x, at.norm_eps, p_.precision);
+        if (!key && !at.temperature_tuning.empty())
+            for (Eigen::Index r = 0; r < x.rows(); ++r) {
+                const double t = temperatureScale(at, pos[static_cast<std::size_t>(r)], p_.precision);
+                for (Eigen::Index c = 0; c < x.cols(); ++c) x(r, c) = roundTo(p_.precision, x(r, c) * t);
+            }
         return x;
     }
 
@@ -212,7 +229,7 @@ private:
         return ropeApply(rp, t, x);
     }
 
-    const ScoreParams& p_;
+    const ScoreParams p_;
     std::int64_t length_;
     double s_ = 1;
     RopeParams rope_;
@@ -242,6 +259,9 @@ Check checkFinite(const Matrix& m) {
 // The content part of the score is a constant and the positional part a function of i − j.
 bool isPositionalOnly(const ScoreParams& p) {
     if (p.content != Content::Ones || p.source) return false;
+    // Masks other than causal, the query's temperature and sinks depend on more than i − j.
+    const AttentionParams& a = p.attention;
+    if (a.window || a.chunk || !a.temperature_tuning.empty() || !a.sink.empty()) return false;
     switch (p.method) {
     case Method::NoPE:
     case Method::Alibi:
@@ -272,8 +292,9 @@ struct Accumulator {
     }
 };
 
-// Summary of one row of scores (length n, unmasked entries only).
-void reduceRow(const double* row, Eigen::Index n, bool softmax, Accumulator& acc) {
+// Summary of one row of scores (length n, unmasked entries only); a softmax row's normaliser
+// includes the sink logit when there is one.
+void reduceRow(const double* row, Eigen::Index n, bool softmax, Accumulator& acc, std::optional<double> sink = std::nullopt) {
     if (!softmax) {
         double sum = 0, mn = row[0], mx = row[0];
         for (Eigen::Index j = 0; j < n; ++j) {
@@ -288,19 +309,20 @@ void reduceRow(const double* row, Eigen::Index n, bool softmax, Accumulator& acc
         if (!std::isfinite(sum) || !std::isfinite(mn) || !std::isfinite(mx)) acc.bad = true;
         return;
     }
-    double m = row[0], mn = row[0];
+    double mx = row[0], mn = row[0];
     for (Eigen::Index j = 1; j < n; ++j) {
-        m = std::max(m, row[j]);
+        mx = std::max(mx, row[j]);
         mn = std::min(mn, row[j]);
     }
-    if (!std::isfinite(m) || !std::isfinite(mn)) { acc.bad = true; return; }
-    double z = 0;
+    if (!std::isfinite(mx) || !std::isfinite(mn)) { acc.bad = true; return; }
+    const double m = sink ? std::max(mx, *sink) : mx;
+    double z = sink ? std::exp(*sink - m) : 0.0;
     for (Eigen::Index j = 0; j < n; ++j) z += std::exp(row[j] - m);
     double sum = 0;
     for (Eigen::Index j = 0; j < n; ++j) sum += std::exp(row[j] - m) / z;
     acc.sum += sum;
     acc.min = std::min(acc.min, std::exp(mn - m) / z);
-    acc.max = std::max(acc.max, 1.0 / z);
+    acc.max = std::max(acc.max, std::exp(mx - m) / z);
 }
 
 ScoreSummary toSummary(std::int64_t n, const Accumulator& a) {
@@ -445,7 +467,11 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
     const Matrix& q = qr.value();
     const Matrix& k = kr->value();
     const bool txl = p.method == Method::TransformerXL;
-    const bool fused = !txl && !p.softmax && !e.hasRelativeTerm() && !e.halfDots();
+    const AttentionParams& at = p.attention;
+    const bool causal = at.causalWith(p.causal);
+    const bool local = at.window || at.chunk;
+    const std::optional<double> sink = p.softmax ? p.sinkLogit() : std::nullopt;
+    const bool fused = !txl && !p.softmax && !e.hasRelativeTerm() && !e.halfDots() && !local;
     // Rows per block: a stored block of scores stays within ~1 MiB (the L2 cache); the fused
     // kernel stores nothing and takes more rows per pass over the keys.
     const std::int64_t rowsPerBlock =
@@ -456,12 +482,15 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
     parallelBlocks(blocks, [&](std::int64_t b) {
         const std::int64_t r0 = b * rowsPerBlock;
         const std::int64_t r1 = std::min(n, r0 + rowsPerBlock);
-        // Causal rows need keys 0..r1−1 only.
-        const std::int64_t cols = p.causal ? r1 : n;
+        // The keys the block's rows see: [c0, c1) (the first and last of the visible ranges, which
+        // move forward with the query): causal rows need keys 0..r1−1 only, a window or chunk its own.
+        const std::int64_t c0 = visibleKeys(at, causal, r0, n).first;
+        const std::int64_t c1 = visibleKeys(at, causal, r1 - 1, n).last + 1;
+        const std::int64_t cols = c1 - c0;
         Accumulator& acc = part[static_cast<std::size_t>(b)];
         if (fused) {
             // Plain dot products: summarise in the kernel without storing the block.
-            const DotSummary d = scaledDotsSummary(q.data() + r0 * p.dim, r1 - r0, r0, packed, cols, e.scale(), p.causal);
+            const DotSummary d = scaledDotsSummary(q.data() + r0 * p.dim, r1 - r0, r0, packed, cols, e.scale(), causal);
             if (d.count > 0) {
                 acc.sum += d.sum;
                 acc.min = std::min(acc.min, d.min);
@@ -471,18 +500,23 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
             return;
         }
         const Positions qp = arangePositions(r0, r1);
-        const Positions kp = arangePositions(0, cols);
+        const Positions kp = arangePositions(c0, c1);
         Matrix s;
         if (txl || e.halfDots()) {
-            s = e.block(q.middleRows(r0, r1 - r0), qp, k.topRows(cols), kp);
+            s = e.block(q.middleRows(r0, r1 - r0), qp, k.middleRows(c0, cols), kp);
         } else {
             s.resize(r1 - r0, cols);
-            scaledDots(q.data() + r0 * p.dim, r1 - r0, packed, cols, e.scale(), s.data());
+            if (c0 == 0) {
+                scaledDots(q.data() + r0 * p.dim, r1 - r0, packed, cols, e.scale(), s.data());
+            } else {
+                const PackedKeys pk = packKeys(k.data() + c0 * p.dim, cols, p.dim);
+                scaledDots(q.data() + r0 * p.dim, r1 - r0, pk, cols, e.scale(), s.data());
+            }
             if (e.hasRelativeTerm()) e.addRelative(s, q.middleRows(r0, r1 - r0), qp, kp);
         }
         for (std::int64_t i = r0; i < r1; ++i) {
-            const Eigen::Index len = p.causal ? i + 1 : n;
-            reduceRow(s.data() + (i - r0) * s.cols(), len, p.softmax, acc);
+            const KeyRange kr = visibleKeys(at, causal, i, n);
+            reduceRow(s.data() + (i - r0) * s.cols() + (kr.first - c0), kr.last - kr.first + 1, p.softmax, acc, sink);
         }
     });
     Accumulator acc;
@@ -533,6 +567,25 @@ const ParamTable<ScoreParams>& scoreParamTable() {
         appendNested(t, methodParamGroup(Method::T5), &ScoreParams::t5, t5ParamTable());
         appendNested(t, methodParamGroup(Method::TransformerXL), &ScoreParams::transformer_xl, transformerXLParamTable());
         appendNested(t, methodParamGroup(Method::Alibi), &ScoreParams::alibi, alibiParamTable());
+        appendNested(t, "attention", &ScoreParams::attention, attentionParamTable());
+        appendNested(t, "model", &ScoreParams::model, layerPatternTable());
+        // The model's RoPE parameters per layer type, one group each (model_rope_full, ...).
+        const std::pair<std::string_view, RopeParams LayerPattern::*> perType[] = {
+            {"model_rope_full", &LayerPattern::rope_full},
+            {"model_rope_sliding", &LayerPattern::rope_sliding},
+            {"model_rope_chunked", &LayerPattern::rope_chunked}};
+        for (const auto& [key, member] : perType)
+            for (const auto& e : ropeParamTable()) {
+                Param<ScoreParams> p;
+                p.info = e.info;
+                p.group = key;
+                p.get = [m = member, g = e.get](const ScoreParams& s) { return g(s.model.*m); };
+                p.set = [m = member, st = e.set](ScoreParams& s, const ParamValue& v) { st(s.model.*m, v); };
+                p.relevant = [m = member, r = e.relevant](const ScoreParams& s) {
+                    return !s.model.empty() && (!r || r(s.model.*m));
+                };
+                t.push_back(std::move(p));
+            }
         return t;
     }();
     return table;
@@ -553,6 +606,12 @@ Check ScoreParams::validate() const {
             return ParamError{"head", "an integer from 0 to " + formatInt(heads - 1) + " (heads − 1)", formatInt(head)};
         return std::nullopt;
     };
+    if (auto e = attention.validate()) return e;
+    if (auto e = model.validate()) return e;
+    if (!attention.sink.empty() && (head < 0 || head >= static_cast<int>(attention.sink.size())))
+        return ParamError{"head", "an integer from 0 to " + formatInt(static_cast<std::int64_t>(attention.sink.size()) - 1) +
+                                      " (one sink logit per head)",
+                          formatInt(head)};
     switch (method) {
     case Method::NoPE: return std::nullopt;
     case Method::Sinusoidal: return sinusoidalParams().validate();
@@ -577,6 +636,25 @@ Check ScoreParams::validate() const {
         return xposParams().validate();
     }
     return std::nullopt;
+}
+
+void ScoreParams::applyLayer(std::int64_t layer) {
+    if (model.validate() || layer < 0 || layer >= layerCount(model)) {
+        model.layer = layer;
+        return;
+    }
+    const LayerParams lp = layerParams(model, layer);
+    model.layer = layer;
+    method = Method::Rope;
+    rope = lp.ropeParams;
+    rope.head_dim = dim;
+    rope.precision = precision;
+    attention = lp.attention;
+}
+
+std::optional<double> ScoreParams::sinkLogit() const {
+    if (attention.sink.empty() || head < 0 || head >= static_cast<int>(attention.sink.size())) return std::nullopt;
+    return attention.sink[static_cast<std::size_t>(head)];
 }
 
 RopeParams ScoreParams::ropeParams() const {
@@ -712,7 +790,7 @@ Result<DiagonalMeans> diagonalMeans(const ScoreParams& params, const std::vector
 }
 
 Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const Positions& keys,
-                      std::int64_t length) {
+                      std::int64_t length, std::vector<double>* sinkMass) {
     if (auto e = params.validate()) return *e;
     if (length < 1 || length > kMaxPosition)
         return ParamError{"length", "an integer from 1 to " + formatInt(kMaxPosition), formatInt(length)};
@@ -731,58 +809,95 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
     if (satMul(nq + nk, params.dim) > kMaxSideEntries)
         return ParamError{"dim", "(|queries| + |keys|)·dim at most " + formatInt(kMaxSideEntries), formatInt(params.dim)};
     if (params.softmax) {
-        if (satMul(length, nq) > kMaxSoftmaxSpan || satMul(satMul(length, nq), params.dim + entryCost(params)) > kMaxWork)
+        // The normaliser's work: every visible key of every query (length·|queries| without a
+        // window or chunk).
+        std::int64_t span = 0;
+        for (auto q : queries) {
+            const KeyRange r = visibleKeys(params.attention, params.attention.causalWith(params.causal), q, length);
+            span = std::min(span + (r.last - r.first + 1), std::numeric_limits<std::int64_t>::max() / 2);
+        }
+        if (!params.attention.window && !params.attention.chunk) span = satMul(length, nq);
+        if (span > kMaxSoftmaxSpan || satMul(span, params.dim + entryCost(params)) > kMaxWork)
             return ParamError{"length",
                               "length·|queries| at most " + formatInt(kMaxSoftmaxSpan) + " and length·|queries|·(dim + " +
                                   formatInt(entryCost(params)) + ") at most " + formatInt(kMaxWork) + " for an exact softmax",
                               formatInt(length)};
     }
 
-    Engine e(params, length);
+    const ScoreParams eff = effective(params);
+    const AttentionParams& at = eff.attention;
+    const bool causal = at.causalWith(eff.causal);
+    Engine e(eff, length);
     if (auto err = e.prepare()) return *err;
     auto qs = e.side(false, queries);
     if (!qs) return qs.error();
     auto ks = e.side(true, keys);
     if (!ks) return ks.error();
-    Matrix s = e.block(qs.value(), queries, ks.value(), keys);
+    std::vector<KeyRange> ranges(static_cast<std::size_t>(nq));
+    for (std::size_t i = 0; i < ranges.size(); ++i) ranges[i] = visibleKeys(at, causal, queries[i], length);
     auto masked = [&](Eigen::Index i, Eigen::Index j) {
-        return params.causal && keys[static_cast<std::size_t>(j)] > queries[static_cast<std::size_t>(i)];
+        return !ranges[static_cast<std::size_t>(i)].contains(keys[static_cast<std::size_t>(j)]);
     };
-    if (!params.softmax) {
-        for (Eigen::Index i = 0; i < s.rows(); ++i)
-            for (Eigen::Index j = 0; j < s.cols(); ++j)
-                if (masked(i, j)) s(i, j) = kNegInf;
-        if (auto err = checkFinite(s)) return *err;
-        return s;
-    }
+    Matrix s = e.block(qs.value(), queries, ks.value(), keys);
+    for (Eigen::Index i = 0; i < s.rows(); ++i)
+        for (Eigen::Index j = 0; j < s.cols(); ++j)
+            if (masked(i, j)) s(i, j) = kNegInf;
+    if (auto err = checkFinite(s)) return *err;
+    if (!eff.softmax) return s;
 
-    // Exact row normaliser over every key 0..length−1 (0..i when causal), streamed in chunks
-    // with the running-maximum (online softmax) update.
+    // Exact row normaliser over the visible keys of each query (and nothing else: a key chunk
+    // no query sees is never computed, and a query only takes the keys of its own range),
+    // streamed in chunks with the running-maximum (online softmax) update.
     std::vector<double> rowMax(static_cast<std::size_t>(nq), kNegInf), rowSum(static_cast<std::size_t>(nq), 0.0);
-    const std::int64_t maxQuery = *std::max_element(queries.begin(), queries.end());
-    const std::int64_t keyEnd = params.causal ? maxQuery + 1 : length;
-    const std::int64_t chunk = std::max<std::int64_t>(1, std::min<std::int64_t>(4096, (std::int64_t{1} << 22) / nq));
-    for (std::int64_t a = 0; a < keyEnd; a += chunk) {
-        const Positions kp = arangePositions(a, std::min(keyEnd, a + chunk));
+    std::int64_t keyBegin = length, keyEnd = 0;
+    for (const auto& r : ranges) keyBegin = std::min(keyBegin, r.first), keyEnd = std::max(keyEnd, r.last + 1);
+    const auto reach = visibleTo(at, causal);
+    std::int64_t chunk = std::max<std::int64_t>(1, std::min<std::int64_t>(4096, (std::int64_t{1} << 22) / nq));
+    if (reach) chunk = std::clamp<std::int64_t>(*reach + 1, 64, chunk);
+    std::vector<Eigen::Index> rows;
+    for (std::int64_t a = keyBegin; a < keyEnd; a += chunk) {
+        const std::int64_t b = std::min(keyEnd, a + chunk);
+        rows.clear();
+        for (Eigen::Index i = 0; i < nq; ++i) {
+            const KeyRange& r = ranges[static_cast<std::size_t>(i)];
+            if (r.first < b && r.last >= a) rows.push_back(i);
+        }
+        if (rows.empty()) continue;
+        const Positions kp = arangePositions(a, b);
         auto kr = e.side(true, kp);
         if (!kr) return kr.error();
-        const Matrix c = e.block(qs.value(), queries, kr.value(), kp);
+        Matrix qsel(static_cast<Eigen::Index>(rows.size()), eff.dim);
+        Positions qpos(rows.size());
+        for (std::size_t t = 0; t < rows.size(); ++t) {
+            qsel.row(static_cast<Eigen::Index>(t)) = qs.value().row(rows[t]);
+            qpos[t] = queries[static_cast<std::size_t>(rows[t])];
+        }
+        const Matrix c = e.block(qsel, qpos, kr.value(), kp);
         if (auto err = checkFinite(c)) return *err;
-        for (Eigen::Index i = 0; i < c.rows(); ++i) {
-            const std::int64_t qi = queries[static_cast<std::size_t>(i)];
-            const Eigen::Index len = params.causal ? std::min<Eigen::Index>(c.cols(), std::max<std::int64_t>(0, qi - a + 1))
-                                                   : c.cols();
-            if (len <= 0) continue;
-            double m = rowMax[std::size_t(i)];
-            for (Eigen::Index j = 0; j < len; ++j) m = std::max(m, c(i, j));
-            double z = rowSum[std::size_t(i)] * std::exp(rowMax[std::size_t(i)] - m);
-            if (rowMax[std::size_t(i)] == kNegInf) z = 0;
-            for (Eigen::Index j = 0; j < len; ++j) z += std::exp(c(i, j) - m);
-            rowMax[std::size_t(i)] = m;
-            rowSum[std::size_t(i)] = z;
+        for (std::size_t t = 0; t < rows.size(); ++t) {
+            const auto i = static_cast<std::size_t>(rows[t]);
+            const KeyRange& r = ranges[i];
+            const Eigen::Index j0 = std::max(r.first, a) - a, j1 = std::min(r.last + 1, b) - a;
+            const auto row = static_cast<Eigen::Index>(t);
+            double m = rowMax[i];
+            for (Eigen::Index j = j0; j < j1; ++j) m = std::max(m, c(row, j));
+            double z = rowMax[i] == kNegInf ? 0.0 : rowSum[i] * std::exp(rowMax[i] - m);
+            for (Eigen::Index j = j0; j < j1; ++j) z += std::exp(c(row, j) - m);
+            rowMax[i] = m;
+            rowSum[i] = z;
         }
     }
-    if (auto err = checkFinite(s)) return *err;
+    // The sink joins each row's normaliser: Z' = Z·e^(m − M) + e^(σ − M), M = max(m, σ).
+    const std::optional<double> sink = eff.sinkLogit();
+    if (sink) {
+        if (sinkMass) sinkMass->assign(static_cast<std::size_t>(nq), 0.0);
+        for (std::size_t i = 0; i < rowMax.size(); ++i) {
+            const double M = std::max(rowMax[i], *sink);
+            rowSum[i] = rowSum[i] * std::exp(rowMax[i] - M) + std::exp(*sink - M);
+            rowMax[i] = M;
+            if (sinkMass) (*sinkMass)[i] = std::exp(*sink - M) / rowSum[i];
+        }
+    }
     for (Eigen::Index i = 0; i < s.rows(); ++i)
         for (Eigen::Index j = 0; j < s.cols(); ++j)
             s(i, j) = masked(i, j) ? 0.0 : std::exp(s(i, j) - rowMax[std::size_t(i)]) / rowSum[std::size_t(i)];
@@ -792,7 +907,7 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
 Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t length) {
     if (auto e = params.validate()) return *e;
     if (auto e = checkSourceLength(params, length)) return *e;
-    const bool structured = isPositionalOnly(params);
+    const bool structured = isPositionalOnly(effective(params));
     const std::int64_t maxLength = structured && !params.softmax ? kMaxStructuredLength : kMaxSummaryLength;
     if (length < 1 || length > maxLength)
         return ParamError{"length",
@@ -824,9 +939,10 @@ Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t lengt
                                   formatInt(kMaxWork) + " (about a minute of work)",
                               formatInt(length)};
     }
-    Engine e(params, length);
+    const ScoreParams eff = effective(params);
+    Engine e(eff, length);
     if (auto err = e.prepare()) return *err;
-    return structured ? structuredSummary(params, e, length) : blockedSummary(params, e, length);
+    return structured ? structuredSummary(eff, e, length) : blockedSummary(eff, e, length);
 }
 
 }  // namespace poslab

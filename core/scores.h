@@ -8,7 +8,9 @@
 //   random   seeded N(0,1) (core/random.h; q stream 11, k stream 12), row p the same
 //            whatever other positions are asked for
 //   formula  q.flat[n] = sin(0.5 + 0.7n), k.flat[n] = sin(0.3 + 1.1n), n = p·dim + c
-// Pre-softmax scores, s = 1/sqrt(dim):
+// Pre-softmax scores, s = 1/sqrt(dim) or attention.softmax_scale (attention.h: masks, NoPE layers
+// (attention.nope: the method's positional part is left out), temperature tuning of the query
+// rows, q/k RMS norm before or after the method's transformation, sinks):
 //   nope           s·q_i·k_j
 //   sinusoidal     s·(q_i + PE_i)·(k_j + PE_j)                (params.sinusoidal, dim = dim)
 //   learned        s·(q_i + E_i)·(k_j + E_j)                  (params.learned; error past the table)
@@ -18,10 +20,14 @@
 //   alibi          s·q_i·k_j − m_head·(i − j)   (|i − j| unless causal)
 //   rope           s·(R_i q_i)·(R_j k_j)                      (all rope options; dim = head_dim)
 //   xpos           s·(xpos_up(q)_i)·(xpos_down(k)_j)          (sequence of length N, offset 0)
-// causal masks j > i: such entries are −infinity before softmax and 0 after it.
-// softmax: row-wise over the keys of the sequence 0..N−1 (the exact normaliser); the
+// causal masks j > i, a window or chunk the keys outside it (attention.h, visibleKeys): such
+// entries are −infinity before softmax and 0 after it.
+// softmax: row-wise over the visible keys of the sequence 0..N−1 (the exact normaliser, computed
+// over those keys only), plus the head's sink logit when attention.sink is set; the
 // returned entries are those asked for.
 #include "core/alibi.h"
+#include "core/attention.h"
+#include "core/layers.h"
 #include "core/learned.h"
 #include "core/method.h"
 #include "core/rope.h"
@@ -80,8 +86,23 @@ struct ScoreParams {
     // Not a declared parameter (the scene keeps the file's path; core sees the rows only);
     // compared by identity. validate() requires dim == source->dim().
     std::shared_ptr<const ContentSource> source;
+    // The layer's attention structure (masks, NoPE, temperature tuning, q/k norm, softmax scale,
+    // sinks; core/attention.h), group "attention".
+    AttentionParams attention;
+    // The model's layer pattern (core/layers.h; empty = none), groups "model" and
+    // "model_rope_full|sliding|chunked". Descriptive: the computations use `rope` and `attention`,
+    // which applyLayer() sets from it.
+    LayerPattern model;
 
     Check validate() const;
+    // Shows layer `layer` of `model`: its RoPE parameters (head_dim kept), its attention structure,
+    // model.layer = layer; the method becomes rope. Precondition: model.validate() and the layer
+    // exists (an invalid one is left to validate() to report, nothing changes).
+    void applyLayer(std::int64_t layer);
+    // The method in effect: nope for a NoPE layer (attention.nope), else `method`.
+    Method effectiveMethod() const { return attention.nope ? Method::NoPE : method; }
+    // The sink logit of the shown head, if any.
+    std::optional<double> sinkLogit() const;
     bool operator==(const ScoreParams&) const = default;
     // The per-method structs with dim/precision synchronised from the fields above, and the
     // direction from `causal`: t5Params().bidirectional = !causal (encoder vs decoder buckets),
@@ -126,8 +147,9 @@ Result<DiagonalMeans> diagonalMeans(const ScoreParams& params, const std::vector
 // (names `queries`); softmax over a sequence too long to normalise exactly (length·|queries| >
 // 2^31 or length·|queries|·dim > 2^38, names `length`); a non-finite score (names `result`,
 // e.g. xPos scales that overflow).
+// With softmax and a sink, `sinkMass` (when given) receives p_sink of each query row.
 Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const Positions& keys,
-                      std::int64_t length);
+                      std::int64_t length, std::vector<double>* sinkMass = nullptr);
 
 // Summary over the unmasked entries of the full N × N matrix, computed in blocks so that
 // memory stays O(N·dim) (and O(N) for positional-only structure, e.g. ones content with a

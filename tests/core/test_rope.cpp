@@ -539,7 +539,6 @@ private Q_SLOTS:
         row("attention_factor_0", [](RopeParams& p) { p.attention_factor = 0.0; }, "attention_factor");
         row("attention_factor_inf", [inf](RopeParams& p) { p.attention_factor = inf; }, "attention_factor");
         row("low_freq_factor_0", [](RopeParams& p) { p.low_freq_factor = 0; }, "low_freq_factor");
-        row("high_freq_factor_equal_low", [](RopeParams& p) { p.high_freq_factor = 1.0; }, "high_freq_factor");
         row("high_freq_factor_below_low", [](RopeParams& p) { p.low_freq_factor = 4; p.high_freq_factor = 1; }, "high_freq_factor");
         row("longrope_short_missing", [](RopeParams& p) {
             p.scaling = RopeScaling::LongRope; p.long_factor.assign(32, 1.0); }, "short_factor");

@@ -377,7 +377,7 @@ void TestModelConfig::badValues_data() {
         << QByteArray(R"({"head_dim":16,"max_position_embeddings":20,"rope_parameters":{"rope_type":"llama3","factor":8,"high_freq_factor":4}})")
         << "rope_parameters.low_freq_factor is missing";
     QTest::newRow("llama3_low_not_below_high")
-        << QByteArray(R"({"head_dim":16,"max_position_embeddings":20,"rope_parameters":{"rope_type":"llama3","factor":8,"low_freq_factor":4,"high_freq_factor":4}})")
+        << QByteArray(R"({"head_dim":16,"max_position_embeddings":20,"rope_parameters":{"rope_type":"llama3","factor":8,"low_freq_factor":4,"high_freq_factor":2}})")
         << "rope_parameters.high_freq_factor must be";
     QTest::newRow("longrope_short_count")
         << QByteArray(R"({"head_dim":8,"max_position_embeddings":20,"rope_scaling":{"type":"longrope","short_factor":[1,1,1],"long_factor":[1,1,1,1]}})")

@@ -117,6 +117,38 @@ public:
             p.t5.seed = seed();
             p.transformer_xl = TransformerXLParams{2 * uniform(1, 99), std::int64_t(uniform(0, 99)), seed()};
             p.alibi = AlibiParams{uniform(4, 64), around(8.0), coin(), coin() ? Precision::Float32 : Precision::Double};
+            AttentionParams& a = p.attention;
+            if (coin()) a.window = uniform(1, 5000);
+            else if (coin()) a.chunk = uniform(1, 9000);
+            a.nope = coin();
+            if (coin()) a.temperature_tuning = {double(uniform(1, 9000)), around(0.1)};
+            a.qk_norm = std::array{QkNorm::None, QkNorm::Before, QkNorm::After}[std::size_t(uniform(0, 2))];
+            a.norm_eps = around(1e-6);
+            if (coin()) a.softmax_scale = around(0.1);
+            if (coin()) a.sink = {around(1.0), around(-1.0), around(2.0), around(0.5)};
+            if (coin()) {
+                LayerPattern& m = p.model;
+                const int n = uniform(1, 40);
+                std::string types;
+                for (int i = 0; i < n; ++i) types += std::string(i ? "," : "") + std::array{"full", "sliding", "chunked"}[std::size_t(uniform(0, 2))];
+                m.model_type = "gemma3_text";
+                m.layer_types = types;
+                for (int i = 0; i < n; ++i) m.rope_layers.push_back(coin());
+                m.layer = uniform(0, n - 1);
+                m.window = uniform(1, 5000);
+                m.chunk = uniform(1, 9000);
+                if (coin()) m.temperature_tuning = {8192, around(0.1)};
+                m.qk_norm = coin() ? QkNorm::After : QkNorm::None;
+                m.qk_norm_rope_only = coin();
+                m.norm_eps = around(1e-5);
+                if (coin()) m.softmax_scale = around(0.07);
+                m.rope_full.base = around(1e6);
+                m.rope_full.head_dim = p.dim;
+                m.rope_sliding.base = around(1e4);
+                m.rope_sliding.head_dim = p.dim;
+                m.rope_chunked = m.rope_full;
+                m.rope_chunked.layout = RopeLayout::Interleaved;
+            }
             ScoreParams eff = p;
             if (!eff.validate()) return p;
         }
@@ -208,10 +240,10 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(T5Params, 32);
     SIZE_IS(TransformerXLParams, 24);
     SIZE_IS(AlibiParams, 24);
-    // ScoreParams::source (real q/k rows) and SceneParams::qk are loaded from the scene's
-    // q_file/k_file (declared, so written), never written themselves.
-    SIZE_IS(ScoreParams, 504);
-    SIZE_IS(MethodConfig, 528);
+    SIZE_IS(AttentionParams, 120);
+    SIZE_IS(LayerPattern, 976);
+    SIZE_IS(ScoreParams, 1584);
+    SIZE_IS(MethodConfig, 1608);
     SIZE_IS(ViewOptions, 64);
     SIZE_IS(SceneParams, 240);
 }
@@ -433,7 +465,9 @@ void TestSession::unknownFieldsAreReported() {
     QByteArray json = sceneToJson(SceneParams{});
     json.replace("\"schema\": 1,", "\"schema\": 1,\n  \"author\": \"me\",");
     json.replace("\"font_scale\": 1", "\"font_scale\": 1, \"zoom\": 2");
-    json.replace("\"truncate\": true,", "\"truncate\": true, \"rope_knob\": {\"a\": 1},");
+    // The first "truncate" is the configuration's rope group (the model's per-type groups follow).
+    const qsizetype at = json.indexOf("\"truncate\": true,");
+    json.replace(at, qsizetype(sizeof("\"truncate\": true,") - 1), "\"truncate\": true, \"rope_knob\": {\"a\": 1},");
     QString error;
     QStringList warnings;
     const auto s = sessionFromJson(json, QStringLiteral("extra.poslab"), &error, &warnings);

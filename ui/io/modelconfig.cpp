@@ -2,6 +2,7 @@
 
 #include "core/param.h"
 #include "ui/io/gguf.h"
+#include "ui/io/layerconfig.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -330,14 +331,9 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
 
 }  // namespace
 
-ModelConfigResult parseHfConfig(const QByteArray& json) {
-    QJsonParseError perr;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
-    if (perr.error != QJsonParseError::NoError)
-        return {std::nullopt, QStringLiteral("not a JSON config (") + perr.errorString() + QStringLiteral(" at byte ") +
-                                  QString::number(perr.offset) + ")"};
-    if (!doc.isObject()) return {std::nullopt, QStringLiteral("not a config.json (the top level is not an object)")};
-    const QJsonObject o = doc.object();
+namespace {
+// A config object's method and parameters; with `layers`, also its layer pattern (layerconfig.h).
+ModelConfigResult parseHfObject(const QJsonObject& o, bool layers) {
     ModelFileConfig out;
     Reader r(out);
     try {
@@ -371,7 +367,21 @@ ModelConfigResult parseHfConfig(const QByteArray& json) {
     } catch (const ConfigError& e) {
         return {std::nullopt, e.message};
     }
+    if (layers)
+        if (auto err = readLayerPattern(o, out, [](const QJsonObject& c) { return parseHfObject(c, false); }))
+            return {std::nullopt, *err};
     return {out, {}};
+}
+}  // namespace
+
+ModelConfigResult parseHfConfig(const QByteArray& json) {
+    QJsonParseError perr;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
+    if (perr.error != QJsonParseError::NoError)
+        return {std::nullopt, QStringLiteral("not a JSON config (") + perr.errorString() + QStringLiteral(" at byte ") +
+                                  QString::number(perr.offset) + ")"};
+    if (!doc.isObject()) return {std::nullopt, QStringLiteral("not a config.json (the top level is not an object)")};
+    return parseHfObject(withFamilyDefaults(textConfigObject(doc.object())), true);
 }
 
 namespace {

@@ -21,6 +21,9 @@
 //   longrope        short_factor, long_factor (required), attention_factor.
 //   llama3          low_freq_factor, high_freq_factor (required).
 //   layout          DeepSeek's `rope_interleave: true` → interleaved; else half-split.
+// Layer pattern (ui/io/layerconfig.h): num_hidden_layers, layer_types, no_rope_layers, per-type
+//   RoPE, window, chunk, ... into params.model, and layer 0 shown (params.applyLayer(0)). A
+//   multimodal wrapper's `text_config` is read as the config.
 // Non-RoPE families: BLOOM (model_type bloom) and MPT (attn_config.alibi) → alibi with n_head /
 // n_heads heads and attn_config.alibi_bias_max; T5 (relative_attention_num_buckets) → t5;
 // GPT-2/BERT family (no RoPE key, n_positions or a learned-position model_type) → learned with

@@ -109,7 +109,7 @@ void Autosave::setSession(const Session& session) {
 
 void Autosave::setScene(const SceneParams& scene) {
     Session s;
-    s.scenes = {SessionScene{QString(), QString(), scene}};
+    s.scenes = {SessionScene{QString(), QString(), scene, {}}};
     s.current = 0;
     setSession(s);
 }

@@ -988,7 +988,7 @@ QByteArray exportJson(const SceneParams& scene, const ExportRequest& r) {
     w.key("views").beginObject();
     for (const auto& v : viewData(scene, r)) v.json(w.key(viewKey(v.view).toStdString()));
     w.endObject();
-    writeSessionJson(w.key("session"), Session{{SessionScene{QString(), QString(), scene}}, 0});
+    writeSessionJson(w.key("session"), Session{{SessionScene{QString(), QString(), scene, {}}}, 0});
     w.endObject();
     return QByteArray::fromStdString(w.text()) + '\n';
 }

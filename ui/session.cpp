@@ -1,6 +1,7 @@
 #include "ui/session.h"
 
 #include "ui/atomicfile.h"
+#include "core/demonstrations.h"
 #include "core/json.h"
 #include "ui/render/theme.h"
 
@@ -27,6 +28,34 @@ namespace poslab::ui {
 
 QString poslabVersion() { return QStringLiteral(POSLAB_VERSION); }
 
+QString slideArrangementKey(SlideArrangement a) {
+    switch (a) {
+    case SlideArrangement::Auto: return QStringLiteral("auto");
+    case SlideArrangement::Single: return QStringLiteral("single");
+    case SlideArrangement::SideBySide: return QStringLiteral("side_by_side");
+    case SlideArrangement::Grid: return QStringLiteral("grid");
+    case SlideArrangement::Demo: return QStringLiteral("demo");
+    }
+    return QStringLiteral("auto");
+}
+
+std::optional<SlideArrangement> slideArrangementFromKey(const QString& key) {
+    for (SlideArrangement a : kAllSlideArrangements)
+        if (slideArrangementKey(a) == key) return a;
+    return std::nullopt;
+}
+
+std::pair<int, int> slideViewCount(SlideArrangement a) {
+    switch (a) {
+    case SlideArrangement::Auto: return {0, 0};
+    case SlideArrangement::Single: return {1, 1};
+    case SlideArrangement::SideBySide: return {2, 2};
+    case SlideArrangement::Grid: return {1, 4};
+    case SlideArrangement::Demo: return {0, 4};
+    }
+    return {0, 0};
+}
+
 namespace {
 
 // ---- Writer: every parameter from its table (core/param.h), through the one JSON writer ----------
@@ -52,10 +81,30 @@ void writeParams(JsonWriter& w, const ParamTable<S>& table, const S& s) {
     }
 }
 
+// The view names of the "slide" object (as the command line and export name them).
+const char* sessionViewKey(ViewKind v) {
+    switch (v) {
+    case ViewKind::Pairs: return "pairs";
+    case ViewKind::Heatmap: return "heatmap";
+    case ViewKind::Decay: return "decay";
+    case ViewKind::Frequencies: return "frequencies";
+    }
+    return "pairs";
+}
+
 void writeScene(JsonWriter& w, const SessionScene& s) {
     w.beginObject();
     w.key("title").string(s.title.toStdString());
     w.key("notes").string(s.notes.toStdString());
+    if (!s.slide.isAuto()) {
+        w.key("slide").beginObject();
+        w.key("arrangement").string(slideArrangementKey(s.slide.arrangement).toStdString());
+        w.key("views").beginArray();
+        for (ViewKind v : s.slide.views) w.string(sessionViewKey(v));
+        w.endArray();
+        w.key("demo").string(s.slide.demo.toStdString());
+        w.endObject();
+    }
     writeParams(w, sceneParamTable(), s.scene);
     w.key("view").beginObject();
     writeParams(w, viewParamTable(), s.scene.view);
@@ -307,12 +356,69 @@ void readMethod(Reader& r, const QJsonValue& v, const QString& path, MethodConfi
     r.params(scoreParamTable(), *o, path, c.params);
 }
 
+void readSlide(Reader& r, const QJsonValue& v, const QString& path, SlideLayout& out) {
+    auto o = r.object(v, path, {QStringLiteral("arrangement"), QStringLiteral("views"), QStringLiteral("demo")});
+    if (!o) return;
+    QString names;
+    for (SlideArrangement a : kAllSlideArrangements)
+        names += (names.isEmpty() ? QString() : QStringLiteral(", ")) + slideArrangementKey(a);
+    const QJsonValue av = o->value(QLatin1String("arrangement"));
+    if (!av.isUndefined()) {
+        const auto a = av.isString() ? slideArrangementFromKey(av.toString()) : std::nullopt;
+        if (!a) {
+            r.failGot(Reader::join(path, QStringLiteral("arrangement")), QStringLiteral("one of %1").arg(names), av);
+            return;
+        }
+        out.arrangement = *a;
+    }
+    const QJsonValue vv = o->value(QLatin1String("views"));
+    const auto [lo, hi] = slideViewCount(out.arrangement);
+    const QString vp = Reader::join(path, QStringLiteral("views"));
+    const QString validViews = lo == hi ? QStringLiteral("%1 of pairs, heatmap, decay, frequencies without repeats for %2").arg(lo).arg(slideArrangementKey(out.arrangement))
+                                        : QStringLiteral("%1 to %2 of pairs, heatmap, decay, frequencies without repeats for %3").arg(lo).arg(hi).arg(slideArrangementKey(out.arrangement));
+    if (!vv.isUndefined()) {
+        if (!vv.isArray()) {
+            r.failGot(vp, validViews, vv);
+            return;
+        }
+        const QJsonArray a = vv.toArray();
+        for (qsizetype k = 0; k < a.size(); ++k) {
+            std::optional<ViewKind> kind;
+            for (ViewKind x : {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Frequencies})
+                if (a.at(k).isString() && a.at(k).toString() == QLatin1String(sessionViewKey(x))) kind = x;
+            if (!kind || std::find(out.views.begin(), out.views.end(), *kind) != out.views.end() || k >= 4) {
+                r.failGot(vp + QStringLiteral("[%1]").arg(k), validViews, a.at(k));
+                return;
+            }
+            out.views.push_back(*kind);
+        }
+    }
+    if (int(out.views.size()) < lo || int(out.views.size()) > hi) {
+        r.fail(vp, validViews + QStringLiteral(", got %1").arg(out.views.size()));
+        return;
+    }
+    r.string(*o, "demo", path, out.demo, 64);
+    if (r.failed()) return;
+    if (!out.demo.isEmpty()) {
+        if (out.arrangement != SlideArrangement::Demo) {
+            r.fail(Reader::join(path, QStringLiteral("demo")), QStringLiteral("only for the demo arrangement, got arrangement %1").arg(slideArrangementKey(out.arrangement)));
+            return;
+        }
+        if (!demoFromKey(out.demo.toStdString())) {
+            QString keys;
+            for (const auto& d : demonstrations()) keys += (keys.isEmpty() ? QString() : QStringLiteral(", ")) + QString::fromStdString(d.key);
+            r.failGot(Reader::join(path, QStringLiteral("demo")), QStringLiteral("a demonstration (%1) or \"\"").arg(keys), o->value(QLatin1String("demo")));
+        }
+    }
+}
+
 void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene& s) {
-    auto o = r.object(v, path, Reader::known(sceneParamTable(), {}, {"title", "notes", "view", "methods"}));
+    auto o = r.object(v, path, Reader::known(sceneParamTable(), {}, {"title", "notes", "slide", "view", "methods"}));
     if (!o) return;
     SceneParams& p = s.scene;
     r.string(*o, "title", path, s.title);
     r.string(*o, "notes", path, s.notes);
+    if (o->contains(QLatin1String("slide")) && !r.failed()) readSlide(r, o->value(QLatin1String("slide")), Reader::join(path, QStringLiteral("slide")), s.slide);
     r.params(sceneParamTable(), *o, path, p);
     if (o->contains(QLatin1String("view")) && !r.failed()) {
         const QString vp = Reader::join(path, QStringLiteral("view"));
@@ -386,7 +492,7 @@ QByteArray sessionToJson(const Session& session, bool compact) {
 
 QByteArray sceneToJson(const SceneParams& scene, bool compact) {
     Session s;
-    s.scenes = {SessionScene{QString(), QString(), scene}};
+    s.scenes = {SessionScene{QString(), QString(), scene, {}}};
     s.current = 0;
     return sessionToJson(s, compact);
 }

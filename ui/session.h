@@ -25,6 +25,17 @@
 //             "learned": {...}, "shaw": {...}, "t5": {...}, "transformer_xl": {...},
 //             "alibi": {...} } ] } ] }
 //
+// A deck slide may add, after "notes", how it arranges its views (written only when it is not
+// "auto", so scenes that are not authored slides keep their bytes; older files have none and
+// load as "auto"):
+//         "slide": { "arrangement": "single",   one of auto | single | side_by_side | grid | demo
+//                    "views": ["heatmap"],      the views it shows, in order (pairs, heatmap,
+//                                               decay, frequencies; no repeats): single 1,
+//                                               side_by_side 2, grid 1..4, demo 0..4 (0 = the
+//                                               scene's shown views), auto none
+//                    "demo": "t5-buckets" },    the demonstration whose numbers it shows (demo
+//                                               only; "" = the formula sheet)
+//
 // Field names are the core structs' snake_case field names; enums are written as the
 // command line spells them ("float32", "half", "yarn", "tensor2tensor", ...); an unset optional
 // is null; a seed above 2^63−1 is written as a decimal string. Every parameter of every method
@@ -55,12 +66,35 @@ inline constexpr int kMaxSessionScenes = 1000;
 inline constexpr qint64 kMaxSessionBytes = 64LL * 1024 * 1024;
 inline constexpr const char* kSessionSuffix = "poslab";   // file name suffix, without the dot
 
+// How a deck slide arranges its views (the "slide" object above). Auto = as before there was a
+// choice: the scene's shown views in the window's grid, with a numbers column when there are at
+// most two. Kept as data so that a layout engine can place it (ui/render).
+enum class SlideArrangement { Auto, Single, SideBySide, Grid, Demo };
+QString slideArrangementKey(SlideArrangement a);            // "auto", "single", "side_by_side", ...
+std::optional<SlideArrangement> slideArrangementFromKey(const QString& key);
+inline constexpr SlideArrangement kAllSlideArrangements[] = {SlideArrangement::Auto, SlideArrangement::Single,
+                                                             SlideArrangement::SideBySide, SlideArrangement::Grid,
+                                                             SlideArrangement::Demo};
+// The number of views an arrangement takes: [min, max].
+std::pair<int, int> slideViewCount(SlideArrangement a);
+
+struct SlideLayout {
+    SlideArrangement arrangement = SlideArrangement::Auto;
+    std::vector<ViewKind> views;   // in order; see slideViewCount()
+    QString demo;                  // a demonstration key (Demo only); empty = the formula sheet
+    bool operator==(const SlideLayout&) const = default;
+    bool isAuto() const { return arrangement == SlideArrangement::Auto && views.empty() && demo.isEmpty(); }
+};
+
 // One scene of a session, with what a deck shows around it.
 struct SessionScene {
     QString title;     // slide title (presentation mode); empty = none
-    QString notes;     // speaker notes; empty = none
+    QString notes;     // speaker notes; empty = none (never shown to the audience)
     SceneParams scene;
-    bool operator==(const SessionScene& o) const { return title == o.title && notes == o.notes && scene == o.scene; }
+    SlideLayout slide;   // how the slide arranges its views
+    bool operator==(const SessionScene& o) const {
+        return title == o.title && notes == o.notes && scene == o.scene && slide == o.slide;
+    }
 };
 
 // A session: one or more scenes and the one that is current.

@@ -2,6 +2,8 @@
 
 #include "ui/exportdialog.h"
 #include "ui/mainwindow.h"
+#include "ui/teaching/deck.h"
+#include "ui/teaching/demoscenes.h"
 #include "ui/teaching/teaching.h"
 #include "ui/views/views.h"
 
@@ -87,6 +89,9 @@ SessionActions::SessionActions(MainWindow* window, const Options& options)
     install();
     session_.scenes.front().scene = window_->scene()->committed();
     connect(window_->scene(), &Scene::changed, this, &SessionActions::onSceneChanged);
+    // The deck authored in the deck panel is the open session (deck.h).
+    if (auto* teaching = teachingOf(window_))
+        connect(teaching->deckModel(), &DeckModel::changed, this, &SessionActions::onDeckChanged);
     // A deck opened from the Teach menu is the open session from then on.
     if (auto* teaching = teachingOf(window_))
         connect(teaching, &TeachingController::deckOpened, this, [this](const QString& path, const Session& deck) {
@@ -211,15 +216,45 @@ void SessionActions::autosaveSession() {
     if (autosave_ && !sceneProblem(window_->scene()->committed())) autosave_->setSession(session_);
 }
 
+void SessionActions::onDeckChanged() {
+    if (adopting_) return;
+    auto* teaching = teachingOf(window_);
+    if (!teaching) return;
+    const DeckModel* deck = teaching->deckModel();
+    if (deck->isSession()) {
+        sessionIsDeck_ = true;
+        if (session_ == deck->deck()) return;
+        session_ = deck->deck();
+    } else {
+        if (!sessionIsDeck_) return;
+        // Undone back to before the deck was authored: the session is the window's scene again.
+        sessionIsDeck_ = false;
+        session_ = Session{};
+        session_.scenes.front().scene = window_->scene()->committed();
+    }
+    updateTitle();
+    autosaveSession();
+}
+
 void SessionActions::setSession(const Session& session) {
     session_ = session;
     if (session_.scenes.empty()) session_.scenes.push_back(SessionScene{});
     session_.current = std::clamp(session_.current, 0, int(session_.scenes.size()) - 1);
+    // A session of several scenes, or an arranged slide, is a deck: the teaching deck and the
+    // session are one from now on. A single scene leaves a deck that was not the session alone.
+    const bool isDeck = session_.scenes.size() > 1 || !session_.scenes.front().slide.isAuto();
+    adopting_ = true;
+    if (auto* teaching = teachingOf(window_)) {
+        if (isDeck) teaching->deckModel()->reset(session_, true);
+        else if (teaching->deckModel()->isSession()) teaching->deckModel()->reset(demoDeck(), false);
+    }
+    sessionIsDeck_ = isDeck;
     window_->scene()->setParams(session_.scenes.at(std::size_t(session_.current)).scene);
+    adopting_ = false;
     // What the scene holds (setParams completes a scene without configurations).
     session_.scenes.at(std::size_t(session_.current)).scene = window_->scene()->committed();
-    if (session_.scenes.size() > 1)
-        if (auto* teaching = teachingOf(window_)) teaching->setDeck(session_);
+    if (isDeck)
+        if (auto* teaching = teachingOf(window_)) teaching->deckModel()->reset(session_, true);
     autosaveSession();
 }
 

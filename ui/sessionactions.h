@@ -12,7 +12,8 @@
 // which is the scene the window shows (each edit of the window's scene is an edit of it). Open,
 // save, the autosave and its restore all carry the whole deck; a deck (two scenes or more) is
 // also the teaching deck (teaching.h), and a deck opened from the Teach menu becomes the open
-// session.
+// session. A deck authored in the deck panel (deck.h) becomes the open session at its first edit,
+// so that save, reopen and the autosave keep it.
 #include "ui/autosave.h"
 #include "ui/export.h"
 
@@ -95,6 +96,7 @@ private:
     void rebuildRecent();
     void updateTitle();
     void onSceneChanged();
+    void onDeckChanged();
     void autosaveSession();
     void setCurrent(const QString& path);
     bool confirmReplace(const QString& path);
@@ -105,6 +107,8 @@ private:
     Session session_;
     QString current_;
     QString baseTitle_;
+    bool sessionIsDeck_ = false;   // the session is the teaching deck (deck.h)
+    bool adopting_ = false;        // setSession() is putting a session in place
     QAction* open_ = nullptr;
     QAction* save_ = nullptr;
     QAction* saveAs_ = nullptr;

@@ -1,5 +1,7 @@
 #include "ui/render/heatmaprenderer.h"
 
+#include "ui/render/vectorcells.h"
+
 #include "ui/render/plot.h"
 #include "ui/sceneparams.h"
 
@@ -208,8 +210,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
             continue;
         }
         // Cells, nearest neighbour.
-        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-        p.drawImage(l.image, heatmapImage(panel, t, result.causal));
+        drawCells(p, l.image, heatmapImage(panel, t, result.causal));
         // Axes: positions of the samples.
         // Frame just outside the cells (a one-pixel cell at the edge stays visible).
         p.setPen(QPen(t.foreground, 1));
@@ -242,7 +243,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         QImage bar(1, 256, QImage::Format_RGB32);
         for (int i = 0; i < 256; ++i)
             bar.setPixel(0, 255 - i, colormapRgb(s.kind, i / 255.0));
-        p.drawImage(l.colorbar, bar);
+        drawCells(p, l.colorbar, bar);
         p.setPen(QPen(t.foreground, 1));
         p.drawRect(l.colorbar);
         p.setFont(t.smallFont());

@@ -1,5 +1,7 @@
 #include "ui/render/pairsrenderer.h"
 
+#include "ui/render/vectorcells.h"
+
 #include "ui/render/colormap.h"
 #include "ui/render/plot.h"
 #include "ui/sceneparams.h"
@@ -164,8 +166,7 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
         auto* line = reinterpret_cast<QRgb*>(img.scanLine(i));
         for (int j = 0; j < cols; ++j) line[j] = s.rgb(cfg.table(i, j));
     }
-    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    p.drawImage(r.table, img);
+    drawCells(p, r.table, img);
     p.setPen(QPen(t.foreground, t.axisWidth));
     p.setBrush(Qt::NoBrush);
     p.drawRect(r.table);
@@ -204,7 +205,7 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     // Colour bar
     QImage bar(1, 256, QImage::Format_RGB32);
     for (int i = 0; i < 256; ++i) bar.setPixel(0, 255 - i, colormapRgb(ColormapKind::Diverging, i / 255.0));
-    p.drawImage(r.tableBar, bar);
+    drawCells(p, r.tableBar, bar);
     p.setPen(QPen(t.foreground, 1));
     p.drawRect(r.tableBar);
     p.setFont(t.smallFont());
@@ -388,7 +389,16 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                 const auto mix = [](int a, int b) { return (a * 70 + b * 185) / 255; };
                 const QColor tc(mix(t.foreground.red(), t.background.red()), mix(t.foreground.green(), t.background.green()),
                                 mix(t.foreground.blue(), t.background.blue()));
-                if (trailAsDots(pp)) {
+                if (trailAsDots(pp) && isVectorPainter(p)) {
+                    // A figure: each dot a circle of its own (no bitmaps in an SVG or PDF).
+                    const double d = std::max(2.0, t.lineWidth * 1.2);
+                    p.save();
+                    p.setRenderHint(QPainter::Antialiasing, true);
+                    p.setPen(Qt::NoPen);
+                    p.setBrush(tc);
+                    for (const auto& v : pp.trail) p.drawEllipse(toScreen(cl, v), d / 2, d / 2);
+                    p.restore();
+                } else if (trailAsDots(pp)) {
                     // The pair turns too far between samples for a line: the sampled positions
                     // themselves, each where the vector is. One antialiased dot, stamped at each
                     // (a wide round-capped pen strokes every point as curves: far slower).

@@ -223,7 +223,9 @@ SessionScene demoSlide(DemoId id) {
     const DemoInfo& info = demoInfo(id);
     SessionScene sl;
     sl.title = qs(info.title);
-    sl.notes = QStringLiteral("[demo:%1] %2").arg(qs(info.key), qs(info.claim));
+    sl.notes = qs(info.claim);
+    sl.slide.arrangement = SlideArrangement::Demo;
+    sl.slide.demo = qs(info.key);
     sl.scene = demoScene(id);
     sl.scene.view.theme = QStringLiteral("projector");
     return sl;
@@ -238,6 +240,11 @@ Session demoDeck() {
 }
 
 std::optional<DemoId> demoOfSlide(const SessionScene& slide) {
+    if (slide.slide.arrangement == SlideArrangement::Demo) {
+        if (slide.slide.demo.isEmpty()) return std::nullopt;
+        return demoFromKey(slide.slide.demo.toStdString());
+    }
+    // Decks written before slides had arrangements: the key in the notes.
     static const QRegularExpression re(QStringLiteral("^\\s*\\[demo:([a-z0-9\\-]+)\\]"));
     const auto m = re.match(slide.notes);
     if (!m.hasMatch()) return std::nullopt;

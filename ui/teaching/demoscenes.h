@@ -4,9 +4,9 @@
 // demonstration, in the order of the lecture, as a Session (ui/session.h) that presentation mode
 // steps through and that can be saved like any session.
 //
-// A deck slide made from a demonstration carries its key in the speaker notes as the first
-// token "[demo:<key>]" followed by the claim; demoOfSlide() reads it back (the session format
-// itself is unchanged).
+// A deck slide made from a demonstration has the "demo" arrangement with the demonstration's key
+// (SlideLayout, ui/session.h) and its claim as speaker notes. Decks written before arrangements
+// existed carry the key in the notes as the first token "[demo:<key>]"; demoOfSlide() reads both.
 #include "core/demonstrations.h"
 #include "ui/session.h"
 

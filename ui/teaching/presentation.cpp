@@ -16,6 +16,40 @@
 
 namespace poslab::ui {
 
+// ============================================================================ arrangement
+std::vector<ViewKind> slideViews(const SessionScene& slide) {
+    if (slide.slide.arrangement == SlideArrangement::Auto || slide.slide.views.empty()) return visibleViews(slide.scene);
+    return slide.slide.views;
+}
+
+std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap) {
+    std::vector<QRectF> out;
+    if (n <= 0 || area.isEmpty()) return out;
+    const qreal halfW = (area.width() - gap) / 2, halfH = (area.height() - gap) / 2;
+    if (n == 1) {
+        out.push_back(area);
+    } else if (n == 2) {
+        const bool stack = arrangement == SlideArrangement::Demo && area.width() < 1.6 * area.height();
+        if (stack) {
+            out.push_back(QRectF(area.left(), area.top(), area.width(), halfH));
+            out.push_back(QRectF(area.left(), area.top() + halfH + gap, area.width(), halfH));
+        } else {
+            out.push_back(QRectF(area.left(), area.top(), halfW, area.height()));
+            out.push_back(QRectF(area.left() + halfW + gap, area.top(), halfW, area.height()));
+        }
+    } else {
+        out.push_back(QRectF(area.left(), area.top(), halfW, halfH));
+        out.push_back(QRectF(area.left() + halfW + gap, area.top(), halfW, halfH));
+        if (n == 3) {
+            out.push_back(QRectF(area.left(), area.top() + halfH + gap, area.width(), halfH));
+        } else {
+            out.push_back(QRectF(area.left(), area.top() + halfH + gap, halfW, halfH));
+            out.push_back(QRectF(area.left() + halfW + gap, area.top() + halfH + gap, halfW, halfH));
+        }
+    }
+    return out;
+}
+
 // ============================================================================ overlay
 AnnotationOverlay::AnnotationOverlay(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("annotationOverlay"));
@@ -135,10 +169,20 @@ void PresentationWindow::setDeck(const Session& deck) {
 }
 
 void PresentationWindow::applySlideDefaults() {
-    // A slide with three or more views gives them the whole width; F shows the numbers.
-    const auto& v = slide().scene.view;
-    const int views = int(v.showPairs) + int(v.showHeatmap) + int(v.showDecay) + int(v.showFrequencies);
-    showNumbers_ = demoOfSlide(slide()).has_value() || views <= 2;
+    // Views arranged to fill the slide get the whole width, as does an "auto" slide with three or
+    // more views; F shows the numbers.
+    switch (slide().slide.arrangement) {
+    case SlideArrangement::Demo: showNumbers_ = true; break;
+    case SlideArrangement::Single:
+    case SlideArrangement::SideBySide:
+    case SlideArrangement::Grid: showNumbers_ = false; break;
+    case SlideArrangement::Auto: {
+        const auto& v = slide().scene.view;
+        const int views = int(v.showPairs) + int(v.showHeatmap) + int(v.showDecay) + int(v.showFrequencies);
+        showNumbers_ = demoOfSlide(slide()).has_value() || views <= 2;
+        break;
+    }
+    }
 }
 
 const SessionScene& PresentationWindow::slide() const { return deck_.scenes[std::size_t(current_)]; }
@@ -293,7 +337,17 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
         Theme vt = themeByName(themeName_, std::max(0.5, t.fontScale * 0.85));
         vt.lineWidth = t.lineWidth;
         vt.axisWidth = t.axisWidth;
-        paintViews(p, L.views, sl.scene, std::nullopt, vt, 1.0);
+        if (sl.slide.arrangement == SlideArrangement::Auto) {
+            paintViews(p, L.views, sl.scene, std::nullopt, vt, 1.0);
+        } else {
+            const std::vector<ViewKind> views = slideViews(sl);
+            const auto rects = slideViewRects(sl.slide.arrangement, int(views.size()), L.views, margin * 0.5);
+            L.viewRects.clear();
+            for (std::size_t k = 0; k < rects.size(); ++k) {
+                paintViews(p, rects[k], sl.scene, views[k], vt, 1.0);
+                L.viewRects.push_back(rects[k]);
+            }
+        }
     }
     if (!L.numbers.isEmpty()) {
         // Fit the numbers column: shrink the type (not below the window's size) until it fits,

@@ -2,10 +2,16 @@
 // Presentation mode: a full-screen window that shows one deck slide at a time in the
 // high-contrast projector theme, with type and lines scaled for a 1920×1080 projector:
 //   title band   the slide title and its number ("3 / 12")
-//   left         the slide's views, drawn by the same renderers as the window (export.h paintViews)
+//   left         the slide's views, drawn by the same renderers as the window (export.h paintViews),
+//                arranged as the slide says (SlideLayout, session.h): one view filling the slide,
+//                two side by side, a 2×2 grid, or a demonstration's views beside its numbers;
+//                "auto" (older decks) = the scene's shown views in the window's grid
 //   right        the slide's numbers: a demonstration's panel (demopanel.h paintDemo) when the
 //                slide was made from one, else the formula sheet of its first configuration
-//                (a slide with three or more views starts with this column hidden: F shows it)
+//                (shown by default for a demonstration, and for an "auto" slide with at most two
+//                views; F shows or hides it)
+// Speaker notes are never part of the slide the audience sees: N shows them only in a presenter's
+// band at the bottom, and figures of a slide never include them.
 // Keys: PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
 //       P = pointer, D = draw, C = clear the drawing, N = speaker notes,
 //       B = black screen, F = toggle the numbers column, Esc = leave (emits finished(current)).
@@ -22,6 +28,13 @@
 #include <vector>
 
 namespace poslab::ui {
+
+// The views a slide shows, in order (the arrangement's, else the scene's shown views).
+std::vector<ViewKind> slideViews(const SessionScene& slide);
+// Where a slide's n views go inside `area` (gap between them): one fills it; two side by side
+// (a demonstration's two are stacked when the area is not wide); three or four a 2×2 grid (a
+// third spans the bottom row). Pure geometry, so a layout engine can take it over.
+std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap);
 
 class AnnotationOverlay : public QWidget {
     Q_OBJECT
@@ -84,6 +97,7 @@ public:
     // Areas of the last rendered slide (for checks of clipping and overlap).
     struct Layout {
         QRectF title, counter, views, numbers, footer;
+        std::vector<QRectF> viewRects;   // each arranged view's area (empty for "auto")
         qreal numbersHeightNeeded = 0;   // height the numbers column wanted at the chosen scale
         double numbersScale = 1;         // font scale used for the numbers column
     };

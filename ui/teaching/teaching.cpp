@@ -2,6 +2,8 @@
 
 #include "ui/mainwindow.h"
 #include "ui/teaching/animation.h"
+#include "ui/teaching/deck.h"
+#include "ui/teaching/deckpanel.h"
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/formulapanel.h"
@@ -12,7 +14,6 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
-#include <QInputDialog>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -44,7 +45,7 @@ TeachingController* installTeaching(MainWindow* window) {
 
 TeachingController::TeachingController(MainWindow* window) : QObject(window), window_(window) {
     setObjectName(QStringLiteral("teachingController"));
-    deck_ = demoDeck();
+    deckModel_ = new DeckModel(window_->scene(), demoDeck(), this);
     animator_ = new Animator(window_->scene(), this);
     buildDock();
     buildMenu();
@@ -81,6 +82,33 @@ void TeachingController::buildDock() {
     dock_->setWidget(tabs_);
     dock_->setMinimumWidth(420);
     window_->addDockWidget(Qt::RightDockWidgetArea, dock_);
+
+    deckDock_ = new QDockWidget(tr("Deck"), window_);
+    deckDock_->setObjectName(QStringLiteral("deckDock"));
+    deckDock_->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    deckPanel_ = new DeckPanel(deckModel_, deckDock_);
+    deckDock_->setWidget(deckPanel_);
+    window_->addDockWidget(Qt::RightDockWidgetArea, deckDock_);
+    window_->tabifyDockWidget(dock_, deckDock_);
+    dock_->raise();
+    deckDock_->hide();
+    connect(deckPanel_, &DeckPanel::addSceneRequested, this, &TeachingController::addSceneToDeck);
+    connect(deckPanel_, &DeckPanel::presentRequested, this, [this](int i) { startPresentation(true, i); });
+    // A presentation that is open follows the deck's edits.
+    connect(deckModel_, &DeckModel::changed, this, [this] {
+        if (!presentation_ || presentation_->deck().scenes == deckModel_->deck().scenes) return;
+        Session d = deckModel_->deck();
+        d.current = std::clamp(presentation_->current(), 0, int(d.scenes.size()) - 1);
+        presentation_->setDeck(d);
+    });
+}
+
+const Session& TeachingController::deck() const { return deckModel_->deck(); }
+
+void TeachingController::showDeck(int index) {
+    deckDock_->show();
+    deckDock_->raise();
+    if (index >= 0) deckPanel_->select(index);
 }
 
 void TeachingController::buildMenu() {
@@ -133,10 +161,14 @@ void TeachingController::buildMenu() {
     present_ = menu_->addAction(tr("&Present the deck"), this, [this] { startPresentation(true); });
     present_->setShortcut(QKeySequence(Qt::Key_F5));
     present_->setObjectName(QStringLiteral("teachPresent"));
-    menu_->addAction(tr("&Add this scene to the deck"), this, &TeachingController::addSceneToDeck);
-    menu_->addAction(tr("Reset the deck to the demonstrations"), this, [this] {
-        setDeck(demoDeck());
-        window_->statusBar()->showMessage(tr("The deck holds the %1 demonstrations.").arg(deck_.scenes.size()), 4000);
+    auto* editDeck = menu_->addAction(tr("&Edit the deck…"), this, [this] { showDeck(); });
+    editDeck->setObjectName(QStringLiteral("teachEditDeck"));
+    editDeck->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    auto* add = menu_->addAction(tr("&Add this scene to the deck"), this, &TeachingController::addSceneToDeck);
+    add->setObjectName(QStringLiteral("teachAddScene"));
+    menu_->addAction(tr("Reset the deck to the lecture"), this, [this] {
+        deckModel_->resetToLecture(demoDeck());
+        window_->statusBar()->showMessage(tr("The deck holds the %1 slides of the lecture.").arg(deck().scenes.size()), 4000);
     });
     menu_->addAction(tr("Open a deck…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(window_, tr("Open a deck"), QString(),
@@ -145,7 +177,7 @@ void TeachingController::buildMenu() {
         QString error;
         if (auto s = loadSessionFile(path, &error)) {
             setDeck(*s);
-            Q_EMIT deckOpened(path, deck_);
+            Q_EMIT deckOpened(path, deck());
         } else {
             QMessageBox::warning(window_, tr("Open a deck"), error);
         }
@@ -155,7 +187,7 @@ void TeachingController::buildMenu() {
                                                     tr("PosLab sessions (*.%1)").arg(QLatin1String(kSessionSuffix)));
         if (path.isEmpty()) return;
         QString error;
-        if (!saveSessionFile(path, deck_, &error)) QMessageBox::warning(window_, tr("Save the deck"), error);
+        if (!saveSessionFile(path, deck(), &error)) QMessageBox::warning(window_, tr("Save the deck"), error);
     });
 
     menu_->addSection(tr("Animation"));
@@ -225,36 +257,43 @@ void TeachingController::showFormulas() {
 }
 
 void TeachingController::setDeck(const Session& deck) {
-    deck_ = deck;
-    if (deck_.scenes.empty()) deck_ = demoDeck();
-    deck_.current = std::clamp(deck_.current, 0, int(deck_.scenes.size()) - 1);
-    if (presentation_) presentation_->setDeck(deck_);
+    deckModel_->reset(deck.scenes.empty() ? demoDeck() : deck, false);
+    if (presentation_) presentation_->setDeck(deckModel_->deck());
 }
 
 void TeachingController::addSceneToDeck() {
-    bool ok = false;
-    const QString title = QInputDialog::getText(window_, tr("Add this scene to the deck"), tr("Slide title"), QLineEdit::Normal,
-                                                configTitle(window_->scene()->params(), 0), &ok);
-    if (!ok) return;
-    SessionScene sl;
-    sl.title = title;
-    sl.scene = window_->scene()->committed();
-    if (int(deck_.scenes.size()) >= kMaxSessionScenes) return;
-    deck_.scenes.push_back(sl);
-    window_->statusBar()->showMessage(tr("Slide %1 added to the deck.").arg(deck_.scenes.size()), 4000);
+    if (deckModel_->count() >= kMaxSessionScenes) {
+        window_->statusBar()->showMessage(tr("The deck is full (%1 slides).").arg(kMaxSessionScenes), 6000);
+        return;
+    }
+    const int i = deckModel_->addWindowScene(configTitle(window_->scene()->committed(), 0));
+    showDeck(i);
+    deckPanel_->focusTitle();
+    window_->statusBar()->showMessage(tr("Slide %1 added to the deck: give it a title, choose its views.").arg(i + 1), 6000);
 }
 
-PresentationWindow* TeachingController::startPresentation(bool fullScreen) {
+PresentationWindow* TeachingController::startPresentation(bool fullScreen, int from) {
     if (presentation_) {
+        if (from >= 0) presentation_->goTo(from);
         presentation_->raise();
         presentation_->activateWindow();
         return presentation_;
     }
-    auto* p = new PresentationWindow(deck_, window_);
+    Session d = deckModel_->deck();
+    if (from >= 0) d.current = std::clamp(from, 0, int(d.scenes.size()) - 1);
+    auto* p = new PresentationWindow(d, window_);
     p->setAttribute(Qt::WA_DeleteOnClose);
     presentation_ = p;
-    connect(p, &PresentationWindow::slideChanged, this, [this](int i) { deck_.current = i; });
-    connect(p, &PresentationWindow::finished, this, [this](int i) { deck_.current = i; });
+    // Where the presentation is, is the deck's current slide while the deck is not the session
+    // (the window's scene does not depend on it); a session's current slide is the window's.
+    const auto follow = [this](int i) {
+        if (deckModel_->isSession()) return;
+        Session cur = deckModel_->deck();
+        cur.current = i;
+        deckModel_->reset(cur, false);
+    };
+    connect(p, &PresentationWindow::slideChanged, this, follow);
+    connect(p, &PresentationWindow::finished, this, follow);
     if (fullScreen) p->showFullScreen();
     else p->show();
     p->setFocus();

@@ -4,8 +4,9 @@
 // adds
 //   * a "Teach" menu (before Help): every demonstration (one click to open the menu, one to apply
 //     it: at most two clicks from the default scene), the worked examples, the formula panel,
-//     the deck (add this scene, reset to the demonstrations, open/save a deck), presentation mode
-//     (F5), the animation and its GIF / PNG export
+//     the deck (edit the deck, add this scene, reset to the lecture, open/save a deck),
+//     presentation mode (F5), the animation and its GIF / PNG export
+//   * a "Deck" dock (deckpanel.h) to author the deck; its edits are undo steps (deck.h)
 //   * a "Teaching" toolbar with a demonstration chooser (two clicks as well) and "Present"
 //   * a "Teaching" dock with tabs: Demonstration (claim + numbers + evidence), Formulas (the
 //     current method's formulas with live numbers), Worked example (stepper), Animate.
@@ -37,6 +38,8 @@ class WorkedExampleWidget;
 class Animator;
 class AnimationPanel;
 class PresentationWindow;
+class DeckModel;
+class DeckPanel;
 enum class WorkedKind;
 
 class TeachingController : public QObject {
@@ -60,16 +63,25 @@ public:
     AnimationPanel* animationPanel() const { return animationPanel_; }
     PresentationWindow* presentation() const;
 
-    const Session& deck() const { return deck_; }
+    const Session& deck() const;
+    // Replaces the deck (not the session's: see deck.h; no undo step).
     void setDeck(const Session& deck);
+    DeckModel* deckModel() const { return deckModel_; }
+    DeckPanel* deckPanel() const { return deckPanel_; }
+    QDockWidget* deckDock() const { return deckDock_; }
+    // Shows the deck panel with slide `index` selected (−1 = keep the selection).
+    void showDeck(int index = -1);
 
 public Q_SLOTS:
     void applyDemo(poslab::DemoId id);
     void showWorkedExample(poslab::ui::WorkedKind kind);
     void showFormulas();
+    // Adds the window's scene as the last slide (one undo step) and opens the deck panel with it
+    // selected and its title ready to type.
     void addSceneToDeck();
-    // Opens presentation mode on the deck; fullScreen = false keeps a normal window (tests).
-    PresentationWindow* startPresentation(bool fullScreen = true);
+    // Opens presentation mode on the deck at `from` (−1 = the deck's current slide);
+    // fullScreen = false keeps a normal window (tests).
+    PresentationWindow* startPresentation(bool fullScreen = true, int from = -1);
 
 Q_SIGNALS:
     void demoApplied(poslab::DemoId id);
@@ -95,7 +107,9 @@ private:
     Animator* animator_ = nullptr;
     AnimationPanel* animationPanel_ = nullptr;
     QPointer<PresentationWindow> presentation_;
-    Session deck_;
+    DeckModel* deckModel_ = nullptr;
+    DeckPanel* deckPanel_ = nullptr;
+    QDockWidget* deckDock_ = nullptr;
     QString themeName_;
     double fontScale_ = 0;
 };

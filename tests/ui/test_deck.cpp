@@ -1,0 +1,444 @@
+// Deck authoring: every operation of the deck panel changes the deck as it says, is one undo
+// step (undo gives back the deck and the window's scene, redo the edit), makes the deck the open
+// session, and survives save → reopen and a crash (the autosave). The "slide" object of the
+// session format round-trips, old decks still load, bad ones are refused with one line; slides
+// honour their arrangement and never show the speaker notes.
+#include "core/demonstrations.h"
+#include "ui/mainwindow.h"
+#include "ui/sessionactions.h"
+#include "ui/teaching/deck.h"
+#include "ui/teaching/deckpanel.h"
+#include "ui/teaching/demoscenes.h"
+#include "ui/teaching/presentation.h"
+#include "ui/teaching/teaching.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <functional>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+// A small deck of four distinguishable slides (a deck of the session, as one opened from a file).
+Session smallDeck() {
+    Session d;
+    d.scenes.clear();
+    for (int i = 0; i < 4; ++i) {
+        SessionScene s;
+        s.title = QStringLiteral("Slide %1").arg(i + 1);
+        s.notes = QStringLiteral("notes %1").arg(i + 1);
+        s.scene.length = 16 + 8 * i;
+        d.scenes.push_back(s);
+    }
+    d.current = 1;
+    return d;
+}
+
+QStringList titles(const Session& d) {
+    QStringList out;
+    for (const auto& s : d.scenes) out << s.title;
+    return out;
+}
+
+int countViews(const QImage& img, const QRectF& r, QColor bg) {
+    int ink = 0;
+    for (int y = int(r.top()); y < int(r.bottom()); y += 4)
+        for (int x = int(r.left()); x < int(r.right()); x += 4)
+            if (img.pixelColor(x, y) != bg) ++ink;
+    return ink;
+}
+
+}  // namespace
+
+class TestDeck : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void authoringOperation_data();
+    void authoringOperation();
+    void dragReordersTheDeck();
+    void addThisSceneOpensThePanelOnTheNewSlide();
+    void firstEditMakesTheDeckTheSessionAndUndoTakesItBack();
+    void slideFormatRoundTrips_data();
+    void slideFormatRoundTrips();
+    void badSlideIsRefusedWithOneLine_data();
+    void badSlideIsRefusedWithOneLine();
+    void olderDecksStillLoad();
+    void authoredDeckSurvivesSaveAndReopen();
+    void authoredDeckSurvivesACrash();
+    void slidesHonourTheirArrangement_data();
+    void slidesHonourTheirArrangement();
+    void notesAreNotOnTheSlide();
+};
+
+void TestDeck::authoringOperation_data() {
+    QTest::addColumn<QString>("op");
+    QTest::addColumn<QStringList>("titlesAfter");
+    QTest::addColumn<int>("currentAfter");
+    QTest::newRow("up_slide2") << "up" << QStringList{"Slide 2", "Slide 1", "Slide 3", "Slide 4"} << 0;
+    QTest::newRow("down_slide2") << "down" << QStringList{"Slide 1", "Slide 3", "Slide 2", "Slide 4"} << 2;
+    QTest::newRow("duplicate_slide2") << "duplicate" << QStringList{"Slide 1", "Slide 2", "Slide 2", "Slide 3", "Slide 4"} << 2;
+    QTest::newRow("delete_slide2") << "delete" << QStringList{"Slide 1", "Slide 3", "Slide 4"} << 1;
+    QTest::newRow("retitle_slide2") << "retitle" << QStringList{"Slide 1", "RoPE rotates", "Slide 3", "Slide 4"} << 1;
+    QTest::newRow("notes_slide2") << "notes" << QStringList{"Slide 1", "Slide 2", "Slide 3", "Slide 4"} << 1;
+    QTest::newRow("arrange_single_slide2") << "single" << QStringList{"Slide 1", "Slide 2", "Slide 3", "Slide 4"} << 1;
+    QTest::newRow("arrange_sideBySide_slide2") << "side" << QStringList{"Slide 1", "Slide 2", "Slide 3", "Slide 4"} << 1;
+    QTest::newRow("arrange_grid_slide2") << "grid" << QStringList{"Slide 1", "Slide 2", "Slide 3", "Slide 4"} << 1;
+    QTest::newRow("arrange_demo_slide2") << "demo" << QStringList{"Slide 1", "Slide 2", "Slide 3", "Slide 4"} << 1;
+    QTest::newRow("select_slide4") << "select" << QStringList{"Slide 1", "Slide 2", "Slide 3", "Slide 4"} << 3;
+}
+
+void TestDeck::authoringOperation() {
+    QFETCH(QString, op);
+    QFETCH(QStringList, titlesAfter);
+    QFETCH(int, currentAfter);
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    actions.setSession(smallDeck());
+    auto* t = teachingOf(&w);
+    DeckModel* m = t->deckModel();
+    DeckPanel* panel = t->deckPanel();
+    t->showDeck();
+    QVERIFY(m->isSession());
+    QCOMPARE(panel->selected(), 1);
+    const Session before = m->deck();
+    const SceneParams windowBefore = w.scene()->committed();
+    const int stepsBefore = w.scene()->undoStack()->count();
+
+    auto chooseArrangement = [&](SlideArrangement a) {
+        QComboBox* box = panel->arrangementBox();
+        box->setCurrentIndex(box->findData(int(a)));
+        Q_EMIT box->activated(box->currentIndex());
+    };
+    if (op == "up") panel->upButton()->click();
+    else if (op == "down") panel->downButton()->click();
+    else if (op == "duplicate") panel->duplicateButton()->click();
+    else if (op == "delete") panel->deleteButton()->click();
+    else if (op == "retitle") {
+        panel->titleEdit()->selectAll();
+        QTest::keyClicks(panel->titleEdit(), QStringLiteral("RoPE rotates"));
+    } else if (op == "notes") {
+        panel->notesEdit()->selectAll();
+        QTest::keyClicks(panel->notesEdit(), QStringLiteral("say: m - n"));
+    } else if (op == "single") chooseArrangement(SlideArrangement::Single);
+    else if (op == "side") chooseArrangement(SlideArrangement::SideBySide);
+    else if (op == "grid") chooseArrangement(SlideArrangement::Grid);
+    else if (op == "demo") {
+        chooseArrangement(SlideArrangement::Demo);
+        QComboBox* demo = panel->demoBox();
+        demo->setCurrentIndex(demo->findData(QStringLiteral("t5-buckets")));
+        Q_EMIT demo->activated(demo->currentIndex());
+    } else if (op == "select") panel->list()->setCurrentRow(3);
+
+    const Session after = m->deck();
+    QCOMPARE(titles(after), titlesAfter);
+    QCOMPARE(after.current, currentAfter);
+    QCOMPARE(panel->selected(), currentAfter);
+    // The window shows the current slide; the session is the deck.
+    QVERIFY(w.scene()->committed() == after.scenes[std::size_t(after.current)].scene);
+    QVERIFY(actions.session() == after);
+    if (op == "notes") QCOMPARE(after.scenes[1].notes, QStringLiteral("say: m - n"));
+    if (op == "single") {
+        QCOMPARE(after.scenes[1].slide.arrangement, SlideArrangement::Single);
+        QCOMPARE(int(after.scenes[1].slide.views.size()), 1);
+    }
+    if (op == "side") QCOMPARE(int(after.scenes[1].slide.views.size()), 2);
+    if (op == "grid") QCOMPARE(int(after.scenes[1].slide.views.size()), 4);
+    if (op == "demo") {
+        QCOMPARE(after.scenes[1].slide.demo, QStringLiteral("t5-buckets"));
+        QCOMPARE(demoOfSlide(after.scenes[1]).value(), DemoId::T5Buckets);
+    }
+    // One undo step per action (typing a title or notes merges into one; the demonstration is a
+    // second choice after the arrangement).
+    const int steps = op == "demo" ? 2 : 1;
+    QCOMPARE(w.scene()->undoStack()->count(), stepsBefore + steps);
+    for (int k = 0; k < steps; ++k) w.scene()->undoStack()->undo();
+    QVERIFY(m->deck() == before);
+    QVERIFY(w.scene()->committed() == windowBefore);
+    QVERIFY(actions.session() == before);
+    QCOMPARE(panel->selected(), before.current);
+    QCOMPARE(panel->titleEdit()->text(), before.scenes[std::size_t(before.current)].title);
+    for (int k = 0; k < steps; ++k) w.scene()->undoStack()->redo();
+    QVERIFY(m->deck() == after);
+    QVERIFY(actions.session() == after);
+}
+
+void TestDeck::dragReordersTheDeck() {
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    actions.setSession(smallDeck());
+    auto* t = teachingOf(&w);
+    QListWidget* list = t->deckPanel()->list();
+    // What a drop of row 0 below row 2 does to the list's model.
+    QVERIFY(list->model()->moveRow(QModelIndex(), 0, QModelIndex(), 3));
+    QCOMPARE(titles(t->deck()), (QStringList{"Slide 2", "Slide 3", "Slide 1", "Slide 4"}));
+    QCOMPARE(list->item(2)->text().trimmed(), QStringLiteral("3   Slide 1"));
+    w.scene()->undoStack()->undo();
+    QCOMPARE(titles(t->deck()), (QStringList{"Slide 1", "Slide 2", "Slide 3", "Slide 4"}));
+}
+
+void TestDeck::addThisSceneOpensThePanelOnTheNewSlide() {
+    MainWindow w(false);
+    w.show();
+    auto* t = teachingOf(&w);
+    const int lecture = t->deckModel()->count();
+    QCOMPARE(lecture, int(demonstrations().size()));
+    w.scene()->edit(QStringLiteral("length"), QStringLiteral("length"), [](SceneParams& s) { s.length = 77; });
+    t->addSceneToDeck();
+    QCOMPARE(t->deckModel()->count(), lecture + 1);
+    QVERIFY(t->deckDock()->isVisible());
+    QCOMPARE(t->deckPanel()->selected(), lecture);
+    QCOMPARE(t->deckPanel()->list()->currentRow(), lecture);
+    QCOMPARE(t->deck().scenes.back().scene.length, 77);
+    QVERIFY(!t->deck().scenes.back().title.isEmpty());
+    QCOMPARE(t->deckPanel()->titleEdit()->selectedText(), t->deck().scenes.back().title);
+    QCOMPARE(w.scene()->committed().length, 77);   // the window keeps its scene
+}
+
+void TestDeck::firstEditMakesTheDeckTheSessionAndUndoTakesItBack() {
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    auto* t = teachingOf(&w);
+    QVERIFY(!t->deckModel()->isSession());
+    QCOMPARE(actions.session().scenes.size(), std::size_t(1));
+    const SceneParams window = w.scene()->committed();
+    t->addSceneToDeck();
+    QVERIFY(t->deckModel()->isSession());
+    QCOMPARE(actions.session().scenes.size(), demonstrations().size() + 1);
+    QCOMPARE(actions.session().current, int(demonstrations().size()));
+    // An edit in the window is an edit of the current slide.
+    w.scene()->edit(QStringLiteral("length"), QStringLiteral("length"), [](SceneParams& s) { s.length = 99; });
+    QCOMPARE(actions.session().scenes.back().scene.length, 99);
+    QCOMPARE(t->deck().scenes.back().scene.length, 99);
+    w.scene()->undoStack()->undo();   // the length
+    w.scene()->undoStack()->undo();   // the added slide
+    QVERIFY(!t->deckModel()->isSession());
+    QCOMPARE(t->deckModel()->count(), int(demonstrations().size()));
+    QCOMPARE(actions.session().scenes.size(), std::size_t(1));
+    QVERIFY(w.scene()->committed() == window);
+}
+
+void TestDeck::slideFormatRoundTrips_data() {
+    QTest::addColumn<int>("arrangement");
+    QTest::addColumn<QString>("views");
+    QTest::addColumn<QString>("demo");
+    QTest::newRow("single_heatmap") << int(SlideArrangement::Single) << "heatmap" << "";
+    QTest::newRow("sideBySide_decay_heatmap") << int(SlideArrangement::SideBySide) << "decay,heatmap" << "";
+    QTest::newRow("grid_three") << int(SlideArrangement::Grid) << "frequencies,pairs,decay" << "";
+    QTest::newRow("grid_four") << int(SlideArrangement::Grid) << "pairs,heatmap,decay,frequencies" << "";
+    QTest::newRow("demo_noViews_t5") << int(SlideArrangement::Demo) << "" << "t5-buckets";
+    QTest::newRow("demo_heatmap_formulaSheet") << int(SlideArrangement::Demo) << "heatmap" << "";
+}
+
+void TestDeck::slideFormatRoundTrips() {
+    QFETCH(int, arrangement);
+    QFETCH(QString, views);
+    QFETCH(QString, demo);
+    Session d = smallDeck();
+    SlideLayout& l = d.scenes[2].slide;
+    l.arrangement = SlideArrangement(arrangement);
+    for (const QString& k : views.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        for (ViewKind v : kAllViews)
+            if (viewKey(v) == k) l.views.push_back(v);
+    l.demo = demo;
+    const QByteArray json = sessionToJson(d);
+    QVERIFY(json.contains("\"slide\""));
+    QCOMPARE(json.count("\"slide\""), 1);   // auto slides write nothing
+    QString error;
+    QStringList warnings;
+    const auto back = sessionFromJson(json, QStringLiteral("deck"), &error, &warnings);
+    QVERIFY2(back.has_value(), qPrintable(error));
+    QVERIFY(warnings.isEmpty());
+    QVERIFY(*back == d);
+    QCOMPARE(sessionToJson(*back), json);
+}
+
+void TestDeck::badSlideIsRefusedWithOneLine_data() {
+    QTest::addColumn<QByteArray>("slide");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("arrangement_unknown") << QByteArray(R"({"arrangement": "carousel"})")
+                                         << "deck: scenes[0].slide.arrangement: one of auto, single, side_by_side, grid, demo, got \"carousel\"";
+    QTest::newRow("single_twoViews") << QByteArray(R"({"arrangement": "single", "views": ["heatmap", "decay"]})")
+                                     << "deck: scenes[0].slide.views: 1 of pairs, heatmap, decay, frequencies without repeats for single, got 2";
+    QTest::newRow("grid_repeatedView") << QByteArray(R"({"arrangement": "grid", "views": ["heatmap", "heatmap"]})")
+                                       << "deck: scenes[0].slide.views[1]: 1 to 4 of pairs, heatmap, decay, frequencies without repeats for grid, got \"heatmap\"";
+    QTest::newRow("demo_unknownKey") << QByteArray(R"({"arrangement": "demo", "demo": "nope"})") << "deck: scenes[0].slide.demo: a demonstration (";
+    QTest::newRow("single_withDemo") << QByteArray(R"({"arrangement": "single", "views": ["decay"], "demo": "t5-buckets"})")
+                                     << "deck: scenes[0].slide.demo: only for the demo arrangement, got arrangement single";
+    QTest::newRow("views_notArray") << QByteArray(R"({"arrangement": "grid", "views": "heatmap"})")
+                                    << "deck: scenes[0].slide.views: 1 to 4 of pairs, heatmap, decay, frequencies without repeats for grid, got \"heatmap\"";
+}
+
+void TestDeck::badSlideIsRefusedWithOneLine() {
+    QFETCH(QByteArray, slide);
+    QFETCH(QString, message);
+    const QByteArray json = R"({"format": "poslab-session", "schema": 1, "scenes": [{"slide": )" + slide + "}]}";
+    QString error;
+    QVERIFY(!sessionFromJson(json, QStringLiteral("deck"), &error).has_value());
+    QVERIFY2(error.startsWith(message), qPrintable(error));
+    QVERIFY(!error.contains(QLatin1Char('\n')));
+}
+
+void TestDeck::olderDecksStillLoad() {
+    // A deck written before arrangements: no "slide", the demonstration's key in the notes.
+    const QByteArray json = R"({"format": "poslab-session", "schema": 1, "current": 1, "scenes": [
+        {"title": "T5", "notes": "[demo:t5-buckets] exact near, logarithmic far"},
+        {"title": "plain", "notes": "say something"}]})";
+    QString error;
+    const auto d = sessionFromJson(json, QStringLiteral("old"), &error);
+    QVERIFY2(d.has_value(), qPrintable(error));
+    QVERIFY(d->scenes[0].slide.isAuto());
+    QCOMPARE(demoOfSlide(d->scenes[0]).value(), DemoId::T5Buckets);
+    QCOMPARE(slideNotesText(d->scenes[0]), QStringLiteral("exact near, logarithmic far"));
+    QVERIFY(!demoOfSlide(d->scenes[1]).has_value());
+    // And it opens as the deck in the window.
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    actions.setSession(*d);
+    QVERIFY(teachingOf(&w)->deckModel()->isSession());
+    QCOMPARE(teachingOf(&w)->deckPanel()->selected(), 1);
+}
+
+void TestDeck::authoredDeckSurvivesSaveAndReopen() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("lecture.poslab"));
+    Session expected;
+    {
+        MainWindow w(false);
+        SessionActions actions(&w, SessionActions::Options{false, false, {}});
+        auto* t = teachingOf(&w);
+        DeckPanel* panel = t->deckPanel();
+        t->addSceneToDeck();                        // the lecture + this scene
+        QTest::keyClicks(panel->titleEdit(), QStringLiteral("My RoPE slide"));
+        panel->notesEdit()->setPlainText(QStringLiteral("ask: why m − n?"));
+        panel->arrangementBox()->setCurrentIndex(panel->arrangementBox()->findData(int(SlideArrangement::SideBySide)));
+        Q_EMIT panel->arrangementBox()->activated(panel->arrangementBox()->currentIndex());
+        panel->select(0);
+        panel->deleteButton()->click();             // the first demonstration goes
+        panel->select(3);
+        panel->duplicateButton()->click();
+        expected = t->deck();
+        QCOMPARE(expected.scenes.size(), demonstrations().size() + 1);
+        QVERIFY(actions.saveTo(path));
+    }
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    QVERIFY(actions.openFile(path));
+    auto* t = teachingOf(&w);
+    QVERIFY(t->deckModel()->isSession());
+    QVERIFY(t->deck() == expected);
+    const SessionScene& mine = t->deck().scenes.back();
+    QCOMPARE(mine.title, QStringLiteral("My RoPE slide"));
+    QCOMPARE(mine.notes, QStringLiteral("ask: why m − n?"));
+    QCOMPARE(mine.slide.arrangement, SlideArrangement::SideBySide);
+    QVERIFY(w.scene()->committed() == expected.scenes[std::size_t(expected.current)].scene);
+}
+
+void TestDeck::authoredDeckSurvivesACrash() {
+    QTemporaryDir dir;
+    Session expected;
+    {
+        // A run that authors a deck and then ends without a clean exit (no finish()): its autosave
+        // stays, as after a crash.
+        MainWindow w(false);
+        SessionActions actions(&w, SessionActions::Options{false, true, dir.path()});
+        actions.offerRestore();   // takes the autosave slot
+        QVERIFY(actions.autosave()->started());
+        auto* t = teachingOf(&w);
+        t->addSceneToDeck();
+        t->deckModel()->setTitle(t->deckModel()->count() - 1, QStringLiteral("Autosaved slide"));
+        t->deckModel()->setLayout(2, SlideLayout{SlideArrangement::Single, {ViewKind::Decay}, {}});
+        t->deckModel()->moveSlide(0, 5);
+        expected = t->deck();
+        QVERIFY(actions.autosave()->saveNow());
+    }
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, true, dir.path()});
+    actions.offerRestore();
+    QMessageBox* box = actions.restorePrompt();
+    QVERIFY2(box, "no restore offer after a run that did not exit cleanly");
+    box->findChild<QPushButton*>(QStringLiteral("restoreButton"))->click();
+    auto* t = teachingOf(&w);
+    QVERIFY(t->deckModel()->isSession());
+    QVERIFY(t->deck() == expected);
+    QCOMPARE(t->deck().scenes.back().title, QStringLiteral("Autosaved slide"));
+    QVERIFY(actions.session() == expected);
+}
+
+void TestDeck::slidesHonourTheirArrangement_data() {
+    QTest::addColumn<int>("arrangement");
+    QTest::addColumn<int>("views");
+    QTest::addColumn<bool>("numbers");
+    QTest::newRow("single_1") << int(SlideArrangement::Single) << 1 << false;
+    QTest::newRow("sideBySide_2") << int(SlideArrangement::SideBySide) << 2 << false;
+    QTest::newRow("grid_3") << int(SlideArrangement::Grid) << 3 << false;
+    QTest::newRow("grid_4") << int(SlideArrangement::Grid) << 4 << false;
+    QTest::newRow("demo_2") << int(SlideArrangement::Demo) << 2 << true;
+}
+
+void TestDeck::slidesHonourTheirArrangement() {
+    QFETCH(int, arrangement);
+    QFETCH(int, views);
+    QFETCH(bool, numbers);
+    SessionScene s = demoSlide(DemoId::T5Buckets);
+    s.slide.arrangement = SlideArrangement(arrangement);
+    s.slide.views.assign(std::begin(kAllViews), std::begin(kAllViews) + views);
+    if (arrangement != int(SlideArrangement::Demo)) s.slide.demo.clear();
+    Session d;
+    d.scenes = {s};
+    PresentationWindow p(d);
+    p.resize(1920, 1080);
+    const QImage img = p.renderSlide(QSize(1920, 1080));
+    const auto L = p.lastLayout();
+    QCOMPARE(p.numbersShown(), numbers);
+    QCOMPARE(!L.numbers.isEmpty(), numbers);
+    QCOMPARE(int(L.viewRects.size()), views);
+    // The views fill their area: together at least 90 % of it (the rest is gaps), none overlap,
+    // and each one has ink.
+    qreal area = 0;
+    for (std::size_t i = 0; i < L.viewRects.size(); ++i) {
+        const QRectF& r = L.viewRects[i];
+        QVERIFY(L.views.adjusted(-0.5, -0.5, 0.5, 0.5).contains(r));
+        area += r.width() * r.height();
+        for (std::size_t j = 0; j < i; ++j) QVERIFY(!r.intersects(L.viewRects[j]));
+        QVERIFY(countViews(img, r, p.slideTheme().background) > 100);
+    }
+    QVERIFY2(area >= 0.9 * L.views.width() * L.views.height(), qPrintable(QString::number(area / (L.views.width() * L.views.height()))));
+    if (!numbers) QVERIFY(L.views.width() >= 1920 * 0.9);   // the whole width
+}
+
+void TestDeck::notesAreNotOnTheSlide() {
+    SessionScene s = demoSlide(DemoId::AlibiSlopes);
+    Session with, without;
+    with.scenes = {s};
+    s.notes.clear();
+    without.scenes = {s};
+    PresentationWindow a(with), b(without);
+    a.resize(1280, 720);
+    b.resize(1280, 720);
+    QCOMPARE(a.renderSlide(QSize(1280, 720)), b.renderSlide(QSize(1280, 720)));
+    // N shows them to the presenter only on request.
+    QTest::keyClick(&a, Qt::Key_N);
+    QVERIFY(a.renderSlide(QSize(1280, 720)) != b.renderSlide(QSize(1280, 720)));
+}
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QCoreApplication::setOrganizationName(QStringLiteral("PosLabTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("test_deck"));
+    TestDeck t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "test_deck.moc"

@@ -7,7 +7,7 @@
 #include "app/cli_compute.h"
 #include "app/cli_demo.h"
 #include "app/cli_figure.h"
-#include "ui/explorer.h"
+#include "ui/window/explorer.h"
 
 #include <QString>
 #include <QStringList>

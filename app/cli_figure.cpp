@@ -1,5 +1,5 @@
 // `poslab figure VIEW [OPTIONS] -o FILE` and `poslab figure --batch FILE [--force]`: render
-// what the window shows, without a window, through ui/export.h (the renderers the window uses).
+// what the window shows, without a window, through ui/io/export.h (the renderers the window uses).
 //
 // The scene is the default scene, or a session (--session FILE: a .poslab file, or any figure
 // PosLab exported, which carries its scene), then a model preset (--preset KEY), then the method
@@ -21,12 +21,12 @@
 #include "app/cli_demo.h"
 #include "app/cli_method.h"
 #include "core/presets.h"
-#include "ui/atomicfile.h"
-#include "ui/export.h"
+#include "ui/io/atomicfile.h"
+#include "ui/io/export.h"
 #include "ui/io/qkfile.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/presentation.h"
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -65,7 +65,7 @@ std::string viewList() { return "one of " + s(ui::viewKeys().join(QStringLiteral
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
 
-// View options generated from the view parameter table (ui/sceneparams.cpp).
+// View options generated from the view parameter table (ui/model/sceneparams.cpp).
 const TableSelection& viewSelection() {
     static const TableSelection sel{.only = {"aggregate"}};
     return sel;

@@ -11,9 +11,9 @@ include(GNUInstallDirs)
 set(POSLAB_APP_ID "org.poslab.PosLab")
 set(POSLAB_PACKAGING_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
-# The version sessions and exported figures record (ui/session.cpp: poslabVersion()).
-if(TARGET poslab_ui)
-  target_compile_definitions(poslab_ui PRIVATE POSLAB_VERSION="${PROJECT_VERSION}")
+# The version sessions and exported figures record (ui/io/session.cpp: poslabVersion()).
+if(TARGET poslab_io)
+  target_compile_definitions(poslab_io PRIVATE POSLAB_VERSION="${PROJECT_VERSION}")
 endif()
 
 if(POSLAB_BUILD_UI)

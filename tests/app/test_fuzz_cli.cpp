@@ -18,8 +18,8 @@
 #include <cmath>
 
 #include "support/fuzzsupport.h"
-#include "ui/export.h"
-#include "ui/session.h"
+#include "ui/io/export.h"
+#include "ui/io/session.h"
 
 using namespace poslab;
 using namespace fuzzsupport;

@@ -5,7 +5,7 @@
 //   {"method", "aggregate", "length", "cells", "dim", "ms_median", "ms_min", "exact": true|false}
 // The target (issue #11): N = 65536 within one 60 Hz frame (16.7 ms).
 //   bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M]
-#include "ui/compute.h"
+#include "ui/model/compute.h"
 
 #include <QCoreApplication>
 

@@ -21,7 +21,7 @@
 // listeners, so that the figures are the explorer's own. --census prints, for one step run of
 // the dimension slider, which widgets painted and which layouts were activated per edit (where
 // the GUI thread's time goes beyond the four views).
-#include "ui/mainwindow.h"
+#include "ui/window/mainwindow.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/views/views.h"

@@ -1,4 +1,4 @@
-// libFuzzer target: the session reader (ui/session.h sessionFromJson), the parser of every
+// libFuzzer target: the session reader (ui/io/session.h sessionFromJson), the parser of every
 // `.poslab` file, of the scene embedded in every exported figure and of the autosave.
 // Build and run: tests/fuzz/run_fuzzers.sh (the `fuzz` CMake preset, clang with
 // -fsanitize=fuzzer,address,undefined); seeds in tests/fuzz/corpus/session/.
@@ -9,7 +9,7 @@
 //     scenes of 1 … kMaxConfigs configurations that validate (sceneProblemApartFromFiles: the
 //     query/key files a scene names are checked when it is shown);
 //   - what is accepted saves and reads back, and the second save gives the same bytes.
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 #include <QByteArray>
 #include <QString>

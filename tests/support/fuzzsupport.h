@@ -20,7 +20,7 @@
 
 #include "core/method.h"
 #include "core/presets.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 namespace fuzzsupport {
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ui/atomicfile.h"
+#include "ui/io/atomicfile.h"
 
 using poslab::ui::writeFileAtomically;
 

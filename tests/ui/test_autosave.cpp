@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "ui/autosave.h"
+#include "ui/io/autosave.h"
 
 using namespace poslab;
 using namespace poslab::ui;

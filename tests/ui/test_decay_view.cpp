@@ -4,7 +4,7 @@
 // scaling, with the original context marked.
 #include "core/decay.h"
 #include "core/rope.h"
-#include "ui/compute.h"
+#include "ui/model/compute.h"
 #include "ui/render/decayrenderer.h"
 #include "ui/render/frequencyrenderer.h"
 #include "ui/views/views.h"

@@ -4,13 +4,13 @@
 // session format round-trips, old decks still load, bad ones are refused with one line; slides
 // honour their arrangement and never show the speaker notes.
 #include "core/demonstrations.h"
-#include "ui/mainwindow.h"
-#include "ui/sessionactions.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/sessionactions.h"
 #include "ui/teaching/deck.h"
 #include "ui/teaching/deckpanel.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/presentation.h"
-#include "ui/teaching/teaching.h"
+#include "ui/window/teaching.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -16,8 +16,8 @@
 
 #include <cmath>
 
-#include "ui/export.h"
-#include "ui/session.h"
+#include "ui/io/export.h"
+#include "ui/io/session.h"
 
 using namespace poslab;
 using namespace poslab::ui;

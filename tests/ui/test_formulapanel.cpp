@@ -5,7 +5,7 @@
 #include "support/testsupport.h"
 
 #include "ui/render/formula.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 #include "ui/teaching/formulapanel.h"
 
 #include <QJsonArray>

@@ -11,7 +11,7 @@
 #include <QtTest>
 
 #include "support/fuzzsupport.h"
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -39,7 +39,7 @@ bool oneLine(const QString& s) { return !s.contains(QLatin1Char('\n')) && !s.con
 // Checks the reader's contract on one input; returns a description of the first violation.
 // Messages of more than one line set *multiline instead: the reader quotes field names and
 // string values as they are, so a newline in the input's key or string reaches the message
-// (ui/session.cpp, reported to its owner; the rows expect this failure until it is fixed).
+// (ui/io/session.cpp, reported to its owner; the rows expect this failure until it is fixed).
 QString checkInput(const QByteArray& input, bool* multiline) {
     const QString source = QStringLiteral("fuzz.poslab");
     QString error;

@@ -3,7 +3,7 @@
 // (as `poslab compute scores` prints it); masked cells are grey; colour maps are the exact
 // tables; the layout asks for no more cells than pixels.
 #include "core/scores.h"
-#include "ui/compute.h"
+#include "ui/model/compute.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/views/views.h"
 

@@ -3,7 +3,7 @@
 // mode, presets, and that nothing shows "nan". With POSLAB_SCREENSHOT_DIR set, each case saves
 // a screenshot there (how the views were looked at during development).
 #include "core/presets.h"
-#include "ui/mainwindow.h"
+#include "ui/window/mainwindow.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/render/frequencyrenderer.h"
@@ -11,7 +11,7 @@
 #include "ui/render/pairsrenderer.h"
 #include "ui/teaching/animation.h"
 #include "ui/teaching/formulapanel.h"
-#include "ui/teaching/teaching.h"
+#include "ui/window/teaching.h"
 #include "ui/views/views.h"
 
 #include <QApplication>

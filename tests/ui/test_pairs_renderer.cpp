@@ -10,7 +10,7 @@
 #include "core/scores.h"
 #include "core/sinusoidal.h"
 #include "core/xpos.h"
-#include "ui/compute.h"
+#include "ui/model/compute.h"
 #include "ui/render/pairsrenderer.h"
 
 #include <QtTest>

@@ -1,7 +1,7 @@
 // Scene: the one front door. Every edit is one undo command and one `changed` signal;
 // consecutive edits of one field merge (a slider drag is one undo step) until finishMerge();
 // setParams loads without history; SceneParams is a value with working equality.
-#include "ui/scene.h"
+#include "ui/model/scene.h"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -2,7 +2,7 @@
 // computes far fewer jobs than requests and ends on the newest), results arrive in order,
 // unchanged views are not recomputed, and views compute at display resolution.
 #include "ui/render/pairsrenderer.h"
-#include "ui/scheduler.h"
+#include "ui/views/scheduler.h"
 
 #include <QSignalSpy>
 #include <QtTest>

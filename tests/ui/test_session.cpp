@@ -12,7 +12,7 @@
 #include <limits>
 
 #include "ui/render/theme.h"
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -227,9 +227,9 @@ private Q_SLOTS:
     void failedSaveKeepsOldFile();
 };
 
-#define SIZE_IS(T, n) QVERIFY2(sizeof(T) == (n), QByteArray(#T " changed size (now " + QByteArray::number(qulonglong(sizeof(T))) + "): update ui/session.cpp").constData())
+#define SIZE_IS(T, n) QVERIFY2(sizeof(T) == (n), QByteArray(#T " changed size (now " + QByteArray::number(qulonglong(sizeof(T))) + "): update ui/io/session.cpp").constData())
 void TestSession::layoutOfStructsIsKnown() {
-    // ui/session.cpp writes every field of these structs by name. If one of them gains a field,
+    // ui/io/session.cpp writes every field of these structs by name. If one of them gains a field,
     // its size changes and this test fails: add the field to session.cpp (writer and reader)
     // and to the generator above, then update the sizes here.
     SIZE_IS(RopeParams, 264);

@@ -23,10 +23,10 @@
 #include <cstring>
 #include <functional>
 
-#include "ui/exportdialog.h"
-#include "ui/mainwindow.h"
-#include "ui/sessionactions.h"
-#include "ui/teaching/teaching.h"
+#include "ui/window/exportdialog.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/sessionactions.h"
+#include "ui/window/teaching.h"
 #include "ui/views/views.h"
 
 using namespace poslab;

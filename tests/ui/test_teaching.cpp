@@ -4,8 +4,8 @@
 #include "core/rope_detail.h"
 #include "core/scores.h"
 #include "core/shaw.h"
-#include "ui/export.h"
-#include "ui/mainwindow.h"
+#include "ui/io/export.h"
+#include "ui/window/mainwindow.h"
 #include "ui/teaching/animation.h"
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
@@ -13,7 +13,7 @@
 #include "ui/teaching/gifwriter.h"
 #include "ui/teaching/presentation.h"
 #include "ui/teaching/stepper.h"
-#include "ui/teaching/teaching.h"
+#include "ui/window/teaching.h"
 
 #include <QBuffer>
 #include <QComboBox>

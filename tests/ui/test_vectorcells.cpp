@@ -2,7 +2,7 @@
 // filled rectangles (no bitmap at all), a larger one as one image at the figure's resolution
 // (never a small bitmap scaled up), colour bars are rectangles, and the pair trails' dots are
 // circles, not stamped bitmaps. PNG (raster) keeps drawing the cell image pixel for pixel.
-#include "ui/export.h"
+#include "ui/io/export.h"
 #include "ui/render/vectorcells.h"
 
 #include <QRegularExpression>

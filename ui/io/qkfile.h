@@ -23,7 +23,7 @@
 // Every refusal is one line naming the file and what is wrong:
 //   "q.npy: Fortran order, C order (np.ascontiguousarray), got fortran_order True".
 #include "core/scores.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QString>
 

@@ -7,7 +7,7 @@
 // Scene after every change. Only the active configuration's method box is shown, and inside it
 // only the rows that matter for the current values (Param::relevant).
 #include "ui/io/modelconfig.h"
-#include "ui/scene.h"
+#include "ui/model/scene.h"
 
 #include <QWidget>
 

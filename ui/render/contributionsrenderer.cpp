@@ -2,7 +2,7 @@
 
 #include "ui/render/colormap.h"
 #include "ui/render/plot.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QFontMetricsF>
 #include <QImage>

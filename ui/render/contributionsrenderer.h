@@ -6,9 +6,9 @@
 //   · beside it, each pair's share of Σ|c| as horizontal bars on the same pair axis;
 //   · across both, where the pairs' wavelengths 2π/θ_p pass the training context: a dashed line
 //     before scaling, a solid line after it (one line when nothing is scaled).
-// Every number drawn is the result's (ui/compute.h computeContributions).
+// Every number drawn is the result's (ui/model/compute.h computeContributions).
 #include "ui/render/theme.h"
-#include "ui/results.h"
+#include "ui/model/results.h"
 
 #include <QPainter>
 #include <QRectF>

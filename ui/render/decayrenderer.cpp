@@ -1,6 +1,6 @@
 #include "ui/render/decayrenderer.h"
 
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QChart>
 #include <QGraphicsScene>

@@ -4,7 +4,7 @@
 // bound dashed. configureDecayChart() fills a QChart (the window's QChartView uses it);
 // renderDecay() draws the same chart onto any QPainter (export, `poslab figure`).
 #include "ui/render/theme.h"
-#include "ui/results.h"
+#include "ui/model/results.h"
 
 #include <QPainter>
 #include <QRectF>

@@ -1,7 +1,7 @@
 #include "ui/render/frequencyrenderer.h"
 
 #include "ui/render/plot.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QFontMetricsF>
 #include <QObject>

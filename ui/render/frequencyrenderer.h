@@ -4,7 +4,7 @@
 // and before it (dashed) when a scaling changes them, with the original context length marked.
 // All configurations share the plot (linked axes).
 #include "ui/render/theme.h"
-#include "ui/results.h"
+#include "ui/model/results.h"
 
 #include <QPainter>
 #include <QRectF>

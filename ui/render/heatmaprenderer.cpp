@@ -3,7 +3,7 @@
 #include "ui/render/vectorcells.h"
 
 #include "ui/render/plot.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QFontMetricsF>
 #include <QObject>

@@ -5,7 +5,7 @@
 // colour for that cell's value; causal-masked cells are drawn in Theme::masked.
 #include "ui/render/colormap.h"
 #include "ui/render/theme.h"
-#include "ui/results.h"
+#include "ui/model/results.h"
 
 #include <QImage>
 #include <QPainter>

@@ -4,7 +4,7 @@
 
 #include "ui/render/colormap.h"
 #include "ui/render/plot.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QFontMetricsF>
 #include <QObject>

@@ -9,7 +9,7 @@
 //   Other methods: their one-sentence summary, the bias/index curve against distance and the
 //   table they add (learned, Shaw, T5, Transformer-XL) as a colour image.
 #include "ui/render/theme.h"
-#include "ui/results.h"
+#include "ui/model/results.h"
 
 #include <QPainter>
 #include <QRectF>

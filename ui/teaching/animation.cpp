@@ -1,7 +1,7 @@
 #include "ui/teaching/animation.h"
 
-#include "ui/export.h"
-#include "ui/scene.h"
+#include "ui/io/export.h"
+#include "ui/model/scene.h"
 #include "ui/teaching/gifwriter.h"
 
 #include <QBuffer>

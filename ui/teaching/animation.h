@@ -6,7 +6,7 @@
 // again. Edits while it plays apply to the scene itself. The same sweep exports as an animated GIF
 // (gifwriter.h) or as a numbered PNG sequence, each frame drawn by the window's renderers
 // (export.h paintViews) at the chosen size.
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QImage>
 #include <QObject>

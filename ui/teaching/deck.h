@@ -2,7 +2,7 @@
 // The teaching deck and its authoring operations.
 //
 // A DeckModel holds the deck (a Session: slides = scenes with title, speaker notes and view
-// arrangement, ui/session.h) and whether it is the open session:
+// arrangement, ui/io/session.h) and whether it is the open session:
 //   * not the session (the start: the default lecture, demoDeck()): the window's scene is its own;
 //     presenting steps through the deck.
 //   * the session (after the first authoring edit, or when a deck is opened or restored): the
@@ -12,8 +12,8 @@
 // Every authoring operation is one step on the scene's undo stack (Edit ▸ Undo), and undoing it
 // restores the deck, whether it was the session, and the window's scene as they were. Title and
 // notes typed into the same slide merge into one step.
-#include "ui/scene.h"
-#include "ui/session.h"
+#include "ui/model/scene.h"
+#include "ui/io/session.h"
 
 #include <QObject>
 

@@ -1,7 +1,7 @@
 #include "ui/teaching/deckpanel.h"
 
 #include "core/demonstrations.h"
-#include "ui/export.h"
+#include "ui/io/export.h"
 #include "ui/teaching/deck.h"
 #include "ui/teaching/demoscenes.h"
 

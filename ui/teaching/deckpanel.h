@@ -10,7 +10,7 @@
 //   Notes       speaker notes: only the presenter sees them (N in presentation mode)
 // Every change goes through the DeckModel (deck.h): one undo step each. While the deck is the
 // open session, selecting a slide shows it in the window.
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 #include <QWidget>
 

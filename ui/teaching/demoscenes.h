@@ -1,14 +1,14 @@
 #pragma once
 // Ready scenes for the demonstrations (core/demonstrations.h): what the window shows while the
 // demonstration panel shows the numbers. Also the default teaching deck: one slide per
-// demonstration, in the order of the lecture, as a Session (ui/session.h) that presentation mode
+// demonstration, in the order of the lecture, as a Session (ui/io/session.h) that presentation mode
 // steps through and that can be saved like any session.
 //
 // A deck slide made from a demonstration has the "demo" arrangement with the demonstration's key
-// (SlideLayout, ui/session.h) and its claim as speaker notes. Decks written before arrangements
+// (SlideLayout, ui/io/session.h) and its claim as speaker notes. Decks written before arrangements
 // existed carry the key in the notes as the first token "[demo:<key>]"; demoOfSlide() reads both.
 #include "core/demonstrations.h"
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 #include <optional>
 

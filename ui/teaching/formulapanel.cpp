@@ -11,8 +11,8 @@
 #include "core/transformer_xl.h"
 #include "core/xpos.h"
 #include "ui/panel/controls.h"
-#include "ui/results.h"
-#include "ui/scene.h"
+#include "ui/model/results.h"
+#include "ui/model/scene.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

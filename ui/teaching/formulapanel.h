@@ -8,7 +8,7 @@
 // scores()'s, the value of the heatmap cell (query, key) before softmax.
 #include "ui/render/formula.h"
 #include "ui/render/theme.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QThreadPool>
 #include <QTimer>

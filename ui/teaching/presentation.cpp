@@ -1,6 +1,6 @@
 #include "ui/teaching/presentation.h"
 
-#include "ui/export.h"
+#include "ui/io/export.h"
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/formulapanel.h"

@@ -18,7 +18,7 @@
 // The pointer/annotation overlay is a transparent widget on top; drawings belong to a slide
 // and are kept while the deck is open.
 #include "ui/render/theme.h"
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 #include <QImage>
 #include <QPointer>

@@ -5,7 +5,7 @@
 // drew it with the same renderer), the view copies its pixels instead of drawing again.
 // Each records the generation it last painted (for tests and the live-update benchmark).
 #include "ui/render/theme.h"
-#include "ui/results.h"
+#include "ui/model/results.h"
 
 #include <QChartView>
 #include <QWidget>

@@ -50,7 +50,7 @@
 // Unknown fields are ignored but reported, one warning each ("unknown field
 // scenes[0].view.zoom, ignored").
 #include "core/json.h"
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,10 +1,10 @@
-#include "ui/sessionactions.h"
+#include "ui/window/sessionactions.h"
 
-#include "ui/exportdialog.h"
-#include "ui/mainwindow.h"
+#include "ui/window/exportdialog.h"
+#include "ui/window/mainwindow.h"
 #include "ui/teaching/deck.h"
 #include "ui/teaching/demoscenes.h"
-#include "ui/teaching/teaching.h"
+#include "ui/window/teaching.h"
 #include "ui/views/views.h"
 
 #include <QAction>

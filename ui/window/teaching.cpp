@@ -1,6 +1,6 @@
-#include "ui/teaching/teaching.h"
+#include "ui/window/teaching.h"
 
-#include "ui/mainwindow.h"
+#include "ui/window/mainwindow.h"
 #include "ui/teaching/animation.h"
 #include "ui/teaching/deck.h"
 #include "ui/teaching/deckpanel.h"

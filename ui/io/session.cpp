@@ -1,6 +1,6 @@
-#include "ui/session.h"
+#include "ui/io/session.h"
 
-#include "ui/atomicfile.h"
+#include "ui/io/atomicfile.h"
 #include "core/demonstrations.h"
 #include "core/json.h"
 #include "ui/render/theme.h"

@@ -7,7 +7,7 @@
 //        session attached as "scene.poslab"
 //   CSV  the plotted values (see export.cpp for the columns of each view)
 //   JSON the plotted values, structured, with the scene
-// Every file carries the scene that produced it (a compact .poslab session, ui/session.h):
+// Every file carries the scene that produced it (a compact .poslab session, ui/io/session.h):
 // PNG text chunk "poslab-session", SVG <metadata><poslab:session>, PDF XMP <poslab:session>,
 // CSV comment line "# poslab-session: {...}", JSON key "session". sceneFromExport() reads it
 // back, so a figure is enough to reproduce its scene.
@@ -18,8 +18,8 @@
 // (width/dpi × height/dpi inches), so the three formats show the same picture. All writes are
 // atomic (atomicfile.h): a failed export leaves no file and does not touch an existing one.
 #include "ui/render/theme.h"
-#include "ui/sceneparams.h"
-#include "ui/session.h"
+#include "ui/model/sceneparams.h"
+#include "ui/io/session.h"
 
 #include <QByteArray>
 #include <QPainter>

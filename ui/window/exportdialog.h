@@ -2,7 +2,7 @@
 // The export dialog: which view (or all), format, size in pixels, DPI, theme and text size.
 // Starts from what the window shows (the view's size and the screen's DPI, the scene's theme);
 // "As in the window" goes back to that. The file is chosen afterwards (SessionActions).
-#include "ui/export.h"
+#include "ui/io/export.h"
 
 #include <QDialog>
 

@@ -3,8 +3,8 @@
 // (pair vectors | heatmap over decay | frequencies), menus File, Edit (undo/redo), View,
 // Presets, Help. It only wires things together: panel → Scene → Scheduler → views.
 // Window geometry, dock/splitter state and the last scene persist in QSettings.
-#include "ui/scene.h"
-#include "ui/scheduler.h"
+#include "ui/model/scene.h"
+#include "ui/views/scheduler.h"
 
 #include <QMainWindow>
 

@@ -1,4 +1,4 @@
-#include "ui/exportdialog.h"
+#include "ui/window/exportdialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

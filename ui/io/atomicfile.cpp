@@ -1,4 +1,4 @@
-#include "ui/atomicfile.h"
+#include "ui/io/atomicfile.h"
 
 #include <QDir>
 #include <QFileInfo>

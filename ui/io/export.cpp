@@ -1,9 +1,9 @@
-#include "ui/export.h"
+#include "ui/io/export.h"
 
 #include "core/json.h"
 
-#include "ui/atomicfile.h"
-#include "ui/compute.h"
+#include "ui/io/atomicfile.h"
+#include "ui/model/compute.h"
 #include "ui/render/contributionsrenderer.h"
 #include "ui/render/decayrenderer.h"
 #include "ui/render/frequencyrenderer.h"

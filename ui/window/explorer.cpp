@@ -1,7 +1,7 @@
-#include "ui/explorer.h"
+#include "ui/window/explorer.h"
 
-#include "ui/mainwindow.h"
-#include "ui/sessionactions.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/sessionactions.h"
 
 #include <QApplication>
 #include <QIcon>

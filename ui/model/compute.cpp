@@ -1,4 +1,4 @@
-#include "ui/compute.h"
+#include "ui/model/compute.h"
 
 #include "core/contributions.h"
 #include "core/decay.h"

@@ -1,11 +1,11 @@
-#include "ui/mainwindow.h"
+#include "ui/window/mainwindow.h"
 
 #include "core/presets.h"
 #include "ui/io/modelconfig.h"
 #include "ui/io/qkfile.h"
 #include "ui/panel/parameterpanel.h"
-#include "ui/session.h"
-#include "ui/teaching/teaching.h"
+#include "ui/io/session.h"
+#include "ui/window/teaching.h"
 #include "ui/views/views.h"
 
 #include <QAction>

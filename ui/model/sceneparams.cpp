@@ -1,4 +1,4 @@
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QStringList>
 

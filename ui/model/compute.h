@@ -3,8 +3,8 @@
 // display resolution. They call the core and do no maths of their own beyond choosing which
 // positions to ask for. Thread-safe (no shared state): the Scheduler runs them on a worker
 // thread, export and `poslab figure` call them directly.
-#include "ui/results.h"
-#include "ui/sceneparams.h"
+#include "ui/model/results.h"
+#include "ui/model/sceneparams.h"
 
 namespace poslab::ui {
 

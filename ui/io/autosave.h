@@ -10,7 +10,7 @@
 // running PosLab was left by one that crashed or was killed: leftovers() lists those, and the
 // window offers to restore the newest (sessionactions.h). Several windows at once each have
 // their own slot and never see each other's autosave as a leftover.
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 #include <QDateTime>
 #include <QLockFile>

@@ -13,7 +13,7 @@
 // Applying a demonstration sets its ready scene through the Scene front door (one undo step,
 // keeping the current theme and text size) and shows its numbers in the Demonstration tab.
 #include "core/demonstrations.h"
-#include "ui/session.h"
+#include "ui/io/session.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,4 +1,4 @@
-#include "ui/scheduler.h"
+#include "ui/views/scheduler.h"
 
 #include "ui/render/contributionsrenderer.h"
 #include "ui/render/frequencyrenderer.h"

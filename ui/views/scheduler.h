@@ -10,7 +10,7 @@
 // superseded result can never overwrite a newer picture. Views whose inputs did not change since
 // the last computed request are not recomputed (dragging the decay range does not recompute the
 // heatmap); a view's size and theme are inputs of its picture.
-#include "ui/compute.h"
+#include "ui/model/compute.h"
 #include "ui/render/theme.h"
 
 #include <QObject>

@@ -14,8 +14,8 @@
 // also the teaching deck (teaching.h), and a deck opened from the Teach menu becomes the open
 // session. A deck authored in the deck panel (deck.h) becomes the open session at its first edit,
 // so that save, reopen and the autosave keep it.
-#include "ui/autosave.h"
-#include "ui/export.h"
+#include "ui/io/autosave.h"
+#include "ui/io/export.h"
 
 #include <QObject>
 #include <QMessageBox>

@@ -1,6 +1,6 @@
-#include "ui/autosave.h"
+#include "ui/io/autosave.h"
 
-#include "ui/atomicfile.h"
+#include "ui/io/atomicfile.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 // configuration (a slider drag, spin-box arrows) merge into one undo step until finishMerge()
 // is called (slider released, editing finished) or 1.5 s pass. After every change — edit, undo,
 // redo, setParams, preview — the Scene emits `changed` exactly once.
-#include "ui/sceneparams.h"
+#include "ui/model/sceneparams.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "ui/scene.h"
+#include "ui/model/scene.h"
 
 #include <QDateTime>
 #include <QHash>

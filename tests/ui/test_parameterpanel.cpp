@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -136,6 +137,51 @@ private Q_SLOTS:
         QVERIFY(panel.control(QStringLiteral("rope.low_freq_factor"))->isVisibleTo(&panel));
         QVERIFY(!panel.control(QStringLiteral("rope.beta_fast"))->isVisibleTo(&panel));
         QVERIFY(!panel.control(QStringLiteral("alibi.heads"))->isVisibleTo(&panel));
+    }
+
+    // The attention box always; the model's layer box and a layer type's RoPE box only when the
+    // configuration has a layer pattern with layers of that type. Typing a layer shows it (its
+    // window, its RoPE) in one undo step.
+    void layerBoxesFollowThePattern() {
+        Scene scene;
+        ParameterPanel panel(&scene);
+        panel.show();
+        const auto boxShown = [&](const char* name) {
+            auto* box = panel.findChild<QGroupBox*>(QString::fromLatin1(name));
+            return box && box->isVisibleTo(&panel);
+        };
+        QVERIFY(boxShown("attention"));
+        QVERIFY(panel.control(QStringLiteral("attention.window"))->isVisibleTo(&panel));
+        QVERIFY(!boxShown("model"));
+        QVERIFY(!boxShown("model_rope_sliding"));
+        SceneParams s;
+        ScoreParams& p = s.methods[0].params;
+        p.model.model_type = "gemma3_text";
+        p.model.layer_types = "sliding,full";
+        p.model.rope_layers = {1, 1};
+        p.model.window = 512;
+        p.model.rope_sliding.base = 10000;
+        p.model.rope_full.base = 1e6;
+        p.applyLayer(0);
+        scene.setParams(s);
+        QVERIFY(boxShown("model"));
+        QVERIFY(boxShown("model_rope_full"));
+        QVERIFY(boxShown("model_rope_sliding"));
+        QVERIFY(!boxShown("model_rope_chunked"));
+        QCOMPARE(scene.params().methods[0].params.attention.window, std::optional<std::int64_t>(512));
+        type(editOf(panel, QStringLiteral("model.layer")), QStringLiteral("1"));
+        const ScoreParams& after = scene.params().methods[0].params;
+        QCOMPARE(after.model.layer, std::int64_t(1));
+        QCOMPARE(after.attention.window, std::optional<std::int64_t>());
+        QCOMPARE(after.rope.base, 1e6);
+        QCOMPARE(scene.undoStack()->count(), 1);
+        // The sliding layers' base, edited while the full layer is shown, changes the pattern only.
+        type(editOf(panel, QStringLiteral("model_rope_sliding.base")), QStringLiteral("20000"));
+        QCOMPARE(scene.params().methods[0].params.model.rope_sliding.base, 20000.0);
+        QCOMPARE(scene.params().methods[0].params.rope.base, 1e6);
+        scene.undoStack()->undo();
+        scene.undoStack()->undo();
+        QCOMPARE(scene.params().methods[0].params.attention.window, std::optional<std::int64_t>(512));
     }
 
     // The label follows the scene: a preset or a reset replaces it even while the field has the

@@ -91,6 +91,31 @@ ParameterPanel::ParameterPanel(Scene* scene, QWidget* parent) : QWidget(parent),
         l->addWidget(box);
     }
 
+    // The layer's attention structure (every method): window, chunk, NoPE, temperature tuning,
+    // q/k norm, softmax scale, sinks.
+    auto* attention = new QGroupBox(tr("Attention"), this);
+    attention->setObjectName(QStringLiteral("attention"));
+    addRows<ScoreParams>(form(attention), attention, scoreParamTable(), "attention", QString(), config, editCfg);
+    l->addWidget(attention);
+
+    // The model's layer pattern, and the RoPE parameters of each layer type: only when a model
+    // configuration gave the configuration a pattern (a layer type's box only when it has such layers).
+    modelBox_ = new QGroupBox(tr("Model layers"), this);
+    modelBox_->setObjectName(QStringLiteral("model"));
+    addRows<ScoreParams>(form(modelBox_), modelBox_, scoreParamTable(), "model", QString(), config, editCfg);
+    l->addWidget(modelBox_);
+    const std::pair<LayerType, QString> perType[] = {{LayerType::Full, tr("RoPE of the full layers")},
+                                                     {LayerType::Sliding, tr("RoPE of the sliding layers")},
+                                                     {LayerType::Chunked, tr("RoPE of the chunked layers")}};
+    for (const auto& [type, title] : perType) {
+        const std::string group = "model_rope_" + std::string(enumKey(type));
+        auto* box = new QGroupBox(title, this);
+        box->setObjectName(qs(group));
+        addRows<ScoreParams>(form(box), box, scoreParamTable(), group, QString(), config, editCfg);
+        layerRopeBoxes_.emplace_back(type, box);
+        l->addWidget(box);
+    }
+
     // Views.
     auto* view = new QGroupBox(tr("Views"), this);
     const auto viewOf = [this]() -> const ViewOptions& { return scene_->params().view; };
@@ -259,6 +284,8 @@ void ParameterPanel::addRows(QFormLayout* form, QWidget* parent, const ParamTabl
             edit(text, merge ? path : QString(), [&](S& s) {
                 if (setParam(*tbl, s, *decl, v)) return;   // refused: nothing changes
                 if constexpr (std::is_same_v<S, ScoreParams>) {
+                    // An edit of the model's pattern shows the layer anew (its RoPE, mask, NoPE, ...).
+                    if (decl->group == "model" || decl->group.starts_with("model_rope_")) s.applyLayer(s.model.layer);
                     // A scaling that needs numbers gets typical ones, shown in its rows.
                     if (decl->path() == "rope.scaling") {
                         RopeParams& r = s.rope;
@@ -468,6 +495,8 @@ void ParameterPanel::refresh() {
     applyLook(s.view.theme, s.view.fontScale);
     setLabel(summary_, qs(methodSummary(p.method)));
     for (const auto& [m, box] : methodBoxes_) showIf(box, m == p.method);
+    showIf(modelBox_, !p.model.empty());
+    for (const auto& [type, box] : layerRopeBoxes_) showIf(box, !p.model.empty() && firstLayerOfType(p.model, type).has_value());
     for (auto& r : rows_) {
         r.refresh();
         const bool on = r.relevant();

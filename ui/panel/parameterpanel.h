@@ -103,6 +103,10 @@ private:
     SliderSpin* base_ = nullptr;
     SliderSpin* length_ = nullptr;
     std::vector<std::pair<Method, QGroupBox*>> methodBoxes_;
+    // The model's layer pattern (shown when the configuration has one) and the RoPE parameters
+    // of each layer type (shown when the pattern has layers of that type).
+    QGroupBox* modelBox_ = nullptr;
+    std::vector<std::pair<LayerType, QGroupBox*>> layerRopeBoxes_;
     QString lookKey_;
 };
 

@@ -125,8 +125,14 @@ inline double roundsApart(double v, double eps) {
 // Calls consume(k, c, s, offset, len) for every pair k and block [first+offset, first+offset+len)
 // of the run of consecutive distances first .. first+n−1, with c/s the values at those distances.
 // AVX2 where the CPU has it (no FMA: the same roundings on every machine), SSE2 otherwise.
+// (clang 14 does not multiversion function templates: there, the default target only.)
+#if defined(__clang__)
+#define POSLAB_SWEEP_CLONES
+#else
+#define POSLAB_SWEEP_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
 template <class F>
-__attribute__((target_clones("avx2", "default"))) void sweepRun(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
+POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
     const Eigen::Index h = sw.w.size();
     const std::int64_t B = std::min(kBlock, n);
     const bool mag = sw.g.size() == h && h > 0;

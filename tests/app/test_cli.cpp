@@ -110,6 +110,7 @@ private Q_SLOTS:
     void configGoldenBothForms();
     void configEveryRopeType_data();
     void configEveryRopeType();
+    void configMatchesNumpyTranscription();
     void configOptionsOverride();
     void configScoresAndDecay();
     void configErrors_data();
@@ -774,6 +775,25 @@ void TestCli::configEveryRopeType_data() {
         << split("--head-dim 8 --scaling longrope --factor 8 --attention-factor 1.1 --max-positions 131072 --original-max-positions 4096 --short-factor 1,1.1,1.2,1.3 --long-factor 1,2,4,8 --seq-len 5000");
     QTest::newRow("partial_neox") << QByteArray(R"({"hidden_size":2560,"num_attention_heads":32,"max_position_embeddings":4096,"rotary_pct":0.25,"rotary_emb_base":10000})")
                                   << split("--head-dim 80 --partial-rotary-factor 0.25 --max-positions 4096");
+}
+
+// Every rope type (default, linear, dynamic, yarn with and without factor / original, DeepSeek's
+// mscale pair, gpt-oss's fractional range, partial rotary, longrope Phi-3 style and with factor
+// in the block, llama3 3.1/3.2/no original), each in the v5 and the v4 form: `compute frequencies
+// --config` equals an independent NumPy transcription of transformers main's ROPE_INIT_FUNCTIONS
+// (tests/data/config/rope_init_reference.py; e.g. YaRN's factor kept when the block also names
+// original_max_position_embeddings, where transformers v4 replaced it by max/original).
+void TestCli::configMatchesNumpyTranscription() {
+    QTemporaryDir dir;
+    QProcess py;
+    py.start(QStringLiteral("/usr/bin/python3"), {QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/config/rope_init_reference.py"),
+                                                  QStringLiteral(POSLAB_EXE),
+                                                  QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/config/rope_init_cases.json"), dir.path()});
+    QVERIFY(py.waitForFinished(120000));
+    const QByteArray err = py.readAllStandardError(), out = py.readAllStandardOutput();
+    if (py.exitCode() != 0 && err.contains("No module named 'numpy'")) QSKIP("/usr/bin/python3 has no NumPy");
+    QVERIFY2(py.exitCode() == 0, (out + err).constData());
+    QVERIFY2(out.contains("bad 0") && out.count(" ok ") == 34, out.constData());
 }
 
 void TestCli::configEveryRopeType() {

@@ -274,6 +274,12 @@ private Q_SLOTS:
         QCOMPARE(w.pairsView()->result().configs[0].positions.front(), std::int64_t(0));
         QCOMPARE(pair0.query.front(), QPointF(q0(0, 0), q0(0, 4)));
         QCOMPARE(pair0.key.front(), QPointF(k0(0, 0), k0(0, 4)));
+        // Each view says where its rows come from.
+        QCOMPARE(w.heatmapView()->result().content, QStringLiteral("file: 3d_float32.npz · head 0"));
+        QVERIFY2(w.decayView()->result().series[0].note.startsWith(QStringLiteral("mean over the rows i ≥ d of file: 3d_float32.npz · head 0")),
+                 qPrintable(w.decayView()->result().series[0].note));
+        QVERIFY2(w.pairsView()->result().configs[0].note.startsWith(QStringLiteral("file: 3d_float32.npz · head 0")),
+                 qPrintable(w.pairsView()->result().configs[0].note));
         shot(w, QStringLiteral("real_qk"));
         // Choosing another content closes the file.
         content->setCurrentIndex(content->findData(QStringLiteral("random")));
@@ -287,6 +293,7 @@ private Q_SLOTS:
         QCOMPARE(w.scene()->params().qFile, QStringLiteral("/nonexistent/q.npz"));
         QVERIFY2(w.heatmapView()->result().panels[0].error.contains(QStringLiteral("q.npz: cannot read")),
                  qPrintable(w.heatmapView()->result().panels[0].error));
+        QVERIFY(w.heatmapView()->result().content.isEmpty());
     }
 
     void dimSliderUpdatesEveryViewWhileDragging() {

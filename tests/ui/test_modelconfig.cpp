@@ -8,8 +8,10 @@
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
+#include <QFileInfo>
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <cstring>
 
 using namespace poslab;
@@ -105,6 +107,58 @@ Gguf llamaGguf(std::uint32_t version = 3) {
     return g;
 }
 
+// A Llama 3.1 GGUF's header with tensor infos: token_embd.weight ([4096, embdRows] F32 at offset 0)
+// and rope_freqs.weight (`count` F32 values right after it), padded to the data section's start
+// (alignment 32).
+QByteArray llamaRopeFreqsHeader(std::uint64_t count, std::uint64_t embdRows, std::uint32_t type = 0) {
+    Gguf g(3, 2);
+    g.text("general.architecture", "llama")
+        .u32("llama.context_length", 131072)
+        .u32("llama.embedding_length", 4096)
+        .u32("llama.attention.head_count", 32)
+        .f32("llama.rope.freq_base", 500000.0f)
+        .u32("llama.rope.dimension_count", 128);
+    g.str("token_embd.weight");
+    g.put<std::uint32_t>(2);
+    g.put<std::uint64_t>(4096);
+    g.put<std::uint64_t>(embdRows);
+    g.put<std::uint32_t>(0);
+    g.put<std::uint64_t>(0);
+    g.str("rope_freqs.weight");
+    g.put<std::uint32_t>(1);
+    g.put<std::uint64_t>(count);
+    g.put<std::uint32_t>(type);
+    g.put<std::uint64_t>(4096 * 4 * embdRows);   // after token_embd (a multiple of 32)
+    while (g.data().size() % 32) g.data().append('\0');
+    return g.bytes();
+}
+
+// The whole file with a token_embd of one row; `cut` bytes are removed from the end.
+QByteArray llamaWithRopeFreqs(const std::vector<float>& freqs, int cut = 0, std::uint32_t type = 0) {
+    QByteArray b = llamaRopeFreqsHeader(freqs.size(), 1, type);
+    b.append(QByteArray(4096 * 4, '\0'));
+    b.append(reinterpret_cast<const char*>(freqs.data()), static_cast<qsizetype>(4 * freqs.size()));
+    return b.left(b.size() - cut);
+}
+
+// transformers' _compute_llama3_parameters, written out: the divisor of each pair's frequency.
+std::vector<float> llama3Divisors(double base, int rotary, double factor, double low, double high, double original) {
+    std::vector<float> out;
+    for (int i = 0; i < rotary / 2; ++i) {
+        const double inv = 1.0 / std::pow(base, 2.0 * i / rotary);
+        const double wavelen = 2 * M_PI / inv;
+        double scaled;
+        if (wavelen < original / high) scaled = inv;
+        else if (wavelen > original / low) scaled = inv / factor;
+        else {
+            const double smooth = (original / wavelen - low) / (high - low);
+            scaled = (1 - smooth) * inv / factor + smooth * inv;
+        }
+        out.push_back(static_cast<float>(inv / scaled));
+    }
+    return out;
+}
+
 ModelConfigResult ggufConfig(const QByteArray& b) { return parseGgufConfig(b.constData(), static_cast<std::size_t>(b.size())); }
 
 }  // namespace
@@ -128,6 +182,8 @@ private Q_SLOTS:
     void ggufCorrupt_data();
     void ggufCorrupt();
     void ggufEveryTruncation();
+    void ggufRopeFreqs_data();
+    void ggufRopeFreqs();
     void ggufLargeFileIsMappedNotRead();
 };
 
@@ -637,22 +693,92 @@ void TestModelConfig::ggufEveryTruncation() {
     }
 }
 
-// A GGUF whose tensor data is 4 GiB (sparse): only the metadata is touched.
+// A GGUF of 10 GiB (a sparse file: token_embd.weight of 10 GiB, rope_freqs.weight after it at the
+// very end): the metadata, the tensor infos and rope_freqs' 256 bytes are read through the
+// mapping; the file's other pages are never touched (reading 10 GiB of holes takes seconds).
 void TestModelConfig::ggufLargeFileIsMappedNotRead() {
     QTemporaryDir dir;
     const QString path = dir.filePath("model.gguf");
+    const std::vector<float> divisors = llama3Divisors(500000, 128, 8, 1, 4, 8192);
+    const std::uint64_t rows = 655360;   // 4096 x 655360 F32 = 10 GiB
     {
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(llamaGguf().bytes());
-        QVERIFY(f.resize(qint64{4} << 30));
+        const QByteArray header = llamaRopeFreqsHeader(divisors.size(), rows);
+        f.write(header);
+        QVERIFY(f.resize(header.size() + qint64(4096 * 4 * rows)));
+        QVERIFY(f.seek(f.size()));
+        f.write(reinterpret_cast<const char*>(divisors.data()), qint64(4 * divisors.size()));
     }
+    QVERIFY(QFileInfo(path).size() > (qint64{10} << 30));
     QElapsedTimer t;
     t.start();
     const ModelConfigResult r = readModelConfigFile(path);
     QVERIFY2(r.config, qPrintable(r.error));
     QCOMPARE(r.config->params.rope.base, 500000.0);
-    QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+    QCOMPARE(r.config->params.rope.scaling, RopeScaling::Llama3);
+    QCOMPARE(r.config->params.rope.factor, 8.0);
+    QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
+}
+
+void TestModelConfig::ggufRopeFreqs_data() {
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expect");   // "llama3", "theta" or the error
+    QTest::newRow("llama 3.1 divisors") << llamaWithRopeFreqs(llama3Divisors(500000, 128, 8, 1, 4, 8192)) << "llama3";
+    std::vector<float> other(64);
+    for (int i = 0; i < 64; ++i) other[std::size_t(i)] = 1.0f + float(i) / 64.0f;
+    QTest::newRow("other divisors") << llamaWithRopeFreqs(other) << "theta";
+    QTest::newRow("63 values") << llamaWithRopeFreqs(std::vector<float>(63, 1.0f))
+                               << "rope_freqs.weight must have rotary_dim/2 = 64 values, got 63";
+    QTest::newRow("data cut") << llamaWithRopeFreqs(llama3Divisors(500000, 128, 8, 1, 4, 8192), 5)
+                              << "truncated GGUF data: rope_freqs.weight needs 256 bytes";
+    std::vector<float> zero = other;
+    zero[3] = 0;
+    QTest::newRow("f16 tensor") << llamaWithRopeFreqs(other, 0, 1)
+                                << "invalid GGUF rope_freqs.weight: an F32 vector of 1 to 32768 values, got type 1";
+    std::vector<float> nan = other;
+    nan[7] = std::nanf("");
+    QTest::newRow("nan divisor") << llamaWithRopeFreqs(nan) << "invalid GGUF rope_freqs.weight[7], a finite number > 0, got nan";
+    QTest::newRow("zero divisor") << llamaWithRopeFreqs(zero) << "invalid GGUF rope_freqs.weight[3], a finite number > 0, got 0";
+}
+
+// Llama 3 scaling in GGUF lives in rope_freqs.weight: read from the mapped data section, it gives
+// exactly transformers' llama3 inv_freq (or, for other divisors, the same frequencies as θ).
+void TestModelConfig::ggufRopeFreqs() {
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expect);
+    const ModelConfigResult r = ggufConfig(bytes);
+    if (expect != "llama3" && expect != "theta") {
+        QVERIFY(!r.config);
+        QVERIFY2(r.error.startsWith(expect), qPrintable(r.error));
+        return;
+    }
+    QVERIFY2(r.config, qPrintable(r.error));
+    const RopeParams rp = r.config->params.ropeParams();
+    if (expect == "llama3") {
+        QCOMPARE(rp.scaling, RopeScaling::Llama3);
+        QCOMPARE(rp.factor, 8.0);
+        QCOMPARE(rp.original_max_positions.value_or(0), std::int64_t(8192));
+        QCOMPARE(rp.max_positions, std::int64_t(131072));
+        QCOMPARE(r.config->fromFile.at("rope.scaling"), QStringLiteral("rope_freqs.weight"));
+        QVERIFY(rp.theta.empty());
+    } else {
+        QCOMPARE(rp.scaling, RopeScaling::None);
+        QCOMPARE(static_cast<int>(rp.theta.size()), 64);
+    }
+    // Either way the frequencies are the model's: inv_freq / rope_freqs (float32 divisors).
+    RopeParams dbl = rp;
+    dbl.precision = Precision::Double;
+    const Vector got = ropeFrequencies(dbl, std::nullopt).inv_freq;
+    const auto div = expect == "llama3" ? llama3Divisors(500000, 128, 8, 1, 4, 8192) : [] {
+        std::vector<float> o(64);
+        for (int i = 0; i < 64; ++i) o[std::size_t(i)] = 1.0f + float(i) / 64.0f;
+        return o;
+    }();
+    for (int i = 0; i < 64; ++i) {
+        const double want = 1.0 / std::pow(500000.0, 2.0 * i / 128) / div[std::size_t(i)];
+        QVERIFY2(std::abs(got[i] - want) <= 1e-6 * want, qPrintable(QString("pair %1: %2 vs %3").arg(i).arg(got[i]).arg(want)));
+    }
 }
 
 QTEST_MAIN(TestModelConfig)

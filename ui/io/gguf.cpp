@@ -3,7 +3,9 @@
 #include <QFile>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace poslab::ui {
 
@@ -138,6 +140,61 @@ QString printableText(const std::string& s, std::size_t max) {
     return out;
 }
 
+// Tensor infos after the metadata; rope_freqs.weight's values from the data section.
+static void readRopeFreqs(Cursor& c, GgufMetadata& m, const char* data, std::size_t size) {
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> rope;   // offset, count
+    for (std::uint64_t i = 0; i < m.tensorCount; ++i) {
+        std::string name;
+        std::uint32_t dims = 0, type = 0;
+        std::uint64_t first = 0, offset = 0;
+        try {
+            name = c.string(kGgufMaxKeyLength, "tensor name");
+            dims = c.read<std::uint32_t>("tensor dimensions");
+            if (dims == 0 || dims > 8)
+                throw GgufError{QStringLiteral("invalid GGUF tensor %1: 1 to 8 dimensions, got %2").arg(printableText(name)).arg(dims)};
+            for (std::uint32_t d = 0; d < dims; ++d) {
+                const auto n = c.read<std::uint64_t>("tensor dimension");
+                if (d == 0) first = n;
+            }
+            type = c.read<std::uint32_t>("tensor type");
+            offset = c.read<std::uint64_t>("tensor offset");
+        } catch (const GgufError& e) {
+            if (e.message.startsWith(QStringLiteral("truncated"))) return;   // an excerpt: no tensor infos
+            throw;
+        }
+        if (name == "rope_freqs.weight") {
+            if (type != 0 || dims != 1 || first == 0 || first > 32768)
+                throw GgufError{QStringLiteral("invalid GGUF rope_freqs.weight: an F32 vector of 1 to 32768 values, got type %1 "
+                                               "with %2 dimensions of first size %3")
+                                    .arg(type).arg(dims).arg(first)};
+            rope = std::make_pair(offset, first);
+        }
+    }
+    if (!rope) return;
+    std::uint64_t alignment = 32;
+    if (const GgufValue* a = m.find("general.alignment")) {
+        const auto* u = std::get_if<std::uint64_t>(&a->value);
+        const auto* s = std::get_if<std::int64_t>(&a->value);
+        alignment = u ? *u : s && *s > 0 ? static_cast<std::uint64_t>(*s) : 0;
+        if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment > (1u << 20))
+            throw GgufError{QStringLiteral("invalid GGUF general.alignment, a power of two, got %1").arg(alignment)};
+    }
+    const std::uint64_t start = (c.offset() + alignment - 1) / alignment * alignment;
+    const std::uint64_t bytes = rope->second * 4;
+    if (rope->first > size || start > size - rope->first || bytes > size - start - rope->first)
+        throw GgufError{QStringLiteral("truncated GGUF data: rope_freqs.weight needs %1 bytes at %2, the file has %3")
+                            .arg(bytes).arg(start + rope->first).arg(size)};
+    const std::uint64_t at = start + rope->first;
+    m.ropeFreqs.resize(static_cast<std::size_t>(rope->second));
+    for (std::size_t i = 0; i < m.ropeFreqs.size(); ++i) {
+        float f;
+        std::memcpy(&f, data + at + 4 * i, 4);
+        if (!(f > 0) || !std::isfinite(f))
+            throw GgufError{QStringLiteral("invalid GGUF rope_freqs.weight[%1], a finite number > 0, got %2").arg(i).arg(double(f))};
+        m.ropeFreqs[i] = f;
+    }
+}
+
 bool looksLikeGguf(const char* data, std::size_t size) { return size >= 4 && std::memcmp(data, "GGUF", 4) == 0; }
 
 GgufResult parseGgufMetadata(const char* data, std::size_t size) {
@@ -166,6 +223,7 @@ GgufResult parseGgufMetadata(const char* data, std::size_t size) {
             if (m.kv.count(key)) throw GgufError{QStringLiteral("invalid GGUF metadata: key %1 appears twice").arg(printableText(key))};
             m.kv.emplace(std::move(key), std::move(v));
         }
+        readRopeFreqs(c, m, data, size);
         return {std::move(m), {}};
     } catch (const GgufError& e) {
         return {std::nullopt, e.message};

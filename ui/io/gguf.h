@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace poslab::ui {
 
@@ -30,6 +31,12 @@ struct GgufMetadata {
     std::uint32_t version = 0;
     std::uint64_t tensorCount = 0;
     std::map<std::string, GgufValue> kv;
+    // The F32 vector `rope_freqs.weight` (llama.cpp's per-pair frequency divisors: Llama 3
+    // scaling), read from the data section; empty when the file has none. Tensor infos follow the
+    // metadata: string name, u32 n_dims (<= 8), u64 dims, u32 type (0 = F32), u64 offset from the
+    // data section, which starts at the next multiple of general.alignment (default 32). A file
+    // whose tensor infos are cut short (a metadata-only excerpt) has no rope_freqs.
+    std::vector<double> ropeFreqs;
     const GgufValue* find(const std::string& key) const {
         auto it = kv.find(key);
         return it == kv.end() ? nullptr : &it->second;

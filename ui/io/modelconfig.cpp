@@ -395,6 +395,52 @@ QJsonValue ggufJson(const GgufValue& v) {
     return QString::fromStdString(std::get<std::string>(v.value));
 }
 
+// llama.cpp stores Llama 3 scaling as the tensor rope_freqs.weight: per pair, the divisor of the
+// unscaled frequency (inv_freq_scaled = inv_freq / rope_freqs). If transformers' llama3 rule
+// reproduces those frequencies (relative 1e-6) with factor = max(rope_freqs), low/high freq
+// factors 1 and 4 and the original context rope.scaling.original_context_length (else 8192, Llama
+// 3.1's), the configuration is that llama3 scaling; otherwise the frequencies are set exactly as
+// explicit per-pair θ.
+void ropeFreqsScaling(const GgufMetadata& m, ModelFileConfig& out) {
+    RopeParams& rp = out.params.rope;
+    rp.head_dim = out.params.dim;
+    const RopeParams plain = out.params.ropeParams();
+    const int half = plain.rotaryDim() / 2;
+    if (static_cast<int>(m.ropeFreqs.size()) != half)
+        throw ConfigError{QStringLiteral("rope_freqs.weight must have rotary_dim/2 = %1 values, got %2").arg(half).arg(m.ropeFreqs.size())};
+    RopeParams base = plain;
+    base.scaling = RopeScaling::None;
+    base.precision = Precision::Double;
+    const Vector inv = ropeDefaultFrequencies(base).inv_freq;
+    Vector want(half);
+    for (int i = 0; i < half; ++i) want[i] = inv[i] / m.ropeFreqs[static_cast<std::size_t>(i)];
+    RopeParams l3 = base;
+    l3.scaling = RopeScaling::Llama3;
+    l3.factor = *std::max_element(m.ropeFreqs.begin(), m.ropeFreqs.end());
+    l3.low_freq_factor = 1;
+    l3.high_freq_factor = 4;
+    if (!l3.original_max_positions || l3.original_max_positions == l3.max_positions) l3.original_max_positions = 8192;
+    bool match = !l3.validate() && l3.factor > 1;
+    if (match) {
+        const Vector got = ropeFrequencies(l3, std::nullopt).inv_freq;
+        for (int i = 0; i < half && match; ++i) match = std::abs(got[i] - want[i]) <= 1e-6 * std::abs(want[i]);
+    }
+    const QString src = QStringLiteral("rope_freqs.weight");
+    if (match) {
+        rp.scaling = RopeScaling::Llama3;
+        rp.factor = l3.factor;
+        rp.low_freq_factor = 1;
+        rp.high_freq_factor = 4;
+        rp.original_max_positions = l3.original_max_positions;
+        for (const char* p : {"rope.scaling", "rope.factor", "rope.low_freq_factor", "rope.high_freq_factor"}) out.fromFile[p] = src;
+        if (!out.fromFile.count("rope.original_max_positions")) out.fromFile["rope.original_max_positions"] = src;
+    } else {
+        rp.scaling = RopeScaling::None;
+        rp.theta.assign(want.data(), want.data() + want.size());
+        out.fromFile["rope.theta"] = src;
+    }
+}
+
 ModelConfigResult configFromGguf(const GgufMetadata& m) {
     ModelFileConfig out;
     Reader r(out);
@@ -472,6 +518,7 @@ ModelConfigResult configFromGguf(const GgufMetadata& m) {
                 if (auto v = value("rope.scaling.original_context_length"))
                     r.set("rope.original_max_positions", key("rope.scaling.original_context_length"), *v);
             }
+            if (!m.ropeFreqs.empty()) ropeFreqsScaling(m, out);
         }
         if (auto e = out.params.validate()) {
             const std::string group(methodParamGroup(out.params.method));

@@ -65,7 +65,11 @@ ModelConfigResult parseHfConfig(const QByteArray& json);
 // alibi; t5 → t5; gpt2, starcoder, bert → learned; any other → rope); keys <arch>.rope.freq_base,
 // .rope.dimension_count (≠ head dim → rotary_dim), .attention.head_count, .attention.key_length
 // (else embedding_length / head_count), .context_length, .rope.scaling.type (none, linear, yarn),
-// .rope.scaling.factor, .rope.scaling.original_context_length, .embedding_length.
+// .rope.scaling.factor, .rope.scaling.original_context_length, .embedding_length; and the tensor
+// rope_freqs.weight (llama.cpp's Llama 3 scaling: per-pair divisors of inv_freq, read from the
+// mapped data section): llama3 scaling when transformers' llama3 rule reproduces its frequencies
+// (factor = its largest divisor, low/high freq factors 1 and 4, original context the file's or
+// 8192) to 1e-6, else those exact frequencies as explicit θ.
 ModelConfigResult parseGgufConfig(const char* data, std::size_t size);
 
 // A file: GGUF (by its magic "GGUF") or else config.json. Reads at most the metadata of a GGUF

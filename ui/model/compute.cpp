@@ -17,6 +17,12 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 
+// Which rows real content comes from, "file: q.npy, k.npy · head 1"; empty for synthetic content.
+QString fileContentText(const SceneParams& scene) {
+    if (scene.qFile.isEmpty() || !scene.qk || !scene.qk->content) return {};
+    return QObject::tr("file: %1 · head %2").arg(qs(scene.qk->content->name())).arg(scene.qk->head);
+}
+
 // Positions of interest that lie in the sequence, in the user's order, without repeats.
 Positions validPositions(const SceneParams& scene) {
     Positions out;
@@ -386,6 +392,8 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
                                           .arg(out.trailPositions.back());
                     out.note = out.note.isEmpty() ? t : out.note + QStringLiteral(" · ") + t;
                 }
+                if (const QString f = fileContentText(scene); !f.isEmpty())
+                    out.note = out.note.isEmpty() ? f : f + QStringLiteral(" · ") + out.note;
                 if (out.tableRows.size() >= 2 && out.tableRows.size() < std::size_t(display.tableRows + 1) &&
                     out.tableRows.back() - out.tableRows.front() + 1 > static_cast<std::int64_t>(out.tableRows.size()))
                     out.tableTitle += QObject::tr(" · %1 sampled rows").arg(out.tableRows.size());
@@ -402,6 +410,7 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     res.softmax = scene.view.softmax;
     res.causal = scene.view.causal;
     res.head = scene.head;
+    res.content = fileContentText(scene);
     const auto problem = sceneProblem(scene);
     // The blocks the pixels cover: one cell each when N fits the display, else equal blocks of
     // ceil(N / cells) positions (the last one shorter).
@@ -562,6 +571,10 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                     else
                         s.note = QObject::tr("factors for a sequence of N = %1 (the scene's length)").arg(scene.length);
                     if (!p.rope.seq_len) p.rope.seq_len = scene.length;
+                }
+                if (const QString f = fileContentText(scene); !f.isEmpty()) {
+                    const QString t = QObject::tr("mean over the rows i ≥ d of %1").arg(f);
+                    s.note = s.note.isEmpty() ? t : t + QStringLiteral("; ") + s.note;
                 }
                 // Every integer distance of every column: the whole curve, then each column's
                 // exact envelope and mean.

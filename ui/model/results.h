@@ -105,6 +105,7 @@ struct HeatmapResult {
     std::int64_t length = 0;            // N
     bool softmax = false, causal = false;
     int head = 0;
+    QString content;                    // real content: "file: q.npy, k.npy · head 1"; else empty
     std::vector<HeatmapPanel> panels;   // one per configuration, then the differences
     Picture picture;
 };

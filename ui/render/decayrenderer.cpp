@@ -302,6 +302,8 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     chart->legend()->setFont(t.smallFont());
     chart->legend()->setLabelColor(t.foreground);
     chart->legend()->setBackgroundVisible(false);
+    // A line sample with the series' pen, so that the curve and its dashed bound differ.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }
 
 void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {

@@ -89,6 +89,7 @@ QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
     QStringList parts{what};
     if (r.causal) parts << QObject::tr("causal");
     parts << QStringLiteral("N = %1").arg(r.length);
+    if (!r.content.isEmpty()) parts << r.content;
     if (const QString cells = heatmapCellsText(p); !cells.isEmpty()) parts << cells;
     return parts.join(QStringLiteral(" · "));
 }

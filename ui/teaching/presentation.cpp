@@ -29,7 +29,9 @@ std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QR
     if (n == 1) {
         out.push_back(area);
     } else if (n == 2) {
-        const bool stack = arrangement == SlideArrangement::Demo && area.width() < 1.6 * area.height();
+        // A demonstration's two views: stacked or side by side, whichever gives each the larger
+        // short side (the heatmaps are square).
+        const bool stack = arrangement == SlideArrangement::Demo && std::min(area.width(), halfH) > std::min(halfW, area.height());
         if (stack) {
             out.push_back(QRectF(area.left(), area.top(), area.width(), halfH));
             out.push_back(QRectF(area.left(), area.top() + halfH + gap, area.width(), halfH));
@@ -237,8 +239,10 @@ void PresentationWindow::resizeEvent(QResizeEvent* e) {
 Theme PresentationWindow::slideTheme() const {
     const qreal h = std::max(height(), 360);
     const double base = std::max(1.0, slide().scene.view.fontScale);
-    // The projector theme, text and lines scaled so that 1080 px of height gets ~1.45× the window's.
-    Theme t = themeByName(themeName_, std::clamp(base * 1.45 * h / 1080.0, 0.5, 3.0));
+    // The projector theme, text and lines scaled so that 1080 px of height gets at least 1.45× the
+    // window's default text (a scene's own larger text size, e.g. ×1.5, is taken as it is, not
+    // multiplied again: ×1.5 × 1.45 left the views no room for their labels).
+    Theme t = themeByName(themeName_, std::clamp(std::max(base, 1.45) * h / 1080.0, 0.5, 3.0));
     t.lineWidth *= std::max(1.0, h / 1080.0);
     t.axisWidth *= std::max(1.0, h / 1080.0);
     return t;

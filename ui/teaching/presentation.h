@@ -32,7 +32,7 @@ namespace poslab::ui {
 // The views a slide shows, in order (the arrangement's, else the scene's shown views).
 std::vector<ViewKind> slideViews(const SessionScene& slide);
 // Where a slide's n views go inside `area` (gap between them): one fills it; two side by side
-// (a demonstration's two are stacked when the area is not wide); three or four a 2×2 grid (a
+// (a demonstration's two are stacked when that gives each a larger short side); three or four a 2×2 grid (a
 // third spans the bottom row). Pure geometry, so a layout engine can take it over.
 std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap);
 

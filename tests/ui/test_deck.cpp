@@ -82,6 +82,8 @@ private Q_SLOTS:
     void notesAreNotOnTheSlide();
     void theWholeLectureAt1920x1080_data();
     void theWholeLectureAt1920x1080();
+    void longContextSlidesAtTheFullContext_data();
+    void longContextSlidesAtTheFullContext();
 };
 
 void TestDeck::authoringOperation_data() {
@@ -476,6 +478,26 @@ void TestDeck::theWholeLectureAt1920x1080() {
     QVERIFY2(content.width() * content.height() >= 0.35 * 1920 * 1080, qPrintable(QString::number(content.width() * content.height() / (1920.0 * 1080))));
     const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
     if (!dir.isEmpty()) img.save(QStringLiteral("%1/lecture_%2.png").arg(dir).arg(slide + 1, 2, 10, QLatin1Char('0')));
+}
+
+// The long-context slides show the model at its extended context, not a shorter stand-in.
+void TestDeck::longContextSlidesAtTheFullContext_data() {
+    QTest::addColumn<int>("demo");
+    QTest::addColumn<qint64>("length");
+    QTest::addColumn<qint64>("original");
+    QTest::newRow("llama3-bands_131072") << int(DemoId::Llama3Bands) << qint64(131072) << qint64(8192);
+    QTest::newRow("yarn-ramp_32768") << int(DemoId::YarnRamp) << qint64(32768) << qint64(4096);
+}
+
+void TestDeck::longContextSlidesAtTheFullContext() {
+    QFETCH(int, demo);
+    QFETCH(qint64, length);
+    QFETCH(qint64, original);
+    const SceneParams s = demoScene(DemoId(demo));
+    QCOMPARE(qint64(s.length), length);
+    QCOMPARE(qint64(s.methods.front().params.rope.max_positions), length);
+    QCOMPARE(qint64(s.methods.front().params.rope.original_max_positions.value_or(0)), original);
+    QVERIFY(s.positions.back() == length - 1);
 }
 
 int main(int argc, char** argv) {

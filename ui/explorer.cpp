@@ -2,6 +2,7 @@
 
 #include "ui/mainwindow.h"
 #include "ui/sessionactions.h"
+#include "ui/teaching/welcome.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -31,6 +32,8 @@ int runExplorer(int argc, char** argv, const QString& sessionFile) {
     }
     window.show();
     sessions.offerRestore();
+    // The first start (nothing opened, nothing to restore): the welcome page with a start path.
+    if (sessionFile.isEmpty() && !sessions.restorePrompt()) welcomeAtStart(&window);
     return QApplication::exec();
 }
 

@@ -403,6 +403,23 @@ void PresentationWindow::paintEvent(QPaintEvent*) {
     p.drawImage(0, 0, cache_);
 }
 
+const std::vector<PresentationKey>& presentationKeys() {
+    static const std::vector<PresentationKey> keys = {
+        {{Qt::Key_PageDown, Qt::Key_Right, Qt::Key_Down, Qt::Key_Space, Qt::Key_Return, Qt::Key_Enter}, "next slide"},
+        {{Qt::Key_PageUp, Qt::Key_Left, Qt::Key_Up, Qt::Key_Backspace}, "previous slide"},
+        {{Qt::Key_Home}, "first slide"},
+        {{Qt::Key_End}, "last slide"},
+        {{Qt::Key_P}, "laser pointer on/off"},
+        {{Qt::Key_D}, "draw on the slide on/off (the drawing stays with the slide)"},
+        {{Qt::Key_C}, "clear the drawing"},
+        {{Qt::Key_N}, "speaker notes on/off (a band at the bottom; never on figures)"},
+        {{Qt::Key_F}, "the numbers column on/off"},
+        {{Qt::Key_B}, "black screen on/off"},
+        {{Qt::Key_Escape}, "leave presentation mode"},
+    };
+    return keys;
+}
+
 void PresentationWindow::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
         case Qt::Key_PageDown: case Qt::Key_Right: case Qt::Key_Down: case Qt::Key_Space: case Qt::Key_Return: case Qt::Key_Enter:

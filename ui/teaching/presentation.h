@@ -36,6 +36,14 @@ std::vector<ViewKind> slideViews(const SessionScene& slide);
 // third spans the bottom row). Pure geometry, so a layout engine can take it over.
 std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap);
 
+// The keys of presentation mode, for the handbook and the welcome page: each row's keys (Qt::Key
+// values) and what they do. keyPressEvent handles exactly these keys (tests/ui/test_handbook checks).
+struct PresentationKey {
+    std::vector<int> keys;
+    const char* action;
+};
+const std::vector<PresentationKey>& presentationKeys();
+
 class AnnotationOverlay : public QWidget {
     Q_OBJECT
 public:

@@ -231,6 +231,12 @@ void TestHandbook::opensFromHelpWithF1() {
     auto* d = w.findChild<HandbookDialog*>();
     QVERIFY(d && d->isVisible());
     QVERIFY(d->browser()->toPlainText().contains(QStringLiteral("Keyboard shortcuts of the window")));
+    const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) {
+        d->grab().save(dir + QStringLiteral("/handbook_start.png"));
+        d->showSection(QStringLiteral("keys"));
+        d->grab().save(dir + QStringLiteral("/handbook_keys.png"));
+    }
     a->trigger();   // again: the same dialog, not a second one
     QCOMPARE(w.findChildren<HandbookDialog*>().size(), 1);
 }

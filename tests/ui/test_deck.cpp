@@ -82,6 +82,7 @@ private Q_SLOTS:
     void notesAreNotOnTheSlide();
     void theWholeLectureAt1920x1080_data();
     void theWholeLectureAt1920x1080();
+    void keyHintsOnlyUntilTheFirstKey();
     void longContextSlidesAtTheFullContext_data();
     void longContextSlidesAtTheFullContext();
 };
@@ -474,10 +475,36 @@ void TestDeck::theWholeLectureAt1920x1080() {
         QVERIFY2(L.numbersHeightNeeded <= L.numbers.height() + 1, qPrintable(QString::number(L.numbersHeightNeeded)));
         QVERIFY2(L.numbersScale >= 0.95, qPrintable(QString::number(L.numbersScale)));
     }
+    // The comparison table fills its slide (larger type while it fits), not its top half.
+    if (tableOnly) QVERIFY2(L.numbersHeightNeeded >= 0.8 * L.numbers.height(), qPrintable(QString::number(L.numbersHeightNeeded / L.numbers.height())));
     // The views (or the table) take most of the slide.
     QVERIFY2(content.width() * content.height() >= 0.35 * 1920 * 1080, qPrintable(QString::number(content.width() * content.height() / (1920.0 * 1080))));
     const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
     if (!dir.isEmpty()) img.save(QStringLiteral("%1/lecture_%2.png").arg(dir).arg(slide + 1, 2, 10, QLatin1Char('0')));
+}
+
+// The footer's keys are the presenter's: on the first slide shown until a key is pressed, then
+// gone; never on a figure of a slide.
+void TestDeck::keyHintsOnlyUntilTheFirstKey() {
+    Session d = demoDeck();
+    d.current = 3;
+    PresentationWindow p(d);
+    p.resize(1280, 720);
+    auto footerInk = [&p] {
+        const QImage img = p.renderSlide(QSize(1280, 720));
+        return countViews(img, p.lastLayout().footer, img.pixelColor(1, 1));
+    };
+    QVERIFY(p.keyHints());
+    QVERIFY(footerInk() > 20);
+    QTest::keyClick(&p, Qt::Key_Right);
+    QCOMPARE(p.current(), 4);
+    QVERIFY(!p.keyHints());
+    QCOMPARE(footerInk(), 0);
+    PresentationWindow figure(d);
+    figure.resize(1280, 720);
+    figure.setKeyHints(false);
+    const QImage img = figure.renderSlide(QSize(1280, 720));
+    QCOMPARE(countViews(img, figure.lastLayout().footer, img.pixelColor(1, 1)), 0);
 }
 
 // The long-context slides show the model at its extended context, not a shorter stand-in.

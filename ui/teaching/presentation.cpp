@@ -302,9 +302,12 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
     const QFontMetricsF sfm(small, p.device());
     const QString keys = tr("PgDn/→ next · PgUp/← back · P pointer · D draw · C clear · N notes · F numbers · B black · Esc leave");
     L.footer = QRectF(margin, H - margin * 0.4 - sfm.height(), W - 2 * margin, sfm.height());
-    p.setFont(small);
-    p.setPen(t.muted);
-    p.drawText(L.footer, Qt::AlignLeft | Qt::AlignVCenter, sfm.elidedText(keys, Qt::ElideRight, L.footer.width()));
+    // The keys are the presenter's, not lecture content: shown until the first key, never on figures.
+    if (keyHints_) {
+        p.setFont(small);
+        p.setPen(t.muted);
+        p.drawText(L.footer, Qt::AlignLeft | Qt::AlignVCenter, sfm.elidedText(keys, Qt::ElideRight, L.footer.width()));
+    }
 
     qreal contentTop = ruleY + margin * 0.5;
     qreal contentBottom = L.footer.top() - margin * 0.4;
@@ -381,6 +384,21 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
             if (need <= L.numbers.height() || scale <= minScale) break;
             scale = std::max(minScale, scale * 0.92);
         }
+        // The comparison table alone on its slide: larger type while it still fits, so that it
+        // fills the slide instead of its top half.
+        for (int iter = 0; tableOnly && need <= L.numbers.height() && iter < 12; ++iter) {
+            Theme bigger = themeByName(themeName_, scale * 1.08);
+            bigger.lineWidth = t.lineWidth;
+            bigger.axisWidth = t.axisWidth;
+            QImage probe(int(L.numbers.width()) + 2, 8, QImage::Format_ARGB32_Premultiplied);
+            QPainter pp(&probe);
+            const qreal needBigger = draw(pp, bigger, QRectF(0, 0, L.numbers.width(), 1e6));
+            pp.end();
+            if (needBigger > L.numbers.height()) break;
+            scale *= 1.08;
+            nt = bigger;
+            need = needBigger;
+        }
         L.numbersHeightNeeded = need;
         L.numbersScale = scale;
         p.save();
@@ -451,6 +469,10 @@ void PresentationWindow::keyPressEvent(QKeyEvent* e) {
             invalidate();
             break;
         default: QWidget::keyPressEvent(e); return;
+    }
+    if (keyHints_) {
+        keyHints_ = false;
+        invalidate();
     }
     e->accept();
 }

@@ -12,7 +12,8 @@
 //                views; F shows or hides it)
 // Speaker notes are never part of the slide the audience sees: N shows them only in a presenter's
 // band at the bottom, and figures of a slide never include them.
-// Keys: PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
+// Keys (listed in the footer until the first key press, and in the handbook: presentationKeys()):
+//       PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
 //       P = pointer, D = draw, C = clear the drawing, N = speaker notes,
 //       B = black screen, F = toggle the numbers column, Esc = leave (emits finished(current)).
 // The pointer/annotation overlay is a transparent widget on top; drawings belong to a slide
@@ -101,6 +102,9 @@ public:
     void paintSlide(QPainter& p, QSize size) const;
     // The theme slides are drawn in: "projector" (default), "light" or "dark" (figures).
     void setThemeName(const QString& name) { themeName_ = name; invalidate(); }
+    // The footer with the keys: shown until the first key press; figures of a slide switch it off.
+    void setKeyHints(bool on) { keyHints_ = on; invalidate(); }
+    bool keyHints() const { return keyHints_; }
 
     // Areas of the last rendered slide (for checks of clipping and overlap).
     struct Layout {
@@ -134,7 +138,7 @@ private:
     Session deck_;
     QString themeName_ = QStringLiteral("projector");
     int current_ = 0;
-    bool showNumbers_ = true, showNotes_ = false, blank_ = false;
+    bool showNumbers_ = true, showNotes_ = false, blank_ = false, keyHints_ = true;
     AnnotationOverlay* overlay_ = nullptr;
     mutable QImage cache_;
     mutable Layout layout_;

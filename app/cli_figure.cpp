@@ -431,6 +431,7 @@ void renderDemoFigure(const std::vector<std::string>& rawArgs) {
     deck.current = 0;
     ui::PresentationWindow slide(deck);
     slide.setThemeName(theme);
+    slide.setKeyHints(false);
     slide.resize(width, height);
     const QSize size(width, height);
     QByteArray bytes;

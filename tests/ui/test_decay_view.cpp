@@ -140,6 +140,34 @@ private Q_SLOTS:
         QVERIFY(n.lo <= lo && n.hi >= hi);
     }
 
+    // A range across zero: the tick at zero is exactly 0 by Qt Charts' own placement
+    // (lo + i·(hi − lo)/(ticks − 1)), so its label reads "0", not "-1.11e-16" (the Shaw slide).
+    void zeroTickIsExactlyZero_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::newRow("-0.53_0.23") << -0.53 << 0.23;
+        QTest::newRow("-0.6_0.4") << -0.6 << 0.4;
+        QTest::newRow("-3.1_0.7") << -3.1 << 0.7;
+        QTest::newRow("-0.07_0.3") << -0.07 << 0.3;
+        for (int k = 0; k < 40; ++k) {
+            const double lo = -std::abs(std::sin(k * 1.3)) * std::pow(10.0, k % 5 - 2), hi = std::abs(std::cos(k * 0.7)) * std::pow(10.0, k % 3 - 1);
+            QTest::newRow(qPrintable(QStringLiteral("sampled_%1").arg(k))) << lo << hi;
+        }
+    }
+    void zeroTickIsExactlyZero() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        const NiceRange n = niceRange(lo, hi, 6);
+        QVERIFY(n.lo <= lo && n.hi >= hi);
+        int zeros = 0;
+        for (int i = 0; i < n.ticks; ++i) {
+            const double v = n.lo + (i * (n.hi - n.lo) / (n.ticks - 1));
+            QVERIFY2(v == 0 || std::abs(v) > 1e-9 * (n.hi - n.lo), qPrintable(QString::number(v, 'g', 17)));
+            zeros += v == 0;
+        }
+        QCOMPARE(zeros, 1);
+    }
+
     void logValueAxisPlotsMagnitudes() {
         QCOMPARE(decayPlotValue(-3.5, true), 3.5);
         QCOMPARE(decayPlotValue(-3.5, false), -3.5);

@@ -80,6 +80,11 @@ private Q_SLOTS:
     void slidesHonourTheirArrangement_data();
     void slidesHonourTheirArrangement();
     void notesAreNotOnTheSlide();
+    void theWholeLectureAt1920x1080_data();
+    void theWholeLectureAt1920x1080();
+    void keyHintsOnlyUntilTheFirstKey();
+    void longContextSlidesAtTheFullContext_data();
+    void longContextSlidesAtTheFullContext();
 };
 
 void TestDeck::authoringOperation_data() {
@@ -431,6 +436,95 @@ void TestDeck::notesAreNotOnTheSlide() {
     // N shows them to the presenter only on request.
     QTest::keyClick(&a, Qt::Key_N);
     QVERIFY(a.renderSlide(QSize(1280, 720)) != b.renderSlide(QSize(1280, 720)));
+}
+
+void TestDeck::theWholeLectureAt1920x1080_data() {
+    QTest::addColumn<int>("slide");
+    const Session d = demoDeck();
+    for (int i = 0; i < int(d.scenes.size()); ++i)
+        QTest::newRow(QStringLiteral("%1_%2").arg(i + 1, 2, 10, QLatin1Char('0')).arg(d.scenes[std::size_t(i)].slide.demo).toUtf8()) << i;
+}
+
+// The default deck as a lecturer gives it: 1920×1080, projector theme, text ×1.5. Every slide
+// fits its frame and its numbers column fits without being squeezed. With $POSLAB_SCREENSHOT_DIR set, each slide is saved to look at.
+void TestDeck::theWholeLectureAt1920x1080() {
+    QFETCH(int, slide);
+    Session d = demoDeck();
+    for (auto& s : d.scenes) {
+        s.scene.view.theme = QStringLiteral("projector");
+        s.scene.view.fontScale = 1.5;
+    }
+    d.current = slide;
+    PresentationWindow p(d);
+    p.resize(1920, 1080);
+    const QImage img = p.renderSlide(QSize(1920, 1080));
+    const auto L = p.lastLayout();
+    const QRectF frame(0, 0, 1920, 1080);
+    for (const QRectF& r : {L.title, L.counter, L.footer}) QVERIFY(frame.contains(r));
+    // The comparison table is all numbers; every other slide has views.
+    const bool tableOnly = demoOfSlide(d.scenes[std::size_t(slide)]) == DemoId::ComparisonTable;
+    QCOMPARE(L.views.isEmpty(), tableOnly);
+    const QRectF content = tableOnly ? L.numbers : L.views;
+    QVERIFY(frame.contains(content));
+    QVERIFY(content.top() >= L.title.bottom());
+    QVERIFY(content.bottom() <= L.footer.top());
+    if (!L.numbers.isEmpty()) {
+        QVERIFY(frame.contains(L.numbers));
+        QVERIFY(!L.numbers.intersects(L.views));
+        // It fits at a type size it chose (not squeezed as a drawing), not below the window's ×1.
+        QVERIFY2(L.numbersHeightNeeded <= L.numbers.height() + 1, qPrintable(QString::number(L.numbersHeightNeeded)));
+        QVERIFY2(L.numbersScale >= 0.95, qPrintable(QString::number(L.numbersScale)));
+    }
+    // The comparison table fills its slide (larger type while it fits), not its top half.
+    if (tableOnly) QVERIFY2(L.numbersHeightNeeded >= 0.8 * L.numbers.height(), qPrintable(QString::number(L.numbersHeightNeeded / L.numbers.height())));
+    // The views (or the table) take most of the slide.
+    QVERIFY2(content.width() * content.height() >= 0.35 * 1920 * 1080, qPrintable(QString::number(content.width() * content.height() / (1920.0 * 1080))));
+    const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) img.save(QStringLiteral("%1/lecture_%2.png").arg(dir).arg(slide + 1, 2, 10, QLatin1Char('0')));
+}
+
+// The footer's keys are the presenter's: on the first slide shown until a key is pressed, then
+// gone; never on a figure of a slide.
+void TestDeck::keyHintsOnlyUntilTheFirstKey() {
+    Session d = demoDeck();
+    d.current = 3;
+    PresentationWindow p(d);
+    p.resize(1280, 720);
+    auto footerInk = [&p] {
+        const QImage img = p.renderSlide(QSize(1280, 720));
+        return countViews(img, p.lastLayout().footer, img.pixelColor(1, 1));
+    };
+    QVERIFY(p.keyHints());
+    QVERIFY(footerInk() > 20);
+    QTest::keyClick(&p, Qt::Key_Right);
+    QCOMPARE(p.current(), 4);
+    QVERIFY(!p.keyHints());
+    QCOMPARE(footerInk(), 0);
+    PresentationWindow figure(d);
+    figure.resize(1280, 720);
+    figure.setKeyHints(false);
+    const QImage img = figure.renderSlide(QSize(1280, 720));
+    QCOMPARE(countViews(img, figure.lastLayout().footer, img.pixelColor(1, 1)), 0);
+}
+
+// The long-context slides show the model at its extended context, not a shorter stand-in.
+void TestDeck::longContextSlidesAtTheFullContext_data() {
+    QTest::addColumn<int>("demo");
+    QTest::addColumn<qint64>("length");
+    QTest::addColumn<qint64>("original");
+    QTest::newRow("llama3-bands_131072") << int(DemoId::Llama3Bands) << qint64(131072) << qint64(8192);
+    QTest::newRow("yarn-ramp_32768") << int(DemoId::YarnRamp) << qint64(32768) << qint64(4096);
+}
+
+void TestDeck::longContextSlidesAtTheFullContext() {
+    QFETCH(int, demo);
+    QFETCH(qint64, length);
+    QFETCH(qint64, original);
+    const SceneParams s = demoScene(DemoId(demo));
+    QCOMPARE(qint64(s.length), length);
+    QCOMPARE(qint64(s.methods.front().params.rope.max_positions), length);
+    QCOMPARE(qint64(s.methods.front().params.rope.original_max_positions.value_or(0)), original);
+    QVERIFY(s.positions.back() == length - 1);
 }
 
 int main(int argc, char** argv) {

@@ -245,6 +245,34 @@ private Q_SLOTS:
         QVERIFY(!scene.params().methods[0].params.validate());
         QCOMPARE(panel.dimControl()->edit()->text(), QString::number(scene.params().methods[0].params.dim));
     }
+
+    // Every control of the panel states what its parameter means and its valid range (the
+    // table's help and range) in its tooltip, and so does its label in the form.
+    void tooltipsStateTheRange() {
+        Scene scene;
+        ParameterPanel panel(&scene);
+        int controls = 0;
+        QStringList missing;
+        auto check = [&](const ParamInfo& info, const QString& path) {
+            QWidget* w = panel.control(path);
+            if (!w) return;
+            ++controls;
+            const QString valid = QString::fromStdString(info.valid());
+            QVERIFY2(!valid.isEmpty(), qPrintable(path));
+            QWidget* shown = w;
+            if (auto* s = qobject_cast<SliderSpin*>(w)) shown = s->edit();
+            for (QWidget* x : {w, shown})
+                if (!x->toolTip().contains(valid) || !x->toolTip().contains(QString::fromStdString(std::string(info.help))))
+                    missing << path + QStringLiteral(": ") + x->toolTip();
+            for (auto* l : panel.findChildren<QLabel*>())
+                if (l->buddy() == w && !l->toolTip().contains(valid)) missing << path + QStringLiteral(" (label)");
+        };
+        for (const auto& p : scoreParamTable()) check(p.info, QString::fromStdString(p.path()));
+        for (const auto& p : sceneParamTable()) check(p.info, QStringLiteral("scene.") + QString::fromStdString(p.path()));
+        for (const auto& p : viewParamTable()) check(p.info, QStringLiteral("view.") + QString::fromStdString(p.path()));
+        QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+        QVERIFY2(controls >= 40, qPrintable(QString::number(controls)));
+    }
 };
 
 QTEST_MAIN(TestParameterPanel)

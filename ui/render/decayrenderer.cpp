@@ -43,7 +43,20 @@ NiceRange niceRange(double lo, double hi, int ticks) {
     const double range = niceNumber(hi - lo, true);
     const double step = niceNumber(range / (ticks - 1), false);
     const double a = std::floor(lo / step), b = std::ceil(hi / step);
-    return {a * step, b * step, int(b - a) + 1};
+    NiceRange r{a * step, b * step, int(b - a) + 1};
+    // Qt Charts puts tick i at lo + i·(hi − lo)/(ticks − 1); in floating point the tick meant to
+    // be 0 can come out as −1.1e−16 and is printed so. Nudge lo by ulps until it is exactly 0.
+    if (r.lo < 0 && r.hi > 0) {
+        const NiceRange nice = r;
+        const int k = int(std::llround(-a));
+        for (int iter = 0; iter < 8; ++iter) {
+            const double z = r.lo + (k * (r.hi - r.lo) / (r.ticks - 1));
+            if (z == 0) break;
+            r.lo -= z;
+        }
+        if (r.lo > lo || r.lo + (k * (r.hi - r.lo) / (r.ticks - 1)) != 0) r = nice;
+    }
+    return r;
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "ui/teaching/demopanel.h"
 
+#include "core/t5.h"
 #include "ui/render/colormap.h"
 #include "ui/render/formula.h"
 
@@ -96,6 +97,7 @@ struct Series {
     QString name;
     std::vector<double> y;
     QColor color;
+    bool dots = false;   // markers only (a measurement drawn over the formula's line)
 };
 qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabels, const std::vector<Series>& series, const QString& xname,
                 const Theme& t) {
@@ -137,12 +139,22 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
     }
     p.drawText(QRectF(plot.left(), plot.bottom() + fm.height() + 3, plot.width(), fm.height()), Qt::AlignHCenter, xname);
     p.setRenderHint(QPainter::Antialiasing);
+    // Lines first, then the dotted series on top of them.
+    for (bool dotsPass : {false, true})
     for (const auto& s : series) {
+        if (s.dots != dotsPass) continue;
         QPainterPath path;
         for (std::size_t i = 0; i < s.y.size(); ++i) {
             const QPointF pt(X(i), Y(s.y[i]));
             if (i == 0) path.moveTo(pt);
             else path.lineTo(pt);
+        }
+        if (s.dots) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(s.color);
+            const qreal rad = std::max<qreal>(3, t.lineWidth * 2.2);
+            for (std::size_t i = 0; i < s.y.size(); ++i) p.drawEllipse(QPointF(X(i), Y(s.y[i])), rad, rad);
+            continue;
         }
         p.setPen(QPen(s.color, t.lineWidth, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
         p.setBrush(Qt::NoBrush);
@@ -151,14 +163,84 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
     // Legend below the axis title, one entry per line.
     qreal ly = plot.bottom() + fm.height() * 2 + 6;
     for (const auto& s : series) {
-        p.setPen(QPen(s.color, t.lineWidth));
-        p.drawLine(QPointF(plot.left(), ly + fm.height() / 2), QPointF(plot.left() + 24, ly + fm.height() / 2));
+        if (s.dots) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(s.color);
+            const qreal rad = std::max<qreal>(3, t.lineWidth * 2.2);
+            p.drawEllipse(QPointF(plot.left() + 12, ly + fm.height() / 2), rad, rad);
+            p.setBrush(Qt::NoBrush);
+        } else {
+            p.setPen(QPen(s.color, t.lineWidth));
+            p.drawLine(QPointF(plot.left(), ly + fm.height() / 2), QPointF(plot.left() + 24, ly + fm.height() / 2));
+        }
         p.setPen(t.foreground);
         p.setFont(sf);
         p.drawText(QPointF(plot.left() + 30, ly + fm.ascent()), s.name);
         ly += fm.height();
     }
     return total;
+}
+
+// T5's bucket against the distance d of a key before the query, for every integer d from 0 to
+// 4·max_distance, as the step function it is, on a log(1 + d) axis: one step per distance up to
+// max_exact, logarithmically spaced steps up to max_distance, flat after. Returns height.
+qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme& t) {
+    const QFont sf = t.smallFont();
+    const QFontMetricsF fm(sf, p.device());
+    const qreal h = std::min(r.width() * 0.55, 240.0 * t.fontScale * (t.fontPt / 10.0));
+    const std::int64_t dMax = 4 * tp.max_distance;
+    const std::int64_t nb = tp.bidirectional ? tp.num_buckets / 2 : tp.num_buckets;
+    const std::int64_t maxExact = nb / 2;
+    const qreal left = r.left() + fm.horizontalAdvance(QStringLiteral("000")) + 8;
+    const QRectF plot(left, r.top() + fm.height() * 0.6, r.right() - left - 6, h - fm.height() * 3.2);
+    auto X = [&](double d) { return plot.left() + plot.width() * std::log1p(d) / std::log1p(double(dMax) + 1); };
+    double top = 1;
+    for (std::int64_t d = 0; d <= dMax; ++d) top = std::max(top, double(t5Bucket(-d, tp)));
+    auto Y = [&](double b) { return plot.bottom() - b / top * plot.height(); };
+    p.save();
+    p.setFont(sf);
+    // Axes, bucket ticks (0, max_exact, last) and distance ticks at powers of two.
+    p.setPen(QPen(t.foreground, t.axisWidth));
+    p.drawLine(plot.bottomLeft(), plot.topLeft());
+    p.drawLine(plot.bottomLeft(), plot.bottomRight());
+    p.setPen(t.muted);
+    for (double b : {0.0, double(maxExact), top}) {
+        p.drawText(QRectF(r.left(), Y(b) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+                   QString::number(b));
+    }
+    qreal lastRight = -1e9;
+    for (std::int64_t d = 0; d <= dMax; d = d == 0 ? 1 : d * 2) {
+        const QString l = QString::number(d);
+        const qreal w = fm.horizontalAdvance(l);
+        const qreal x = std::clamp(X(double(d)) - w / 2, r.left(), r.right() - w);
+        if (x < lastRight + 4) continue;
+        p.drawText(QPointF(x, plot.bottom() + fm.ascent() + 3), l);
+        lastRight = x + w;
+    }
+    p.drawText(QRectF(plot.left(), plot.bottom() + fm.height() + 3, plot.width(), fm.height()), Qt::AlignHCenter,
+               QObject::tr("distance d of the key before the query (log scale)"));
+    // The two bounds of the rule.
+    p.setPen(QPen(t.muted, 1, Qt::DashLine));
+    for (std::int64_t d : {maxExact, tp.max_distance}) p.drawLine(QPointF(X(double(d)), plot.top()), QPointF(X(double(d)), plot.bottom()));
+    p.setPen(t.muted);
+    p.drawText(QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("max_exact %1").arg(maxExact));
+    const QString md = QObject::tr("max_distance %1").arg(tp.max_distance);
+    p.drawText(QPointF(std::min(X(double(tp.max_distance)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.top() + fm.ascent() + fm.height()), md);
+    // The steps: bucket(d) holds on [d, d + 1).
+    QPainterPath path;
+    for (std::int64_t d = 0; d <= dMax; ++d) {
+        const double b = double(t5Bucket(-d, tp));
+        const QPointF a(X(double(d)), Y(b)), e(X(double(std::min(d + 1, dMax))), Y(b));
+        if (d == 0) path.moveTo(a);
+        else path.lineTo(a);
+        path.lineTo(e);
+    }
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(t.series(0), t.lineWidth, Qt::SolidLine, Qt::FlatCap, Qt::MiterJoin));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    p.restore();
+    return h;
 }
 
 // Rows of (cells), the first row a header; column widths as fractions. Returns height; fills hits.
@@ -425,8 +507,14 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             const std::size_t n = ys.front()->list.size();
             for (std::size_t i = 0; i < n; ++i)
                 xl.push_back(xs && i < xs->list.size() ? shortNumber(xs->list[i]) : QString::number(id == DemoId::AlibiSlopes ? i + 1 : i));
+            if (id == DemoId::T5Buckets) {
+                y += t5Staircase(p, QRectF(x, y, w, 0), demoParams(id).t5Params(), t) + gap;
+                break;
+            }
             std::vector<Series> series;
             for (std::size_t k = 0; k < ys.size(); ++k) series.push_back({qs(ys[k]->label), ys[k]->list, t.series(int(k))});
+            // ALiBi: the measured slopes as dots on the formula's line (the two coincide).
+            if (id == DemoId::AlibiSlopes && series.size() > 1) series.front().dots = true;
             const QString xname = xs ? qs(xs->label) : id == DemoId::AlibiSlopes ? QObject::tr("head h") : QObject::tr("pair i");
             y += lineChart(p, QRectF(x, y, w, 0), xl, series, xname, t) + gap;
             break;

@@ -2,6 +2,8 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace poslab::ui {
 
 namespace {
@@ -204,8 +206,11 @@ SceneParams demoScene(DemoId id) {
             c.params = dp;
             c.label = id == DemoId::Llama3Bands ? QStringLiteral("Llama 3.1 (llama3 ×8)") : QStringLiteral("YaRN ×%1").arg(dp.rope.resolvedFactor(), 0, 'g', 4);
             s.methods = {c};
-            s.length = 4096;
-            s.positions = {0, 1024, 4095};
+            // At the extended context (Llama 3.1: 131 072; YaRN: 32 768), so every view and number
+            // of the slide is at the model's full length.
+            const std::int64_t orig = dp.rope.original_max_positions.value_or(dp.rope.max_positions);
+            s.length = std::clamp<std::int64_t>(dp.rope.max_positions, 2, kMaxLength);
+            s.positions = {0, orig - 1, s.length - 1};
             onlyViews(s, false, false, false, true);
             break;
         }

@@ -29,7 +29,9 @@ std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QR
     if (n == 1) {
         out.push_back(area);
     } else if (n == 2) {
-        const bool stack = arrangement == SlideArrangement::Demo && area.width() < 1.6 * area.height();
+        // A demonstration's two views: stacked or side by side, whichever gives each the larger
+        // short side (the heatmaps are square).
+        const bool stack = arrangement == SlideArrangement::Demo && std::min(area.width(), halfH) > std::min(halfW, area.height());
         if (stack) {
             out.push_back(QRectF(area.left(), area.top(), area.width(), halfH));
             out.push_back(QRectF(area.left(), area.top() + halfH + gap, area.width(), halfH));
@@ -237,8 +239,10 @@ void PresentationWindow::resizeEvent(QResizeEvent* e) {
 Theme PresentationWindow::slideTheme() const {
     const qreal h = std::max(height(), 360);
     const double base = std::max(1.0, slide().scene.view.fontScale);
-    // The projector theme, text and lines scaled so that 1080 px of height gets ~1.45× the window's.
-    Theme t = themeByName(themeName_, std::clamp(base * 1.45 * h / 1080.0, 0.5, 3.0));
+    // The projector theme, text and lines scaled so that 1080 px of height gets at least 1.45× the
+    // window's default text (a scene's own larger text size, e.g. ×1.5, is taken as it is, not
+    // multiplied again: ×1.5 × 1.45 left the views no room for their labels).
+    Theme t = themeByName(themeName_, std::clamp(std::max(base, 1.45) * h / 1080.0, 0.5, 3.0));
     t.lineWidth *= std::max(1.0, h / 1080.0);
     t.axisWidth *= std::max(1.0, h / 1080.0);
     return t;
@@ -298,9 +302,12 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
     const QFontMetricsF sfm(small, p.device());
     const QString keys = tr("PgDn/→ next · PgUp/← back · P pointer · D draw · C clear · N notes · F numbers · B black · Esc leave");
     L.footer = QRectF(margin, H - margin * 0.4 - sfm.height(), W - 2 * margin, sfm.height());
-    p.setFont(small);
-    p.setPen(t.muted);
-    p.drawText(L.footer, Qt::AlignLeft | Qt::AlignVCenter, sfm.elidedText(keys, Qt::ElideRight, L.footer.width()));
+    // The keys are the presenter's, not lecture content: shown until the first key, never on figures.
+    if (keyHints_) {
+        p.setFont(small);
+        p.setPen(t.muted);
+        p.drawText(L.footer, Qt::AlignLeft | Qt::AlignVCenter, sfm.elidedText(keys, Qt::ElideRight, L.footer.width()));
+    }
 
     qreal contentTop = ruleY + margin * 0.5;
     qreal contentBottom = L.footer.top() - margin * 0.4;
@@ -377,6 +384,21 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
             if (need <= L.numbers.height() || scale <= minScale) break;
             scale = std::max(minScale, scale * 0.92);
         }
+        // The comparison table alone on its slide: larger type while it still fits, so that it
+        // fills the slide instead of its top half.
+        for (int iter = 0; tableOnly && need <= L.numbers.height() && iter < 12; ++iter) {
+            Theme bigger = themeByName(themeName_, scale * 1.08);
+            bigger.lineWidth = t.lineWidth;
+            bigger.axisWidth = t.axisWidth;
+            QImage probe(int(L.numbers.width()) + 2, 8, QImage::Format_ARGB32_Premultiplied);
+            QPainter pp(&probe);
+            const qreal needBigger = draw(pp, bigger, QRectF(0, 0, L.numbers.width(), 1e6));
+            pp.end();
+            if (needBigger > L.numbers.height()) break;
+            scale *= 1.08;
+            nt = bigger;
+            need = needBigger;
+        }
         L.numbersHeightNeeded = need;
         L.numbersScale = scale;
         p.save();
@@ -397,6 +419,23 @@ void PresentationWindow::paintEvent(QPaintEvent*) {
     if (cache_.size() != size()) cache_ = renderSlide(size());
     QPainter p(this);
     p.drawImage(0, 0, cache_);
+}
+
+const std::vector<PresentationKey>& presentationKeys() {
+    static const std::vector<PresentationKey> keys = {
+        {{Qt::Key_PageDown, Qt::Key_Right, Qt::Key_Down, Qt::Key_Space, Qt::Key_Return, Qt::Key_Enter}, "next slide"},
+        {{Qt::Key_PageUp, Qt::Key_Left, Qt::Key_Up, Qt::Key_Backspace}, "previous slide"},
+        {{Qt::Key_Home}, "first slide"},
+        {{Qt::Key_End}, "last slide"},
+        {{Qt::Key_P}, "laser pointer on/off"},
+        {{Qt::Key_D}, "draw on the slide on/off (the drawing stays with the slide)"},
+        {{Qt::Key_C}, "clear the drawing"},
+        {{Qt::Key_N}, "speaker notes on/off (a band at the bottom; never on figures)"},
+        {{Qt::Key_F}, "the numbers column on/off"},
+        {{Qt::Key_B}, "black screen on/off"},
+        {{Qt::Key_Escape}, "leave presentation mode"},
+    };
+    return keys;
 }
 
 void PresentationWindow::keyPressEvent(QKeyEvent* e) {
@@ -430,6 +469,10 @@ void PresentationWindow::keyPressEvent(QKeyEvent* e) {
             invalidate();
             break;
         default: QWidget::keyPressEvent(e); return;
+    }
+    if (keyHints_) {
+        keyHints_ = false;
+        invalidate();
     }
     e->accept();
 }

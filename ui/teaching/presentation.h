@@ -12,7 +12,8 @@
 //                views; F shows or hides it)
 // Speaker notes are never part of the slide the audience sees: N shows them only in a presenter's
 // band at the bottom, and figures of a slide never include them.
-// Keys: PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
+// Keys (listed in the footer until the first key press, and in the handbook: presentationKeys()):
+//       PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
 //       P = pointer, D = draw, C = clear the drawing, N = speaker notes,
 //       B = black screen, F = toggle the numbers column, Esc = leave (emits finished(current)).
 // The pointer/annotation overlay is a transparent widget on top; drawings belong to a slide
@@ -32,9 +33,17 @@ namespace poslab::ui {
 // The views a slide shows, in order (the arrangement's, else the scene's shown views).
 std::vector<ViewKind> slideViews(const SessionScene& slide);
 // Where a slide's n views go inside `area` (gap between them): one fills it; two side by side
-// (a demonstration's two are stacked when the area is not wide); three or four a 2×2 grid (a
+// (a demonstration's two are stacked when that gives each a larger short side); three or four a 2×2 grid (a
 // third spans the bottom row). Pure geometry, so a layout engine can take it over.
 std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap);
+
+// The keys of presentation mode, for the handbook and the welcome page: each row's keys (Qt::Key
+// values) and what they do. keyPressEvent handles exactly these keys (tests/ui/test_handbook checks).
+struct PresentationKey {
+    std::vector<int> keys;
+    const char* action;
+};
+const std::vector<PresentationKey>& presentationKeys();
 
 class AnnotationOverlay : public QWidget {
     Q_OBJECT
@@ -93,6 +102,9 @@ public:
     void paintSlide(QPainter& p, QSize size) const;
     // The theme slides are drawn in: "projector" (default), "light" or "dark" (figures).
     void setThemeName(const QString& name) { themeName_ = name; invalidate(); }
+    // The footer with the keys: shown until the first key press; figures of a slide switch it off.
+    void setKeyHints(bool on) { keyHints_ = on; invalidate(); }
+    bool keyHints() const { return keyHints_; }
 
     // Areas of the last rendered slide (for checks of clipping and overlap).
     struct Layout {
@@ -126,7 +138,7 @@ private:
     Session deck_;
     QString themeName_ = QStringLiteral("projector");
     int current_ = 0;
-    bool showNumbers_ = true, showNotes_ = false, blank_ = false;
+    bool showNumbers_ = true, showNotes_ = false, blank_ = false, keyHints_ = true;
     AnnotationOverlay* overlay_ = nullptr;
     mutable QImage cache_;
     mutable Layout layout_;

@@ -1,7 +1,5 @@
 #include "ui/window/explorer.h"
 
-#include "ui/window/mainwindow.h"
-#include "ui/window/sessionactions.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -31,6 +29,8 @@ int runExplorer(int argc, char** argv, const QString& sessionFile) {
     }
     window.show();
     sessions.offerRestore();
+    // The first start (nothing opened, nothing to restore): the welcome page with a start path.
+    if (sessionFile.isEmpty() && !sessions.restorePrompt()) welcomeAtStart(&window);
     return QApplication::exec();
 }
 

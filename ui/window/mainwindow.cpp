@@ -4,8 +4,6 @@
 #include "ui/io/modelconfig.h"
 #include "ui/io/qkfile.h"
 #include "ui/panel/parameterpanel.h"
-#include "ui/io/session.h"
-#include "ui/window/teaching.h"
 #include "ui/views/views.h"
 
 #include <QAction>
@@ -222,6 +220,21 @@ void MainWindow::buildMenus() {
     }
 
     auto* help = menuBar()->addMenu(tr("&Help"));
+    // The offline handbook (ui/teaching/handbook.h) and the welcome page (welcome.h).
+    auto* handbook = help->addAction(tr("&Handbook"), this, [this] {
+        auto* d = findChild<HandbookDialog*>();
+        if (!d) d = new HandbookDialog(this);
+        d->show();
+        d->raise();
+    });
+    handbook->setShortcut(QKeySequence::HelpContents);
+    handbook->setObjectName(QStringLiteral("helpHandbook"));
+    auto* welcome = help->addAction(tr("&Welcome page"), this, [this] {
+        auto* d = new WelcomeDialog(this);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->show();
+    });
+    welcome->setObjectName(QStringLiteral("helpWelcome"));
     help->addAction(tr("&Methods"), this, [this] {
         QString text;
         for (Method m : kAllMethods) text += QStringLiteral("<p><b>%1</b>: %2</p>").arg(qs(methodTitle(m)).toHtmlEscaped(), qs(methodSummary(m)).toHtmlEscaped());

@@ -1,5 +1,8 @@
 #include "ui/window/explorer.h"
 
+#include "ui/teaching/welcome.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/sessionactions.h"
 
 #include <QApplication>
 #include <QIcon>

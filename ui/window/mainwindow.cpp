@@ -3,8 +3,12 @@
 #include "core/presets.h"
 #include "ui/io/modelconfig.h"
 #include "ui/io/qkfile.h"
+#include "ui/io/session.h"
 #include "ui/panel/parameterpanel.h"
+#include "ui/teaching/handbook.h"
+#include "ui/teaching/welcome.h"
 #include "ui/views/views.h"
+#include "ui/window/teaching.h"
 
 #include <QAction>
 #include <QActionGroup>

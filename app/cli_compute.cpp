@@ -734,8 +734,9 @@ int precision(const std::vector<std::string>& args) {
         printHelpAndExit("poslab compute precision --head-dim N --positions LIST|RANGE --precision P [--angle-precision A] [options]",
                          "What the precision path does to RoPE's angles and tables: per position and pair, the angle\n"
                          "(wrapped to (-pi, pi]), cos and sin the path uses minus the exact double-precision values.\n"
-                         "Prints {\"positions\", \"angle_error\", \"cos_error\", \"sin_error\", \"max_abs_error\"}\n"
-                         "(max_abs_error: per position, the largest |cos error| or |sin error| over the pairs).",
+                         "Prints {\"positions\", \"angle_error\", \"cos_error\", \"sin_error\", \"max_abs_error\", \"collisions\"}\n"
+                         "(max_abs_error: per position, the largest |cos error| or |sin error| over the pairs;\n"
+                         "collisions: [{\"value\", \"positions\"}], the given positions the angle dtype holds as one value).",
                          specs);
         return 0;
     }
@@ -755,6 +756,15 @@ int precision(const std::vector<std::string>& args) {
     j.key("cos_error").matrix(e.cos);
     j.key("sin_error").matrix(e.sin);
     j.key("max_abs_error").vector(e.max_abs);
+    // Positions the angle dtype cannot tell apart (bfloat16 above 256, float16 above 2048).
+    j.key("collisions").beginArray();
+    for (const PositionCollision& c : ropePositionCollisions(r, pos)) {
+        j.beginObject();
+        j.key("value").number(c.value);
+        j.key("positions").integers(c.positions);
+        j.endObject();
+    }
+    j.endArray();
     j.endObject();
     printJson(j);
     return 0;

@@ -564,6 +564,25 @@ RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Position
     return e;
 }
 
+std::vector<PositionCollision> ropePositionCollisions(const RopeParams& params, const Positions& positions) {
+    const Precision ap = ropeAnglePrecision(params);
+    std::vector<std::int64_t> sorted = positions;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    // Rounding is monotone: positions holding the same value are consecutive in sorted order.
+    std::vector<PositionCollision> out;
+    for (std::size_t a = 0; a < sorted.size();) {
+        const double v = roundToPrecision(ap, static_cast<double>(sorted[a]));
+        std::size_t b = a + 1;
+        while (b < sorted.size() && roundToPrecision(ap, static_cast<double>(sorted[b])) == v) ++b;
+        if (b - a > 1)
+            out.push_back({v, std::vector<std::int64_t>(sorted.begin() + static_cast<std::ptrdiff_t>(a),
+                                                        sorted.begin() + static_cast<std::ptrdiff_t>(b))});
+        a = b;
+    }
+    return out;
+}
+
 // ============================================================================ rope_detail.h
 RopeDynamicBase ropeDynamicBase(const RopeParams& params, std::optional<std::int64_t> seq_len) {
     const std::int64_t s = seq_len ? *seq_len : params.seq_len.value_or(params.max_positions);

@@ -169,6 +169,18 @@ struct RopePrecisionErrors {
 };
 RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions);
 
+// Positions that collide in the angle dtype (ropeAnglePrecision): different integers of
+// `positions` that the dtype holds as the same value, so that the model gives them the same
+// angles. One entry per held value shared by two or more of the given positions, in increasing
+// order of that value, each with its positions in increasing order (duplicates in the list count
+// once). bfloat16 holds every integer up to 256, float16 up to 2048, float32 up to 2^24; double
+// never collides. Precondition: positions valid.
+struct PositionCollision {
+    double value = 0;                 // the value the dtype holds
+    std::vector<std::int64_t> positions;
+};
+std::vector<PositionCollision> ropePositionCollisions(const RopeParams& params, const Positions& positions);
+
 // The largest position the angle dtype holds as a finite number (float16: 65504; else kMaxPosition).
 std::int64_t ropeMaxFinitePosition(const RopeParams& params);
 

@@ -190,6 +190,25 @@ void TestCli::precisionSeedFigures() {
     QCOMPARE(a[0].toArray()[0].toDouble(), 0.0);
     QCOMPARE(a[1].toArray()[0].toDouble(), -1.0);
     QCOMPARE(a[3].toArray()[0].toDouble(), 1.0);
+    // ... and says which positions collide: 256 and 257 are both 256, 259 and 260 both 260.
+    r = runPoslab(split("compute precision --head-dim 2 --positions 256:261 --precision bfloat16 --angle-precision bfloat16"));
+    EXPECT_OK(r);
+    const QJsonArray col = r.json()["collisions"].toArray();
+    QCOMPARE(col.size(), 2);
+    QCOMPARE(col[0].toObject()["value"].toDouble(), 256.0);
+    QCOMPARE(col[0].toObject()["positions"].toArray(), QJsonArray({256, 257}));
+    QCOMPARE(col[1].toObject()["value"].toDouble(), 260.0);
+    QCOMPARE(col[1].toObject()["positions"].toArray(), QJsonArray({259, 260}));
+    // float32 angles (transformers main) hold every one of them.
+    r = runPoslab(split("compute precision --head-dim 2 --positions 256:261 --precision bfloat16"));
+    EXPECT_OK(r);
+    QCOMPARE(r.json()["collisions"].toArray().size(), 0);
+    // float16 holds every integer up to 2048: 2049 → 2048; 0..4096 share 513 values
+    // ({2048, 2049}, then {4k−1, 4k, 4k+1} up to {4095, 4096}).
+    r = runPoslab(split("compute precision --head-dim 2 --positions 0:4097 --precision float16 --angle-precision float16"));
+    EXPECT_OK(r);
+    QCOMPARE(r.json()["collisions"].toArray().size(), 513);
+    QCOMPARE(r.json()["collisions"].toArray()[0].toObject()["positions"].toArray(), QJsonArray({2048, 2049}));
     // double: no error at all.
     r = runPoslab(split("compute precision --head-dim 8 --positions 0:100 --precision double"));
     EXPECT_OK(r);

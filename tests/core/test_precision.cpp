@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -205,6 +206,68 @@ private Q_SLOTS:
         QFETCH(double, x);
         QFETCH(double, want);
         QCOMPARE(roundToPrecision(Precision(precision), x), want);
+    }
+
+    // ropePositionCollisions against the rounding's definition (refBFloat16/refFloat16, float32
+    // by cast): positions grouped by the value the angle dtype holds, groups of two or more only.
+    void positionCollisions_data() {
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<int>("anglePrecision");
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<int>("groups");          // how many held values two or more positions share
+        QTest::addColumn<qint64>("firstColliding");  // the smallest colliding position (-1: none)
+        const int bf = int(Precision::BFloat16), hf = int(Precision::Float16), f32 = int(Precision::Float32);
+        // bfloat16 holds 0..256; 257 → 256; from 256 to 512 one value per 4 integers ({4k−1, 4k, 4k+1}).
+        QTest::newRow("bfloat16 angles 0..1023") << bf << bf << qint64(0) << qint64(1024) << 64 + 128 + 1 << qint64(256);
+        QTest::newRow("bfloat16 angles 0..256") << bf << bf << qint64(0) << qint64(257) << 0 << qint64(-1);
+        // transformers main: the angles are float32 whatever the dtype, every position up to 2^24 is held.
+        QTest::newRow("bfloat16 float32 angles 0..65535") << bf << f32 << qint64(0) << qint64(65536) << 0 << qint64(-1);
+        QTest::newRow("float16 angles 0..4096") << hf << hf << qint64(0) << qint64(4097) << 513 << qint64(2048);
+        QTest::newRow("float16 angles 0..2048") << hf << hf << qint64(0) << qint64(2049) << 0 << qint64(-1);
+        QTest::newRow("float32 2^24 - 4 .. 2^24 + 4") << f32 << f32 << qint64((1 << 24) - 4) << qint64((1 << 24) + 5) << 2 << qint64(1 << 24);
+        QTest::newRow("double 2^24 .. 2^24 + 8") << int(Precision::Double) << f32 << qint64(1 << 24) << qint64((1 << 24) + 9) << 0 << qint64(-1);
+    }
+    void positionCollisions() {
+        QFETCH(int, precision);
+        QFETCH(int, anglePrecision);
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(int, groups);
+        QFETCH(qint64, firstColliding);
+        RopeParams p;
+        p.head_dim = 8;
+        p.precision = Precision(precision);
+        p.angle_precision = Precision(anglePrecision);
+        // Given out of order and with a repeat: the result is the same.
+        Positions pos;
+        for (std::int64_t q = to - 1; q >= from; --q) pos.push_back(q);
+        if (!pos.empty()) pos.push_back(pos.front());
+        const std::vector<PositionCollision> got = ropePositionCollisions(p, pos);
+        QCOMPARE(int(got.size()), groups);
+        QCOMPARE(got.empty() ? qint64(-1) : qint64(got.front().positions.front()), firstColliding);
+        // Brute force by the definition of each rounding.
+        const Precision ap = ropeAnglePrecision(p);
+        const auto held = [&](std::int64_t q) {
+            const float f = float(q);
+            switch (ap) {
+                case Precision::Double: return double(q);
+                case Precision::Float32: return double(f);
+                case Precision::BFloat16: return double(refBFloat16(f));
+                case Precision::Float16: return double(refFloat16(f));
+            }
+            return double(q);
+        };
+        std::map<double, std::vector<std::int64_t>> byValue;
+        for (std::int64_t q = from; q < to; ++q) byValue[held(q)].push_back(q);
+        std::vector<PositionCollision> want;
+        for (auto& [v, ps] : byValue)
+            if (ps.size() > 1) want.push_back({v, ps});
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t g = 0; g < want.size(); ++g) {
+            QCOMPARE(got[g].value, want[g].value);
+            QCOMPARE(got[g].positions, want[g].positions);
+        }
     }
 
     // PyTorch 1.13 + transformers' rotate_half/apply_rotary_pos_emb, bit for bit.

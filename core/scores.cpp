@@ -168,8 +168,10 @@ public:
         if (halfDots()) {
             // bfloat16/float16: float32 accumulation, rounded to the dtype (core/precision.h).
             out = precisionScores(p_.precision, qs, ks, s_);
-        } else if (qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
-            // Large blocks (softmax normalisers of long sequences): the packed SIMD kernel.
+        } else if (ks.rows() > 1 && qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
+            // Large blocks (softmax normalisers of long sequences): the packed SIMD kernel. (Not
+            // for one key against many queries, the scores of every distance: the kernel would
+            // pad that key to a whole panel of keys.)
             out.resize(qs.rows(), ks.rows());
             scaledDots(qs.data(), qs.rows(), packKeys(ks.data(), ks.rows(), p_.dim), ks.rows(), s_, out.data());
         } else {

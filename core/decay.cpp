@@ -114,22 +114,66 @@ struct Sweep {
     std::function<void(std::int64_t d, Eigen::Index k, double& c, double& s)> exact;
 };
 
-// 0 where every value within eps of v rounds to the same float32, else 1 (double-width
-// operations only, so that the loops vectorise).
-inline double roundsApart(double v, double eps) {
+// 0 where every value within eps of v rounds to the same float32, else 1 (64-bit lanes only,
+// so that the loops vectorise).
+inline std::int64_t roundsApart(double v, double eps) {
     const double lo = static_cast<double>(static_cast<float>(v - eps));
     const double hi = static_cast<double>(static_cast<float>(v + eps));
-    return lo == hi ? 0.0 : 1.0;
+    return lo != hi;
+}
+
+// Angle32 for one pair over one block: c/s hold cos/sin(d·w) (d = dd0 + t, exact angle e = d·w);
+// they become f32(cos/sin(x)) with x = f32(e), δ = x − e, cos x = cos e·cos δ − sin e·sin δ. The
+// Taylor series of cos δ, sin δ is cut at the degree that the block's largest |δ| (at most half a
+// float32 ulp of its largest angle) needs for a truncation error below 1e-16, far inside kGuard:
+//   L = 1: |δ| <= 2^-20   sin δ ≈ δ,               cos δ ≈ 1 − δ²/2         (error < 2e-19)
+//   L = 2: |δ| <= 2^-11   sin δ to δ³,             cos δ to δ⁴              (error < 3e-19)
+//   L = 3: |δ| <= 2^-6    sin δ to δ⁵,             cos δ to δ⁶              (error < 5e-17)
+//   L = 4: |δ| <= 1/8     sin δ to δ⁹,             cos δ to δ¹⁰             (error < 1e-17)
+// (past 1/8 a value is flagged and evaluated directly). Returns whether any value was flagged
+// (flags in bb: 1 where the float32 rounding is not certain).
+template <int L>
+__attribute__((always_inline)) inline std::int64_t angle32Block(double dd0, double w, const double* tt, std::int64_t len,
+                                                                double* cc, double* ss, std::int64_t* bb) {
+    std::int64_t any = 0;
+    for (std::int64_t t = 0; t < len; ++t) {
+        const double e = (dd0 + tt[t]) * w;   // exact: d < 2^24, w a float
+        const double x = static_cast<double>(static_cast<float>(e));
+        const double del = x - e, d2 = del * del;
+        double sd, cd;
+        if constexpr (L == 1) {
+            sd = del;
+            cd = 1 - d2 * 0.5;
+        } else if constexpr (L == 2) {
+            sd = del * (1 - d2 * (1.0 / 6));
+            cd = 1 - d2 * 0.5 * (1 - d2 * (1.0 / 12));
+        } else if constexpr (L == 3) {
+            sd = del * (1 - d2 * (1.0 / 6) * (1 - d2 * (1.0 / 20)));
+            cd = 1 - d2 * 0.5 * (1 - d2 * (1.0 / 12) * (1 - d2 * (1.0 / 30)));
+        } else {
+            sd = del * (1 - d2 * (1.0 / 6) * (1 - d2 * (1.0 / 20) * (1 - d2 * (1.0 / 42) * (1 - d2 * (1.0 / 72)))));
+            cd = 1 - d2 * 0.5 * (1 - d2 * (1.0 / 12) * (1 - d2 * (1.0 / 30) * (1 - d2 * (1.0 / 56) * (1 - d2 * (1.0 / 90)))));
+        }
+        const double cx = cc[t] * cd - ss[t] * sd, sx = ss[t] * cd + cc[t] * sd;
+        std::int64_t flag = roundsApart(cx, kGuard) | roundsApart(sx, kGuard);
+        if constexpr (L == 4) flag |= std::abs(del) > 0.125;
+        bb[t] = flag;
+        any |= flag;
+        cc[t] = static_cast<double>(static_cast<float>(cx));
+        ss[t] = static_cast<double>(static_cast<float>(sx));
+    }
+    return any;
 }
 
 // Calls consume(k, c, s, offset, len) for every pair k and block [first+offset, first+offset+len)
 // of the run of consecutive distances first .. first+n−1, with c/s the values at those distances.
-// AVX2 where the CPU has it (no FMA: the same roundings on every machine), SSE2 otherwise.
+// AVX-512 or AVX2 where the CPU has it, SSE2 otherwise; never an FMA (decay.cpp is compiled with
+// -ffp-contract=off): the same roundings on every machine and in every clone.
 // (clang 14 does not multiversion function templates: there, the default target only.)
 #if defined(__clang__)
 #define POSLAB_SWEEP_CLONES
 #else
-#define POSLAB_SWEEP_CLONES __attribute__((target_clones("avx2", "default")))
+#define POSLAB_SWEEP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 template <class F>
 POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
@@ -145,7 +189,8 @@ POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int6
             ts[static_cast<std::size_t>(k * B + t)] = m * std::sin(a);
         }
     std::vector<double> c(static_cast<std::size_t>(B)), s(c.size());
-    std::vector<double> bad(c.size()), tt(c.size());
+    std::vector<std::int64_t> bad(c.size());
+    std::vector<double> tt(c.size());
     for (std::int64_t t = 0; t < B; ++t) tt[static_cast<std::size_t>(t)] = static_cast<double>(t);   // exact
     for (std::int64_t b0 = 0; b0 < n; b0 += B) {
         const std::int64_t len = std::min(B, n - b0);
@@ -165,33 +210,32 @@ POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int6
             }
             if (sw.mode != Trig::Double) {
                 const double w = sw.w[k];
-                double* bb = bad.data();
-                // Branch-free, double-width flags, so that the loops vectorise; the fix-up pass
-                // after them evaluates the flagged values directly.
+                std::int64_t* bb = bad.data();
+                std::int64_t any = 0;
+                // Branch-free flags, so that the loops vectorise; the fix-up pass after them
+                // evaluates the flagged values directly (rare: none in most blocks).
                 if (sw.mode == Trig::Angle32) {
-                    for (std::int64_t t = 0; t < len; ++t) {
-                        const double e = (dd0 + tt[t]) * w;   // exact: d < 2^24, w a float
-                        const double x = static_cast<double>(static_cast<float>(e));
-                        const double del = x - e, d2 = del * del;
-                        // Taylor to δ⁹ / δ¹⁰ (error < 1e-17 for |δ| <= 1/8), multiplications only.
-                        const double sd = del * (1 - d2 * (1.0 / 6) * (1 - d2 * (1.0 / 20) * (1 - d2 * (1.0 / 42) * (1 - d2 * (1.0 / 72)))));
-                        const double cd = 1 - d2 * 0.5 * (1 - d2 * (1.0 / 12) * (1 - d2 * (1.0 / 30) * (1 - d2 * (1.0 / 56) * (1 - d2 * (1.0 / 90)))));
-                        const double cx = cc[t] * cd - ss[t] * sd, sx = ss[t] * cd + cc[t] * sd;
-                        bb[t] = (std::abs(del) > 0.125 ? 1.0 : 0.0) + roundsApart(cx, kGuard) + roundsApart(sx, kGuard);
-                        cc[t] = static_cast<double>(static_cast<float>(cx));
-                        ss[t] = static_cast<double>(static_cast<float>(sx));
-                    }
+                    // The largest |δ| in the block: half a float32 ulp of its largest angle.
+                    const double top = std::abs((dd0 + static_cast<double>(len - 1)) * w);
+                    const double dmax = top > 0 ? std::ldexp(1.0, std::ilogb(top) - 24) : 0.0;
+                    if (dmax <= 0x1p-20) any = angle32Block<1>(dd0, w, tt.data(), len, cc, ss, bb);
+                    else if (dmax <= 0x1p-11) any = angle32Block<2>(dd0, w, tt.data(), len, cc, ss, bb);
+                    else if (dmax <= 0x1p-6) any = angle32Block<3>(dd0, w, tt.data(), len, cc, ss, bb);
+                    else any = angle32Block<4>(dd0, w, tt.data(), len, cc, ss, bb);
                 } else {
                     // The angle's own rounding (d·w vs fl(d/divisor)) is below 3e-16·|d·w|.
                     for (std::int64_t t = 0; t < len; ++t) {
                         const double eps = kGuard + std::abs((dd0 + tt[t]) * w) * 3e-16;
-                        bb[t] = roundsApart(cc[t], eps) + roundsApart(ss[t], eps);
+                        const std::int64_t flag = roundsApart(cc[t], eps) | roundsApart(ss[t], eps);
+                        bb[t] = flag;
+                        any |= flag;
                         cc[t] = static_cast<double>(static_cast<float>(cc[t]));
                         ss[t] = static_cast<double>(static_cast<float>(ss[t]));
                     }
                 }
-                for (std::int64_t t = 0; t < len; ++t)
-                    if (bb[t] != 0.0) sw.exact(d0 + t, k, cc[t], ss[t]);
+                if (any)
+                    for (std::int64_t t = 0; t < len; ++t)
+                        if (bb[t] != 0) sw.exact(d0 + t, k, cc[t], ss[t]);
             }
             consume(k, static_cast<const double*>(cc), static_cast<const double*>(ss), b0, len);
         }

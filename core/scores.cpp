@@ -33,7 +33,7 @@ constexpr std::uint64_t kStreamQ = 11, kStreamK = 12;
 // Memory and work guards (the limits are part of the error messages).
 constexpr std::int64_t kMaxBlockEntries = std::int64_t{1} << 25;       // one scores() result
 constexpr std::int64_t kMaxSideEntries = std::int64_t{1} << 26;        // N·dim rows held at once
-constexpr std::int64_t kMaxWork = std::int64_t{1} << 38;               // N²·dim multiply-adds
+constexpr std::int64_t kMaxWork = std::int64_t{1} << 34;               // N²·(dim + cost): a few seconds
 constexpr std::int64_t kMaxSummaryLength = std::int64_t{1} << 16;      // full N² summary
 constexpr std::int64_t kMaxStructuredLength = std::int64_t{1} << 24;   // function-of-(i−j) summary
 constexpr std::int64_t kMaxStructuredWork = std::int64_t{1} << 31;    // length·(per-distance work)
@@ -42,14 +42,17 @@ constexpr std::int64_t kMaxSoftmaxSpan = std::int64_t{1} << 31;        // length
 bool isPositionalOnly(const ScoreParams& p);
 
 // Work per score entry beyond the dim multiply-adds (relative terms, softmax exponentials), in
-// multiply-add equivalents, for the work guard N²·(dim + cost) <= kMaxWork.
+// multiply-add equivalents, for the work guard N²·(dim + cost) <= kMaxWork (2^34: about 3 s on
+// one core of this project's machine at 5.6·10^9 a second, measured with random content and
+// softmax at N = 4096, d = 128). Transformer-XL's four terms cost about eight multiply-adds per
+// dimension beyond the content dot product (measured: 4.1 s at N = 4096, d = 128 with softmax).
 std::int64_t entryCost(const ScoreParams& p) {
     std::int64_t c = p.softmax ? 16 : 0;
     switch (p.method) {
     case Method::Alibi:
     case Method::Shaw: c += 4; break;
     case Method::T5: c += 32; break;
-    case Method::TransformerXL: c += 256; break;
+    case Method::TransformerXL: c += 256 + 8 * static_cast<std::int64_t>(p.dim); break;
     default: break;
     }
     return c;
@@ -165,8 +168,10 @@ public:
         if (halfDots()) {
             // bfloat16/float16: float32 accumulation, rounded to the dtype (core/precision.h).
             out = precisionScores(p_.precision, qs, ks, s_);
-        } else if (qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
-            // Large blocks (softmax normalisers of long sequences): the packed SIMD kernel.
+        } else if (ks.rows() > 1 && qs.rows() * ks.rows() * qs.cols() >= (Eigen::Index{1} << 20)) {
+            // Large blocks (softmax normalisers of long sequences): the packed SIMD kernel. (Not
+            // for one key against many queries, the scores of every distance: the kernel would
+            // pad that key to a whole panel of keys.)
             out.resize(qs.rows(), ks.rows());
             scaledDots(qs.data(), qs.rows(), packKeys(ks.data(), ks.rows(), p_.dim), ks.rows(), s_, out.data());
         } else {
@@ -756,7 +761,7 @@ Result<DiagonalMeans> diagonalMeans(const ScoreParams& params, const std::vector
     if (satMul(satMul(length, kBlock + maxD), params.dim + entryCost(params)) > kMaxWork)
         return ParamError{"length",
                           "length·(256 + max distance)·(dim + " + formatInt(entryCost(params)) + ") at most " +
-                              formatInt(kMaxWork) + " (about a minute of work)",
+                              formatInt(kMaxWork) + " (a few seconds of work)",
                           formatInt(length)};
     ScoreParams p = params;
     p.softmax = false;
@@ -936,7 +941,7 @@ Result<ScoreSummary> scoresSummary(const ScoreParams& params, std::int64_t lengt
         if (satMul(satMul(length, length), params.dim + entryCost(params)) > kMaxWork)
             return ParamError{"length",
                               "length²·(dim + " + formatInt(entryCost(params)) + " for the method's per-entry work) at most " +
-                                  formatInt(kMaxWork) + " (about a minute of work)",
+                                  formatInt(kMaxWork) + " (a few seconds of work)",
                               formatInt(length)};
     }
     const ScoreParams eff = effective(params);

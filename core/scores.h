@@ -145,7 +145,7 @@ Result<DiagonalMeans> diagonalMeans(const ScoreParams& params, const std::vector
 // |queries| × |keys|. Preconditions: params validate; every position in [0, length).
 // Errors: learned sequence longer than the table (names `length`); |queries|·|keys| > 2^25
 // (names `queries`); softmax over a sequence too long to normalise exactly (length·|queries| >
-// 2^31 or length·|queries|·dim > 2^38, names `length`); a non-finite score (names `result`,
+// 2^31 or length·|queries|·(dim + per-entry work) > 2^34, names `length`); a non-finite score (names `result`,
 // e.g. xPos scales that overflow).
 // With softmax and a sink, `sinkMass` (when given) receives p_sink of each query row.
 Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const Positions& keys,
@@ -154,7 +154,8 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
 // Summary over the unmasked entries of the full N × N matrix, computed in blocks so that
 // memory stays O(N·dim) (and O(N) for positional-only structure, e.g. ones content with a
 // relative method, where the matrix is a function of i − j).
-// Limits (errors name `length`): N <= 65536, N·dim <= 2^26 and N²·dim <= 2^38 in general;
+// Limits (errors name `length`): N <= 65536, N·dim <= 2^26 and N²·(dim + per-entry work) <= 2^34
+// (a few seconds) in general;
 // N <= 2^24 when the matrix is a function of i − j (ones content with nope, alibi, t5, shaw,
 // transformer-xl, or rope/xpos in double precision) and no softmax.
 struct ScoreSummary {

@@ -109,9 +109,14 @@ TransformerXLTerms transformerXLTerms(const TransformerXLParams& params, const P
     }
     const Matrix r = transformerXLPosEmb(params.dim, unique);          // U × dim
     const Matrix projected = r * w.w_r.transpose();                     // row u: (W_R R_d)^T
-    const Matrix qr = q * projected.transpose();                        // nq × U: q_i · W_R R_d
     const Vector vr = projected * w.v;                                  // U: v · W_R R_d
     const Vector uk = k * w.u;                                          // nk: u · k_j
+    const auto U = static_cast<Eigen::Index>(unique.size());
+    // q_i · W_R R_d: one product q·projectedᵀ (nq × U) when the distinct distances are few per
+    // query (a square block has U < 2·nk), else one dot product per pair (many distances against
+    // one key, as the scores of every distance are computed: the product would be nq × U = nq²).
+    const bool product = U <= 2 * nk;
+    const Matrix qr = product ? Matrix(q * projected.transpose()) : Matrix();
 
     t.a = q * k.transpose();
     t.b.resize(nq, nk);
@@ -120,7 +125,7 @@ TransformerXLTerms transformerXLTerms(const TransformerXLParams& params, const P
     for (Eigen::Index i = 0; i < nq; ++i)
         for (Eigen::Index j = 0; j < nk; ++j) {
             const Eigen::Index s = slot[dist(i, j)];
-            t.b(i, j) = qr(i, s);
+            t.b(i, j) = product ? qr(i, s) : q.row(i).dot(projected.row(s));
             t.c(i, j) = uk[j];
             t.d(i, j) = vr[s];
         }

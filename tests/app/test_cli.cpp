@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -105,6 +106,8 @@ private Q_SLOTS:
     void presetsList();
     void badInputs_data();
     void badInputs();
+    void documentedMaximaAreBounded_data();
+    void documentedMaximaAreBounded();
     void unreadableVectorsFileIsIoError();
     void configGoldenBothForms_data();
     void configGoldenBothForms();
@@ -694,6 +697,67 @@ void TestCli::badInputs() {
     QVERIFY2(r.err.endsWith('\n') && r.err.count('\n') == 1, r.err.constData());
     QVERIFY2(r.err.contains(", got "), r.err.constData());
     QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+}
+
+// Issue #11: every option at its documented maximum finishes well within 20 s, or is refused at
+// once (exit 2, one line naming the work limit). Each row runs poslab under a 20 s deadline.
+void TestCli::documentedMaximaAreBounded_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<bool>("finishes");
+    QTest::addColumn<QString>("mentions");   // the refusal's text
+    auto row = [](const char* name, const char* args, bool finishes, const char* mentions = "") {
+        QTest::newRow(name) << split(QString::fromUtf8(args)) << finishes << QString::fromUtf8(mentions);
+    };
+    // Transformer-XL's four terms per entry: 16384² entries with softmax took about a minute
+    // before its per-entry work was counted (and the limit was 2^38).
+    row("scores_txl_softmax_16384", "compute scores --summary --method transformer-xl --length 16384 --dim 128 --content random --softmax",
+        false, "a few seconds of work");
+    row("scores_rope_random_16384", "compute scores --summary --method rope --length 16384 --dim 128 --content random", false,
+        "a few seconds of work");
+    row("scores_rope_random_length_max", "compute scores --summary --method rope --length 65536 --dim 1024 --content random", false,
+        "a few seconds of work");
+    row("scores_txl_softmax_within", "compute scores --summary --method transformer-xl --length 3000 --dim 128 --content random --softmax",
+        true);
+    row("decay_rope_float32_max", "compute decay --method rope --max-distance 1048575 --dim 128", true);
+    row("decay_txl_max", "compute decay --method transformer-xl --max-distance 1048575 --dim 128", true);
+    row("decay_xpos_float32_max", "compute decay --method xpos --max-distance 1048575 --dim 65536 --scale-base 1000000", false,
+        "work limit");
+}
+
+void TestCli::documentedMaximaAreBounded() {
+    QFETCH(QStringList, args);
+    QFETCH(bool, finishes);
+    QFETCH(QString, mentions);
+    QProcess p;
+    QElapsedTimer clock;
+    clock.start();
+    p.start(QStringLiteral(POSLAB_EXE), args);
+    QVERIFY(p.waitForStarted(10000));
+    p.closeWriteChannel();
+    QByteArray out;
+    while (p.state() != QProcess::NotRunning && clock.elapsed() < 20000) {
+        p.waitForFinished(100);
+        out += p.readAllStandardOutput();   // keep the pipe flowing (a decay prints a million values)
+    }
+    if (p.state() != QProcess::NotRunning) {
+        p.kill();
+        p.waitForFinished();
+        QFAIL("still running after 20 s");
+    }
+    out += p.readAllStandardOutput();
+    const QByteArray err = p.readAllStandardError();
+    const qint64 ms = clock.elapsed();
+    if (finishes) {
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, err.constData());
+        QVERIFY(!out.isEmpty());
+        qInfo("finished in %lld ms", static_cast<long long>(ms));
+    } else {
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(out.isEmpty());
+        QVERIFY2(err.startsWith("poslab: error: ") && err.count('\n') == 1, err.constData());
+        QVERIFY2(err.contains(mentions.toUtf8()), err.constData());
+        QVERIFY2(ms < 5000, qPrintable(QStringLiteral("refused after %1 ms, not at once").arg(ms)));
+    }
 }
 
 void TestCli::unreadableVectorsFileIsIoError() {

@@ -81,7 +81,7 @@ def main():
         ref = {}
         ref["rope"] = timed(lambda: numpy_rope(D, a.dim, 10000.0), a.repeat)
         ref["sinusoidal"] = timed(lambda: numpy_sinusoidal(D, a.dim, 10000.0), a.repeat)
-        print(f"D = {D}, d = {a.dim} (target {target:g} ms for every method, double precision):")
+        print(f"D = {D}, d = {a.dim} (target {target:g} ms for every method, both precisions; exit status: double):")
         print(f"  {'method':<16} {'precision':<9} {'poslab':>10} {'NumPy':>10} {'speed-up':>9}  check")
         for r in rows:
             m, pr = r["method"], r["precision"]
@@ -99,7 +99,7 @@ def main():
                 speed = f"{t / r['ms_median']:.1f}x"
             else:
                 speed = ""
-            met = "" if pr != "double" else ("  met" if r["ms_median"] <= target else "  NOT MET")
+            met = "  met" if r["ms_median"] <= target else "  NOT MET"
             print(f"  {m:<16} {pr:<9} {r['ms_median']:>7.1f} ms {npms:>10} {speed:>9}  {check}{met}")
         print()
     return 1 if failures else 0

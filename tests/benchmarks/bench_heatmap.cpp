@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
                         "\"ms_median\": %.3f, \"ms_min\": %.3f, \"exact\": %s}\n",
                         m.c_str(), std::string(enumKey(agg)).c_str(), static_cast<long long>(length), cells, dim,
                         ms[ms.size() / 2], ms.front(), exact ? "true" : "false");
+            std::fflush(stdout);
         }
     }
     return 0;

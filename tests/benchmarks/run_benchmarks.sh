@@ -33,6 +33,15 @@ else
   echo "run_benchmarks: $decay is missing; build the release preset (packaging/setup.sh bench)" >&2
   exit 1
 fi
+heat="$(dirname "$poslab")/../tests/benchmarks/bench_heatmap"
+if [ -x "$heat" ]; then
+  echo
+  echo "Heatmap at N = 65536 (computeHeatmap, 512 × 512 pixels, exact mean/max per block, median of 9; target 16.7 ms):"
+  "$heat"
+else
+  echo "run_benchmarks: $heat is missing; build the release preset (packaging/setup.sh bench)" >&2
+  exit 1
+fi
 live="$(dirname "$poslab")/../tests/benchmarks/bench_live_update"
 if [ -x "$live" ]; then
   echo

@@ -1,6 +1,7 @@
 // Scheduler: results equal the synchronous computations, newest wins (a burst of requests
 // computes far fewer jobs than requests and ends on the newest), results arrive in order,
-// unchanged views are not recomputed, and views compute at display resolution.
+// unchanged views are not recomputed, views compute at display resolution, and a sampled heatmap
+// is refined to its exact blocks on a worker.
 #include "ui/render/pairsrenderer.h"
 #include "ui/views/scheduler.h"
 
@@ -54,6 +55,88 @@ private Q_SLOTS:
         QVERIFY(std::is_sorted(delivered.begin(), delivered.end()));
         QVERIFY2(delivered.size() <= 3, "superseded requests must not be computed");
         QCOMPARE(dims.back(), 128 + 2 * 49);
+    }
+
+    // Progressive refinement: content-dependent scores past the window's work budget are sampled
+    // first (labelled as samples), then replaced by the exact blocks computed on a worker.
+    static DisplaySpec refiningDisplay() {
+        DisplaySpec d;
+        d.heatmapCells = 64;
+        d.heatmapWork = std::int64_t{1} << 20;        // 1024² cells · (16 + …): samples first
+        d.heatmapRefineWork = std::int64_t{1} << 26;  // within this: the exact blocks
+        return d;
+    }
+    static SceneParams refiningScene(std::uint64_t seed) {
+        SceneParams scene;
+        scene.length = 1024;
+        auto& p = scene.methods[0].params;
+        p.method = Method::Rope;
+        p.dim = 16;
+        p.content = Content::Random;
+        p.seed = seed;
+        return scene;
+    }
+
+    void heatmapRefinesSamplesToExactBlocks() {
+        Scheduler s;
+        s.setDisplay(refiningDisplay());
+        const SceneParams scene = refiningScene(1);
+        std::vector<HeatmapResult> got;
+        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& r) { got.push_back(r); });
+        const auto g = s.request(scene);
+        QVERIFY(s.waitIdle());
+        QTRY_COMPARE_WITH_TIMEOUT(got.size(), std::size_t(2), 20000);
+        QCOMPARE(got[0].generation, g);
+        QCOMPARE(got[1].generation, g);
+        QCOMPARE(got[0].panels[0].cells, HeatmapCells::Sample);
+        QCOMPARE(got[1].panels[0].cells, HeatmapCells::Aggregate);
+        // The exact blocks: what computeHeatmap gives with the larger budget.
+        DisplaySpec exact = refiningDisplay();
+        exact.heatmapWork = exact.heatmapRefineWork;
+        const HeatmapResult direct = computeHeatmap(scene, exact);
+        QCOMPARE(direct.panels[0].cells, HeatmapCells::Aggregate);
+        QVERIFY(got[1].panels[0].values == direct.panels[0].values);
+        QTest::qWait(300);
+        QCOMPARE(got.size(), std::size_t(2));   // nothing more
+    }
+
+    void heatmapRefinementGivesWayToNewerRequests() {
+        Scheduler s;
+        s.setDisplay(refiningDisplay());
+        std::vector<HeatmapResult> got;
+        std::uint64_t newer = 0;
+        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& r) {
+            got.push_back(r);
+            // The first samples shown: the user edits at once (a newer heatmap is asked for
+            // before the refinement of the first could be shown).
+            if (got.size() == 1) newer = s.request(refiningScene(2));
+        });
+        const auto first = s.request(refiningScene(1));
+        QTRY_COMPARE_WITH_TIMEOUT(got.size(), std::size_t(3), 20000);
+        QTest::qWait(300);
+        QCOMPARE(got.size(), std::size_t(3));
+        QCOMPARE(got[0].generation, first);
+        QCOMPARE(got[0].panels[0].cells, HeatmapCells::Sample);
+        QCOMPARE(got[1].generation, newer);
+        QCOMPARE(got[1].panels[0].cells, HeatmapCells::Sample);
+        QCOMPARE(got[2].generation, newer);
+        QCOMPARE(got[2].panels[0].cells, HeatmapCells::Aggregate);
+    }
+
+    void heatmapWithoutRefinementStaysSampled() {
+        Scheduler s;
+        DisplaySpec d = refiningDisplay();
+        d.heatmapRefineWork = 0;
+        s.setDisplay(d);
+        int count = 0;
+        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& r) {
+            ++count;
+            QCOMPARE(r.panels[0].cells, HeatmapCells::Sample);
+        });
+        s.request(refiningScene(1));
+        QVERIFY(s.waitIdle());
+        QTest::qWait(300);
+        QCOMPARE(count, 1);
     }
 
     void unchangedViewsAreNotRecomputed() {

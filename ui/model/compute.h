@@ -15,6 +15,10 @@ struct DisplaySpec {
     // where the scores are not a function of i − j; past it each block's centre cell is sampled
     // and the panel says so. The window keeps it within a frame; figures allow ~seconds.
     std::int64_t heatmapWork = std::int64_t{1} << 26;
+    // Where a panel had to sample within heatmapWork, the scheduler then computes it again with
+    // this budget on a worker (progressive refinement: the samples first, labelled as samples,
+    // then the exact blocks). 0: no refinement.
+    std::int64_t heatmapRefineWork = std::int64_t{1} << 30;
     int decaySamples = 600;     // points along the distance axis
     int trailSamples = 360;     // trail points of the pair-vector view
     int tableRows = 256;        // rows of a table image (learned, Shaw, T5, Transformer-XL)

@@ -12,6 +12,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <ctime>
@@ -76,6 +77,11 @@ Picture drawPicture(const RenderSpec& render, QSize RenderSpec::*view, Draw draw
     return pic;
 }
 
+int sampledPanels(const HeatmapResult& r) {
+    return static_cast<int>(std::count_if(r.panels.begin(), r.panels.end(),
+                                          [](const HeatmapPanel& p) { return p.cells == HeatmapCells::Sample; }));
+}
+
 }  // namespace
 
 // A job in flight: its tasks fill in the results; the last task to finish delivers them.
@@ -136,6 +142,7 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
     lastScene_ = scene;
     lastDisplay_ = display_;
     lastRender_ = render_;
+    if (job.heatmap) heatmapRequested_ = job.generation;
     if (running_) {
         // Merge with a pending job that has not started: its views must still be computed.
         if (pending_) {
@@ -232,6 +239,11 @@ void Scheduler::deliver(const std::shared_ptr<Running>& run) {
             deliverNewer(run->freqs, deliveredFrequencies_, &Scheduler::frequenciesReady);
             deliverNewer(run->decay, deliveredDecay_, &Scheduler::decayReady);
             deliverNewer(run->heat, deliveredHeatmap_, &Scheduler::heatmapReady);
+            if (run->heat && run->heat->generation == deliveredHeatmap_ && deliveredHeatmap_ == heatmapRequested_) {
+                const int sampled = sampledPanels(*run->heat);
+                if (sampled > 0 && run->job.display.heatmapRefineWork > run->job.display.heatmapWork)
+                    refineHeatmap(run->job, sampled);
+            }
             deliverNewer(run->contrib, deliveredContributions_, &Scheduler::contributionsReady);
             lastComputeMs_ = double(run->clock.nsecsElapsed()) / 1e6;
             {
@@ -242,6 +254,29 @@ void Scheduler::deliver(const std::shared_ptr<Running>& run) {
             finishJob(gen);
         },
         Qt::QueuedConnection);
+}
+
+void Scheduler::refineHeatmap(const Job& job, int coarseSampled) {
+    auto j = std::make_shared<Job>(job);
+    pool_.start([this, j, coarseSampled] {
+        DisplaySpec d = j->display;
+        d.heatmapWork = d.heatmapRefineWork;
+        HeatmapResult r = computeHeatmap(j->scene, d);
+        // Nothing gained (still sampled within the larger budget): keep the samples on screen.
+        if (sampledPanels(r) >= coarseSampled) return;
+        r.generation = j->generation;
+        r.picture = drawPicture(j->render, &RenderSpec::heatmap,
+                                [&](QPainter& p, const QRectF& rect, const Theme& t) { renderHeatmap(p, rect, r, t); });
+        QMetaObject::invokeMethod(
+            this,
+            [this, r = std::move(r)] {
+                // Only over the samples of the same request, and only while no newer heatmap was
+                // asked for.
+                if (r.generation != deliveredHeatmap_ || r.generation != heatmapRequested_) return;
+                Q_EMIT heatmapReady(r);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void Scheduler::finishJob(std::uint64_t generation) {

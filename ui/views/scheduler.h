@@ -10,6 +10,10 @@
 // superseded result can never overwrite a newer picture. Views whose inputs did not change since
 // the last computed request are not recomputed (dragging the decay range does not recompute the
 // heatmap); a view's size and theme are inputs of its picture.
+// Progressive refinement: where the heatmap had to sample some panel within the display's work
+// budget (its subtitle says "samples"), the scheduler delivers that first and then, on a worker,
+// computes the heatmap again with DisplaySpec::heatmapRefineWork; the exact blocks replace the
+// samples (heatmapReady again, same generation) unless a newer heatmap was asked for meanwhile.
 #include "ui/model/compute.h"
 #include "ui/render/theme.h"
 
@@ -81,6 +85,7 @@ private:
     };
     struct Running;
     void start(Job job);
+    void refineHeatmap(const Job& job, int coarseSampled);
     void deliver(const std::shared_ptr<Running>& job);
     void finishJob(std::uint64_t generation);
 
@@ -96,6 +101,7 @@ private:
     std::optional<DisplaySpec> lastDisplay_;
     double lastComputeMs_ = 0, lastComputeCpuMs_ = 0;
     ViewTimes lastViewMs_;
+    std::uint64_t heatmapRequested_ = 0;   // the newest request that recomputes the heatmap
     std::uint64_t deliveredPairs_ = 0, deliveredHeatmap_ = 0, deliveredDecay_ = 0, deliveredFrequencies_ = 0,
                   deliveredContributions_ = 0;
 };

@@ -8,7 +8,7 @@
 #include "ui/teaching/handbook.h"
 #include "ui/teaching/presentation.h"
 #include "ui/window/teaching.h"
-#include "ui/teaching/welcome.h"
+#include "ui/window/welcome.h"
 
 #include <QAction>
 #include <QApplication>

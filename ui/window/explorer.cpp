@@ -1,6 +1,6 @@
 #include "ui/window/explorer.h"
 
-#include "ui/teaching/welcome.h"
+#include "ui/window/welcome.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/sessionactions.h"
 

@@ -6,7 +6,7 @@
 #include "ui/io/session.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/teaching/handbook.h"
-#include "ui/teaching/welcome.h"
+#include "ui/window/welcome.h"
 #include "ui/views/views.h"
 #include "ui/window/teaching.h"
 

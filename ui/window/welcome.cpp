@@ -1,4 +1,4 @@
-#include "ui/teaching/welcome.h"
+#include "ui/window/welcome.h"
 
 #include "core/presets.h"
 #include "ui/window/mainwindow.h"

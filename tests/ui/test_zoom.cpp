@@ -23,6 +23,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QNativeGestureEvent>
+#include <QPointingDevice>
 #include <QWheelEvent>
 #include <QtTest>
 
@@ -431,6 +433,44 @@ private Q_SLOTS:
         w.scene()->undoStack()->undo();
         QCOMPARE(w.scene()->params(), SceneParams{});
         QCOMPARE(v->queryWindow(), (ViewWindow{0, 64}));
+    }
+
+    // A trackpad pinch (native zoom gestures, value = the change of magnification) zooms like
+    // the wheel about the fingers; the whole pinch is one undo step.
+    void pinchZoomsAboutTheFingers_data() {
+        QTest::addColumn<bool>("heatmap");
+        QTest::newRow("heatmap") << true;
+        QTest::newRow("decay") << false;
+    }
+    void pinchZoomsAboutTheFingers() {
+        QFETCH(bool, heatmap);
+        MainWindow w(false);
+        QVERIFY(open(w));
+        QWidget* target = heatmap ? static_cast<QWidget*>(w.heatmapView()) : w.decayView()->viewport();
+        const QPointF at = heatmap ? QPointF(cellCentre(w.heatmapView(), 40, 20)) : decayPlot(w.decayView()).center();
+        const auto send = [&](Qt::NativeGestureType type, double value) {
+            QNativeGestureEvent e(type, QPointingDevice::primaryPointingDevice(), 2, at, at, target->mapToGlobal(at), value, QPointF());
+            QCoreApplication::sendEvent(target, &e);
+        };
+        send(Qt::BeginNativeGesture, 0);
+        send(Qt::ZoomNativeGesture, 0.25);   // 25 % larger: the window shrinks to 1/1.25 = 0.8
+        send(Qt::ZoomNativeGesture, 0.25);
+        send(Qt::EndNativeGesture, 0);
+        if (heatmap) {
+            const ViewWindow q = heatmapQueryWindow(w.scene()->params()), k = heatmapKeyWindow(w.scene()->params());
+            QCOMPARE(q.size(), std::int64_t{41});   // 64 · 0.8 = 51, 51 · 0.8 = 41
+            QVERIFY2(q.from <= 40 && 40 < q.to && k.from <= 20 && 20 < k.to, qPrintable(text(q) + text(k)));
+        } else {
+            const ViewWindow d = decayWindow(w.scene()->params());
+            QCOMPARE(d.size(), std::int64_t{165});   // 257 · 0.8 = 206, · 0.8 = 165
+            QVERIFY2(std::abs((d.from + d.to) / 2.0 - 128.5) <= 1, qPrintable(text(d)));
+        }
+        QCOMPARE(w.scene()->undoStack()->count(), 1);
+        // A second pinch is a step of its own.
+        send(Qt::BeginNativeGesture, 0);
+        send(Qt::ZoomNativeGesture, -0.2);   // smaller: the window grows
+        send(Qt::EndNativeGesture, 0);
+        QCOMPARE(w.scene()->undoStack()->count(), 2);
     }
 
     void heatmapZoomsDownToSingleCellsWithExactValues() {

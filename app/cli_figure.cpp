@@ -105,7 +105,32 @@ std::vector<OptionSpec> figureSpecs() {
         flagSpec("log-y", "decay: logarithmic |value| axis"),
         flagSpec("no-bound", "decay: hide RoPE's upper bound"),
         flagSpec("no-difference", "heatmap (compare mode): hide the B − A panels"),
+        // The view window (zoom and pan): the scene's view.heatmap_*_from/to and view.decay_from/to.
+        {"range", "A:B",
+         "the window drawn, as zoom and pan show it: heatmap: query positions A … B−1 (and keys, unless --key-range); "
+         "decay: distances A … B−1",
+         "the whole range (the scene's window)", "A:B, integers with 0 <= A < B <= N (heatmap) or max distance + 1 (decay)"},
+        {"key-range", "A:B", "heatmap: the window of key positions j, A … B−1", "--range, else the whole range",
+         "A:B, integers with 0 <= A < B <= N"},
     }, tableSpecs(ui::viewParamTable(), viewSelection()));
+}
+
+// A window `--name A:B` (half-open, like RANGE) inside [0, hi]: A < B <= hi. Anything else is
+// exit 2 naming the option and the valid range.
+ui::ViewWindow windowOption(const Options& o, const std::string& name, std::int64_t hi, const std::string& what) {
+    const std::string& t = o.raw(name);
+    const std::string valid = "A:B with 0 <= A < B <= " + std::to_string(hi) + " (" + what + ")";
+    const auto colon = t.find(':');
+    const auto integer = [](const std::string& x) -> std::optional<std::int64_t> {
+        if (x.empty() || x.size() > 18) return std::nullopt;
+        for (char c : x)
+            if (c < '0' || c > '9') return std::nullopt;
+        return std::stoll(x);
+    };
+    if (colon == std::string::npos) fail("invalid --" + name, valid, t.empty() ? "nothing" : t);
+    const auto a = integer(t.substr(0, colon)), b = integer(t.substr(colon + 1));
+    if (!a || !b || *a >= *b || *b > hi) fail("invalid --" + name, valid, t);
+    return {*a, *b};
 }
 
 // The options that choose and set the method of the first configuration (`compute scores`'s).
@@ -354,6 +379,24 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     {
         std::map<std::string, std::string> viewRename;
         readTable(o, ui::viewParamTable(), viewSelection(), sc.view, viewRename);
+    }
+    // The view window, checked against the scene's N and max distance as set above.
+    if (o.has("range") || o.has("key-range")) {
+        const bool heat = view == ViewKind::Heatmap, decay = view == ViewKind::Decay;
+        const std::string option = o.has("range") ? "--range" : "--key-range";
+        if (!heat && !(decay && !o.has("key-range")))
+            fail(option + " draws a window of figure " + (o.has("key-range") ? "heatmap" : "heatmap or decay"),
+                 o.has("key-range") ? "figure heatmap --key-range A:B" : "figure heatmap|decay --range A:B", viewArg);
+        if (heat) {
+            const std::string what = "positions 0 … N−1, N = " + std::to_string(sc.length);
+            ui::ViewWindow queries = ui::heatmapQueryWindow(sc), keys = ui::heatmapKeyWindow(sc);
+            if (o.has("range")) queries = keys = windowOption(o, "range", sc.length, what);
+            if (o.has("key-range")) keys = windowOption(o, "key-range", sc.length, what);
+            ui::setHeatmapWindow(sc, queries, keys);
+        } else {
+            const std::int64_t d = sc.view.decayMaxDistance;
+            ui::setDecayWindow(sc, windowOption(o, "range", d + 1, "distances 0 … " + std::to_string(d) + ", the max distance"));
+        }
     }
     if (auto problem = ui::sceneProblem(sc)) fail("invalid scene", "a scene every method accepts", s(*problem));
 

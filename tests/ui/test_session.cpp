@@ -179,6 +179,16 @@ public:
             v.decayLogX = coin();
             v.decayLogY = coin();
             v.decayShowBound = coin();
+            // The view window: unset, or from < to within the valid ranges (past N is allowed).
+            const auto window = [&](std::optional<std::int64_t>& from, std::optional<std::int64_t>& to, int hi) {
+                from.reset();
+                to.reset();
+                if (coin()) from = uniform(0, hi - 1);
+                if (coin()) to = uniform(int(from.value_or(0)) + 1, hi);
+            };
+            window(v.heatmapQueryFrom, v.heatmapQueryTo, int(kMaxLength));
+            window(v.heatmapKeyFrom, v.heatmapKeyTo, int(kMaxLength));
+            window(v.decayFrom, v.decayTo, int(kMaxDecayDistance + 1));
             v.showPairs = coin();
             v.showHeatmap = coin();
             v.showDecay = coin();
@@ -244,8 +254,8 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(LayerPattern, 1000);
     SIZE_IS(ScoreParams, 1632);
     SIZE_IS(MethodConfig, 1656);
-    SIZE_IS(ViewOptions, 64);
-    SIZE_IS(SceneParams, 240);
+    SIZE_IS(ViewOptions, 168);
+    SIZE_IS(SceneParams, 344);
 }
 
 void TestSession::defaultSceneRoundTrip() {

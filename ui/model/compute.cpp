@@ -339,21 +339,25 @@ std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, b
 
 std::vector<PositionRange> decayColumns(std::int64_t maxDistance, int count, bool logScale) {
     maxDistance = std::max<std::int64_t>(maxDistance, 1);
+    return decayColumns(PositionRange{logScale ? 1 : 0, maxDistance + 1}, count, logScale);
+}
+
+std::vector<PositionRange> decayColumns(const PositionRange& window, int count, bool logScale) {
     count = std::max(count, 2);
-    const std::int64_t first = logScale ? 1 : 0;
-    if (!logScale) return splitRange(first, maxDistance + 1, count);
+    const std::int64_t first = std::max<std::int64_t>(window.from, logScale ? 1 : 0);
+    const std::int64_t end = std::max(window.to, first + 1);
+    if (!logScale || end - first <= count) return splitRange(first, end, count);
     std::vector<PositionRange> out;
-    if (maxDistance - first + 1 <= count) return splitRange(first, maxDistance + 1, count);
-    // Geometric column ends: 1·(maxDistance + 1)^(k/count), at least one distance each.
+    // Geometric column ends: first·(end / first)^(k/count), at least one distance each.
     std::int64_t from = first;
-    const double top = std::log(static_cast<double>(maxDistance + 1));
-    for (int k = 1; k <= count && from <= maxDistance; ++k) {
-        const auto end = k == count ? maxDistance + 1
-                                    : std::clamp<std::int64_t>(std::llround(std::exp(top * k / count)), from + 1, maxDistance + 1);
-        out.push_back({from, end});
-        from = end;
+    const double l0 = std::log(static_cast<double>(first)), l1 = std::log(static_cast<double>(end));
+    for (int k = 1; k <= count && from < end; ++k) {
+        const auto to = k == count ? end
+                                   : std::clamp<std::int64_t>(std::llround(std::exp(l0 + (l1 - l0) * k / count)), from + 1, end);
+        out.push_back({from, to});
+        from = to;
     }
-    if (from <= maxDistance) out.push_back({from, maxDistance + 1});
+    if (from < end) out.push_back({from, end});
     return out;
 }
 
@@ -412,13 +416,23 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     res.head = scene.head;
     res.content = fileContentText(scene);
     const auto problem = sceneProblem(scene);
-    // The blocks the pixels cover: one cell each when N fits the display, else equal blocks of
-    // ceil(N / cells) positions (the last one shorter).
-    const std::vector<PositionRange> ranges =
-        problem ? std::vector<PositionRange>{} : splitRange(0, scene.length, display.heatmapCells);
-    const bool oneCellEach = static_cast<std::int64_t>(ranges.size()) == scene.length;
-    Positions starts;
-    for (const auto& r : ranges) starts.push_back(r.from);
+    // Only the window (zoom and pan): queries [qw.from, qw.to) × keys [kw.from, kw.to). The
+    // blocks the pixels cover: one cell each when the window fits the display, else equal blocks
+    // of ceil(size / cells) positions (the last one shorter).
+    const ViewWindow qw = heatmapQueryWindow(scene), kw = heatmapKeyWindow(scene);
+    res.queryFrom = qw.from;
+    res.queryTo = qw.to;
+    res.keyFrom = kw.from;
+    res.keyTo = kw.to;
+    const std::vector<PositionRange> queryRanges =
+        problem ? std::vector<PositionRange>{} : splitRange(qw.from, qw.to, display.heatmapCells);
+    const std::vector<PositionRange> keyRanges =
+        problem ? std::vector<PositionRange>{} : splitRange(kw.from, kw.to, display.heatmapCells);
+    const bool oneCellEach = static_cast<std::int64_t>(queryRanges.size()) == qw.size() &&
+                             static_cast<std::int64_t>(keyRanges.size()) == kw.size();
+    Positions queryStarts, keyStarts;
+    for (const auto& r : queryRanges) queryStarts.push_back(r.from);
+    for (const auto& r : keyRanges) keyStarts.push_back(r.from);
     const int n = static_cast<int>(scene.methods.size());
     res.panels.reserve(static_cast<std::size_t>(n > 1 ? 2 * n - 1 : n));
     for (int c = 0; c < n; ++c) {
@@ -433,23 +447,23 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
             panel.error = *problem;
         } else {
             guarded(panel.error, [&] {
-                panel.queryRanges = ranges;
-                panel.keyRanges = ranges;
+                panel.queryRanges = queryRanges;
+                panel.keyRanges = keyRanges;
                 panel.aggregate = scene.view.aggregate;
                 if (oneCellEach) {
                     // Every cell, as the core computes it.
-                    auto r = scores(effectiveParams(scene, c), starts, starts, scene.length);
+                    auto r = scores(effectiveParams(scene, c), queryStarts, keyStarts, scene.length);
                     if (!r) {
                         panel.error = QString::fromStdString(r.error().message());
                         return;
                     }
                     panel.cells = HeatmapCells::Exact;
-                    panel.queries = starts;
-                    panel.keys = starts;
+                    panel.queries = queryStarts;
+                    panel.keys = keyStarts;
                     panel.values = std::move(r.value());
                     return;
                 }
-                auto r = aggregateScores(effectiveParams(scene, c), scene.length, ranges, ranges, scene.view.aggregate,
+                auto r = aggregateScores(effectiveParams(scene, c), scene.length, queryRanges, keyRanges, scene.view.aggregate,
                                          display.heatmapWork);
                 if (!r) {
                     panel.error = QString::fromStdString(r.error().message());
@@ -462,8 +476,8 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                     panel.keys = std::move(a.sampledKeys);
                 } else {
                     panel.cells = HeatmapCells::Aggregate;
-                    panel.queries = starts;
-                    panel.keys = starts;
+                    panel.queries = queryStarts;
+                    panel.keys = keyStarts;
                 }
                 panel.values = std::move(a.values);
             });
@@ -553,7 +567,12 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
     res.logX = scene.view.decayLogX;
     res.logY = scene.view.decayLogY;
     res.showBound = scene.view.decayShowBound;
-    const auto columns = decayColumns(res.maxDistance, display.decaySamples, res.logX);
+    // Only the window of distances (zoom and pan), within the distances plotted.
+    const ViewWindow window =
+        clipWindow(scene.view.decayFrom, scene.view.decayTo, res.logX ? 1 : 0, res.maxDistance + 1);
+    res.distanceFrom = window.from;
+    res.distanceTo = window.to;
+    const auto columns = decayColumns(window, display.decaySamples, res.logX);
     for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
         DecaySeries s;
         s.title = configTitle(scene, c);
@@ -576,9 +595,13 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                     const QString t = QObject::tr("mean over the rows i ≥ d of %1").arg(f);
                     s.note = s.note.isEmpty() ? t : t + QStringLiteral("; ") + s.note;
                 }
-                // Every integer distance of every column: the whole curve, then each column's
-                // exact envelope and mean.
-                auto r = decayCurve(p, res.maxDistance);
+                // Every integer distance of every column: the curve over the window (the same
+                // values as the whole curve's, decayCurve() being decayCurveAt() of 0 … D), then
+                // each column's exact envelope and mean.
+                std::vector<std::int64_t> every;
+                every.reserve(static_cast<std::size_t>(window.size()));
+                for (std::int64_t x = window.from; x < window.to; ++x) every.push_back(x);
+                auto r = decayCurveAt(p, every);
                 if (!r && r.error().parameter == "max_distance" &&
                     r.error().valid.find("work limit") != std::string::npos) {
                     // Past the work limit: the columns' centres only, said on the view.
@@ -593,13 +616,20 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                 }
                 const DecayCurve& curve = r.value();
                 const bool hasBound = curve.bound.has_value();
+                // A window or chunk ends the curve (its distances are the first ones asked for).
+                const auto have = static_cast<std::int64_t>(curve.distance.size());
                 for (std::size_t k = 0; k < columns.size(); ++k) {
                     const auto& col = columns[k];
                     std::int64_t a = col.from, b = col.to - 1;
-                    Eigen::Index i0 = a, i1 = b;   // indices into the curve
+                    Eigen::Index i0 = a - window.from, i1 = b - window.from;   // indices into the curve
                     if (s.sampled) {
+                        if (static_cast<std::int64_t>(k) >= have) break;
                         a = b = curve.distance[k];
                         i0 = i1 = static_cast<Eigen::Index>(k);
+                    } else {
+                        if (i0 >= have) break;
+                        i1 = std::min<Eigen::Index>(i1, have - 1);
+                        b = a + (i1 - i0);
                     }
                     double sum = 0, mn = std::numeric_limits<double>::infinity(), mx = -mn;
                     double amn = mn, amx = 0, bsum = 0, bmn = mn, bmx = -mn;

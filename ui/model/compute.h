@@ -38,11 +38,16 @@ std::vector<std::int64_t> sampleDistances(std::int64_t maxDistance, int count, b
 // 0 .. maxDistance (1 .. maxDistance on a log axis, geometrically growing), at most `count` of
 // them; one distance each when they fit.
 std::vector<PositionRange> decayColumns(std::int64_t maxDistance, int count, bool logScale);
+// The same over a window of distances [window.from, window.to) (from 1 on a log axis): the
+// columns of a zoomed decay view.
+std::vector<PositionRange> decayColumns(const PositionRange& window, int count, bool logScale);
 
 // Panels the heatmap view shows for a scene: one per configuration, plus the differences
 // (configuration − A) in compare mode when view.showDifference.
 int heatmapPanelCount(const SceneParams& scene);
 
+// The heatmap and the decay compute only their view window (heatmapQueryWindow(),
+// heatmapKeyWindow(), decayWindow() of the scene): the whole range unless zoomed.
 PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display = {});
 HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& display = {});
 DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display = {});

@@ -103,6 +103,8 @@ struct HeatmapPanel {
 struct HeatmapResult {
     std::uint64_t generation = 0;
     std::int64_t length = 0;            // N
+    // The window shown (zoom and pan): query positions [queryFrom, queryTo), keys [keyFrom, keyTo).
+    std::int64_t queryFrom = 0, queryTo = 0, keyFrom = 0, keyTo = 0;
     bool softmax = false, causal = false;
     int head = 0;
     QString content;                    // real content: "file: q.npy, k.npy · head 1"; else empty
@@ -133,6 +135,7 @@ struct DecaySeries {
 struct DecayResult {
     std::uint64_t generation = 0;
     std::int64_t maxDistance = 0;
+    std::int64_t distanceFrom = 0, distanceTo = 1;   // the window shown: distances [from, to)
     bool logX = false, logY = false, showBound = true;
     std::vector<DecaySeries> series;
 };

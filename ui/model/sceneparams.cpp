@@ -43,13 +43,41 @@ const ParamTable<ViewOptions>& viewParamTable() {
         field<&V::aggregate>({.name = "aggregate", .kind = K::Choice, .label = "Pixel shows",
                               .help = "heatmap: a pixel covering a block of cells shows their exact mean, max or min",
                               .choiceLabels = {"mean of its cells", "max of its cells", "min of its cells"}}),
-        field<&V::decayMaxDistance>({.name = "decay_max_distance", .kind = K::Int, .lo = 1, .hi = 1048576,
+        field<&V::decayMaxDistance>({.name = "decay_max_distance", .kind = K::Int, .lo = 1, .hi = double(kMaxDecayDistance),
                                      .label = "Decay distance", .help = "largest relative distance plotted",
                                      .unit = "tokens", .flags = kParamSlider}),
         field<&V::decayLogX>({.name = "decay_log_x", .kind = K::Bool, .label = "log distance", .help = "log distance axis"}),
         field<&V::decayLogY>({.name = "decay_log_y", .kind = K::Bool, .label = "log |score|", .help = "log value axis (|value|)"}),
         field<&V::decayShowBound>({.name = "decay_show_bound", .kind = K::Bool, .label = "RoPE bound",
                                    .help = "RoFormer's long-term decay upper bound"}),
+        // The view window (zoom and pan in the heatmap and decay views, `figure --range`).
+        field<&V::heatmapQueryFrom>({.name = "heatmap_query_from", .kind = K::Int, .lo = 0, .hi = double(kMaxLength - 1),
+                                     .optional = true, .label = "Query window from",
+                                     .help = "heatmap zoom: first query position i shown", .unit = "tokens", .unset = "0"})
+            .when([](const V& v) { return v.showHeatmap; }),
+        field<&V::heatmapQueryTo>({.name = "heatmap_query_to", .kind = K::Int, .lo = 1, .hi = double(kMaxLength),
+                                   .optional = true, .label = "Query window to",
+                                   .help = "heatmap zoom: query positions shown end before this one", .unit = "tokens",
+                                   .unset = "N"})
+            .when([](const V& v) { return v.showHeatmap; }),
+        field<&V::heatmapKeyFrom>({.name = "heatmap_key_from", .kind = K::Int, .lo = 0, .hi = double(kMaxLength - 1),
+                                   .optional = true, .label = "Key window from",
+                                   .help = "heatmap zoom: first key position j shown", .unit = "tokens", .unset = "0"})
+            .when([](const V& v) { return v.showHeatmap; }),
+        field<&V::heatmapKeyTo>({.name = "heatmap_key_to", .kind = K::Int, .lo = 1, .hi = double(kMaxLength),
+                                 .optional = true, .label = "Key window to",
+                                 .help = "heatmap zoom: key positions shown end before this one", .unit = "tokens",
+                                 .unset = "N"})
+            .when([](const V& v) { return v.showHeatmap; }),
+        field<&V::decayFrom>({.name = "decay_from", .kind = K::Int, .lo = 0, .hi = double(kMaxDecayDistance),
+                              .optional = true, .label = "Distance window from",
+                              .help = "decay zoom: first distance shown", .unit = "tokens", .unset = "0"})
+            .when([](const V& v) { return v.showDecay; }),
+        field<&V::decayTo>({.name = "decay_to", .kind = K::Int, .lo = 1, .hi = double(kMaxDecayDistance + 1),
+                            .optional = true, .label = "Distance window to",
+                            .help = "decay zoom: distances shown end before this one", .unit = "tokens",
+                            .unset = "max distance + 1"})
+            .when([](const V& v) { return v.showDecay; }),
         field<&V::showPairs>({.name = "show_pairs", .kind = K::Bool, .label = "pairs", .help = "show the pair-vector view"}),
         field<&V::showHeatmap>({.name = "show_heatmap", .kind = K::Bool, .label = "heatmap", .help = "show the heatmap"}),
         field<&V::showDecay>({.name = "show_decay", .kind = K::Bool, .label = "decay", .help = "show the decay chart"}),
@@ -88,6 +116,74 @@ const ParamTable<SceneParams>& sceneParamTable() {
     };
     return t;
 }
+namespace {
+
+// A window whose ends are both set must not be empty: from < to.
+std::optional<QString> windowProblem(const ViewOptions& v) {
+    const auto check = [](const std::optional<std::int64_t>& from, const std::optional<std::int64_t>& to,
+                          const char* fromName, const char* toName) -> std::optional<QString> {
+        if (from && to && *from >= *to)
+            return QStringLiteral("%1: less than %2 (%3), got %4").arg(QLatin1String(fromName), QLatin1String(toName)).arg(*to).arg(*from);
+        return std::nullopt;
+    };
+    if (auto e = check(v.heatmapQueryFrom, v.heatmapQueryTo, "heatmap_query_from", "heatmap_query_to")) return e;
+    if (auto e = check(v.heatmapKeyFrom, v.heatmapKeyTo, "heatmap_key_from", "heatmap_key_to")) return e;
+    return check(v.decayFrom, v.decayTo, "decay_from", "decay_to");
+}
+
+std::optional<std::int64_t> unlessEqual(std::int64_t v, std::int64_t whole) {
+    if (v == whole) return std::nullopt;
+    return v;
+}
+
+}  // namespace
+
+ViewWindow clipWindow(std::optional<std::int64_t> from, std::optional<std::int64_t> to, std::int64_t lo, std::int64_t hi) {
+    const ViewWindow whole{lo, std::max(hi, lo + 1)};
+    const std::int64_t a = std::max(from.value_or(whole.from), whole.from);
+    const std::int64_t b = std::min(to.value_or(whole.to), whole.to);
+    if (a >= b) return whole;
+    return {a, b};
+}
+
+ViewWindow heatmapRange(const SceneParams& scene) { return {0, std::max<std::int64_t>(1, scene.length)}; }
+
+ViewWindow decayRange(const SceneParams& scene) {
+    const std::int64_t d = std::max<std::int64_t>(1, scene.view.decayMaxDistance);
+    return {scene.view.decayLogX ? 1 : 0, d + 1};
+}
+
+ViewWindow heatmapQueryWindow(const SceneParams& scene) {
+    const ViewWindow r = heatmapRange(scene);
+    return clipWindow(scene.view.heatmapQueryFrom, scene.view.heatmapQueryTo, r.from, r.to);
+}
+
+ViewWindow heatmapKeyWindow(const SceneParams& scene) {
+    const ViewWindow r = heatmapRange(scene);
+    return clipWindow(scene.view.heatmapKeyFrom, scene.view.heatmapKeyTo, r.from, r.to);
+}
+
+ViewWindow decayWindow(const SceneParams& scene) {
+    const ViewWindow r = decayRange(scene);
+    return clipWindow(scene.view.decayFrom, scene.view.decayTo, r.from, r.to);
+}
+
+void setHeatmapWindow(SceneParams& scene, const ViewWindow& queries, const ViewWindow& keys) {
+    const ViewWindow r = heatmapRange(scene);
+    auto& v = scene.view;
+    v.heatmapQueryFrom = unlessEqual(queries.from, r.from);
+    v.heatmapQueryTo = unlessEqual(queries.to, r.to);
+    v.heatmapKeyFrom = unlessEqual(keys.from, r.from);
+    v.heatmapKeyTo = unlessEqual(keys.to, r.to);
+}
+
+void setDecayWindow(SceneParams& scene, const ViewWindow& distances) {
+    const ViewWindow r = decayRange(scene);
+    // On a log axis the range starts at 1; a window from 0 or 1 is the whole range's start.
+    scene.view.decayFrom = distances.from <= r.from ? std::nullopt : std::optional<std::int64_t>(distances.from);
+    scene.view.decayTo = unlessEqual(distances.to, r.to);
+}
+
 ScoreParams effectiveParams(const SceneParams& scene, int config) {
     ScoreParams p = scene.methods.at(static_cast<std::size_t>(config)).params;
     p.head = std::clamp(scene.head, 0, std::max(1, headCount(p)) - 1);
@@ -179,6 +275,7 @@ std::optional<QString> sceneProblem(const SceneParams& scene) {
     // Positions of interest at or past N are not an error: the pair view leaves them out.
     if (auto e = checkParams(sceneParamTable(), scene)) return QString::fromStdString(e->message());
     if (auto e = checkParams(viewParamTable(), scene.view)) return QString::fromStdString(e->message());
+    if (auto e = windowProblem(scene.view)) return *e;
     for (int i = 0; i < static_cast<int>(scene.methods.size()); ++i) {
         const auto& c = scene.methods[static_cast<std::size_t>(i)];
         const QString who = scene.methods.size() > 1 ? QString(QChar('A' + i)) + QStringLiteral(": ") : QString();

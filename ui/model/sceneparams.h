@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 // QString fields (theme, preset key) in the parameter table: UTF-8 text.
@@ -70,6 +71,11 @@ struct ViewOptions {
     bool decayLogX = false;             // log distance axis (starts at distance 1)
     bool decayLogY = false;             // log value axis (plots |value|)
     bool decayShowBound = true;         // RoPE's long-term decay upper bound
+    // View window (zoom and pan): half-open ranges [from, to) of positions (heatmap: queries i,
+    // keys j) and of distances (decay), like `--range A:B`. Unset = the whole range (from 0,
+    // to N or decayMaxDistance + 1); the views clip the window to the range (window() below).
+    std::optional<std::int64_t> heatmapQueryFrom, heatmapQueryTo, heatmapKeyFrom, heatmapKeyTo;
+    std::optional<std::int64_t> decayFrom, decayTo;
     // Visibility
     bool showPairs = true, showHeatmap = true, showDecay = true, showFrequencies = true;
     bool showContributions = false;     // RoPE's per-pair contributions (off by default)
@@ -113,6 +119,27 @@ const ParamTable<ViewOptions>& viewParamTable();
 const ParamTable<SceneParams>& sceneParamTable();
 
 inline constexpr std::int64_t kMaxLength = 1048576;     // limit on N (2^20): every view draws it exactly or says what it samples
+inline constexpr std::int64_t kMaxDecayDistance = 1048576;   // largest decay distance
+
+// A half-open window [from, to) of positions or distances: what a zoomed view shows (the same
+// half-open range as the aggregation's blocks, core/aggregate.h).
+using ViewWindow = PositionRange;
+// The window a view shows of the whole range [lo, hi) (lo < hi): the scene's [from, to) (an
+// unset end = that end of the range) clipped to the range; the whole range when nothing of the
+// window lies in it (a window kept from a longer sequence) or from >= to.
+ViewWindow clipWindow(std::optional<std::int64_t> from, std::optional<std::int64_t> to, std::int64_t lo, std::int64_t hi);
+// The whole ranges: heatmap positions [0, N); decay distances [0, D + 1) ([1, D + 1) on a log
+// distance axis), D = view.decayMaxDistance.
+ViewWindow heatmapRange(const SceneParams& scene);
+ViewWindow decayRange(const SceneParams& scene);
+// The windows the views show (clipWindow of the scene's view window and the whole range).
+ViewWindow heatmapQueryWindow(const SceneParams& scene);
+ViewWindow heatmapKeyWindow(const SceneParams& scene);
+ViewWindow decayWindow(const SceneParams& scene);
+// Sets the scene's view window; a window equal to the whole range is stored as unset, so that
+// zooming back out gives the scene it started from.
+void setHeatmapWindow(SceneParams& scene, const ViewWindow& queries, const ViewWindow& keys);
+void setDecayWindow(SceneParams& scene, const ViewWindow& distances);
 inline constexpr int kMaxConfigs = 4;                   // compare mode: at most four columns
 inline constexpr int kMaxLabelLength = 200;             // a configuration's label, in characters
 

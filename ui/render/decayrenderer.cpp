@@ -1,5 +1,6 @@
 #include "ui/render/decayrenderer.h"
 
+#include "ui/render/plot.h"
 #include "ui/model/sceneparams.h"
 
 #include <QChart>
@@ -92,7 +93,14 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     for (const auto& s : r.series)
         if (!s.error.isEmpty()) errors << s.title + QStringLiteral(": ") + s.error;
 
-    double xMin = r.logX ? 1 : 0, xMax = std::max<double>(double(r.maxDistance), xMin + 1);
+    // The x axis is the window of distances [from, to − 1] exactly (zoom and pan).
+    double xMin = double(std::max<std::int64_t>(r.distanceFrom, r.logX ? 1 : 0));
+    double xMax = double(r.distanceTo - 1);
+    if (xMax <= xMin) {
+        // One distance: centred, half a distance either side (a log axis: up to the next).
+        if (!r.logX) xMin -= 0.5;
+        xMax = xMin + 1;
+    }
     double yMin = std::numeric_limits<double>::infinity(), yMax = -yMin;
     auto grow = [&](double v) {
         if (!std::isfinite(v)) return;
@@ -207,9 +215,17 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         if (a->min() != n.lo || a->max() != n.hi) a->setRange(n.lo, n.hi);
         if (a->tickCount() != n.ticks) a->setTickCount(n.ticks);
     };
+    // Distance ticks: integers (multiples of a 1, 2, 5 × 10^k step >= 1) inside the window.
+    const auto setDistance = [](QValueAxis* a, double lo, double hi) {
+        if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
+        const double step = double(plot::integerTickStep(std::int64_t(lo), std::int64_t(hi), 6));
+        if (a->tickType() != QValueAxis::TicksDynamic) a->setTickType(QValueAxis::TicksDynamic);
+        if (a->tickAnchor() != 0) a->setTickAnchor(0);
+        if (a->tickInterval() != step) a->setTickInterval(step);
+    };
     auto setRanges = [&](QAbstractAxis* ax, QAbstractAxis* ay) {
         if (auto* a = qobject_cast<QLogValueAxis*>(ax)) setLog(a, xMin, xMax);
-        if (auto* a = qobject_cast<QValueAxis*>(ax)) setNice(a, xMin, xMax);
+        if (auto* a = qobject_cast<QValueAxis*>(ax)) setDistance(a, xMin, xMax);
         if (auto* a = qobject_cast<QLogValueAxis*>(ay)) setLog(a, std::max(yMin, kLogFloor), yMax * 1.2);
         if (auto* a = qobject_cast<QValueAxis*>(ay)) setNice(a, yMin, yMax);
     };
@@ -257,7 +273,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         ax = a;
     } else {
         auto* a = new QValueAxis;
-        a->setLabelFormat(QStringLiteral("%g"));
+        a->setLabelFormat(QStringLiteral("%.0f"));
         ax = a;
     }
     if (r.logY) {

@@ -45,6 +45,11 @@ double positionToCell(std::int64_t p, const std::vector<PositionRange>& ranges) 
     return k + (static_cast<double>(p - it->from) + 0.5) / static_cast<double>(it->size());
 }
 
+// Zoomed: the window shown is not the whole N × N matrix.
+bool zoomed(const HeatmapResult& r) {
+    return r.queryTo > r.queryFrom && (r.queryFrom > 0 || r.queryTo < r.length || r.keyFrom > 0 || r.keyTo < r.length);
+}
+
 QString statName(Aggregate a) {
     return a == Aggregate::Mean ? QObject::tr("mean") : a == Aggregate::Max ? QObject::tr("max") : QObject::tr("min");
 }
@@ -90,6 +95,8 @@ QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
     if (r.causal) parts << QObject::tr("causal");
     parts << QStringLiteral("N = %1").arg(r.length);
     if (!r.content.isEmpty()) parts << r.content;
+    if (zoomed(r))
+        parts << QObject::tr("i %1–%2, j %3–%4").arg(r.queryFrom).arg(r.queryTo - 1).arg(r.keyFrom).arg(r.keyTo - 1);
     if (const QString cells = heatmapCellsText(p); !cells.isEmpty()) parts << cells;
     return parts.join(QStringLiteral(" · "));
 }
@@ -219,20 +226,28 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.drawRect(l.image.adjusted(-1, -1, 0, 0));
         const auto cells = static_cast<double>(panel.keys.size());
         const double cw = l.image.width() / cells, ch = l.image.height() / static_cast<double>(panel.queries.size());
+        // Integer ticks over the window shown, keys across and queries down; spaced at least
+        // 1.6 widths of the widest label apart, so labels never overlap.
         const int maxTicks = std::max(2, static_cast<int>(l.image.width() / (m.tickW * 1.6)));
         p.setFont(t.smallFont());
-        const double first = panel.keyRanges.empty() ? 0.0 : static_cast<double>(panel.keyRanges.front().from);
-        const double last = panel.keyRanges.empty() ? static_cast<double>(result.length - 1)
-                                                    : static_cast<double>(panel.keyRanges.back().to - 1);
-        for (double v : plot::ticks(first, last, maxTicks)) {
-            const auto pos = static_cast<std::int64_t>(v);
-            const double x = l.image.left() + positionToCell(pos, panel.keyRanges) * cw;
-            const double y = l.image.top() + positionToCell(pos, panel.queryRanges) * ch;
+        // Integer ticks over the window shown: keys across (keyRanges), queries down (queryRanges).
+        const auto span = [&](const std::vector<PositionRange>& r) {
+            return r.empty() ? std::pair<std::int64_t, std::int64_t>{0, result.length - 1}
+                             : std::pair<std::int64_t, std::int64_t>{r.front().from, r.back().to - 1};
+        };
+        const auto [k0, k1] = span(panel.keyRanges);
+        const auto [q0, q1] = span(panel.queryRanges);
+        for (std::int64_t v : plot::integerTicks(k0, k1, maxTicks)) {
+            const double x = l.image.left() + positionToCell(v, panel.keyRanges) * cw;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(x, l.image.bottom() + 1), QPointF(x, l.image.bottom() + 5));
+            plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), QString::number(v), plot::Align::Center, t.muted);
+        }
+        for (std::int64_t v : plot::integerTicks(q0, q1, maxTicks)) {
+            const double y = l.image.top() + positionToCell(v, panel.queryRanges) * ch;
+            p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(l.image.left() - 6, y), QPointF(l.image.left() - 2, y));
-            plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), plot::tickLabel(v), plot::Align::Center, t.muted);
-            plot::text(p, QPointF(l.image.left() - 6, y), plot::tickLabel(v), plot::Align::Right, t.muted);
+            plot::text(p, QPointF(l.image.left() - 6, y), QString::number(v), plot::Align::Right, t.muted);
         }
         p.setFont(t.bodyFont());
         plot::text(p, QPointF(l.image.center().x(), l.image.bottom() + 6 + m.small + m.body / 2),

@@ -66,6 +66,29 @@ std::vector<double> ticks(double lo, double hi, int maxTicks, bool log) {
     return out;
 }
 
+std::int64_t integerTickStep(std::int64_t lo, std::int64_t hi, int maxTicks) {
+    if (hi < lo) std::swap(lo, hi);
+    const double raw = double(hi - lo) / double(std::max(maxTicks, 1));
+    std::int64_t step = 1;
+    for (std::int64_t mag = 1; step < raw && mag <= (std::int64_t{1} << 60) / 10; mag *= 10) {
+        for (std::int64_t m : {1, 2, 5}) {
+            step = m * mag;
+            if (double(step) >= raw) break;
+        }
+    }
+    return step;
+}
+
+std::vector<std::int64_t> integerTicks(std::int64_t lo, std::int64_t hi, int maxTicks) {
+    if (hi < lo) std::swap(lo, hi);
+    maxTicks = std::max(maxTicks, 1);
+    const std::int64_t step = integerTickStep(lo, hi, maxTicks);
+    std::vector<std::int64_t> out;
+    std::int64_t first = lo >= 0 ? (lo + step - 1) / step * step : -((-lo) / step * step);
+    for (std::int64_t v = first; v <= hi; v += step) out.push_back(v);
+    return out;
+}
+
 QString tickLabel(double v, bool log) {
     if (v == 0) return QStringLiteral("0");
     const double av = std::abs(v);

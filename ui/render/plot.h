@@ -7,6 +7,7 @@
 #include <QRectF>
 #include <QString>
 
+#include <cstdint>
 #include <vector>
 
 namespace poslab::ui::plot {
@@ -23,6 +24,10 @@ struct Axis {
 // 2–8 round tick values within [lo, hi] (1, 2, 5 × 10^k steps); log: powers of ten (and 2, 5
 // between them when the range is short).
 std::vector<double> ticks(double lo, double hi, int maxTicks, bool log = false);
+// Integer ticks within [lo, hi] (positions, distances): at most about `maxTicks`, multiples of a
+// step of 1, 2 or 5 × 10^k that is at least 1 (a window of a few positions gets every position).
+std::vector<std::int64_t> integerTicks(std::int64_t lo, std::int64_t hi, int maxTicks);
+std::int64_t integerTickStep(std::int64_t lo, std::int64_t hi, int maxTicks);
 // Tick label: integers as integers, else up to 4 significant digits; log: 10^k as "1e5".
 QString tickLabel(double v, bool log = false);
 

@@ -37,7 +37,8 @@ double threadCpuMs() {
 bool sameHeatmapInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.head == b.head && a.view.softmax == b.view.softmax &&
            a.view.causal == b.view.causal && a.view.colormap == b.view.colormap &&
-           a.view.showDifference == b.view.showDifference;
+           a.view.showDifference == b.view.showDifference && heatmapQueryWindow(a) == heatmapQueryWindow(b) &&
+           heatmapKeyWindow(a) == heatmapKeyWindow(b);
 }
 bool samePairsInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.positions == b.positions && a.pairs == b.pairs &&
@@ -47,7 +48,7 @@ bool sameDecayInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.head == b.head && a.view.causal == b.view.causal &&
            a.view.softmax == b.view.softmax && a.view.decayMaxDistance == b.view.decayMaxDistance &&
            a.view.decayLogX == b.view.decayLogX && a.view.decayLogY == b.view.decayLogY &&
-           a.view.decayShowBound == b.view.decayShowBound;
+           a.view.decayShowBound == b.view.decayShowBound && decayWindow(a) == decayWindow(b);
 }
 bool sameFrequencyInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length;

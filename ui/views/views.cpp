@@ -5,12 +5,24 @@
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/pairsrenderer.h"
+#include "ui/views/zoom.h"
 
+#include <QAbstractAxis>
 #include <QChart>
 #include <QCoreApplication>
+#include <QGestureEvent>
+#include <QKeyEvent>
+#include <QLogValueAxis>
 #include <QMouseEvent>
+#include <QNativeGestureEvent>
 #include <QPainter>
+#include <QPinchGesture>
+#include <QRubberBand>
 #include <QToolTip>
+#include <QValueAxis>
+#include <QWheelEvent>
+
+#include <cmath>
 
 namespace poslab::ui {
 
@@ -61,7 +73,175 @@ QString PairsView::toolTipAt(const QPoint& pos) const {
     return hit ? pairsToolTip(result_, *hit) : QString();
 }
 
+// ---- Zoom gestures (both views)
+namespace {
+
+// One wheel notch (120 eighths of a degree) zooms in by 20 %.
+double wheelFactor(const QWheelEvent* e) {
+    const QPoint d = e->angleDelta();
+    const int steps = d.y() != 0 ? d.y() : d.x();
+    return std::pow(0.8, steps / 120.0);
+}
+
+bool isRubberPress(const QMouseEvent* e) {
+    return e->button() == Qt::RightButton || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
+}
+
+// The zoom factor of a pinch event (native trackpad zoom or a touch QPinchGesture), with the
+// point it is about and whether it starts a gesture; nullopt for other events.
+struct Pinch {
+    double factor = 1;
+    QPointF at;          // global position
+    bool start = false;
+};
+std::optional<Pinch> pinchOf(QEvent* event) {
+    if (event->type() == QEvent::NativeGesture) {
+        auto* g = static_cast<QNativeGestureEvent*>(event);
+        if (g->gestureType() == Qt::BeginNativeGesture) return Pinch{1, g->globalPosition(), true};
+        if (g->gestureType() != Qt::ZoomNativeGesture) return std::nullopt;
+        // value(): the change of magnification since the last event (0.1 = 10 % larger).
+        return Pinch{1.0 / std::max(0.05, 1.0 + g->value()), g->globalPosition(), false};
+    }
+    if (event->type() == QEvent::Gesture) {
+        auto* g = static_cast<QGestureEvent*>(event);
+        if (auto* pinch = static_cast<QPinchGesture*>(g->gesture(Qt::PinchGesture))) {
+            g->accept(pinch);
+            const double f = pinch->scaleFactor();
+            return Pinch{f > 0 ? 1.0 / f : 1.0, pinch->centerPoint(), pinch->state() == Qt::GestureStarted};
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 // ---- Heatmap
+HeatmapView::HeatmapView(QWidget* parent) : ViewBase(parent) {
+    setFocusPolicy(Qt::StrongFocus);   // Home, + and − after a click
+    grabGesture(Qt::PinchGesture);
+    setStatusTip(heatmapZoomHelp());
+}
+
+void HeatmapView::setWindow(const ViewWindow& queries, const ViewWindow& keys, std::int64_t length) {
+    queries_ = queries;
+    keys_ = keys;
+    length_ = std::max<std::int64_t>(1, length);
+}
+
+QRectF HeatmapView::imageAt(const QPointF& p) const {
+    const auto layout = layoutHeatmap(QRectF(rect()), std::max<int>(1, static_cast<int>(result_.panels.size())), theme_);
+    for (const auto& l : layout)
+        if (l.image.contains(p)) return l.image;
+    return layout.front().image;
+}
+
+double HeatmapView::keyAt(const QRectF& image, double x) const {
+    return double(keys_.from) + (x - image.left()) / std::max(1.0, image.width()) * double(keys_.size());
+}
+
+double HeatmapView::queryAt(const QRectF& image, double y) const {
+    return double(queries_.from) + (y - image.top()) / std::max(1.0, image.height()) * double(queries_.size());
+}
+
+void HeatmapView::request(const ViewWindow& q, const ViewWindow& k, ZoomGesture g) {
+    if (q == queries_ && k == keys_) return;
+    const bool newStep = g != last_ || g == ZoomGesture::Rubber || g == ZoomGesture::Reset || g == ZoomGesture::Keys;
+    last_ = g;
+    Q_EMIT windowRequested(q, k, newStep);
+}
+
+void HeatmapView::zoomAbout(const QPointF& p, double factor, ZoomGesture g) {
+    const QRectF image = imageAt(p);
+    const QPointF at = image.contains(p) ? p : image.center();
+    request(zoomWindow(queries_, queryAt(image, at.y()), factor, 0, length_),
+            zoomWindow(keys_, keyAt(image, at.x()), factor, 0, length_), g);
+}
+
+bool HeatmapView::event(QEvent* event) {
+    if (auto pinch = pinchOf(event)) {
+        if (pinch->start) last_ = ZoomGesture::None;
+        else zoomAbout(mapFromGlobal(pinch->at), pinch->factor, ZoomGesture::Pinch);
+        event->accept();
+        return true;
+    }
+    return ViewBase::event(event);
+}
+
+void HeatmapView::wheelEvent(QWheelEvent* e) {
+    zoomAbout(e->position(), wheelFactor(e), ZoomGesture::Wheel);
+    e->accept();
+}
+
+void HeatmapView::mousePressEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton && e->button() != Qt::RightButton) return ViewBase::mousePressEvent(e);
+    pressAt_ = e->position();
+    pressImage_ = imageAt(pressAt_);
+    pressQueries_ = queries_;
+    pressKeys_ = keys_;
+    last_ = ZoomGesture::None;
+    if (isRubberPress(e)) {
+        drag_ = Drag::Rubber;
+        if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, this);
+        band_->setGeometry(QRect(pressAt_.toPoint(), QSize()));
+        band_->show();
+    } else {
+        drag_ = Drag::Pan;
+        setCursor(Qt::ClosedHandCursor);
+    }
+    e->accept();
+}
+
+void HeatmapView::mouseMoveEvent(QMouseEvent* e) {
+    if (drag_ == Drag::Pan) {
+        // Positions per pixel of the window at the press: the cells follow the mouse.
+        const double dk = -(e->position().x() - pressAt_.x()) / std::max(1.0, pressImage_.width()) * double(pressKeys_.size());
+        const double dq = -(e->position().y() - pressAt_.y()) / std::max(1.0, pressImage_.height()) * double(pressQueries_.size());
+        request(panWindow(pressQueries_, std::llround(dq), 0, length_), panWindow(pressKeys_, std::llround(dk), 0, length_),
+                ZoomGesture::Pan);
+        return;
+    }
+    if (drag_ == Drag::Rubber) {
+        if (band_) band_->setGeometry(QRectF(pressAt_, e->position()).normalized().toRect());
+        return;
+    }
+    ViewBase::mouseMoveEvent(e);
+}
+
+void HeatmapView::mouseReleaseEvent(QMouseEvent* e) {
+    const Drag d = drag_;
+    drag_ = Drag::None;
+    unsetCursor();
+    if (band_) band_->hide();
+    if (d == Drag::Rubber) {
+        const QRectF r = QRectF(pressAt_, e->position()).normalized().intersected(pressImage_);
+        // A click without a rectangle (a few pixels) does nothing.
+        if (r.width() >= 3 && r.height() >= 3)
+            request(spanWindow(queryAt(pressImage_, r.top()), queryAt(pressImage_, r.bottom()), 0, length_),
+                    spanWindow(keyAt(pressImage_, r.left()), keyAt(pressImage_, r.right()), 0, length_), ZoomGesture::Rubber);
+    }
+    last_ = ZoomGesture::None;   // the next gesture is a new undo step
+    e->accept();
+}
+
+void HeatmapView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return ViewBase::mouseDoubleClickEvent(e);
+    request({0, length_}, {0, length_}, ZoomGesture::Reset);
+    e->accept();
+}
+
+void HeatmapView::keyPressEvent(QKeyEvent* e) {
+    if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return ViewBase::keyPressEvent(e);
+    const QPointF centre = imageAt(QPointF(rect().center())).center();
+    switch (e->key()) {
+    case Qt::Key_Home: request({0, length_}, {0, length_}, ZoomGesture::Reset); break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomAbout(centre, 0.5, ZoomGesture::Keys); break;
+    case Qt::Key_Minus: zoomAbout(centre, 2.0, ZoomGesture::Keys); break;
+    default: return ViewBase::keyPressEvent(e);
+    }
+    e->accept();
+}
+
 void HeatmapView::draw(QPainter& p, const QRectF& r) const { renderHeatmap(p, r, result_, theme_); }
 QString HeatmapView::toolTipAt(const QPoint& pos) const {
     const auto hit = hitTestHeatmap(QRectF(rect()), result_, theme_, QPointF(pos));
@@ -82,6 +262,10 @@ DecayView::DecayView(QWidget* parent) : QChartView(new QChart, parent) {
     setRenderHint(QPainter::Antialiasing, true);
     setMouseTracking(true);
     setRubberBand(QChartView::NoRubberBand);
+    setDragMode(QGraphicsView::NoDrag);
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->grabGesture(Qt::PinchGesture);
+    setStatusTip(decayZoomHelp());
     // One chart fills the view: repaint all of it, so that no pixel of replaced axes (a theme
     // or log-axis change rebuilds them) survives a partial update.
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
@@ -127,12 +311,154 @@ QString DecayView::toolTipAt(const QPoint& pos) const {
 }
 
 void DecayView::mouseMoveEvent(QMouseEvent* event) {
+    if (drag_ == Drag::Pan) {
+        // Distances per pixel of the window at the press: the curve follows the mouse.
+        const QRectF plot = plotRect();
+        const double dx = event->position().x() - pressAt_.x();
+        const auto axes = chart()->axes(Qt::Horizontal);
+        if (!axes.isEmpty() && qobject_cast<QLogValueAxis*>(axes.front()) && pressWindow_.from >= 1) {
+            // Log axis: both ends move by the same factor.
+            const double last = double(std::max(pressWindow_.to - 1, pressWindow_.from + 1));
+            const double r = std::pow(last / double(pressWindow_.from), -dx / std::max(1.0, plot.width()));
+            const std::int64_t from = std::llround(double(pressWindow_.from) * r);
+            request(panWindow(pressWindow_, from - pressWindow_.from, whole_.from, whole_.to), ZoomGesture::Pan);
+        } else {
+            const double span = double(std::max<std::int64_t>(1, pressWindow_.size() - 1));
+            request(panWindow(pressWindow_, std::llround(-dx / std::max(1.0, plot.width()) * span), whole_.from, whole_.to),
+                    ZoomGesture::Pan);
+        }
+        return;
+    }
+    if (drag_ == Drag::Rubber) {
+        const QRectF plot = plotRect();
+        const double x0 = std::clamp(pressAt_.x(), plot.left(), plot.right());
+        const double x1 = std::clamp(event->position().x(), plot.left(), plot.right());
+        if (band_) band_->setGeometry(QRectF(QPointF(std::min(x0, x1), plot.top()), QPointF(std::max(x0, x1), plot.bottom())).toRect());
+        return;
+    }
     QChartView::mouseMoveEvent(event);
     const QString tip = toolTipAt(event->position().toPoint());
     if (tip.isEmpty())
         QToolTip::hideText();
     else
         QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+}
+
+}  // namespace poslab::ui
+
+namespace poslab::ui {
+
+void DecayView::setWindow(const ViewWindow& distances, const ViewWindow& whole) {
+    window_ = distances;
+    whole_ = whole;
+}
+
+QRectF DecayView::plotRect() const {
+    const QRectF area = chart()->plotArea();
+    return QRectF(mapFromScene(chart()->mapToScene(area.topLeft())), mapFromScene(chart()->mapToScene(area.bottomRight())));
+}
+
+double DecayView::distanceAt(double x, bool clampToPlot) const {
+    const QRectF plot = plotRect();
+    if (plot.width() <= 0) return std::nan("");
+    double t = (x - plot.left()) / plot.width();
+    if (clampToPlot) t = std::clamp(t, 0.0, 1.0);
+    else if (t < 0 || t > 1) return std::nan("");
+    const auto axes = chart()->axes(Qt::Horizontal);
+    if (axes.isEmpty()) return double(window_.from) + t * double(window_.size() - 1);
+    if (auto* a = qobject_cast<QLogValueAxis*>(axes.front()))
+        return a->min() * std::pow(a->max() / a->min(), t);
+    if (auto* a = qobject_cast<QValueAxis*>(axes.front())) return a->min() + t * (a->max() - a->min());
+    return std::nan("");
+}
+
+void DecayView::request(const ViewWindow& w, ZoomGesture g) {
+    if (w == window_) return;
+    const bool newStep = g != last_ || g == ZoomGesture::Rubber || g == ZoomGesture::Reset || g == ZoomGesture::Keys;
+    last_ = g;
+    Q_EMIT windowRequested(w, newStep);
+}
+
+void DecayView::zoomAbout(double x, double factor, ZoomGesture g) {
+    double anchor = distanceAt(x);
+    if (std::isnan(anchor)) anchor = double(window_.from) + double(window_.size()) / 2;
+    const bool logAxis = !chart()->axes(Qt::Horizontal).isEmpty() &&
+                         qobject_cast<QLogValueAxis*>(chart()->axes(Qt::Horizontal).front()) != nullptr;
+    ViewWindow w = zoomWindow(window_, anchor, factor, whole_.from, whole_.to);
+    if (logAxis && window_.from >= 1 && anchor >= 1) {
+        // On a log axis the point under the mouse stays in log space.
+        const double la = std::log(anchor), l0 = std::log(double(window_.from)), l1 = std::log(double(std::max(window_.to - 1, window_.from + 1)));
+        const ViewWindow l = spanWindow(std::exp(la - (la - l0) * factor), std::exp(la + (l1 - la) * factor) + 1, whole_.from, whole_.to);
+        if (l != window_) w = l;
+    }
+    request(w, g);
+}
+
+bool DecayView::viewportEvent(QEvent* event) {
+    if (auto pinch = pinchOf(event)) {
+        if (pinch->start) last_ = ZoomGesture::None;
+        else zoomAbout(viewport()->mapFromGlobal(pinch->at).x(), pinch->factor, ZoomGesture::Pinch);
+        event->accept();
+        return true;
+    }
+    return QChartView::viewportEvent(event);
+}
+
+void DecayView::wheelEvent(QWheelEvent* e) {
+    zoomAbout(e->position().x(), wheelFactor(e), ZoomGesture::Wheel);
+    e->accept();
+}
+
+void DecayView::mousePressEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton && e->button() != Qt::RightButton) return QChartView::mousePressEvent(e);
+    pressAt_ = e->position();
+    pressWindow_ = window_;
+    last_ = ZoomGesture::None;
+    if (isRubberPress(e)) {
+        drag_ = Drag::Rubber;
+        if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, viewport());
+        const QRectF plot = plotRect();
+        band_->setGeometry(QRectF(QPointF(pressAt_.x(), plot.top()), QSizeF(1, plot.height())).toRect());
+        band_->show();
+    } else {
+        drag_ = Drag::Pan;
+        viewport()->setCursor(Qt::ClosedHandCursor);
+    }
+    e->accept();
+}
+
+void DecayView::mouseReleaseEvent(QMouseEvent* e) {
+    const Drag d = drag_;
+    drag_ = Drag::None;
+    viewport()->unsetCursor();
+    if (band_) band_->hide();
+    if (d == Drag::Rubber && std::abs(e->position().x() - pressAt_.x()) >= 3) {
+        const double a = distanceAt(pressAt_.x(), true), b = distanceAt(e->position().x(), true);
+        if (!std::isnan(a) && !std::isnan(b))
+            request(spanWindow(std::round(std::min(a, b)), std::round(std::max(a, b)) + 1, whole_.from, whole_.to),
+                    ZoomGesture::Rubber);
+    }
+    last_ = ZoomGesture::None;
+    e->accept();
+}
+
+void DecayView::mouseDoubleClickEvent(QMouseEvent* e) {
+    if (e->button() != Qt::LeftButton) return QChartView::mouseDoubleClickEvent(e);
+    request(whole_, ZoomGesture::Reset);
+    e->accept();
+}
+
+void DecayView::keyPressEvent(QKeyEvent* e) {
+    if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return QChartView::keyPressEvent(e);
+    const double centre = plotRect().center().x();
+    switch (e->key()) {
+    case Qt::Key_Home: request(whole_, ZoomGesture::Reset); break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal: zoomAbout(centre, 0.5, ZoomGesture::Keys); break;
+    case Qt::Key_Minus: zoomAbout(centre, 2.0, ZoomGesture::Keys); break;
+    default: return QChartView::keyPressEvent(e);
+    }
+    e->accept();
 }
 
 }  // namespace poslab::ui

@@ -6,9 +6,15 @@
 // Each records the generation it last painted (for tests and the live-update benchmark).
 #include "ui/render/theme.h"
 #include "ui/model/results.h"
+#include "ui/model/sceneparams.h"
 
 #include <QChartView>
+#include <QPointer>
 #include <QWidget>
+
+QT_BEGIN_NAMESPACE
+class QRubberBand;
+QT_END_NAMESPACE
 
 namespace poslab::ui {
 
@@ -68,10 +74,18 @@ private:
     PairsResult result_;
 };
 
+// How a zoom gesture reaches the scene: each gesture is one undo step; the events of one gesture
+// (a drag, a run of wheel notches, a pinch) merge into it.
+enum class ZoomGesture { None, Wheel, Pinch, Pan, Rubber, Reset, Keys };
+
+// The heatmap zooms and pans (zoom.h): wheel and pinch about the mouse, drag to pan, Shift+drag
+// or right-drag for a rectangle, double-click or Home to show everything, + and − to zoom about
+// the centre. It asks for a new window with windowRequested(); the window it shows comes back
+// with setWindow() (the scene's), which may run ahead of the result drawn.
 class HeatmapView : public ViewBase {
     Q_OBJECT
 public:
-    using ViewBase::ViewBase;
+    explicit HeatmapView(QWidget* parent = nullptr);
     void setResult(const HeatmapResult& r) {
         result_ = r;
         setGeneration(r.generation);
@@ -80,13 +94,44 @@ public:
     QString toolTipAt(const QPoint& pos) const override;
     // Cells per axis for `panels` panels at the current size (device pixels).
     int cellsFor(int panels) const;
+    // The scene's window and sequence length N (the whole range is [0, N)).
+    void setWindow(const ViewWindow& queries, const ViewWindow& keys, std::int64_t length);
+    ViewWindow queryWindow() const { return queries_; }
+    ViewWindow keyWindow() const { return keys_; }
+
+Q_SIGNALS:
+    // A zoom or pan asks for this window; `newStep`: it starts a new undo step (the first event
+    // of a gesture), else it continues the last one.
+    void windowRequested(const poslab::ui::ViewWindow& queries, const poslab::ui::ViewWindow& keys, bool newStep);
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
     const Picture& picture() const override { return result_.picture; }
+    bool event(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    // The panel image under `p` (or the first panel's), and p in positions: key across, query down.
+    QRectF imageAt(const QPointF& p) const;
+    double keyAt(const QRectF& image, double x) const;
+    double queryAt(const QRectF& image, double y) const;
+    void zoomAbout(const QPointF& p, double factor, ZoomGesture g);
+    void request(const ViewWindow& q, const ViewWindow& k, ZoomGesture g);
+
     HeatmapResult result_;
+    ViewWindow queries_{0, 1}, keys_{0, 1};
+    std::int64_t length_ = 1;
+    ZoomGesture last_ = ZoomGesture::None;   // the gesture the last request belonged to
+    enum class Drag { None, Pan, Rubber } drag_ = Drag::None;
+    QPointF pressAt_;
+    QRectF pressImage_;
+    ViewWindow pressQueries_, pressKeys_;
+    QPointer<QRubberBand> band_;
 };
 
 class FrequencyView : public ViewBase {
@@ -130,10 +175,15 @@ private:
 
 // The decay view is a QChartView (Qt Charts); the chart is configured by the renderer's
 // configureDecayChart(), exactly as renderDecay() does for export.
+// The decay chart zooms and pans the distances like the heatmap (wheel, pinch, drag,
+// Shift+drag or right-drag for a range, double-click or Home); the value axis follows the data.
 class DecayView : public QChartView {
     Q_OBJECT
 public:
     explicit DecayView(QWidget* parent = nullptr);
+    // The scene's window of distances and the whole range (decayRange()).
+    void setWindow(const ViewWindow& distances, const ViewWindow& whole);
+    ViewWindow distanceWindow() const { return window_; }
     void setTheme(const Theme& theme);
     void setResult(const DecayResult& r);
     const DecayResult& result() const { return result_; }
@@ -145,16 +195,36 @@ public:
 Q_SIGNALS:
     void painted(std::uint64_t generation);
     void resized();
+    // As HeatmapView::windowRequested, for the distances.
+    void windowRequested(const poslab::ui::ViewWindow& distances, bool newStep);
 
 protected:
     void paintEvent(QPaintEvent* e) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* e) override;
+    bool viewportEvent(QEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    // The distance at widget x (fractional; on a log axis through the axis), or NaN outside the plot.
+    double distanceAt(double x, bool clampToPlot = false) const;
+    QRectF plotRect() const;   // the plot area in widget coordinates
+    void zoomAbout(double x, double factor, ZoomGesture g);
+    void request(const ViewWindow& w, ZoomGesture g);
+
     Theme theme_;
     DecayResult result_;
     std::uint64_t painted_ = 0;
+    ViewWindow window_{0, 257}, whole_{0, 257};
+    ZoomGesture last_ = ZoomGesture::None;
+    enum class Drag { None, Pan, Rubber } drag_ = Drag::None;
+    QPointF pressAt_;
+    ViewWindow pressWindow_;
+    QPointer<QRubberBand> band_;
 };
 
 }  // namespace poslab::ui

@@ -102,6 +102,15 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
                         static_cast<ViewBase*>(contributions_)})
         connect(v, &ViewBase::resized, this, &MainWindow::updateDisplay);
     connect(decay_, &DecayView::resized, this, &MainWindow::updateDisplay);
+    // Zoom and pan: each gesture is one undo step (its events merge into it).
+    connect(heatmap_, &HeatmapView::windowRequested, this, [this](const ViewWindow& q, const ViewWindow& k, bool newStep) {
+        if (newStep) scene_.finishMerge();
+        scene_.edit(tr("Zoom heatmap"), QStringLiteral("view.heatmap_window"), [&](SceneParams& s) { setHeatmapWindow(s, q, k); });
+    });
+    connect(decay_, &DecayView::windowRequested, this, [this](const ViewWindow& d, bool newStep) {
+        if (newStep) scene_.finishMerge();
+        scene_.edit(tr("Zoom decay"), QStringLiteral("view.decay_window"), [&](SceneParams& s) { setDecayWindow(s, d); });
+    });
 
     buildMenus();
     installTeaching(this);
@@ -276,6 +285,8 @@ void MainWindow::onSceneChanged() {
     }
     top_->setVisible(show[0] || show[1]);
     bottom_->setVisible(show[2] || show[3] || show[4]);
+    heatmap_->setWindow(heatmapQueryWindow(s), heatmapKeyWindow(s), s.length);
+    decay_->setWindow(decayWindow(s), decayRange(s));
     updateDisplay();
     scheduler_.request(s);
 }

@@ -78,8 +78,9 @@ public:
     }
     const HeatmapResult& result() const { return result_; }
     QString toolTipAt(const QPoint& pos) const override;
-    // Cells per axis for `panels` panels at the current size (device pixels).
-    int cellsFor(int panels) const;
+    // Cells per axis for `panels` panels at the current size (device pixels); `square`: the
+    // scene's view.heatmapSquareCells.
+    int cellsFor(int panels, bool square = false) const;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;

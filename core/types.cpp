@@ -15,6 +15,29 @@ std::string formatNumber(double x) {
 
 std::string formatInt(std::int64_t x) { return std::to_string(x); }
 
+std::string printable(const std::string& text) {
+    static constexpr char hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u != 0x7f) out += c;
+        else if (c == '\n') out += "\\n";
+        else if (c == '\t') out += "\\t";
+        else if (c == '\r') out += "\\r";
+        else {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        }
+    }
+    return out;
+}
+
+std::string ParamError::printableGot() const { return printable(got); }
+
+std::string ParamError::message() const { return parameter + ": " + valid + ", got " + printable(got); }
+
 Check validatePositions(const Positions& positions, const std::string& name, std::int64_t minValue) {
     if (positions.empty())
         return ParamError{name, "at least one position", "an empty list"};

@@ -41,11 +41,17 @@ inline double roundTo(Precision p, double x) {
 // Rendered for people as "<parameter>: <valid>, got <got>"; the command line maps
 // `parameter` (the struct field name, e.g. "head_dim") to its option (--head-dim) and prints
 // "invalid --head-dim, <valid>, got <got>".
+// `text` on one line: control characters (a value pasted from a file) become escapes (\\n, \\t,
+// \\r, \\xNN), so a message that quotes what it was given never spans lines.
+std::string printable(const std::string& text);
+
 struct ParamError {
     std::string parameter;  // struct field name, snake_case: "head_dim", "num_buckets", ...
     std::string valid;      // "an even integer >= 2"
     std::string got;        // "7"
-    std::string message() const { return parameter + ": " + valid + ", got " + got; }
+    // One line, always: control characters in what was given are escaped (printable()).
+    std::string message() const;
+    std::string printableGot() const;
 };
 using Check = std::optional<ParamError>;
 

@@ -108,8 +108,14 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     installTeaching(this);
     statusBar()->showMessage(tr("Drag a slider: every view follows. Hover a view for exact values."));
     resize(1500, 950);
-    if (persist_) restoreSettings();
+    // The views' visibility follows the scene before the saved geometry is restored: a view
+    // that is hidden by default (contributions) must not widen the minimum size the restored
+    // geometry is clamped to.
     onSceneChanged();
+    if (persist_) {
+        restoreSettings();
+        onSceneChanged();
+    }
 }
 
 MainWindow::~MainWindow() {

@@ -164,8 +164,9 @@ public:
 
     void fail(const QString& path, const QString& what) {
         if (failed()) return;
-        error_ = path.isEmpty() ? source_ + QStringLiteral(": ") + what
-                                : source_ + QStringLiteral(": ") + path + QStringLiteral(": ") + what;
+        // One line, always: a value or key quoted from the file may hold control characters.
+        const QString line = path.isEmpty() ? what : path + QStringLiteral(": ") + what;
+        error_ = source_ + QStringLiteral(": ") + QString::fromStdString(printable(line.toStdString()));
     }
     void failGot(const QString& path, const QString& valid, const QJsonValue& got) {
         fail(path, valid + QStringLiteral(", got ") + describe(got));

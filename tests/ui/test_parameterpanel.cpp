@@ -64,7 +64,7 @@ private Q_SLOTS:
         QTest::newRow("beta_fast_0") << "rope.beta_fast" << "0" << false << 32.0 << "beta_fast: a number in (0, 1e6], got 0";
         QTest::newRow("max_positions_2^40") << "rope.max_positions" << "1099511627776" << true << 1099511627776.0 << "";
         QTest::newRow("length_65536") << "scene.length" << "65536" << true << 65536.0 << "";
-        QTest::newRow("length_0") << "scene.length" << "0" << false << 64.0 << "length: an integer from 1 to 65536, got 0";
+        QTest::newRow("length_0") << "scene.length" << "0" << false << 64.0 << "length: an integer from 1 to 1048576, got 0";
     }
     void typedValues() {
         QFETCH(QString, path);

@@ -29,7 +29,9 @@ private Q_SLOTS:
         QCOMPARE(got.panels.size(), direct.panels.size());
         QCOMPARE(got.panels[0].queries, direct.panels[0].queries);
         QVERIFY(got.panels[0].values == direct.panels[0].values);
-        QCOMPARE(static_cast<int>(got.panels[0].keys.size()), 40);
+        // 100 positions on 40 pixels: blocks of 3 positions, 34 of them (the last one a single position).
+        QCOMPARE(static_cast<int>(got.panels[0].keys.size()), 34);
+        QCOMPARE(got.panels[0].keyRanges.back(), (PositionRange{99, 100}));
     }
 
     void newestWinsAndOrderIsKept() {
@@ -183,11 +185,16 @@ private Q_SLOTS:
         d.heatmapCells = cells;
         const HeatmapResult r = computeHeatmap(scene, d);
         QVERIFY2(r.panels[0].error.isEmpty(), qPrintable(r.panels[0].error));
-        const auto expected = std::min<qint64>(length, cells);
+        // At most `cells` values per axis: equal blocks of ceil(N / cells) positions tiling 0..N−1.
+        const auto step = (length + cells - 1) / cells;
+        const auto expected = (length + step - 1) / step;
+        QVERIFY(expected <= cells);
         QCOMPARE(static_cast<qint64>(r.panels[0].values.rows()), expected);
         QCOMPARE(static_cast<qint64>(r.panels[0].values.cols()), expected);
-        QCOMPARE(r.panels[0].queries.front(), std::int64_t{0});
-        QCOMPARE(r.panels[0].queries.back(), std::int64_t{length - 1});
+        QCOMPARE(static_cast<qint64>(r.panels[0].queryRanges.size()), expected);
+        QCOMPARE(r.panels[0].queryRanges.front().from, std::int64_t{0});
+        QCOMPARE(r.panels[0].queryRanges.back().to, std::int64_t{length});
+        QCOMPARE(r.panels[0].cells, length <= cells ? HeatmapCells::Exact : HeatmapCells::Sample);
     }
 
     void samplePositions_data() {

@@ -241,9 +241,9 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(TransformerXLParams, 24);
     SIZE_IS(AlibiParams, 24);
     SIZE_IS(AttentionParams, 120);
-    SIZE_IS(LayerPattern, 976);
-    SIZE_IS(ScoreParams, 1584);
-    SIZE_IS(MethodConfig, 1608);
+    SIZE_IS(LayerPattern, 1000);
+    SIZE_IS(ScoreParams, 1632);
+    SIZE_IS(MethodConfig, 1656);
     SIZE_IS(ViewOptions, 64);
     SIZE_IS(SceneParams, 240);
 }
@@ -395,11 +395,11 @@ void TestSession::malformed_data() {
     QTest::newRow("sceneNumber") << QByteArray("{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[3]}") << "scenes[0]: expected an object, got 3";
     QTest::newRow("currentPastEnd") << QByteArray("{\"format\":\"poslab-session\",\"schema\":1,\"current\":3,\"scenes\":[{}]}") << "current: an integer from 0 to 0, got 3";
     QTest::newRow("currentNegative") << QByteArray("{\"format\":\"poslab-session\",\"schema\":1,\"current\":-1,\"scenes\":[{},{}]}") << "current: an integer from 0 to 1, got -1";
-    QTest::newRow("lengthString") << withScene("\"length\": \"64\"") << "scenes[0].length: an integer from 1 to 65536, got \"64\"";
-    QTest::newRow("lengthZero") << withScene("\"length\": 0") << "scenes[0].length: an integer from 1 to 65536, got 0";
-    QTest::newRow("length1e300") << withScene("\"length\": 1e300") << "scenes[0].length: an integer from 1 to 65536, got 1e+300";
-    QTest::newRow("lengthFraction") << withScene("\"length\": 2.5") << "scenes[0].length: an integer from 1 to 65536, got 2.5";
-    QTest::newRow("lengthNull") << withScene("\"length\": null") << "scenes[0].length: an integer from 1 to 65536, got null";
+    QTest::newRow("lengthString") << withScene("\"length\": \"64\"") << "scenes[0].length: an integer from 1 to 1048576, got \"64\"";
+    QTest::newRow("lengthZero") << withScene("\"length\": 0") << "scenes[0].length: an integer from 1 to 1048576, got 0";
+    QTest::newRow("length1e300") << withScene("\"length\": 1e300") << "scenes[0].length: an integer from 1 to 1048576, got 1e+300";
+    QTest::newRow("lengthFraction") << withScene("\"length\": 2.5") << "scenes[0].length: an integer from 1 to 1048576, got 2.5";
+    QTest::newRow("lengthNull") << withScene("\"length\": null") << "scenes[0].length: an integer from 1 to 1048576, got null";
     QTest::newRow("positionsNotArray") << withScene("\"positions\": 5") << "scenes[0].positions: a list of integers, each from 0 to 1099511627776 (at most 4096), got 5";
     QTest::newRow("positionNegative") << withScene("\"positions\": [-1]") << "scenes[0].positions: a list of integers, each from 0 to 1099511627776 (at most 4096), got -1 at entry 0";
     QTest::newRow("positionHuge") << withScene("\"positions\": [1e15]") << "scenes[0].positions: a list of integers, each from 0 to 1099511627776 (at most 4096), got 1000000000000000 at entry 0";
@@ -443,7 +443,7 @@ void TestSession::malformed_data() {
     QTest::newRow("xposScaleBaseNegative") << withMethod("\"method\": \"xpos\", \"xpos\": {\"scale_base\": -5}")
                                            << "scenes[0].methods[0].xpos.scale_base: a number in (0, 1e12], got -5";
     QTest::newRow("secondSceneBad") << QByteArray("{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[{},{\"length\":-4}]}")
-                                    << "scenes[1].length: an integer from 1 to 65536, got -4";
+                                    << "scenes[1].length: an integer from 1 to 1048576, got -4";
     QTest::newRow("secondConfigBad") << withScene("\"methods\": [{}, {\"method\": \"sinusoidal\", \"sinusoidal\": {\"base\": 1}}]")
                                      << "scenes[0].methods[1].sinusoidal.base: a number in (1, 1e30], got 1";
     QTest::newRow("deepNesting") << withScene("\"title\": " + QByteArray(5000, '[') + QByteArray(5000, ']')) << "not valid JSON";

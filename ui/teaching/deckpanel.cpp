@@ -8,6 +8,7 @@
 #include <QAbstractItemModel>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -104,8 +105,15 @@ DeckPanel::DeckPanel(DeckModel* model, QWidget* parent) : QWidget(parent), model
     for (SlideArrangement a : kAllSlideArrangements) arrangement_->addItem(slideArrangementTitle(a), int(a));
     arrangement_->setToolTip(tr("How the slide arranges its views"));
     form->addRow(tr("&Shows"), arrangement_);
+    // The combos size to a short text, not their longest item, and the four views sit in a 2×2
+    // grid like the slide: the dock stays narrow enough for a 1280-pixel screen.
+    const auto narrow = [](QComboBox* c) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(10);
+    };
+    narrow(arrangement_);
     auto* viewsRow = new QWidget(this);
-    auto* vl = new QHBoxLayout(viewsRow);
+    auto* vl = new QGridLayout(viewsRow);
     vl->setContentsMargins(0, 0, 0, 0);
     for (int k = 0; k < 4; ++k) {
         views_[k] = new QComboBox(viewsRow);
@@ -113,7 +121,8 @@ DeckPanel::DeckPanel(DeckModel* model, QWidget* parent) : QWidget(parent), model
         views_[k]->addItem(tr("—"), -1);
         for (ViewKind v : kAllViews) views_[k]->addItem(viewTitle(v), int(v));
         views_[k]->setToolTip(tr("View %1 of the slide (left to right, then top to bottom)").arg(k + 1));
-        vl->addWidget(views_[k]);
+        narrow(views_[k]);
+        vl->addWidget(views_[k], k / 2, k % 2);
         connect(views_[k], &QComboBox::activated, this, &DeckPanel::layoutEdited);
     }
     viewsLabel_ = new QLabel(tr("&Views"), this);
@@ -123,6 +132,7 @@ DeckPanel::DeckPanel(DeckModel* model, QWidget* parent) : QWidget(parent), model
     demo_->setObjectName(QStringLiteral("deckDemo"));
     demo_->addItem(tr("The formula sheet of the method"), QString());
     for (const auto& d : demonstrations()) demo_->addItem(QString::fromStdString(d.title), QString::fromStdString(d.key));
+    narrow(demo_);
     demo_->setToolTip(tr("Whose numbers the column beside the views shows"));
     demoLabel_ = new QLabel(tr("&Numbers"), this);
     demoLabel_->setBuddy(demo_);

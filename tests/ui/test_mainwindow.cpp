@@ -7,7 +7,9 @@
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/render/frequencyrenderer.h"
+#include "ui/io/export.h"
 #include "ui/render/heatmaprenderer.h"
+#include "ui/render/layout.h"
 #include "ui/render/pairsrenderer.h"
 #include "ui/teaching/animation.h"
 #include "ui/teaching/formulapanel.h"
@@ -23,6 +25,7 @@
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QSlider>
+#include <QSplitter>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QMimeData>
@@ -135,6 +138,73 @@ private Q_SLOTS:
         QCOMPARE(w2.size(), size);
         QCOMPARE(w2.scene()->undoStack()->count(), 0);
         QSettings().clear();
+    }
+
+    // The window places its views as every figure does (ui/render/layout.h placeViews): at a
+    // laptop's and a full-HD screen's size, in the projector theme with text ×1.5, in compare
+    // mode, with the contributions view shown; a dragged splitter keeps its place.
+    void viewsArePlacedByTheLayoutEngine_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<int>("configs");
+        QTest::addColumn<bool>("contributions");
+        QTest::newRow("1920x1080_light") << QSize(1920, 1080) << "light" << 1.0 << 1 << false;
+        QTest::newRow("1920x1080_projector_text1.5") << QSize(1920, 1080) << "projector" << 1.5 << 1 << false;
+        QTest::newRow("1920x1080_compare3") << QSize(1920, 1080) << "light" << 1.0 << 3 << false;
+        QTest::newRow("1920x1080_dark_contributions") << QSize(1920, 1080) << "dark" << 1.0 << 1 << true;
+    }
+    void viewsArePlacedByTheLayoutEngine() {
+        QFETCH(QSize, size);
+        QFETCH(QString, theme);
+        QFETCH(double, fontScale);
+        QFETCH(int, configs);
+        QFETCH(bool, contributions);
+        MainWindow w(false);
+        w.scene()->edit(QStringLiteral("look"), QString(), [&](SceneParams& s) {
+            s.view.theme = theme;
+            s.view.fontScale = fontScale;
+            s.view.showContributions = contributions;
+            const Method more[] = {Method::Alibi, Method::T5, Method::Xpos};
+            for (int c = 1; c < configs; ++c) {
+                MethodConfig m;
+                m.params.method = more[c - 1];
+                s.methods.push_back(m);
+            }
+        });
+        QVERIFY(open(w, size));
+        QWidget* central = w.centralWidget();
+        const Theme t = themeByName(theme, fontScale);
+        const auto placed = placeViews(QRectF(QPointF(0, 0), QSizeF(central->size())), sceneArrangement(w.scene()->params()), t);
+        QWidget* widgets[] = {w.pairsView(), w.heatmapView(), w.decayView(), w.frequencyView(), w.contributionsView()};
+        int visible = 0;
+        for (int i = 0; i < 5; ++i) visible += widgets[i]->isVisible() ? 1 : 0;
+        QCOMPARE(int(placed.size()), visible);
+        for (const auto& p : placed) {
+            QWidget* v = widgets[int(p.view)];
+            QVERIFY(v->isVisible());
+            const QRect got(v->mapTo(central, QPoint(0, 0)), v->size());
+            const QRectF want = p.rect;
+            const auto near = [](double a, double b) { return std::abs(a - b) <= 1.5; };
+            QVERIFY2(near(got.left(), want.left()) && near(got.top(), want.top()) && near(got.width(), want.width()) &&
+                         near(got.height(), want.height()),
+                     qPrintable(QStringLiteral("%1: window %2,%3 %4x%5, engine %6,%7 %8x%9")
+                                    .arg(viewKey(p.view))
+                                    .arg(got.left()).arg(got.top()).arg(got.width()).arg(got.height())
+                                    .arg(want.left()).arg(want.top()).arg(want.width()).arg(want.height())));
+        }
+        shot(w, QStringLiteral("layout_") + QString::fromLatin1(QTest::currentDataTag()));
+        // A dragged splitter keeps its place across a resize.
+        auto* rows = qobject_cast<QSplitter*>(central);
+        QVERIFY(rows);
+        const QList<int> before = rows->sizes();
+        Q_EMIT rows->splitterMoved(before[0] - 40, 1);
+        rows->setSizes({before[0] - 40, before[1] + 40, before[2]});
+        w.resize(size + QSize(0, 1));
+        QVERIFY(settle(w));
+        w.resize(size);
+        QVERIFY(settle(w));
+        QVERIFY(std::abs(rows->sizes()[0] - (before[0] - 40)) <= 1);
     }
 
     void defaultSceneShowsEveryView() {

@@ -8,12 +8,17 @@
 #include "ui/render/decayrenderer.h"
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
+#include "ui/render/layout.h"
 #include "ui/render/pairsrenderer.h"
 
 #include <QBuffer>
 #include <QChart>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QTextDocument>
+#include <QLegend>
 #include <QFile>
 #include <QFileInfo>
 #include <QFont>
@@ -106,61 +111,13 @@ QString figureTitle(const SceneParams& scene, std::optional<ViewKind> view) {
     return QStringLiteral("PosLab — %1 — %2").arg(what, describeScene(scene));
 }
 
-// ---- Layout of the views (as the window's splitters place them) --------------------------------
+// ---- Layout of the views: the layout engine's (ui/render/layout.h), as the window ---------------
 
-struct Placed {
-    ViewKind view;
-    QRectF rect;
-};
-
-std::vector<Placed> placeViews(const QRectF& rect, const std::vector<ViewKind>& views) {
-    std::vector<Placed> out;
-    if (views.size() == 1) {
-        out.push_back({views.front(), rect});
-        return out;
-    }
-    // The contributions view takes a row of its own below the others (a third of the height).
-    if (std::find(views.begin(), views.end(), ViewKind::Contributions) != views.end()) {
-        std::vector<ViewKind> rest;
-        for (ViewKind v : views)
-            if (v != ViewKind::Contributions) rest.push_back(v);
-        const double gap = 6.0, h = (rect.height() - gap) * 2.0 / 3.0;
-        out = placeViews(QRectF(rect.left(), rect.top(), rect.width(), h), rest);
-        out.push_back({ViewKind::Contributions, QRectF(rect.left(), rect.top() + h + gap, rect.width(), rect.height() - h - gap)});
-        return out;
-    }
-    const auto has = [&](ViewKind v) { return std::find(views.begin(), views.end(), v) != views.end(); };
-    const double gap = 6.0;   // the window's splitter handles
-    std::vector<ViewKind> top, bottom;
-    for (ViewKind v : {ViewKind::Pairs, ViewKind::Heatmap})
-        if (has(v)) top.push_back(v);
-    for (ViewKind v : {ViewKind::Decay, ViewKind::Frequencies})
-        if (has(v)) bottom.push_back(v);
-    // Rows 3 : 2 (the window's stretch factors); the top row splits pairs : heatmap as 3 : 2,
-    // the bottom row decay : frequencies evenly.
-    QRectF topRect = rect, bottomRect = rect;
-    if (!top.empty() && !bottom.empty()) {
-        const double h = (rect.height() - gap) * 3.0 / 5.0;
-        topRect.setHeight(h);
-        bottomRect.setTop(rect.top() + h + gap);
-    }
-    const auto split = [&](const QRectF& row, const std::vector<ViewKind>& vs, double firstShare) {
-        if (vs.size() == 1) {
-            out.push_back({vs.front(), row});
-            return;
-        }
-        const double w = (row.width() - gap) * firstShare;
-        out.push_back({vs[0], QRectF(row.left(), row.top(), w, row.height())});
-        out.push_back({vs[1], QRectF(row.left() + w + gap, row.top(), row.width() - w - gap, row.height())});
-    };
-    if (!top.empty()) split(topRect, top, 3.0 / 5.0);
-    if (!bottom.empty()) split(bottomRect, bottom, 1.0 / 2.0);
-    return out;
-}
-
-int heatmapPanels(const SceneParams& scene) {
-    const int configs = static_cast<int>(scene.methods.size());
-    return configs + ((configs > 1 && scene.view.showDifference) ? configs - 1 : 0);
+std::vector<ViewPlacement> placeSceneViews(const QRectF& rect, const SceneParams& scene, std::optional<ViewKind> view,
+                                           const Theme& theme) {
+    ViewArrangement a = sceneArrangement(scene);
+    if (view) a.views = {*view};
+    return placeViews(rect, a, theme);
 }
 
 // The samples a view of this size asks for: what MainWindow::updateDisplay() asks the scheduler
@@ -168,7 +125,7 @@ int heatmapPanels(const SceneParams& scene) {
 DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& rect, const Theme& theme, double dpr) {
     DisplaySpec d;
     if (view == ViewKind::Heatmap) {
-        d.heatmapCells = heatmapCellsFor(rect, heatmapPanels(scene), theme, dpr);
+        d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(scene), theme, dpr, scene.view.heatmapSquareCells);
         // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
         d.heatmapWork = std::int64_t{1} << 32;
     }
@@ -186,13 +143,44 @@ void paintDecay(QPainter& painter, const QRectF& rect, const DecayResult& result
     scene.addItem(chart);
     chart->setGeometry(QRectF(QPointF(0, 0), rect.size()));
     configureDecayChart(chart, result, theme);
-    if (chart->layout()) chart->layout()->activate();
+    // Laid out again once the fonts and labels are known: the first pass can squeeze the axes
+    // until Qt Charts cuts every label to "...".
+    for (int pass = 0; pass < 2 && chart->layout(); ++pass) {
+        chart->layout()->invalidate();
+        chart->layout()->activate();
+    }
     scene.setSceneRect(QRectF(QPointF(0, 0), rect.size()));
     painter.save();
     painter.fillRect(rect, theme.background);
     painter.setRenderHint(QPainter::Antialiasing, true);
     scene.render(&painter, rect, scene.sceneRect());
     painter.restore();
+    if (layoutCapturing()) {
+        // What Qt Charts placed: the plot area, the legend, and every piece of text (title, tick
+        // labels, axis titles, legend entries). Qt Charts cuts a label that does not fit with "...".
+        const QPointF at = rect.topLeft();
+        layoutRecord(painter, LayoutItemKind::Plot, chart->plotArea().translated(at));
+        if (chart->legend() && chart->legend()->isVisible())
+            layoutRecord(painter, LayoutItemKind::Legend, chart->legend()->geometry().translated(at));
+        for (QGraphicsItem* item : scene.items()) {
+            if (!item->isVisible()) continue;
+            QString text;
+            QRectF box = item->sceneBoundingRect();
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) {
+                text = t->toPlainText();
+                // The text without the document's margin around it.
+                const double m = t->document() ? t->document()->documentMargin() : 0.0;
+                box = t->mapRectToScene(t->boundingRect().adjusted(m, m, -m, -m));
+            } else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+                text = st->text();
+            } else {
+                continue;
+            }
+            if (text.isEmpty()) continue;
+            const bool elided = text.contains(QStringLiteral("...")) || text.contains(QChar(0x2026));
+            layoutRecord(painter, LayoutItemKind::Text, box.translated(at), text, elided);
+        }
+    }
 }
 
 void paintOne(QPainter& p, const QRectF& rect, const SceneParams& scene, ViewKind view, const Theme& theme, double dpr) {
@@ -214,10 +202,6 @@ QSizeF logicalSize(const ExportRequest& r) {
     return QSizeF(r.pixels.width() * s, r.pixels.height() * s);
 }
 
-std::vector<ViewKind> requestedViews(const SceneParams& scene, const ExportRequest& r) {
-    if (r.view) return {*r.view};
-    return visibleViews(scene);
-}
 
 // ---- Image formats ----------------------------------------------------------------------------
 
@@ -719,7 +703,7 @@ std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r)
     const Theme theme = exportTheme(scene, r);
     const double dpr = r.dpi / kScreenDpi;
     std::vector<ViewData> out;
-    for (const auto& placed : placeViews(QRectF(QPointF(0, 0), logicalSize(r)), requestedViews(scene, r))) {
+    for (const auto& placed : placeSceneViews(QRectF(QPointF(0, 0), logicalSize(r)), scene, r.view, theme)) {
         const DisplaySpec d = displayFor(scene, placed.view, placed.rect, theme, dpr);
         ViewData v{placed.view, {}, {}};
         switch (placed.view) {
@@ -916,15 +900,7 @@ std::optional<ViewKind> viewFromKey(const QString& key) {
     return std::nullopt;
 }
 
-std::vector<ViewKind> visibleViews(const SceneParams& scene) {
-    std::vector<ViewKind> out;
-    const bool show[5] = {scene.view.showPairs, scene.view.showHeatmap, scene.view.showDecay, scene.view.showFrequencies,
-                          scene.view.showContributions};
-    for (int i = 0; i < 5; ++i)
-        if (show[i]) out.push_back(kAllViews[i]);
-    if (out.empty()) out.assign(std::begin(kAllViews), std::begin(kAllViews) + 4);
-    return out;
-}
+std::vector<ViewKind> visibleViews(const SceneParams& scene) { return sceneArrangement(scene).views; }
 
 // ---- Requests -------------------------------------------------------------------------------------
 
@@ -960,8 +936,28 @@ Theme exportTheme(const SceneParams& scene, const ExportRequest& r) {
 void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene, std::optional<ViewKind> view,
                 const Theme& theme, double devicePixelRatio) {
     painter.fillRect(rect, theme.background);
-    const std::vector<ViewKind> views = view ? std::vector<ViewKind>{*view} : visibleViews(scene);
-    for (const auto& placed : placeViews(rect, views)) paintOne(painter, placed.rect, scene, placed.view, theme, devicePixelRatio);
+    for (const auto& placed : placeSceneViews(rect, scene, view, theme)) {
+        if (auto* capture = currentLayoutCapture()) capture->setView(viewKey(placed.view));
+        paintOne(painter, placed.rect, scene, placed.view, theme, devicePixelRatio);
+    }
+}
+
+LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r) {
+    LayoutReport report;
+    report.bounds = QRectF(0, 0, r.pixels.width(), r.pixels.height());
+    if (exportRequestProblem(r) || sceneProblem(scene)) return report;
+    const Theme theme = exportTheme(scene, r);
+    const double dpr = r.dpi / kScreenDpi;
+    // Drawn as the PNG is (same size, same device pixel ratio), into a throwaway image.
+    QImage img(r.pixels, QImage::Format_ARGB32_Premultiplied);
+    if (img.isNull()) return report;
+    img.setDevicePixelRatio(dpr);
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    LayoutCapture capture(report, dpr);
+    paintViews(p, QRectF(QPointF(0, 0), logicalSize(r)), scene, r.view, theme, dpr);
+    return report;
 }
 
 QByteArray exportCsv(const SceneParams& scene, const ExportRequest& r) {
@@ -988,6 +984,20 @@ QByteArray exportJson(const SceneParams& scene, const ExportRequest& r) {
     w.key("views").beginObject();
     for (const auto& v : viewData(scene, r)) v.json(w.key(viewKey(v.view).toStdString()));
     w.endObject();
+    // What the layout engine placed in the figure of this size (cli.md: `layout`).
+    w.key("layout").beginArray();
+    for (const auto& item : exportLayout(scene, r).items) {
+        w.beginObject();
+        jstr(w.key("view"), item.view);
+        jstr(w.key("kind"), layoutItemKindKey(item.kind));
+        w.key("rect").beginArray();
+        for (double v : {item.rect.x(), item.rect.y(), item.rect.width(), item.rect.height()}) w.number(std::round(v * 100) / 100);
+        w.endArray();
+        if (item.kind == LayoutItemKind::Text) jstr(w.key("text"), item.text);
+        w.key("elided").boolean(item.elided);
+        w.endObject();
+    }
+    w.endArray();
     writeSessionJson(w.key("session"), Session{{SessionScene{QString(), QString(), scene, {}}}, 0});
     w.endObject();
     return QByteArray::fromStdString(w.text()) + '\n';

@@ -17,6 +17,7 @@
 // pixel size of the image; for SVG and PDF the same numbers give the physical size
 // (width/dpi × height/dpi inches), so the three formats show the same picture. All writes are
 // atomic (atomicfile.h): a failed export leaves no file and does not touch an existing one.
+#include "ui/render/layout.h"
 #include "ui/render/theme.h"
 #include "ui/model/sceneparams.h"
 #include "ui/io/session.h"
@@ -76,6 +77,10 @@ Theme exportTheme(const SceneParams& scene, const ExportRequest& request);
 // filled with the theme's. This is what every image format draws.
 void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene, std::optional<ViewKind> view,
                 const Theme& theme, double devicePixelRatio = 1.0);
+
+// What the layout engine and the renderers placed in the request's figure (PNG pixels): the
+// `layout` of the JSON export.
+LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& request);
 
 // The plotted values as CSV / JSON (the data formats), computed at the request's resolution.
 QByteArray exportCsv(const SceneParams& scene, const ExportRequest& request);

@@ -1,8 +1,10 @@
 #include "ui/model/compute.h"
 
+#include "core/alibi.h"
 #include "core/contributions.h"
 #include "core/decay.h"
 #include "core/scores.h"
+#include "core/t5.h"
 
 #include <QObject>
 
@@ -413,6 +415,7 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     res.length = scene.length;
     res.softmax = scene.view.softmax;
     res.causal = scene.view.causal;
+    res.squareCells = scene.view.heatmapSquareCells;
     res.head = scene.head;
     res.content = fileContentText(scene);
     const auto problem = sceneProblem(scene);
@@ -728,6 +731,32 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                 assign(f.before, sinusoidalFrequencies(sp));
                 f.after = f.before;
                 f.note = QObject::tr("w_i of the relative sinusoid R_d (not a rotation of q and k)");
+                break;
+            }
+            case Method::Alibi: {
+                const Vector m = alibiSlopes(p.alibiParams());
+                assign(f.slopes, m);
+                f.note = QObject::tr("no rotation: head h adds −m_h·(i − j) to every score; its slope m_h per head");
+                break;
+            }
+            case Method::T5: {
+                const T5Params tp = p.t5Params();
+                f.t5Buckets = tp.num_buckets;
+                f.t5MaxDistance = tp.max_distance;
+                f.t5Bidirectional = tp.bidirectional;
+                f.t5MaxExact = (tp.bidirectional ? tp.num_buckets / 2 : tp.num_buckets) / 2;
+                // Distances 0 … 2·max_distance: every one up to 4096, else 4096 evenly spaced.
+                const std::int64_t end = std::min<std::int64_t>(2 * tp.max_distance, std::int64_t{1} << 40);
+                const std::int64_t count = std::min<std::int64_t>(end + 1, 4097);
+                for (std::int64_t k = 0; k < count; ++k) {
+                    const std::int64_t n = count == end + 1 ? k : static_cast<std::int64_t>(std::llround(double(k) * double(end) / double(count - 1)));
+                    if (!f.t5Distance.empty() && n == f.t5Distance.back()) continue;
+                    f.t5Distance.push_back(n);
+                    f.t5Before.push_back(t5Bucket(-n, tp));
+                    if (tp.bidirectional) f.t5After.push_back(t5Bucket(n, tp));
+                }
+                f.note = QObject::tr("no rotation: a learned bias per bucket; distance |i − j| → bucket (exact below %1, "
+                                     "logarithmic up to %2)").arg(f.t5MaxExact).arg(tp.max_distance);
                 break;
             }
             default:

@@ -106,6 +106,7 @@ struct HeatmapResult {
     // The window shown (zoom and pan): query positions [queryFrom, queryTo), keys [keyFrom, keyTo).
     std::int64_t queryFrom = 0, queryTo = 0, keyFrom = 0, keyTo = 0;
     bool softmax = false, causal = false;
+    bool squareCells = false;           // view.heatmapSquareCells: drawn with square cells
     int head = 0;
     QString content;                    // real content: "file: q.npy, k.npy · head 1"; else empty
     std::vector<HeatmapPanel> panels;   // one per configuration, then the differences
@@ -174,6 +175,14 @@ struct FrequencyConfigResult {
     double attentionFactor = 1.0;
     std::int64_t originalContext = 0;   // scaled RoPE: original max positions (0 = none to mark)
     std::int64_t context = 0;           // RoPE: max positions (the context; extended when scaled)
+    // The picture a method without frequencies is known by (empty for the others):
+    std::vector<double> slopes;         // ALiBi: m_h per head (as the bias uses them)
+    int t5Buckets = 0;                  // T5: num_buckets (bucket map below), 0 = none
+    std::int64_t t5MaxDistance = 0, t5MaxExact = 0;
+    bool t5Bidirectional = true;
+    std::vector<std::int64_t> t5Distance;   // n = |i − j|, increasing (every n up to 4096, else sampled)
+    std::vector<std::int64_t> t5Before;     // bucket of a key n before the query (relative −n)
+    std::vector<std::int64_t> t5After;      // bucket of a key n after it (relative +n; bidirectional only)
 };
 
 struct FrequencyResult {

@@ -43,6 +43,8 @@ const ParamTable<ViewOptions>& viewParamTable() {
         field<&V::aggregate>({.name = "aggregate", .kind = K::Choice, .label = "Pixel shows",
                               .help = "heatmap: a pixel covering a block of cells shows their exact mean, max or min",
                               .choiceLabels = {"mean of its cells", "max of its cells", "min of its cells"}}),
+        field<&V::heatmapSquareCells>({.name = "heatmap_square_cells", .kind = K::Bool, .label = "square cells",
+                                       .help = "keep heatmap cells square instead of filling the panel"}),
         field<&V::decayMaxDistance>({.name = "decay_max_distance", .kind = K::Int, .lo = 1, .hi = double(kMaxDecayDistance),
                                      .label = "Decay distance", .help = "largest relative distance plotted",
                                      .unit = "tokens", .flags = kParamSlider}),

@@ -66,6 +66,7 @@ struct ViewOptions {
     HeatmapColormap colormap = HeatmapColormap::Auto;
     bool showDifference = true;         // compare mode: add a "B − A" panel (each config − the first)
     Aggregate aggregate = Aggregate::Mean;   // a pixel covering many cells: their mean, max or min
+    bool heatmapSquareCells = false;    // keep heatmap cells square (else they fill the panel)
     // Decay
     std::int64_t decayMaxDistance = 256;  // largest relative distance plotted, 1 .. 1'048'576
     bool decayLogX = false;             // log distance axis (starts at distance 1)

@@ -1,6 +1,7 @@
 #include "ui/render/contributionsrenderer.h"
 
 #include "ui/render/colormap.h"
+#include "ui/render/layout.h"
 #include "ui/render/plot.h"
 #include "ui/model/sceneparams.h"
 
@@ -82,9 +83,8 @@ void renderPanel(QPainter& p, const QRectF& rect, const ContributionsConfigResul
     }
     p.setPen(QPen(t.foreground, t.axisWidth));
     p.drawRect(share);
-    p.setFont(t.smallFont());
-    plot::text(p, QPointF(share.center().x(), share.bottom() + smallH * 0.8),
-               QObject::tr("share of |score| (max %1 %)").arg(displayValue(100 * maxShare)), plot::Align::Center, t.muted);
+    layoutRecord(p, LayoutItemKind::Plot, heat);
+    layoutRecord(p, LayoutItemKind::Plot, share);
 
     // Where the wavelengths pass the training context.
     const int before = firstPairPast(c.wavelengthBefore, c.trainingContext);
@@ -109,14 +109,24 @@ void renderPanel(QPainter& p, const QRectF& rect, const ContributionsConfigResul
     plot::text(p, QPointF(bar.left(), ty), displayValue(-c.absMax), plot::Align::Center, t.muted);
     plot::text(p, QPointF(bar.center().x(), ty), QStringLiteral("0"), plot::Align::Center, t.muted);
     plot::text(p, QPointF(bar.right(), ty), displayValue(c.absMax), plot::Align::Center, t.muted);
-    plot::text(p, QPointF(bar.right() + 8, bar.center().y()), QObject::tr("c_p(t)"), plot::Align::Left, t.muted);
+    const QRectF cpLabel = plot::text(p, QPointF(bar.right() + 8, bar.center().y()), QObject::tr("c_p(t)"), plot::Align::Left, t.muted);
+    layoutRecord(p, LayoutItemKind::Colorbar, bar);
+    // What the bars beside the plot mean, in the colour bar's row (below the share bars the
+    // distance axis' labels would cover it), right-aligned to the bars; shorter forms by rule.
+    const QString maxText = displayValue(100 * maxShare);
+    plot::text(p, QPointF(share.right(), bar.center().y()),
+               fitText(QStringList{QObject::tr("share of |score| (max %1 %)").arg(maxText), QObject::tr("share (max %1 %)").arg(maxText),
+                                   QObject::tr("max %1 %").arg(maxText)},
+                       t.smallFont(), share.right() - cpLabel.right() - 12),
+               plot::Align::Right, t.muted);
     // Legend of the lines.
     auto pairText = [&](int pair) {
         return pair >= pairs ? QObject::tr("no pair") : QObject::tr("pairs ≥ %1").arg(pair);
     };
     QString legend = QObject::tr("- - wavelength > training context %1: %2").arg(c.trainingContext).arg(pairText(before));
     if (c.scaled) legend += QObject::tr("   —— after scaling: %1").arg(pairText(after));
-    plot::text(p, QPointF(rect.left() + 8, rect.bottom() - legendH * 0.5), legend, plot::Align::Left, t.foreground);
+    plot::text(p, QPointF(rect.left() + 8, rect.bottom() - legendH * 0.5), fitText(legend, t.smallFont(), rect.width() - 16),
+               plot::Align::Left, t.foreground);
 }
 
 }  // namespace

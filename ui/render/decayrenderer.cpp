@@ -1,11 +1,15 @@
 #include "ui/render/decayrenderer.h"
 
-#include "ui/render/plot.h"
 #include "ui/model/sceneparams.h"
+#include "ui/render/layout.h"
+#include "ui/render/plot.h"
 
 #include <QChart>
+#include <QFontMetricsF>
 #include <QGraphicsScene>
 #include <QAreaSeries>
+#include <QGraphicsLayout>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -176,10 +180,6 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         const double d = r.logY ? yMax * 0.5 : std::max(1.0, std::abs(yMax) * 0.1);
         yMin -= d;
         yMax += d;
-    } else if (!r.logY) {
-        const double pad = (yMax - yMin) * 0.04;
-        yMin -= pad;
-        yMax += pad;
     }
 
     // Reuse the chart's series and axes when the structure is unchanged (a slider drag): only
@@ -203,17 +203,35 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     else if (widest > 1)
         title += QObject::tr(" · each point: up to %1 distances, band min … max, line their mean").arg(widest);
     if (!notes.isEmpty()) title += QStringLiteral(" · ") + notes.join(QStringLiteral("; "));
-    chart->setTitle(errors.isEmpty() ? title : errors.join(QStringLiteral("; ")));
+    // A short chart keeps its height for the plot: the title goes (the axis says what is plotted),
+    // or Qt Charts squeezes the axes until it cuts every label to "...". A narrow one drops the
+    // title's " · " parts that do not fit (layout.h fitText).
+    const double small = QFontMetricsF(t.smallFont()).height(), titleH = QFontMetricsF(t.titleFont()).height();
+    const bool roomForTitle = chart->size().height() <= 0 || chart->size().height() >= titleH * 2 + small * 12;
+    if (chart->size().width() > 0) title = fitText(title, t.titleFont(), chart->size().width() - 24).text;
+    chart->setTitle(!errors.isEmpty() ? errors.join(QStringLiteral("; ")) : roomForTitle ? title : QString());
     chart->setTitleBrush(errors.isEmpty() ? QBrush(t.foreground) : QBrush(t.error));
     // Each range or tick-count change makes Qt Charts lay the axis out again (label text
     // shaping), so the nice range is computed here and applied only when it differs.
     const auto setLog = [](QLogValueAxis* a, double lo, double hi) {
         if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
     };
-    const auto setNice = [](QValueAxis* a, double lo, double hi) {
+    // Linear axes have ticks at nice steps anchored at 0 (Qt Charts' dynamic ticks). The distance
+    // axis ends where the data ends; the value axis ends half a step beyond its outermost ticks,
+    // so that its first label sits above the distance axis's first label, never on it.
+    const auto setTicks = [](QValueAxis* a, double lo, double hi, double step) {
+        if (a->tickType() != QValueAxis::TicksDynamic) a->setTickType(QValueAxis::TicksDynamic);
+        if (a->tickAnchor() != 0.0) a->setTickAnchor(0.0);
+        if (a->tickInterval() != step) a->setTickInterval(step);
+        if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
+    };
+    const auto niceStep = [](double lo, double hi) {
         const NiceRange n = niceRange(lo, hi, 6);
-        if (a->min() != n.lo || a->max() != n.hi) a->setRange(n.lo, n.hi);
-        if (a->tickCount() != n.ticks) a->setTickCount(n.ticks);
+        return (n.hi - n.lo) / std::max(1, n.ticks - 1);
+    };
+    const auto setY = [&](QValueAxis* a, double lo, double hi) {
+        const double step = niceStep(lo, hi);
+        setTicks(a, std::floor(lo / step) * step - step / 2, std::ceil(hi / step) * step + step / 2, step);
     };
     // Distance ticks: integers (multiples of a 1, 2, 5 × 10^k step >= 1) inside the window.
     const auto setDistance = [](QValueAxis* a, double lo, double hi) {
@@ -227,7 +245,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         if (auto* a = qobject_cast<QLogValueAxis*>(ax)) setLog(a, xMin, xMax);
         if (auto* a = qobject_cast<QValueAxis*>(ax)) setDistance(a, xMin, xMax);
         if (auto* a = qobject_cast<QLogValueAxis*>(ay)) setLog(a, std::max(yMin, kLogFloor), yMax * 1.2);
-        if (auto* a = qobject_cast<QValueAxis*>(ay)) setNice(a, yMin, yMax);
+        if (auto* a = qobject_cast<QValueAxis*>(ay)) setY(a, yMin, yMax);
     };
     if (reuse) {
         for (qsizetype i = 0; i < existing.size(); ++i) {
@@ -331,8 +349,11 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     chart->legend()->setFont(t.smallFont());
     chart->legend()->setLabelColor(t.foreground);
     chart->legend()->setBackgroundVisible(false);
-    // A line sample with the series' pen, so that the curve and its dashed bound differ.
+    // The legend shows each line as drawn (solid score, dashed bound), and takes no more height
+    // than its entries: the plot gets the rest.
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
+    chart->legend()->setContentsMargins(0, 0, 0, 0);
+    if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
 }
 
 void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {

@@ -1,5 +1,6 @@
 #include "ui/render/frequencyrenderer.h"
 
+#include "ui/render/layout.h"
 #include "ui/render/plot.h"
 #include "ui/model/sceneparams.h"
 
@@ -17,10 +18,13 @@ namespace {
 
 constexpr double kTwoPi = 2 * std::numbers::pi;
 
-QStringList notes(const FrequencyResult& r) {
+// One line per configuration; `brief`: a method without frequencies says only that (the rule when
+// the full notes would take more than a third of the view).
+QStringList notes(const FrequencyResult& r, bool brief = false) {
     QStringList out;
     for (const auto& c : r.configs) {
-        QString s = c.title + QStringLiteral(": ") + (c.error.isEmpty() ? c.note : c.error);
+        QString s = c.title + QStringLiteral(": ") +
+                    (!c.error.isEmpty() ? c.error : (brief && !c.hasFrequencies) ? QObject::tr("no rotation frequencies") : c.note);
         if (c.hasFrequencies && c.attentionFactor != 1.0)
             s += QObject::tr(" · attention factor %1").arg(displayValue(c.attentionFactor));
         out << s;
@@ -28,13 +32,178 @@ QStringList notes(const FrequencyResult& r) {
     return out;
 }
 
+bool hasPicture(const FrequencyConfigResult& c) { return c.error.isEmpty() && (!c.slopes.empty() || !c.t5Distance.empty()); }
+
+// ALiBi: the slope of every head (log axis: the slopes are a geometric sequence), a legend entry
+// per head beside the plot, in columns; shorter entries by rule, and past what fits the title
+// gives the range instead.
+void drawAlibi(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, const Theme& t) {
+    const int H = static_cast<int>(c.slopes.size());
+    const double lh = plot::lineHeight(t.smallFont());
+    const QFontMetricsF fm(t.smallFont());
+    QRectF a = area.adjusted(6, 2, -6, -2);
+    const QMarginsF m = plot::axesMargins(t);
+    const double plotH = a.height() - lh - 4 - m.top() - m.bottom();
+    const int rowsFit = std::max(1, static_cast<int>(plotH / lh));
+    const int cols = (H + rowsFit - 1) / rowsFit;
+    const auto entry = [&](int h, bool full) {
+        return full ? QObject::tr("head %1: m = %2").arg(h).arg(displayValue(c.slopes[std::size_t(h)]))
+                    : QStringLiteral("%1: %2").arg(h).arg(displayValue(c.slopes[std::size_t(h)]));
+    };
+    const auto columnWidth = [&](bool full) {
+        double w = 0;
+        for (int h = 0; h < H; ++h) w = std::max(w, fm.horizontalAdvance(entry(h, full)));
+        return w + lh + 12;
+    };
+    bool full = true;
+    double colW = columnWidth(true);
+    if (cols * colW > a.width() * 0.45) {
+        full = false;
+        colW = columnWidth(false);
+    }
+    const bool legend = cols * colW <= a.width() * 0.5;
+    const double mMin = *std::min_element(c.slopes.begin(), c.slopes.end()), mMax = *std::max_element(c.slopes.begin(), c.slopes.end());
+    p.setFont(t.smallFont());
+    const QString title = legend ? QObject::tr("%1: slope m_h of each head (bias −m_h·(i − j))").arg(c.title)
+                                 : QObject::tr("%1: slope m_h of %2 heads, %3 (head 0) … %4 (head %5)")
+                                       .arg(c.title)
+                                       .arg(H)
+                                       .arg(displayValue(c.slopes.front()), displayValue(c.slopes.back()))
+                                       .arg(H - 1);
+    plot::text(p, QPointF(a.left(), a.top() + lh / 2), fitText(title, t.smallFont(), a.width()), plot::Align::Left, t.foreground);
+    a.setTop(a.top() + lh + 4);
+    QRectF pr = a.marginsRemoved(QMarginsF(m.left(), m.top(), legend ? cols * colW + 8 : 8, m.bottom()));
+    if (pr.width() < 30 || pr.height() < 30 || !(mMin > 0)) return;
+    double lo = std::pow(10.0, std::floor(std::log10(mMin))), hi = std::pow(10.0, std::ceil(std::log10(mMax)));
+    if (hi <= lo) hi = lo * 10;
+    const plot::Axis ax{-0.5, H - 0.5, false, pr.left(), pr.right()};
+    const plot::Axis ay{lo, hi, true, pr.bottom(), pr.top()};
+    plot::axes(p, pr, ax, ay, t, QObject::tr("head h"), QObject::tr("slope m_h"), true, std::min(H, 8),
+               std::max(2, static_cast<int>(pr.height() / (lh * 1.6))));
+    // The slopes, joined (a straight line on the log axis for a power-of-two H).
+    QPainterPath path;
+    for (int h = 0; h < H; ++h) {
+        const QPointF pt(ax.map(h), ay.map(c.slopes[std::size_t(h)]));
+        if (h == 0) path.moveTo(pt);
+        else path.lineTo(pt);
+    }
+    p.setPen(QPen(t.muted, 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    const double r = std::clamp(pr.width() / (H * 3.0), 1.5, 4.0 * t.lineWidth);
+    p.setPen(Qt::NoPen);
+    for (int h = 0; h < H; ++h) {
+        p.setBrush(t.series(h));
+        p.drawEllipse(QPointF(ax.map(h), ay.map(c.slopes[std::size_t(h)])), r, r);
+    }
+    if (!legend) return;
+    p.setFont(t.smallFont());
+    for (int h = 0; h < H; ++h) {
+        const double x = pr.right() + 12 + (h / rowsFit) * colW, y = pr.top() + lh / 2 + (h % rowsFit) * lh;
+        p.setPen(Qt::NoPen);
+        p.setBrush(t.series(h));
+        p.drawEllipse(QPointF(x + lh * 0.35, y), lh * 0.3, lh * 0.3);
+        plot::text(p, QPointF(x + lh * 0.8, y), entry(h, full), plot::Align::Left, t.foreground);
+    }
+    layoutRecord(p, LayoutItemKind::Legend, QRectF(pr.right() + 10, pr.top(), cols * colW, std::min(H, rowsFit) * lh));
+}
+
+// T5: the bucket of each distance |i − j|, for a key before the query (solid) and after it
+// (dashed, bidirectional), with where exact buckets end and where the last bucket starts.
+void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int k, const Theme& t) {
+    const double lh = plot::lineHeight(t.smallFont());
+    QRectF a = area.adjusted(6, 2, -6, -2);
+    p.setFont(t.smallFont());
+    plot::text(p, QPointF(a.left(), a.top() + lh / 2),
+               fitText(QObject::tr("%1: bucket of each distance (%2 buckets · exact below %3 · logarithmic up to %4)")
+                           .arg(c.title)
+                           .arg(c.t5Buckets)
+                           .arg(c.t5MaxExact)
+                           .arg(c.t5MaxDistance),
+                       t.smallFont(), a.width()),
+               plot::Align::Left, t.foreground);
+    a.setTop(a.top() + lh + 4);
+    a.setBottom(a.bottom() - lh - 2);   // the legend line
+    const QMarginsF m = plot::axesMargins(t);
+    const QRectF pr = a.marginsRemoved(QMarginsF(m.left(), m.top(), 12, m.bottom()));
+    if (pr.width() < 30 || pr.height() < 30 || c.t5Distance.size() < 2) return;
+    const double xMax = double(c.t5Distance.back());
+    const plot::Axis ax{0, xMax, false, pr.left(), pr.right()};
+    const plot::Axis ay{-0.5, c.t5Buckets - 0.5, false, pr.bottom(), pr.top()};
+    plot::axes(p, pr, ax, ay, t, QObject::tr("distance |i − j| (tokens)"), QObject::tr("bucket"), true, 6,
+               std::max(2, static_cast<int>(pr.height() / (lh * 1.6))));
+    const auto steps = [&](const std::vector<std::int64_t>& b) {
+        QPainterPath path;
+        for (std::size_t i = 0; i < b.size() && i < c.t5Distance.size(); ++i) {
+            const QPointF pt(ax.map(double(c.t5Distance[i])), ay.map(double(b[i])));
+            if (i == 0) path.moveTo(pt);
+            else {
+                path.lineTo(QPointF(pt.x(), path.currentPosition().y()));
+                path.lineTo(pt);
+            }
+        }
+        return path;
+    };
+    const QColor col = t.series(k);
+    p.save();
+    p.setClipRect(pr.adjusted(-2, -2, 2, 2));
+    // Where the exact buckets end and where every longer distance shares the last one.
+    p.setPen(QPen(t.muted, 1, Qt::DotLine));
+    for (double n : {double(c.t5MaxExact), double(c.t5MaxDistance)})
+        if (n <= xMax) p.drawLine(QPointF(ax.map(n), pr.top()), QPointF(ax.map(n), pr.bottom()));
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(col, t.lineWidth));
+    p.drawPath(steps(c.t5Before));
+    if (!c.t5After.empty()) {
+        p.setPen(QPen(col, t.lineWidth, Qt::DashLine));
+        p.drawPath(steps(c.t5After));
+    }
+    p.restore();
+    // Their labels, low in the plot (below the curves), right of each line; one that would run
+    // into the next or out of the plot is left out.
+    p.setFont(t.smallFont());
+    const QFontMetricsF fm(t.smallFont());
+    const QString labels[2] = {QObject::tr("exact below %1").arg(c.t5MaxExact),
+                               QObject::tr("≥ %1: last bucket").arg(c.t5MaxDistance)};
+    const double xs[2] = {ax.map(double(c.t5MaxExact)), ax.map(double(c.t5MaxDistance))};
+    for (int i = 0; i < 2; ++i) {
+        const double w = fm.horizontalAdvance(labels[i]);
+        const double right = i == 0 ? xs[1] - 4 : pr.right() - 2;
+        if (xs[i] + 4 + w > right) continue;
+        plot::text(p, QPointF(xs[i] + 4, pr.bottom() - lh * 0.7), labels[i], plot::Align::Left, t.muted);
+    }
+    // Legend: the line styles.
+    const double ly = a.bottom() + lh / 2 + 2;
+    double x = pr.left();
+    const auto item = [&](Qt::PenStyle style, const QString& s) {
+        p.setPen(QPen(col, t.lineWidth, style));
+        p.drawLine(QPointF(x, ly), QPointF(x + lh * 1.6, ly));
+        x += lh * 1.6 + 4;
+        const FittedText f = fitText(s, t.smallFont(), std::max(0.0, a.right() - x));
+        if (f.text.isEmpty() || f.elided) return;
+        x += plot::text(p, QPointF(x, ly), f, plot::Align::Left, t.foreground).width() + 16;
+    };
+    item(Qt::SolidLine, c.t5After.empty() ? QObject::tr("key before the query (a later key: bucket 0)") : QObject::tr("key before the query"));
+    if (!c.t5After.empty()) item(Qt::DashLine, QObject::tr("key after it"));
+}
+
 }  // namespace
 
 FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& result, const Theme& t) {
     FrequencyLayout l;
     const QFontMetricsF fm(t.smallFont());
-    double h = 4;
-    for (const auto& n : notes(result)) h += fm.boundingRect(QRectF(0, 0, rect.width() - 12, 1000), Qt::TextWordWrap, n).height() + 2;
+    const auto height = [&](bool brief) {
+        double h = 4;
+        for (const auto& n : notes(result, brief)) h += fm.boundingRect(QRectF(0, 0, rect.width() - 12, 1000), Qt::TextWordWrap, n).height() + 2;
+        return h;
+    };
+    double h = height(false);
+    bool any0 = false;
+    for (const auto& c : result.configs) any0 = any0 || (c.error.isEmpty() && (c.hasFrequencies || hasPicture(c)));
+    if (any0 && h > rect.height() / 3) {
+        l.brief = true;
+        h = height(true);
+    }
     l.header = QRectF(rect.left() + 6, rect.top() + 2, rect.width() - 12, h);
     double lo = std::numeric_limits<double>::infinity(), hi = 0;
     bool any = false;
@@ -54,13 +223,28 @@ FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& res
                 hi = std::max(hi, double(ctx));
             }
     }
-    if (!any || !(hi > 0)) return l;
+    any = any && hi > 0;
+    // The frequency plot and one panel per picture share the space below the notes (layout.h).
+    std::vector<int> pics;
+    for (int k = 0; k < static_cast<int>(result.configs.size()); ++k)
+        if (hasPicture(result.configs[static_cast<std::size_t>(k)])) pics.push_back(k);
+    const int n = (any ? 1 : 0) + static_cast<int>(pics.size());
+    if (n == 0) return l;
+    const QRectF body(rect.left(), l.header.bottom(), rect.width(), rect.bottom() - l.header.bottom());
+    const auto areas = placePanels(body, n, PanelChrome{}, false, 3.0);
+    for (std::size_t i = 0; i < pics.size(); ++i) l.pictures.push_back({pics[i], areas[i + (any ? 1 : 0)].area});
+    if (!any) return l;
+    const QRectF freqArea = areas[0].area;
     l.lo = std::pow(10.0, std::floor(std::log10(lo)));
     l.hi = std::pow(10.0, std::ceil(std::log10(hi)));
     if (l.hi <= l.lo) l.hi = l.lo * 10;
     QMarginsF m = plot::axesMargins(t);
-    m.setRight(m.left() * 0.9);   // the θ axis on the right
-    l.plot = QRectF(rect.left(), l.header.bottom(), rect.width(), rect.bottom() - l.header.bottom()).marginsRemoved(m);
+    // The θ axis on the right: its widest tick label, then its title.
+    double thetaW = 0;
+    for (double wl : plot::ticks(l.lo, l.hi, 12, true)) thetaW = std::max(thetaW, fm.horizontalAdvance(QString::number(kTwoPi / wl, 'g', 2)));
+    m.setRight(thetaW + 6 + 6 + plot::lineHeight(t.bodyFont()) + 4);
+    l.area = freqArea;
+    l.plot = freqArea.marginsRemoved(m);
     if (l.plot.height() < 20 || l.plot.width() < 20) l.plot = QRectF();
     return l;
 }
@@ -70,11 +254,14 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     p.fillRect(rect, t.background);
     p.setRenderHint(QPainter::Antialiasing, true);
     const FrequencyLayout l = layoutFrequencies(rect, result, t);
-    if (l.plot.isEmpty()) {
+    if (l.plot.isEmpty() && l.pictures.empty()) {
         // Nothing to plot: say so plainly, in readable type.
         p.setFont(t.bodyFont());
         QStringList lines = notes(result);
         const QRectF box = rect.adjusted(rect.width() * 0.08, rect.height() * 0.2, -rect.width() * 0.08, 0);
+        // Too long for the view: each method says only that it has no frequencies.
+        if (QFontMetricsF(t.bodyFont()).boundingRect(box, Qt::TextWordWrap, lines.join(QStringLiteral("\n\n"))).height() > box.height())
+            lines = notes(result, true);
         plot::wrappedText(p, box, lines.join(QStringLiteral("\n\n")), t.muted);
         p.restore();
         return;
@@ -82,11 +269,16 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     p.setFont(t.smallFont());
     double y = l.header.top();
     int k = 0;
-    for (const auto& n : notes(result)) {
+    for (const auto& n : notes(result, l.brief)) {
         const auto& c = result.configs[static_cast<std::size_t>(k)];
         y += plot::wrappedText(p, QRectF(l.header.left(), y, l.header.width(), 1000), n,
                                !c.error.isEmpty() ? t.error : (c.hasFrequencies ? t.series(k) : t.muted)) + 2;
         ++k;
+    }
+    for (const auto& pic : l.pictures) {
+        const auto& c = result.configs[static_cast<std::size_t>(pic.config)];
+        if (!c.slopes.empty()) drawAlibi(p, pic.area, c, t);
+        else drawT5(p, pic.area, c, pic.config, t);
     }
     if (l.plot.isEmpty()) {
         p.restore();
@@ -105,8 +297,12 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
         plot::text(p, QPointF(l.plot.right() + 6, yy), QString::number(kTwoPi / wl, 'g', 2), plot::Align::Left, t.muted);
     }
     p.setFont(t.bodyFont());
-    plot::verticalText(p, QPointF(rect.right() - plot::lineHeight(t.bodyFont()) / 2 - 2, l.plot.center().y()),
-                       QObject::tr("θ_i (rad / position)"), t.foreground);
+    p.save();
+    p.translate(QPointF(l.area.right() - plot::lineHeight(t.bodyFont()) / 2 - 2, l.plot.center().y()));
+    p.rotate(-90);
+    plot::text(p, QPointF(0, 0), fitText(QObject::tr("θ_i (rad / position)"), t.bodyFont(), l.plot.height()), plot::Align::Center,
+               t.foreground);
+    p.restore();
     p.save();
     p.setClipRect(l.plot.adjusted(-4, -4, 4, 4));
     // Context lengths.
@@ -120,9 +316,17 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             p.setPen(QPen(t.error, std::max(1.0, t.lineWidth * 0.7), Qt::DashDotLine));
             p.drawLine(QPointF(l.plot.left(), yy), QPointF(l.plot.right(), yy));
             p.setFont(t.smallFont());
-            plot::text(p, QPointF(l.plot.left() + 6, yy - plot::lineHeight(t.smallFont()) / 2 - 1),
-                       ctx == c.originalContext ? QObject::tr("original context %1").arg(ctx) : QObject::tr("context %1").arg(ctx),
-                       plot::Align::Left, t.error);
+            // Above its line, or below it where the plot's top edge is too close.
+            const double lh = plot::lineHeight(t.smallFont());
+            const double labelY = yy - lh - 1 >= l.plot.top() ? yy - lh / 2 - 1 : yy + lh / 2 + 1;
+            // Inside the plot: shorter forms by rule, or none.
+            const FittedText label = fitText(ctx == c.originalContext ? QStringList{QObject::tr("original context %1").arg(ctx),
+                                                                                    QObject::tr("original %1").arg(ctx),
+                                                                                    QString::number(ctx)}
+                                                                      : QStringList{QObject::tr("context %1").arg(ctx), QString::number(ctx)},
+                                             t.smallFont(), l.plot.width() - 12);
+            if (!label.text.isEmpty() && !label.text.endsWith(QChar(0x2026)))
+                plot::text(p, QPointF(l.plot.left() + 6, labelY), label, plot::Align::Left, t.error);
         }
     }
     k = 0;
@@ -161,7 +365,10 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
         if (c.hasFrequencies && c.error.isEmpty()) {
             QString s = c.title;
             if (c.scaled && c.before != c.after) s += QObject::tr(" (dashed: before scaling)");
-            plot::text(p, QPointF(l.plot.right() - 6, ly), s, plot::Align::Right, t.series(k));
+            // Legend lines stay inside the plot (one that would not fit is left out).
+            if (ly + lh / 2 <= l.plot.bottom())
+                plot::text(p, QPointF(l.plot.right() - 6, ly), fitText(s, t.smallFont(), l.plot.width() - 12), plot::Align::Right,
+                           t.series(k));
             ly += lh;
         }
         ++k;

@@ -2,7 +2,9 @@
 // Frequencies renderer: per pair i, the wavelength 2π/θ_i (left log axis, in positions) and so
 // θ_i itself (right axis, the same curve read as radians per position), after scaling (solid)
 // and before it (dashed) when a scaling changes them, with the original context length marked.
-// All configurations share the plot (linked axes).
+// All configurations share the plot (linked axes). A method without frequencies shows the
+// picture it is known by, in a panel of its own beside the plot: ALiBi the slope m_h of every head
+// (a legend entry per head, 4 significant digits), T5 its distance → bucket map.
 #include "ui/render/theme.h"
 #include "ui/model/results.h"
 
@@ -15,9 +17,16 @@ namespace poslab::ui {
 
 struct FrequencyLayout {
     QRectF header;   // notes
+    bool brief = false;       // notes shortened by rule (they would squeeze the plot)
+    QRectF area;     // the frequency plot's share, with its axes (empty when nothing has frequencies)
     QRectF plot;     // the plot area (empty when nothing has frequencies)
     double lo = 1, hi = 10;   // wavelength range of the log axis
     int pairs = 0;            // x axis: 0 .. pairs−1
+    struct Picture {
+        int config = 0;       // index into FrequencyResult::configs
+        QRectF area;
+    };
+    std::vector<Picture> pictures;   // ALiBi slopes, T5 buckets (placed by the layout engine with the plot)
 };
 FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& result, const Theme& theme);
 

@@ -1,7 +1,7 @@
 #include "ui/render/heatmaprenderer.h"
 
+#include "ui/render/layout.h"
 #include "ui/render/vectorcells.h"
-
 #include "ui/render/plot.h"
 #include "ui/model/sceneparams.h"
 
@@ -103,44 +103,64 @@ QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
 
 }  // namespace
 
-std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme) {
-    std::vector<HeatmapPanelLayout> out;
-    panels = std::max(panels, 1);
+PanelChrome heatmapChrome(const Theme& theme, bool compact) {
     const Metrics m = metrics(theme);
-    const double left = m.body + 6 + m.tickW + 6;            // y label + tick labels
-    const double right = m.barGap + m.barW + 6 + m.barLabelW + 6;
-    const double top = m.title + m.sub + 8;
-    const double bottom = m.small + 6 + m.body + 6;          // x tick labels + x label
-    // The grid (columns × rows) that gives the largest square panels.
-    int cols = panels;
-    double best = -1;
-    for (int c = 1; c <= panels; ++c) {
-        const int r = (panels + c - 1) / c;
-        const double side = std::min(rect.width() / c - left - right, rect.height() / r - top - bottom);
-        if (side > best + 1e-9) {
-            best = side;
-            cols = c;
-        }
-    }
-    const int rows = (panels + cols - 1) / cols;
-    const double w = rect.width() / cols, h = rect.height() / rows;
-    for (int k = 0; k < panels; ++k) {
+    PanelChrome c;
+    c.left = (compact ? 0 : m.body + 6) + m.tickW + 6;       // y label + tick labels
+    c.right = m.barGap + m.barW + 6 + m.barLabelW + 6;        // colour bar + its labels
+    c.top = m.title + (compact ? 0 : m.sub) + 8 + m.small / 2; // title + subtitle + half the top tick label
+    c.bottom = m.small + 6 + (compact ? 0 : m.body + 6);     // x tick labels + x label
+    return c;
+}
+
+std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square) {
+    const Metrics m = metrics(theme);
+    std::vector<HeatmapPanelLayout> out;
+    // Plots grow before text shrinks: when the full chrome would leave the cells shorter than five
+    // lines of tick labels (a colour bar needs three labels), the subtitle and the axis titles go.
+    auto placed = placePanels(rect, std::max(panels, 1), heatmapChrome(theme, false), square);
+    const bool compact = std::min(placed.front().plot.width(), placed.front().plot.height()) < m.small * 5;
+    if (compact) placed = placePanels(rect, std::max(panels, 1), heatmapChrome(theme, true), square);
+    for (const auto& pl : placed) {
         HeatmapPanelLayout l;
-        l.area = QRectF(rect.left() + (k % cols) * w, rect.top() + (k / cols) * h, w, h);
-        // Whole pixels, so that a display-resolution matrix maps one cell to one pixel.
-        const double side = std::floor(std::max(8.0, std::min(w - left - right, h - top - bottom)));
-        const double x0 = std::floor(l.area.left() + left + std::max(0.0, (w - left - right - side) / 2));
-        const double y0 = std::floor(l.area.top() + top);
-        l.image = QRectF(x0, y0, side, side);
-        l.colorbar = QRectF(l.image.right() + m.barGap, y0, m.barW, side);
+        l.compact = compact;
+        l.area = pl.area;
+        l.image = pl.plot;
+        l.colorbar = QRectF(l.image.right() + m.barGap, l.image.top(), m.barW, l.image.height());
         out.push_back(l);
     }
     return out;
 }
 
-int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr) {
-    const auto l = layoutHeatmap(rect, panels, theme);
-    return std::max(16, static_cast<int>(std::floor(l.front().image.width() * dpr)));
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square) {
+    // One cell per device pixel along the shorter side of the plot (so that no cell is thinner
+    // than a pixel either way).
+    const auto l = layoutHeatmap(rect, panels, theme, square);
+    const QRectF& im = l.front().image;
+    return std::max(16, static_cast<int>(std::floor(std::min(im.width(), im.height()) * dpr)));
+}
+
+std::vector<double> colorbarTicks(double lo, double hi, double barHeight, double labelHeight) {
+    const auto spaced = [&](const std::vector<double>& t) {
+        if (t.size() < 3) return false;
+        const double px = barHeight * std::abs(t[1] - t[0]) / (hi - lo);
+        return px >= labelHeight * 1.05;
+    };
+    if (hi > lo && std::isfinite(lo) && std::isfinite(hi)) {
+        const int most = std::max(3, static_cast<int>(barHeight / (labelHeight * 1.6)));
+        for (int m = std::min(most, 4); m <= most + 6; ++m) {
+            auto t = plot::ticks(lo, hi, m);
+            if (t.size() >= 3 && t.size() <= static_cast<std::size_t>(most) && spaced(t)) return t;
+        }
+        // Three labels need two label heights between the ends; a shorter bar gets what fits.
+        if (barHeight >= labelHeight * 2.1) return {lo, (lo + hi) / 2, hi};
+        if (barHeight >= labelHeight * 1.05) return {lo, hi};
+        return {};
+    }
+    // A flat panel: the one value in the middle, one unit of its last significant digit either side.
+    const double v = std::isfinite(lo) ? lo : 0.0;
+    const double d = v == 0 ? 1.0 : std::pow(10.0, std::floor(std::log10(std::abs(v))) - 3);
+    return {v - d, v, v + d};
 }
 
 ColorScale heatmapScale(const HeatmapPanel& panel) {
@@ -194,7 +214,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.restore();
         return;
     }
-    const auto layout = layoutHeatmap(rect, n, t);
+    const auto layout = layoutHeatmap(rect, n, t, result.squareCells);
     const Metrics m = metrics(t);
     for (int k = 0; k < n; ++k) {
         const auto& panel = result.panels[static_cast<std::size_t>(k)];
@@ -202,12 +222,12 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.setFont(t.titleFont());
         const double titleY = l.area.top() + m.title / 2 + 2;
         p.setPen(t.foreground);
-        const QString title = QFontMetricsF(t.titleFont()).elidedText(panel.title, Qt::ElideRight, l.area.width() - 8);
-        plot::text(p, QPointF(l.area.center().x(), titleY), title, plot::Align::Center, t.foreground);
+        plot::text(p, QPointF(l.area.center().x(), titleY), fitText(panel.title, t.titleFont(), l.area.width() - 8),
+                   plot::Align::Center, t.foreground);
         p.setFont(t.smallFont());
-        plot::text(p, QPointF(l.area.center().x(), titleY + m.title / 2 + m.sub / 2 + 2),
-                   QFontMetricsF(t.smallFont()).elidedText(subtitle(result, panel), Qt::ElideRight, l.area.width() - 8),
-                   plot::Align::Center, t.muted);
+        if (!l.compact)
+            plot::text(p, QPointF(l.area.center().x(), titleY + m.title / 2 + m.sub / 2 + 2),
+                       fitText(subtitle(result, panel), t.smallFont(), l.area.width() - 8), plot::Align::Center, t.muted);
         if (!panel.error.isEmpty() || panel.values.size() == 0) {
             p.setPen(QPen(t.grid, 1));
             p.setBrush(t.panel);
@@ -219,6 +239,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         }
         // Cells, nearest neighbour.
         drawCells(p, l.image, heatmapImage(panel, t, result.causal));
+        layoutRecord(p, LayoutItemKind::Plot, l.image);
         // Axes: positions of the samples.
         // Frame just outside the cells (a one-pixel cell at the edge stays visible).
         p.setPen(QPen(t.foreground, 1));
@@ -230,30 +251,51 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         // 1.6 widths of the widest label apart, so labels never overlap.
         const int maxTicks = std::max(2, static_cast<int>(l.image.width() / (m.tickW * 1.6)));
         p.setFont(t.smallFont());
-        // Integer ticks over the window shown: keys across (keyRanges), queries down (queryRanges).
+        // Integer ticks over the window shown: keys across (keyRanges), queries down (queryRanges);
+        // a label that would touch the previous one is left out.
         const auto span = [&](const std::vector<PositionRange>& r) {
             return r.empty() ? std::pair<std::int64_t, std::int64_t>{0, result.length - 1}
                              : std::pair<std::int64_t, std::int64_t>{r.front().from, r.back().to - 1};
         };
         const auto [k0, k1] = span(panel.keyRanges);
         const auto [q0, q1] = span(panel.queryRanges);
+        const QFontMetricsF tickFm(t.smallFont());
+        double lastRight = -1e300;
         for (std::int64_t v : plot::integerTicks(k0, k1, maxTicks)) {
             const double x = l.image.left() + positionToCell(v, panel.keyRanges) * cw;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(x, l.image.bottom() + 1), QPointF(x, l.image.bottom() + 5));
-            plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), QString::number(v), plot::Align::Center, t.muted);
+            const QString label = plot::tickLabel(static_cast<double>(v));
+            const double w = tickFm.horizontalAdvance(label);
+            if (x - w / 2 >= lastRight + 4) {
+                plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), label, plot::Align::Center, t.muted);
+                lastRight = x + w / 2;
+            }
         }
+        double lastBottom = -1e300;
         for (std::int64_t v : plot::integerTicks(q0, q1, maxTicks)) {
             const double y = l.image.top() + positionToCell(v, panel.queryRanges) * ch;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(l.image.left() - 6, y), QPointF(l.image.left() - 2, y));
-            plot::text(p, QPointF(l.image.left() - 6, y), QString::number(v), plot::Align::Right, t.muted);
+            if (y - m.small / 2 >= lastBottom) {
+                plot::text(p, QPointF(l.image.left() - 6, y), plot::tickLabel(static_cast<double>(v)), plot::Align::Right, t.muted);
+                lastBottom = y + m.small / 2;
+            }
         }
-        p.setFont(t.bodyFont());
-        plot::text(p, QPointF(l.image.center().x(), l.image.bottom() + 6 + m.small + m.body / 2),
-                   QObject::tr("key position j"), plot::Align::Center, t.foreground);
-        plot::verticalText(p, QPointF(l.image.left() - 6 - m.tickW - 6 - m.body / 2 + 2, l.image.center().y()),
-                           QObject::tr("query position i"), t.foreground);
+        if (!l.compact) {
+            p.setFont(t.bodyFont());
+            plot::text(p, QPointF(l.image.center().x(), l.image.bottom() + 6 + m.small + m.body / 2),
+                       fitText(QStringList{QObject::tr("key position j"), QObject::tr("key j")}, t.bodyFont(),
+                               l.image.width() + m.barGap + m.barW),
+                       plot::Align::Center, t.foreground);
+            const FittedText yTitle =
+                fitText(QStringList{QObject::tr("query position i"), QObject::tr("query i")}, t.bodyFont(), l.image.height());
+            p.save();
+            p.translate(QPointF(l.image.left() - 6 - m.tickW - 6 - m.body / 2 + 2, l.image.center().y()));
+            p.rotate(-90);
+            plot::text(p, QPointF(0, 0), yTitle, plot::Align::Center, t.foreground);
+            p.restore();
+        }
         // Colour bar.
         const ColorScale s = heatmapScale(panel);
         QImage bar(1, 256, QImage::Format_RGB32);
@@ -262,10 +304,14 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         drawCells(p, l.colorbar, bar);
         p.setPen(QPen(t.foreground, 1));
         p.drawRect(l.colorbar);
+        layoutRecord(p, LayoutItemKind::Colorbar, l.colorbar);
         p.setFont(t.smallFont());
-        const plot::Axis barAxis{s.lo, s.hi, false, l.colorbar.bottom(), l.colorbar.top()};
-        const int barTicks = std::max(2, static_cast<int>(l.colorbar.height() / (m.small * 2.2)));
-        for (double v : plot::ticks(s.lo, s.hi, barTicks)) {
+        // At least three labelled ticks, whatever the range (a flat difference panel too).
+        const auto barValues = colorbarTicks(s.lo, s.hi, l.colorbar.height(), m.small);
+        const double barLo = barValues.empty() ? s.lo : std::min(s.lo, barValues.front());
+        const double barHi = barValues.empty() ? s.hi : std::max(s.hi, barValues.back());
+        const plot::Axis barAxis{barLo, barHi > barLo ? barHi : barLo + 1, false, l.colorbar.bottom(), l.colorbar.top()};
+        for (double v : barValues) {
             const double y = barAxis.map(v);
             p.drawLine(QPointF(l.colorbar.right(), y), QPointF(l.colorbar.right() + 4, y));
             plot::text(p, QPointF(l.colorbar.right() + 6, y), plot::tickLabel(v), plot::Align::Left, t.muted);
@@ -278,7 +324,7 @@ std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult
                                          const QPointF& point) {
     const int n = static_cast<int>(result.panels.size());
     if (n == 0) return std::nullopt;
-    const auto layout = layoutHeatmap(rect, n, theme);
+    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells);
     for (int k = 0; k < n; ++k) {
         const auto& l = layout[static_cast<std::size_t>(k)];
         const auto& panel = result.panels[static_cast<std::size_t>(k)];

@@ -1,9 +1,10 @@
 #pragma once
-// Attention heatmap renderer: one square panel per configuration (and per difference) side by
-// side, query positions down, key positions across, a colour bar with values beside each panel.
+// Attention heatmap renderer: one panel per configuration (and per difference) in the grid the
+// layout engine chooses, query positions down, key positions across, a colour bar with values beside each panel.
 // Cells are drawn nearest-neighbour, so the pixel at a cell's centre has exactly the colour map's
 // colour for that cell's value; causal-masked cells are drawn in Theme::masked.
 #include "ui/render/colormap.h"
+#include "ui/render/layout.h"
 #include "ui/render/theme.h"
 #include "ui/model/results.h"
 
@@ -19,13 +20,26 @@ struct HeatmapPanelLayout {
     QRectF area;        // the whole panel
     QRectF image;       // the cells
     QRectF colorbar;    // the colour bar
+    bool compact = false;   // subtitle and axis titles left out (by rule: the cells would be too small)
 };
 
-// Geometry of `panels` panels in `rect` (independent of the values).
-std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme);
+// Room around each panel's cells: title and subtitle, tick labels and axis titles, colour bar.
+// `compact`: without the subtitle and the axis titles.
+PanelChrome heatmapChrome(const Theme& theme, bool compact = false);
 
-// Cells per axis the view should ask for: the image side in device pixels (>= 16).
-int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double devicePixelRatio = 1.0);
+// Geometry of `panels` panels in `rect` (independent of the values), placed by the layout
+// engine (placePanels): the cells fill their share; `square` keeps each cell square.
+std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square = false);
+
+// Cells per axis the view should ask for: the shorter side of the cells' rectangle in device
+// pixels (>= 16).
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double devicePixelRatio = 1.0, bool square = false);
+
+// The labelled ticks of a colour bar for values lo..hi on a bar `barHeight` pixels tall with
+// labels `labelHeight` tall: at least three, never closer than a label's height (a flat range
+// lo == hi gets the value with one step of its 4th significant digit either side). A bar shorter
+// than two label heights gets the two ends, or nothing: the layout gives colour bars that room.
+std::vector<double> colorbarTicks(double lo, double hi, double barHeight, double labelHeight);
 
 // The colour scale of a panel (diverging: symmetric around 0).
 ColorScale heatmapScale(const HeatmapPanel& panel);

@@ -3,6 +3,7 @@
 #include "ui/render/vectorcells.h"
 
 #include "ui/render/colormap.h"
+#include "ui/render/heatmaprenderer.h"
 #include "ui/render/plot.h"
 #include "ui/model/sceneparams.h"
 
@@ -18,13 +19,13 @@ namespace poslab::ui {
 
 namespace {
 
-double headerHeight(const PairsConfigResult& c, const Theme& t, double width) {
+double headerHeight(const PairsConfigResult& c, const Theme& t, double width, bool summary = true) {
     const double title = plot::lineHeight(t.titleFont());
     const QFontMetricsF fm(t.smallFont());
     const QRectF sum = fm.boundingRect(QRectF(0, 0, std::max(50.0, width - 8), 1000), Qt::TextWordWrap, c.summary);
-    double h = title + 4 + sum.height() + 4;
+    double h = title + 4 + (summary ? sum.height() + 4 : 0.0);
     if (c.rotates && c.error.isEmpty()) h += plot::lineHeight(t.smallFont()) + 4;  // legend
-    if (!c.note.isEmpty() && c.error.isEmpty()) {
+    if (summary && !c.note.isEmpty() && c.error.isEmpty()) {
         const QRectF note = fm.boundingRect(QRectF(0, 0, std::max(50.0, width - 8), 1000), Qt::TextWordWrap, c.note);
         h += note.height() + 2;
     }
@@ -86,7 +87,14 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
         const auto& cfg = result.configs[static_cast<std::size_t>(c)];
         PairsRowLayout r;
         r.row = QRectF(rect.left(), rect.top() + c * rowH, rect.width(), rowH);
-        const double hh = std::min(headerHeight(cfg, t, rect.width()), rowH * 0.5);
+        // The plots come first: the summary sentence goes when the header would take more than a
+        // third of the row (the formula sheet and the tooltip still say it).
+        double hh = headerHeight(cfg, t, rect.width());
+        if (hh > rowH / 3 && cfg.error.isEmpty()) {
+            r.summary = false;
+            hh = headerHeight(cfg, t, rect.width(), false);
+        }
+        hh = std::min(hh, rowH * 0.5);
         r.header = QRectF(r.row.left() + 4, r.row.top() + 2, r.row.width() - 8, hh);
         const QRectF body(r.row.left() + 4, r.header.bottom() + 2, r.row.width() - 8, r.row.bottom() - r.header.bottom() - 4);
         if (!cfg.error.isEmpty()) {
@@ -95,31 +103,41 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
         }
         if (cfg.rotates) {
             const int k = std::max<int>(1, static_cast<int>(cfg.pairs.size()));
-            const double labelH = small * 4.6 + 8;    // two title lines above, two angle lines below, a gap
-            // The grid (columns × rows) that gives the largest cells.
-            int cols = k;
-            double side = 0;
-            for (int c2 = 1; c2 <= k; ++c2) {
-                const int r2 = (k + c2 - 1) / c2;
-                const double sd = std::min(body.width() / c2, body.height() / r2);
-                if (sd > side + 1e-9) {
-                    side = sd;
-                    cols = c2;
+            // The grid (columns × rows) whose circles are largest; a cell is as wide as its
+            // share and as tall as its circle plus its text lines (two above, two below). When
+            // the circles would be smaller than three lines of text, the lines go (by rule).
+            const auto best = [&](double labelH, int& cols) {
+                double side = 0;
+                for (int c2 = 1; c2 <= k; ++c2) {
+                    const int r2 = (k + c2 - 1) / c2;
+                    const double sd = std::min(body.width() / c2 - 4, body.height() / r2 - labelH);
+                    if (sd > side + 1e-9) {
+                        side = sd;
+                        cols = c2;
+                    }
                 }
+                return side;
+            };
+            int cols = k;
+            double labelH = small * 4.6 + 8;
+            double plotSide = best(labelH, cols);
+            if (plotSide < small * 3) {
+                r.cellText = false;
+                labelH = small * 2.4 + 4;   // room for the position labels outside the circle
+                plotSide = best(labelH, cols);
             }
-            side = std::max(20.0, side);
-            const int nrows = (k + cols - 1) / cols;
-            const double x0 = body.left() + (body.width() - side * cols) / 2;
+            plotSide = std::max(10.0, plotSide);
+            const double cw = body.width() / cols;
+            const double ch = plotSide + labelH;
+            const double above = r.cellText ? small * 2 + 4 : small * 1.2 + 2;
             for (int i = 0; i < static_cast<int>(cfg.pairs.size()); ++i) {
                 PairsCellLayout cl;
                 cl.pairIndex = i;
-                cl.cell = QRectF(x0 + (i % cols) * side, body.top() + (i / cols) * side, side, side);
-                const double plotSide = std::max(10.0, side - labelH - 8);
-                cl.center = QPointF(cl.cell.center().x(), cl.cell.top() + small * 2 + 4 + plotSide / 2);
+                cl.cell = QRectF(body.left() + (i % cols) * cw, body.top() + (i / cols) * ch, cw, ch);
+                cl.center = QPointF(cl.cell.center().x(), cl.cell.top() + above + plotSide / 2);
                 cl.scale = plotSide / 2 * 0.92 / radius;
                 r.cells.push_back(cl);
             }
-            (void)nrows;
         } else {
             double textH = 0;
             if (!cfg.curveTitle.isEmpty()) {
@@ -131,7 +149,7 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
             const bool hasCurve = !cfg.curves.empty();
             const bool hasTable = cfg.table.size() > 0;
             const QMarginsF m = plot::axesMargins(t);
-            const double barW = std::max(10.0, small * 0.8) + 8 + QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("−0.000")) + 6;
+            const double barW = std::max(10.0, small * 0.8) + 8 + QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("−0.00000")) + 6;
             if (hasCurve && hasTable) {
                 const double split = area.width() * 0.58;
                 r.curve = QRectF(area.left(), area.top(), split, area.height()).marginsRemoved(m);
@@ -144,7 +162,7 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
                 r.table.setRight(r.table.right() - barW + m.right());
             }
             if (hasTable) {
-                r.table.setTop(r.table.top() + small);  // room for the table title
+                r.table.setTop(r.table.top() + small * 2);  // room for the table title
                 r.tableBar = QRectF(r.table.right() + 8, r.table.top(), std::max(10.0, small * 0.8), r.table.height());
             }
         }
@@ -172,16 +190,20 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     p.drawRect(r.table);
     p.setFont(t.smallFont());
     const double small = plot::lineHeight(t.smallFont());
-    plot::text(p, QPointF(r.table.center().x(), r.table.top() - small / 2 - 2),
-               QFontMetricsF(t.smallFont()).elidedText(cfg.tableTitle, Qt::ElideRight, r.table.width() + 60), plot::Align::Center,
-               t.foreground);
+    // The title may be as wide as the row allows around the table's centre.
+    const double titleRoom = 2 * std::min(r.table.center().x() - r.row.left(), r.row.right() - r.table.center().x()) - 8;
+    plot::text(p, QPointF(r.table.center().x(), r.table.top() - small - 4), fitText(cfg.tableTitle, t.smallFont(), titleRoom),
+               plot::Align::Center, t.foreground);
     // Row ticks from the row labels.
     const double rh = r.table.height() / rows;
     const int maxTicks = std::max(2, static_cast<int>(r.table.height() / (small * 1.8)));
     const int step = std::max(1, rows / maxTicks);
+    double lastY = -1e300;
     for (int i = 0; i < rows; i += step) {
         const double y = r.table.top() + (i + 0.5) * rh;
         p.drawLine(QPointF(r.table.left() - 4, y), QPointF(r.table.left(), y));
+        if (y - lastY < small) continue;   // a label that would touch the previous one is left out
+        lastY = y;
         plot::text(p, QPointF(r.table.left() - 6, y), QString::number(cfg.tableRows[static_cast<std::size_t>(i)]),
                    plot::Align::Right, t.muted);
     }
@@ -210,7 +232,7 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     p.drawRect(r.tableBar);
     p.setFont(t.smallFont());
     const plot::Axis ax{-m, m, false, r.tableBar.bottom(), r.tableBar.top()};
-    for (double v : plot::ticks(-m, m, std::max(2, static_cast<int>(r.tableBar.height() / (small * 2.2))))) {
+    for (double v : colorbarTicks(-m, m, r.tableBar.height(), small)) {
         const double y = ax.map(v);
         p.drawLine(QPointF(r.tableBar.right(), y), QPointF(r.tableBar.right() + 3, y));
         plot::text(p, QPointF(r.tableBar.right() + 5, y), plot::tickLabel(v), plot::Align::Left, t.muted);
@@ -299,7 +321,7 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
     k = 0;
     int shown = 0;
     for (const auto& s : cfg.curves) {
-        if ((s.highlight || cfg.curves.size() <= 4) && shown < 4) {
+        if ((s.highlight || cfg.curves.size() <= 4) && shown < 4 && y + small / 2 <= r.curve.bottom()) {
             QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(k);
             plot::text(p, QPointF(r.curve.right() - 6, y), s.name, plot::Align::Right, c);
             y += small;
@@ -326,13 +348,14 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
         plot::text(p, QPointF(r.header.left(), r.header.top() + th / 2), cfg.title, plot::Align::Left, t.foreground);
         p.setFont(t.smallFont());
         double y = r.header.top() + th + 2;
-        y += plot::wrappedText(p, QRectF(r.header.left(), y, r.header.width(), r.header.bottom() - y), cfg.summary, t.muted) + 2;
+        if (r.summary)
+            y += plot::wrappedText(p, QRectF(r.header.left(), y, r.header.width(), r.header.bottom() - y), cfg.summary, t.muted) + 2;
         if (!cfg.error.isEmpty()) {
             p.setFont(t.bodyFont());
             plot::wrappedText(p, QRectF(r.header.left(), y + 4, r.header.width(), r.row.bottom() - y - 4), cfg.error, t.error);
             continue;
         }
-        if (!cfg.note.isEmpty())
+        if (r.summary && !cfg.note.isEmpty())
             y += plot::wrappedText(p, QRectF(r.header.left(), y, r.header.width(), r.header.bottom() - y), cfg.note, t.muted) + 2;
         if (!cfg.rotates) {
             p.setFont(t.bodyFont());
@@ -353,24 +376,31 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
         const QString legend = cfg.method == Method::Sinusoidal ? QObject::tr("→ PE_m pair (cos, sin)   ··· trail over positions")
                                : cfg.keyDiffers               ? QObject::tr("→ query q_m   ○ key k_m   ··· trail over positions")
                                                               : QObject::tr("→ query = key (ones content)   ··· trail over positions");
-        x += plot::text(p, QPointF(x, ly),
-                        QFontMetricsF(t.smallFont()).elidedText(legend, Qt::ElideRight, std::max(0.0, r.header.right() - x)),
-                        plot::Align::Left, t.muted).width();
+        // The legend's parts as they fit: both, the first, or none (never cut in the middle).
+        const QStringList parts = legend.split(QStringLiteral("   "));
+        const FittedText fitted = fitText(QStringList{legend, parts.front()}, t.smallFont(), std::max(0.0, r.header.right() - x));
+        if (!fitted.elided || fitted.text == parts.front())
+            x += plot::text(p, QPointF(x, ly), fitted.text, plot::Align::Left, t.muted).width();
         // Cells
         for (const auto& cl : r.cells) {
             const auto& pp = cfg.pairs[static_cast<std::size_t>(cl.pairIndex)];
             p.setFont(t.smallFont());
             // The ink of the cell's text lines, which position labels must not cover.
             std::vector<QRectF> cellText;
-            const auto textLine = [&](double y, const QString& s, const QColor& c) {
+            const auto textLine = [&](double y, const FittedText& s, const QColor& c) {
+                if (!r.cellText) return;
                 const QRectF line = plot::text(p, QPointF(cl.cell.center().x(), y), s, plot::Align::Center, c);
                 const QFontMetricsF fm(t.smallFont());
-                cellText.push_back(fm.tightBoundingRect(s).translated(line.left(), line.top() + fm.ascent()));
+                cellText.push_back(fm.tightBoundingRect(s.text).translated(line.left(), line.top() + fm.ascent()));
             };
-            textLine(cl.cell.top() + small / 2, QObject::tr("pair i = %1").arg(pp.pair), t.foreground);
+            textLine(cl.cell.top() + small / 2,
+                     fitText(QStringList{QObject::tr("pair i = %1").arg(pp.pair), QObject::tr("i = %1").arg(pp.pair)}, t.smallFont(),
+                             cl.cell.width() - 4),
+                     t.foreground);
+            const QString theta = QString::number(pp.theta, 'g', 4);
             textLine(cl.cell.top() + small * 1.5,
-                     QFontMetricsF(t.smallFont()).elidedText(QObject::tr("θ_i = %1 rad/pos").arg(QString::number(pp.theta, 'g', 4)),
-                                                             Qt::ElideRight, cl.cell.width() - 4),
+                     fitText(QStringList{QObject::tr("θ_i = %1 rad/pos").arg(theta), QObject::tr("θ_i = %1").arg(theta), theta},
+                             t.smallFont(), cl.cell.width() - 4),
                      t.muted);
             const double R = cl.scale * radius;
             // Frame: axes through the origin, reference circle of the trail radius.
@@ -454,13 +484,12 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                           static_cast<int>(std::lround(start * 180 / std::numbers::pi * 16)),
                           static_cast<int>(std::lround(sweep * 180 / std::numbers::pi * 16)));
                 p.setFont(t.smallFont());
-                const QFontMetricsF fm(t.smallFont());
+                const auto farPos = cfg.positions[static_cast<std::size_t>(far)];
                 textLine(cl.cell.bottom() - small * 2.1 - 2,
-                         fm.elidedText(QObject::tr("m·θ_i at m = %1:").arg(cfg.positions[static_cast<std::size_t>(far)]), Qt::ElideRight,
-                                       cl.cell.width() - 4),
+                         fitText(QStringList{QObject::tr("m·θ_i at m = %1:").arg(farPos), QObject::tr("m = %1:").arg(farPos)},
+                                 t.smallFont(), cl.cell.width() - 4),
                          t.foreground);
-                textLine(cl.cell.bottom() - small * 1.1 - 2, fm.elidedText(angleText(a), Qt::ElideRight, cl.cell.width() - 4),
-                         t.foreground);
+                textLine(cl.cell.bottom() - small * 1.1 - 2, fitText(angleText(a), t.smallFont(), cl.cell.width() - 4), t.foreground);
             }
             // Arrows and key dots; position labels where they collide neither with each other
             // nor with the ink of the cell's text lines.
@@ -484,7 +513,8 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                 // Its ink, as plot::text places it (centred on `at`), one pixel of room around.
                 const QRectF lr = lfm.tightBoundingRect(lab).translated(at.x() - w / 2, at.y() - lfm.height() / 2 + lfm.ascent())
                                       .adjusted(-1, -1, 1, 1);
-                bool clash = false;
+                // Position labels stay inside their cell, clear of each other and of its text.
+                bool clash = !cl.cell.intersected(r.row).contains(lr);
                 for (const auto& q : placed)
                     if (q.intersects(lr)) clash = true;
                 if (!clash) {

@@ -28,6 +28,8 @@ struct PairsCellLayout {
 struct PairsRowLayout {
     QRectF row;
     QRectF header;              // title, summary, legend
+    bool summary = true;        // the summary fits (dropped, by rule, when it would squeeze the plots)
+    bool cellText = true;       // each cell's text lines (dropped, by rule, when the circles would be tiny)
     std::vector<PairsCellLayout> cells;   // rotating methods
     QRectF curveText, curve, table, tableBar;  // other methods (empty rects when absent)
 };

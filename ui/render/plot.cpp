@@ -1,5 +1,7 @@
 #include "ui/render/plot.h"
 
+#include "ui/render/layout.h"
+
 #include <QFontMetricsF>
 #include <QPainterPath>
 
@@ -108,7 +110,8 @@ QString tickLabel(double v, bool log) {
 
 double lineHeight(const QFont& f) { return QFontMetricsF(f).height(); }
 
-QRectF text(QPainter& p, const QPointF& at, const QString& s, Align h, const QColor& c) {
+namespace {
+QRectF textAt(QPainter& p, const QPointF& at, const QString& s, Align h, const QColor& c, bool elided) {
     const QFontMetricsF fm(p.font());
     const double w = fm.horizontalAdvance(s);
     const double ht = fm.height();
@@ -124,7 +127,18 @@ QRectF text(QPainter& p, const QPointF& at, const QString& s, Align h, const QCo
     } else {
         p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, s);
     }
+    // The report holds the text's ink (what could cover other ink), not its line box.
+    if (layoutCapturing() && !s.isEmpty())
+        layoutRecord(p, LayoutItemKind::Text, fm.tightBoundingRect(s).translated(r.left(), r.top() + fm.ascent()), s,
+                     elided || s.contains(QChar(0x2026)));
     return r;
+}
+}  // namespace
+
+QRectF text(QPainter& p, const QPointF& at, const QString& s, Align h, const QColor& c) { return textAt(p, at, s, h, c, false); }
+
+QRectF text(QPainter& p, const QPointF& at, const FittedText& s, Align h, const QColor& c) {
+    return textAt(p, at, s.text, h, c, s.elided);
 }
 
 void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor& c) {
@@ -141,14 +155,16 @@ double wrappedText(QPainter& p, const QRectF& r, const QString& s, const QColor&
     QRectF used;
     p.drawText(r, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, s, &used);
     p.restore();
+    layoutRecord(p, LayoutItemKind::Text, used, s, false);
     return used.height();
 }
 
 QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel) {
     const double h = lineHeight(t.smallFont());
+    const double hb = lineHeight(t.bodyFont());   // axis titles are in the body font
     const QFontMetricsF fm(t.smallFont());
     const double tickW = fm.horizontalAdvance(QStringLiteral("−0.0000"));
-    return QMarginsF(tickW + 8 + (yLabel ? h + 4 : 0), h * 0.6, h * 0.8, h + 6 + (xLabel ? h + 2 : 0));
+    return QMarginsF(tickW + 10 + (yLabel ? hb + 2 : 0), h * 0.6, h * 0.8, h + 6 + (xLabel ? hb + 2 : 0));
 }
 
 void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QString& xLabel,
@@ -161,6 +177,7 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
     QPen gridPen(t.grid, 1);
     QPen axisPen(t.foreground, t.axisWidth);
     double maxLabelW = 0;
+    double lastY = -1e300, lastRight = -1e300;
     for (double v : xt) {
         const double px = x.map(v);
         if (grid) {
@@ -169,7 +186,11 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         }
         p.setPen(axisPen);
         p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 4));
-        text(p, QPointF(px, plot.bottom() + 4 + h / 2), tickLabel(v, x.log), Align::Center, t.muted);
+        const QString label = tickLabel(v, x.log);
+        const double w = QFontMetricsF(t.smallFont()).horizontalAdvance(label);
+        if (px - w / 2 < lastRight + 4) continue;
+        lastRight = px + w / 2;
+        text(p, QPointF(px, plot.bottom() + 4 + h / 2), label, Align::Center, t.muted);
     }
     for (double v : yt) {
         const double py = y.map(v);
@@ -179,17 +200,29 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         }
         p.setPen(axisPen);
         p.drawLine(QPointF(plot.left() - 4, py), QPointF(plot.left(), py));
+        // A label that would touch the previous one is left out (the tick stays).
+        if (std::abs(py - lastY) < h * 0.9) continue;
+        lastY = py;
         const QRectF r = text(p, QPointF(plot.left() - 6, py), tickLabel(v, y.log), Align::Right, t.muted);
         maxLabelW = std::max(maxLabelW, r.width());
     }
     p.setPen(axisPen);
     p.setBrush(Qt::NoBrush);
     p.drawRect(plot);
+    layoutRecord(p, LayoutItemKind::Plot, plot);
     p.setFont(t.bodyFont());
     const double hb = lineHeight(t.bodyFont());
-    if (!xLabel.isEmpty()) text(p, QPointF(plot.center().x(), plot.bottom() + 6 + h + hb / 2), xLabel, Align::Center, t.foreground);
-    if (!yLabel.isEmpty())
-        verticalText(p, QPointF(plot.left() - 10 - maxLabelW - hb / 2, plot.center().y()), yLabel, t.foreground);
+    // Titles as they fit along their axis (a parenthesis dropped first: layout.h fitText).
+    if (!xLabel.isEmpty())
+        text(p, QPointF(plot.center().x(), plot.bottom() + 6 + h + hb / 2), fitText(xLabel, t.bodyFont(), plot.width()), Align::Center,
+             t.foreground);
+    if (!yLabel.isEmpty()) {
+        p.save();
+        p.translate(QPointF(plot.left() - 10 - maxLabelW - hb / 2, plot.center().y()));
+        p.rotate(-90);
+        text(p, QPointF(0, 0), fitText(yLabel, t.bodyFont(), plot.height()), Align::Center, t.foreground);
+        p.restore();
+    }
     p.restore();
 }
 

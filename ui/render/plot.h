@@ -1,6 +1,7 @@
 #pragma once
 // Small plotting helpers shared by the QPainter renderers: axes with "nice" ticks (linear and
 // log10), text placement, and an arrow. No widget, no state.
+#include "ui/render/layout.h"
 #include "ui/render/theme.h"
 
 #include <QPainter>
@@ -33,7 +34,10 @@ QString tickLabel(double v, bool log = false);
 
 enum class Align { Left, Center, Right };
 // Draws text with its anchor point at `p`: h-aligned as given, v-centred. Returns its rect.
+// The text is recorded in the layout report (layout.h) when one is being captured.
 QRectF text(QPainter& p, const QPointF& at, const QString& s, Align h = Align::Center, const QColor& c = {});
+// Text fitted by fitText() (layout.h): recorded as elided when it was abbreviated or cut.
+QRectF text(QPainter& p, const QPointF& at, const FittedText& s, Align h, const QColor& c);
 // Text rotated 90° counter-clockwise, centred at `at`.
 void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor& c);
 // Text wrapped into a rectangle (top-left aligned); returns the height used.

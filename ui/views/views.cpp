@@ -247,7 +247,9 @@ QString HeatmapView::toolTipAt(const QPoint& pos) const {
     const auto hit = hitTestHeatmap(QRectF(rect()), result_, theme_, QPointF(pos));
     return hit ? heatmapToolTip(result_, *hit) : QString();
 }
-int HeatmapView::cellsFor(int panels) const { return heatmapCellsFor(QRectF(rect()), panels, theme_, devicePixelRatioF()); }
+int HeatmapView::cellsFor(int panels, bool square) const {
+    return heatmapCellsFor(QRectF(rect()), panels, theme_, devicePixelRatioF(), square);
+}
 
 // ---- Frequencies
 void FrequencyView::draw(QPainter& p, const QRectF& r) const { renderFrequencies(p, r, result_, theme_); }

@@ -5,6 +5,7 @@
 #include "ui/io/qkfile.h"
 #include "ui/io/session.h"
 #include "ui/panel/parameterpanel.h"
+#include "ui/render/layout.h"
 #include "ui/teaching/handbook.h"
 #include "ui/window/welcome.h"
 #include "ui/views/views.h"
@@ -62,15 +63,17 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     top_->addWidget(heatmap_);
     bottom_->addWidget(decay_);
     bottom_->addWidget(frequencies_);
-    bottom_->addWidget(contributions_);   // RoPE's per-pair contributions (View menu; hidden by default)
+    rows_->addWidget(contributions_);   // RoPE's per-pair contributions, a row of its own (View menu; hidden by default)
     top_->setStretchFactor(0, 1);
     top_->setStretchFactor(1, 1);
     rows_->setStretchFactor(0, 3);
     rows_->setStretchFactor(1, 2);
-    for (auto* s : {rows_, top_, bottom_}) s->setChildrenCollapsible(false);
-    rows_->setSizes({560, 420});
-    top_->setSizes({600, 600});   // the heatmap needs its width as much as the pairs do
-    bottom_->setSizes({600, 600});
+    rows_->setStretchFactor(2, 2);
+    for (auto* s : {rows_, top_, bottom_}) {
+        s->setChildrenCollapsible(false);
+        // Sizes come from the layout engine (applyLayout) until the user drags a handle.
+        connect(s, &QSplitter::splitterMoved, this, [this] { userArranged_ = true; });
+    }
     setCentralWidget(rows_);
 
     panel_ = new ParameterPanel(&scene_, this);
@@ -212,6 +215,12 @@ void MainWindow::buildMenus() {
         viewActions_[i] = a;
     }
     view->addSeparator();
+    auto* fit = view->addAction(tr("&Arrange views to fit"), this, [this] {
+        userArranged_ = false;
+        applyLayout();
+    });
+    fit->setObjectName(QStringLiteral("arrangeViews"));
+    fit->setStatusTip(tr("Size the views as figures are laid out, undoing dragged splitters"));
     auto* themes = view->addMenu(tr("&Theme"));
     for (const auto& n : themeNames())
         themes->addAction(n, this, [this, n] { scene_.edit(tr("Theme"), QString(), [&](SceneParams& s) { s.view.theme = n; }); });
@@ -284,11 +293,40 @@ void MainWindow::onSceneChanged() {
         }
     }
     top_->setVisible(show[0] || show[1]);
-    bottom_->setVisible(show[2] || show[3] || show[4]);
+    bottom_->setVisible(show[2] || show[3]);
     heatmap_->setWindow(heatmapQueryWindow(s), heatmapKeyWindow(s), s.length);
     decay_->setWindow(decayWindow(s), decayRange(s));
+    applyLayout();
     updateDisplay();
     scheduler_.request(s);
+}
+
+void MainWindow::applyLayout() {
+    if (userArranged_ || rows_->width() <= 0 || rows_->height() <= 0) return;
+    const Theme t = heatmap_->theme();
+    const int gap = static_cast<int>(viewGap(t));
+    for (auto* sp : {rows_, top_, bottom_})
+        if (sp->handleWidth() != gap) sp->setHandleWidth(gap);
+    const auto placed = placeViews(QRectF(QPointF(0, 0), QSizeF(rows_->size())), sceneArrangement(scene_.params()), t);
+    const auto rectOf = [&](ViewKind v) {
+        for (const auto& p : placed)
+            if (p.view == v) return p.rect;
+        return QRectF();
+    };
+    const auto len = [](double v) { return static_cast<int>(std::lround(v)); };
+    const QRectF pairs = rectOf(ViewKind::Pairs), heat = rectOf(ViewKind::Heatmap), decay = rectOf(ViewKind::Decay),
+                 freq = rectOf(ViewKind::Frequencies), contrib = rectOf(ViewKind::Contributions);
+    const double topH = std::max(pairs.height(), heat.height()), bottomH = std::max(decay.height(), freq.height());
+    // Only what changed (an edit that shows or hides no view changes nothing: no relayout).
+    const auto set = [](QSplitter* sp, QList<int> sizes) {
+        const QList<int> now = sp->sizes();
+        for (qsizetype i = 0; i < sizes.size() && i < now.size(); ++i)
+            if (!sp->widget(static_cast<int>(i))->isVisibleTo(sp)) sizes[i] = now[i];
+        if (sizes != now) sp->setSizes(sizes);
+    };
+    set(rows_, {len(topH), len(bottomH), len(contrib.height())});
+    set(top_, {len(pairs.width()), len(heat.width())});
+    set(bottom_, {len(decay.width()), len(freq.width())});
 }
 
 void MainWindow::updateDisplay() {
@@ -305,7 +343,7 @@ void MainWindow::updateDisplay() {
     r.theme = heatmap_->theme();
     scheduler_.setRender(r);
     DisplaySpec d = scheduler_.display();
-    d.heatmapCells = heatmap_->cellsFor(panels);
+    d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells);
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
     scheduler_.setDisplay(d);
 }
@@ -340,6 +378,7 @@ void MainWindow::saveSettings() {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/arranged"), userArranged_);
     settings.setValue(QStringLiteral("window/rows"), rows_->saveState());
     settings.setValue(QStringLiteral("window/top"), top_->saveState());
     settings.setValue(QStringLiteral("window/bottom"), bottom_->saveState());
@@ -350,12 +389,20 @@ void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    rows_->restoreState(settings.value(QStringLiteral("window/rows")).toByteArray());
-    top_->restoreState(settings.value(QStringLiteral("window/top")).toByteArray());
-    bottom_->restoreState(settings.value(QStringLiteral("window/bottom")).toByteArray());
+    // Splitter sizes the user chose; else the layout engine's (applyLayout).
+    userArranged_ = settings.value(QStringLiteral("window/arranged"), false).toBool();
+    if (userArranged_) {
+        rows_->restoreState(settings.value(QStringLiteral("window/rows")).toByteArray());
+        top_->restoreState(settings.value(QStringLiteral("window/top")).toByteArray());
+        bottom_->restoreState(settings.value(QStringLiteral("window/bottom")).toByteArray());
+    }
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == rows_ && event->type() == QEvent::Resize) {   // (the filter watches the whole application)
+        applyLayout();
+        return false;
+    }
     if (event->type() != QEvent::ShortcutOverride || !watched->isWidgetType()) return QMainWindow::eventFilter(watched, event);
     // A text field accepts the override for its own undo/redo keys; left unaccepted, the keys
     // reach the Edit menu's actions. Only in this window (its docks included), not in dialogs.

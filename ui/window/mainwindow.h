@@ -1,6 +1,7 @@
 #pragma once
-// The main window: the parameter panel in a dock on the left, the four views in splitters
-// (pair vectors | heatmap over decay | frequencies), menus File, Edit (undo/redo), View,
+// The main window: the parameter panel in a dock on the left, the views in splitters
+// (pair vectors | heatmap over decay | frequencies, the contributions view in a row below), sized
+// by the layout engine as figures are (until the user drags one), menus File, Edit (undo/redo), View,
 // Presets, Help. It only wires things together: panel → Scene → Scheduler → views.
 // Window geometry, dock/splitter state and the last scene persist in QSettings.
 #include "ui/model/scene.h"
@@ -68,6 +69,9 @@ private:
     void buildMenus();
     void onSceneChanged();
     void updateDisplay();
+    // The splitters' sizes as the layout engine places the visible views (ui/render/layout.h:
+    // the same placement as `figure all` and every export), unless the user dragged a splitter.
+    void applyLayout();
     void saveSettings();
     void restoreSettings();
 
@@ -83,6 +87,7 @@ private:
     QSplitter* rows_ = nullptr;
     QSplitter* top_ = nullptr;
     QSplitter* bottom_ = nullptr;
+    bool userArranged_ = false;   // a splitter was dragged: its sizes stay (View → Arrange views to fit resets)
     QAction* viewActions_[5] = {};
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;

@@ -1,0 +1,251 @@
+#include "ui/render/layout.h"
+
+#include "ui/render/plot.h"
+
+#include <QFontMetricsF>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+// ---- Arrangements -----------------------------------------------------------------------------------
+
+ViewArrangement sceneArrangement(const SceneParams& scene) {
+    ViewArrangement a;
+    const bool show[5] = {scene.view.showPairs, scene.view.showHeatmap, scene.view.showDecay, scene.view.showFrequencies,
+                          scene.view.showContributions};
+    const ViewKind all[5] = {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Frequencies, ViewKind::Contributions};
+    for (int i = 0; i < 5; ++i)
+        if (show[i]) a.views.push_back(all[i]);
+    if (a.views.empty()) a.views.assign(std::begin(all), std::begin(all) + 4);
+    return a;
+}
+
+double viewGap(const Theme& theme) { return std::max(6.0, std::round(plot::lineHeight(theme.smallFont()) * 0.4)); }
+
+std::vector<ViewPlacement> placeViews(const QRectF& rect, const ViewArrangement& a, const Theme& theme) {
+    std::vector<ViewPlacement> out;
+    const auto& v = a.views;
+    if (v.empty()) return out;
+    const double gap = viewGap(theme);
+    ArrangementKind kind = a.kind;
+    if (kind == ArrangementKind::Auto) kind = v.size() == 1 ? ArrangementKind::Single : ArrangementKind::Grid;
+    if (kind == ArrangementKind::Single || v.size() == 1) {
+        out.push_back({v.front(), rect});
+        return out;
+    }
+    // The contributions view: a row of its own below the others, a third of the height.
+    if (kind != ArrangementKind::Row && std::find(v.begin(), v.end(), ViewKind::Contributions) != v.end()) {
+        ViewArrangement rest{a.kind, {}};
+        for (ViewKind k : v)
+            if (k != ViewKind::Contributions) rest.views.push_back(k);
+        const double h = std::round((rect.height() - gap) * 2.0 / 3.0);
+        out = placeViews(QRectF(rect.left(), rect.top(), rect.width(), h), rest, theme);
+        out.push_back({ViewKind::Contributions, QRectF(rect.left(), rect.top() + h + gap, rect.width(), rect.height() - h - gap)});
+        return out;
+    }
+    // Equal shares along one axis (whole pixels, so that neighbours never overlap).
+    const auto split = [&](const QRectF& r, const std::vector<ViewKind>& vs, bool horizontal, std::vector<double> shares) {
+        const int n = static_cast<int>(vs.size());
+        if (shares.size() != vs.size()) shares.assign(vs.size(), 1.0);
+        double total = 0;
+        for (double s : shares) total += s;
+        const double length = (horizontal ? r.width() : r.height()) - gap * (n - 1);
+        double at = horizontal ? r.left() : r.top();
+        for (int i = 0; i < n; ++i) {
+            const double end = i == n - 1 ? (horizontal ? r.right() : r.bottom())
+                                          : std::round(at + length * shares[std::size_t(i)] / total);
+            out.push_back({vs[std::size_t(i)], horizontal ? QRectF(at, r.top(), end - at, r.height())
+                                                          : QRectF(r.left(), at, r.width(), end - at)});
+            at = end + gap;
+        }
+    };
+    if (kind == ArrangementKind::Row) {
+        split(rect, v, true, {});
+        return out;
+    }
+    if (kind == ArrangementKind::Column) {
+        split(rect, v, false, {});
+        return out;
+    }
+    // Grid: two rows of up to two. In explorer order, the plots that need height (pairs,
+    // heatmap) go on top and take 3/5 of the height when the decay or frequency view is below.
+    std::vector<ViewKind> top, bottom;
+    const auto isTop = [](ViewKind k) { return k == ViewKind::Pairs || k == ViewKind::Heatmap; };
+    bool explorer = true;
+    for (ViewKind k : v) {
+        if (isTop(k) && top.size() < 2) top.push_back(k);
+        else if (!isTop(k) && bottom.size() < 2) bottom.push_back(k);
+        else explorer = false;
+    }
+    if (!explorer || top.empty() || bottom.empty()) {
+        top.assign(v.begin(), v.begin() + std::min<std::ptrdiff_t>(2, std::ptrdiff_t(v.size())));
+        bottom.assign(v.begin() + std::ptrdiff_t(top.size()), v.begin() + std::min<std::ptrdiff_t>(4, std::ptrdiff_t(v.size())));
+        explorer = false;
+    }
+    if (bottom.empty()) {
+        split(rect, top, true, {});
+        return out;
+    }
+    const double share = explorer ? 3.0 / 5.0 : 1.0 / 2.0;
+    const double topH = std::round((rect.height() - gap) * share);
+    split(QRectF(rect.left(), rect.top(), rect.width(), topH), top, true, {});
+    split(QRectF(rect.left(), rect.top() + topH + gap, rect.width(), rect.height() - topH - gap), bottom, true, {});
+    return out;
+}
+
+// ---- Panels --------------------------------------------------------------------------------------------
+
+std::vector<PanelPlacement> placePanels(const QRectF& rect, int n, const PanelChrome& c, bool square, double maxAspect) {
+    std::vector<PanelPlacement> out;
+    n = std::max(n, 1);
+    maxAspect = std::max(1.0, maxAspect);
+    // The plot one cell of a cols × rows grid gets.
+    const auto plotSize = [&](int cols, int rows) {
+        double w = std::max(8.0, rect.width() / cols - c.left - c.right);
+        double h = std::max(8.0, rect.height() / rows - c.top - c.bottom);
+        if (square) w = h = std::min(w, h);
+        else {
+            w = std::min(w, h * maxAspect);
+            h = std::min(h, w * maxAspect);
+        }
+        return QSizeF(std::floor(w), std::floor(h));
+    };
+    int bestCols = n;
+    double best = -1;
+    for (int cols = 1; cols <= n; ++cols) {
+        const int rows = (n + cols - 1) / cols;
+        const QSizeF s = plotSize(cols, rows);
+        // The area all plots cover; a grid with empty cells loses nothing by it.
+        const double area = s.width() * s.height();
+        if (area > best * (1 + 1e-9)) {
+            best = area;
+            bestCols = cols;
+        }
+    }
+    const int cols = bestCols, rows = (n + cols - 1) / cols;
+    const QSizeF s = plotSize(cols, rows);
+    const double w = rect.width() / cols, h = rect.height() / rows;
+    for (int k = 0; k < n; ++k) {
+        PanelPlacement p;
+        p.area = QRectF(rect.left() + (k % cols) * w, rect.top() + (k / cols) * h, w, h);
+        const double freeW = w - c.left - c.right - s.width();
+        const double freeH = h - c.top - c.bottom - s.height();
+        const double x0 = std::floor(p.area.left() + c.left + std::max(0.0, freeW / 2));
+        const double y0 = std::floor(p.area.top() + c.top + std::max(0.0, freeH / 2));
+        p.plot = QRectF(x0, y0, s.width(), s.height());
+        out.push_back(p);
+    }
+    return out;
+}
+
+// ---- Text ----------------------------------------------------------------------------------------------
+
+FittedText fitText(const QString& s, const QFont& font, double width) {
+    const QFontMetricsF fm(font);
+    const auto fits = [&](const QString& t) { return fm.horizontalAdvance(t) <= width + 0.01; };
+    if (fits(s)) return {s, fm.horizontalAdvance(s), false};
+    // Rule 1: drop trailing " · …" parts, one at a time.
+    QString t = s;
+    for (qsizetype at = t.lastIndexOf(QStringLiteral(" · ")); at > 0; at = t.lastIndexOf(QStringLiteral(" · "))) {
+        t = t.left(at);
+        if (fits(t)) return {t, fm.horizontalAdvance(t), true};
+    }
+    // Rule 2: drop a trailing parenthesis.
+    static const QRegularExpression paren(QStringLiteral("\\s*\\([^()]*\\)\\s*$"));
+    const QString noParen = QString(t).remove(paren);
+    if (noParen != t && !noParen.isEmpty() && fits(noParen)) return {noParen, fm.horizontalAdvance(noParen), true};
+    // Rule 3: cut with an ellipsis.
+    const QString cut = fm.elidedText(noParen.isEmpty() ? t : noParen, Qt::ElideRight, std::max(0.0, width));
+    return {cut, fm.horizontalAdvance(cut), true};
+}
+
+FittedText fitText(const QStringList& forms, const QFont& font, double width) {
+    if (forms.isEmpty()) return {};
+    const QFontMetricsF fm(font);
+    for (qsizetype i = 0; i < forms.size(); ++i) {
+        const double w = fm.horizontalAdvance(forms[i]);
+        if (w <= width + 0.01) return {forms[i], w, i > 0};
+    }
+    FittedText f = fitText(forms.back(), font, width);
+    f.elided = true;
+    return f;
+}
+
+// ---- The report -----------------------------------------------------------------------------------------
+
+namespace {
+thread_local LayoutCapture* tCapture = nullptr;
+}
+
+QString layoutItemKindKey(LayoutItemKind k) {
+    switch (k) {
+    case LayoutItemKind::Plot: return QStringLiteral("plot");
+    case LayoutItemKind::Text: return QStringLiteral("text");
+    case LayoutItemKind::Legend: return QStringLiteral("legend");
+    case LayoutItemKind::Colorbar: return QStringLiteral("colorbar");
+    }
+    return {};
+}
+
+LayoutCapture::LayoutCapture(LayoutReport& report, double scale) : previous_(tCapture), report_(report), scale_(scale) {
+    tCapture = this;
+}
+
+LayoutCapture::~LayoutCapture() { tCapture = previous_; }
+
+void LayoutCapture::setView(const QString& view) { view_ = view; }
+
+bool layoutCapturing() { return tCapture != nullptr; }
+LayoutCapture* currentLayoutCapture() { return tCapture; }
+
+void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text, bool elided) {
+    LayoutCapture* c = tCapture;
+    if (!c || rect.isEmpty()) return;
+    QRectF r = p.transform().mapRect(rect);
+    r = QRectF(r.left() * c->scale_, r.top() * c->scale_, r.width() * c->scale_, r.height() * c->scale_);
+    c->report_.items.push_back(LayoutItem{c->view_, kind, r, text, elided});
+}
+
+QStringList layoutProblems(const LayoutReport& report, double tol) {
+    QStringList out;
+    const auto describe = [](const LayoutItem& i) {
+        return QStringLiteral("%1 %2 \"%3\" [%4, %5, %6 × %7]")
+            .arg(i.view, layoutItemKindKey(i.kind), i.text)
+            .arg(i.rect.x(), 0, 'f', 0)
+            .arg(i.rect.y(), 0, 'f', 0)
+            .arg(i.rect.width(), 0, 'f', 0)
+            .arg(i.rect.height(), 0, 'f', 0);
+    };
+    const auto shrink = [tol](const QRectF& r) { return r.adjusted(tol, tol, -tol, -tol); };
+    const auto& items = report.items;
+    for (std::size_t a = 0; a < items.size(); ++a) {
+        const LayoutItem& A = items[a];
+        if (!report.bounds.isEmpty() && !report.bounds.adjusted(-tol, -tol, tol, tol).contains(A.rect))
+            out << QStringLiteral("outside the figure: ") + describe(A);
+        if (A.kind != LayoutItemKind::Text) continue;
+        const QRectF ra = shrink(A.rect);
+        for (std::size_t b = 0; b < items.size(); ++b) {
+            if (a == b) continue;
+            const LayoutItem& B = items[b];
+            if (!ra.intersects(B.rect)) continue;
+            switch (B.kind) {
+            case LayoutItemKind::Text:
+                if (b > a) out << QStringLiteral("text over text: %1 and %2").arg(describe(A), describe(B));
+                break;
+            case LayoutItemKind::Colorbar: out << QStringLiteral("text over a colour bar: %1 and %2").arg(describe(A), describe(B)); break;
+            case LayoutItemKind::Plot:
+            case LayoutItemKind::Legend:
+                // Wholly inside: an annotation of the plot, an entry of the legend.
+                if (!B.rect.adjusted(-tol, -tol, tol, tol).contains(A.rect))
+                    out << QStringLiteral("text partly over a %1: %2 and %3").arg(layoutItemKindKey(B.kind), describe(A), describe(B));
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace poslab::ui

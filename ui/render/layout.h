@@ -1,0 +1,165 @@
+#pragma once
+// The layout engine: one place that decides where views, panels, text, legends and colour bars go
+// in a rectangle, for a theme and text size. The window (its splitters' initial shares), compare
+// mode (the heatmap's panel grid), presentation slides, `figure all` and every export use it.
+//
+//   placeViews(rect, arrangement, theme)  → one rectangle per view (the arrangement says which
+//        views and how: one full size, two side by side or stacked, the 2×2 explorer grid)
+//   placePanels(rect, n, chrome, square)  → a grid of n panels (compare mode's configurations),
+//        each a plot rectangle with the chrome (titles, tick labels, colour bar) around it; the
+//        grid that gives the plots the most area wins, so plots grow before text shrinks
+//   fitText(text, font, width)            → the text as drawn in at most `width` pixels: whole,
+//        else abbreviated by rule (a parenthesised or " · " tail dropped), else elided with "…";
+//        `elided` says whether anything was cut
+//
+// What was placed is reported: a LayoutCapture on the stack makes every renderer on this thread
+// record its plot areas, text, legends and colour bars (layoutRecord()) into a LayoutReport, in
+// the capture's pixels (figure pixels for an export). `figure … -o F.json` writes that report as
+// `layout` (../shared/spec/cli.md): [{"view", "kind", "rect": [x, y, w, h], "text", "elided"}].
+#include "ui/render/theme.h"
+#include "ui/model/sceneparams.h"
+
+#include <QFont>
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace poslab::ui {
+
+// ---- Arrangements of views -------------------------------------------------------------------
+
+// How views share a rectangle.
+//   Auto    what the window does: 1 view full size, more the explorer grid
+//   Single  the first view, full size
+//   Row     side by side, equal widths
+//   Column  stacked, equal heights
+//   Grid    2×2 (explorer order: pairs | heatmap over decay | frequencies; rows 3 : 2 when the
+//           pairs or heatmap view shares the top row with the decay or frequency view below;
+//           views of one row only side by side; other views two per row, rows equal)
+// With more than one view, the contributions view (a wide strip of per-pair curves) takes a row
+// of its own below the others, a third of the height, in every kind but Row.
+enum class ArrangementKind { Auto, Single, Row, Column, Grid };
+
+}  // namespace poslab::ui
+
+template <>
+struct poslab::EnumKeys<poslab::ui::ArrangementKind> {
+    static constexpr std::array<EnumKey<ui::ArrangementKind>, 5> keys{{{ui::ArrangementKind::Auto, "auto"},
+                                                                     {ui::ArrangementKind::Single, "single"},
+                                                                     {ui::ArrangementKind::Row, "row"},
+                                                                     {ui::ArrangementKind::Column, "column"},
+                                                                     {ui::ArrangementKind::Grid, "grid"}}};
+};
+
+namespace poslab::ui {
+
+// Which views, in reading order, and how they share the space. A slide, the window and a figure
+// each hold one.
+struct ViewArrangement {
+    ArrangementKind kind = ArrangementKind::Auto;
+    std::vector<ViewKind> views;   // empty: nothing is placed
+    bool operator==(const ViewArrangement&) const = default;
+};
+
+// The arrangement the scene's visible views get in the window (kind Auto): the views it shows,
+// in window order (pairs, heatmap, decay, frequencies, contributions); all four classic views
+// when it shows none.
+ViewArrangement sceneArrangement(const SceneParams& scene);
+
+struct ViewPlacement {
+    ViewKind view;
+    QRectF rect;
+};
+
+// Space between views: the window's splitter handle (6 px), more for large type.
+double viewGap(const Theme& theme);
+
+// One rectangle per view of the arrangement, covering `rect` except for the gaps between them.
+std::vector<ViewPlacement> placeViews(const QRectF& rect, const ViewArrangement& arrangement, const Theme& theme);
+
+// ---- Panels (compare mode) ---------------------------------------------------------------------
+
+// Room the chrome around one panel's plot needs, in pixels.
+struct PanelChrome {
+    double left = 0, top = 0, right = 0, bottom = 0;
+};
+
+struct PanelPlacement {
+    QRectF area;   // the panel's share of the rectangle
+    QRectF plot;   // its plot (the cells), inside `area` less the chrome
+};
+
+// The grid of `n` panels (columns × rows) whose plots get the most area; with `square` the plots
+// are square (the largest that fits), else they fill their share up to an aspect ratio of
+// `maxAspect` (wider or taller), centred. Plots are whole pixels.
+std::vector<PanelPlacement> placePanels(const QRectF& rect, int n, const PanelChrome& chrome, bool square,
+                                        double maxAspect = 2.5);
+
+// ---- Text ------------------------------------------------------------------------------------
+
+struct FittedText {
+    QString text;
+    double width = 0;
+    bool elided = false;   // anything was dropped or cut
+};
+// `s` as it fits in `width` pixels of `font`: whole; else without a trailing parenthesis or
+// " · …" tail; else cut with "…".
+FittedText fitText(const QString& s, const QFont& font, double width);
+// The first of `forms` (longest first, each a shorter way to say the same) that fits; else the
+// last one fitted as above. `elided` unless the first form fits.
+FittedText fitText(const QStringList& forms, const QFont& font, double width);
+
+// ---- The report --------------------------------------------------------------------------------
+
+enum class LayoutItemKind { Plot, Text, Legend, Colorbar };
+QString layoutItemKindKey(LayoutItemKind k);   // "plot", "text", "legend", "colorbar"
+
+struct LayoutItem {
+    QString view;                  // "pairs", "heatmap", "decay", "frequencies", "slide"
+    LayoutItemKind kind = LayoutItemKind::Text;
+    QRectF rect;                   // in the capture's pixels
+    QString text;                  // text items
+    bool elided = false;
+};
+
+struct LayoutReport {
+    std::vector<LayoutItem> items;
+    QRectF bounds;                 // the whole figure, in the same pixels
+};
+
+// While one is alive, layoutRecord() on this thread appends to `report`. Rectangles are mapped
+// through the painter's transform, then multiplied by `scale` (device pixels per logical pixel:
+// a PNG's DPI / 96).
+class LayoutCapture {
+public:
+    LayoutCapture(LayoutReport& report, double scale = 1.0);
+    ~LayoutCapture();
+    LayoutCapture(const LayoutCapture&) = delete;
+    LayoutCapture& operator=(const LayoutCapture&) = delete;
+    // The view the next records belong to.
+    void setView(const QString& view);
+
+private:
+    LayoutCapture* previous_;
+    friend void layoutRecord(const QPainter&, LayoutItemKind, const QRectF&, const QString&, bool);
+    friend bool layoutCapturing();
+    LayoutReport& report_;
+    double scale_;
+    QString view_;
+};
+
+bool layoutCapturing();
+// The capture active on this thread, or nullptr.
+LayoutCapture* currentLayoutCapture();
+// Records an item drawn with painter `p` at `rect` (painter coordinates). No-op without a capture.
+void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text = {}, bool elided = false);
+
+// Problems of a report, one line each (empty = none): text overlapping other text, a legend or a
+// colour bar; text partly over a plot (text wholly inside a plot is an annotation and allowed);
+// anything outside the report's bounds. `tolerance` pixels of overlap are forgiven (antialiasing).
+QStringList layoutProblems(const LayoutReport& report, double tolerance = 1.0);
+
+}  // namespace poslab::ui

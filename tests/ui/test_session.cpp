@@ -254,8 +254,8 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(LayerPattern, 1000);
     SIZE_IS(ScoreParams, 1632);
     SIZE_IS(MethodConfig, 1656);
-    SIZE_IS(ViewOptions, 168);
-    SIZE_IS(SceneParams, 344);
+    SIZE_IS(ViewOptions, 176);
+    SIZE_IS(SceneParams, 352);
 }
 
 void TestSession::defaultSceneRoundTrip() {

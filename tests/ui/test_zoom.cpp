@@ -498,13 +498,14 @@ private Q_SLOTS:
         auto* v = w.heatmapView();
         const int before = w.scene()->undoStack()->count();
         const QRectF img = heatImage(v);
-        const double cell = img.width() / 16;
+        // Cells fill the panel (they need not be square): a cell's width and height apart.
+        const double cellW = img.width() / 16, cellH = img.height() / 16;
         const QPoint start = img.center().toPoint();
         QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, start);
         // Drag right by 3 cells and down by 5: the window moves left by 3 keys, up by 5 queries.
-        QTest::mouseMove(v, start + QPoint(int(std::lround(1.5 * cell)), int(std::lround(2 * cell))));
-        QTest::mouseMove(v, start + QPoint(int(std::lround(3 * cell)), int(std::lround(5 * cell))));
-        QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, start + QPoint(int(std::lround(3 * cell)), int(std::lround(5 * cell))));
+        QTest::mouseMove(v, start + QPoint(int(std::lround(1.5 * cellW)), int(std::lround(2 * cellH))));
+        QTest::mouseMove(v, start + QPoint(int(std::lround(3 * cellW)), int(std::lround(5 * cellH))));
+        QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, start + QPoint(int(std::lround(3 * cellW)), int(std::lround(5 * cellH))));
         COMPARE_WINDOW(heatmapKeyWindow(w.scene()->params()), (ViewWindow{17, 33}));
         COMPARE_WINDOW(heatmapQueryWindow(w.scene()->params()), (ViewWindow{15, 31}));
         QCOMPARE(w.scene()->undoStack()->count(), before + 1);   // the whole drag is one step

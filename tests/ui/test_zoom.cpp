@@ -575,6 +575,10 @@ private Q_SLOTS:
         QTest::newRow("7..7 max 5") << qint64(7) << qint64(7) << 5 << std::vector<std::int64_t>{7};
         QTest::newRow("1..1048576 max 6") << qint64(1) << qint64(1048576) << 6
                                           << std::vector<std::int64_t>{200000, 400000, 600000, 800000, 1000000};
+        // Never a single tick where two fit in: 0..47 with room for two gets 20, not 50.
+        QTest::newRow("0..47 max 2: two ticks at least") << qint64(0) << qint64(47) << 2 << std::vector<std::int64_t>{0, 20, 40};
+        QTest::newRow("3..9 max 1: two ticks at least") << qint64(3) << qint64(9) << 1 << std::vector<std::int64_t>{4, 6, 8};
+        QTest::newRow("101..180 max 1") << qint64(101) << qint64(180) << 1 << std::vector<std::int64_t>{120, 140, 160, 180};
     }
     void integerTicks() {
         QFETCH(qint64, lo);

@@ -84,10 +84,23 @@ std::int64_t integerTickStep(std::int64_t lo, std::int64_t hi, int maxTicks) {
 std::vector<std::int64_t> integerTicks(std::int64_t lo, std::int64_t hi, int maxTicks) {
     if (hi < lo) std::swap(lo, hi);
     maxTicks = std::max(maxTicks, 1);
-    const std::int64_t step = integerTickStep(lo, hi, maxTicks);
-    std::vector<std::int64_t> out;
-    std::int64_t first = lo >= 0 ? (lo + step - 1) / step * step : -((-lo) / step * step);
-    for (std::int64_t v = first; v <= hi; v += step) out.push_back(v);
+    std::int64_t step = integerTickStep(lo, hi, maxTicks);
+    const auto ticksOf = [&](std::int64_t st) {
+        std::vector<std::int64_t> out;
+        const std::int64_t first = lo >= 0 ? (lo + st - 1) / st * st : -((-lo) / st * st);
+        for (std::int64_t v = first; v <= hi; v += st) out.push_back(v);
+        return out;
+    };
+    std::vector<std::int64_t> out = ticksOf(step);
+    // An axis needs two ticks to carry a scale: where the nice step leaves one (0 … 47 with room
+    // for two: a step of 50), the next smaller 1-2-5 step.
+    while (out.size() < 2 && step > 1 && hi > lo) {
+        const std::int64_t mag = [&] { std::int64_t m = 1; while (m * 10 <= step) m *= 10; return m; }();
+        const std::int64_t lead = step / mag;
+        step = lead == 5 ? 2 * mag : lead == 2 ? mag : mag / 2 > 0 ? mag / 2 : 1;
+        if (lead == 1 && mag >= 10) step = mag / 2;   // 10 → 5, 100 → 50
+        out = ticksOf(step);
+    }
     return out;
 }
 

@@ -37,7 +37,7 @@ const char* kHelp =
     "  poslab compute demo KEY [OPTIONS]   one demonstration's claim, whether it holds, its numbers\n"
     "  poslab figure demo KEY -o F         a demonstration's slide (PNG/SVG/PDF)\n"
     "  poslab --help | --version\n\n"
-    "WHAT: frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, demo\n"
+    "WHAT: %WHATS%\n"
     "      (`poslab compute WHAT --help` lists the options with defaults and valid ranges).\n"
     "Exit status: 0 success; 2 invalid usage or parameter (one line on stderr); 1 other failure (I/O).\n";
 
@@ -62,7 +62,10 @@ int dispatch(int argc, char** argv) {
     }
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
         if (args.size() > 1 && cmd != "help") fail("unexpected argument after --help", "nothing", args[1]);
-        std::fputs(kHelp, stdout);
+        std::string help = kHelp;
+        const auto at = help.find("%WHATS%");
+        if (at != std::string::npos) help.replace(at, 7, computeWhatNames());
+        std::fputs(help.c_str(), stdout);
         return 0;
     }
     if (cmd == "--version") {

@@ -17,12 +17,18 @@
 
 namespace poslab::cli {
 
+const std::string& computeWhatNames() {
+    static const std::string names =
+        "frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, "
+        "contributions, layers, demo";
+    return names;
+}
+
 namespace {
 
 constexpr std::int64_t kMaxFullScores = 2048;   // N for a printed N × N matrix
 
-const std::string kWhatList =
-    "one of frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, contributions, layers, demo";
+const std::string kWhatList = "one of " + computeWhatNames();
 
 void printHelpAndExit(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
     const std::string t = helpText(usage, description, specs);

@@ -10,6 +10,9 @@ namespace poslab::cli {
 int runCompute(const std::vector<std::string>& args);
 // args: everything after "presets".
 int runPresets(const std::vector<std::string>& args);
+// The WHATs `poslab compute` accepts, comma-separated, in the order of cli.md (the one list:
+// the errors and `poslab --help` both print it).
+const std::string& computeWhatNames();
 // The text of `poslab compute --help`.
 std::string computeHelp();
 

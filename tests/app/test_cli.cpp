@@ -235,6 +235,15 @@ void TestCli::versionAndHelp() {
     const Run h = runPoslab({"--help"});
     QCOMPARE(h.code, 0);
     for (const char* w : {"compute", "figure", "presets", "--session", "--version"}) QVERIFY2(h.out.contains(w), w);
+    // Every WHAT `compute` accepts is listed: each one, asked for its help, is known.
+    const QByteArray whatLine = h.out.mid(h.out.indexOf("WHAT: ") + 6).split('\n').value(0);
+    const QList<QByteArray> whats = whatLine.split(',');
+    QVERIFY2(whats.size() >= 14, whatLine.constData());
+    for (const QByteArray& w : whats) {
+        const Run wh = runPoslab({"compute", w.trimmed().toStdString().c_str(), "--help"});
+        QVERIFY2(wh.code == 0, (w + ": " + wh.err).constData());
+    }
+    for (const char* w : {"contributions", "layers", "precision", "demo"}) QVERIFY2(whatLine.contains(w), w);
     const Run c = runPoslab({"compute", "--help"});
     QCOMPARE(c.code, 0);
     for (const char* w : {"frequencies", "rope", "xpos", "sinusoidal", "t5-buckets", "alibi", "shaw", "transformer-xl",

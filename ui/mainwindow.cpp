@@ -49,6 +49,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     frequencies_->setObjectName(QStringLiteral("frequencyView"));
     contributions_ = new ContributionsView(this);
     contributions_->setObjectName(QStringLiteral("contributionsView"));
+    precision_ = new PrecisionView(this);
+    precision_->setObjectName(QStringLiteral("precisionView"));
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
@@ -61,6 +63,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     bottom_->addWidget(decay_);
     bottom_->addWidget(frequencies_);
     bottom_->addWidget(contributions_);   // RoPE's per-pair contributions (View menu; hidden by default)
+    bottom_->addWidget(precision_);       // RoPE's precision errors (View menu; hidden by default)
+    precision_->hide();                   // until a scene shows it (its minimum width must not widen a restored window)
     top_->setStretchFactor(0, 1);
     top_->setStretchFactor(1, 1);
     rows_->setStretchFactor(0, 3);
@@ -96,8 +100,9 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     connect(&scheduler_, &Scheduler::decayReady, decay_, &DecayView::setResult);
     connect(&scheduler_, &Scheduler::frequenciesReady, frequencies_, &FrequencyView::setResult);
     connect(&scheduler_, &Scheduler::contributionsReady, contributions_, &ContributionsView::setResult);
+    connect(&scheduler_, &Scheduler::precisionReady, precision_, &PrecisionView::setResult);
     for (ViewBase* v : {static_cast<ViewBase*>(pairs_), static_cast<ViewBase*>(heatmap_), static_cast<ViewBase*>(frequencies_),
-                        static_cast<ViewBase*>(contributions_)})
+                        static_cast<ViewBase*>(contributions_), static_cast<ViewBase*>(precision_)})
         connect(v, &ViewBase::resized, this, &MainWindow::updateDisplay);
     connect(decay_, &DecayView::resized, this, &MainWindow::updateDisplay);
 
@@ -179,16 +184,16 @@ void MainWindow::buildMenus() {
     edit->addAction(tr("Compare: &remove this configuration"), this, [this] { scene_.removeConfig(scene_.activeConfig()); });
 
     auto* view = menuBar()->addMenu(tr("&View"));
-    const QString names[5] = {tr("&Pair vectors"), tr("&Heatmap"), tr("&Decay curves"), tr("&Frequencies"),
-                              tr("Per-pair &contributions")};
-    for (int i = 0; i < 5; ++i) {
+    const QString names[6] = {tr("&Pair vectors"), tr("&Heatmap"), tr("&Decay curves"), tr("&Frequencies"),
+                              tr("Per-pair &contributions"), tr("P&recision")};
+    for (int i = 0; i < 6; ++i) {
         auto* a = view->addAction(names[i]);
         a->setCheckable(true);
         a->setChecked(i < 4);
         connect(a, &QAction::toggled, this, [this, i](bool on) {
             scene_.edit(on ? tr("Show view") : tr("Hide view"), QString(), [&](SceneParams& s) {
-                bool* f[5] = {&s.view.showPairs, &s.view.showHeatmap, &s.view.showDecay, &s.view.showFrequencies,
-                              &s.view.showContributions};
+                bool* f[6] = {&s.view.showPairs, &s.view.showHeatmap, &s.view.showDecay, &s.view.showFrequencies,
+                              &s.view.showContributions, &s.view.showPrecision};
                 *f[i] = on;
             });
         });
@@ -240,11 +245,12 @@ void MainWindow::onSceneChanged() {
         decay_->setTheme(t);
         frequencies_->setTheme(t);
         contributions_->setTheme(t);
+        precision_->setTheme(t);
     }
-    const bool show[5] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies,
-                          s.view.showContributions};
-    QWidget* views[5] = {pairs_, heatmap_, decay_, frequencies_, contributions_};
-    for (int i = 0; i < 5; ++i) {
+    const bool show[6] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies,
+                          s.view.showContributions, s.view.showPrecision};
+    QWidget* views[6] = {pairs_, heatmap_, decay_, frequencies_, contributions_, precision_};
+    for (int i = 0; i < 6; ++i) {
         views[i]->setVisible(show[i]);
         if (viewActions_[i]) {
             const QSignalBlocker b(viewActions_[i]);
@@ -252,7 +258,7 @@ void MainWindow::onSceneChanged() {
         }
     }
     top_->setVisible(show[0] || show[1]);
-    bottom_->setVisible(show[2] || show[3] || show[4]);
+    bottom_->setVisible(show[2] || show[3] || show[4] || show[5]);
     updateDisplay();
     scheduler_.request(s);
 }
@@ -267,6 +273,7 @@ void MainWindow::updateDisplay() {
     r.heatmap = sizeOf(heatmap_);
     r.frequencies = sizeOf(frequencies_);
     r.contributions = sizeOf(contributions_);
+    r.precision = sizeOf(precision_);
     r.devicePixelRatio = heatmap_->devicePixelRatioF();
     r.theme = heatmap_->theme();
     scheduler_.setRender(r);

@@ -532,7 +532,62 @@ std::int64_t ropeMaxFinitePosition(const RopeParams& params) {
     return ropeAnglePrecision(params) == Precision::Float16 ? 65504 : kMaxPosition;
 }
 
-RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions) {
+namespace {
+
+// ropeTables' cos and sin at column j(i) (half: i; interleaved: 2i) of every row, for the listed
+// pairs only (n × |pairs|), bit for bit: torch's float32 cos/sin of an entry depend on the group
+// of 8 it sits in, counted from the start of the [n, r] table (the last one zero-padded), so
+// exactly those groups are computed, each whole.
+RopeTables ropeTablePairs(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions,
+                          const std::vector<int>& pairs) {
+    const Rounder rd{params.precision != Precision::Double};
+    const Precision dtype = params.precision;
+    const Matrix a = ropeAngles(params, freqs, positions);
+    const Eigen::Index n = a.rows(), h = a.cols(), r = 2 * h;
+    const auto np = static_cast<Eigen::Index>(pairs.size());
+    const double att = rd(freqs.attention_factor);
+    const bool inter = params.layout == RopeLayout::Interleaved;
+    RopeTables t{Matrix(n, np), Matrix(n, np)};
+    const auto column = [&](int i) { return inter ? Eigen::Index(2) * i : Eigen::Index(i); };
+    if (!rd.f32) {
+        for (Eigen::Index k = 0; k < n; ++k)
+            for (Eigen::Index c = 0; c < np; ++c) {
+                const double x = a(k, pairs[static_cast<std::size_t>(c)]);
+                t.cos(k, c) = std::cos(x) * att;
+                t.sin(k, c) = std::sin(x) * att;
+            }
+        return t;
+    }
+    const auto total = static_cast<std::size_t>(n) * static_cast<std::size_t>(r);
+    std::vector<std::size_t> groups;
+    groups.reserve(static_cast<std::size_t>(n * np));
+    for (Eigen::Index k = 0; k < n; ++k)
+        for (int i : pairs) groups.push_back(static_cast<std::size_t>(k * r + column(i)) / 8);
+    std::sort(groups.begin(), groups.end());
+    groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+    std::vector<float> emb(groups.size() * 8, 0.0f), cosv(emb.size()), sinv(emb.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        for (std::size_t l = 0; l < 8; ++l) {
+            const std::size_t e = groups[g] * 8 + l;
+            if (e >= total) break;   // the table's last group: zero-padded, as torchCosSin does
+            const auto k = static_cast<Eigen::Index>(e / static_cast<std::size_t>(r)), j = static_cast<Eigen::Index>(e % static_cast<std::size_t>(r));
+            emb[g * 8 + l] = static_cast<float>(a(k, inter ? j / 2 : j % h));
+        }
+    torchCosSin(emb.data(), emb.size(), cosv.data(), sinv.data());
+    for (Eigen::Index k = 0; k < n; ++k)
+        for (Eigen::Index c = 0; c < np; ++c) {
+            const std::size_t e = static_cast<std::size_t>(k * r + column(pairs[static_cast<std::size_t>(c)]));
+            const std::size_t g = static_cast<std::size_t>(std::lower_bound(groups.begin(), groups.end(), e / 8) - groups.begin());
+            const std::size_t at = g * 8 + e % 8;
+            t.cos(k, c) = roundToPrecision(dtype, rd(static_cast<double>(cosv[at]) * att));
+            t.sin(k, c) = roundToPrecision(dtype, rd(static_cast<double>(sinv[at]) * att));
+        }
+    return t;
+}
+
+}  // namespace
+
+RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions, const std::vector<int>& pairs) {
     std::int64_t seq = 1;
     if (params.seq_len) {
         seq = *params.seq_len;
@@ -543,25 +598,34 @@ RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Position
     exact.precision = Precision::Double;
     const RopeFrequencies f = ropeRuntimeFrequencies(params, seq);
     const RopeFrequencies fx = ropeRuntimeFrequencies(exact, seq);
+    // The path's angles and its table entries for the pairs asked (ropeTablePairs: bit for bit
+    // ropeTables'); the exact ones: p·inv_freq, cos and sin of it times the attention factor, all
+    // in double (what ropeTables computes in Double mode).
     const Matrix a = ropeAngles(params, f, positions);
-    const Matrix ax = ropeAngles(exact, fx, positions);
-    const RopeTables t = ropeTables(params, f, positions);
-    const RopeTables tx = ropeTables(exact, fx, positions);
-    const Eigen::Index n = a.rows(), h = a.cols();
-    const bool inter = params.layout == RopeLayout::Interleaved;
+    const RopeTables t = ropeTablePairs(params, f, positions, pairs);
+    const auto n = static_cast<Eigen::Index>(positions.size());
+    const auto h = static_cast<Eigen::Index>(pairs.size());
     RopePrecisionErrors e{Matrix(n, h), Matrix(n, h), Matrix(n, h), Vector::Zero(n)};
     for (Eigen::Index k = 0; k < n; ++k) {
-        for (Eigen::Index i = 0; i < h; ++i) {
-            double d = std::remainder(a(k, i) - ax(k, i), kTwoPi);   // [−π, π]
+        const double p = static_cast<double>(positions[static_cast<std::size_t>(k)]);
+        for (Eigen::Index c = 0; c < h; ++c) {
+            const int i = pairs[static_cast<std::size_t>(c)];
+            const double ax = p * fx.inv_freq[i];
+            double d = std::remainder(a(k, i) - ax, kTwoPi);   // [−π, π]
             if (d <= -std::numbers::pi) d = std::numbers::pi;
-            const Eigen::Index j = inter ? 2 * i : i;
-            e.angle(k, i) = d;
-            e.cos(k, i) = t.cos(k, j) - tx.cos(k, j);
-            e.sin(k, i) = t.sin(k, j) - tx.sin(k, j);
-            e.max_abs[k] = std::max({e.max_abs[k], std::abs(e.cos(k, i)), std::abs(e.sin(k, i))});
+            e.angle(k, c) = d;
+            e.cos(k, c) = t.cos(k, c) - std::cos(ax) * fx.attention_factor;
+            e.sin(k, c) = t.sin(k, c) - std::sin(ax) * fx.attention_factor;
+            e.max_abs[k] = std::max({e.max_abs[k], std::abs(e.cos(k, c)), std::abs(e.sin(k, c))});
         }
     }
     return e;
+}
+
+RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions) {
+    std::vector<int> all(static_cast<std::size_t>(params.rotaryDim() / 2));
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+    return ropePrecisionErrors(params, positions, all);
 }
 
 std::vector<PositionCollision> ropePositionCollisions(const RopeParams& params, const Positions& positions) {
@@ -581,6 +645,18 @@ std::vector<PositionCollision> ropePositionCollisions(const RopeParams& params, 
         a = b;
     }
     return out;
+}
+
+std::optional<std::int64_t> ropeFirstCollision(const RopeParams& params, std::int64_t end) {
+    const Precision ap = ropeAnglePrecision(params);
+    if (ap == Precision::Double) return std::nullopt;
+    double prev = roundToPrecision(ap, 0.0);
+    for (std::int64_t q = 1; q < end; ++q) {
+        const double v = roundToPrecision(ap, static_cast<double>(q));
+        if (v == prev) return q - 1;
+        prev = v;
+    }
+    return std::nullopt;
 }
 
 // ============================================================================ rope_detail.h

@@ -168,6 +168,11 @@ struct RopePrecisionErrors {
     Vector max_abs;
 };
 RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions);
+// The same for the listed pairs only (columns in the list's order; max_abs over them), in
+// O(|positions|·(r/2 + |pairs|)): of the path's float32 cos/sin, only the groups of 8 table
+// entries holding these pairs' entries are computed (an entry's bits depend on its group).
+// Precondition: each pair in [0, r/2).
+RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions, const std::vector<int>& pairs);
 
 // Positions that collide in the angle dtype (ropeAnglePrecision): different integers of
 // `positions` that the dtype holds as the same value, so that the model gives them the same
@@ -180,6 +185,10 @@ struct PositionCollision {
     std::vector<std::int64_t> positions;
 };
 std::vector<PositionCollision> ropePositionCollisions(const RopeParams& params, const Positions& positions);
+// The smallest position p with p + 1 < end that the angle dtype holds as the same value as p + 1
+// (rounding is monotone, so the first collision among 0 .. end−1 is between neighbours):
+// bfloat16 256, float16 2048, float32 2^24; nullopt when 0 .. end−1 has none. O(answer).
+std::optional<std::int64_t> ropeFirstCollision(const RopeParams& params, std::int64_t end);
 
 // The largest position the angle dtype holds as a finite number (float16: 65504; else kMaxPosition).
 std::int64_t ropeMaxFinitePosition(const RopeParams& params);

@@ -226,6 +226,7 @@ private Q_SLOTS:
         QTest::newRow("float16 angles 0..4096") << hf << hf << qint64(0) << qint64(4097) << 513 << qint64(2048);
         QTest::newRow("float16 angles 0..2048") << hf << hf << qint64(0) << qint64(2049) << 0 << qint64(-1);
         QTest::newRow("float32 2^24 - 4 .. 2^24 + 4") << f32 << f32 << qint64((1 << 24) - 4) << qint64((1 << 24) + 5) << 2 << qint64(1 << 24);
+        QTest::newRow("float32 angles 0..1048575") << f32 << f32 << qint64(0) << qint64(1 << 20) << 0 << qint64(-1);
         QTest::newRow("double 2^24 .. 2^24 + 8") << int(Precision::Double) << f32 << qint64(1 << 24) << qint64((1 << 24) + 9) << 0 << qint64(-1);
     }
     void positionCollisions() {
@@ -246,6 +247,10 @@ private Q_SLOTS:
         const std::vector<PositionCollision> got = ropePositionCollisions(p, pos);
         QCOMPARE(int(got.size()), groups);
         QCOMPARE(got.empty() ? qint64(-1) : qint64(got.front().positions.front()), firstColliding);
+        if (from == 0) {
+            const auto first = ropeFirstCollision(p, to);
+            QCOMPARE(first ? qint64(*first) : qint64(-1), firstColliding);
+        }
         // Brute force by the definition of each rounding.
         const Precision ap = ropeAnglePrecision(p);
         const auto held = [&](std::int64_t q) {
@@ -267,6 +272,61 @@ private Q_SLOTS:
         for (std::size_t g = 0; g < want.size(); ++g) {
             QCOMPARE(got[g].value, want[g].value);
             QCOMPARE(got[g].positions, want[g].positions);
+        }
+    }
+
+    // ropePrecisionErrors for a few pairs computes only their table entries (and the groups of 8
+    // they sit in): the path's cos/sin must still be ropeTables' bit for bit, with the table's
+    // last group partial, interleaved layout, and the exact values in double.
+    void precisionErrorsForPairs_data() {
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<int>("angles");
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<bool>("interleaved");
+        QTest::addColumn<qint64>("count");
+        const int bf = int(Precision::BFloat16), hf = int(Precision::Float16), f32 = int(Precision::Float32);
+        QTest::newRow("bfloat16 float32 angles d=128 half") << bf << f32 << 128 << false << qint64(300);
+        QTest::newRow("bfloat16 angles d=6 half (partial last group)") << bf << bf << 6 << false << qint64(301);
+        QTest::newRow("float16 angles d=10 interleaved") << hf << hf << 10 << true << qint64(257);
+        QTest::newRow("float32 d=64 interleaved") << f32 << f32 << 64 << true << qint64(129);
+        QTest::newRow("double d=16") << int(Precision::Double) << f32 << 16 << false << qint64(40);
+    }
+    void precisionErrorsForPairs() {
+        QFETCH(int, precision);
+        QFETCH(int, angles);
+        QFETCH(int, dim);
+        QFETCH(bool, interleaved);
+        QFETCH(qint64, count);
+        RopeParams p;
+        p.head_dim = dim;
+        p.precision = Precision(precision);
+        p.angle_precision = Precision(angles);
+        p.layout = interleaved ? RopeLayout::Interleaved : RopeLayout::Half;
+        p.seq_len = 5000;
+        QVERIFY(!p.validate());
+        Positions pos;
+        for (std::int64_t k = 0; k < count; ++k) pos.push_back(k * 13 % 4099);
+        const int h = dim / 2;
+        const std::vector<int> pairs = {h - 1, 0, h / 2};
+        const RopePrecisionErrors some = ropePrecisionErrors(p, pos, pairs);
+        const RopeFrequencies f = ropeRuntimeFrequencies(p, 5000);
+        const RopeTables t = ropeTables(p, f, pos);
+        RopeParams x = p;
+        x.precision = Precision::Double;
+        const RopeFrequencies fx = ropeRuntimeFrequencies(x, 5000);
+        const RopeTables tx = ropeTables(x, fx, pos);
+        for (std::size_t c = 0; c < pairs.size(); ++c) {
+            const Eigen::Index j = interleaved ? 2 * pairs[c] : pairs[c];
+            for (Eigen::Index k = 0; k < Eigen::Index(pos.size()); ++k) {
+                QCOMPARE(some.cos(k, Eigen::Index(c)), t.cos(k, j) - tx.cos(k, j));
+                QCOMPARE(some.sin(k, Eigen::Index(c)), t.sin(k, j) - tx.sin(k, j));
+            }
+        }
+        // ... and the same numbers as the all-pairs call, column for column.
+        const RopePrecisionErrors all = ropePrecisionErrors(p, pos);
+        for (std::size_t c = 0; c < pairs.size(); ++c) {
+            QVERIFY(some.angle.col(Eigen::Index(c)) == all.angle.col(pairs[c]));
+            QVERIFY(some.cos.col(Eigen::Index(c)) == all.cos.col(pairs[c]));
         }
     }
 

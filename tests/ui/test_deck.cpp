@@ -275,14 +275,14 @@ void TestDeck::badSlideIsRefusedWithOneLine_data() {
     QTest::newRow("arrangement_unknown") << QByteArray(R"({"arrangement": "carousel"})")
                                          << "deck: scenes[0].slide.arrangement: one of auto, single, side_by_side, grid, demo, got \"carousel\"";
     QTest::newRow("single_twoViews") << QByteArray(R"({"arrangement": "single", "views": ["heatmap", "decay"]})")
-                                     << "deck: scenes[0].slide.views: 1 of pairs, heatmap, decay, frequencies without repeats for single, got 2";
+                                     << "deck: scenes[0].slide.views: 1 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for single, got 2";
     QTest::newRow("grid_repeatedView") << QByteArray(R"({"arrangement": "grid", "views": ["heatmap", "heatmap"]})")
-                                       << "deck: scenes[0].slide.views[1]: 1 to 4 of pairs, heatmap, decay, frequencies without repeats for grid, got \"heatmap\"";
+                                       << "deck: scenes[0].slide.views[1]: 1 to 4 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for grid, got \"heatmap\"";
     QTest::newRow("demo_unknownKey") << QByteArray(R"({"arrangement": "demo", "demo": "nope"})") << "deck: scenes[0].slide.demo: a demonstration (";
     QTest::newRow("single_withDemo") << QByteArray(R"({"arrangement": "single", "views": ["decay"], "demo": "t5-buckets"})")
                                      << "deck: scenes[0].slide.demo: only for the demo arrangement, got arrangement single";
     QTest::newRow("views_notArray") << QByteArray(R"({"arrangement": "grid", "views": "heatmap"})")
-                                    << "deck: scenes[0].slide.views: 1 to 4 of pairs, heatmap, decay, frequencies without repeats for grid, got \"heatmap\"";
+                                    << "deck: scenes[0].slide.views: 1 to 4 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for grid, got \"heatmap\"";
 }
 
 void TestDeck::badSlideIsRefusedWithOneLine() {

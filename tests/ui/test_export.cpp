@@ -222,6 +222,7 @@ void TestExport::everyViewMethodFormat() {
         const bool hasData = method < 0 || !req.view || *req.view == ViewKind::Heatmap || *req.view == ViewKind::Decay ||
                              (*req.view == ViewKind::Pairs && m != Method::NoPE) ||
                              (*req.view == ViewKind::Contributions && m == Method::Rope) ||
+                             (*req.view == ViewKind::Precision && m == Method::Rope) ||
                              (*req.view == ViewKind::Frequencies &&
                               (m == Method::Rope || m == Method::Xpos || m == Method::Sinusoidal || m == Method::TransformerXL));
         if (hasData) QVERIFY2(dataRows >= 2, "no data rows");

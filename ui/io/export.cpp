@@ -5,6 +5,7 @@
 #include "ui/io/atomicfile.h"
 #include "ui/model/compute.h"
 #include "ui/render/contributionsrenderer.h"
+#include "ui/render/precisionrenderer.h"
 #include "ui/render/decayrenderer.h"
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
@@ -131,6 +132,7 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
     }
     if (view == ViewKind::Decay) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr), 64, 2048);
     if (view == ViewKind::Contributions) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / 2), 32, 1024);
+    if (view == ViewKind::Precision) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / std::max<std::size_t>(1, scene.methods.size())), 32, 2048);
     return d;
 }
 
@@ -193,6 +195,7 @@ void paintOne(QPainter& p, const QRectF& rect, const SceneParams& scene, ViewKin
     case ViewKind::Decay: paintDecay(p, rect, computeDecay(scene, d), theme); break;
     case ViewKind::Frequencies: renderFrequencies(p, rect, computeFrequencies(scene), theme); break;
     case ViewKind::Contributions: renderContributions(p, rect, computeContributions(scene, d), theme); break;
+    case ViewKind::Precision: renderPrecision(p, rect, computePrecision(scene, d), theme); break;
     }
     p.restore();
 }
@@ -692,6 +695,68 @@ void contributionsJson(JsonWriter& w, const ContributionsResult& res) {
     w.endArray().endObject();
 }
 
+QString precisionCsv(const PrecisionResult& res) {
+    QString out = csvRow({QStringLiteral("config"), QStringLiteral("title"), QStringLiteral("pair"), QStringLiteral("position_from"),
+                          QStringLiteral("position_to"), QStringLiteral("angle_error_min"), QStringLiteral("angle_error_max"),
+                          QStringLiteral("cos_error_min"), QStringLiteral("cos_error_max"), QStringLiteral("collides")});
+    for (int c = 0; c < static_cast<int>(res.configs.size()); ++c) {
+        const auto& k = res.configs[static_cast<std::size_t>(c)];
+        for (std::size_t i = 0; i < k.pairs.size(); ++i)
+            for (std::size_t col = 0; col < k.columns.size(); ++col)
+                out += csvRow({QString::number(c), k.title, QString::number(k.pairs[i]), QString::number(k.columns[col].from),
+                               QString::number(k.columns[col].to - 1), num(k.angleMin[i][col]), num(k.angleMax[i][col]),
+                               num(k.cosMin[i][col]), num(k.cosMax[i][col]),
+                               k.columnCollides[col] ? QStringLiteral("true") : QStringLiteral("false")});
+    }
+    return out;
+}
+
+void precisionJson(JsonWriter& w, const PrecisionResult& res) {
+    w.beginObject().key("configs").beginArray();
+    for (const auto& k : res.configs) {
+        w.beginObject();
+        jstr(w.key("title"), k.title);
+        if (!k.error.isEmpty()) {
+            jstr(w.key("error"), k.error);
+            w.endObject();
+            continue;
+        }
+        jstr(w.key("path"), k.path);
+        jstr(w.key("angle_dtype"), k.dtypeName);
+        w.key("pairs").beginArray();
+        for (int p : k.pairs) w.integer(p);
+        w.endArray();
+        w.key("sampled").boolean(k.sampled);
+        std::vector<std::int64_t> from, to;
+        for (const auto& r : k.columns) {
+            from.push_back(r.from);
+            to.push_back(r.to - 1);
+        }
+        w.key("position_from").integers(from);
+        w.key("position_to").integers(to);
+        const auto perPair = [&](const char* name, const std::vector<std::vector<double>>& v) {
+            w.key(name).beginArray();
+            for (const auto& row : v) jnums(w, row);
+            w.endArray();
+        };
+        perPair("angle_error_min", k.angleMin);
+        perPair("angle_error_max", k.angleMax);
+        perPair("cos_error_min", k.cosMin);
+        perPair("cos_error_max", k.cosMax);
+        w.key("colliding_positions").integer(k.colliding);
+        if (k.firstCollision) w.key("first_collision").integer(*k.firstCollision);
+        else w.key("first_collision").null();
+        std::vector<std::int64_t> cols;
+        for (std::size_t c = 0; c < k.columnCollides.size(); ++c)
+            if (k.columnCollides[c]) cols.push_back(static_cast<std::int64_t>(c));
+        w.key("colliding_columns").integers(cols);
+        w.key("log_positions").integers(k.logPositions);
+        jnums(w.key("log_max_abs_error"), k.logMaxAbs);
+        w.endObject();
+    }
+    w.endArray().endObject();
+}
+
 // The view's results at the resolution a figure of the request's size would use.
 struct ViewData {
     ViewKind view;
@@ -735,6 +800,12 @@ std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r)
             const auto res = computeContributions(scene, d);
             v.csv = contributionsCsv(res);
             v.json = [res](JsonWriter& w) { contributionsJson(w, res); };
+            break;
+        }
+        case ViewKind::Precision: {
+            const auto res = computePrecision(scene, d);
+            v.csv = precisionCsv(res);
+            v.json = [res](JsonWriter& w) { precisionJson(w, res); };
             break;
         }
         }
@@ -873,6 +944,7 @@ QString viewKey(ViewKind v) {
     case ViewKind::Decay: return QStringLiteral("decay");
     case ViewKind::Frequencies: return QStringLiteral("frequencies");
     case ViewKind::Contributions: return QStringLiteral("contributions");
+    case ViewKind::Precision: return QStringLiteral("precision");
     }
     return {};
 }
@@ -884,6 +956,7 @@ QString viewTitle(ViewKind v) {
     case ViewKind::Decay: return QStringLiteral("Decay with distance");
     case ViewKind::Frequencies: return QStringLiteral("Frequencies");
     case ViewKind::Contributions: return QStringLiteral("Per-pair contributions");
+    case ViewKind::Precision: return QStringLiteral("Precision");
     }
     return {};
 }

@@ -45,7 +45,7 @@ QString viewTitle(ViewKind v);                              // "Pair vectors", .
 QStringList viewKeys();                                     // the four, in window order
 std::optional<ViewKind> viewFromKey(const QString& key);
 inline constexpr ViewKind kAllViews[] = {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Frequencies,
-                                         ViewKind::Contributions};
+                                         ViewKind::Contributions, ViewKind::Precision};
 
 // The views "all" means for a scene: those shown in the window (all four if none is shown).
 std::vector<ViewKind> visibleViews(const SceneParams& scene);

@@ -88,6 +88,8 @@ const char* sessionViewKey(ViewKind v) {
     case ViewKind::Heatmap: return "heatmap";
     case ViewKind::Decay: return "decay";
     case ViewKind::Frequencies: return "frequencies";
+    case ViewKind::Contributions: return "contributions";
+    case ViewKind::Precision: return "precision";
     }
     return "pairs";
 }
@@ -375,8 +377,8 @@ void readSlide(Reader& r, const QJsonValue& v, const QString& path, SlideLayout&
     const QJsonValue vv = o->value(QLatin1String("views"));
     const auto [lo, hi] = slideViewCount(out.arrangement);
     const QString vp = Reader::join(path, QStringLiteral("views"));
-    const QString validViews = lo == hi ? QStringLiteral("%1 of pairs, heatmap, decay, frequencies without repeats for %2").arg(lo).arg(slideArrangementKey(out.arrangement))
-                                        : QStringLiteral("%1 to %2 of pairs, heatmap, decay, frequencies without repeats for %3").arg(lo).arg(hi).arg(slideArrangementKey(out.arrangement));
+    const QString validViews = lo == hi ? QStringLiteral("%1 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for %2").arg(lo).arg(slideArrangementKey(out.arrangement))
+                                        : QStringLiteral("%1 to %2 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for %3").arg(lo).arg(hi).arg(slideArrangementKey(out.arrangement));
     if (!vv.isUndefined()) {
         if (!vv.isArray()) {
             r.failGot(vp, validViews, vv);
@@ -385,7 +387,8 @@ void readSlide(Reader& r, const QJsonValue& v, const QString& path, SlideLayout&
         const QJsonArray a = vv.toArray();
         for (qsizetype k = 0; k < a.size(); ++k) {
             std::optional<ViewKind> kind;
-            for (ViewKind x : {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Frequencies})
+            for (ViewKind x : {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Frequencies, ViewKind::Contributions,
+                               ViewKind::Precision})
                 if (a.at(k).isString() && a.at(k).toString() == QLatin1String(sessionViewKey(x))) kind = x;
             if (!kind || std::find(out.views.begin(), out.views.end(), *kind) != out.views.end() || k >= 4) {
                 r.failGot(vp + QStringLiteral("[%1]").arg(k), validViews, a.at(k));

@@ -3,6 +3,8 @@
 #include "core/alibi.h"
 #include "core/contributions.h"
 #include "core/decay.h"
+#include "core/precision.h"
+#include "core/rope.h"
 #include "core/scores.h"
 #include "core/t5.h"
 
@@ -809,6 +811,95 @@ ContributionsResult computeContributions(const SceneParams& scene, const Display
         res.configs.push_back(std::move(out));
     }
     for (auto& c : res.configs) c.absMax = absMax > 0 ? absMax : 1.0;
+    return res;
+}
+
+namespace {
+
+// How the precision path builds the angles and tables, in words.
+QString precisionPath(const RopeParams& rp) {
+    const QString dtype = qs(enumKey(rp.precision));
+    switch (rp.precision) {
+    case Precision::Double: return QObject::tr("double (exact: no error)");
+    case Precision::Float32: return QObject::tr("float32 (angles, cos and sin in float32)");
+    default: break;
+    }
+    if (ropeAnglePrecision(rp) == Precision::Float32)
+        return QObject::tr("%1, angles in float32, cos/sin cast to %1 (transformers main)").arg(dtype);
+    return QObject::tr("%1, angles in %2 (legacy path)").arg(dtype, qs(enumKey(ropeAnglePrecision(rp))));
+}
+
+}  // namespace
+
+PrecisionResult computePrecision(const SceneParams& scene, const DisplaySpec& display) {
+    PrecisionResult res;
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
+        PrecisionConfigResult out;
+        const ScoreParams p = effectiveParams(scene, c);
+        out.title = configTitle(scene, c);
+        out.length = scene.length;
+        if (auto e = configProblem(scene, c)) {
+            out.error = *e;
+        } else if (p.effectiveMethod() != Method::Rope) {
+            out.error = QObject::tr("The precision view shows what bfloat16, float16 and float32 do to RoPE's angles: choose RoPE.");
+        } else {
+            guarded(out.error, [&] {
+                RopeParams rp = p.ropeParams();
+                // The scene's N is the sequence length the runtime frequencies follow (dynamic, LongRoPE).
+                if (!rp.seq_len) rp.seq_len = scene.length;
+                out.path = precisionPath(rp);
+                out.dtypeName = qs(enumKey(ropeAnglePrecision(rp)));
+                out.pairs = effectivePairs(scene, c);
+                const std::int64_t maxFinite = ropeMaxFinitePosition(rp);
+                out.end = std::min<std::int64_t>(scene.length, maxFinite + 1);
+                out.columns = splitRange(0, out.end, std::max(1, display.decaySamples));
+                const std::size_t cols = out.columns.size(), np = out.pairs.size();
+                const double inf = std::numeric_limits<double>::infinity();
+                for (auto* v : {&out.angleMin, &out.cosMin}) v->assign(np, std::vector<double>(cols, inf));
+                for (auto* v : {&out.angleMax, &out.cosMax}) v->assign(np, std::vector<double>(cols, -inf));
+                const std::int64_t half = rp.rotaryDim() / 2;
+                // Every position exactly up to ~2^22 angle evaluations (tens of ms), else one per column.
+                out.sampled = out.end * half > (std::int64_t{1} << 22) && out.end > static_cast<std::int64_t>(cols);
+                const std::int64_t block = out.columns.front().size();
+                const auto accumulate = [&](const Positions& pos, const RopePrecisionErrors& e) {
+                    for (std::size_t k = 0; k < pos.size(); ++k) {
+                        const std::size_t col = static_cast<std::size_t>(pos[k] / block);
+                        for (std::size_t i = 0; i < np; ++i) {
+                            const double a = e.angle(Eigen::Index(k), Eigen::Index(i)), cv = e.cos(Eigen::Index(k), Eigen::Index(i));
+                            out.angleMin[i][col] = std::min(out.angleMin[i][col], a);
+                            out.angleMax[i][col] = std::max(out.angleMax[i][col], a);
+                            out.cosMin[i][col] = std::min(out.cosMin[i][col], cv);
+                            out.cosMax[i][col] = std::max(out.cosMax[i][col], cv);
+                        }
+                    }
+                };
+                if (out.sampled) {
+                    Positions pos;
+                    for (const PositionRange& r : out.columns) pos.push_back(r.from + (r.size() - 1) / 2);
+                    accumulate(pos, ropePrecisionErrors(rp, pos, out.pairs));
+                } else {
+                    constexpr std::int64_t chunk = 4096;
+                    for (std::int64_t from = 0; from < out.end; from += chunk) {
+                        const Positions pos = arangePositions(from, std::min(out.end, from + chunk));
+                        accumulate(pos, ropePrecisionErrors(rp, pos, out.pairs));
+                    }
+                }
+                // Collisions among 0 .. end−1, per column.
+                out.columnCollides.assign(cols, false);
+                for (const PositionCollision& g : ropePositionCollisions(rp, arangePositions(0, out.end))) {
+                    out.colliding += static_cast<std::int64_t>(g.positions.size());
+                    for (std::int64_t q : g.positions) out.columnCollides[static_cast<std::size_t>(q / block)] = true;
+                }
+                // The largest error at log-spaced positions up to 2^20.
+                out.logEnd = std::min<std::int64_t>(std::int64_t{1} << 20, maxFinite);
+                out.firstCollision = ropeFirstCollision(rp, out.logEnd + 1);
+                out.logPositions = sampleDistances(out.logEnd, std::max(16, display.decaySamples), true);
+                const RopePrecisionErrors e = ropePrecisionErrors(rp, out.logPositions);
+                out.logMaxAbs.assign(e.max_abs.data(), e.max_abs.data() + e.max_abs.size());
+            });
+        }
+        res.configs.push_back(std::move(out));
+    }
     return res;
 }
 

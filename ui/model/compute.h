@@ -55,5 +55,11 @@ FrequencyResult computeFrequencies(const SceneParams& scene);
 // RoPE's per-pair contributions (core/contributions.h) at display.decaySamples distances from 0
 // to the decay view's maximum distance (below N for real content); other methods: an error.
 ContributionsResult computeContributions(const SceneParams& scene, const DisplaySpec& display);
+// What the configurations' precision (RoPE's `precision` and `angle_precision`) does to the
+// angles and tables (core/rope.h ropePrecisionErrors) for the chosen pairs over positions
+// 0 .. N−1 in display.decaySamples columns (each column's min and max over all its positions
+// while N·r/2 <= 2^22, else its middle position, marked sampled), the positions that collide in
+// the angle dtype, and the largest error at log-spaced positions up to 2^20. Other methods: an error.
+PrecisionResult computePrecision(const SceneParams& scene, const DisplaySpec& display);
 
 }  // namespace poslab::ui

@@ -162,6 +162,41 @@ struct ContributionsResult {
     Picture picture;
 };
 
+// ---- Precision (RoPE in the scene's dtype against exact double) ----------------------------
+// ui/model/compute.h computePrecision: for one configuration, what its precision path does to RoPE's
+// angles and tables (core/rope.h ropePrecisionErrors, ropePositionCollisions).
+struct PrecisionConfigResult {
+    QString title;
+    QString error;                        // non-empty: nothing else is valid
+    QString path;                         // "bfloat16, angles in float32 (transformers main)"
+    QString dtypeName;                    // the angle dtype's name ("bfloat16")
+    std::vector<int> pairs;               // the chosen pairs (effectivePairs)
+    // Positions 0 .. end−1 of the scene (end = N, or 65505 for float16 angles) in columns; per
+    // chosen pair (outer) and column (inner) the min and max over the column's positions of the
+    // angle error (rad, wrapped to (−π, π]) and of the cos error. sampled: each column holds its
+    // middle position only (the work limit), said on the view.
+    std::int64_t end = 0;
+    std::vector<PositionRange> columns;
+    std::vector<std::vector<double>> angleMin, angleMax, cosMin, cosMax;
+    bool sampled = false;
+    // Per column: whether one of its positions shares its held value with another position.
+    std::vector<bool> columnCollides;
+    std::int64_t colliding = 0;           // positions of 0 .. end−1 that collide
+    std::optional<std::int64_t> firstCollision;   // smallest colliding position up to logEnd
+    // The largest |cos error| or |sin error| over all pairs, at log-spaced positions 1 .. logEnd
+    // (2^20, or 65504 for float16 angles): these positions only, said on the view.
+    std::int64_t logEnd = 0;
+    std::vector<std::int64_t> logPositions;
+    std::vector<double> logMaxAbs;
+    std::int64_t length = 0;              // the scene's N (marked on the log axis)
+};
+
+struct PrecisionResult {
+    std::uint64_t generation = 0;
+    std::vector<PrecisionConfigResult> configs;
+    Picture picture;
+};
+
 // ---- Frequencies ----------------------------------------------------------------------------
 struct FrequencyConfigResult {
     QString title;

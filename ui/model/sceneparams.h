@@ -57,7 +57,7 @@ struct poslab::EnumKeys<poslab::ui::HeatmapColormap> {
 namespace poslab::ui {
 
 // Which views are visible (also the order they are laid out in).
-enum class ViewKind { Pairs, Heatmap, Decay, Frequencies, Contributions };
+enum class ViewKind { Pairs, Heatmap, Decay, Frequencies, Contributions, Precision };
 
 struct ViewOptions {
     // Heatmap
@@ -80,6 +80,7 @@ struct ViewOptions {
     // Visibility
     bool showPairs = true, showHeatmap = true, showDecay = true, showFrequencies = true;
     bool showContributions = false;     // RoPE's per-pair contributions (off by default)
+    bool showPrecision = false;         // RoPE's precision errors and collisions (off by default)
     // Look
     QString theme = QStringLiteral("light");  // "light", "dark", "projector" (render/theme.h)
     double fontScale = 1.0;             // 0.5 .. 3

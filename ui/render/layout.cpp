@@ -14,10 +14,11 @@ namespace poslab::ui {
 
 ViewArrangement sceneArrangement(const SceneParams& scene) {
     ViewArrangement a;
-    const bool show[5] = {scene.view.showPairs, scene.view.showHeatmap, scene.view.showDecay, scene.view.showFrequencies,
-                          scene.view.showContributions};
-    const ViewKind all[5] = {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Frequencies, ViewKind::Contributions};
-    for (int i = 0; i < 5; ++i)
+    const bool show[6] = {scene.view.showPairs, scene.view.showHeatmap, scene.view.showDecay, scene.view.showFrequencies,
+                          scene.view.showContributions, scene.view.showPrecision};
+    const ViewKind all[6] = {ViewKind::Pairs,         ViewKind::Heatmap,  ViewKind::Decay, ViewKind::Frequencies,
+                             ViewKind::Contributions, ViewKind::Precision};
+    for (int i = 0; i < 6; ++i)
         if (show[i]) a.views.push_back(all[i]);
     if (a.views.empty()) a.views.assign(std::begin(all), std::begin(all) + 4);
     return a;
@@ -36,14 +37,16 @@ std::vector<ViewPlacement> placeViews(const QRectF& rect, const ViewArrangement&
         out.push_back({v.front(), rect});
         return out;
     }
-    // The contributions view: a row of its own below the others, a third of the height.
-    if (kind != ArrangementKind::Row && std::find(v.begin(), v.end(), ViewKind::Contributions) != v.end()) {
+    // The contributions and precision views: each a row of its own below the others (the last
+    // third of the height).
+    for (ViewKind own : {ViewKind::Precision, ViewKind::Contributions}) {
+        if (kind == ArrangementKind::Row || std::find(v.begin(), v.end(), own) == v.end()) continue;
         ViewArrangement rest{a.kind, {}};
         for (ViewKind k : v)
-            if (k != ViewKind::Contributions) rest.views.push_back(k);
+            if (k != own) rest.views.push_back(k);
         const double h = std::round((rect.height() - gap) * 2.0 / 3.0);
         out = placeViews(QRectF(rect.left(), rect.top(), rect.width(), h), rest, theme);
-        out.push_back({ViewKind::Contributions, QRectF(rect.left(), rect.top() + h + gap, rect.width(), rect.height() - h - gap)});
+        out.push_back({own, QRectF(rect.left(), rect.top() + h + gap, rect.width(), rect.height() - h - gap)});
         return out;
     }
     // Equal shares along one axis (whole pixels, so that neighbours never overlap).

@@ -1,6 +1,7 @@
 #include "ui/views/scheduler.h"
 
 #include "ui/render/contributionsrenderer.h"
+#include "ui/render/precisionrenderer.h"
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/pairsrenderer.h"
@@ -58,6 +59,10 @@ bool sameContributionsInputs(const SceneParams& a, const SceneParams& b) {
     return sameDecayInputs(a, b) && a.length == b.length;
 }
 
+bool samePrecisionInputs(const SceneParams& a, const SceneParams& b) {
+    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.pairs == b.pairs && a.head == b.head;
+}
+
 // Whether a view's picture would differ: its size, the device pixel ratio or the theme.
 bool samePicture(const RenderSpec& a, const RenderSpec& b, QSize RenderSpec::*view) {
     return a.*view == b.*view && (a.*view).isEmpty() == (b.*view).isEmpty() &&
@@ -98,6 +103,7 @@ struct Scheduler::Running {
     std::optional<DecayResult> decay;
     std::optional<HeatmapResult> heat;
     std::optional<ContributionsResult> contrib;
+    std::optional<PrecisionResult> precision;
 };
 
 Scheduler::Scheduler(QObject* parent) : QObject(parent) {
@@ -106,6 +112,7 @@ Scheduler::Scheduler(QObject* parent) : QObject(parent) {
     qRegisterMetaType<DecayResult>();
     qRegisterMetaType<FrequencyResult>();
     qRegisterMetaType<ContributionsResult>();
+    qRegisterMetaType<PrecisionResult>();
     // The views of a job in parallel, without crowding out the GUI thread on a small machine.
     pool_.setMaxThreadCount(std::clamp(QThread::idealThreadCount(), 2, 4));
     pool_.setExpiryTimeout(-1);
@@ -140,6 +147,9 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
     job.contributions = v.showContributions &&
                         (fresh || !last.view.showContributions || !sameContributionsInputs(scene, last) ||
                          ld.decaySamples != display_.decaySamples || !samePicture(lr, render_, &RenderSpec::contributions));
+    job.precision = v.showPrecision &&
+                    (fresh || !last.view.showPrecision || !samePrecisionInputs(scene, last) ||
+                     ld.decaySamples != display_.decaySamples || !samePicture(lr, render_, &RenderSpec::precision));
     lastScene_ = scene;
     lastDisplay_ = display_;
     lastRender_ = render_;
@@ -152,6 +162,7 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
             job.decay = job.decay || (pending_->decay && v.showDecay);
             job.frequencies = job.frequencies || (pending_->frequencies && v.showFrequencies);
             job.contributions = job.contributions || (pending_->contributions && v.showContributions);
+            job.precision = job.precision || (pending_->precision && v.showPrecision);
         }
         pending_ = std::move(job);
     } else {
@@ -163,7 +174,7 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
 void Scheduler::setRender(const RenderSpec& render) {
     const bool same = samePicture(render, render_, &RenderSpec::pairs) && samePicture(render, render_, &RenderSpec::heatmap) &&
                       samePicture(render, render_, &RenderSpec::frequencies) &&
-                      samePicture(render, render_, &RenderSpec::contributions);
+                      samePicture(render, render_, &RenderSpec::contributions) && samePicture(render, render_, &RenderSpec::precision);
     render_ = render;
     if (!same && lastScene_) request(*lastScene_);
 }
@@ -207,6 +218,9 @@ void Scheduler::start(Job job) {
     if (j.contributions)
         add(&Running::contrib, &ViewTimes::contributions, [](const Job& x) { return computeContributions(x.scene, x.display); },
             &RenderSpec::contributions, renderContributions);
+    if (j.precision)
+        add(&Running::precision, &ViewTimes::precision, [](const Job& x) { return computePrecision(x.scene, x.display); },
+            &RenderSpec::precision, renderPrecision);
     if (tasks.empty()) {
         deliver(run);
         return;
@@ -246,6 +260,7 @@ void Scheduler::deliver(const std::shared_ptr<Running>& run) {
                     refineHeatmap(run->job, sampled);
             }
             deliverNewer(run->contrib, deliveredContributions_, &Scheduler::contributionsReady);
+            deliverNewer(run->precision, deliveredPrecision_, &Scheduler::precisionReady);
             lastComputeMs_ = double(run->clock.nsecsElapsed()) / 1e6;
             {
                 const std::lock_guard lock(run->mutex);

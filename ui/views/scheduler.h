@@ -29,7 +29,7 @@ namespace poslab::ui {
 // What the views look like, for the pictures the workers draw: each view's size in logical
 // pixels (empty: no picture for that view), the device pixel ratio and the theme.
 struct RenderSpec {
-    QSize pairs, heatmap, frequencies, contributions;
+    QSize pairs, heatmap, frequencies, contributions, precision;
     double devicePixelRatio = 1.0;
     Theme theme;
 };
@@ -57,7 +57,7 @@ public:
     double lastComputeCpuMs() const { return lastComputeCpuMs_; }
     // Per view of the last finished job: the task's wall time in milliseconds (0: not computed).
     struct ViewTimes {
-        double pairs = 0, heatmap = 0, decay = 0, frequencies = 0, contributions = 0;
+        double pairs = 0, heatmap = 0, decay = 0, frequencies = 0, contributions = 0, precision = 0;
     };
     const ViewTimes& lastViewMs() const { return lastViewMs_; }
     bool busy() const { return running_; }
@@ -70,6 +70,7 @@ Q_SIGNALS:
     void decayReady(const poslab::ui::DecayResult& result);
     void frequenciesReady(const poslab::ui::FrequencyResult& result);
     void contributionsReady(const poslab::ui::ContributionsResult& result);
+    void precisionReady(const poslab::ui::PrecisionResult& result);
     // A job finished (all of its views delivered or dropped).
     void jobFinished(std::uint64_t generation);
     // The scheduler has nothing running and nothing pending.
@@ -81,7 +82,7 @@ private:
         SceneParams scene;
         DisplaySpec display;
         RenderSpec render;
-        bool pairs = false, heatmap = false, decay = false, frequencies = false, contributions = false;
+        bool pairs = false, heatmap = false, decay = false, frequencies = false, contributions = false, precision = false;
     };
     struct Running;
     void start(Job job);
@@ -103,7 +104,7 @@ private:
     ViewTimes lastViewMs_;
     std::uint64_t heatmapRequested_ = 0;   // the newest request that recomputes the heatmap
     std::uint64_t deliveredPairs_ = 0, deliveredHeatmap_ = 0, deliveredDecay_ = 0, deliveredFrequencies_ = 0,
-                  deliveredContributions_ = 0;
+                  deliveredContributions_ = 0, deliveredPrecision_ = 0;
 };
 
 }  // namespace poslab::ui
@@ -113,3 +114,4 @@ Q_DECLARE_METATYPE(poslab::ui::HeatmapResult)
 Q_DECLARE_METATYPE(poslab::ui::DecayResult)
 Q_DECLARE_METATYPE(poslab::ui::FrequencyResult)
 Q_DECLARE_METATYPE(poslab::ui::ContributionsResult)
+Q_DECLARE_METATYPE(poslab::ui::PrecisionResult)

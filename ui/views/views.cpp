@@ -2,6 +2,7 @@
 
 #include "ui/render/decayrenderer.h"
 #include "ui/render/contributionsrenderer.h"
+#include "ui/render/precisionrenderer.h"
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/pairsrenderer.h"
@@ -254,6 +255,7 @@ int HeatmapView::cellsFor(int panels, bool square) const {
 // ---- Frequencies
 void FrequencyView::draw(QPainter& p, const QRectF& r) const { renderFrequencies(p, r, result_, theme_); }
 void ContributionsView::draw(QPainter& p, const QRectF& r) const { renderContributions(p, r, result_, theme_); }
+void PrecisionView::draw(QPainter& p, const QRectF& r) const { renderPrecision(p, r, result_, theme_); }
 QString FrequencyView::toolTipAt(const QPoint& pos) const {
     const auto hit = hitTestFrequencies(QRectF(rect()), result_, theme_, QPointF(pos));
     return hit ? frequencyToolTip(result_, *hit) : QString();

@@ -174,6 +174,26 @@ private:
     ContributionsResult result_;
 };
 
+// RoPE in the scene's dtype against exact double (ui/render/precisionrenderer.h).
+class PrecisionView : public ViewBase {
+    Q_OBJECT
+public:
+    using ViewBase::ViewBase;
+    void setResult(const PrecisionResult& r) {
+        result_ = r;
+        setGeneration(r.generation);
+    }
+    const PrecisionResult& result() const { return result_; }
+    QString toolTipAt(const QPoint&) const override { return {}; }
+
+protected:
+    void draw(QPainter& painter, const QRectF& rect) const override;
+    const Picture& picture() const override { return result_.picture; }
+
+private:
+    PrecisionResult result_;
+};
+
 // The decay view is a QChartView (Qt Charts); the chart is configured by the renderer's
 // configureDecayChart(), exactly as renderDecay() does for export.
 // The decay chart zooms and pans the distances like the heatmap (wheel, pinch, drag,

@@ -52,6 +52,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     frequencies_->setObjectName(QStringLiteral("frequencyView"));
     contributions_ = new ContributionsView(this);
     contributions_->setObjectName(QStringLiteral("contributionsView"));
+    precision_ = new PrecisionView(this);
+    precision_->setObjectName(QStringLiteral("precisionView"));
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
@@ -64,6 +66,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     bottom_->addWidget(decay_);
     bottom_->addWidget(frequencies_);
     rows_->addWidget(contributions_);   // RoPE's per-pair contributions, a row of its own (View menu; hidden by default)
+    rows_->addWidget(precision_);       // RoPE's precision errors, a row of its own (View menu; hidden by default)
+    precision_->hide();                 // until a scene shows it (its minimum width must not widen a restored window)
     top_->setStretchFactor(0, 1);
     top_->setStretchFactor(1, 1);
     rows_->setStretchFactor(0, 3);
@@ -101,8 +105,9 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     connect(&scheduler_, &Scheduler::decayReady, decay_, &DecayView::setResult);
     connect(&scheduler_, &Scheduler::frequenciesReady, frequencies_, &FrequencyView::setResult);
     connect(&scheduler_, &Scheduler::contributionsReady, contributions_, &ContributionsView::setResult);
+    connect(&scheduler_, &Scheduler::precisionReady, precision_, &PrecisionView::setResult);
     for (ViewBase* v : {static_cast<ViewBase*>(pairs_), static_cast<ViewBase*>(heatmap_), static_cast<ViewBase*>(frequencies_),
-                        static_cast<ViewBase*>(contributions_)})
+                        static_cast<ViewBase*>(contributions_), static_cast<ViewBase*>(precision_)})
         connect(v, &ViewBase::resized, this, &MainWindow::updateDisplay);
     connect(decay_, &DecayView::resized, this, &MainWindow::updateDisplay);
     // Zoom and pan: each gesture is one undo step (its events merge into it).
@@ -199,16 +204,16 @@ void MainWindow::buildMenus() {
     edit->addAction(tr("Compare: &remove this configuration"), this, [this] { scene_.removeConfig(scene_.activeConfig()); });
 
     auto* view = menuBar()->addMenu(tr("&View"));
-    const QString names[5] = {tr("&Pair vectors"), tr("&Heatmap"), tr("&Decay curves"), tr("&Frequencies"),
-                              tr("Per-pair &contributions")};
-    for (int i = 0; i < 5; ++i) {
+    const QString names[6] = {tr("&Pair vectors"), tr("&Heatmap"), tr("&Decay curves"), tr("&Frequencies"),
+                              tr("Per-pair &contributions"), tr("P&recision")};
+    for (int i = 0; i < 6; ++i) {
         auto* a = view->addAction(names[i]);
         a->setCheckable(true);
         a->setChecked(i < 4);
         connect(a, &QAction::toggled, this, [this, i](bool on) {
             scene_.edit(on ? tr("Show view") : tr("Hide view"), QString(), [&](SceneParams& s) {
-                bool* f[5] = {&s.view.showPairs, &s.view.showHeatmap, &s.view.showDecay, &s.view.showFrequencies,
-                              &s.view.showContributions};
+                bool* f[6] = {&s.view.showPairs, &s.view.showHeatmap, &s.view.showDecay, &s.view.showFrequencies,
+                              &s.view.showContributions, &s.view.showPrecision};
                 *f[i] = on;
             });
         });
@@ -281,11 +286,12 @@ void MainWindow::onSceneChanged() {
         decay_->setTheme(t);
         frequencies_->setTheme(t);
         contributions_->setTheme(t);
+        precision_->setTheme(t);
     }
-    const bool show[5] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies,
-                          s.view.showContributions};
-    QWidget* views[5] = {pairs_, heatmap_, decay_, frequencies_, contributions_};
-    for (int i = 0; i < 5; ++i) {
+    const bool show[6] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies,
+                          s.view.showContributions, s.view.showPrecision};
+    QWidget* views[6] = {pairs_, heatmap_, decay_, frequencies_, contributions_, precision_};
+    for (int i = 0; i < 6; ++i) {
         views[i]->setVisible(show[i]);
         if (viewActions_[i]) {
             const QSignalBlocker b(viewActions_[i]);
@@ -315,7 +321,8 @@ void MainWindow::applyLayout() {
     };
     const auto len = [](double v) { return static_cast<int>(std::lround(v)); };
     const QRectF pairs = rectOf(ViewKind::Pairs), heat = rectOf(ViewKind::Heatmap), decay = rectOf(ViewKind::Decay),
-                 freq = rectOf(ViewKind::Frequencies), contrib = rectOf(ViewKind::Contributions);
+                 freq = rectOf(ViewKind::Frequencies), contrib = rectOf(ViewKind::Contributions),
+                 prec = rectOf(ViewKind::Precision);
     const double topH = std::max(pairs.height(), heat.height()), bottomH = std::max(decay.height(), freq.height());
     // Only what changed (an edit that shows or hides no view changes nothing: no relayout).
     const auto set = [](QSplitter* sp, QList<int> sizes) {
@@ -324,7 +331,7 @@ void MainWindow::applyLayout() {
             if (!sp->widget(static_cast<int>(i))->isVisibleTo(sp)) sizes[i] = now[i];
         if (sizes != now) sp->setSizes(sizes);
     };
-    set(rows_, {len(topH), len(bottomH), len(contrib.height())});
+    set(rows_, {len(topH), len(bottomH), len(contrib.height()), len(prec.height())});
     set(top_, {len(pairs.width()), len(heat.width())});
     set(bottom_, {len(decay.width()), len(freq.width())});
 }
@@ -339,6 +346,7 @@ void MainWindow::updateDisplay() {
     r.heatmap = sizeOf(heatmap_);
     r.frequencies = sizeOf(frequencies_);
     r.contributions = sizeOf(contributions_);
+    r.precision = sizeOf(precision_);
     r.devicePixelRatio = heatmap_->devicePixelRatioF();
     r.theme = heatmap_->theme();
     scheduler_.setRender(r);

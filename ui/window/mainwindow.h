@@ -22,6 +22,7 @@ class HeatmapView;
 class DecayView;
 class FrequencyView;
 class ContributionsView;
+class PrecisionView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -38,6 +39,7 @@ public:
     DecayView* decayView() { return decay_; }
     FrequencyView* frequencyView() { return frequencies_; }
     ContributionsView* contributionsView() { return contributions_; }
+    PrecisionView* precisionView() { return precision_; }
 
     // Opens a session file (its current scene); false with a message box on failure.
     bool openSession(const QString& path, QString* error = nullptr);
@@ -84,11 +86,12 @@ private:
     DecayView* decay_ = nullptr;
     FrequencyView* frequencies_ = nullptr;
     ContributionsView* contributions_ = nullptr;
+    PrecisionView* precision_ = nullptr;
     QSplitter* rows_ = nullptr;
     QSplitter* top_ = nullptr;
     QSplitter* bottom_ = nullptr;
     bool userArranged_ = false;   // a splitter was dragged: its sizes stay (View → Arrange views to fit resets)
-    QAction* viewActions_[5] = {};
+    QAction* viewActions_[6] = {};
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;
     QString themeName_;

@@ -357,6 +357,7 @@ ExportRequest SessionActions::windowRequest(std::optional<ViewKind> view, Export
         case ViewKind::Decay: w = window_->decayView(); break;
         case ViewKind::Frequencies: w = window_->frequencyView(); break;
         case ViewKind::Contributions: w = window_->contributionsView(); break;
+        case ViewKind::Precision: w = window_->precisionView(); break;
         }
     }
     const double dpr = w ? w->devicePixelRatioF() : 1.0;

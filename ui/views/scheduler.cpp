@@ -83,6 +83,9 @@ Picture drawPicture(const RenderSpec& render, QSize RenderSpec::*view, Draw draw
     return pic;
 }
 
+// How long a sampled heatmap rests on screen before its refinement starts.
+constexpr int kRefineDelayMs = 150;
+
 int sampledPanels(const HeatmapResult& r) {
     return static_cast<int>(std::count_if(r.panels.begin(), r.panels.end(),
                                           [](const HeatmapPanel& p) { return p.cells == HeatmapCells::Sample; }));
@@ -256,8 +259,12 @@ void Scheduler::deliver(const std::shared_ptr<Running>& run) {
             deliverNewer(run->heat, deliveredHeatmap_, &Scheduler::heatmapReady);
             if (run->heat && run->heat->generation == deliveredHeatmap_ && deliveredHeatmap_ == heatmapRequested_) {
                 const int sampled = sampledPanels(*run->heat);
+                // Once the heatmap has rested for a moment (not between the edits of a drag,
+                // where the refinement would take a worker from the next edit).
                 if (sampled > 0 && run->job.display.heatmapRefineWork > run->job.display.heatmapWork)
-                    refineHeatmap(run->job, sampled);
+                    QTimer::singleShot(kRefineDelayMs, this, [this, job = run->job, sampled] {
+                        if (job.generation == deliveredHeatmap_ && job.generation == heatmapRequested_) refineHeatmap(job, sampled);
+                    });
             }
             deliverNewer(run->contrib, deliveredContributions_, &Scheduler::contributionsReady);
             deliverNewer(run->precision, deliveredPrecision_, &Scheduler::precisionReady);

@@ -11,8 +11,9 @@
 // the last computed request are not recomputed (dragging the decay range does not recompute the
 // heatmap); a view's size and theme are inputs of its picture.
 // Progressive refinement: where the heatmap had to sample some panel within the display's work
-// budget (its subtitle says "samples"), the scheduler delivers that first and then, on a worker,
-// computes the heatmap again with DisplaySpec::heatmapRefineWork; the exact blocks replace the
+// budget (its subtitle says "samples"), the scheduler delivers that first and then, once no newer
+// heatmap was asked for within 150 ms, computes it again on a worker with
+// DisplaySpec::heatmapRefineWork; the exact blocks replace the
 // samples (heatmapReady again, same generation) unless a newer heatmap was asked for meanwhile.
 #include "ui/model/compute.h"
 #include "ui/render/theme.h"

@@ -201,9 +201,11 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 4));
         const QString label = tickLabel(v, x.log);
         const double w = QFontMetricsF(t.smallFont()).horizontalAdvance(label);
-        if (px - w / 2 < lastRight + 4) continue;
-        lastRight = px + w / 2;
-        text(p, QPointF(px, plot.bottom() + 4 + h / 2), label, Align::Center, t.muted);
+        // A label at the right end moves left to end with the plot (never past the figure's edge).
+        const double cx = std::min(px, plot.right() - w / 2);
+        if (cx - w / 2 < lastRight + 4) continue;
+        lastRight = cx + w / 2;
+        text(p, QPointF(cx, plot.bottom() + 4 + h / 2), label, Align::Center, t.muted);
     }
     for (double v : yt) {
         const double py = y.map(v);

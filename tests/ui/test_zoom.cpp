@@ -498,14 +498,17 @@ private Q_SLOTS:
         auto* v = w.heatmapView();
         const int before = w.scene()->undoStack()->count();
         const QRectF img = heatImage(v);
-        // Cells fill the panel (they need not be square): a cell's width and height apart.
+        // Cells need not be square (the layout fills the view): one cell across, one down.
         const double cellW = img.width() / 16, cellH = img.height() / 16;
         const QPoint start = img.center().toPoint();
+        const auto by = [&](double keys, double queries) {
+            return start + QPoint(int(std::lround(keys * cellW)), int(std::lround(queries * cellH)));
+        };
         QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, start);
         // Drag right by 3 cells and down by 5: the window moves left by 3 keys, up by 5 queries.
-        QTest::mouseMove(v, start + QPoint(int(std::lround(1.5 * cellW)), int(std::lround(2 * cellH))));
-        QTest::mouseMove(v, start + QPoint(int(std::lround(3 * cellW)), int(std::lround(5 * cellH))));
-        QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, start + QPoint(int(std::lround(3 * cellW)), int(std::lround(5 * cellH))));
+        QTest::mouseMove(v, by(1.5, 2));
+        QTest::mouseMove(v, by(3, 5));
+        QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, by(3, 5));
         COMPARE_WINDOW(heatmapKeyWindow(w.scene()->params()), (ViewWindow{17, 33}));
         COMPARE_WINDOW(heatmapQueryWindow(w.scene()->params()), (ViewWindow{15, 31}));
         QCOMPARE(w.scene()->undoStack()->count(), before + 1);   // the whole drag is one step
@@ -654,6 +657,12 @@ private Q_SLOTS:
         QCOMPARE(d.size(), std::int64_t{1});
         QVERIFY(settle(w));
         QCOMPARE(v->result().series.front().distance, (std::vector<std::int64_t>{d.from}));
+        // Hovering shows that distance's exact value.
+        const auto exact = decayCurveAt(effectiveParams(w.scene()->params(), 0), {d.from});
+        QVERIFY(exact);
+        const QString tip = v->toolTipAt(decayPlot(v).center().toPoint());
+        QVERIFY2(tip.contains(QStringLiteral("distance i − j = %1").arg(d.from)), qPrintable(tip));
+        QVERIFY2(tip.contains(formatValue(exact.value().value[0])), qPrintable(tip));
         for (int k = 0; k < 3; ++k) wheel(v->viewport(), decayPlot(v).center(), -1);
         QCOMPARE(decayWindow(w.scene()->params()).size(), std::int64_t{4});
         QCOMPARE(w.scene()->undoStack()->count(), 1);   // one wheel run
@@ -704,6 +713,14 @@ private Q_SLOTS:
         QTest::qWait(50);
         shot(withToolTip(v, at), QStringLiteral("heatmap_cells_hover"));
         shot(w.grab().toImage(), QStringLiteral("window"));
+        // The decay chart zoomed to 20 distances, hovering one of them.
+        w.scene()->edit(QStringLiteral("zoom"), QString(), [](SceneParams& s) { setDecayWindow(s, {1000, 1020}); });
+        QVERIFY(settle(w));
+        DecayView* d = w.decayView();
+        const QPoint dat = decayPlot(d).center().toPoint();
+        QTest::mouseMove(d->viewport(), dat);
+        QTest::qWait(50);
+        shot(withToolTip(d->viewport(), dat), QStringLiteral("decay_distances_hover"));
     }
 };
 

@@ -655,7 +655,7 @@ void TestFigure::errors_data() {
     QTest::newRow("noView") << QStringList{} << 2 << QByteArray("missing VIEW");
     QTest::newRow("optionFirst") << QStringList{QStringLiteral("-o"), png} << 2 << QByteArray("missing VIEW");
     QTest::newRow("unknownView") << QStringList{QStringLiteral("spectrum"), QStringLiteral("-o"), png} << 2
-                                 << QByteArray("invalid VIEW, one of pairs, heatmap, decay, frequencies, contributions, all, got spectrum");
+                                 << QByteArray("invalid VIEW, one of pairs, heatmap, decay, frequencies, contributions, all, layers (with --config), demo KEY, got spectrum");
     QTest::newRow("noOutput") << QStringList{QStringLiteral("heatmap")} << 2 << QByteArray("missing --output");
     QTest::newRow("dashOWithoutValue") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o")} << 2 << QByteArray("missing value for -o");
     QTest::newRow("gifOutput") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o"), QStringLiteral("x.gif")} << 2
@@ -673,7 +673,7 @@ void TestFigure::errors_data() {
     QTest::newRow("fontScaleNaN") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--font-scale=nan"), QStringLiteral("-o"), png} << 2
                                   << QByteArray("invalid --font-scale");
     QTest::newRow("lengthZero") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--length=0"), QStringLiteral("-o"), png} << 2
-                                << QByteArray("invalid --length, an integer from 1 to 65536, got 0");
+                                << QByteArray("invalid --length, an integer from 1 to 1048576, got 0");
     QTest::newRow("positionNegative") << QStringList{QStringLiteral("pairs"), QStringLiteral("--positions=3,-12"), QStringLiteral("-o"), png} << 2
                                       << QByteArray("invalid --positions");
     QTest::newRow("sceneWithoutSession") << QStringList{QStringLiteral("heatmap"), QStringLiteral("--scene=1"), QStringLiteral("-o"), png} << 2
@@ -715,7 +715,7 @@ void TestFigure::malformedSessions_data() {
     QTest::newRow("newerSchema") << QByteArray("{\"format\":\"poslab-session\",\"schema\":7,\"scenes\":[]}")
                                  << QByteArray("written by a newer PosLab (schema 7), this version reads schema 1");
     QTest::newRow("wrongType") << QByteArray("{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[{\"length\":\"long\"}]}")
-                               << QByteArray("scenes[0].length: an integer from 1 to 65536, got \\\"long\\\"").replace("\\\"", "\"");
+                               << QByteArray("scenes[0].length: an integer from 1 to 1048576, got \\\"long\\\"").replace("\\\"", "\"");
     QTest::newRow("absurdNumber") << QByteArray("{\"format\":\"poslab-session\",\"schema\":1,\"scenes\":[{\"methods\":[{\"rope\":{\"base\":1e200}}]}]}")
                                   << QByteArray("scenes[0].methods[0].rope.base: a number in (1, 1e12], got 1e+200");
     QTest::newRow("notASession") << QByteArray("[1,2,3]") << QByteArray("not a PosLab session");

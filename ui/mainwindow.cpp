@@ -6,6 +6,7 @@
 #include "ui/panel/parameterpanel.h"
 #include "ui/session.h"
 #include "ui/teaching/teaching.h"
+#include "ui/views/layersview.h"
 #include "ui/views/views.h"
 
 #include <QAction>
@@ -49,6 +50,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     frequencies_->setObjectName(QStringLiteral("frequencyView"));
     contributions_ = new ContributionsView(this);
     contributions_->setObjectName(QStringLiteral("contributionsView"));
+    layers_ = new LayersView(this);
+    layers_->setObjectName(QStringLiteral("layersView"));
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
@@ -61,6 +64,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     bottom_->addWidget(decay_);
     bottom_->addWidget(frequencies_);
     bottom_->addWidget(contributions_);   // RoPE's per-pair contributions (View menu; hidden by default)
+    bottom_->insertWidget(0, layers_);    // the layer overview (shown when the configuration has a layer pattern)
     top_->setStretchFactor(0, 1);
     top_->setStretchFactor(1, 1);
     rows_->setStretchFactor(0, 3);
@@ -100,6 +104,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
                         static_cast<ViewBase*>(contributions_)})
         connect(v, &ViewBase::resized, this, &MainWindow::updateDisplay);
     connect(decay_, &DecayView::resized, this, &MainWindow::updateDisplay);
+    connect(layers_, &LayersView::layerClicked, this, &MainWindow::showLayer);
 
     buildMenus();
     installTeaching(this);
@@ -194,6 +199,13 @@ void MainWindow::buildMenus() {
         });
         viewActions_[i] = a;
     }
+    layersAction_ = view->addAction(tr("&Layer overview"));
+    layersAction_->setCheckable(true);
+    layersAction_->setChecked(true);
+    layersAction_->setStatusTip(tr("The model's layers (when the configuration has a layer pattern): click one to show it"));
+    connect(layersAction_, &QAction::toggled, this, [this](bool on) {
+        scene_.edit(on ? tr("Show view") : tr("Hide view"), QString(), [&](SceneParams& s) { s.view.showLayers = on; });
+    });
     view->addSeparator();
     auto* themes = view->addMenu(tr("&Theme"));
     for (const auto& n : themeNames())
@@ -240,6 +252,7 @@ void MainWindow::onSceneChanged() {
         decay_->setTheme(t);
         frequencies_->setTheme(t);
         contributions_->setTheme(t);
+        layers_->setTheme(t);
     }
     const bool show[5] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies,
                           s.view.showContributions};
@@ -251,8 +264,38 @@ void MainWindow::onSceneChanged() {
             viewActions_[i]->setChecked(show[i]);
         }
     }
+    // The layer overview: the edited configuration's pattern, its shown layer, and the other
+    // configuration's layer when it shows the same model (compare mode).
+    const int active = scene_.activeConfig();
+    const ScoreParams& ap = s.methods[static_cast<std::size_t>(active)].params;
+    const bool showLayers = s.view.showLayers && !ap.model.empty();
+    {
+        LayersPicture pic;
+        pic.model = ap.model;
+        pic.model.layer = 0;
+        pic.dim = ap.dim;
+        pic.context = ap.rope.max_positions;
+        pic.selected = ap.model.empty() ? -1 : ap.model.layer;
+        pic.title = configTitle(s, active);
+        for (int i = 0; i < static_cast<int>(s.methods.size()); ++i) {
+            if (i == active) continue;
+            LayerPattern other = s.methods[static_cast<std::size_t>(i)].params.model;
+            const std::int64_t layer = other.layer;
+            other.layer = 0;
+            if (other == pic.model && !other.empty()) {
+                pic.compared = layer;
+                break;
+            }
+        }
+        layers_->setPicture(pic);
+    }
+    layers_->setVisible(showLayers);
+    if (layersAction_) {
+        const QSignalBlocker b(layersAction_);
+        layersAction_->setChecked(s.view.showLayers);
+    }
     top_->setVisible(show[0] || show[1]);
-    bottom_->setVisible(show[2] || show[3] || show[4]);
+    bottom_->setVisible(show[2] || show[3] || show[4] || showLayers);
     updateDisplay();
     scheduler_.request(s);
 }
@@ -274,6 +317,29 @@ void MainWindow::updateDisplay() {
     d.heatmapCells = heatmap_->cellsFor(panels);
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
     scheduler_.setDisplay(d);
+}
+
+void MainWindow::showLayer(std::int64_t layer, bool compare) {
+    SceneParams s = scene_.committed();   // not an animation's frame
+    const int active = scene_.activeConfig();
+    MethodConfig& shown = s.methods[static_cast<std::size_t>(active)];
+    if (shown.params.model.empty() || layer < 0 || layer >= layerCount(shown.params.model)) return;
+    if (!compare) {
+        if (shown.params.model.layer == layer) return;
+        scene_.editActive(tr("Show layer %1").arg(layer), QString(), [layer](MethodConfig& c) { c.params.applyLayer(layer); });
+        return;
+    }
+    MethodConfig beside = shown;
+    beside.params.applyLayer(layer);
+    beside.label = tr("%1 layer %2").arg(shown.label.isEmpty() ? QString::fromStdString(shown.params.model.model_type) : shown.label)
+                       .arg(layer)
+                       .left(kMaxLabelLength);
+    if (s.methods.size() == 1) {
+        s.methods.push_back(beside);
+    } else {
+        s.methods[static_cast<std::size_t>(active == 0 ? 1 : 0)] = beside;
+    }
+    scene_.apply(tr("Compare layer %1").arg(layer), s);
 }
 
 bool MainWindow::openSession(const QString& path, QString* error) {

@@ -21,6 +21,7 @@ class HeatmapView;
 class DecayView;
 class FrequencyView;
 class ContributionsView;
+class LayersView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -37,6 +38,13 @@ public:
     DecayView* decayView() { return decay_; }
     FrequencyView* frequencyView() { return frequencies_; }
     ContributionsView* contributionsView() { return contributions_; }
+    LayersView* layersView() { return layers_; }
+
+    // The layer overview's click: shows `layer` of the edited configuration's model in every view
+    // (compare = false), or puts it beside the shown one as the other configuration (compare =
+    // true: a copy of the edited configuration showing `layer`, added if there is only one).
+    // One undo step either way.
+    void showLayer(std::int64_t layer, bool compare);
 
     // Opens a session file (its current scene); false with a message box on failure.
     bool openSession(const QString& path, QString* error = nullptr);
@@ -80,6 +88,8 @@ private:
     DecayView* decay_ = nullptr;
     FrequencyView* frequencies_ = nullptr;
     ContributionsView* contributions_ = nullptr;
+    LayersView* layers_ = nullptr;
+    QAction* layersAction_ = nullptr;
     QSplitter* rows_ = nullptr;
     QSplitter* top_ = nullptr;
     QSplitter* bottom_ = nullptr;

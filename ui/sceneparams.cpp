@@ -57,6 +57,8 @@ const ParamTable<ViewOptions>& viewParamTable() {
                                     .help = "show the frequency view"}),
         field<&V::showContributions>({.name = "show_contributions", .kind = K::Bool, .label = "contributions",
                                       .help = "show RoPE's per-pair contributions to the score against distance"}),
+        field<&V::showLayers>({.name = "show_layers", .kind = K::Bool, .label = "layers",
+                               .help = "show the layer overview (when the configuration has a model's layer pattern)"}),
         field<&V::theme>({.name = "theme", .kind = K::Text, .label = "Theme", .help = "light, dark or projector"}),
         field<&V::fontScale>({.name = "font_scale", .kind = K::Real, .lo = 0.5, .hi = 3, .label = "Text size",
                               .help = "text size factor"}),

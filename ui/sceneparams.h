@@ -73,6 +73,7 @@ struct ViewOptions {
     // Visibility
     bool showPairs = true, showHeatmap = true, showDecay = true, showFrequencies = true;
     bool showContributions = false;     // RoPE's per-pair contributions (off by default)
+    bool showLayers = true;             // the layer overview, when the edited configuration has a layer pattern
     // Look
     QString theme = QStringLiteral("light");  // "light", "dark", "projector" (render/theme.h)
     double fontScale = 1.0;             // 0.5 .. 3

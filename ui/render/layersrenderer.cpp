@@ -90,16 +90,26 @@ Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
         for (int c = 0; c < 5; ++c) w[c] = std::max(w[c], fm.horizontalAdvance(cellText(rt, c)));
     }
     const double gap = lh * 0.8;
-    double total = 0;
-    for (double x : w) total += x + gap;
-    // The table takes what its text needs, at most 55 % of the width (past that, cells elide).
+    // The table takes what its text needs, at most 55 % of the width: past that the columns go,
+    // base and scaling first, then the reach, then the type (the tooltip still says them); what
+    // is left of a column too narrow for its text elides.
+    bool shown[5] = {true, true, true, true, true};
+    const auto totalWidth = [&] {
+        double sum = 0;
+        for (int c = 0; c < 5; ++c)
+            if (shown[c]) sum += w[c] + gap;
+        return sum;
+    };
+    for (int drop : {3, 4, 1})
+        if (totalWidth() > r.width() * 0.55) shown[drop] = false;
+    const double total = totalWidth();
     const double tableW = std::min(total, r.width() * 0.55);
     const double squeeze = total > 0 ? tableW / total : 1.0;
     g.table = QRectF(r.left() + 8, top, tableW, bottom - top);
     double x = g.table.left();
     for (int c = 0; c < 5; ++c) {
         g.cols[c] = x;
-        x += (w[c] + gap) * squeeze;
+        if (shown[c]) x += (w[c] + gap) * squeeze;
     }
     g.cols[5] = g.table.right();
     g.plot = QRectF(g.table.right() + lh * 0.5, top, std::max(10.0, r.right() - 12 - lh * 1.2 - g.table.right() - lh * 0.5),
@@ -169,7 +179,8 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     const QString heading = QObject::tr("%1 — %2 layers: what each layer sees, and with which positional signal")
                                 .arg(pic.title.isEmpty() ? QString::fromStdString(pic.model.model_type) : pic.title)
                                 .arg(g.rows);
-    p.drawText(g.heading, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, heading);
+    p.drawText(g.heading, Qt::AlignLeft | Qt::AlignTop,
+               p.fontMetrics().elidedText(heading, Qt::ElideRight, static_cast<int>(g.heading.width())));
     {
         // What every layer shares: the score scale, q/k norm, sinks.
         p.setFont(t.font(t.fontPt));
@@ -189,7 +200,9 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     p.setPen(t.muted);
     const double hy = g.table.top() - lh * 1.2;
     for (int c = 0; c < 5; ++c)
-        p.drawText(QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter, headText(c));
+        if (g.cols[c + 1] - g.cols[c] > 4)
+            p.drawText(QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
+                       p.fontMetrics().elidedText(headText(c), Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
     p.drawText(QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
                QObject::tr("distance i − j it can attend to (log scale)"));
 
@@ -216,6 +229,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
             for (int c = 0; c < 5; ++c) {
                 p.setPen(c == 2 ? signalC.darker(115) : t.foreground);
                 const double width = g.cols[c + 1] - g.cols[c] - 2;
+                if (width <= 2) continue;   // a column left out for want of room
                 p.drawText(QRectF(g.cols[c], y, width, g.rowH), Qt::AlignLeft | Qt::AlignVCenter,
                            p.fontMetrics().elidedText(cellText(rt, c), Qt::ElideRight, static_cast<int>(width)));
             }
@@ -254,11 +268,16 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     p.setFont(body);
     p.setPen(QPen(t.foreground, t.axisWidth));
     p.drawLine(QPointF(g.plot.left(), g.axis.top()), QPointF(g.plot.right(), g.axis.top()));
+    double lastLabelRight = -1e9;
     for (double d = 1; d <= dmax * 1.0001; d *= 10) {
         const double x = xOf(g, d, dmax);
         p.setPen(QPen(t.grid, 1));
         p.drawLine(QPointF(x, g.plot.top()), QPointF(x, g.axis.top()));
         p.setPen(t.muted);
+        // A label only where it does not run into the previous one (narrow views).
+        const double half = p.fontMetrics().horizontalAdvance(tickText(d)) / 2 + 3;
+        if (x - half < lastLabelRight) continue;
+        lastLabelRight = x + half;
         p.drawText(QRectF(x - 40, g.axis.top() + 2, 80, lh), Qt::AlignHCenter | Qt::AlignTop, tickText(d));
     }
     // Legend under the axis.
@@ -283,7 +302,11 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
         lx += w + lh;
     }
     if (firstLayerOfType(pic.model, LayerType::Chunked)) {
-        const QString note = QObject::tr("chunked: fades, fewer queries see that far back");
+        // What is left of the line after the context's text; elided when narrow.
+        const QString context = QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context)));
+        const double room = g.plot.right() - lx - p.fontMetrics().horizontalAdvance(context) - lh;
+        const QString note = p.fontMetrics().elidedText(QObject::tr("chunked: fades, fewer queries see that far back"),
+                                                        Qt::ElideRight, static_cast<int>(std::max(0.0, room)));
         p.setPen(t.muted);
         const double w = p.fontMetrics().horizontalAdvance(note);
         p.drawText(QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, note);

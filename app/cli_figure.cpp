@@ -24,6 +24,8 @@
 #include "ui/io/atomicfile.h"
 #include "ui/io/export.h"
 #include "ui/io/qkfile.h"
+#include "ui/render/layersrenderer.h"
+#include "ui/render/theme.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/presentation.h"
 #include "ui/io/session.h"
@@ -61,7 +63,9 @@ using ui::ViewKind;
 std::string s(const QString& q) { return q.toStdString(); }
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-std::string viewList() { return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all"; }
+std::string viewList() {
+    return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all, layers (with --config), demo KEY";
+}
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
 
@@ -176,7 +180,8 @@ std::string figureHelp() {
             "lists: {\"figures\": [{\"view\", \"output\", \"session\", \"scene\", \"width\", \"height\", \"dpi\", \"theme\",\n"
             "\"font_scale\", \"args\": [more options]}]}.\n"
             "Method options (as `poslab compute scores`) apply to the first configuration; each applies to its\n"
-            "method only (`poslab figure VIEW --method M --help` lists M's).",
+            "method only (`poslab figure VIEW --method M --help` lists M's).\n"
+            "`poslab figure layers --config FILE -o F` draws a model's layer overview (`figure layers --help`).",
         concat(concat(concat(figureSpecs(), methodChoiceSpecs()), everyMethodSpecs()), layerAndAttentionSpecs()));
 }
 
@@ -432,6 +437,117 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     return job;
 }
 
+// A picture painted by `paint` as PNG, SVG or PDF bytes (96 dpi; SVG/PDF keep text as text).
+QByteArray paintedBytes(ui::ExportFormat format, QSize size, const QString& title, const std::function<void(QPainter&)>& paint) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QPainter p;
+    if (format == ui::ExportFormat::Png) {
+        QImage img(size, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::white);
+        if (!p.begin(&img)) failIo("could not paint the PNG");
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setRenderHint(QPainter::TextAntialiasing);
+        paint(p);
+        p.end();
+        if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
+        return bytes;
+    }
+    std::unique_ptr<QSvgGenerator> svg;
+    std::unique_ptr<QPdfWriter> pdf;
+    if (format == ui::ExportFormat::Svg) {
+        svg = std::make_unique<QSvgGenerator>();
+        svg->setOutputDevice(&buffer);
+        svg->setResolution(96);
+        svg->setSize(size);
+        svg->setViewBox(QRectF(0, 0, size.width(), size.height()));
+        QString t = title;
+        t.replace(QLatin1Char('&'), QStringLiteral("&amp;")).replace(QLatin1Char('<'), QStringLiteral("&lt;")).replace(QLatin1Char('>'), QStringLiteral("&gt;"));
+        svg->setTitle(t);
+        if (!p.begin(svg.get())) failIo("the SVG generator could not start");
+    } else {
+        pdf = std::make_unique<QPdfWriter>(&buffer);
+        pdf->setResolution(96);
+        pdf->setTitle(title);
+        pdf->setPageLayout(QPageLayout(QPageSize(QSizeF(size.width() / 96.0, size.height() / 96.0), QPageSize::Inch, QString(),
+                                                 QPageSize::ExactMatch),
+                                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        if (!p.begin(pdf.get())) failIo("the PDF writer could not start");
+        const QRect page = p.viewport();
+        p.scale(page.width() / double(size.width()), page.height() / double(size.height()));
+    }
+    paint(p);
+    p.end();
+    return bytes;
+}
+
+// `poslab figure layers --config FILE -o F` (cli.md "Added in 0.3"): the layer overview.
+void renderLayersFigure(const std::vector<std::string>& rawArgs) {
+    const std::vector<std::string> args = normalise(rawArgs);
+    std::vector<OptionSpec> specs = {
+        configSpec(),
+        {"output", "FILE", "the file to write: .png, .svg or .pdf", "required", "a file name ending in .png, .svg or .pdf"},
+        {"width", "W", "width in pixels (SVG/PDF: at 96 dpi)", "1600", "an integer from 64 to 16384"},
+        {"height", "H", "height in pixels", "1000", "an integer from 64 to 16384"},
+        {"theme", "T", "light (paper), dark, or projector (high contrast, large type)", "light", "one of light, dark, projector"},
+        {"font-scale", "F", "text size factor", "1", "a number from 0.5 to 3"},
+        flagSpec("force", "overwrite an existing output file"),
+    };
+    specs.front().def = "required";
+    specs = concat(specs, layerSpecs());
+    Options o(std::vector<std::string>(args.begin() + 1, args.end()), specs, "figure layers");
+    if (o.help()) {
+        std::fputs(helpText("poslab figure layers --config FILE -o FILE",
+                            "The layer overview: one row per layer (type, RoPE or NoPE, base and scaling, window or chunk) and, "
+                            "against distance,\n"
+                            "what each layer can attend to and with which positional signal. --layer or "
+                            "--layer-type highlights a layer.",
+                            specs)
+                       .c_str(),
+                   stdout);
+        throw CliError{0, ""};
+    }
+    o.require("config");
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    const auto config = peekConfig(rest);
+    ScoreParams params = config->params;
+    if (params.method != Method::Rope || layerCount(params.model) == 0)
+        fail("--config " + o.raw("config") + " has no layer pattern", "a config with num_hidden_layers and RoPE",
+             "method " + std::string(methodKey(params.method)));
+    const bool highlight = o.has("layer") || o.has("layer-type");
+    selectLayer(o, params, true);
+    o.require("output");
+    const QString output = q(o.raw("output"));
+    const auto format = ui::exportFormatFromPath(output);
+    if (output.isEmpty() || !format || (*format != ui::ExportFormat::Png && *format != ui::ExportFormat::Svg && *format != ui::ExportFormat::Pdf))
+        fail("invalid --output", o.spec("output").valid, o.raw("output"));
+    const int width = int(o.has("width") ? o.integer("width", 64, 16384) : 1600);
+    const int height = int(o.has("height") ? o.integer("height", 64, 16384) : 1000);
+    const QString themeName = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, "light") : "light");
+    double fontScale = 1.0;
+    if (o.has("font-scale")) {
+        fontScale = o.number("font-scale");
+        if (!(fontScale >= 0.5 && fontScale <= 3.0)) fail("invalid --font-scale", o.spec("font-scale").valid, o.raw("font-scale"));
+    }
+    const QFileInfo out(output);
+    if (out.exists() && !o.has("force")) fail("output file exists", "pass --force to overwrite it", s(output));
+    if (out.isDir()) fail("invalid --output", "a file, not a directory", o.raw("output"));
+    ui::LayersPicture pic;
+    pic.model = params.model;
+    pic.dim = params.dim;
+    pic.context = config->contextLength.value_or(params.rope.max_positions);
+    pic.selected = highlight ? params.model.layer : -1;
+    pic.title = QFileInfo(q(o.raw("config"))).completeBaseName();
+    const ui::Theme theme = ui::themeByName(themeName, fontScale);
+    const QSize size(width, height);
+    const QByteArray bytes = paintedBytes(*format, size, QStringLiteral("PosLab layers: ") + pic.title,
+                                          [&](QPainter& p) { ui::drawLayers(p, QRectF(0, 0, width, height), pic, theme); });
+    QString error;
+    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(*format)) + " writer produced nothing");
+    if (!ui::writeFileAtomically(output, bytes, &error)) failIo(s(error));
+}
+
 // `poslab figure demo KEY -o F`: the demonstration's slide as presentation mode draws it (the
 // demonstration's scene on the left, its numbers on the right), one slide of its own.
 void renderDemoFigure(const std::vector<std::string>& rawArgs) {
@@ -666,6 +782,10 @@ int runFigure(const QStringList& list) {
         ensureApplication(app);
         if (!args.empty() && args.front() == "demo") {
             renderDemoFigure(args);
+            return 0;
+        }
+        if (!args.empty() && args.front() == "layers") {
+            renderLayersFigure(args);
             return 0;
         }
         const Job job = prepare(args, false);

@@ -4,6 +4,7 @@
 // the layer keys of every output, and one-line errors.
 #include "support/testsupport.h"
 
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
@@ -73,6 +74,8 @@ private Q_SLOTS:
     void decaySaysWhereItStops();
     void errorsAreOneLine_data();
     void errorsAreOneLine();
+    void figureLayers_data();
+    void figureLayers();
 };
 
 // Each shipped model configuration: layer count, the layers of each type, NoPE layers, window or
@@ -345,6 +348,12 @@ void TestLayers::errorsAreOneLine_data() {
         << split("compute layers") << QByteArray(R"({"model_type":"llama4_text","num_hidden_layers":4,"no_rope_layers":[1,0]})")
         << "no_rope_layers";
     QTest::newRow("sink_head") << split("compute scores --method rope --dim 8 --length 4 --softmax --sink 1 --head 1") << QByteArray() << "--head";
+    QTest::newRow("figure_layers_without_config") << split("figure layers -o x.png") << QByteArray() << "--config";
+    QTest::newRow("figure_layers_past_end") << split("figure layers -o x.png --layer 12") << gemma << "0 to 11";
+    QTest::newRow("figure_layers_type_missing") << split("figure layers -o x.png --layer-type chunked") << gemma << "full, sliding";
+    QTest::newRow("figure_layers_csv") << split("figure layers -o x.csv") << gemma << ".png, .svg or .pdf";
+    QTest::newRow("figure_layers_width") << split("figure layers -o x.png --width 10") << gemma << "64 to 16384";
+    QTest::newRow("figure_layers_theme") << split("figure layers -o x.png --theme neon") << gemma << "projector";
     QTest::newRow("temperature_one_number") << split("compute scores --method nope --dim 8 --length 4 --temperature-tuning 4") << QByteArray()
                                             << "--temperature-tuning";
 }
@@ -360,6 +369,52 @@ void TestLayers::errorsAreOneLine() {
     QVERIFY(r.out.isEmpty());
     QVERIFY2(r.err.startsWith("poslab: error: ") && r.err.count('\n') == 1, r.err.constData());
     QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
+}
+
+// `figure layers` (cli.md "Added in 0.3"): the overview of each shipped model as PNG, SVG and PDF;
+// the SVG keeps its rows as text: each layer's type, base and reach as the config gives them.
+void TestLayers::figureLayers_data() {
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QStringList>("texts");   // SVG: texts that must appear
+    QTest::newRow("gemma-3-27b_png") << "gemma-3-27b" << "g.png" << QStringList{"--width", "1200", "--height", "800"} << QStringList{};
+    QTest::newRow("gemma-3-27b_svg") << "gemma-3-27b" << "g.svg" << QStringList{"--layer", "5"}
+                                     << QStringList{"62 layers", "linear ×8", "not 1/√128", "sliding"};
+    QTest::newRow("llama-4-scout_svg") << "llama-4-scout" << "l.svg" << QStringList{"--theme", "projector"}
+                                       << QStringList{"48 layers", "τ ≤ 1.716", "Llama 3 ×16", "chunked", "10M"};
+    QTest::newRow("gpt-oss-20b_svg") << "gpt-oss-20b" << "o.svg" << QStringList{"--layer-type", "full"}
+                                     << QStringList{"24 layers", "YaRN ×32", "sink logit per head"};
+    QTest::newRow("gpt-oss-20b_pdf") << "gpt-oss-20b" << "o.pdf" << QStringList{"--theme", "dark"} << QStringList{};
+}
+
+void TestLayers::figureLayers() {
+    QFETCH(QString, key);
+    QFETCH(QString, file);
+    QFETCH(QStringList, extra);
+    QFETCH(QStringList, texts);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(file);
+    const Run r = runPoslab(QStringList{"figure", "layers", "--config", model(key), "-o", out} + extra);
+    QVERIFY2(r.code == 0, r.err.constData());
+    QVERIFY(r.out.isEmpty() && r.err.isEmpty());
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    if (file.endsWith(".png")) {
+        QImage img;
+        QVERIFY(img.loadFromData(bytes, "PNG"));
+        QCOMPARE(img.size(), QSize(1200, 800));
+    } else if (file.endsWith(".pdf")) {
+        QVERIFY(bytes.startsWith("%PDF"));
+    }
+    QString svg = QString::fromUtf8(bytes);
+    svg.replace(QChar(0x2009), QLatin1Char(' '));
+    svg.replace(QStringLiteral("&#x2009;"), QStringLiteral(" "));
+    for (const QString& t : texts) QVERIFY2(svg.contains(t.toHtmlEscaped()), qPrintable(t));
+    // Refuses to overwrite without --force.
+    const Run again = runPoslab(QStringList{"figure", "layers", "--config", model(key), "-o", out} + extra);
+    QCOMPARE(again.code, 2);
 }
 
 QTEST_GUILESS_MAIN(TestLayers)

@@ -89,6 +89,8 @@ const ParamTable<ViewOptions>& viewParamTable() {
                                       .help = "show RoPE's per-pair contributions to the score against distance"}),
         field<&V::showPrecision>({.name = "show_precision", .kind = K::Bool, .label = "precision",
                                   .help = "show RoPE's angle and cos/sin errors in the model's dtype and the positions that collide"}),
+        field<&V::showLayers>({.name = "show_layers", .kind = K::Bool, .label = "layers",
+                               .help = "show the layer overview (when the configuration has a model's layer pattern)"}),
         field<&V::theme>({.name = "theme", .kind = K::Text, .label = "Theme", .help = "light, dark or projector"}),
         field<&V::fontScale>({.name = "font_scale", .kind = K::Real, .lo = 0.5, .hi = 3, .label = "Text size",
                               .help = "text size factor"}),

@@ -81,6 +81,7 @@ struct ViewOptions {
     bool showPairs = true, showHeatmap = true, showDecay = true, showFrequencies = true;
     bool showContributions = false;     // RoPE's per-pair contributions (off by default)
     bool showPrecision = false;         // RoPE's precision errors and collisions (off by default)
+    bool showLayers = true;             // the layer overview, when the edited configuration has a layer pattern
     // Look
     QString theme = QStringLiteral("light");  // "light", "dark", "projector" (render/theme.h)
     double fontScale = 1.0;             // 0.5 .. 3

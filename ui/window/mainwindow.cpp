@@ -7,6 +7,7 @@
 #include "ui/panel/parameterpanel.h"
 #include "ui/render/layout.h"
 #include "ui/teaching/handbook.h"
+#include "ui/views/layersview.h"
 #include "ui/window/welcome.h"
 #include "ui/views/views.h"
 #include "ui/window/teaching.h"
@@ -54,6 +55,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     contributions_->setObjectName(QStringLiteral("contributionsView"));
     precision_ = new PrecisionView(this);
     precision_->setObjectName(QStringLiteral("precisionView"));
+    layers_ = new LayersView(this);
+    layers_->setObjectName(QStringLiteral("layersView"));
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
@@ -68,6 +71,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     rows_->addWidget(contributions_);   // RoPE's per-pair contributions, a row of its own (View menu; hidden by default)
     rows_->addWidget(precision_);       // RoPE's precision errors, a row of its own (View menu; hidden by default)
     precision_->hide();                 // until a scene shows it (its minimum width must not widen a restored window)
+    rows_->addWidget(layers_);          // the layer overview, a row of its own (when the configuration has a layer pattern)
+    layers_->hide();
     top_->setStretchFactor(0, 1);
     top_->setStretchFactor(1, 1);
     rows_->setStretchFactor(0, 3);
@@ -119,6 +124,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
         if (newStep) scene_.finishMerge();
         scene_.edit(tr("Zoom decay"), QStringLiteral("view.decay_window"), [&](SceneParams& s) { setDecayWindow(s, d); });
     });
+    connect(layers_, &LayersView::layerClicked, this, &MainWindow::showLayer);
 
     buildMenus();
     installTeaching(this);
@@ -219,6 +225,13 @@ void MainWindow::buildMenus() {
         });
         viewActions_[i] = a;
     }
+    layersAction_ = view->addAction(tr("&Layer overview"));
+    layersAction_->setCheckable(true);
+    layersAction_->setChecked(true);
+    layersAction_->setStatusTip(tr("The model's layers (when the configuration has a layer pattern): click one to show it"));
+    connect(layersAction_, &QAction::toggled, this, [this](bool on) {
+        scene_.edit(on ? tr("Show view") : tr("Hide view"), QString(), [&](SceneParams& s) { s.view.showLayers = on; });
+    });
     view->addSeparator();
     auto* fit = view->addAction(tr("&Arrange views to fit"), this, [this] {
         userArranged_ = false;
@@ -287,6 +300,7 @@ void MainWindow::onSceneChanged() {
         frequencies_->setTheme(t);
         contributions_->setTheme(t);
         precision_->setTheme(t);
+        layers_->setTheme(t);
     }
     const bool show[6] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies,
                           s.view.showContributions, s.view.showPrecision};
@@ -297,6 +311,36 @@ void MainWindow::onSceneChanged() {
             const QSignalBlocker b(viewActions_[i]);
             viewActions_[i]->setChecked(show[i]);
         }
+    }
+    // The layer overview: the edited configuration's pattern, its shown layer, and the other
+    // configuration's layer when it shows the same model (compare mode).
+    const int active = scene_.activeConfig();
+    const ScoreParams& ap = s.methods[static_cast<std::size_t>(active)].params;
+    const bool showLayers = s.view.showLayers && !ap.model.empty();
+    {
+        LayersPicture pic;
+        pic.model = ap.model;
+        pic.model.layer = 0;
+        pic.dim = ap.dim;
+        pic.context = ap.rope.max_positions;
+        pic.selected = ap.model.empty() ? -1 : ap.model.layer;
+        pic.title = configTitle(s, active);
+        for (int i = 0; i < static_cast<int>(s.methods.size()); ++i) {
+            if (i == active) continue;
+            LayerPattern other = s.methods[static_cast<std::size_t>(i)].params.model;
+            const std::int64_t layer = other.layer;
+            other.layer = 0;
+            if (other == pic.model && !other.empty()) {
+                pic.compared = layer;
+                break;
+            }
+        }
+        layers_->setPicture(pic);
+    }
+    layers_->setVisible(showLayers);
+    if (layersAction_) {
+        const QSignalBlocker b(layersAction_);
+        layersAction_->setChecked(s.view.showLayers);
     }
     top_->setVisible(show[0] || show[1]);
     bottom_->setVisible(show[2] || show[3]);
@@ -313,7 +357,15 @@ void MainWindow::applyLayout() {
     const int gap = static_cast<int>(viewGap(t));
     for (auto* sp : {rows_, top_, bottom_})
         if (sp->handleWidth() != gap) sp->setHandleWidth(gap);
-    const auto placed = placeViews(QRectF(QPointF(0, 0), QSizeF(rows_->size())), sceneArrangement(scene_.params()), t);
+    // The layer overview (a model's layer pattern): a row of its own at the bottom, a third of the
+    // height; the engine places the other views above it.
+    QRectF area(QPointF(0, 0), QSizeF(rows_->size()));
+    double layersH = 0;
+    if (layers_->isVisibleTo(rows_)) {
+        layersH = std::round((area.height() - gap) / 3.0);
+        area.setHeight(area.height() - layersH - gap);
+    }
+    const auto placed = placeViews(area, sceneArrangement(scene_.params()), t);
     const auto rectOf = [&](ViewKind v) {
         for (const auto& p : placed)
             if (p.view == v) return p.rect;
@@ -331,7 +383,7 @@ void MainWindow::applyLayout() {
             if (!sp->widget(static_cast<int>(i))->isVisibleTo(sp)) sizes[i] = now[i];
         if (sizes != now) sp->setSizes(sizes);
     };
-    set(rows_, {len(topH), len(bottomH), len(contrib.height()), len(prec.height())});
+    set(rows_, {len(topH), len(bottomH), len(contrib.height()), len(prec.height()), len(layersH)});
     set(top_, {len(pairs.width()), len(heat.width())});
     set(bottom_, {len(decay.width()), len(freq.width())});
 }
@@ -354,6 +406,29 @@ void MainWindow::updateDisplay() {
     d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells);
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
     scheduler_.setDisplay(d);
+}
+
+void MainWindow::showLayer(std::int64_t layer, bool compare) {
+    SceneParams s = scene_.committed();   // not an animation's frame
+    const int active = scene_.activeConfig();
+    MethodConfig& shown = s.methods[static_cast<std::size_t>(active)];
+    if (shown.params.model.empty() || layer < 0 || layer >= layerCount(shown.params.model)) return;
+    if (!compare) {
+        if (shown.params.model.layer == layer) return;
+        scene_.editActive(tr("Show layer %1").arg(layer), QString(), [layer](MethodConfig& c) { c.params.applyLayer(layer); });
+        return;
+    }
+    MethodConfig beside = shown;
+    beside.params.applyLayer(layer);
+    beside.label = tr("%1 layer %2").arg(shown.label.isEmpty() ? QString::fromStdString(shown.params.model.model_type) : shown.label)
+                       .arg(layer)
+                       .left(kMaxLabelLength);
+    if (s.methods.size() == 1) {
+        s.methods.push_back(beside);
+    } else {
+        s.methods[static_cast<std::size_t>(active == 0 ? 1 : 0)] = beside;
+    }
+    scene_.apply(tr("Compare layer %1").arg(layer), s);
 }
 
 bool MainWindow::openSession(const QString& path, QString* error) {

@@ -23,6 +23,7 @@ class DecayView;
 class FrequencyView;
 class ContributionsView;
 class PrecisionView;
+class LayersView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -40,6 +41,13 @@ public:
     FrequencyView* frequencyView() { return frequencies_; }
     ContributionsView* contributionsView() { return contributions_; }
     PrecisionView* precisionView() { return precision_; }
+    LayersView* layersView() { return layers_; }
+
+    // The layer overview's click: shows `layer` of the edited configuration's model in every view
+    // (compare = false), or puts it beside the shown one as the other configuration (compare =
+    // true: a copy of the edited configuration showing `layer`, added if there is only one).
+    // One undo step either way.
+    void showLayer(std::int64_t layer, bool compare);
 
     // Opens a session file (its current scene); false with a message box on failure.
     bool openSession(const QString& path, QString* error = nullptr);
@@ -87,6 +95,8 @@ private:
     FrequencyView* frequencies_ = nullptr;
     ContributionsView* contributions_ = nullptr;
     PrecisionView* precision_ = nullptr;
+    LayersView* layers_ = nullptr;
+    QAction* layersAction_ = nullptr;
     QSplitter* rows_ = nullptr;
     QSplitter* top_ = nullptr;
     QSplitter* bottom_ = nullptr;

@@ -1,0 +1,329 @@
+#include "ui/render/layersrenderer.h"
+
+#include "ui/render/plot.h"
+
+#include <QFontMetricsF>
+#include <QLinearGradient>
+#include <QObject>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+namespace {
+
+QString number(double v) { return QString::number(v, 'g', 4); }
+
+// A count or a base for people: integers with thin-space thousands (500 000), others 4 digits.
+QString count(double v) {
+    if (!(std::abs(v) < 1e15) || v != std::floor(v)) return number(v);
+    QString digits = QString::number(static_cast<qint64>(std::llround(std::abs(v))));
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, QChar(0x2009));
+    return v < 0 ? QStringLiteral("−") + digits : digits;
+}
+
+// Axis ticks: 1, 10, 100, 1k, 10k, 100k, 1M, 10M, ...
+QString tickText(double d) {
+    if (d >= 1e9) return QString::number(d / 1e9, 'g', 4) + QStringLiteral("G");
+    if (d >= 1e6) return QString::number(d / 1e6, 'g', 4) + QStringLiteral("M");
+    if (d >= 1e3) return QString::number(d / 1e3, 'g', 4) + QStringLiteral("k");
+    return QString::number(d, 'g', 4);
+}
+
+QString scalingText(const RopeParams& r) {
+    switch (r.scaling) {
+    case RopeScaling::None: return {};
+    case RopeScaling::Linear: return QObject::tr("linear ×%1").arg(number(r.resolvedFactor()));
+    case RopeScaling::Dynamic: return QObject::tr("dynamic ×%1").arg(number(r.resolvedFactor()));
+    case RopeScaling::Yarn: return QObject::tr("YaRN ×%1").arg(number(r.resolvedFactor()));
+    case RopeScaling::LongRope: return QObject::tr("LongRoPE ×%1").arg(number(r.resolvedFactor()));
+    case RopeScaling::Llama3: return QObject::tr("Llama 3 ×%1").arg(number(r.resolvedFactor()));
+    }
+    return {};
+}
+
+// The layout of the picture: heading, column x positions (each as wide as its widest text),
+// the bar plot area, the rows.
+struct Geometry {
+    QRectF heading, table, plot, axis;
+    double rowH = 0;
+    std::int64_t rows = 0;
+    double cols[6] = {};   // x of: index, type, signal, base/scaling, reach; [5] = the table's right end
+};
+
+QString cellText(const LayerRowText& rt, int c) {
+    switch (c) {
+    case 0: return rt.index;
+    case 1: return rt.type;
+    case 2: return rt.signal;
+    case 3: return rt.scaling.isEmpty() ? rt.base : rt.base + QStringLiteral(", ") + rt.scaling;
+    default: return rt.reach;
+    }
+}
+
+QString headText(int c) {
+    const char* heads[5] = {QT_TR_NOOP("layer"), QT_TR_NOOP("type"), QT_TR_NOOP("position"), QT_TR_NOOP("base, scaling"),
+                            QT_TR_NOOP("sees")};
+    return QObject::tr(heads[c]);
+}
+
+Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
+    Geometry g;
+    g.rows = layerCount(pic.model);
+    const QFont body = t.font(t.fontPt);
+    const double lh = plot::lineHeight(body);
+    const double th = plot::lineHeight(t.font(t.titlePt));
+    g.heading = QRectF(r.left() + 8, r.top() + 4, r.width() - 16, th * 2.2);
+    const double top = g.heading.bottom() + lh * 1.4;   // column headers above the rows
+    const double axisH = lh * 2.6;
+    const double bottom = r.bottom() - axisH;
+    g.rowH = g.rows > 0 ? std::max(1.0, (bottom - top) / static_cast<double>(g.rows)) : 0;
+    // Column widths: the widest cell (or heading) of each column; the layers repeat a few
+    // patterns, so the distinct rows are few.
+    const QFontMetricsF fm(body);
+    double w[5] = {};
+    for (int c = 0; c < 5; ++c) w[c] = fm.horizontalAdvance(headText(c));
+    for (std::int64_t i = 0; i < g.rows; ++i) {
+        const LayerRowText rt = layerRowText(pic.model, i, pic.context);
+        for (int c = 0; c < 5; ++c) w[c] = std::max(w[c], fm.horizontalAdvance(cellText(rt, c)));
+    }
+    const double gap = lh * 0.8;
+    // The table takes what its text needs, at most 55 % of the width: past that the columns go,
+    // base and scaling first, then the reach, then the type (the tooltip still says them); what
+    // is left of a column too narrow for its text elides.
+    bool shown[5] = {true, true, true, true, true};
+    const auto totalWidth = [&] {
+        double sum = 0;
+        for (int c = 0; c < 5; ++c)
+            if (shown[c]) sum += w[c] + gap;
+        return sum;
+    };
+    for (int drop : {3, 4, 1})
+        if (totalWidth() > r.width() * 0.55) shown[drop] = false;
+    const double total = totalWidth();
+    const double tableW = std::min(total, r.width() * 0.55);
+    const double squeeze = total > 0 ? tableW / total : 1.0;
+    g.table = QRectF(r.left() + 8, top, tableW, bottom - top);
+    double x = g.table.left();
+    for (int c = 0; c < 5; ++c) {
+        g.cols[c] = x;
+        if (shown[c]) x += (w[c] + gap) * squeeze;
+    }
+    g.cols[5] = g.table.right();
+    g.plot = QRectF(g.table.right() + lh * 0.5, top, std::max(10.0, r.right() - 12 - lh * 1.2 - g.table.right() - lh * 0.5),
+                    bottom - top);
+    g.axis = QRectF(g.plot.left(), bottom, g.plot.width(), axisH);
+    return g;
+}
+
+double xOf(const Geometry& g, double d, double dmax) {
+    const double l = std::log10(std::max(1.0, d)), lmax = std::log10(std::max(10.0, dmax));
+    return g.plot.left() + g.plot.width() * std::clamp(l / lmax, 0.0, 1.0);
+}
+
+}  // namespace
+
+QString layersSubtitle(const LayerPattern& m, int dim) {
+    QStringList parts;
+    if (m.softmax_scale)
+        parts << QObject::tr("scores × %1 (not 1/√%2 = %3)").arg(number(*m.softmax_scale)).arg(dim).arg(number(1.0 / std::sqrt(std::max(1, dim))));
+    else
+        parts << QObject::tr("scores × 1/√%1").arg(dim);
+    if (m.qk_norm != QkNorm::None)
+        parts << QObject::tr("q/k RMS norm %1 the rotation%2")
+                     .arg(m.qk_norm == QkNorm::Before ? QObject::tr("before") : QObject::tr("after"))
+                     .arg(m.qk_norm_rope_only ? QObject::tr(" (RoPE layers only)") : QString());
+    if (!m.sink.empty())
+        parts << QObject::tr("a sink logit per head (%1 heads): rows sum to less than 1").arg(m.sink.size());
+    else if (m.model_type == "gpt_oss")
+        parts << QObject::tr("a learned sink logit per head (in the weights: --sink to set them): rows sum to less than 1");
+    return parts.join(QStringLiteral(" · "));
+}
+
+LayerRowText layerRowText(const LayerPattern& m, std::int64_t layer, std::int64_t context) {
+    const LayerParams lp = layerParams(m, layer);
+    LayerRowText t;
+    t.index = QString::number(layer);
+    t.type = lp.type == LayerType::Full ? QObject::tr("full") : lp.type == LayerType::Sliding ? QObject::tr("sliding") : QObject::tr("chunked");
+    t.signal = lp.rope ? QObject::tr("RoPE") : QObject::tr("NoPE");
+    if (!lp.rope && !lp.attention.temperature_tuning.empty() && context > 0) {
+        // The query scale reached at the last position of the context.
+        t.signal += QObject::tr(", τ ≤ %1").arg(number(temperatureScale(lp.attention, context - 1, Precision::Double)));
+    }
+    if (lp.rope) {
+        t.base = QObject::tr("θ %1").arg(count(lp.ropeParams.base));
+        t.scaling = scalingText(lp.ropeParams);
+    }
+    if (lp.attention.window) t.reach = QObject::tr("window %1").arg(count(static_cast<double>(*lp.attention.window)));
+    else if (lp.attention.chunk) t.reach = QObject::tr("chunk %1").arg(count(static_cast<double>(*lp.attention.chunk)));
+    else t.reach = QObject::tr("everything");
+    return t;
+}
+
+void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const Theme& t) {
+    p.save();
+    p.fillRect(rect, t.background);
+    const QFont body = t.font(t.fontPt), title = t.font(t.titlePt);
+    const Geometry g = geometry(rect, pic, t);
+    p.setFont(title);
+    p.setPen(t.foreground);
+    if (g.rows == 0) {
+        p.drawText(rect, Qt::AlignCenter | Qt::TextWordWrap,
+                   QObject::tr("No layer pattern: open a model configuration (File → Open model configuration…)"));
+        p.restore();
+        return;
+    }
+    const double dmax = static_cast<double>(std::max<std::int64_t>(pic.context, 16));
+    const QString heading = QObject::tr("%1 — %2 layers: what each layer sees, and with which positional signal")
+                                .arg(pic.title.isEmpty() ? QString::fromStdString(pic.model.model_type) : pic.title)
+                                .arg(g.rows);
+    p.drawText(g.heading, Qt::AlignLeft | Qt::AlignTop,
+               p.fontMetrics().elidedText(heading, Qt::ElideRight, static_cast<int>(g.heading.width())));
+    {
+        // What every layer shares: the score scale, q/k norm, sinks.
+        p.setFont(t.font(t.fontPt));
+        p.setPen(t.muted);
+        const QString shared = layersSubtitle(pic.model, pic.dim);
+        p.drawText(QRectF(g.heading.left(), g.heading.top() + plot::lineHeight(title) * 1.15, g.heading.width(),
+                          plot::lineHeight(t.font(t.fontPt)) * 1.1),
+                   Qt::AlignLeft | Qt::AlignVCenter,
+                   p.fontMetrics().elidedText(shared, Qt::ElideRight, static_cast<int>(g.heading.width())));
+        p.setFont(title);
+        p.setPen(t.foreground);
+    }
+
+    // Column headers.
+    p.setFont(body);
+    const double lh = plot::lineHeight(body);
+    p.setPen(t.muted);
+    const double hy = g.table.top() - lh * 1.2;
+    for (int c = 0; c < 5; ++c)
+        if (g.cols[c + 1] - g.cols[c] > 4)
+            p.drawText(QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
+                       p.fontMetrics().elidedText(headText(c), Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
+    p.drawText(QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
+               QObject::tr("distance i − j it can attend to (log scale)"));
+
+    // Rows: text when they are tall enough to read; the bars always.
+    const bool text = g.rowH >= lh * 0.6;
+    QFont rowFont = body;
+    if (text && g.rowH < lh) rowFont.setPointSizeF(body.pointSizeF() * g.rowH / lh);
+    p.setFont(rowFont);
+    const QColor ropeC = t.series(0), nopeC = t.series(1), tempC = t.series(2);
+    for (std::int64_t i = 0; i < g.rows; ++i) {
+        const double y = g.table.top() + g.rowH * static_cast<double>(i);
+        const QRectF row(rect.left() + 2, y, rect.width() - 4, g.rowH);
+        if (i == pic.selected || i == pic.compared) {
+            QColor hl = i == pic.selected ? t.series(3) : t.series(4);
+            hl.setAlpha(70);
+            p.fillRect(row, hl);
+        } else if (i % 2 == 1) {
+            p.fillRect(row, t.panel);
+        }
+        const LayerParams lp = layerParams(pic.model, i);
+        const QColor signalC = lp.rope ? ropeC : (!lp.attention.temperature_tuning.empty() ? tempC : nopeC);
+        if (text) {
+            const LayerRowText rt = layerRowText(pic.model, i, pic.context);
+            for (int c = 0; c < 5; ++c) {
+                p.setPen(c == 2 ? signalC.darker(115) : t.foreground);
+                const double width = g.cols[c + 1] - g.cols[c] - 2;
+                if (width <= 2) continue;   // a column left out for want of room
+                p.drawText(QRectF(g.cols[c], y, width, g.rowH), Qt::AlignLeft | Qt::AlignVCenter,
+                           p.fontMetrics().elidedText(cellText(rt, c), Qt::ElideRight, static_cast<int>(width)));
+            }
+        }
+        // The bar: from distance 0 to the farthest visible distance (causal layers).
+        const auto reach = visibleTo(lp.attention, true);
+        const double x1 = reach ? xOf(g, static_cast<double>(*reach) + 1, dmax) : g.plot.right();
+        const double pad = std::min(2.0, g.rowH * 0.15);
+        const QRectF bar(g.plot.left(), y + pad, std::max(1.0, x1 - g.plot.left()), std::max(1.0, g.rowH - 2 * pad));
+        QColor fill = signalC;
+        fill.setAlpha(200);
+        if (lp.attention.chunk) {
+            // A chunked layer's query sees back to the start of its chunk only: distance d is seen
+            // by the fraction (C − d)/C of the queries, so the bar fades towards C − 1.
+            QLinearGradient fade(bar.topLeft(), bar.topRight());
+            const double c = static_cast<double>(*lp.attention.chunk);
+            for (int k = 0; k <= 16; ++k) {
+                const double d = 1 + (c - 1) * k / 16.0;
+                const double at = (xOf(g, d, dmax) - bar.left()) / std::max(1.0, bar.width());
+                QColor col = fill;
+                col.setAlpha(static_cast<int>(40 + 160 * (c - d + 1) / c));
+                fade.setColorAt(std::clamp(at, 0.0, 1.0), col);
+            }
+            p.fillRect(bar, fade);
+        } else {
+            p.fillRect(bar, fill);
+        }
+        if (reach && x1 < g.plot.right()) {
+            // Past the window or chunk: nothing is seen.
+            p.setPen(QPen(t.muted, 1, Qt::DotLine));
+            p.drawLine(QPointF(x1, y + g.rowH / 2), QPointF(g.plot.right(), y + g.rowH / 2));
+        }
+    }
+
+    // Distance axis: powers of ten, the context at the end.
+    p.setFont(body);
+    p.setPen(QPen(t.foreground, t.axisWidth));
+    p.drawLine(QPointF(g.plot.left(), g.axis.top()), QPointF(g.plot.right(), g.axis.top()));
+    double lastLabelRight = -1e9;
+    for (double d = 1; d <= dmax * 1.0001; d *= 10) {
+        const double x = xOf(g, d, dmax);
+        p.setPen(QPen(t.grid, 1));
+        p.drawLine(QPointF(x, g.plot.top()), QPointF(x, g.axis.top()));
+        p.setPen(t.muted);
+        // A label only where it does not run into the previous one (narrow views).
+        const double half = p.fontMetrics().horizontalAdvance(tickText(d)) / 2 + 3;
+        if (x - half < lastLabelRight) continue;
+        lastLabelRight = x + half;
+        p.drawText(QRectF(x - 40, g.axis.top() + 2, 80, lh), Qt::AlignHCenter | Qt::AlignTop, tickText(d));
+    }
+    // Legend under the axis.
+    const double ly = g.axis.top() + lh * 1.3;
+    double lx = g.plot.left();
+    bool present[3] = {};
+    for (std::int64_t i = 0; i < g.rows; ++i) {
+        const LayerParams lp = layerParams(pic.model, i);
+        present[lp.rope ? 0 : lp.attention.temperature_tuning.empty() ? 1 : 2] = true;
+    }
+    const std::pair<QColor, QString> legend[] = {{ropeC, QObject::tr("RoPE")},
+                                                 {nopeC, QObject::tr("NoPE")},
+                                                 {tempC, QObject::tr("NoPE, queries × τ(i) (temperature tuning)")}};
+    for (int k = 0; k < 3; ++k) {
+        if (!present[k]) continue;
+        const auto& [c, s] = legend[k];
+        p.fillRect(QRectF(lx, ly + lh * 0.25, lh * 0.9, lh * 0.5), c);
+        lx += lh * 1.1;
+        p.setPen(t.foreground);
+        const double w = p.fontMetrics().horizontalAdvance(s);
+        p.drawText(QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, s);
+        lx += w + lh;
+    }
+    if (firstLayerOfType(pic.model, LayerType::Chunked)) {
+        // What is left of the line after the context's text; elided when narrow.
+        const QString context = QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context)));
+        const double room = g.plot.right() - lx - p.fontMetrics().horizontalAdvance(context) - lh;
+        const QString note = p.fontMetrics().elidedText(QObject::tr("chunked: fades, fewer queries see that far back"),
+                                                        Qt::ElideRight, static_cast<int>(std::max(0.0, room)));
+        p.setPen(t.muted);
+        const double w = p.fontMetrics().horizontalAdvance(note);
+        p.drawText(QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, note);
+        lx += w + lh;
+    }
+    p.setPen(t.muted);
+    p.drawText(QRectF(lx, ly, std::max(0.0, g.plot.right() - lx), lh), Qt::AlignRight | Qt::AlignVCenter,
+               QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context))));
+    p.restore();
+}
+
+std::optional<std::int64_t> layerRowAt(const QRectF& rect, const LayersPicture& pic, const Theme& theme, const QPointF& pt) {
+    const Geometry g = geometry(rect, pic, theme);
+    if (g.rows == 0 || g.rowH <= 0 || pt.y() < g.table.top() || pt.y() >= g.table.top() + g.rowH * static_cast<double>(g.rows) ||
+        !rect.contains(pt))
+        return std::nullopt;
+    return static_cast<std::int64_t>((pt.y() - g.table.top()) / g.rowH);
+}
+
+}  // namespace poslab::ui

@@ -1,0 +1,44 @@
+#pragma once
+// The layer overview (spec/cli.md "figure layers"): one row per layer of a model — its index,
+// type (full / sliding / chunked), RoPE or NoPE, base θ and scaling, window or chunk — and, on a
+// logarithmic distance axis from 1 to the context, what the layer can attend to (a bar up to the
+// farthest distance it sees; past it, nothing) and with which positional signal (RoPE, NoPE,
+// NoPE with temperature tuning). Draws with QPainter into any rectangle; rowAt() maps a point
+// back to its layer (the window's view selects that layer on click).
+#include "core/layers.h"
+#include "ui/render/theme.h"
+
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+
+#include <optional>
+
+namespace poslab::ui {
+
+struct LayersPicture {
+    LayerPattern model;                 // the pattern (empty: a message instead)
+    int dim = 64;                       // head dimension (for the default softmax scale)
+    std::int64_t context = 131072;      // the distance axis ends here (the model's max positions)
+    std::int64_t selected = -1;         // highlighted layer (the one the views show), −1 = none
+    std::int64_t compared = -1;         // a second highlighted layer (compare mode), −1 = none
+    QString title;                      // model name for the heading
+};
+
+// One row's text columns, for people: "sliding", "RoPE" or "NoPE, τ ≤ 1.716" (the temperature
+// scale at the last position of `context`), "θ 10 000", "linear ×8", "window 1024", "everything".
+struct LayerRowText {
+    QString index, type, signal, base, scaling, reach;
+};
+LayerRowText layerRowText(const LayerPattern& m, std::int64_t layer, std::int64_t context);
+
+// What every layer of the model shares, for the line under the heading: the score scale, the
+// q/k norm and the sinks ("scores × 0.07715 (not 1/√128 = 0.08839) · q/k RMS norm before ...").
+QString layersSubtitle(const LayerPattern& m, int dim);
+
+void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const Theme& theme);
+
+// The layer at point `pt` of a picture drawn into `rect`, or nullopt (header, axis, outside).
+std::optional<std::int64_t> layerRowAt(const QRectF& rect, const LayersPicture& pic, const Theme& theme, const QPointF& pt);
+
+}  // namespace poslab::ui

@@ -33,7 +33,7 @@ namespace poslab::ui {
 std::vector<ViewKind> slideViews(const SessionScene& slide);
 // Where a slide's n views go inside `area` (gap between them): one fills it; two side by side
 // (a demonstration's two are stacked when the area is not wide); three or four a 2×2 grid (a
-// third spans the bottom row). Pure geometry, so a layout engine can take it over.
+// third spans the bottom row), placed by the layout engine (ui/render/layout.h placeRects).
 std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap);
 
 class AnnotationOverlay : public QWidget {

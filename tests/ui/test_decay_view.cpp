@@ -113,7 +113,8 @@ private Q_SLOTS:
         QVERIFY(!ser.bound.empty());
         double scoreMax = 0, boundMax = 0;
         for (double v : ser.value) scoreMax = std::max(scoreMax, std::abs(v));
-        for (double v : ser.bound) boundMax = std::max(boundMax, v);
+        for (const auto* b : {&ser.bound, &ser.boundMax})
+            for (double v : *b) boundMax = std::max(boundMax, v);
         QChart chart;
         configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
         QLineSeries* bound = nullptr;

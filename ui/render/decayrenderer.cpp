@@ -378,7 +378,7 @@ std::optional<std::size_t> nearestDecaySample(const DecayResult& result, double 
             break;
         }
     if (!s) return std::nullopt;
-    const auto it = std::lower_bound(s->distance.begin(), s->distance.end(), static_cast<std::int64_t>(std::floor(d)));
+    const auto it = std::lower_bound(s->distance.begin(), s->distance.end(), static_cast<std::int64_t>(std::ceil(d)));
     std::size_t i = static_cast<std::size_t>(it - s->distance.begin());
     if (i >= s->distance.size()) i = s->distance.size() - 1;
     if (i > 0 && std::abs(double(s->distance[i - 1]) - d) < std::abs(double(s->distance[i]) - d)) --i;

@@ -175,6 +175,7 @@ public:
             v.causal = coin();
             v.colormap = std::array{HeatmapColormap::Auto, HeatmapColormap::Viridis, HeatmapColormap::Diverging}[std::size_t(uniform(0, 2))];
             v.showDifference = coin();
+            v.heatmapSquareCells = coin();
             v.decayMaxDistance = uniform(1, 1048576);
             v.decayLogX = coin();
             v.decayLogY = coin();
@@ -244,8 +245,8 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(LayerPattern, 1000);
     SIZE_IS(ScoreParams, 1632);
     SIZE_IS(MethodConfig, 1656);
-    SIZE_IS(ViewOptions, 64);
-    SIZE_IS(SceneParams, 240);
+    SIZE_IS(ViewOptions, 72);
+    SIZE_IS(SceneParams, 248);
 }
 
 void TestSession::defaultSceneRoundTrip() {

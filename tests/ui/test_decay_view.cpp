@@ -90,6 +90,49 @@ private Q_SLOTS:
         if (!ser.bound.empty()) QCOMPARE(list.size(), wide ? 4 : 2);
     }
 
+    // RoFormer's bound never flattens the score: drawn on a linear axis it is scaled by a round
+    // factor to the score's size, and its legend entry says so; on a log axis it keeps its values.
+    void boundIsScaledToTheScore_data() {
+        QTest::addColumn<QString>("content");
+        QTest::addColumn<bool>("logY");
+        QTest::newRow("random_linear") << "random" << false;
+        QTest::newRow("random_log") << "random" << true;
+        QTest::newRow("ones_linear") << "ones" << false;
+    }
+    void boundIsScaledToTheScore() {
+        QFETCH(QString, content);
+        QFETCH(bool, logY);
+        SceneParams s;
+        s.methods[0].params.content = *enumFromKey<Content>(content.toStdString());
+        s.view.decayMaxDistance = 2000;
+        s.view.decayLogY = logY;
+        DisplaySpec d;
+        d.decaySamples = 200;
+        const DecayResult r = computeDecay(s, d);
+        const auto& ser = r.series.at(0);
+        QVERIFY(!ser.bound.empty());
+        double scoreMax = 0, boundMax = 0;
+        for (double v : ser.value) scoreMax = std::max(scoreMax, std::abs(v));
+        for (const auto* b : {&ser.bound, &ser.boundMax})
+            for (double v : *b) boundMax = std::max(boundMax, v);
+        QChart chart;
+        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
+        QLineSeries* bound = nullptr;
+        for (auto* x : chart.series())
+            if (x->name().contains(QStringLiteral("upper bound")) && qobject_cast<QLineSeries*>(x)) bound = qobject_cast<QLineSeries*>(x);
+        QVERIFY(bound);
+        double drawnMax = 0;
+        for (const QPointF& pt : bound->points()) drawnMax = std::max(drawnMax, pt.y());
+        const bool scaled = !logY && boundMax > 2 * scoreMax;
+        QCOMPARE(bound->name().contains(QStringLiteral("×")), scaled);
+        if (scaled) {
+            QVERIFY2(drawnMax <= scoreMax * 1.0001 && drawnMax >= scoreMax * 0.2,
+                     qPrintable(QStringLiteral("bound drawn up to %1, score up to %2").arg(drawnMax).arg(scoreMax)));
+        } else if (!logY) {
+            QCOMPARE(drawnMax, boundMax);
+        }
+    }
+
     void rendersOntoAPainterForExport() {
         SceneParams s;
         const DecayResult r = computeDecay(s, DisplaySpec{});

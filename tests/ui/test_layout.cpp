@@ -8,6 +8,9 @@
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/layout.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <algorithm>
@@ -91,6 +94,65 @@ private Q_SLOTS:
         const double gap = viewGap(theme);
         const double rectArea = size.width() * size.height();
         QVERIFY2(area >= rectArea - gap * (size.width() + size.height()) * 2, qPrintable(QStringLiteral("%1 of %2").arg(area).arg(rectArea)));
+    }
+
+    // A slide's chosen views (no view kinds): every kind, 1–4 views.
+    void rectsCoverTheRectangle_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<QSizeF>("size");
+        for (auto kind : EnumKeys<ArrangementKind>::keys)
+            for (int n = 1; n <= 4; ++n)
+                for (QSizeF size : {QSizeF(1920, 900), QSizeF(640, 1000)})
+                    QTest::newRow(qPrintable(QStringLiteral("%1_%2_%3x%4").arg(QString::fromUtf8(kind.key.data())).arg(n).arg(size.width()).arg(size.height())))
+                        << int(kind.value) << n << size;
+    }
+    void rectsCoverTheRectangle() {
+        QFETCH(int, kind);
+        QFETCH(int, n);
+        QFETCH(QSizeF, size);
+        const auto k = static_cast<ArrangementKind>(kind);
+        const double gap = 12;
+        const QRectF rect(QPointF(30, 40), size);
+        const auto rects = placeRects(rect, k, n, gap);
+        QCOMPARE(int(rects.size()), k == ArrangementKind::Single ? 1 : n);
+        double area = 0;
+        for (std::size_t i = 0; i < rects.size(); ++i) {
+            QVERIFY(rect.contains(rects[i]));
+            area += rects[i].width() * rects[i].height();
+            for (std::size_t j = i + 1; j < rects.size(); ++j) QVERIFY(!rects[i].intersects(rects[j]));
+        }
+        QVERIFY(area >= size.width() * size.height() - gap * (size.width() + size.height()) * 3);   // only the gaps are left
+        if (k == ArrangementKind::Row && n > 1) QCOMPARE(rects[0].height(), size.height());
+        if (k == ArrangementKind::Column && n > 1) QCOMPARE(rects[0].width(), size.width());
+        if (k == ArrangementKind::Grid && n == 3) QCOMPARE(rects[2].width(), size.width());   // the third spans its row
+    }
+
+    // `figure … -o F.json` writes the layout the PNG of the same request is drawn with.
+    void jsonCarriesTheLayout() {
+        const SceneParams scene = sceneWith(2, 0);
+        ExportRequest r;
+        r.format = ExportFormat::Json;
+        r.pixels = QSize(1280, 720);
+        const QJsonDocument doc = QJsonDocument::fromJson(exportJson(scene, r));
+        const QJsonArray layout = doc.object().value(QStringLiteral("layout")).toArray();
+        const LayoutReport report = exportLayout(scene, r);
+        QVERIFY(!layout.isEmpty());
+        QCOMPARE(layout.size(), qsizetype(report.items.size()));
+        QStringList kinds;
+        for (qsizetype i = 0; i < layout.size(); ++i) {
+            const QJsonObject o = layout[i].toObject();
+            const LayoutItem& item = report.items[std::size_t(i)];
+            QCOMPARE(o.value(QStringLiteral("view")).toString(), item.view);
+            QCOMPARE(o.value(QStringLiteral("kind")).toString(), layoutItemKindKey(item.kind));
+            const QJsonArray rect = o.value(QStringLiteral("rect")).toArray();
+            QCOMPARE(rect.size(), qsizetype(4));
+            QVERIFY(std::abs(rect[0].toDouble() - item.rect.x()) <= 0.01 && std::abs(rect[3].toDouble() - item.rect.height()) <= 0.01);
+            QCOMPARE(o.contains(QStringLiteral("text")), item.kind == LayoutItemKind::Text);
+            QCOMPARE(o.value(QStringLiteral("elided")).toBool(), item.elided);
+            kinds << o.value(QStringLiteral("kind")).toString();
+        }
+        for (const char* k : {"plot", "text", "legend", "colorbar"}) QVERIFY2(kinds.contains(QLatin1String(k)), k);
     }
 
     void panelsFillTheirShare_data() {

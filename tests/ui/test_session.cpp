@@ -175,6 +175,7 @@ public:
             v.causal = coin();
             v.colormap = std::array{HeatmapColormap::Auto, HeatmapColormap::Viridis, HeatmapColormap::Diverging}[std::size_t(uniform(0, 2))];
             v.showDifference = coin();
+            v.heatmapSquareCells = coin();
             v.decayMaxDistance = uniform(1, 1048576);
             v.decayLogX = coin();
             v.decayLogY = coin();

@@ -159,13 +159,41 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         }
         specs.push_back(std::move(line));
         if (r.showBound && !s.bound.empty()) {
+            // RoFormer's bound can be orders of magnitude above the score, which would flatten
+            // the score to a line at 0: on a linear axis it is then drawn scaled by a round
+            // factor (1, 2 or 5 × 10^k) that brings it to the score's size, and its legend
+            // entry says by how much. Hover, export and `compute` keep the bound's own values.
+            double boundScale = 1;
+            if (!r.logY) {
+                double scoreMax = 0, boundMax = 0;
+                for (double v : s.value)
+                    if (std::isfinite(v)) scoreMax = std::max(scoreMax, std::abs(v));
+                for (const auto* b : {&s.bound, &s.boundMax})
+                    for (double v : *b)
+                        if (std::isfinite(v)) boundMax = std::max(boundMax, std::abs(v));
+                if (scoreMax > 0 && boundMax > 2 * scoreMax) {
+                    const double want = scoreMax / boundMax;
+                    const double p10 = std::pow(10.0, std::floor(std::log10(want)));
+                    boundScale = want >= 5 * p10 ? 5 * p10 : want >= 2 * p10 ? 2 * p10 : p10;
+                }
+            }
+            const auto scaled = [&](const std::vector<double>& v) {
+                std::vector<double> out(v);
+                for (double& x : out) x *= boundScale;
+                return out;
+            };
+            const QString boundName = boundScale == 1 ? QObject::tr("%1 upper bound").arg(s.title)
+                                                      : QObject::tr("%1 upper bound × %2").arg(s.title, displayValue(boundScale));
             // The bound is >= 0: its |·| envelope is its envelope.
-            if (band) bandOf(QObject::tr("%1 upper bound range").arg(s.title), s.boundMin, s.boundMax, s.boundMin, s.boundMax, 40);
-            SeriesSpec b{QObject::tr("%1 upper bound").arg(s.title), {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine)};
+            if (band) {
+                const auto lo = scaled(s.boundMin), hi = scaled(s.boundMax);
+                bandOf(QObject::tr("%1 upper bound range").arg(s.title), lo, hi, lo, hi, 40);
+            }
+            SeriesSpec b{boundName, {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine)};
             for (std::size_t i = 0; i < s.distance.size() && i < s.bound.size(); ++i) {
                 const double x = columnX(s, i);
                 if (r.logX && x < 1) continue;
-                const double v = decayPlotValue(s.bound[i], r.logY);
+                const double v = decayPlotValue(s.bound[i] * boundScale, r.logY);
                 b.points.append(QPointF(x, v));
                 grow(v);
             }
@@ -378,7 +406,7 @@ std::optional<std::size_t> nearestDecaySample(const DecayResult& result, double 
             break;
         }
     if (!s) return std::nullopt;
-    const auto it = std::lower_bound(s->distance.begin(), s->distance.end(), static_cast<std::int64_t>(std::floor(d)));
+    const auto it = std::lower_bound(s->distance.begin(), s->distance.end(), static_cast<std::int64_t>(std::ceil(d)));
     std::size_t i = static_cast<std::size_t>(it - s->distance.begin());
     if (i >= s->distance.size()) i = s->distance.size() - 1;
     if (i > 0 && std::abs(double(s->distance[i - 1]) - d) < std::abs(double(s->distance[i]) - d)) --i;

@@ -175,12 +175,13 @@ void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int
     // Legend: the line styles.
     const double ly = a.bottom() + lh / 2 + 2;
     double x = pr.left();
+    // An entry that does not fit whole is left out, with its line.
     const auto item = [&](Qt::PenStyle style, const QString& s) {
+        const FittedText f = fitText(s, t.smallFont(), std::max(0.0, a.right() - x - lh * 1.6 - 4));
+        if (f.text.isEmpty() || f.elided) return;
         p.setPen(QPen(col, t.lineWidth, style));
         p.drawLine(QPointF(x, ly), QPointF(x + lh * 1.6, ly));
         x += lh * 1.6 + 4;
-        const FittedText f = fitText(s, t.smallFont(), std::max(0.0, a.right() - x));
-        if (f.text.isEmpty() || f.elided) return;
         x += plot::text(p, QPointF(x, ly), f, plot::Align::Left, t.foreground).width() + 16;
     };
     item(Qt::SolidLine, c.t5After.empty() ? QObject::tr("key before the query (a later key: bucket 0)") : QObject::tr("key before the query"));

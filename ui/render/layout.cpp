@@ -24,6 +24,47 @@ ViewArrangement sceneArrangement(const SceneParams& scene) {
     return a;
 }
 
+namespace {
+// `n` shares of `r` along one axis (weights `shares`, equal when empty), `gap` between them, in
+// whole pixels so that neighbours never overlap.
+std::vector<QRectF> splitRect(const QRectF& r, int n, bool horizontal, std::vector<double> shares, double gap) {
+    std::vector<QRectF> out;
+    if (n <= 0) return out;
+    if (shares.size() != std::size_t(n)) shares.assign(std::size_t(n), 1.0);
+    double total = 0;
+    for (double s : shares) total += s;
+    const double length = (horizontal ? r.width() : r.height()) - gap * (n - 1);
+    double at = horizontal ? r.left() : r.top();
+    double used = 0;
+    for (int i = 0; i < n; ++i) {
+        used += shares[std::size_t(i)];
+        const double end = i == n - 1 ? (horizontal ? r.right() : r.bottom())
+                                      : std::round((horizontal ? r.left() : r.top()) + length * used / total + gap * i);
+        out.push_back(horizontal ? QRectF(at, r.top(), end - at, r.height()) : QRectF(r.left(), at, r.width(), end - at));
+        at = end + gap;
+    }
+    return out;
+}
+}  // namespace
+
+std::vector<QRectF> placeRects(const QRectF& rect, ArrangementKind kind, int n, double gap) {
+    if (n <= 0 || rect.isEmpty()) return {};
+    if (kind == ArrangementKind::Auto) kind = n == 1 ? ArrangementKind::Single : n == 2 ? ArrangementKind::Row : ArrangementKind::Grid;
+    if (kind == ArrangementKind::Single || n == 1) return {rect};
+    if (kind == ArrangementKind::Row) return splitRect(rect, n, true, {}, gap);
+    if (kind == ArrangementKind::Column) return splitRect(rect, n, false, {}, gap);
+    // Grid: rows of two, equal heights; an odd last one spans its row.
+    std::vector<QRectF> out;
+    const int rows = (n + 1) / 2;
+    int k = 0;
+    for (const QRectF& row : splitRect(rect, rows, false, {}, gap)) {
+        const int inRow = std::min(2, n - k);
+        for (const QRectF& r : splitRect(row, inRow, true, {}, gap)) out.push_back(r);
+        k += inRow;
+    }
+    return out;
+}
+
 double viewGap(const Theme& theme) { return std::max(6.0, std::round(plot::lineHeight(theme.smallFont()) * 0.4)); }
 
 std::vector<ViewPlacement> placeViews(const QRectF& rect, const ViewArrangement& a, const Theme& theme) {
@@ -51,19 +92,8 @@ std::vector<ViewPlacement> placeViews(const QRectF& rect, const ViewArrangement&
     }
     // Equal shares along one axis (whole pixels, so that neighbours never overlap).
     const auto split = [&](const QRectF& r, const std::vector<ViewKind>& vs, bool horizontal, std::vector<double> shares) {
-        const int n = static_cast<int>(vs.size());
-        if (shares.size() != vs.size()) shares.assign(vs.size(), 1.0);
-        double total = 0;
-        for (double s : shares) total += s;
-        const double length = (horizontal ? r.width() : r.height()) - gap * (n - 1);
-        double at = horizontal ? r.left() : r.top();
-        for (int i = 0; i < n; ++i) {
-            const double end = i == n - 1 ? (horizontal ? r.right() : r.bottom())
-                                          : std::round(at + length * shares[std::size_t(i)] / total);
-            out.push_back({vs[std::size_t(i)], horizontal ? QRectF(at, r.top(), end - at, r.height())
-                                                          : QRectF(r.left(), at, r.width(), end - at)});
-            at = end + gap;
-        }
+        const auto rects = splitRect(r, int(vs.size()), horizontal, std::move(shares), gap);
+        for (std::size_t i = 0; i < vs.size(); ++i) out.push_back({vs[i], rects[i]});
     };
     if (kind == ArrangementKind::Row) {
         split(rect, v, true, {});

@@ -80,6 +80,11 @@ double viewGap(const Theme& theme);
 // One rectangle per view of the arrangement, covering `rect` except for the gaps between them.
 std::vector<ViewPlacement> placeViews(const QRectF& rect, const ViewArrangement& arrangement, const Theme& theme);
 
+// `n` rectangles of an arrangement without view kinds (a slide's chosen views): Single the whole
+// rectangle; Row / Column equal shares; Grid rows of two of equal height, an odd last one
+// spanning its row; Auto one → Single, two → Row, more → Grid. `gap` between neighbours.
+std::vector<QRectF> placeRects(const QRectF& rect, ArrangementKind kind, int n, double gap);
+
 // ---- Panels (compare mode) ---------------------------------------------------------------------
 
 // Room the chrome around one panel's plot needs, in pixels.

@@ -1,6 +1,7 @@
 #include "ui/teaching/presentation.h"
 
 #include "ui/io/export.h"
+#include "ui/render/layout.h"
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/formulapanel.h"
@@ -23,33 +24,16 @@ std::vector<ViewKind> slideViews(const SessionScene& slide) {
 }
 
 std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap) {
-    std::vector<QRectF> out;
-    if (n <= 0 || area.isEmpty()) return out;
+    // The layout engine's (ui/render/layout.h): the same rules as the window and every figure.
+    if (n <= 0 || area.isEmpty()) return {};
+    // A demonstration's two views: stacked or side by side, whichever gives each the larger short
+    // side.
     const qreal halfW = (area.width() - gap) / 2, halfH = (area.height() - gap) / 2;
-    if (n == 1) {
-        out.push_back(area);
-    } else if (n == 2) {
-        // A demonstration's two views: stacked or side by side, whichever gives each the larger
-        // short side (the heatmaps are square).
-        const bool stack = arrangement == SlideArrangement::Demo && std::min(area.width(), halfH) > std::min(halfW, area.height());
-        if (stack) {
-            out.push_back(QRectF(area.left(), area.top(), area.width(), halfH));
-            out.push_back(QRectF(area.left(), area.top() + halfH + gap, area.width(), halfH));
-        } else {
-            out.push_back(QRectF(area.left(), area.top(), halfW, area.height()));
-            out.push_back(QRectF(area.left() + halfW + gap, area.top(), halfW, area.height()));
-        }
-    } else {
-        out.push_back(QRectF(area.left(), area.top(), halfW, halfH));
-        out.push_back(QRectF(area.left() + halfW + gap, area.top(), halfW, halfH));
-        if (n == 3) {
-            out.push_back(QRectF(area.left(), area.top() + halfH + gap, area.width(), halfH));
-        } else {
-            out.push_back(QRectF(area.left(), area.top() + halfH + gap, halfW, halfH));
-            out.push_back(QRectF(area.left() + halfW + gap, area.top() + halfH + gap, halfW, halfH));
-        }
-    }
-    return out;
+    const bool stack = arrangement == SlideArrangement::Demo && std::min(area.width(), halfH) > std::min(halfW, area.height());
+    const ArrangementKind kind = n == 1 ? ArrangementKind::Single
+                                 : n == 2 ? (stack ? ArrangementKind::Column : ArrangementKind::Row)
+                                          : ArrangementKind::Grid;
+    return placeRects(area, kind, n, gap);
 }
 
 // ============================================================================ overlay

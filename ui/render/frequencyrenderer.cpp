@@ -114,15 +114,18 @@ void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int
     const double lh = plot::lineHeight(t.smallFont());
     QRectF a = area.adjusted(6, 2, -6, -2);
     p.setFont(t.smallFont());
+    // Two lines: the title, then the rule's numbers (moved below rather than cut).
     plot::text(p, QPointF(a.left(), a.top() + lh / 2),
-               fitText(QObject::tr("%1: bucket of each distance (%2 buckets · exact below %3 · logarithmic up to %4)")
-                           .arg(c.title)
+               fitText(QObject::tr("%1: bucket of each distance").arg(c.title), t.smallFont(), a.width()),
+               plot::Align::Left, t.foreground);
+    plot::text(p, QPointF(a.left(), a.top() + lh * 1.5),
+               fitText(QObject::tr("%1 buckets · exact below %2 · logarithmic up to %3")
                            .arg(c.t5Buckets)
                            .arg(c.t5MaxExact)
                            .arg(c.t5MaxDistance),
                        t.smallFont(), a.width()),
-               plot::Align::Left, t.foreground);
-    a.setTop(a.top() + lh + 4);
+               plot::Align::Left, t.muted);
+    a.setTop(a.top() + 2 * lh + 4);
     a.setBottom(a.bottom() - lh - 2);   // the legend line
     const QMarginsF m = plot::axesMargins(t);
     const QRectF pr = a.marginsRemoved(QMarginsF(m.left(), m.top(), 12, m.bottom()));

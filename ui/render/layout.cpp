@@ -182,10 +182,16 @@ FittedText fitText(const QString& s, const QFont& font, double width) {
     if (fits(s)) return {s, fm.horizontalAdvance(s), false};
     // Rule 1: drop trailing " · …" parts, one at a time.
     QString t = s;
+    // A part dropped inside a parenthesis closes it again ("(32 buckets · exact below 8)").
+    const auto closed = [](const QString& x) {
+        return x.count(QLatin1Char('(')) > x.count(QLatin1Char(')')) ? x + QLatin1Char(')') : x;
+    };
     for (qsizetype at = t.lastIndexOf(QStringLiteral(" · ")); at > 0; at = t.lastIndexOf(QStringLiteral(" · "))) {
         t = t.left(at);
-        if (fits(t)) return {t, fm.horizontalAdvance(t), true};
+        const QString c = closed(t);
+        if (fits(c)) return {c, fm.horizontalAdvance(c), true};
     }
+    t = closed(t);
     // Rule 2: drop a trailing parenthesis.
     static const QRegularExpression paren(QStringLiteral("\\s*\\([^()]*\\)\\s*$"));
     const QString noParen = QString(t).remove(paren);

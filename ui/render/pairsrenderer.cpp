@@ -144,6 +144,8 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
                 const QFontMetricsF fm(t.bodyFont());
                 textH = fm.boundingRect(QRectF(0, 0, body.width(), 1000), Qt::TextWordWrap, cfg.curveTitle).height() + 6;
             }
+            // At most the body's height (the text is shortened by rule past it, plot::wrappedText).
+            textH = std::min(textH, body.height());
             r.curveText = QRectF(body.left(), body.top(), body.width(), textH);
             const QRectF area(body.left(), body.top() + textH, body.width(), std::max(0.0, body.height() - textH));
             const bool hasCurve = !cfg.curves.empty();

@@ -163,12 +163,32 @@ void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor
 }
 
 double wrappedText(QPainter& p, const QRectF& r, const QString& s, const QColor& c) {
+    // Text that does not fit the rectangle's height is shortened by rule (whole words, then "…"),
+    // never drawn over what lies below it.
+    constexpr int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
+    const QFontMetricsF fm(p.font());
+    const auto heightOf = [&](const QString& x) { return fm.boundingRect(r, flags, x).height(); };
+    QString text = s;
+    if (r.height() > 0 && heightOf(text) > r.height() + 0.5) {
+        qsizetype lo = 0, hi = s.size();
+        while (lo < hi) {
+            const qsizetype mid = (lo + hi + 1) / 2;
+            if (heightOf(s.left(mid).trimmed() + QStringLiteral("…")) <= r.height() + 0.5) lo = mid;
+            else hi = mid - 1;
+        }
+        // Back to a word boundary where there is one.
+        qsizetype cut = lo;
+        while (cut > 0 && cut < s.size() && !s.at(cut).isSpace()) --cut;
+        if (cut == 0) cut = lo;
+        text = lo > 0 ? s.left(cut).trimmed() + QStringLiteral("…") : QString();
+        if (text.isEmpty()) return 0.0;
+    }
     p.save();
     p.setPen(c);
     QRectF used;
-    p.drawText(r, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, s, &used);
+    p.drawText(r, flags, text, &used);
     p.restore();
-    layoutRecord(p, LayoutItemKind::Text, used, s, false);
+    layoutRecord(p, LayoutItemKind::Text, used, text, false);
     return used.height();
 }
 

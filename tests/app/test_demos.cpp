@@ -331,6 +331,20 @@ private Q_SLOTS:
         const Run again = runPoslab(QStringList{"figure", "demo", "yarn-ramp", "-o", out});
         EXPECT_USAGE_ERROR(again);
     }
+
+    // A slide carries no interaction hints: the comparison table's "click a cell" belongs to the
+    // dock, where a click does something, not to a figure.
+    void comparisonSlideHasNoClickHint() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("comparison.svg"));
+        const Run r = runPoslab(QStringList{"figure", "demo", "comparison", "-o", out});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.contains("ALiBi") || bytes.contains("alibi"));   // the table is there, as text
+        QVERIFY(!bytes.contains("Click a cell"));
+    }
 };
 
 QTEST_MAIN(TestDemos)

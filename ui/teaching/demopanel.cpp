@@ -537,7 +537,8 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                     links.push_back(l);
                 }
                 y += tableGrid(p, area, rows, {0.18, 0.19, 0.21, 0.21, 0.21}, t, &links, hits) + gap * 0.5;
-                y += text(p, x, y, w, QObject::tr("Click a cell to open the scene that shows it."), small, t.muted) + gap;
+                // Only where a click can do it (the dock), never on a slide or in a figure.
+                if (hits) y += text(p, x, y, w, QObject::tr("Click a cell to open the scene that shows it."), small, t.muted) + gap;
             }
             break;
     }
@@ -575,7 +576,8 @@ qreal DemoCanvas::measure(int width) const {
     if (!demo_) return 40;
     QImage probe(std::max(width, 1), 8, QImage::Format_ARGB32_Premultiplied);
     QPainter p(&probe);
-    const qreal h = paintDemo(p, QRectF(10, 10, width - 20, 100000), *demo_, theme_, nullptr);
+    std::vector<DemoHit> measuring;   // measured as painted in the dock (with its click hint)
+    const qreal h = paintDemo(p, QRectF(10, 10, width - 20, 100000), *demo_, theme_, &measuring);
     return h + 20;
 }
 

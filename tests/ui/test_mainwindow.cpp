@@ -207,6 +207,16 @@ private Q_SLOTS:
         QVERIFY(std::abs(rows->sizes()[0] - (before[0] - 40)) <= 1);
     }
 
+    // The window with its docks (parameters, teaching) fits a 1280×720 screen.
+    void fitsA1280By720Screen() {
+        MainWindow w(false);
+        QVERIFY(open(w, QSize(1280, 720)));
+        QVERIFY2(w.minimumSizeHint().width() <= 1280, qPrintable(QString::number(w.minimumSizeHint().width())));
+        QVERIFY2(w.minimumSizeHint().height() <= 720, qPrintable(QString::number(w.minimumSizeHint().height())));
+        QCOMPARE(w.size(), QSize(1280, 720));
+        shot(w, QStringLiteral("1280x720"));
+    }
+
     void defaultSceneShowsEveryView() {
         MainWindow w(false);
         QVERIFY(open(w, QSize(1600, 1000)));

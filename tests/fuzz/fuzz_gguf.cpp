@@ -8,36 +8,30 @@
 #include "ui/io/gguf.h"
 #include "ui/io/modelconfig.h"
 
+#include "fuzzcheck.h"
+
 #include <QString>
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 using namespace poslab;
 using namespace poslab::ui;
-
-namespace {
-[[noreturn]] void violated(const char* what, const QString& detail) {
-    std::fprintf(stderr, "fuzz_gguf: %s: %s\n", what, qPrintable(detail.left(500)));
-    std::abort();
-}
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const char* bytes = reinterpret_cast<const char*>(data);
     const GgufResult g = parseGgufMetadata(bytes, size);
     if (!g.meta) {
-        if (g.error.isEmpty() || g.error.contains(QLatin1Char('\n'))) violated("refusal not one line", g.error);
+        FUZZ_ASSERT(fuzzcheck::oneLine(g.error), "refusal not one line", g.error);
     } else {
-        if (g.meta->version != 2 && g.meta->version != 3) violated("accepted version", QString::number(g.meta->version));
-        if (g.meta->kv.size() > kGgufMaxKeys) violated("too many keys", QString::number(g.meta->kv.size()));
+        FUZZ_ASSERT(g.meta->version == 2 || g.meta->version == 3, "accepted version", QString::number(g.meta->version));
+        FUZZ_ASSERT(g.meta->kv.size() <= kGgufMaxKeys, "too many keys", QString::number(g.meta->kv.size()));
     }
     const ModelConfigResult r = parseGgufConfig(bytes, size);
     if (!r.config) {
-        if (r.error.isEmpty() || r.error.contains(QLatin1Char('\n'))) violated("configuration refusal not one line", r.error);
-    } else if (auto e = r.config->params.validate()) {
-        violated("accepted parameters that do not validate", QString::fromStdString(e->parameter));
+        FUZZ_ASSERT(fuzzcheck::oneLine(r.error), "configuration refusal not one line", r.error);
+    } else {
+        const auto e = r.config->params.validate();
+        FUZZ_ASSERT(!e, "accepted parameters that do not validate", e ? QString::fromStdString(e->parameter) : QString());
     }
     return 0;
 }

@@ -11,36 +11,29 @@
 #include <QByteArray>
 #include <QString>
 
+#include "fuzzcheck.h"
+
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 using namespace poslab;
 using namespace poslab::ui;
-
-namespace {
-[[noreturn]] void violated(const char* what, const QString& detail) {
-    std::fprintf(stderr, "fuzz_modelconfig: %s: %s\n", what, qPrintable(detail.left(500)));
-    std::abort();
-}
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const QByteArray json(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
     const ModelConfigResult r = parseHfConfig(json);
     if (!r.config) {
-        if (r.error.isEmpty() || r.error.contains(QLatin1Char('\n')) || r.error.contains(QLatin1Char('\r')))
-            violated("refusal not one line", r.error);
+        FUZZ_ASSERT(fuzzcheck::oneLine(r.error), "refusal not one line", r.error);
         return 0;
     }
     const ScoreParams& p = r.config->params;
-    if (auto e = p.validate()) violated("accepted parameters that do not validate", QString::fromStdString(e->parameter));
+    const auto e = p.validate();
+    FUZZ_ASSERT(!e, "accepted parameters that do not validate", e ? QString::fromStdString(e->parameter) : QString());
     if (p.method == Method::Rope) {
         const RopeFrequencies f = ropeFrequencies(p.ropeParams());
         for (Eigen::Index i = 0; i < f.inv_freq.size(); ++i)
-            if (!std::isfinite(f.inv_freq[i])) violated("non-finite inv_freq", QString::number(i));
-        if (!std::isfinite(f.attention_factor)) violated("non-finite attention factor", QString());
+            FUZZ_ASSERT(std::isfinite(f.inv_freq[i]), "non-finite inv_freq", QString::number(i));
+        FUZZ_ASSERT(std::isfinite(f.attention_factor), "non-finite attention factor", QString());
     }
     return 0;
 }

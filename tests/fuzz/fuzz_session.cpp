@@ -15,23 +15,12 @@
 #include <QString>
 #include <QStringList>
 
+#include "fuzzcheck.h"
+
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 using namespace poslab::ui;
-
-namespace {
-
-[[noreturn]] void violated(const char* what, const QString& detail) {
-    std::fprintf(stderr, "fuzz_session: %s: %s\n", what, qPrintable(detail.left(500)));
-    std::abort();
-}
-
-}  // namespace
-
-// Every message is one line, whatever the input holds.
-bool oneLine(const QString& s) { return !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')); }
+using fuzzcheck::oneLine;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const QByteArray json(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
@@ -40,23 +29,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     QStringList warnings;
     const auto session = sessionFromJson(json, source, &error, &warnings);
     for (const auto& w : warnings)
-        if (!w.startsWith(source + QStringLiteral(": ")) || !oneLine(w)) violated("warning not one line naming the source", w);
+        FUZZ_ASSERT(w.startsWith(source + QStringLiteral(": ")) && oneLine(w), "warning not one line naming the source", w);
     if (!session) {
-        if (!error.startsWith(source + QStringLiteral(": ")) || error.size() <= source.size() + 2 || !oneLine(error))
-            violated("refusal not one line naming the source", error);
+        FUZZ_ASSERT(error.startsWith(source + QStringLiteral(": ")) && error.size() > source.size() + 2 && oneLine(error),
+                    "refusal not one line naming the source", error);
         return 0;
     }
-    if (session->scenes.empty() || session->scenes.size() > std::size_t(kMaxSessionScenes)) violated("scene count", QString::number(session->scenes.size()));
-    if (session->current < 0 || session->current >= int(session->scenes.size())) violated("current", QString::number(session->current));
+    FUZZ_ASSERT(!session->scenes.empty() && session->scenes.size() <= std::size_t(kMaxSessionScenes), "scene count",
+                QString::number(session->scenes.size()));
+    FUZZ_ASSERT(session->current >= 0 && session->current < int(session->scenes.size()), "current",
+                QString::number(session->current));
     for (const auto& s : session->scenes) {
-        if (s.scene.methods.empty() || s.scene.methods.size() > std::size_t(kMaxConfigs))
-            violated("configuration count", QString::number(s.scene.methods.size()));
-        if (const auto p = sceneProblemApartFromFiles(s.scene)) violated("accepted a scene that does not validate", *p);
+        FUZZ_ASSERT(!s.scene.methods.empty() && s.scene.methods.size() <= std::size_t(kMaxConfigs), "configuration count",
+                    QString::number(s.scene.methods.size()));
+        const auto p = sceneProblemApartFromFiles(s.scene);
+        FUZZ_ASSERT(!p, "accepted a scene that does not validate", p ? *p : QString());
     }
     const QByteArray saved = sessionToJson(*session);
     QString again;
     const auto back = sessionFromJson(saved, source, &again);
-    if (!back) violated("accepted, saved, then refused", again);
-    if (sessionToJson(*back) != saved) violated("save → open → save changed the bytes", QString::fromUtf8(saved.left(300)));
+    FUZZ_ASSERT(back.has_value(), "accepted, saved, then refused", again);
+    FUZZ_ASSERT(sessionToJson(*back) == saved, "save → open → save changed the bytes", QString::fromUtf8(saved.left(300)));
     return 0;
 }

@@ -162,6 +162,22 @@ void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor
     p.restore();
 }
 
+void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,
+                   const std::function<void(QPainter&, const QRectF&, int)>& panel) {
+    p.save();
+    p.fillRect(rect, t.background);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const double w = rect.width() / std::max(1, count);
+    for (int i = 0; i < count; ++i) {
+        const QRectF r(rect.left() + i * w, rect.top(), w, rect.height());
+        p.save();
+        p.setClipRect(r);
+        panel(p, r, i);
+        p.restore();
+    }
+    p.restore();
+}
+
 double wrappedText(QPainter& p, const QRectF& r, const QString& s, const QColor& c) {
     // Text that does not fit the rectangle's height is shortened by rule (whole words, then "…"),
     // never drawn over what lies below it.

@@ -8,6 +8,8 @@
 #include <QRectF>
 #include <QString>
 
+#include <functional>
+
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +38,10 @@ enum class Align { Left, Center, Right };
 // Draws text with its anchor point at `p`: h-aligned as given, v-centred. Returns its rect.
 // The text is recorded in the layout report (layout.h) when one is being captured.
 QRectF text(QPainter& p, const QPointF& at, const QString& s, Align h = Align::Center, const QColor& c = {});
+// A view of one panel per configuration, side by side: fills `rect` with the background, then
+// calls panel(p, column, i) for i = 0 … count−1 with equal columns, each clipped to its column.
+void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,
+                   const std::function<void(QPainter&, const QRectF&, int)>& panel);
 // Text fitted by fitText() (layout.h): recorded as elided when it was abbreviated or cut.
 QRectF text(QPainter& p, const QPointF& at, const FittedText& s, Align h, const QColor& c);
 // Text rotated 90° counter-clockwise, centred at `at`.

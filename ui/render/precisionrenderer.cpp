@@ -190,19 +190,9 @@ void renderPanel(QPainter& p, const QRectF& rect, const PrecisionConfigResult& c
 }  // namespace
 
 void renderPrecision(QPainter& p, const QRectF& rect, const PrecisionResult& result, const Theme& t) {
-    p.save();
-    p.fillRect(rect, t.background);
-    p.setRenderHint(QPainter::Antialiasing, true);
-    const int n = std::max<int>(1, static_cast<int>(result.configs.size()));
-    const double w = rect.width() / n;
-    for (int i = 0; i < static_cast<int>(result.configs.size()); ++i) {
-        const QRectF r(rect.left() + i * w, rect.top(), w, rect.height());
-        p.save();
-        p.setClipRect(r);
-        renderPanel(p, r, result.configs[static_cast<std::size_t>(i)], t);
-        p.restore();
-    }
-    p.restore();
+    plot::configColumns(p, rect, static_cast<int>(result.configs.size()), t, [&](QPainter& q, const QRectF& r, int i) {
+        renderPanel(q, r, result.configs[static_cast<std::size_t>(i)], t);
+    });
 }
 
 }  // namespace poslab::ui

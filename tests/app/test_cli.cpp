@@ -1,6 +1,7 @@
 // The `poslab` executable as a user runs it (QProcess on POSLAB_EXE): golden cases through the
 // command line, both option forms, LIST/RANGE, FILE/stdin vectors, and the error contract
 // (exit 2 + one stderr line "poslab: error: ..." + empty stdout; exit 1 for I/O).
+#include "support/runposlab.h"
 #include "support/testsupport.h"
 
 #include <QJsonArray>
@@ -17,29 +18,9 @@ using namespace testsupport;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
 
-Run runPoslab(const QStringList& args, const QByteArray& stdinData = {}) {
-    QProcess p;
-    p.start(QStringLiteral(POSLAB_EXE), args);
-    if (!p.waitForStarted(10000)) return {};
-    if (!stdinData.isEmpty()) p.write(stdinData);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    Run r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = testsupport::PoslabRun;
+// runPoslab(args, {stdinData}): tests/support/runposlab.h
 
 QStringList split(const QString& s) { return s.split(QLatin1Char(' '), Qt::SkipEmptyParts); }
 

@@ -1,6 +1,7 @@
 // The demonstrations as commands (../shared/spec/cli.md, "Demonstrations"), run as a user runs
 // them (QProcess on POSLAB_EXE): `poslab demos`, `poslab compute demo KEY [options]`,
 // `poslab figure demo KEY -o F`, and their error contract.
+#include "support/runposlab.h"
 #include "support/testsupport.h"
 
 #include "core/demonstrations.h"
@@ -22,28 +23,9 @@ using namespace poslab;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
-};
 
-Run runPoslab(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(POSLAB_EXE), args);
-    if (!p.waitForStarted(10000)) return {};
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    Run r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = testsupport::PoslabRun;
+using testsupport::runPoslab;
 
 QStringList split(const QString& s) { return s.split(QLatin1Char(' '), Qt::SkipEmptyParts); }
 

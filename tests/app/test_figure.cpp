@@ -1,6 +1,7 @@
 // `poslab figure`: every view in every format from the command line, without a display; the
 // scene from a session or from a figure; the batch form; refusing to overwrite without --force;
 // exit codes and one-line errors as cli.md states.
+#include "support/runposlab.h"
 #include <QApplication>
 #include <QBuffer>
 #include <QImage>
@@ -24,37 +25,16 @@ using namespace poslab::ui;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
 
-Run runPoslab(const QStringList& args, const QString& cwd = QString()) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));            // no display needed
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));    // figure chooses offscreen itself
-    p.setProcessEnvironment(env);
-    if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
-    p.start(QStringLiteral(POSLAB_EXE), args);
-    Run r;
-    if (!p.waitForStarted(10000)) return r;
-    p.waitForFinished(120000);
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = testsupport::PoslabRun;
+Run runPoslab(const QStringList& args, const QString& cwd = QString()) { return testsupport::runPoslab(args, {{}, cwd}); }
 
 QByteArray readAll(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-QString describe(const Run& r) {
-    return QStringLiteral("exit %1, stdout [%2], stderr [%3]").arg(r.code).arg(QString::fromUtf8(r.out.left(300)), QString::fromUtf8(r.err));
-}
+QString describe(const Run& r) { return r.describe(); }
 
 // One stderr line "poslab: error: ..." and nothing on stdout.
 #define VERIFY_ERROR(run, exitCode, fragment)                                                             \

@@ -2,6 +2,7 @@
 // long ranges"): the figure draws just that window, which its JSON shows (the plotted positions
 // and distances are exactly the window) and which its embedded scene carries; a bad window is
 // exit 2 with one line naming the option and the valid range.
+#include "support/runposlab.h"
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,31 +12,11 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
 
-Run runPoslab(const QStringList& args) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(POSLAB_EXE), args);
-    Run r;
-    if (!p.waitForStarted(10000)) return r;
-    p.waitForFinished(120000);
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = testsupport::PoslabRun;
+using testsupport::runPoslab;
 
-QString describe(const Run& r) {
-    return QStringLiteral("exit %1, stdout [%2], stderr [%3]").arg(r.code).arg(QString::fromUtf8(r.out.left(300)), QString::fromUtf8(r.err));
-}
+QString describe(const Run& r) { return r.describe(); }
 
 QJsonObject readJson(const QString& path) {
     QFile f(path);

@@ -6,6 +6,7 @@
 // or 2 (no crash); on success `compute` prints one JSON object on stdout and nothing on stderr,
 // `figure` prints nothing and writes its file; on failure stdout is empty and stderr is exactly
 // one line "poslab: error: ...". Seeds are fixed; a failure prints the argument list.
+#include "support/runposlab.h"
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -34,39 +35,9 @@ constexpr int kHangMs = 20000;
 constexpr int kHangMs = 5000;
 #endif
 
-struct Run {
-    bool finished = false, crashed = false;
-    int code = -1;
-    qint64 ms = 0;
-    QByteArray out, err;
-};
 
-Run runPoslab(const QStringList& args, const QString& cwd) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    p.setProcessEnvironment(env);
-    p.setWorkingDirectory(cwd);
-    QElapsedTimer t;
-    t.start();
-    p.start(QStringLiteral(POSLAB_EXE), args);
-    Run r;
-    if (!p.waitForStarted(10000)) return r;
-    p.closeWriteChannel();   // `-` (stdin) reads an empty input, never waits
-    r.finished = p.waitForFinished(kHangMs);
-    r.ms = t.elapsed();
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished(5000);
-    }
-    r.crashed = p.exitStatus() != QProcess::NormalExit;
-    r.code = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Run = testsupport::PoslabRun;
+Run runPoslab(const QStringList& args, const QString& cwd) { return testsupport::runPoslab(args, {{}, cwd, kHangMs}); }
 
 struct Option {
     QString name;      // "--head-dim"

@@ -2,6 +2,7 @@
 // model configurations (resources/models) and on the golden cases of shared/golden/modern_*.json,
 // --layer / --layer-type, the attention options against the golden masks, temperature and sinks,
 // the layer keys of every output, and one-line errors.
+#include "support/runposlab.h"
 #include "support/testsupport.h"
 
 #include <QImage>
@@ -14,23 +15,9 @@ using namespace testsupport;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
 
-Run runPoslab(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(POSLAB_EXE), args);
-    if (!p.waitForStarted(10000)) return {};
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using Run = testsupport::PoslabRun;
+using testsupport::runPoslab;
 
 QJsonObject okJson(const QStringList& args) {
     const Run r = runPoslab(args);

@@ -1,0 +1,83 @@
+#pragma once
+// Running the `poslab` executable from a test: one helper for every test of the command line
+// (test_cli, test_demos, test_figure, test_figure_range, test_fuzz_cli, test_layers).
+//
+// runPoslab(args, options) starts POSLAB_EXE (a compile definition of the test target) with the
+// display variables removed (figures choose the offscreen platform themselves), in
+// options.cwd if given, writes options.stdinData and closes standard input (a command that
+// reads `-` sees the end of its input, never waits), and waits up to options.timeoutMs.
+// A run that does not end in time is killed: finished = false, code = −1. A crash is
+// crashed = true, code = −2. Otherwise code is the exit status.
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+#include <utility>
+
+namespace testsupport {
+
+struct PoslabRun {
+    bool finished = false;   // ended within the timeout
+    bool crashed = false;    // ended abnormally (a signal)
+    int code = -1;           // exit status; −1 not started or killed, −2 crashed
+    qint64 ms = 0;           // wall time, milliseconds
+    QByteArray out, err;
+    QJsonObject json() const { return QJsonDocument::fromJson(out).object(); }
+    // "exit N, stdout [first 300 bytes], stderr [...]": for failure messages.
+    QString describe() const {
+        return QStringLiteral("exit %1, stdout [%2], stderr [%3]")
+            .arg(code)
+            .arg(QString::fromUtf8(out.left(300)), QString::fromUtf8(err));
+    }
+};
+
+struct PoslabRunOptions {
+    // Implicit: runPoslab(args, bytes) writes `bytes` to standard input.
+    PoslabRunOptions(QByteArray stdin_ = {}, QString cwd_ = {}, int timeoutMs_ = 120000)  // NOLINT
+        : stdinData(std::move(stdin_)), cwd(std::move(cwd_)), timeoutMs(timeoutMs_) {}
+    QByteArray stdinData;
+    QString cwd;
+    int timeoutMs = 120000;
+};
+
+inline PoslabRun runPoslabIn(const QString& exe, const QStringList& args, const PoslabRunOptions& options = {}) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    p.setProcessEnvironment(env);
+    if (!options.cwd.isEmpty()) p.setWorkingDirectory(options.cwd);
+    PoslabRun r;
+    QElapsedTimer t;
+    t.start();
+    p.start(exe, args);
+    if (!p.waitForStarted(10000)) return r;
+    if (!options.stdinData.isEmpty()) p.write(options.stdinData);
+    p.closeWriteChannel();
+    r.finished = p.waitForFinished(options.timeoutMs);
+    r.ms = t.elapsed();
+    if (!r.finished) {
+        p.kill();
+        p.waitForFinished(5000);
+        return r;
+    }
+    r.crashed = p.exitStatus() != QProcess::NormalExit;
+    r.code = r.crashed ? -2 : p.exitCode();
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+#ifdef POSLAB_EXE
+inline PoslabRun runPoslab(const QStringList& args, const PoslabRunOptions& options = {}) {
+    return runPoslabIn(QStringLiteral(POSLAB_EXE), args, options);
+}
+#endif
+
+}  // namespace testsupport

@@ -601,34 +601,8 @@ void renderDemoFigure(const std::vector<std::string>& rawArgs) {
         buffer.open(QIODevice::WriteOnly);
         if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
     } else {
-        QBuffer buffer(&bytes);
-        buffer.open(QIODevice::WriteOnly);
-        const QString title = QStringLiteral("PosLab demonstration: ") + q(demoInfo(id).title);
-        QPainter p;
-        std::unique_ptr<QSvgGenerator> svg;
-        std::unique_ptr<QPdfWriter> pdf;
-        if (*format == ui::ExportFormat::Svg) {
-            svg = std::make_unique<QSvgGenerator>();
-            svg->setOutputDevice(&buffer);
-            svg->setResolution(96);
-            svg->setSize(size);
-            svg->setViewBox(QRectF(0, 0, width, height));
-            QString t = title;
-            t.replace(QLatin1Char('&'), QStringLiteral("&amp;")).replace(QLatin1Char('<'), QStringLiteral("&lt;")).replace(QLatin1Char('>'), QStringLiteral("&gt;"));
-            svg->setTitle(t);
-            if (!p.begin(svg.get())) failIo("the SVG generator could not start");
-        } else {
-            pdf = std::make_unique<QPdfWriter>(&buffer);
-            pdf->setResolution(96);
-            pdf->setTitle(title);
-            pdf->setPageLayout(QPageLayout(QPageSize(QSizeF(width / 96.0, height / 96.0), QPageSize::Inch, QString(), QPageSize::ExactMatch),
-                                           QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-            if (!p.begin(pdf.get())) failIo("the PDF writer could not start");
-            const QRect page = p.viewport();
-            p.scale(page.width() / double(width), page.height() / double(height));
-        }
-        slide.paintSlide(p, size);
-        p.end();
+        bytes = paintedBytes(*format, size, QStringLiteral("PosLab demonstration: ") + q(demoInfo(id).title),
+                             [&](QPainter& p) { slide.paintSlide(p, size); });
     }
     if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(*format)) + " writer produced nothing");
     if (!ui::writeFileAtomically(output, bytes, &error)) failIo(s(error));

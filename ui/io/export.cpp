@@ -13,13 +13,6 @@
 #include "ui/render/pairsrenderer.h"
 
 #include <QBuffer>
-#include <QChart>
-#include <QGraphicsLayout>
-#include <QGraphicsScene>
-#include <QGraphicsSimpleTextItem>
-#include <QGraphicsTextItem>
-#include <QTextDocument>
-#include <QLegend>
 #include <QFile>
 #include <QFileInfo>
 #include <QFont>
@@ -136,55 +129,6 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
     return d;
 }
 
-// The decay chart as the window's QChartView shows it: a QChart set up by the renderer's
-// configureDecayChart(), laid out, then painted. (renderDecay() skips the layout step, so outside
-// a running event loop its axes, title and legend are missing.)
-void paintDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {
-    QGraphicsScene scene;
-    auto* chart = new QChart;  // owned by the scene
-    scene.addItem(chart);
-    chart->setGeometry(QRectF(QPointF(0, 0), rect.size()));
-    configureDecayChart(chart, result, theme);
-    // Laid out again once the fonts and labels are known: the first pass can squeeze the axes
-    // until Qt Charts cuts every label to "...".
-    for (int pass = 0; pass < 2 && chart->layout(); ++pass) {
-        chart->layout()->invalidate();
-        chart->layout()->activate();
-    }
-    scene.setSceneRect(QRectF(QPointF(0, 0), rect.size()));
-    painter.save();
-    painter.fillRect(rect, theme.background);
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    scene.render(&painter, rect, scene.sceneRect());
-    painter.restore();
-    if (layoutCapturing()) {
-        // What Qt Charts placed: the plot area, the legend, and every piece of text (title, tick
-        // labels, axis titles, legend entries). Qt Charts cuts a label that does not fit with "...".
-        const QPointF at = rect.topLeft();
-        layoutRecord(painter, LayoutItemKind::Plot, chart->plotArea().translated(at));
-        if (chart->legend() && chart->legend()->isVisible())
-            layoutRecord(painter, LayoutItemKind::Legend, chart->legend()->geometry().translated(at));
-        for (QGraphicsItem* item : scene.items()) {
-            if (!item->isVisible()) continue;
-            QString text;
-            QRectF box = item->sceneBoundingRect();
-            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) {
-                text = t->toPlainText();
-                // The text without the document's margin around it.
-                const double m = t->document() ? t->document()->documentMargin() : 0.0;
-                box = t->mapRectToScene(t->boundingRect().adjusted(m, m, -m, -m));
-            } else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
-                text = st->text();
-            } else {
-                continue;
-            }
-            if (text.isEmpty()) continue;
-            const bool elided = text.contains(QStringLiteral("...")) || text.contains(QChar(0x2026));
-            layoutRecord(painter, LayoutItemKind::Text, box.translated(at), text, elided);
-        }
-    }
-}
-
 void paintOne(QPainter& p, const QRectF& rect, const SceneParams& scene, ViewKind view, const Theme& theme, double dpr) {
     const DisplaySpec d = displayFor(scene, view, rect, theme, dpr);
     p.save();
@@ -192,7 +136,7 @@ void paintOne(QPainter& p, const QRectF& rect, const SceneParams& scene, ViewKin
     switch (view) {
     case ViewKind::Pairs: renderPairs(p, rect, computePairs(scene, d), theme); break;
     case ViewKind::Heatmap: renderHeatmap(p, rect, computeHeatmap(scene, d), theme); break;
-    case ViewKind::Decay: paintDecay(p, rect, computeDecay(scene, d), theme); break;
+    case ViewKind::Decay: renderDecay(p, rect, computeDecay(scene, d), theme); break;
     case ViewKind::Frequencies: renderFrequencies(p, rect, computeFrequencies(scene), theme); break;
     case ViewKind::Contributions: renderContributions(p, rect, computeContributions(scene, d), theme); break;
     case ViewKind::Precision: renderPrecision(p, rect, computePrecision(scene, d), theme); break;

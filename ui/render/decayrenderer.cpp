@@ -7,6 +7,9 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QGraphicsScene>
+#include <QTextDocument>
+#include <QGraphicsTextItem>
+#include <QGraphicsSimpleTextItem>
 #include <QAreaSeries>
 #include <QGraphicsLayout>
 #include <QLegend>
@@ -148,7 +151,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
             specs.push_back(std::move(b));
         };
         if (band) bandOf(QObject::tr("%1 range").arg(s.title), s.valueMin, s.valueMax, s.absMin, s.absMax, 80);
-        SeriesSpec line{s.title, {}, QPen(col, t.lineWidth)};
+        SeriesSpec line{s.title, {}, QPen(col, t.lineWidth), false, {}, {}};
         line.points.reserve(static_cast<qsizetype>(s.distance.size()));
         for (std::size_t i = 0; i < s.distance.size(); ++i) {
             const double x = columnX(s, i);
@@ -189,7 +192,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
                 const auto lo = scaled(s.boundMin), hi = scaled(s.boundMax);
                 bandOf(QObject::tr("%1 upper bound range").arg(s.title), lo, hi, lo, hi, 40);
             }
-            SeriesSpec b{boundName, {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine)};
+            SeriesSpec b{boundName, {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine), false, {}, {}};
             for (std::size_t i = 0; i < s.distance.size() && i < s.bound.size(); ++i) {
                 const double x = columnX(s, i);
                 if (r.logX && x < 1) continue;
@@ -384,18 +387,53 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
 }
 
+// The chart as the window's QChartView shows it: configureDecayChart(), laid out (outside a
+// running event loop Qt Charts does not lay itself out: without this its axes, title and legend
+// would be missing), then painted; with layout capture on, what Qt Charts placed is recorded.
 void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {
     QGraphicsScene scene;
     auto* chart = new QChart;  // owned by the scene
     scene.addItem(chart);
     chart->setGeometry(QRectF(QPointF(0, 0), rect.size()));
     configureDecayChart(chart, result, theme);
+    // Laid out again once the fonts and labels are known: the first pass can squeeze the axes
+    // until Qt Charts cuts every label to "...".
+    for (int pass = 0; pass < 2 && chart->layout(); ++pass) {
+        chart->layout()->invalidate();
+        chart->layout()->activate();
+    }
     scene.setSceneRect(QRectF(QPointF(0, 0), rect.size()));
     painter.save();
     painter.fillRect(rect, theme.background);
     painter.setRenderHint(QPainter::Antialiasing, true);
     scene.render(&painter, rect, scene.sceneRect());
     painter.restore();
+    if (layoutCapturing()) {
+        // What Qt Charts placed: the plot area, the legend, and every piece of text (title, tick
+        // labels, axis titles, legend entries). Qt Charts cuts a label that does not fit with "...".
+        const QPointF at = rect.topLeft();
+        layoutRecord(painter, LayoutItemKind::Plot, chart->plotArea().translated(at));
+        if (chart->legend() && chart->legend()->isVisible())
+            layoutRecord(painter, LayoutItemKind::Legend, chart->legend()->geometry().translated(at));
+        for (QGraphicsItem* item : scene.items()) {
+            if (!item->isVisible()) continue;
+            QString text;
+            QRectF box = item->sceneBoundingRect();
+            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) {
+                text = t->toPlainText();
+                // The text without the document's margin around it.
+                const double m = t->document() ? t->document()->documentMargin() : 0.0;
+                box = t->mapRectToScene(t->boundingRect().adjusted(m, m, -m, -m));
+            } else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+                text = st->text();
+            } else {
+                continue;
+            }
+            if (text.isEmpty()) continue;
+            const bool elided = text.contains(QStringLiteral("...")) || text.contains(QChar(0x2026));
+            layoutRecord(painter, LayoutItemKind::Text, box.translated(at), text, elided);
+        }
+    }
 }
 
 std::optional<std::size_t> nearestDecaySample(const DecayResult& result, double d) {

@@ -2,7 +2,8 @@
 // Decay-with-distance chart (Qt Charts): each configuration's score against the relative
 // distance i − j, overlaid, linear or log axes (log value axis plots |value|), RoPE's upper
 // bound dashed. configureDecayChart() fills a QChart (the window's QChartView uses it);
-// renderDecay() draws the same chart onto any QPainter (export, `poslab figure`).
+// renderDecay() draws the same chart, laid out as the window lays it out, onto any QPainter
+// (export, `poslab figure`, slides).
 #include "ui/render/theme.h"
 #include "ui/model/results.h"
 

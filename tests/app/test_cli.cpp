@@ -725,14 +725,15 @@ void TestCli::documentedMaximaAreBounded() {
     QVERIFY(p.waitForStarted(10000));
     p.closeWriteChannel();
     QByteArray out;
-    while (p.state() != QProcess::NotRunning && clock.elapsed() < 20000) {
+    const int deadline = testsupport::deadlineMs(20000);
+    while (p.state() != QProcess::NotRunning && clock.elapsed() < deadline) {
         p.waitForFinished(100);
         out += p.readAllStandardOutput();   // keep the pipe flowing (a decay prints a million values)
     }
     if (p.state() != QProcess::NotRunning) {
         p.kill();
         p.waitForFinished();
-        QFAIL("still running after 20 s");
+        QFAIL(qPrintable(QStringLiteral("still running after %1 s").arg(deadline / 1000)));
     }
     out += p.readAllStandardOutput();
     const QByteArray err = p.readAllStandardError();

@@ -40,6 +40,10 @@ const DemoData& demoData(DemoId id);
 // The demonstration's claim as a formula source (ui/render/formula.h); empty for the table.
 QString demoFormula(DemoId id);
 
+// Demonstrations whose own evidence is wide (the comparison table, the two layer overviews): on
+// a slide it takes the whole width, without the scene's views beside it.
+bool demoFillsSlide(DemoId id);
+
 // A clickable area of a painted demonstration (comparison-table cells).
 struct DemoHit {
     QRectF rect;

@@ -71,6 +71,13 @@ Check checkBase(double base) {
     return std::nullopt;
 }
 
+// Two significant digits, for a small number in a sentence ("0.00024").
+std::string sci2(double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2g", x);
+    return buf;
+}
+
 std::string sci(double x) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.4g", x);
@@ -1367,7 +1374,7 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             figList("main_phase_error", "angles in float32 (transformers main)", main.phaseError);
             s.holds = legacy.maxPhaseError > 1.0 && legacy.firstCollision.has_value() && main.maxPhaseError < 1e-2 && main.collidingPositions == 0;
             s.conclusion = s.holds ? "Angles in " + legacyDtype + ": off by up to " + num(legacy.maxPhaseError) + " rad, " +
-                                         formatInt(legacy.collidingPositions) + " positions collide; in float32: at most " + num(main.maxPhaseError) + " rad."
+                                         formatInt(legacy.collidingPositions) + " positions collide; in float32: at most " + sci2(main.maxPhaseError) + " rad."
                                    : "In " + dtype + " the angles are as good in both paths (" + num(legacy.maxPhaseError) +
                                          " rad at most): the error needs a reduced dtype.";
             break;

@@ -206,7 +206,8 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
             p.drawText(QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(headText(c), Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
     p.drawText(QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-               QObject::tr("distance i − j it can attend to (log scale)"));
+               p.fontMetrics().elidedText(QObject::tr("distance i − j it can attend to (log scale)"), Qt::ElideRight,
+                                          static_cast<int>(rect.right() - g.plot.left() - 4)));
 
     // Rows: text when they are tall enough to read; the bars always.
     const bool text = g.rowH >= lh * 0.6;

@@ -323,10 +323,12 @@ qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, co
     };
     qreal y = r.top();
     y += tableGrid(p, QRectF(r.left(), y, r.width(), 0), rows, {0.24, 0.38, 0.38}, t, nullptr, nullptr) + gap;
-    // Two periods of Gemma 3's pattern (12 layers), three of Llama 4's.
+    // Two periods of Gemma 3's pattern (12 layers), three of Llama 4's: side by side on a slide,
+    // one under the other where that leaves each too narrow for its columns (the dock).
     const double lh = plot::lineHeight(t.font(t.fontPt));
     const qreal h = plot::lineHeight(t.font(t.titlePt)) * 2.2 + lh * (4.0 + 12 * 1.15) + 8;
-    const qreal colW = (r.width() - gap) / 2;
+    const bool stacked = (r.width() - gap) / 2 < lh * 34;
+    const qreal colW = stacked ? r.width() : (r.width() - gap) / 2;
     for (int k = 0; k < 2; ++k) {
         LayersPicture pic;
         pic.model = models[std::size_t(k)].params.model;
@@ -334,9 +336,9 @@ qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, co
         pic.context = models[std::size_t(k)].context;
         pic.title = qs(models[std::size_t(k)].name);
         pic.firstRows = 12;
-        drawLayers(p, QRectF(r.left() + k * (colW + gap), y, colW, h), pic, t);
+        drawLayers(p, stacked ? QRectF(r.left(), y + k * (h + gap), colW, h) : QRectF(r.left() + k * (colW + gap), y, colW, h), pic, t);
     }
-    return y + h + gap - r.top();
+    return y + (stacked ? 2 * h + gap : h) + gap - r.top();
 }
 
 }  // namespace

@@ -547,6 +547,7 @@ void TestDeck::layersSlideShowsLocalAndGlobal() {
     QVERIFY(s.methods[3].params.attention.nope);      // Llama 4's global layer has no RoPE
     QVERIFY(!s.methods[1].params.attention.nope);     // Gemma 3's has
     QCOMPARE(qint64(s.view.decayMaxDistance), qint64(131072));
+    QVERIFY(s.view.causal);   // decoders: Gemma 3's window reaches 1023 back, not ±512
 }
 
 void TestDeck::longContextSlidesAtTheFullContext() {

@@ -256,6 +256,7 @@ SceneParams demoScene(DemoId id) {
             }
             s.length = std::min<std::int64_t>(131072, kMaxLength);
             s.positions = {0, 1023, 8191, s.length - 1};
+            s.view.causal = true;   // decoders: a window of 1024 reaches 1023 tokens back
             s.view.showDifference = false;
             onlyViews(s, false, false, true, false);
             s.view.showLayers = true;

@@ -71,6 +71,13 @@ Check checkBase(double base) {
     return std::nullopt;
 }
 
+// Two significant digits, for a small number in a sentence ("0.00024").
+std::string sci2(double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2g", x);
+    return buf;
+}
+
 std::string sci(double x) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.4g", x);
@@ -132,6 +139,14 @@ const std::vector<DemoInfo>& demonstrations() {
          "Pairs that turn more than β_fast times in the original context keep their frequency, pairs that turn less than β_slow times are "
          "interpolated, a linear ramp between; the logits are sharpened by the attention factor 0.1·ln s + 1.",
          "Long context", {"rope", "yarn"}},
+        {DemoId::RopeBf16, "rope-bf16", "RoPE in bf16 at position 4096",
+         "Angles built in bfloat16 (the legacy path) are off by radians at long context and integer positions above 256 collide; "
+         "building the angles in float32 (transformers main) removes the error.",
+         "Long context", {"rope"}},
+        {DemoId::LocalGlobalLayers, "local-global-layers", "Local and global layers: how Gemma 3 and Llama 4 reach 128k and beyond",
+         "Most layers see only a window (Gemma 3: 1024 tokens) or a chunk (Llama 4: 8192); a few global layers reach every token — "
+         "Gemma 3's with RoPE at base 10⁶ stretched ×8, Llama 4's with no RoPE at all and queries sharpened as positions grow.",
+         "Long context", {"rope", "nope", "linear", "llama3"}},
         {DemoId::ComparisonTable, "comparison", "Comparison of the methods",
          "Learnable, extrapolation, relative, memory: each cell links to the scene that shows it.", "Overview",
          {"nope", "sinusoidal", "learned", "shaw", "t5", "transformer-xl", "alibi", "rope", "xpos"}},
@@ -828,6 +843,15 @@ ScoreParams demoParams(DemoId id) {
             p.rope.max_positions = 32768;
             return p;
         }
+        case DemoId::RopeBf16: {
+            // The model: head 128, base 10 000, bfloat16 (the scene's dtype; each path sets
+            // its own angle dtype).
+            const RopeBf16Input in;
+            ScoreParams p = sceneOf(Method::Rope, in.rope.head_dim, in.rope.precision);
+            p.rope.base = in.rope.base;
+            return p;
+        }
+        case DemoId::LocalGlobalLayers: return demoLayerModels().front().params;
     }
     return ScoreParams{};
 }
@@ -853,6 +877,8 @@ const std::vector<std::string>& demoSceneParams(DemoId id) {
         {DemoId::AlibiSlopes, {"precision", "alibi.heads", "alibi.bias_max"}},
         {DemoId::Llama3Bands, {"dim", "precision", "rope.*"}},
         {DemoId::YarnRamp, {"dim", "precision", "rope.*"}},
+        {DemoId::RopeBf16, {"dim", "precision", "rope.base"}},
+        {DemoId::LocalGlobalLayers, {}},
     };
     static const std::vector<std::string> none;
     auto it = m.find(id);
@@ -860,6 +886,12 @@ const std::vector<std::string>& demoSceneParams(DemoId id) {
 }
 
 // ============================================================================ summaries
+const DemoFigure* DemoSummary::find(const std::string& name) const {
+    for (const auto& f : figures)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
 Result<DemoSummary> runDemonstration(DemoId id) { return runDemonstration(id, demoParams(id)); }
 
 Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
@@ -1305,6 +1337,91 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             s.holds = keptError <= tol && dividedError <= tol && kept + ramp + divided == std::int64_t(ratio.size()) && temperatureError < 1e-6;
             s.conclusion = "Fast pairs untouched, slow pairs interpolated, a ramp of " + formatInt(ramp) + " pairs between; logits sharpened by " +
                            num(after.attention_factor) + "² = " + num(after.attention_factor * after.attention_factor) + ".";
+            break;
+        }
+        case DemoId::RopeBf16: {
+            RopeBf16Input in;
+            in.rope = scene.ropeParams();
+            auto r = demoRopeBf16(in);
+            if (!r) return r.error();
+            const RopePathErrors& legacy = r.value().legacy;
+            const RopePathErrors& main = r.value().main;
+            const std::string dtype(enumKey(in.rope.precision)), legacyDtype(enumKey(legacy.anglePrecision));
+            const std::int64_t last = in.positions.back();
+            const std::string range = "0 … " + formatInt(last);
+            std::vector<double> positions;
+            for (auto p : in.positions) positions.push_back(double(p));
+            for (std::size_t k = 0; k < in.positions.size(); ++k) {
+                const std::int64_t p = in.positions[k];
+                if (p == 512 || p == 2048 || p == last)
+                    fig("legacy_phase_error_" + formatInt(p), "phase error at " + formatInt(p) + ", angles in " + legacyDtype, legacy.phaseError[k],
+                        p == last ? "radians: max over the pairs of |angle − p·θ_i|" : "");
+            }
+            fig("legacy_max_phase_error", "largest over " + range + ", angles in " + legacyDtype, legacy.maxPhaseError,
+                "at position " + formatInt(legacy.maxPhaseAt) + " (π: the phase is as wrong as it can be)");
+            if (legacy.firstCollision)
+                fig("legacy_first_collision", "first position " + legacyDtype + " holds as its neighbour", double(*legacy.firstCollision),
+                    formatInt(*legacy.firstCollision) + " and " + formatInt(*legacy.firstCollision + 1) + " get the same angles");
+            fig("legacy_colliding_positions", "positions of " + range + " sharing their angle with another", double(legacy.collidingPositions),
+                "angles in " + legacyDtype);
+            fig("main_phase_error_" + formatInt(last), "phase error at " + formatInt(last) + ", angles in float32 (transformers main)", main.phaseError.back());
+            fig("main_max_phase_error", "largest over " + range + ", angles in float32", main.maxPhaseError);
+            fig("main_max_cos_sin_error", "largest |Δcos|, |Δsin| over " + range + ", angles in float32", main.maxCosSinError,
+                "what remains: cos and sin rounded to " + dtype);
+            fig("main_colliding_positions", "positions sharing their angle, angles in float32", double(main.collidingPositions));
+            figList("position", "position p", positions);
+            figList("legacy_phase_error", "angles in " + legacyDtype + " (legacy)", legacy.phaseError);
+            figList("main_phase_error", "angles in float32 (transformers main)", main.phaseError);
+            s.holds = legacy.maxPhaseError > 1.0 && legacy.firstCollision.has_value() && main.maxPhaseError < 1e-2 && main.collidingPositions == 0;
+            s.conclusion = s.holds ? "Angles in " + legacyDtype + ": off by up to " + num(legacy.maxPhaseError) + " rad, " +
+                                         formatInt(legacy.collidingPositions) + " positions collide; in float32: at most " + sci2(main.maxPhaseError) + " rad."
+                                   : "In " + dtype + " the angles are as good in both paths (" + num(legacy.maxPhaseError) +
+                                         " rad at most): the error needs a reduced dtype.";
+            break;
+        }
+        case DemoId::LocalGlobalLayers: {
+            const LayerPattern& first = scene.model;
+            if (first.empty())
+                return ParamError{"model", "a model whose layers differ (a layer pattern: --config)", "none"};
+            if (auto e = first.validate()) return *e;
+            const DemoLayerModel& second = demoLayerModels().at(1);
+            // The farthest distance of a 128k context, and the last positions of 128k, 1M and 10M.
+            const std::int64_t far = 131071;
+            const std::vector<std::int64_t> at = {131071, 1048575, 10485759};
+            const LayerSummary a = summariseLayers(first, far, at, Precision::Float32);
+            const LayerSummary b = summariseLayers(second.params.model, far, at, Precision::Float32);
+            auto reaches = [&](const LayerSummary& m) {
+                const bool slowerGlobal = m.globalNope == m.global || m.globalBase * m.globalFactor > m.localBase * m.localFactor;
+                return m.local > m.global && m.global > 0 && m.localReach && *m.localReach < far && m.seeingFar == m.global && slowerGlobal;
+            };
+            const std::string farText = "distance " + formatInt(far) + " (128k)";
+            fig("gemma_layers", "Gemma 3: layers", double(a.layers));
+            fig("gemma_local_layers", "Gemma 3: local layers", double(a.local));
+            fig("gemma_global_layers", "Gemma 3: global layers", double(a.global));
+            fig("gemma_local_reach", "Gemma 3: farthest distance a local layer sees", double(a.localReach.value_or(0)));
+            fig("gemma_local_base", "Gemma 3: RoPE base of the local layers", a.localBase);
+            fig("gemma_global_base", "Gemma 3: RoPE base of the global layers", a.globalBase);
+            fig("gemma_global_factor", "Gemma 3: linear scaling factor of the global layers", a.globalFactor);
+            fig("gemma_layers_seeing_128k", "Gemma 3: layers that see " + farText, double(a.seeingFar));
+            fig("llama4_layers", "Llama 4: layers", double(b.layers));
+            fig("llama4_local_layers", "Llama 4: chunked RoPE layers", double(b.local));
+            fig("llama4_global_layers", "Llama 4: global layers", double(b.global));
+            fig("llama4_nope_layers", "Llama 4: layers without RoPE", double(b.nope));
+            fig("llama4_local_reach", "Llama 4: farthest distance a chunked layer sees", double(b.localReach.value_or(0)));
+            fig("llama4_rope_base", "Llama 4: RoPE base", b.localBase);
+            fig("llama4_rope_factor", "Llama 4: Llama 3 scaling factor", b.localFactor);
+            fig("llama4_layers_seeing_128k", "Llama 4: layers that see " + farText, double(b.seeingFar));
+            std::vector<double> atList;
+            for (auto p : at) atList.push_back(double(p));
+            figList("temperature_position", "query position", atList);
+            figList("llama4_temperature", "Llama 4: query scale τ of the NoPE layers", b.temperature, "1 + 0.1·ln(1 + ⌊(p + 1)/8192⌋)");
+            bool rising = b.temperature.size() == at.size() && b.temperature.front() > 1;
+            for (std::size_t k = 1; k < b.temperature.size(); ++k) rising = rising && b.temperature[k] > b.temperature[k - 1];
+            s.holds = reaches(a) && reaches(b) && b.globalNope == b.global && rising;
+            s.conclusion = s.holds ? "At 128k only " + formatInt(a.seeingFar) + " of " + formatInt(a.layers) + " Gemma 3 layers and " +
+                                         formatInt(b.seeingFar) + " of " + formatInt(b.layers) + " Llama 4 layers see the far tokens; the others look back at most " +
+                                         formatInt(a.localReach.value_or(0)) + " and " + formatInt(b.localReach.value_or(0)) + " tokens."
+                                   : "This pattern does not split into local layers and a few global ones that reach 128k.";
             break;
         }
     }

@@ -26,6 +26,12 @@
 //                            interpolation, NTK (dynamic) and YaRN bring them back.
 //   HalfVsInterleaved        half(π·x) = π·interleaved(x) for the channel permutation π; mixing the
 //                            layouts gives wrong numbers (seed example; scores; broken relativity).
+//   RopeBf16                 RoPE in bfloat16 at position 4096: angles built in the model's dtype
+//                            (the legacy path) are off by up to π and integer positions collide
+//                            above 256; angles built in float32 (transformers main) remove both.
+//   LocalGlobalLayers        Gemma 3 and Llama 4: most layers see a window or chunk, a few global
+//                            layers (RoPE with a large base, or NoPE with temperature tuning) reach
+//                            128k and beyond.
 //   ComparisonTable          learnable / extrapolation / relative / memory per method, each cell
 //                            linked to the demonstration that shows it.
 //
@@ -60,6 +66,8 @@ enum class DemoId {
     AlibiSlopes,
     Llama3Bands,
     YarnRamp,
+    RopeBf16,
+    LocalGlobalLayers,
 };
 
 struct DemoInfo {
@@ -258,6 +266,63 @@ struct LayoutDemoResult {
 };
 Result<LayoutDemoResult> demoLayouts(const LayoutDemoInput& in = {});
 
+// ---- RoPE in bfloat16 at position 4096 ---------------------------------------------------------
+// One RoPE (rope.head_dim, base, scaling, the model's dtype rope.precision) on two code paths:
+// legacy, the angles built in the model's dtype (angle_precision = precision), and transformers
+// main, the angles built in float32 (angle_precision = float32); in double or float32 both paths
+// are the same. Per path (core/rope.h ropePrecisionErrors, ropePositionCollisions):
+//   phase error at p   max over the pairs i of |angle used − p·θ_i|, wrapped to (−π, π]
+//   over 0 .. P        (P = the last of `positions`) the largest phase error, the largest |Δcos|
+//                      or |Δsin|, the first position the angle dtype holds as the same value as
+//                      the next one, and how many of 0 .. P share their held value with another.
+struct RopeBf16Input {
+    RopeParams rope;                 // default: head_dim 128, base 10000, precision bfloat16
+    std::vector<std::int64_t> positions = {256, 512, 1024, 2048, 4096};  // increasing, 0 .. 16384
+    RopeBf16Input() { rope.head_dim = 128; rope.precision = Precision::BFloat16; }
+    Check validate() const;
+};
+struct RopePathErrors {
+    Precision anglePrecision = Precision::Float32;   // the dtype this path builds the angles in
+    std::vector<double> phaseError;                  // per position of the input
+    double maxPhaseError = 0;                        // over 0 .. P
+    std::int64_t maxPhaseAt = 0;                     // where (the first such position)
+    double maxCosSinError = 0;                       // over 0 .. P
+    std::optional<std::int64_t> firstCollision;      // in 0 .. P
+    std::int64_t collidingPositions = 0;             // of 0 .. P
+};
+struct RopeBf16Result {
+    RopePathErrors legacy, main;
+};
+Result<RopeBf16Result> demoRopeBf16(const RopeBf16Input& in = {});
+
+// ---- Local and global layers ---------------------------------------------------------------------
+// Two models whose layers differ, as transformers main builds them from the configurations
+// shipped in resources/models (gemma-3-27b.json, llama-4-scout.json; tests/ui/test_modelconfig
+// checks these patterns equal what ui/io reads from the files): Gemma 3 27B and Llama 4 Scout.
+// params = the scene (method rope, dim = head_dim, model = the pattern, layer 0 shown).
+struct DemoLayerModel {
+    std::string key;                 // the configuration's file name without .json
+    std::string name;                // "Gemma 3 27B"
+    ScoreParams params;
+    std::int64_t context = 0;        // max_position_embeddings
+};
+const std::vector<DemoLayerModel>& demoLayerModels();
+
+// A model's layers summarised (core/layers.h layerParams, core/attention.h visibleTo,
+// temperatureScale): local layers = sliding or chunked ones, global = full attention.
+struct LayerSummary {
+    std::int64_t layers = 0, local = 0, global = 0, rope = 0, nope = 0;
+    std::optional<std::int64_t> localReach;          // the largest distance any local layer sees
+    std::int64_t seeingFar = 0;                      // layers that see distance `far`
+    std::int64_t globalNope = 0;                     // global layers without RoPE
+    double localBase = 0, globalBase = 0;            // RoPE base of the first local / global RoPE layer (0: none)
+    double localFactor = 1, globalFactor = 1;        // their scaling factors
+    std::vector<double> temperature;                 // τ(p) of the first NoPE layer at the asked positions (1: no tuning)
+};
+// far: a distance; temperatureAt: query positions. Precondition: model.validate(), not empty.
+LayerSummary summariseLayers(const LayerPattern& model, std::int64_t far, const std::vector<std::int64_t>& temperatureAt,
+                             Precision precision);
+
 // ---- Comparison table ----------------------------------------------------------------------------
 enum class TableColumn { Learnable, Extrapolation, Relative, Memory };
 struct TableCell {
@@ -290,6 +355,7 @@ struct DemoSummary {
     std::vector<DemoFigure> figures;
     bool holds = false;     // the numbers show the claim (within its tolerance)
     std::string conclusion;
+    const DemoFigure* find(const std::string& name) const;   // the figure of that name, or nullptr
 };
 // The scene a demonstration runs on, as method parameters: `method` is the demonstration's
 // method (its first in DemoInfo::methods), the per-method fields hold its own inputs (dim, base,

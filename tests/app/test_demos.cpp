@@ -12,9 +12,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -78,7 +80,7 @@ private Q_SLOTS:
         // One demonstration of its own for each, in the lecture's order.
         const QStringList lecture = {"permutation", "sinusoidal-shift", "learned-table", "shaw-clipping", "t5-buckets",
                                      "transformer-xl-terms", "rope-shift", "alibi-slopes", "kv-cache", "extrapolation",
-                                     "llama3-bands", "yarn-ramp", "comparison"};
+                                     "llama3-bands", "yarn-ramp", "rope-bf16", "local-global-layers", "comparison"};
         qsizetype last = -1;
         for (const auto& k : lecture) {
             const qsizetype at = keys.indexOf(k);
@@ -130,6 +132,8 @@ private Q_SLOTS:
         QTest::newRow("alibi-slopes 12 heads") << "alibi-slopes --heads 12";
         QTest::newRow("alibi-slopes bias-max 4") << "alibi-slopes --bias-max 4";
         QTest::newRow("yarn-ramp attention-factor 2") << "yarn-ramp --attention-factor 2";
+        QTest::newRow("rope-bf16 double") << "rope-bf16 --precision double";
+        QTest::newRow("rope-bf16 float32") << "rope-bf16 --precision float32";
     }
     void brokenSceneDoesNotHold() {
         QFETCH(QString, args);
@@ -148,6 +152,8 @@ private Q_SLOTS:
         QTest::newRow("alibi-slopes 16 heads") << "alibi-slopes --heads 16" << "slope_formula_error" << 0.0;
         QTest::newRow("yarn-ramp factor 16") << "yarn-ramp --factor 16" << "attention_factor" << double(float(0.1 * std::log(16.0) + 1.0));
         QTest::newRow("llama3-bands factor 4") << "llama3-bands --factor 4" << "factor" << 4.0;
+        QTest::newRow("rope-bf16 float16") << "rope-bf16 --precision float16" << "legacy_first_collision" << 2048.0;
+        QTest::newRow("rope-bf16 head 64") << "rope-bf16 --dim 64" << "legacy_first_collision" << 256.0;
     }
     void changedSceneStillHolds() {
         QFETCH(QString, args);
@@ -238,6 +244,8 @@ private Q_SLOTS:
         QTest::newRow("option the demo does not read") << "compute demo rope-shift --scaling linear" << "--scaling";
         QTest::newRow("out of range") << "compute demo learned-table --table-size 0" << "table-size";
         QTest::newRow("llama3 needs its scaling") << "compute demo llama3-bands --scaling yarn" << "llama3";
+        QTest::newRow("layers read no options") << "compute demo local-global-layers --window 5" << "--window";
+        QTest::newRow("rope-bf16 reads no scaling") << "compute demo rope-bf16 --scaling linear" << "--scaling";
         QTest::newRow("figure unknown key") << "figure demo no-such-demo -o x.png" << "t5-buckets";
         QTest::newRow("figure bad format") << "figure demo t5-buckets -o x.csv" << "output";
         QTest::newRow("figure bad theme") << "figure demo t5-buckets -o x.png --theme neon" << "theme";
@@ -253,6 +261,113 @@ private Q_SLOTS:
         EXPECT_USAGE_ERROR(r);
         QVERIFY2(r.err.contains(mentions.toUtf8()), r.err.constData());
         QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
+    // RoPE in bfloat16: the demonstration's phase errors are `compute precision`'s (largest
+    // |angle_error| over the pairs), on both code paths.
+    void ropeBf16IsComputePrecision_data() {
+        QTest::addColumn<qint64>("position");
+        QTest::newRow("512") << qint64(512);
+        QTest::newRow("2048") << qint64(2048);
+        QTest::newRow("4096") << qint64(4096);
+    }
+    void ropeBf16IsComputePrecision() {
+        QFETCH(qint64, position);
+        const Run demo = runPoslab({"compute", "demo", "rope-bf16"});
+        EXPECT_OK(demo);
+        const QJsonObject m = demo.json().value("measured").toObject();
+        QVERIFY(demo.json().value("holds").toBool());
+        auto largest = [&](const QString& angles) {
+            const Run r = runPoslab({"compute", "precision", "--head-dim", "128", "--positions", QString::number(position), "--precision",
+                                     "bfloat16", "--angle-precision", angles});
+            if (r.code != 0) qFatal("%s", r.err.constData());
+            double worst = 0;
+            for (double v : numbers(r.json().value("angle_error").toArray().at(0))) worst = std::max(worst, std::abs(v));
+            return worst;
+        };
+        const QString at = QString::number(position);
+        QCOMPARE(m.value("legacy_phase_error_" + at).toDouble(), largest(QStringLiteral("bfloat16")));
+        const auto positions = numbers(m.value("position"));
+        const auto mainList = numbers(m.value("main_phase_error"));
+        const auto it = std::find(positions.begin(), positions.end(), double(position));
+        QVERIFY(it != positions.end());
+        QCOMPARE(mainList[std::size_t(it - positions.begin())], largest(QStringLiteral("float32")));
+    }
+
+    // Local and global layers: the demonstration's models are the shipped configurations, as
+    // `compute layers --config` reads them (types, RoPE flags, windows, chunks, bases, factors).
+    void localGlobalLayersAreTheShippedConfigs_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("prefix");
+        QTest::newRow("gemma-3-27b") << "gemma-3-27b" << "gemma";
+        QTest::newRow("llama-4-scout") << "llama-4-scout" << "llama4";
+    }
+    void localGlobalLayersAreTheShippedConfigs() {
+        QFETCH(QString, file);
+        QFETCH(QString, prefix);
+        const Run layers = runPoslab({"compute", "layers", "--config", QStringLiteral(POSLAB_SOURCE_DIR "/resources/models/") + file + ".json"});
+        EXPECT_OK(layers);
+        const Run demo = runPoslab({"compute", "demo", "local-global-layers"});
+        EXPECT_OK(demo);
+        QVERIFY(demo.json().value("holds").toBool());
+        const QJsonObject m = demo.json().value("measured").toObject();
+        const QJsonArray rows = layers.json().value("layers").toArray();
+        int global = 0, local = 0, nope = 0;
+        double localReach = 0, localBase = 0;
+        for (const auto& v : rows) {
+            const QJsonObject l = v.toObject();
+            const bool full = l.value("layer_type").toString() == QLatin1String("full_attention");
+            ++(full ? global : local);
+            nope += !l.value("rope").toBool();
+            if (!full) {
+                localReach = std::max(localReach, (l.contains("window") ? l.value("window") : l.value("chunk")).toDouble() - 1);
+                if (localBase == 0) localBase = l.value("rope_theta").toDouble();
+            }
+        }
+        auto v = [&](const char* name) { return m.value(prefix + QLatin1String(name)).toDouble(); };
+        QCOMPARE(v("_layers"), double(rows.size()));
+        QCOMPARE(v("_global_layers"), double(global));
+        QCOMPARE(v("_local_layers"), double(local));
+        QCOMPARE(v("_local_reach"), localReach);
+        QCOMPARE(v(prefix == QLatin1String("gemma") ? "_local_base" : "_rope_base"), localBase);
+        if (prefix == QLatin1String("llama4")) {
+            QCOMPARE(v("_nope_layers"), double(nope));
+            // The NoPE layers' temperature tuning [floor_scale, attn_scale] of the file.
+            for (const auto& r : rows)
+                if (!r.toObject().value("rope").toBool()) {
+                    const auto ft = numbers(r.toObject().value("temperature_tuning"));
+                    QCOMPARE(ft.size(), std::size_t(2));
+                    const auto tau = numbers(m.value("llama4_temperature"));
+                    QVERIFY(std::abs(tau.back() - (1 + ft[1] * std::log1p(std::floor(10485760.0 / ft[0])))) < 1e-6);
+                }
+        } else {
+            for (const auto& r : rows)
+                if (r.toObject().value("layer_type").toString() == QLatin1String("full_attention")) {
+                    QCOMPARE(v("_global_base"), r.toObject().value("rope_theta").toDouble());
+                    QCOMPARE(v("_global_factor"), r.toObject().value("factor").toDouble());
+                }
+        }
+    }
+
+    // README's lecture is the deck: its numbered list is demonstrations()' titles, in order.
+    void readmeListsTheLecture() {
+        QFile f(QStringLiteral(POSLAB_SOURCE_DIR "/README.md"));
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+        const qsizetype start = lines.indexOf(QStringLiteral("## The lecture"));
+        QVERIFY(start >= 0);
+        QStringList titles;
+        for (qsizetype i = start + 1; i < lines.size() && !lines[i].startsWith(QLatin1String("## ")); ++i) {
+            static const QRegularExpression item(QStringLiteral("^(\\d+)\\. (.+)$"));
+            const auto match = item.match(lines[i]);
+            if (match.hasMatch()) {
+                QCOMPARE(match.captured(1).toInt(), int(titles.size()) + 1);
+                titles << match.captured(2);
+            }
+        }
+        QStringList expected;
+        for (const auto& d : demonstrations()) expected << QString::fromStdString(d.title);
+        QCOMPARE(titles, expected);
     }
 
     // Each demonstration's slide as a 1920×1080 projector PNG: written, the right size, not blank.

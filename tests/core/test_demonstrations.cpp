@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cmath>
 #include <complex>
+#include <cstring>
+#include <map>
 #include <numbers>
 #include <set>
 
@@ -28,6 +30,27 @@ std::vector<double> rotate(const std::vector<double>& x, double pos, double base
 std::vector<double> row(const poslab::Matrix& m, Eigen::Index r) {
     return std::vector<double>(m.row(r).data(), m.row(r).data() + m.cols());
 }
+// float32 → bfloat16, round to nearest even (written here from the format, not core/precision.h).
+double bf16(double x) {
+    float f = float(x);
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u;
+    std::memcpy(&f, &u, 4);
+    return f;
+}
+// The phase error of the legacy bfloat16 path at position p, max over the pairs of a head of d:
+// angle bf16(bf16(p)·bf16(θ_i)) against p·θ_i, wrapped to (−π, π].
+double legacyPhaseError(std::int64_t p, int d, double base) {
+    double worst = 0;
+    for (int i = 0; i < d / 2; ++i) {
+        const double th = double(float(1.0 / std::pow(base, 2.0 * i / d)));
+        const double exact = double(p) * (1.0 / std::pow(base, 2.0 * i / d));
+        double e = std::remainder(bf16(bf16(double(p)) * bf16(th)) - exact, 2 * std::numbers::pi);
+        worst = std::max(worst, std::abs(e));
+    }
+    return worst;
+}
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
     double s = 0;
     for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
@@ -47,7 +70,13 @@ private Q_SLOTS:
             QCOMPARE(demoFromKey(d.key).value(), d.id);
             QCOMPARE(demoInfo(d.id).key, d.key);
         }
-        QCOMPARE(int(keys.size()), 19);
+        // Every DemoId (the enumerators are 0 .. the last one) has exactly one entry.
+        std::set<int> ids;
+        for (const auto& d : demonstrations()) ids.insert(int(d.id));
+        QCOMPARE(int(ids.size()), int(keys.size()));
+        QCOMPARE(*ids.begin(), 0);
+        QCOMPARE(*ids.rbegin(), int(keys.size()) - 1);
+        QCOMPARE(int(keys.size()), int(DemoId::LocalGlobalLayers) + 1);
         QVERIFY(!demoFromKey("no-such-demo").has_value());
     }
 
@@ -422,6 +451,142 @@ private Q_SLOTS:
         QCOMPARE(*t.find(Method::T5)->cells[int(TableColumn::Relative)].demo, DemoId::T5Buckets);
         QCOMPARE(*t.find(Method::TransformerXL)->cells[int(TableColumn::Relative)].demo, DemoId::TransformerXLTerms);
         QCOMPARE(*t.find(Method::Alibi)->cells[int(TableColumn::Relative)].demo, DemoId::AlibiSlopes);
+    }
+
+    // RoPE in bfloat16: the numbers, against the rounding written out here.
+    void ropeBf16Numbers() {
+        auto r = demoRopeBf16();
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        const RopeBf16Input in;
+        const auto& legacy = r.value().legacy;
+        const auto& main = r.value().main;
+        QCOMPARE(legacy.anglePrecision, Precision::BFloat16);
+        QCOMPARE(main.anglePrecision, Precision::Float32);
+        QCOMPARE(legacy.phaseError.size(), in.positions.size());
+        for (std::size_t k = 0; k < in.positions.size(); ++k) {
+            const double expected = legacyPhaseError(in.positions[k], 128, 10000.0);
+            QVERIFY2(std::abs(legacy.phaseError[k] - expected) < 1e-9,
+                     qPrintable(QStringLiteral("p %1: %2 vs %3").arg(in.positions[k]).arg(legacy.phaseError[k]).arg(expected)));
+            QVERIFY(main.phaseError[k] < 1e-3);   // float32 angles: a few float32 ulps of p·θ
+        }
+        // The seed figures: 0.62 rad at 512, 2.5 at 2048, π over 0 … 4096.
+        QVERIFY(std::abs(legacy.phaseError[1] - 0.62) < 0.01);
+        QVERIFY(std::abs(legacy.phaseError[3] - 2.5) < 0.01);
+        QVERIFY(std::abs(legacy.maxPhaseError - std::numbers::pi) < 1e-3);
+        QCOMPARE(legacyPhaseError(legacy.maxPhaseAt, 128, 10000.0), legacy.maxPhaseError);
+        // Positions bfloat16 holds as the same value, counted here.
+        std::map<double, int> held;
+        for (std::int64_t p = 0; p <= 4096; ++p) ++held[bf16(double(p))];
+        std::int64_t colliding = 0;
+        for (const auto& [v, n] : held) colliding += n > 1 ? n : 0;
+        QCOMPARE(legacy.collidingPositions, colliding);
+        QCOMPARE(legacy.firstCollision.value_or(-1), std::int64_t(256));
+        QCOMPARE(main.collidingPositions, std::int64_t(0));
+        QVERIFY(!main.firstCollision);
+        QVERIFY(main.maxCosSinError > 0 && main.maxCosSinError < 4e-3);   // bfloat16's rounding of cos/sin: ≤ 2^-8
+    }
+
+    void ropeBf16Holds_data() {
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<bool>("holds");
+        QTest::addColumn<qint64>("firstCollision");   // −1: none
+        QTest::newRow("bfloat16") << "bfloat16" << true << qint64(256);
+        QTest::newRow("float16") << "float16" << true << qint64(2048);
+        QTest::newRow("float32") << "float32" << false << qint64(-1);
+        QTest::newRow("double") << "double" << false << qint64(-1);
+    }
+    void ropeBf16Holds() {
+        QFETCH(QString, precision);
+        QFETCH(bool, holds);
+        QFETCH(qint64, firstCollision);
+        ScoreParams scene = demoParams(DemoId::RopeBf16);
+        scene.precision = *enumFromKey<Precision>(precision.toStdString());
+        auto r = runDemonstration(DemoId::RopeBf16, scene);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        QCOMPARE(r.value().holds, holds);
+        const DemoFigure* first = r.value().find("legacy_first_collision");
+        QCOMPARE(first ? qint64(first->value) : qint64(-1), firstCollision);
+        QVERIFY(r.value().find("main_colliding_positions"));
+        QCOMPARE(r.value().find("main_colliding_positions")->value, 0.0);
+    }
+
+    // Local and global layers: counts from the models' rules, τ from Llama 4's formula.
+    void localGlobalLayersNumbers() {
+        auto r = runDemonstration(DemoId::LocalGlobalLayers);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        const DemoSummary& s = r.value();
+        auto v = [&](const char* name) {
+            const DemoFigure* f = s.find(name);
+            if (!f) qFatal("no figure %s", name);
+            return f->value;
+        };
+        // Gemma 3 27B: 62 layers, layer i global iff (i + 1) % 6 == 0.
+        int gemmaGlobal = 0;
+        for (int i = 0; i < 62; ++i) gemmaGlobal += (i + 1) % 6 == 0;
+        QCOMPARE(v("gemma_layers"), 62.0);
+        QCOMPARE(v("gemma_global_layers"), double(gemmaGlobal));
+        QCOMPARE(v("gemma_local_layers"), double(62 - gemmaGlobal));
+        QCOMPARE(v("gemma_local_reach"), 1023.0);            // causal window 1024: the query and 1023 keys back
+        QCOMPARE(v("gemma_local_base"), 10000.0);
+        QCOMPARE(v("gemma_global_base"), 1e6);
+        QCOMPARE(v("gemma_global_factor"), 8.0);
+        QCOMPARE(v("gemma_layers_seeing_128k"), double(gemmaGlobal));
+        // Llama 4 Scout: 48 layers, every 4th NoPE and global, the others chunked at 8192.
+        QCOMPARE(v("llama4_layers"), 48.0);
+        QCOMPARE(v("llama4_global_layers"), 12.0);
+        QCOMPARE(v("llama4_nope_layers"), 12.0);
+        QCOMPARE(v("llama4_local_layers"), 36.0);
+        QCOMPARE(v("llama4_local_reach"), 8191.0);
+        QCOMPARE(v("llama4_rope_base"), 5e5);
+        QCOMPARE(v("llama4_rope_factor"), 16.0);
+        QCOMPARE(v("llama4_layers_seeing_128k"), 12.0);
+        const DemoFigure* at = s.find("temperature_position");
+        const DemoFigure* tau = s.find("llama4_temperature");
+        QVERIFY(at && tau);
+        QCOMPARE(at->list, (std::vector<double>{131071, 1048575, 10485759}));
+        QCOMPARE(tau->list.size(), std::size_t(3));
+        for (std::size_t k = 0; k < 3; ++k) {
+            const double expected = 1.0 + 0.1 * std::log1p(std::floor((at->list[k] + 1) / 8192.0));
+            QVERIFY2(std::abs(tau->list[k] - expected) < 1e-6, qPrintable(QString::number(tau->list[k])));
+        }
+        QVERIFY(std::abs(tau->list[0] - 1.2833) < 1e-4 && std::abs(tau->list[2] - 1.7155) < 1e-4);
+        QVERIFY(s.holds);
+    }
+
+    void localGlobalLayersHolds_data() {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<bool>("holds");
+        QTest::newRow("gemma-3-27b") << "" << true;
+        QTest::newRow("window_200000") << "window" << false;      // the local layers see 128k too
+        QTest::newRow("every_layer_full") << "full" << false;     // no local layers
+        QTest::newRow("every_layer_sliding") << "sliding" << false;   // nothing sees 128k
+    }
+    void localGlobalLayersHolds() {
+        QFETCH(QString, change);
+        QFETCH(bool, holds);
+        ScoreParams scene = demoParams(DemoId::LocalGlobalLayers);
+        QCOMPARE(scene.model, demoLayerModels().front().params.model);
+        const std::int64_t layers = layerCount(scene.model);
+        auto all = [&](const char* type) {
+            std::string t;
+            for (std::int64_t i = 0; i < layers; ++i) t += (i ? "," : "") + std::string(type);
+            return t;
+        };
+        if (change == QLatin1String("window")) scene.model.window = 200000;
+        if (change == QLatin1String("full")) scene.model.layer_types = all("full");
+        if (change == QLatin1String("sliding")) scene.model.layer_types = all("sliding");
+        QVERIFY(!scene.model.validate());
+        auto r = runDemonstration(DemoId::LocalGlobalLayers, scene);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        QCOMPARE(r.value().holds, holds);
+    }
+
+    void localGlobalLayersNeedsAPattern() {
+        ScoreParams scene = demoParams(DemoId::LocalGlobalLayers);
+        scene.model = LayerPattern{};
+        auto r = runDemonstration(DemoId::LocalGlobalLayers, scene);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().message().find("layer pattern") != std::string::npos, r.error().message().c_str());
     }
 
     void everyDemonstrationHolds_data() {

@@ -8,6 +8,7 @@
 #include "ui/window/sessionactions.h"
 #include "ui/teaching/deck.h"
 #include "ui/teaching/deckpanel.h"
+#include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/presentation.h"
 #include "ui/window/teaching.h"
@@ -85,6 +86,8 @@ private Q_SLOTS:
     void keyHintsOnlyUntilTheFirstKey();
     void longContextSlidesAtTheFullContext_data();
     void longContextSlidesAtTheFullContext();
+    void bf16SlideShowsBothPaths();
+    void layersSlideShowsLocalAndGlobal();
 };
 
 void TestDeck::authoringOperation_data() {
@@ -461,8 +464,9 @@ void TestDeck::theWholeLectureAt1920x1080() {
     const auto L = p.lastLayout();
     const QRectF frame(0, 0, 1920, 1080);
     for (const QRectF& r : {L.title, L.counter, L.footer}) QVERIFY(frame.contains(r));
-    // The comparison table is all numbers; every other slide has views.
-    const bool tableOnly = demoOfSlide(d.scenes[std::size_t(slide)]) == DemoId::ComparisonTable;
+    // The comparison table and the layer overviews take the whole slide; every other slide has views.
+    const auto demo = demoOfSlide(d.scenes[std::size_t(slide)]);
+    const bool tableOnly = demo && demoFillsSlide(*demo);
     QCOMPARE(L.views.isEmpty(), tableOnly);
     const QRectF content = tableOnly ? L.numbers : L.views;
     QVERIFY(frame.contains(content));
@@ -475,7 +479,7 @@ void TestDeck::theWholeLectureAt1920x1080() {
         QVERIFY2(L.numbersHeightNeeded <= L.numbers.height() + 1, qPrintable(QString::number(L.numbersHeightNeeded)));
         QVERIFY2(L.numbersScale >= 0.95, qPrintable(QString::number(L.numbersScale)));
     }
-    // The comparison table fills its slide (larger type while it fits), not its top half.
+    // A whole-slide demonstration fills its slide (larger type while it fits), not its top half.
     if (tableOnly) QVERIFY2(L.numbersHeightNeeded >= 0.8 * L.numbers.height(), qPrintable(QString::number(L.numbersHeightNeeded / L.numbers.height())));
     // The views (or the table) take most of the slide.
     QVERIFY2(content.width() * content.height() >= 0.35 * 1920 * 1080, qPrintable(QString::number(content.width() * content.height() / (1920.0 * 1080))));
@@ -514,6 +518,36 @@ void TestDeck::longContextSlidesAtTheFullContext_data() {
     QTest::addColumn<qint64>("original");
     QTest::newRow("llama3-bands_131072") << int(DemoId::Llama3Bands) << qint64(131072) << qint64(8192);
     QTest::newRow("yarn-ramp_32768") << int(DemoId::YarnRamp) << qint64(32768) << qint64(4096);
+}
+
+// RoPE in bfloat16: the precision view of the same model on its two code paths, at 4096.
+void TestDeck::bf16SlideShowsBothPaths() {
+    const SceneParams s = demoScene(DemoId::RopeBf16);
+    QVERIFY(!sceneProblem(s));
+    QVERIFY(s.view.showPrecision);
+    QCOMPARE(visibleViews(s), std::vector<ViewKind>{ViewKind::Precision});
+    QCOMPARE(s.methods.size(), std::size_t(2));
+    for (const auto& m : s.methods) QCOMPARE(m.params.precision, Precision::BFloat16);
+    QCOMPARE(s.methods[0].params.rope.angle_precision, Precision::BFloat16);
+    QCOMPARE(s.methods[1].params.rope.angle_precision, Precision::Float32);
+    QVERIFY(s.length > 4096);
+}
+
+// Local and global layers: each model's local layer next to its global one, the decay to 128k.
+void TestDeck::layersSlideShowsLocalAndGlobal() {
+    const SceneParams s = demoScene(DemoId::LocalGlobalLayers);
+    QVERIFY(!sceneProblem(s));
+    QCOMPARE(s.methods.size(), std::size_t(4));
+    std::vector<LayerType> types;
+    for (const auto& m : s.methods) {
+        QVERIFY(!m.params.model.empty());
+        types.push_back(m.params.attention.type());
+    }
+    QCOMPARE(types, (std::vector<LayerType>{LayerType::Sliding, LayerType::Full, LayerType::Chunked, LayerType::Full}));
+    QVERIFY(s.methods[3].params.attention.nope);      // Llama 4's global layer has no RoPE
+    QVERIFY(!s.methods[1].params.attention.nope);     // Gemma 3's has
+    QCOMPARE(qint64(s.view.decayMaxDistance), qint64(131072));
+    QVERIFY(s.view.causal);   // decoders: Gemma 3's window reaches 1023 back, not ±512
 }
 
 void TestDeck::longContextSlidesAtTheFullContext() {

@@ -7,6 +7,7 @@
 #include "ui/io/export.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/layout.h"
+#include "ui/teaching/demoscenes.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -298,6 +299,40 @@ private Q_SLOTS:
             const QString key = viewKey(placed.view);
             const bool any = std::any_of(report.items.begin(), report.items.end(), [&](const LayoutItem& i) { return i.view == key; });
             QVERIFY2(any, qPrintable(key));
+        }
+    }
+
+    // Each demonstration's scene (what its slide and the window show beside the numbers), at
+    // 1280×720 and 1920×1080, light and projector: no overlaps, nothing cut, all inside.
+    void demonstrationScenesHaveNoOverlaps_data() {
+        QTest::addColumn<int>("demo");
+        QTest::addColumn<int>("screen");
+        QTest::addColumn<QString>("theme");
+        for (const auto& d : demonstrations())
+            for (int s : {0, 1})
+                for (const QString theme : {QStringLiteral("light"), QStringLiteral("projector")})
+                    QTest::newRow(qPrintable(QStringLiteral("%1_%2_%3").arg(QString::fromStdString(d.key), QLatin1String(kScreens[s].name), theme)))
+                        << int(d.id) << s << theme;
+    }
+    void demonstrationScenesHaveNoOverlaps() {
+        QFETCH(int, demo);
+        QFETCH(int, screen);
+        QFETCH(QString, theme);
+        const SceneParams scene = demoScene(DemoId(demo));
+        ExportRequest r;
+        r.format = ExportFormat::Json;
+        r.pixels = QSize(kScreens[screen].width, kScreens[screen].height);
+        r.dpi = kScreens[screen].dpi;
+        r.theme = theme;
+        const LayoutReport report = exportLayout(scene, r);
+        QVERIFY(!report.items.empty());
+        const QStringList problems = layoutProblems(report);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            r.format = ExportFormat::Png;
+            QString error;
+            QVERIFY2(exportToFile(QStringLiteral("%1/scene_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, r, &error),
+                     qPrintable(error));
         }
     }
 

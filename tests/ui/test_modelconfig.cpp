@@ -4,6 +4,7 @@
 // BLOOM/MPT/T5/GPT-2/BERT select their methods; every bad value is one message naming the key.
 #include "support/testsupport.h"
 
+#include "core/demonstrations.h"
 #include "ui/io/modelconfig.h"
 
 #include <QElapsedTimer>
@@ -185,6 +186,8 @@ private Q_SLOTS:
     void ggufRopeFreqs_data();
     void ggufRopeFreqs();
     void ggufLargeFileIsMappedNotRead();
+    void demonstrationModelsAreTheShippedConfigs_data();
+    void demonstrationModelsAreTheShippedConfigs();
 };
 
 void TestModelConfig::goldenBothForms_data() {
@@ -779,6 +782,31 @@ void TestModelConfig::ggufRopeFreqs() {
         const double want = 1.0 / std::pow(500000.0, 2.0 * i / 128) / div[std::size_t(i)];
         QVERIFY2(std::abs(got[i] - want) <= 1e-6 * want, qPrintable(QString("pair %1: %2 vs %3").arg(i).arg(got[i]).arg(want)));
     }
+}
+
+// The models of "Local and global layers" (core/demonstrations.h demoLayerModels) are the
+// configurations shipped in resources/models, read as the window and `--config` read them.
+void TestModelConfig::demonstrationModelsAreTheShippedConfigs_data() {
+    QTest::addColumn<int>("model");
+    for (std::size_t k = 0; k < demoLayerModels().size(); ++k) QTest::newRow(demoLayerModels()[k].key.c_str()) << int(k);
+}
+
+void TestModelConfig::demonstrationModelsAreTheShippedConfigs() {
+    QFETCH(int, model);
+    const DemoLayerModel& m = demoLayerModels()[std::size_t(model)];
+    const ModelConfigResult r = readModelConfigFile(QStringLiteral(POSLAB_SOURCE_DIR "/resources/models/") + QString::fromStdString(m.key) + ".json");
+    QVERIFY2(r.config, qPrintable(r.error));
+    const ScoreParams& file = r.config->params;
+    // Every declared parameter of the scene (the pattern's groups included): the differences by name.
+    QStringList differ;
+    for (const auto& entry : scoreParamTable())
+        if (!(entry.get(file) == entry.get(m.params)))
+            differ << QStringLiteral("%1: file %2, demonstration %3")
+                          .arg(QString::fromStdString(entry.path()), QString::fromStdString(formatParamValue(entry.info, entry.get(file))),
+                               QString::fromStdString(formatParamValue(entry.info, entry.get(m.params))));
+    QVERIFY2(differ.isEmpty(), qPrintable(differ.join(QLatin1Char('\n'))));
+    QVERIFY(file.model == m.params.model);
+    QCOMPARE(r.config->contextLength.value_or(0), m.context);
 }
 
 QTEST_MAIN(TestModelConfig)

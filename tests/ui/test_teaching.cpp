@@ -192,6 +192,8 @@ private Q_SLOTS:
         const QImage shot = t->demoPanel()->canvas()->grab().toImage();
         QVERIFY(shot.width() > 100 && shot.height() > 100);
         QVERIFY(inkPixels(shot, themeByName(QStringLiteral("light")).background) > 200);
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty())
+            shot.save(QStringLiteral("%1/dock_%2.png").arg(dir, QString::fromStdString(demoInfo(DemoId(id)).key)));
         // One undo step brings the default scene back.
         w.scene()->undoStack()->undo();
         QCOMPARE(w.scene()->params(), SceneParams{});

@@ -72,6 +72,7 @@ QString headText(int c) {
 Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
     Geometry g;
     g.rows = layerCount(pic.model);
+    if (pic.firstRows >= 0) g.rows = std::min(g.rows, pic.firstRows);
     const QFont body = t.font(t.fontPt);
     const double lh = plot::lineHeight(body);
     const double th = plot::lineHeight(t.font(t.titlePt));
@@ -176,9 +177,10 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
         return;
     }
     const double dmax = static_cast<double>(std::max<std::int64_t>(pic.context, 16));
-    const QString heading = QObject::tr("%1 — %2 layers: what each layer sees, and with which positional signal")
-                                .arg(pic.title.isEmpty() ? QString::fromStdString(pic.model.model_type) : pic.title)
-                                .arg(g.rows);
+    const QString name = pic.title.isEmpty() ? QString::fromStdString(pic.model.model_type) : pic.title;
+    const std::int64_t all = layerCount(pic.model);
+    const QString heading = g.rows < all ? QObject::tr("%1 — layers 0–%2 of %3 (the pattern repeats)").arg(name).arg(g.rows - 1).arg(all)
+                                         : QObject::tr("%1 — %2 layers: what each layer sees, and with which positional signal").arg(name).arg(g.rows);
     p.drawText(g.heading, Qt::AlignLeft | Qt::AlignTop,
                p.fontMetrics().elidedText(heading, Qt::ElideRight, static_cast<int>(g.heading.width())));
     {
@@ -204,7 +206,8 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
             p.drawText(QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(headText(c), Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
     p.drawText(QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-               QObject::tr("distance i − j it can attend to (log scale)"));
+               p.fontMetrics().elidedText(QObject::tr("distance i − j it can attend to (log scale)"), Qt::ElideRight,
+                                          static_cast<int>(rect.right() - g.plot.left() - 4)));
 
     // Rows: text when they are tall enough to read; the bars always.
     const bool text = g.rowH >= lh * 0.6;
@@ -291,6 +294,11 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     const std::pair<QColor, QString> legend[] = {{ropeC, QObject::tr("RoPE")},
                                                  {nopeC, QObject::tr("NoPE")},
                                                  {tempC, QObject::tr("NoPE, queries × τ(i) (temperature tuning)")}};
+    // Under the plot; moved left (as far as the table's edge) when it would run past the plot.
+    double legendW = 0;
+    for (int k = 0; k < 3; ++k)
+        if (present[k]) legendW += lh * 1.1 + p.fontMetrics().horizontalAdvance(legend[k].second) + lh;
+    lx = std::max(g.table.left(), std::min(lx, g.plot.right() + lh - legendW));
     for (int k = 0; k < 3; ++k) {
         if (!present[k]) continue;
         const auto& [c, s] = legend[k];
@@ -312,9 +320,11 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
         p.drawText(QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, note);
         lx += w + lh;
     }
-    p.setPen(t.muted);
-    p.drawText(QRectF(lx, ly, std::max(0.0, g.plot.right() - lx), lh), Qt::AlignRight | Qt::AlignVCenter,
-               QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context))));
+    const QString context = QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context)));
+    if (p.fontMetrics().horizontalAdvance(context) <= g.plot.right() - lx) {   // only where it fits
+        p.setPen(t.muted);
+        p.drawText(QRectF(lx, ly, g.plot.right() - lx, lh), Qt::AlignRight | Qt::AlignVCenter, context);
+    }
     p.restore();
 }
 

@@ -23,6 +23,8 @@ struct LayersPicture {
     std::int64_t selected = -1;         // highlighted layer (the one the views show), −1 = none
     std::int64_t compared = -1;         // a second highlighted layer (compare mode), −1 = none
     QString title;                      // model name for the heading
+    std::int64_t firstRows = -1;        // draw only layers 0 .. firstRows−1 (a repeating pattern's
+                                        // first periods, on a slide), the heading says "of L"; −1 = all
 };
 
 // One row's text columns, for people: "sliding", "RoPE" or "NoPE, τ ≤ 1.716" (the temperature

@@ -3,6 +3,8 @@
 #include "core/t5.h"
 #include "ui/render/colormap.h"
 #include "ui/render/formula.h"
+#include "ui/render/layersrenderer.h"
+#include "ui/render/plot.h"
 
 #include <QFontMetricsF>
 #include <QMouseEvent>
@@ -278,6 +280,67 @@ qreal tableGrid(QPainter& p, const QRectF& r, const std::vector<std::vector<QStr
     return y - r.top();
 }
 
+// Local and global layers: the two models' numbers as a table (a column each), then the first
+// periods of each model's layer overview side by side (the overview's own rows and bars).
+qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, const Theme& t, qreal gap) {
+    const std::vector<DemoLayerModel>& models = demoLayerModels();
+    if (models.size() < 2) return 0;
+    auto num = [&](const char* name) {
+        const DemoFigure* f = s.find(name);
+        return f ? shortNumber(f->value) : QStringLiteral("?");
+    };
+    // The texts of a model's first local and first global layer, as the overview writes them.
+    auto rowOf = [](const DemoLayerModel& m, bool global) {
+        const LayerPattern& pat = m.params.model;
+        for (LayerType type : global ? std::vector<LayerType>{LayerType::Full} : std::vector<LayerType>{LayerType::Sliding, LayerType::Chunked})
+            if (const auto layer = firstLayerOfType(pat, type)) return layerRowText(pat, *layer, m.context);
+        return LayerRowText{};
+    };
+    auto signal = [](const LayerRowText& rt) {
+        QStringList parts{rt.signal};
+        if (!rt.base.isEmpty()) parts << rt.base;
+        if (!rt.scaling.isEmpty()) parts << rt.scaling;
+        return parts.join(QStringLiteral(", "));
+    };
+    const LayerRowText gl = rowOf(models[0], false), gg = rowOf(models[0], true), ll = rowOf(models[1], false), lg = rowOf(models[1], true);
+    QString tau;
+    if (const DemoFigure* f = s.find("llama4_temperature")) {
+        QStringList l;
+        for (double v : f->list) l << shortNumber(v);
+        tau = l.join(QStringLiteral(" / "));
+    }
+    const std::vector<std::vector<QString>> rows = {
+        {QString(), qs(models[0].name), qs(models[1].name)},
+        {QObject::tr("layers"), num("gemma_layers"), num("llama4_layers")},
+        {QObject::tr("local layers"), QObject::tr("%1 %2: %3, up to %4 tokens back").arg(num("gemma_local_layers"), gl.type, gl.reach, num("gemma_local_reach")),
+         QObject::tr("%1 %2: %3, up to %4 tokens back").arg(num("llama4_local_layers"), ll.type, ll.reach, num("llama4_local_reach"))},
+        {QObject::tr("their positions"), signal(gl), signal(ll)},
+        {QObject::tr("global layers (see everything)"), QObject::tr("%1: %2").arg(num("gemma_global_layers"), signal(gg)),
+         QObject::tr("%1: %2").arg(num("llama4_global_layers"), signal(lg))},
+        {QObject::tr("layers that see a token 128k back"), QObject::tr("%1 of %2").arg(num("gemma_layers_seeing_128k"), num("gemma_layers")),
+         QObject::tr("%1 of %2").arg(num("llama4_layers_seeing_128k"), num("llama4_layers"))},
+        {QObject::tr("query scale τ at 128k / 1M / 10M"), QObject::tr("none"), tau},
+    };
+    qreal y = r.top();
+    y += tableGrid(p, QRectF(r.left(), y, r.width(), 0), rows, {0.24, 0.38, 0.38}, t, nullptr, nullptr) + gap;
+    // Two periods of Gemma 3's pattern (12 layers), three of Llama 4's: side by side on a slide,
+    // one under the other where that leaves each too narrow for its columns (the dock).
+    const double lh = plot::lineHeight(t.font(t.fontPt));
+    const qreal h = plot::lineHeight(t.font(t.titlePt)) * 2.2 + lh * (4.0 + 12 * 1.15) + 8;
+    const bool stacked = (r.width() - gap) / 2 < lh * 34;
+    const qreal colW = stacked ? r.width() : (r.width() - gap) / 2;
+    for (int k = 0; k < 2; ++k) {
+        LayersPicture pic;
+        pic.model = models[std::size_t(k)].params.model;
+        pic.dim = models[std::size_t(k)].params.dim;
+        pic.context = models[std::size_t(k)].context;
+        pic.title = qs(models[std::size_t(k)].name);
+        pic.firstRows = 12;
+        drawLayers(p, stacked ? QRectF(r.left(), y + k * (h + gap), colW, h) : QRectF(r.left() + k * (colW + gap), y, colW, h), pic, t);
+    }
+    return y + (stacked ? 2 * h + gap : h) + gap - r.top();
+}
+
 }  // namespace
 
 // ============================================================================ data
@@ -312,12 +375,16 @@ const DemoData& demoData(DemoId id) {
         case DemoId::TransformerXLTerms:
         case DemoId::AlibiSlopes:
         case DemoId::Llama3Bands:
-        case DemoId::YarnRamp: break;   // the summary holds every number they show
+        case DemoId::YarnRamp:
+        case DemoId::RopeBf16:
+        case DemoId::LocalGlobalLayers: break;   // the summary holds every number they show
     }
     return cache.emplace(id, std::move(d)).first->second;
 }
 
 // ============================================================================ painting
+bool demoFillsSlide(DemoId id) { return id == DemoId::ComparisonTable || id == DemoId::LocalGlobalLayers; }
+
 QString demoFormula(DemoId id) {
     switch (id) {
         case DemoId::PermutationEquivariance: return QStringLiteral("\\mathrm{Attn}(P X) = P\\, \\mathrm{Attn}(X),\\quad \\mathrm{Attn}(X) = \\mathrm{softmax}\\left(\\frac{X X^{\\top}}{\\sqrt{d}}\\right) X");
@@ -348,6 +415,12 @@ QString demoFormula(DemoId id) {
         case DemoId::AlibiSlopes: return QStringLiteral("s_{ij} = q_i \\cdot k_j - m_h\\,(i - j),\\quad m_h = 2^{-8h/H}");
         case DemoId::Llama3Bands: return QStringLiteral("\\theta_i' = \\theta_i\\ (\\lambda_i < L/4),\\quad \\theta_i' = \\theta_i / s\\ (\\lambda_i > L),\\quad \\text{blended between}");
         case DemoId::YarnRamp: return QStringLiteral("\\theta_i' = (1 - \\gamma_i)\\,\\frac{\\theta_i}{s} + \\gamma_i\\,\\theta_i,\\quad c = 0.1 \\ln s + 1");
+        case DemoId::RopeBf16:
+            return QStringLiteral("\\phi_i(p) = \\mathrm{bf16}\\left(\\mathrm{bf16}(p)\\cdot \\mathrm{bf16}(\\theta_i)\\right)\\ \\text{(legacy)},\\quad "
+                                  "\\phi_i(p) = \\mathrm{f32}(p\\, \\theta_i)\\ \\text{(transformers main)}");
+        case DemoId::LocalGlobalLayers:
+            return QStringLiteral("i - W < j \\le i\\ \\text{(sliding)},\\quad \\lfloor j/C \\rfloor = \\lfloor i/C \\rfloor\\ \\text{(chunked)},\\quad "
+                                  "\\tau(i) = 1 + 0.1 \\ln\\left(1 + \\lfloor (i+1)/8192 \\rfloor\\right)\\ \\text{(NoPE)}");
     }
     return {};
 }
@@ -390,7 +463,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
     // Figures: label (and note) on the left, value on the right.
     const qreal valueW = std::min(w * 0.32, QFontMetricsF(bold, p.device()).horizontalAdvance(QStringLiteral("−0.0000·10⁻¹⁶")) + 8);
     const qreal labelW = w - valueW - 8;
-    if (id != DemoId::ComparisonTable) {
+    if (id != DemoId::ComparisonTable && id != DemoId::LocalGlobalLayers) {   // those two: a table of their own below
         for (const auto& f : d.summary.figures) {
             if (!f.list.empty()) continue;   // lists are the evidence's charts below
             const qreal h1 = text(p, x, y, labelW, qs(f.label), body, t.foreground);
@@ -490,6 +563,19 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
         case DemoId::TransformerXLTerms:
         case DemoId::Llama3Bands:
             break;
+        case DemoId::RopeBf16: {
+            // The phase error of both paths at the demonstration's positions, on a log axis.
+            const DemoFigure* xs = d.summary.find("position");
+            const DemoFigure* legacy = d.summary.find("legacy_phase_error");
+            const DemoFigure* main = d.summary.find("main_phase_error");
+            if (!xs || !legacy || !main) break;
+            std::vector<QString> xl;
+            for (double v : xs->list) xl.push_back(shortNumber(v));
+            y += lineChart(p, QRectF(x, y, w, 0), xl, {{qs(legacy->label), legacy->list, t.series(1)}, {qs(main->label), main->list, t.series(0)}},
+                           QObject::tr("position p: largest phase error over the pairs (rad)"), t) + gap;
+            break;
+        }
+        case DemoId::LocalGlobalLayers: y += layerModelsEvidence(p, QRectF(x, y, w, 0), d.summary, t, gap); break;
         case DemoId::ShawClipping:
         case DemoId::T5Buckets:
         case DemoId::AlibiSlopes:

@@ -1,8 +1,9 @@
 #pragma once
 // The demonstration panel: a demonstration's claim, its numbers (core/demonstrations.h), what
 // they show, and a small picture of the evidence (the two heatmaps that must be equal, the decay
-// curve, the operation counts, the extrapolation verdicts, the comparison table whose cells open
-// the demonstration that shows them). paintDemo() draws it on any painter — the dock in the window
+// curve, the operation counts, the extrapolation verdicts, the bf16 phase error of both code
+// paths, the two models' layer overviews, the comparison table whose cells open the
+// demonstration that shows them). paintDemo() draws it on any painter — the dock in the window
 // and presentation mode call the same function.
 #include "core/demonstrations.h"
 #include "ui/render/theme.h"
@@ -39,6 +40,10 @@ const DemoData& demoData(DemoId id);
 
 // The demonstration's claim as a formula source (ui/render/formula.h); empty for the table.
 QString demoFormula(DemoId id);
+
+// Demonstrations whose own evidence is wide (the comparison table, the two layer overviews): on
+// a slide it takes the whole width, without the scene's views beside it.
+bool demoFillsSlide(DemoId id);
 
 // A clickable area of a painted demonstration (comparison-table cells).
 struct DemoHit {

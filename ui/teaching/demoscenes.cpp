@@ -214,6 +214,57 @@ SceneParams demoScene(DemoId id) {
             onlyViews(s, false, false, false, true);
             break;
         }
+        case DemoId::RopeBf16: {
+            // The same bfloat16 RoPE on its two code paths, in the precision view: the angle error
+            // against position (collisions marked) and the largest error per position.
+            const ScoreParams dp = demoParams(id);
+            MethodConfig legacy, main;
+            legacy.params = main.params = dp;
+            legacy.params.rope.angle_precision = dp.precision;
+            main.params.rope.angle_precision = Precision::Float32;
+            legacy.label = QStringLiteral("%1 angles (legacy)").arg(qs(std::string(enumKey(dp.precision))));
+            main.label = QStringLiteral("float32 angles (transformers)");
+            s.methods = {legacy, main};
+            s.length = 4097;
+            s.positions = {512, 2048, 4096};
+            s.pairs = {1, 8, 24};
+            s.view.showDifference = false;
+            onlyViews(s, false, false, false, false);
+            s.view.showPrecision = true;
+            break;
+        }
+        case DemoId::LocalGlobalLayers: {
+            // Each model's local layer next to its global one: the decay stops where a layer stops
+            // seeing; the layer overview shows the edited configuration's whole pattern.
+            s.methods.clear();
+            for (const auto& m : demoLayerModels()) {
+                const LayerPattern& pat = m.params.model;
+                for (LayerType type : {LayerType::Sliding, LayerType::Chunked, LayerType::Full}) {
+                    const auto layer = firstLayerOfType(pat, type);
+                    if (!layer) continue;
+                    MethodConfig c;
+                    c.params = m.params;
+                    c.params.applyLayer(*layer);
+                    const LayerParams lp = layerParams(pat, *layer);
+                    c.label = QStringLiteral("%1, layer %2 (%3%4)")
+                                  .arg(qs(m.name))
+                                  .arg(*layer)
+                                  .arg(qs(std::string(enumKey(type))))
+                                  .arg(lp.rope ? QString() : QStringLiteral(", NoPE"));
+                    s.methods.push_back(c);
+                }
+            }
+            s.length = std::min<std::int64_t>(131072, kMaxLength);
+            s.positions = {0, 1023, 8191, s.length - 1};
+            s.view.causal = true;   // decoders: a window of 1024 reaches 1023 tokens back
+            s.view.showDifference = false;
+            onlyViews(s, false, false, true, false);
+            s.view.showLayers = true;
+            s.view.decayMaxDistance = s.length;
+            s.view.decayLogX = true;
+            s.view.decayShowBound = false;
+            break;
+        }
     }
     // Clamp positions to the sequence.
     Positions kept;

@@ -310,7 +310,7 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
     }
 
     const std::optional<DemoId> demo = demoOfSlide(sl);
-    const bool tableOnly = demo && *demo == DemoId::ComparisonTable;
+    const bool tableOnly = demo && demoFillsSlide(*demo);
     const qreal contentH = contentBottom - contentTop;
     if (tableOnly) {
         L.numbers = QRectF(margin, contentTop, W - 2 * margin, contentH);
@@ -368,8 +368,8 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
             if (need <= L.numbers.height() || scale <= minScale) break;
             scale = std::max(minScale, scale * 0.92);
         }
-        // The comparison table alone on its slide: larger type while it still fits, so that it
-        // fills the slide instead of its top half.
+        // A demonstration alone on its slide (the comparison table, the layer overviews): larger
+        // type while it still fits, so that it fills the slide instead of its top half.
         for (int iter = 0; tableOnly && need <= L.numbers.height() && iter < 12; ++iter) {
             Theme bigger = themeByName(themeName_, scale * 1.08);
             bigger.lineWidth = t.lineWidth;

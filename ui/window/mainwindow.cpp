@@ -405,6 +405,7 @@ void MainWindow::updateDisplay() {
     DisplaySpec d = scheduler_.display();
     d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells);
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
+    d.precisionCells = precision_->cellsFor(static_cast<int>(s.methods.size()));
     scheduler_.setDisplay(d);
 }
 

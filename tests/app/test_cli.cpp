@@ -142,10 +142,11 @@ void TestCli::ropeMatchesPyTorchBitForBit() {
                        .value("cases").toArray()[index].toObject();
     QStringList pos;
     for (const auto& v : c["positions"].toArray()) pos << QString::number(qint64(v.toDouble()));
-    const Run r = runPoslab({"compute", "rope", "--head-dim", QString::number(c["head_dim"].toInt()), "--base",
-                             QString::number(c["base"].toDouble(), 'g', 17), "--positions", pos.join(','), "--precision",
-                             c["precision"].toString(), "--angle-precision", c["angle_precision"].toString(), "--vectors", "-"},
-                            rowsJson(testsupport::toMatrix(c["q"])));
+    QStringList args{"compute", "rope", "--head-dim", QString::number(c["head_dim"].toInt()), "--base",
+                     QString::number(c["base"].toDouble(), 'g', 17), "--positions", pos.join(','), "--precision",
+                     c["precision"].toString(), "--angle-precision", c["angle_precision"].toString(), "--vectors", "-"};
+    if (c.contains("code_path")) args << "--code-path" << c["code_path"].toString() << "--layout" << c["layout"].toString();
+    const Run r = runPoslab(args, rowsJson(testsupport::toMatrix(c["q"])));
     EXPECT_OK(r);
     const QJsonObject j = r.json();
     for (const char* key : {"cos", "sin", "rotated"}) {

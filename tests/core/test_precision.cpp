@@ -335,7 +335,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("index");
         const auto cases = testsupport::loadJson(QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/precision/rope_precision_reference.json"))
                                .value("cases").toArray();
-        QVERIFY(cases.size() >= 20);
+        QVERIFY(cases.size() >= 32);   // 20 transformers (main, legacy), 12 Meta complex64
         for (int i = 0; i < cases.size(); ++i) {
             const auto c = cases[i].toObject();
             const QString tag = QString("%1_%2_angles-%3_d%4_theta%5")
@@ -353,6 +353,9 @@ private Q_SLOTS:
         p.base = c["base"].toDouble();
         p.precision = *enumFromKey<Precision>(c["precision"].toString().toStdString());
         p.angle_precision = *enumFromKey<Precision>(c["angle_precision"].toString().toStdString());
+        // Meta's complex64 path (cases "meta"): interleaved pairs.
+        if (c.contains("code_path")) p.code_path = *enumFromKey<RopeCodePath>(c["code_path"].toString().toStdString());
+        if (c.contains("layout")) p.layout = *enumFromKey<RopeLayout>(c["layout"].toString().toStdString());
         QVERIFY(!p.validate());
         Positions pos;
         for (const auto& v : c["positions"].toArray()) pos.push_back(std::int64_t(v.toDouble()));

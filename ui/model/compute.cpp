@@ -829,9 +829,14 @@ QString precisionPath(const RopeParams& rp) {
     const QString dtype = qs(enumKey(rp.precision));
     switch (rp.precision) {
     case Precision::Double: return QObject::tr("double (exact: no error)");
-    case Precision::Float32: return QObject::tr("float32 (angles, cos and sin in float32)");
+    case Precision::Float32:
+        if (rp.code_path == RopeCodePath::MetaComplex64)
+            return QObject::tr("float32, Meta's complex64 path (torch.polar, complex product)");
+        return QObject::tr("float32 (angles, cos and sin in float32)");
     default: break;
     }
+    if (rp.code_path == RopeCodePath::MetaComplex64)
+        return QObject::tr("%1, Meta's complex64 path (angles and cos/sin in float32, product cast to %1)").arg(dtype);
     if (ropeAnglePrecision(rp) == Precision::Float32)
         return QObject::tr("%1, angles in float32, cos/sin cast to %1 (transformers main)").arg(dtype);
     return QObject::tr("%1, angles in %2 (legacy path)").arg(dtype, qs(enumKey(ropeAnglePrecision(rp))));

@@ -674,15 +674,18 @@ RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Position
     const RopeTables t = ropeTablePairs(params, f, positions, pairs);
     const auto n = static_cast<Eigen::Index>(positions.size());
     const auto h = static_cast<Eigen::Index>(pairs.size());
-    RopePrecisionErrors e{Matrix(n, h), Matrix(n, h), Matrix(n, h), Vector::Zero(n)};
+    RopePrecisionErrors e{Matrix(n, h), Matrix(n, h), Matrix(n, h), Vector::Zero(n), Matrix(n, h)};
+    const auto wrap = [](double d) {
+        d = std::remainder(d, kTwoPi);   // [−π, π]
+        return d <= -std::numbers::pi ? std::numbers::pi : d;
+    };
     for (Eigen::Index k = 0; k < n; ++k) {
         const double p = static_cast<double>(positions[static_cast<std::size_t>(k)]);
         for (Eigen::Index c = 0; c < h; ++c) {
             const int i = pairs[static_cast<std::size_t>(c)];
             const double ax = p * fx.inv_freq[i];
-            double d = std::remainder(a(k, i) - ax, kTwoPi);   // [−π, π]
-            if (d <= -std::numbers::pi) d = std::numbers::pi;
-            e.angle(k, c) = d;
+            e.angle(k, c) = wrap(a(k, i) - ax);
+            e.phase(k, c) = wrap(std::atan2(t.sin(k, c), t.cos(k, c)) - ax);
             e.cos(k, c) = t.cos(k, c) - std::cos(ax) * fx.attention_factor;
             e.sin(k, c) = t.sin(k, c) - std::sin(ax) * fx.attention_factor;
             e.max_abs[k] = std::max({e.max_abs[k], std::abs(e.cos(k, c)), std::abs(e.sin(k, c))});

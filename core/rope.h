@@ -193,12 +193,16 @@ Precision ropeAnglePrecision(const RopeParams& params);
 // "Precision"): per position (rows) and pair (columns, r/2), the angle the path uses (ropeAngles)
 // minus the exact angle p·inv_freq in double, wrapped to (−π, π]; the cos and sin the path uses
 // (ropeTables' entry of the pair, attention factor included) minus the exact double ones; and per
-// position the largest |cos error| or |sin error| over the pairs. The frequencies follow the
+// position the largest |cos error| or |sin error| over the pairs; and the phase error, the angle of
+// the rotation the path applies, atan2(sin, cos) of its table entries, minus the exact angle,
+// wrapped to (−π, π] (with float32 angles in bfloat16 what remains is cos/sin's rounding: at most
+// about 2^-9·√2 = 2.8e-3). The frequencies follow the
 // runtime rule (seq_len = params.seq_len or max(positions)+1), in params.precision and in double.
 // Precondition: params validate, positions valid and, with float16 angles, at most 65504.
 struct RopePrecisionErrors {
     Matrix angle, cos, sin;
     Vector max_abs;
+    Matrix phase;
 };
 RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions);
 // The same for the listed pairs only (columns in the list's order; max_abs over them), in

@@ -320,8 +320,18 @@ private Q_SLOTS:
             for (Eigen::Index k = 0; k < Eigen::Index(pos.size()); ++k) {
                 QCOMPARE(some.cos(k, Eigen::Index(c)), t.cos(k, j) - tx.cos(k, j));
                 QCOMPARE(some.sin(k, Eigen::Index(c)), t.sin(k, j) - tx.sin(k, j));
+                // The phase of the rotation the path applies against the exact angle: no more
+                // than its angle error plus what rounding cos and sin to the dtype can turn it
+                // (half an ulp of each, about 2^-9·√2 in bfloat16), and ~0 in double.
+                const double ph = some.phase(k, Eigen::Index(c)), ang = some.angle(k, Eigen::Index(c));
+                const double ulp = p.precision == Precision::BFloat16 ? 0x1p-8 : p.precision == Precision::Float16 ? 0x1p-11
+                                 : p.precision == Precision::Float32 ? 0x1p-24 : 0x1p-52;
+                QVERIFY2(std::abs(std::remainder(ph - ang, 2 * M_PI)) <= 1.5 * ulp + 1e-12,
+                         qPrintable(QString("position %1 pair %2: phase %3, angle %4").arg(pos[std::size_t(k)]).arg(pairs[c]).arg(ph).arg(ang)));
             }
         }
+        if (p.precision == Precision::BFloat16 && p.angle_precision == Precision::Float32)
+            QVERIFY(some.phase.cwiseAbs().maxCoeff() > 1e-3);   // the cos/sin rounding shows
         // ... and the same numbers as the all-pairs call, column for column.
         const RopePrecisionErrors all = ropePrecisionErrors(p, pos);
         for (std::size_t c = 0; c < pairs.size(); ++c) {

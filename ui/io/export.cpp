@@ -547,6 +547,7 @@ void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
         w.beginObject();
         jstr(w.key("title"), p.title);
         w.key("difference").boolean(p.difference);
+        if (!p.quantity.isEmpty()) jstr(w.key("quantity"), p.quantity);   // e.g. "score error" (precision view)
         if (!p.error.isEmpty()) jstr(w.key("error"), p.error);
         // What each value stands for (cli.md, "What figure writes for long ranges"): one cell,
         // a statistic over the block query_ranges[r] × key_ranges[c], or the one cell

@@ -852,7 +852,7 @@ HeatmapResult scoreErrorHeatmap(const SceneParams& scene, const ScoreParams& p, 
     h.causal = scene.view.causal;
     h.content = fileContentText(scene);
     HeatmapPanel panel;
-    panel.difference = true;
+    panel.quantity = QObject::tr("score error");
     panel.title = QObject::tr("score error: %1 − double").arg(qs(enumKey(p.precision)));
     panel.aggregate = scene.view.aggregate;
     panel.queryRanges = panel.keyRanges = splitRange(0, scene.length, std::max(1, display.precisionCells));

@@ -96,6 +96,7 @@ struct HeatmapPanel {
     std::vector<PositionRange> queryRanges, keyRanges;   // the block [from, to) of each row / column
     QString error;                      // non-empty: values empty
     bool difference = false;            // a "B − A" panel
+    QString quantity;                   // what a value is, when not a score, weight or difference ("score error")
     double lo = 0, hi = 1;              // colour range of this panel
     bool diverging = true;
 };

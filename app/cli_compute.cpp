@@ -740,8 +740,9 @@ int precision(const std::vector<std::string>& args) {
         printHelpAndExit("poslab compute precision --head-dim N --positions LIST|RANGE --precision P [--angle-precision A] [options]",
                          "What the precision path does to RoPE's angles and tables: per position and pair, the angle\n"
                          "(wrapped to (-pi, pi]), cos and sin the path uses minus the exact double-precision values.\n"
-                         "Prints {\"positions\", \"angle_error\", \"cos_error\", \"sin_error\", \"max_abs_error\", \"collisions\"}\n"
-                         "(max_abs_error: per position, the largest |cos error| or |sin error| over the pairs;\n"
+                         "Prints {\"positions\", \"angle_error\", \"cos_error\", \"sin_error\", \"max_abs_error\", \"phase_error\",\n"
+                         "\"collisions\"} (max_abs_error: per position, the largest |cos error| or |sin error| over the pairs;\n"
+                         "phase_error: per position and pair, atan2(sin, cos) of what the path uses minus the exact angle;\n"
                          "collisions: [{\"value\", \"positions\"}], the given positions the angle dtype holds as one value).",
                          specs);
         return 0;
@@ -762,6 +763,7 @@ int precision(const std::vector<std::string>& args) {
     j.key("cos_error").matrix(e.cos);
     j.key("sin_error").matrix(e.sin);
     j.key("max_abs_error").vector(e.max_abs);
+    j.key("phase_error").matrix(e.phase);
     // Positions the angle dtype cannot tell apart (bfloat16 above 256, float16 above 2048).
     j.key("collisions").beginArray();
     for (const PositionCollision& c : ropePositionCollisions(r, pos)) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace poslab {
@@ -269,17 +270,29 @@ std::int64_t totalSize(const std::vector<PositionRange>& r) {
 // `length` keys. Past this it is refused at once rather than left running for minutes.
 constexpr std::int64_t kMaxSampleWork = std::int64_t{1} << 34;
 
-Result<AggregatedScores> sampledBlocks(const ScoreParams& params, std::int64_t length, AggregatedScores out) {
+// The values of the cells queries × keys (|queries| × |keys|) that the blocks reduce: scores(), or
+// the error of a reduced-precision path (aggregateScoreErrors), with `passes` × scoresWork's work.
+struct CellValues {
+    std::function<Result<Matrix>(const Positions& queries, const Positions& keys)> at;
+    std::int64_t passes = 1;
+};
+
+CellValues scoreCells(const ScoreParams& params, std::int64_t length) {
+    return {[&params, length](const Positions& q, const Positions& k) { return scores(params, q, k, length); }, 1};
+}
+
+Result<AggregatedScores> sampledBlocks(const ScoreParams& params, std::int64_t length, const CellValues& cells,
+                                       AggregatedScores out) {
     for (const auto& r : out.queryRanges) out.sampledQueries.push_back(r.from + (r.size() - 1) / 2);
     for (const auto& r : out.keyRanges) out.sampledKeys.push_back(r.from + (r.size() - 1) / 2);
-    const std::int64_t work = scoresWork(params, length, static_cast<std::int64_t>(out.sampledQueries.size()),
-                                         static_cast<std::int64_t>(out.sampledKeys.size()));
+    const std::int64_t work = cells.passes * scoresWork(params, length, static_cast<std::int64_t>(out.sampledQueries.size()),
+                                                        static_cast<std::int64_t>(out.sampledKeys.size()));
     if (work > kMaxSampleWork)
         return ParamError{"length",
                           "a sample within the work limit (" + formatInt(kMaxSampleWork) + " multiply-adds" +
                               (params.softmax ? "; softmax normalises each sampled row over all N keys" : std::string{}) + ")",
                           formatInt(length) + " (" + formatInt(work) + " multiply-adds)"};
-    auto s = scores(params, out.sampledQueries, out.sampledKeys, length);
+    auto s = cells.at(out.sampledQueries, out.sampledKeys);
     if (!s) return s.error();
     out.values = std::move(s.value());
     if (params.causal)
@@ -290,8 +303,8 @@ Result<AggregatedScores> sampledBlocks(const ScoreParams& params, std::int64_t l
     return out;
 }
 
-// Every cell of the ranges through scores(), in tiles that respect its limits.
-Result<AggregatedScores> reducedBlocks(const ScoreParams& params, std::int64_t length, Aggregate aggregate,
+// Every cell of the ranges through `cells` (scores()), in tiles that respect scores()'s limits.
+Result<AggregatedScores> reducedBlocks(const ScoreParams& params, Aggregate aggregate, const CellValues& cells,
                                        AggregatedScores out) {
     const auto R = static_cast<Eigen::Index>(out.queryRanges.size()), C = static_cast<Eigen::Index>(out.keyRanges.size());
     Positions qpos, kpos;
@@ -317,7 +330,7 @@ Result<AggregatedScores> reducedBlocks(const ScoreParams& params, std::int64_t l
         const Positions qs(qpos.begin() + q0, qpos.begin() + std::min(nq, q0 + qt));
         for (std::int64_t k0 = 0; k0 < nk; k0 += kt) {
             const Positions ks(kpos.begin() + k0, kpos.begin() + std::min(nk, k0 + kt));
-            auto s = scores(params, qs, ks, length);
+            auto s = cells.at(qs, ks);
             if (!s) return s.error();
             const Matrix& v = s.value();
             for (Eigen::Index i = 0; i < v.rows(); ++i) {
@@ -375,6 +388,15 @@ Result<std::vector<double>> distanceValues(const ScoreParams& params, std::int64
     return scoresByDistance(params, length, lo, hi);
 }
 
+Check checkRanges(const std::vector<PositionRange>& rs, const char* name, std::int64_t length) {
+    if (rs.empty()) return ParamError{name, "at least one range", "none"};
+    for (const auto& r : rs)
+        if (r.from < 0 || r.to <= r.from || r.to > length)
+            return ParamError{name, "non-empty ranges within [0, length = " + formatInt(length) + ")",
+                              formatInt(r.from) + ":" + formatInt(r.to)};
+    return std::nullopt;
+}
+
 }  // namespace
 
 Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t length,
@@ -382,16 +404,8 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
                                          const std::vector<PositionRange>& keyRanges, Aggregate aggregate,
                                          std::int64_t maxWork) {
     if (auto e = params.validate()) return *e;
-    auto checkRanges = [&](const std::vector<PositionRange>& rs, const char* name) -> Check {
-        if (rs.empty()) return ParamError{name, "at least one range", "none"};
-        for (const auto& r : rs)
-            if (r.from < 0 || r.to <= r.from || r.to > length)
-                return ParamError{name, "non-empty ranges within [0, length = " + formatInt(length) + ")",
-                                  formatInt(r.from) + ":" + formatInt(r.to)};
-        return std::nullopt;
-    };
-    if (auto e = checkRanges(queryRanges, "queries")) return *e;
-    if (auto e = checkRanges(keyRanges, "keys")) return *e;
+    if (auto e = checkRanges(queryRanges, "queries", length)) return *e;
+    if (auto e = checkRanges(keyRanges, "keys", length)) return *e;
     AggregatedScores out;
     out.queryRanges = queryRanges;
     out.keyRanges = keyRanges;
@@ -426,9 +440,35 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
         if (f.error().parameter == "result") return f.error();
         // Past the structured work limit: as any other matrix below.
     }
+    const CellValues cells = scoreCells(params, length);
     if (aggregateWork(params, length, totalSize(queryRanges), totalSize(keyRanges)) <= maxWork)
-        return reducedBlocks(params, length, aggregate, std::move(out));
-    return sampledBlocks(params, length, std::move(out));
+        return reducedBlocks(params, aggregate, cells, std::move(out));
+    return sampledBlocks(params, length, cells, std::move(out));
+}
+
+Result<AggregatedScores> aggregateScoreErrors(const ScoreParams& params, std::int64_t length,
+                                              const std::vector<PositionRange>& queryRanges,
+                                              const std::vector<PositionRange>& keyRanges, Aggregate aggregate,
+                                              std::int64_t maxWork) {
+    if (auto e = params.validate()) return *e;
+    if (auto e = checkRanges(queryRanges, "queries", length)) return *e;
+    if (auto e = checkRanges(keyRanges, "keys", length)) return *e;
+    ScoreParams exact = params;
+    exact.precision = Precision::Double;
+    const CellValues cells{[&](const Positions& q, const Positions& k) -> Result<Matrix> {
+                               auto a = scores(params, q, k, length);
+                               if (!a) return a.error();
+                               auto b = scores(exact, q, k, length);
+                               if (!b) return b.error();
+                               return Matrix(a.value() - b.value());
+                           },
+                           2};
+    AggregatedScores out;
+    out.queryRanges = queryRanges;
+    out.keyRanges = keyRanges;
+    if (2 * aggregateWork(params, length, totalSize(queryRanges), totalSize(keyRanges)) <= maxWork)
+        return reducedBlocks(params, aggregate, cells, std::move(out));
+    return sampledBlocks(params, length, cells, std::move(out));
 }
 
 }  // namespace poslab

@@ -112,6 +112,17 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
                                          const std::vector<PositionRange>& keyRanges, Aggregate aggregate,
                                          std::int64_t maxWork);
 
+// The same blocks of the error of a reduced-precision path: cell (i, j) is scores(params)(i, j) −
+// scores(params with precision = double)(i, j), the score in the scene's dtype (bfloat16,
+// float16, float32: content, rotation and dot product rounded as core/scores.h says) minus the
+// exact one (core/precision.h). Never structured (a rounded score is not a function of i − j):
+// exact while both matrices' cells fit `maxWork` (2·aggregateWork), else the centre cells, marked
+// `sampled`. Preconditions and errors: as aggregateScores.
+Result<AggregatedScores> aggregateScoreErrors(const ScoreParams& params, std::int64_t length,
+                                              const std::vector<PositionRange>& queryRanges,
+                                              const std::vector<PositionRange>& keyRanges, Aggregate aggregate,
+                                              std::int64_t maxWork);
+
 // Work of reducing every cell of the given ranges exactly (multiply-add equivalents).
 std::int64_t aggregateWork(const ScoreParams& params, std::int64_t length, std::int64_t rows, std::int64_t cols);
 

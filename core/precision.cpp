@@ -1,5 +1,6 @@
 #include "core/precision.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -54,21 +55,26 @@ double roundToPrecision(Precision p, double x) {
 }
 
 Matrix precisionScores(Precision p, const Matrix& q, const Matrix& k, double scale) {
-    const Eigen::Index n = q.cols();
+    const Eigen::Index n = q.cols(), nk = k.rows();
     const double sc = roundToPrecision(p, scale);
-    Matrix out(q.rows(), k.rows());
-    std::vector<float> qf(static_cast<std::size_t>(n));
+    Matrix out(q.rows(), nk);
+    // Keys channel-major in float (exact: the entries are bfloat16/float16 values), so that the
+    // channel loop runs over all keys at once: acc[j] += q_ic·k_jc, one key per lane. A product of
+    // two bfloat16/float16 values is exact in float32, each sum one float32 rounding, in channel
+    // order for every key, as torch's.
+    std::vector<float> kt(static_cast<std::size_t>(n * nk)), acc(static_cast<std::size_t>(nk));
+    for (Eigen::Index j = 0; j < nk; ++j)
+        for (Eigen::Index c = 0; c < n; ++c) kt[static_cast<std::size_t>(c * nk + j)] = static_cast<float>(k(j, c));
     for (Eigen::Index i = 0; i < q.rows(); ++i) {
-        for (Eigen::Index c = 0; c < n; ++c) qf[static_cast<std::size_t>(c)] = static_cast<float>(q(i, c));
-        for (Eigen::Index j = 0; j < k.rows(); ++j) {
-            const double* kr = k.data() + j * n;
-            float acc = 0.0f;
-            // A product of two bfloat16/float16 values is exact in float32 (and in double); each
-            // sum is one float32 rounding (double's sum of two floats rounds to the same).
-            for (Eigen::Index c = 0; c < n; ++c)
-                acc = static_cast<float>(static_cast<double>(acc) + static_cast<double>(qf[static_cast<std::size_t>(c)]) * kr[c]);
-            out(i, j) = roundToPrecision(p, roundToPrecision(p, static_cast<double>(acc)) * sc);
+        std::fill(acc.begin(), acc.end(), 0.0f);
+        for (Eigen::Index c = 0; c < n; ++c) {
+            const auto qc = static_cast<float>(q(i, c));
+            const float* kc = kt.data() + c * nk;
+            float* a = acc.data();
+            for (Eigen::Index j = 0; j < nk; ++j) a[j] += qc * kc[j];
         }
+        for (Eigen::Index j = 0; j < nk; ++j)
+            out(i, j) = roundToPrecision(p, roundToPrecision(p, static_cast<double>(acc[static_cast<std::size_t>(j)])) * sc);
     }
     return out;
 }

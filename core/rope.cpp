@@ -321,6 +321,13 @@ const ParamTable<RopeParams>& ropeParamTable() {
                      "(transformers main) or the model dtype (legacy paths)",
              .flags = kParamApplyOnly, .choices = {"float32", "bfloat16", "float16"},
              .choiceLabels = {"float32 (transformers main)", "bfloat16 (legacy)", "float16 (legacy)"}}),
+        field<&RopeParams::code_path>(
+            {.name = "code_path", .kind = K::Choice, .label = "Code path",
+             .help = "whose float32/bfloat16/float16 rotation: transformers (cos/sin cast to the dtype, "
+                     "x*cos + rotate_half(x)*sin) or meta-complex64 (Meta llama: torch.polar complex64 "
+                     "freqs_cis times x viewed as complex, cast back; needs --layout interleaved)",
+             .flags = kParamApplyOnly,
+             .choiceLabels = {"transformers (cos/sin in the dtype)", "Meta complex64 (polar, interleaved)"}}),
     };
     return t;
 }
@@ -358,6 +365,10 @@ Check RopeParams::validate() const {
     }
     const int r = rotaryDim();
     const auto half = static_cast<std::size_t>(r / 2);
+    if (code_path == RopeCodePath::MetaComplex64 && layout != RopeLayout::Interleaved)
+        return ParamError{"layout",
+                          "interleaved with code_path meta-complex64 (view_as_complex pairs channels 2i, 2i+1)",
+                          std::string(enumKey(layout))};
 
     // Equal factors are what Llama 4 Scout ships (upstream warns and computes: no smooth band).
     if (high_freq_factor < low_freq_factor)
@@ -438,7 +449,8 @@ RopeYarnRange ropeYarnCorrectionRange(const RopeParams& params) { return yarnRan
 
 Precision ropeAnglePrecision(const RopeParams& params) {
     if (params.precision == Precision::Double) return Precision::Double;
-    if (params.precision == Precision::Float32) return Precision::Float32;
+    if (params.precision == Precision::Float32 || params.code_path == RopeCodePath::MetaComplex64)
+        return Precision::Float32;
     return params.angle_precision;
 }
 
@@ -458,6 +470,28 @@ Matrix ropeAngles(const RopeParams& params, const RopeFrequencies& freqs, const 
     return a;
 }
 
+namespace {
+
+// Whether the rotation is Meta's complex64 one (RopeCodePath), which needs float32 or a reduced dtype.
+bool metaComplex(const RopeParams& params) {
+    return params.code_path == RopeCodePath::MetaComplex64 && params.precision != Precision::Double;
+}
+
+// freqs_cis = torch.polar(1, angle)·attention in complex64: torch 1.13's CPU polar kernel computes
+// abs·std::cos(angle), abs·std::sin(angle) per element with the C library's float functions.
+void metaCosSin(double angle, double att, double& c, double& s) {
+    const auto a = static_cast<float>(angle);
+    const float cf = std::cos(a), sf = std::sin(a);
+    c = static_cast<double>(cf);
+    s = static_cast<double>(sf);
+    if (att != 1.0) {
+        c = static_cast<double>(static_cast<float>(c * att));
+        s = static_cast<double>(static_cast<float>(s * att));
+    }
+}
+
+}  // namespace
+
 RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions) {
     const Rounder rd{params.precision != Precision::Double};
     const Precision dtype = params.precision;
@@ -469,6 +503,11 @@ RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, co
     // at once, and an entry's bits depend on its neighbours in that tensor (core/precision.h).
     const auto total = static_cast<std::size_t>(n) * static_cast<std::size_t>(r);
     RopeTables t{Matrix(n, r), Matrix(n, r)};
+    if (metaComplex(params)) {
+        for (Eigen::Index k = 0; k < n; ++k)
+            for (Eigen::Index j = 0; j < r; ++j) metaCosSin(a(k, inter ? j / 2 : j % h), att, t.cos(k, j), t.sin(k, j));
+        return t;
+    }
     std::vector<float> emb, cosv, sinv;
     if (rd.f32) {
         emb.resize(total);
@@ -504,6 +543,31 @@ Matrix ropeApply(const RopeParams& params, const RopeTables& tables, const Matri
     const Eigen::Index n = x.rows(), d = x.cols(), r = tables.cos.cols(), h = r / 2;
     const bool inter = params.layout == RopeLayout::Interleaved;
     Matrix out(n, d);
+    if (metaComplex(params)) {
+        // Meta: x.float() as complex64 times freqs_cis, .type_as(x). Products of two floats are
+        // exact in double, so f32(f32(a·b) ∓ f32(c·d)) is the float32 arithmetic without fma.
+        const auto f32 = [](double v) { return static_cast<double>(static_cast<float>(v)); };
+        const Eigen::Index total = n * h, tail = total % 8, fmaEnd = total - tail + 2 * (tail / 2);
+        for (Eigen::Index k = 0; k < n; ++k) {
+            for (Eigen::Index c = r; c < d; ++c) out(k, c) = rd(x(k, c));
+            for (Eigen::Index i = 0; i < h; ++i) {
+                const Eigen::Index j0 = 2 * i, j1 = 2 * i + 1, e = k * h + i;
+                const double x0 = rd(x(k, j0)), x1 = rd(x(k, j1));
+                const double c = tables.cos(k, j0), s = tables.sin(k, j0);
+                if (e >= total - tail && e < fmaEnd) {
+                    // torch's scalar tail, two elements at a time: re = fma(x0, c, −f32(x1·s)),
+                    // im = fma(x0, s, f32(x1·c)).
+                    const auto a = static_cast<float>(x0);
+                    out(k, j0) = rd(static_cast<double>(std::fma(a, static_cast<float>(c), -static_cast<float>(x1 * s))));
+                    out(k, j1) = rd(static_cast<double>(std::fma(a, static_cast<float>(s), static_cast<float>(x1 * c))));
+                } else {
+                    out(k, j0) = rd(f32(f32(x0 * c) - f32(x1 * s)));
+                    out(k, j1) = rd(f32(f32(x0 * s) + f32(x1 * c)));
+                }
+            }
+        }
+        return out;
+    }
     for (Eigen::Index k = 0; k < n; ++k) {
         for (Eigen::Index c = r; c < d; ++c) out(k, c) = rd(x(k, c));
         for (Eigen::Index i = 0; i < h; ++i) {
@@ -549,6 +613,11 @@ RopeTables ropeTablePairs(const RopeParams& params, const RopeFrequencies& freqs
     const bool inter = params.layout == RopeLayout::Interleaved;
     RopeTables t{Matrix(n, np), Matrix(n, np)};
     const auto column = [&](int i) { return inter ? Eigen::Index(2) * i : Eigen::Index(i); };
+    if (metaComplex(params)) {
+        for (Eigen::Index k = 0; k < n; ++k)
+            for (Eigen::Index c = 0; c < np; ++c) metaCosSin(a(k, pairs[static_cast<std::size_t>(c)]), att, t.cos(k, c), t.sin(k, c));
+        return t;
+    }
     if (!rd.f32) {
         for (Eigen::Index k = 0; k < n; ++k)
             for (Eigen::Index c = 0; c < np; ++c) {
@@ -605,15 +674,18 @@ RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Position
     const RopeTables t = ropeTablePairs(params, f, positions, pairs);
     const auto n = static_cast<Eigen::Index>(positions.size());
     const auto h = static_cast<Eigen::Index>(pairs.size());
-    RopePrecisionErrors e{Matrix(n, h), Matrix(n, h), Matrix(n, h), Vector::Zero(n)};
+    RopePrecisionErrors e{Matrix(n, h), Matrix(n, h), Matrix(n, h), Vector::Zero(n), Matrix(n, h)};
+    const auto wrap = [](double d) {
+        d = std::remainder(d, kTwoPi);   // [−π, π]
+        return d <= -std::numbers::pi ? std::numbers::pi : d;
+    };
     for (Eigen::Index k = 0; k < n; ++k) {
         const double p = static_cast<double>(positions[static_cast<std::size_t>(k)]);
         for (Eigen::Index c = 0; c < h; ++c) {
             const int i = pairs[static_cast<std::size_t>(c)];
             const double ax = p * fx.inv_freq[i];
-            double d = std::remainder(a(k, i) - ax, kTwoPi);   // [−π, π]
-            if (d <= -std::numbers::pi) d = std::numbers::pi;
-            e.angle(k, c) = d;
+            e.angle(k, c) = wrap(a(k, i) - ax);
+            e.phase(k, c) = wrap(std::atan2(t.sin(k, c), t.cos(k, c)) - ax);
             e.cos(k, c) = t.cos(k, c) - std::cos(ax) * fx.attention_factor;
             e.sin(k, c) = t.sin(k, c) - std::sin(ax) * fx.attention_factor;
             e.max_abs[k] = std::max({e.max_abs[k], std::abs(e.cos(k, c)), std::abs(e.sin(k, c))});

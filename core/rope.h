@@ -30,6 +30,26 @@ namespace poslab {
 
 enum class RopeScaling { None, Linear, Dynamic, Yarn, LongRope, Llama3 };
 enum class RopeLayout { Half, Interleaved };
+// Whose code computes the rotation in float32/bfloat16/float16 (spec/cli.md "Precision"):
+//   transformers    transformers main: cos/sin tables in float32 (torch's SLEEF cos/sin, times the
+//                   attention factor) cast to the model dtype, x·cos + rotate(x)·sin with every op
+//                   rounded to the dtype (angle_precision chooses the legacy paths).
+//   meta-complex64  Meta llama's precompute_freqs_cis / apply_rotary_emb: angles f32(p·inv_freq),
+//                   freqs_cis = torch.polar(1, angle) in complex64 (torch 1.13's CPU polar is the C
+//                   library's cosf/sinf per element, not SLEEF), x.float() viewed as complex
+//                   (pairs (2i, 2i+1): needs layout = interleaved), the complex64 product without
+//                   fma (torch's AVX2 complex<float> multiply):
+//                     re = f32(f32(x0·c) − f32(x1·s)),  im = f32(f32(x0·s) + f32(x1·c)),
+//                   then .type_as(x): rounded once to the model dtype. Of a tensor of m complex
+//                   elements, the last m mod 8 run through torch's compiled scalar loop, which
+//                   contracts to fma two at a time: re = fma(x0, c, −f32(x1·s)), im = fma(x0, s,
+//                   f32(x1·c)), except the last one when m mod 8 is odd (measured: 0 of 161 328
+//                   values differ). ropeApply models one call on the rows given as one head
+//                   ([1, n, 1, r] in Meta's layout, m = n·r/2); with several heads the tail is
+//                   presumably per row of r/2 elements (not measured, not modelled). cos and sin stay float32
+//                   (never the dtype); angle_precision is ignored (Meta builds angles in float32).
+//                   Measured bit for bit against torch 1.13 (tests/data/precision).
+enum class RopeCodePath { Transformers, MetaComplex64 };
 
 template <>
 struct EnumKeys<RopeScaling> {
@@ -39,6 +59,11 @@ struct EnumKeys<RopeScaling> {
                                                                 {RopeScaling::Yarn, "yarn"},
                                                                 {RopeScaling::LongRope, "longrope"},
                                                                 {RopeScaling::Llama3, "llama3"}}};
+};
+template <>
+struct EnumKeys<RopeCodePath> {
+    static constexpr std::array<EnumKey<RopeCodePath>, 2> keys{
+        {{RopeCodePath::Transformers, "transformers"}, {RopeCodePath::MetaComplex64, "meta-complex64"}}};
 };
 template <>
 struct EnumKeys<RopeLayout> {
@@ -70,6 +95,9 @@ struct RopeParams {
     // main), bfloat16 or float16 (legacy paths: positions and inv_freq cast to it, the product
     // rounded to it before cos/sin). Ignored for float32 and double.
     Precision angle_precision = Precision::Float32;
+    // Whose code path rounds the rotation (see RopeCodePath); no effect in double precision.
+    // meta-complex64 requires layout = interleaved.
+    RopeCodePath code_path = RopeCodePath::Transformers;
 
     // Also rejected: dynamic with rotary_dim < 4 (the exponent r/(r−2) divides by zero upstream)
     // or with factor·seq_len/max_positions so large that base' leaves the float32 range (checked
@@ -132,6 +160,8 @@ RopeYarnRange ropeYarnCorrectionRange(const RopeParams& params);
 // times f32(attention), rounded. Double mode: cos(p·inv_freq)·attention in double.
 // BFloat16/Float16: the float32 (or angle_precision) angles, cos/sin in float32 times the
 // attention factor, then rounded to the dtype (transformers main's cos.to(dtype)).
+// code_path meta-complex64 (not Double): cos/sin are the C library's cosf/sinf of the float32
+// angle times f32(attention), rounded to float32 only (complex64's parts), for any dtype.
 struct RopeTables {
     Matrix cos, sin;
 };
@@ -142,6 +172,8 @@ RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, co
 // Float32 mode: x is rounded to float32 first and every elementwise operation is rounded like
 // torch's `x*cos + rotate(x)*sin` (products, then the sum); pass-through channels are f32(x).
 // BFloat16/Float16: the same with every rounding to the dtype.
+// code_path meta-complex64: x rounded to the dtype, then the complex64 product of RopeCodePath in
+// float32, rounded to the dtype at the end.
 Matrix ropeApply(const RopeParams& params, const RopeTables& tables, const Matrix& x);
 
 // Convenience: the whole pipeline with the runtime rule for dynamic/longrope:
@@ -153,19 +185,24 @@ Matrix ropeRotate(const RopeParams& params, const Positions& positions, const Ma
 // bfloat16/float16 the angles are those of ropeAnglePrecision(params).
 Matrix ropeAngles(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions);
 
-// The dtype the angles are computed in: Double, Float32, or angle_precision for the reduced dtypes.
+// The dtype the angles are computed in: Double, Float32, or angle_precision for the reduced dtypes
+// on the transformers path (the meta-complex64 path: Float32).
 Precision ropeAnglePrecision(const RopeParams& params);
 
 // What reduced precision does to the angles and tables (`compute precision`, spec/cli.md
 // "Precision"): per position (rows) and pair (columns, r/2), the angle the path uses (ropeAngles)
 // minus the exact angle p·inv_freq in double, wrapped to (−π, π]; the cos and sin the path uses
 // (ropeTables' entry of the pair, attention factor included) minus the exact double ones; and per
-// position the largest |cos error| or |sin error| over the pairs. The frequencies follow the
+// position the largest |cos error| or |sin error| over the pairs; and the phase error, the angle of
+// the rotation the path applies, atan2(sin, cos) of its table entries, minus the exact angle,
+// wrapped to (−π, π] (with float32 angles in bfloat16 what remains is cos/sin's rounding: at most
+// about 2^-9·√2 = 2.8e-3). The frequencies follow the
 // runtime rule (seq_len = params.seq_len or max(positions)+1), in params.precision and in double.
 // Precondition: params validate, positions valid and, with float16 angles, at most 65504.
 struct RopePrecisionErrors {
     Matrix angle, cos, sin;
     Vector max_abs;
+    Matrix phase;
 };
 RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions);
 // The same for the listed pairs only (columns in the list's order; max_abs over them), in

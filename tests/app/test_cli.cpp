@@ -123,10 +123,11 @@ void TestCli::ropeMatchesPyTorchBitForBit() {
                        .value("cases").toArray()[index].toObject();
     QStringList pos;
     for (const auto& v : c["positions"].toArray()) pos << QString::number(qint64(v.toDouble()));
-    const Run r = runPoslab({"compute", "rope", "--head-dim", QString::number(c["head_dim"].toInt()), "--base",
-                             QString::number(c["base"].toDouble(), 'g', 17), "--positions", pos.join(','), "--precision",
-                             c["precision"].toString(), "--angle-precision", c["angle_precision"].toString(), "--vectors", "-"},
-                            rowsJson(testsupport::toMatrix(c["q"])));
+    QStringList args{"compute", "rope", "--head-dim", QString::number(c["head_dim"].toInt()), "--base",
+                     QString::number(c["base"].toDouble(), 'g', 17), "--positions", pos.join(','), "--precision",
+                     c["precision"].toString(), "--angle-precision", c["angle_precision"].toString(), "--vectors", "-"};
+    if (c.contains("code_path")) args << "--code-path" << c["code_path"].toString() << "--layout" << c["layout"].toString();
+    const Run r = runPoslab(args, rowsJson(testsupport::toMatrix(c["q"])));
     EXPECT_OK(r);
     const QJsonObject j = r.json();
     for (const char* key : {"cos", "sin", "rotated"}) {
@@ -167,6 +168,20 @@ void TestCli::precisionSeedFigures() {
     QVERIFY(std::abs(angleAt("compute precision --head-dim 128 --positions 2048 --precision bfloat16 --angle-precision bfloat16") - 2.505) < 0.001);
     QVERIFY(angleAt("compute precision --head-dim 128 --positions 0:4097 --precision bfloat16 --angle-precision bfloat16") > 3.14);
     QVERIFY(angleAt("compute precision --head-dim 128 --positions 4096 --precision bfloat16") < 2e-4);
+    // The phase of the rotation the model applies, atan2(sin, cos) of its bfloat16 table: the
+    // same 0.62 / 2.5 / π with bfloat16 angles, and 2.8e-3 once the angles are float32 (what is
+    // left is cos/sin's bfloat16 rounding, at most about 2^-9·√2).
+    const auto phaseAt = [](const QString& args) {
+        const Run run = runPoslab(split(args));
+        double m = 0;
+        for (const auto& row : run.json()["phase_error"].toArray())
+            for (const auto& v : row.toArray()) m = std::max(m, std::abs(v.toDouble()));
+        return m;
+    };
+    QVERIFY(std::abs(phaseAt("compute precision --head-dim 128 --positions 512 --precision bfloat16 --angle-precision bfloat16") - 0.625) < 0.001);
+    QVERIFY(std::abs(phaseAt("compute precision --head-dim 128 --positions 2048 --precision bfloat16 --angle-precision bfloat16") - 2.505) < 0.001);
+    const double fixed = phaseAt("compute precision --head-dim 128 --positions 0:4097 --precision bfloat16");
+    QVERIFY2(fixed > 2.75e-3 && fixed < 2.85e-3, qPrintable(QString::number(fixed)));
     // bfloat16 holds no integer above 256 exactly: 257 → 256, 259 → 260 (pair 0 turns by the position).
     r = runPoslab(split("compute precision --head-dim 2 --positions 256:260 --precision bfloat16 --angle-precision bfloat16"));
     EXPECT_OK(r);

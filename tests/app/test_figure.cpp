@@ -105,6 +105,7 @@ private Q_SLOTS:
     void decayEnvelopeIsTheWholeCurve_data();
     void decayEnvelopeIsTheWholeCurve();
     void heatmapAggregateOption();
+    void precisionScoreErrorPanel();
     void everyViewEveryFormat_data();
     void everyViewEveryFormat();
     void everyMethodFromASession_data();
@@ -236,6 +237,43 @@ void TestFigure::heatmapAggregateOption() {
     QCOMPARE(r.err.trimmed(), QByteArray("poslab: error: invalid --aggregate, one of mean, max, min, got median"));
     r = runPoslab({"figure", "--help"});
     QVERIFY(r.out.contains("--aggregate"));
+}
+
+// `figure precision -o F.json` carries the score error heatmap like a heatmap panel: the
+// statistic, the blocks it covers, and values equal to `compute scores` in the dtype minus in
+// double (here one block's max, brute force over its cells).
+void TestFigure::precisionScoreErrorPanel() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("p.json");
+    const QStringList scene{"--method", "rope", "--dim", "16", "--length", "200", "--content", "random", "--seed", "2"};
+    Run r = runPoslab(QStringList{"figure", "precision"} + scene +
+                      QStringList{"--precision", "bfloat16", "--aggregate", "max", "--width", "700", "--height", "300", "-o", out});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    const QJsonObject panel = QJsonDocument::fromJson(readAll(out)).object().value("views").toObject().value("precision").toObject()
+                                  .value("configs").toArray().at(0).toObject().value("score_error").toObject()
+                                  .value("panels").toArray().at(0).toObject();
+    QCOMPARE(panel.value("quantity").toString(), QStringLiteral("score error"));
+    QCOMPARE(panel.value("aggregate").toString(), QStringLiteral("max"));
+    const QJsonArray qr = panel.value("query_ranges").toArray(), kr = panel.value("key_ranges").toArray();
+    QVERIFY2(qr.size() > 4 && qr.size() < 200, qPrintable(QString::number(qr.size())));
+    QCOMPARE(kr.size(), qr.size());
+    const auto scoresIn = [&](const char* precision) {
+        const Run s = runPoslab(QStringList{"compute", "scores"} + scene + QStringList{"--precision", precision});
+        return QJsonDocument::fromJson(s.out).object().value("scores").toArray();
+    };
+    const QJsonArray dtype = scoresIn("bfloat16"), exact = scoresIn("double");
+    QCOMPARE(dtype.size(), 200);
+    for (int b : {0, int(qr.size()) / 2}) {
+        const int q0 = qr[b].toArray()[0].toInt(), q1 = qr[b].toArray()[1].toInt();
+        const int k0 = kr[b + 1].toArray()[0].toInt(), k1 = kr[b + 1].toArray()[1].toInt();
+        double want = -1e300;
+        for (int i = q0; i < q1; ++i)
+            for (int j = k0; j < k1; ++j)
+                want = std::max(want, dtype[i].toArray()[j].toDouble() - exact[i].toArray()[j].toDouble());
+        const double got = panel.value("values").toArray()[b].toArray()[b + 1].toDouble();
+        QVERIFY2(std::abs(got - want) <= 1e-15, qPrintable(QString("block %1: %2 vs %3").arg(b).arg(got).arg(want)));
+        QVERIFY(want != 0);
+    }
 }
 
 void TestFigure::everyViewEveryFormat_data() {

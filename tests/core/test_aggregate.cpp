@@ -69,6 +69,8 @@ private Q_SLOTS:
     void meanOverAllBlocksIsMatrixMean();
     void genericBlocksExactOrMarkedSample_data();
     void genericBlocksExactOrMarkedSample();
+    void scoreErrorsMatchIndependentCells_data();
+    void scoreErrorsMatchIndependentCells();
     void errors();
 };
 
@@ -336,6 +338,75 @@ void TestAggregate::genericBlocksExactOrMarkedSample() {
         }
 }
 
+// aggregateScoreErrors: RoPE with ones content, cell (i, j) = score in the dtype − the exact score,
+// the latter from the closed form s·Σ_pairs 2·cos((i − j)·θ_k) (q = k = ones: each pair (1, 1)
+// rotated by a and b gives (cos a − sin a)(cos b − sin b) + (sin a + cos a)(sin b + cos b) =
+// 2 cos(a − b)), θ_k = base^(−2k/d) in double. Blocks (mean, max, min; causal too) against brute
+// force over those cells; past the work the centre cells, marked.
+void TestAggregate::scoreErrorsMatchIndependentCells_data() {
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<bool>("causal");
+    for (Precision pr : {Precision::BFloat16, Precision::Float16, Precision::Float32})
+        for (bool causal : {false, true})
+            QTest::addRow("rope_ones_%s_%s", enumKey(pr).data(), causal ? "causal" : "bidirectional") << int(pr) << causal;
+}
+
+void TestAggregate::scoreErrorsMatchIndependentCells() {
+    QFETCH(int, precision);
+    QFETCH(bool, causal);
+    ScoreParams p = params(Method::Rope, Content::Ones, Precision(precision), 16);
+    p.causal = causal;
+    const int n = 300;
+    auto dtype = scores(p, arangePositions(0, n), arangePositions(0, n), n);
+    QVERIFY(dtype.ok());
+    Matrix want(n, n);
+    const double s = 1.0 / std::sqrt(double(p.dim));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            double exact = 0;
+            for (int k = 0; k < p.dim / 2; ++k) exact += 2 * std::cos((i - j) * std::pow(p.rope.base, -2.0 * k / p.dim));
+            want(i, j) = dtype.value()(i, j) - s * exact;
+        }
+    // The reduced dtype really errs (bfloat16 ~1e-2, float32 ~1e-6 here), far above the double
+    // reference's own rounding.
+    QVERIFY(maxAbs(want) > (precision == int(Precision::Float32) ? 1e-8 : 1e-4));
+    const std::vector<PositionRange> qr = splitRange(0, n, 7), kr{{0, 1}, {1, 120}, {120, 299}, {299, 300}};
+    const std::int64_t work = 2 * aggregateWork(p, n, n, n);
+    for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
+        auto r = aggregateScoreErrors(p, n, qr, kr, agg, work);
+        QVERIFY(r.ok());
+        QVERIFY(!r.value().sampled && !r.value().structured);
+        for (std::size_t a = 0; a < qr.size(); ++a)
+            for (std::size_t b = 0; b < kr.size(); ++b) {
+                const BlockStats st = brute(want, qr[a].from, qr[a].to, kr[b].from, kr[b].to, causal);
+                const double w = st.count > 0 ? st.get(agg) : -kInf;
+                const double got = r.value().values(Eigen::Index(a), Eigen::Index(b));
+                if (!std::isfinite(w)) QCOMPARE(got, w);
+                else QVERIFY2(std::abs(got - w) <= 1e-12, qPrintable(QStringLiteral("block %1,%2: %3 vs %4").arg(a).arg(b).arg(got).arg(w)));
+            }
+    }
+    // Within less work: the centre cell of each block, marked as a sample, its error exact.
+    auto smp = aggregateScoreErrors(p, n, qr, kr, Aggregate::Max, work - 1);
+    QVERIFY(smp.ok());
+    QVERIFY(smp.value().sampled);
+    for (std::size_t a = 0; a < qr.size(); ++a)
+        for (std::size_t b = 0; b < kr.size(); ++b) {
+            const auto i = smp.value().sampledQueries[a], j = smp.value().sampledKeys[b];
+            const double got = smp.value().values(Eigen::Index(a), Eigen::Index(b));
+            if (causal && j > i) QCOMPARE(got, -kInf);
+            else QVERIFY(std::abs(got - want(i, j)) <= 1e-12);
+        }
+    // Double precision: no error at all.
+    ScoreParams d = p;
+    d.precision = Precision::Double;
+    auto zero = aggregateScoreErrors(d, n, qr, kr, Aggregate::Max, work);
+    QVERIFY(zero.ok());
+    for (Eigen::Index i = 0; i < zero.value().values.size(); ++i) {
+        const double v = zero.value().values.data()[i];
+        QVERIFY(v == 0 || v == -kInf);
+    }
+}
+
 void TestAggregate::errors() {
     const ScoreParams p = params(Method::Rope, Content::Ones, Precision::Double);
     auto r = aggregateScores(p, 10, {{0, 11}}, {{0, 10}}, Aggregate::Mean, 0);
@@ -352,6 +423,12 @@ void TestAggregate::errors() {
     r = aggregateScores(c, 100, {{0, 10}}, {{50, 60}, {60, 100}}, Aggregate::Max, 0);
     QVERIFY(r.ok());
     QCOMPARE(r.value().values(0, 1), -kInf);
+    // The score errors check their ranges the same way.
+    ScoreParams b = p;
+    b.precision = Precision::BFloat16;
+    r = aggregateScoreErrors(b, 10, {{0, 10}}, {{0, 11}}, Aggregate::Mean, 1 << 20);
+    QVERIFY(!r.ok());
+    QCOMPARE(QString::fromStdString(r.error().parameter), QStringLiteral("keys"));
 }
 
 QTEST_APPLESS_MAIN(TestAggregate)

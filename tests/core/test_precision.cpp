@@ -320,8 +320,18 @@ private Q_SLOTS:
             for (Eigen::Index k = 0; k < Eigen::Index(pos.size()); ++k) {
                 QCOMPARE(some.cos(k, Eigen::Index(c)), t.cos(k, j) - tx.cos(k, j));
                 QCOMPARE(some.sin(k, Eigen::Index(c)), t.sin(k, j) - tx.sin(k, j));
+                // The phase of the rotation the path applies against the exact angle: no more
+                // than its angle error plus what rounding cos and sin to the dtype can turn it
+                // (half an ulp of each, about 2^-9·√2 in bfloat16), and ~0 in double.
+                const double ph = some.phase(k, Eigen::Index(c)), ang = some.angle(k, Eigen::Index(c));
+                const double ulp = p.precision == Precision::BFloat16 ? 0x1p-8 : p.precision == Precision::Float16 ? 0x1p-11
+                                 : p.precision == Precision::Float32 ? 0x1p-24 : 0x1p-52;
+                QVERIFY2(std::abs(std::remainder(ph - ang, 2 * M_PI)) <= 1.5 * ulp + 1e-12,
+                         qPrintable(QString("position %1 pair %2: phase %3, angle %4").arg(pos[std::size_t(k)]).arg(pairs[c]).arg(ph).arg(ang)));
             }
         }
+        if (p.precision == Precision::BFloat16 && p.angle_precision == Precision::Float32)
+            QVERIFY(some.phase.cwiseAbs().maxCoeff() > 1e-3);   // the cos/sin rounding shows
         // ... and the same numbers as the all-pairs call, column for column.
         const RopePrecisionErrors all = ropePrecisionErrors(p, pos);
         for (std::size_t c = 0; c < pairs.size(); ++c) {
@@ -335,7 +345,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("index");
         const auto cases = testsupport::loadJson(QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/precision/rope_precision_reference.json"))
                                .value("cases").toArray();
-        QVERIFY(cases.size() >= 20);
+        QVERIFY(cases.size() >= 32);   // 20 transformers (main, legacy), 12 Meta complex64
         for (int i = 0; i < cases.size(); ++i) {
             const auto c = cases[i].toObject();
             const QString tag = QString("%1_%2_angles-%3_d%4_theta%5")
@@ -353,6 +363,9 @@ private Q_SLOTS:
         p.base = c["base"].toDouble();
         p.precision = *enumFromKey<Precision>(c["precision"].toString().toStdString());
         p.angle_precision = *enumFromKey<Precision>(c["angle_precision"].toString().toStdString());
+        // Meta's complex64 path (cases "meta"): interleaved pairs.
+        if (c.contains("code_path")) p.code_path = *enumFromKey<RopeCodePath>(c["code_path"].toString().toStdString());
+        if (c.contains("layout")) p.layout = *enumFromKey<RopeLayout>(c["layout"].toString().toStdString());
         QVERIFY(!p.validate());
         Positions pos;
         for (const auto& v : c["positions"].toArray()) pos.push_back(std::int64_t(v.toDouble()));

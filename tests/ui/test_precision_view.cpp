@@ -1,9 +1,12 @@
 // The precision view: computePrecision (ui/model/compute.h) against the core it calls — each column's
 // min and max over every position it covers, the collisions, the largest error at the log-spaced
 // positions — and the renderer (ui/render/precisionrenderer.h): collision marks drawn where and
-// only where positions collide. And the view in the window at N = 8192.
+// only where positions collide. The score error heatmap (dtype − double) against scores() in both
+// precisions, cell by cell and block by block; the hover text (precisionToolTip) under the
+// plots and the heatmap. And the view in the window at N = 8192.
 #include "core/precision.h"
 #include "core/rope.h"
+#include "core/scores.h"
 #include "ui/model/compute.h"
 #include "ui/window/mainwindow.h"
 #include "ui/render/precisionrenderer.h"
@@ -133,6 +136,104 @@ private Q_SLOTS:
         QVERIFY2(c.colliding > (std::int64_t(1) << 20) - 400, qPrintable(QString::number(c.colliding)));
     }
 
+    // The score error heatmap: one cell each when N fits the cells, else the heatmap's exact
+    // block statistic; every value against scores() in the dtype minus scores() in double.
+    void scoreErrorHeatmap_data() {
+        QTest::addColumn<int>("cells");
+        QTest::addColumn<int>("aggregate");
+        QTest::addColumn<bool>("causal");
+        QTest::newRow("exact cells") << 40 << int(Aggregate::Mean) << false;
+        QTest::newRow("mean of 4x4 blocks") << 10 << int(Aggregate::Mean) << false;
+        QTest::newRow("max of 4x4 blocks causal") << 10 << int(Aggregate::Max) << true;
+        QTest::newRow("min of 7x7 blocks") << 6 << int(Aggregate::Min) << false;
+    }
+    void scoreErrorHeatmap() {
+        QFETCH(int, cells);
+        QFETCH(int, aggregate);
+        QFETCH(bool, causal);
+        SceneParams s = precisionScene(40, 16, Precision::BFloat16, Precision::Float32);
+        s.methods.front().params.content = Content::Random;
+        s.view.aggregate = Aggregate(aggregate);
+        s.view.causal = causal;
+        DisplaySpec d;
+        d.precisionCells = cells;
+        const auto c = computePrecision(s, d).configs.at(0);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QCOMPARE(int(c.scoreError.panels.size()), 1);
+        const HeatmapPanel& h = c.scoreError.panels[0];
+        QVERIFY2(h.error.isEmpty(), qPrintable(h.error));
+        QCOMPARE(h.cells, cells >= 40 ? HeatmapCells::Exact : HeatmapCells::Aggregate);
+        QCOMPARE(int(h.queryRanges.size()), std::min(cells, 40));
+        ScoreParams p = effectiveParams(s, 0), x = p;
+        x.precision = Precision::Double;
+        const Positions all = arangePositions(0, 40);
+        const Matrix err = scores(p, all, all, 40).value() - scores(x, all, all, 40).value();
+        QVERIFY(err.cwiseAbs().maxCoeff() > 1e-4);   // bfloat16 errs
+        double absMax = 0;
+        for (std::size_t a = 0; a < h.queryRanges.size(); ++a)
+            for (std::size_t b = 0; b < h.keyRanges.size(); ++b) {
+                double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
+                int n = 0;
+                for (auto i = h.queryRanges[a].from; i < h.queryRanges[a].to; ++i)
+                    for (auto j = h.keyRanges[b].from; j < h.keyRanges[b].to; ++j) {
+                        if (causal && j > i) continue;
+                        sum += err(i, j);
+                        lo = std::min(lo, err(i, j));
+                        hi = std::max(hi, err(i, j));
+                        ++n;
+                    }
+                const double want = n == 0 ? -std::numeric_limits<double>::infinity()
+                                   : aggregate == int(Aggregate::Mean) ? sum / n
+                                   : aggregate == int(Aggregate::Max) ? hi : lo;
+                const double got = h.values(Eigen::Index(a), Eigen::Index(b));
+                if (!std::isfinite(want)) QCOMPARE(got, want);
+                else QVERIFY2(std::abs(got - want) <= 1e-15, qPrintable(QString("%1 vs %2").arg(got).arg(want)));
+                if (std::isfinite(want)) absMax = std::max(absMax, std::abs(want));
+            }
+        QVERIFY(h.diverging);
+        QCOMPARE(h.hi, absMax);
+    }
+
+    // Hovering shows the numbers under the cursor.
+    void hoverText() {
+        SceneParams s = precisionScene(300, 16, Precision::BFloat16, Precision::BFloat16);
+        DisplaySpec d;
+        d.decaySamples = 300;   // one position per column
+        d.precisionCells = 30;  // 10×10 blocks
+        const PrecisionResult res = computePrecision(s, d);
+        const auto& c = res.configs.at(0);
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        const Theme t = themeByName(QStringLiteral("light"), 1.0);
+        const QRectF rect(0, 0, 1400, 700);
+        const auto l = layoutPrecision(rect, 1, t).at(0);
+        QVERIFY(!l.angle.isEmpty() && !l.heatmap.isEmpty());
+        // The angle plot over position 257 (x axis 0 .. 299): position, collision, each pair's errors.
+        const double x = l.angle.left() + l.angle.width() * (257.0 / 299.0);
+        const QString tip = precisionToolTip(rect, res, t, QPointF(x, l.angle.center().y()));
+        QVERIFY2(tip.contains(QStringLiteral("position 257")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("collides in bfloat16")), qPrintable(tip));
+        RopeParams rp = effectiveParams(s, 0).ropeParams();
+        rp.seq_len = s.length;
+        const RopePrecisionErrors e = ropePrecisionErrors(rp, {257}, c.pairs);
+        for (std::size_t i = 0; i < c.pairs.size(); ++i) {
+            const QString line = QStringLiteral("pair %1: Δangle = %2 rad, Δcos = %3, Δsin = %4")
+                                     .arg(c.pairs[i])
+                                     .arg(formatValue(e.angle(0, Eigen::Index(i))), formatValue(e.cos(0, Eigen::Index(i))),
+                                          formatValue(e.sin(0, Eigen::Index(i))));
+            QVERIFY2(tip.contains(line), qPrintable(tip + "\n— wanted —\n" + line));
+        }
+        // The heatmap: the block under the cursor and its statistic.
+        const QString hm = precisionToolTip(rect, res, t, l.heatmap.center());
+        QVERIFY2(hm.contains(QStringLiteral("score error")) && hm.contains(QStringLiteral("queries i = ")) &&
+                     hm.contains(QStringLiteral("mean of the block")),
+                 qPrintable(hm));
+        // The log plot: a sampled position and its largest error.
+        const QString lg = precisionToolTip(rect, res, t, l.log.center());
+        QVERIFY2(lg.contains(QStringLiteral("max over the pairs")), qPrintable(lg));
+        // Outside every plot: nothing.
+        QVERIFY(precisionToolTip(rect, res, t, QPointF(2, 2)).isEmpty());
+    }
+
     void otherMethodsSaySo() {
         SceneParams s = precisionScene(64, 16, Precision::BFloat16, Precision::BFloat16);
         s.methods.front().params.method = Method::Alibi;
@@ -188,6 +289,11 @@ private Q_SLOTS:
         QCOMPARE(c.end, std::int64_t(8192));
         QVERIFY(!c.sampled);
         QCOMPARE(c.firstCollision, std::optional<std::int64_t>(256));
+        // The score error heatmap is there (past the window's work budget: sampled, and says so).
+        QCOMPARE(int(c.scoreError.panels.size()), 1);
+        QVERIFY2(c.scoreError.panels[0].error.isEmpty(), qPrintable(c.scoreError.panels[0].error));
+        QVERIFY(c.scoreError.panels[0].values.size() > 0);
+        qInfo("precision view task at N = 8192, d = 128, bfloat16 angles: %.1f ms", w.scheduler()->lastViewMs().precision);
         // Switching the angles to float32 (transformers main) recomputes it: no collision.
         s.methods.front().params.rope.angle_precision = Precision::Float32;
         w.scene()->setParams(s);

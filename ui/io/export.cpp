@@ -125,7 +125,11 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
     }
     if (view == ViewKind::Decay) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr), 64, 2048);
     if (view == ViewKind::Contributions) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / 2), 32, 1024);
-    if (view == ViewKind::Precision) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / std::max<std::size_t>(1, scene.methods.size())), 32, 2048);
+    if (view == ViewKind::Precision) {
+        d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / std::max<std::size_t>(1, scene.methods.size())), 32, 2048);
+        d.precisionCells = precisionCellsFor(rect, static_cast<int>(scene.methods.size()), theme, dpr);
+        d.heatmapWork = std::int64_t{1} << 32;   // as the heatmap's figures: seconds at most
+    }
     return d;
 }
 
@@ -487,6 +491,7 @@ void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
         w.beginObject();
         jstr(w.key("title"), p.title);
         w.key("difference").boolean(p.difference);
+        if (!p.quantity.isEmpty()) jstr(w.key("quantity"), p.quantity);   // e.g. "score error" (precision view)
         if (!p.error.isEmpty()) jstr(w.key("error"), p.error);
         // What each value stands for (cli.md, "What figure writes for long ranges"): one cell,
         // a statistic over the block query_ranges[r] × key_ranges[c], or the one cell
@@ -687,6 +692,8 @@ void precisionJson(JsonWriter& w, const PrecisionResult& res) {
         perPair("angle_error_max", k.angleMax);
         perPair("cos_error_min", k.cosMin);
         perPair("cos_error_max", k.cosMax);
+        perPair("sin_error_min", k.sinMin);
+        perPair("sin_error_max", k.sinMax);
         w.key("colliding_positions").integer(k.colliding);
         if (k.firstCollision) w.key("first_collision").integer(*k.firstCollision);
         else w.key("first_collision").null();
@@ -696,6 +703,8 @@ void precisionJson(JsonWriter& w, const PrecisionResult& res) {
         w.key("colliding_columns").integers(cols);
         w.key("log_positions").integers(k.logPositions);
         jnums(w.key("log_max_abs_error"), k.logMaxAbs);
+        // The score error heatmap, as the heatmap view's panels are written.
+        heatmapJson(w.key("score_error"), k.scoreError);
         w.endObject();
     }
     w.endArray().endObject();

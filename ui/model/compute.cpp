@@ -306,6 +306,28 @@ void guarded(QString& error, F&& f) {
     }
 }
 
+// A heatmap panel's values from aggregated blocks (panel.queryRanges/keyRanges already set):
+// samples, one cell per block (`oneCellEach`: exact cells), or the blocks' statistic.
+void setPanelBlocks(HeatmapPanel& panel, Result<AggregatedScores> r, bool oneCellEach) {
+    if (!r) {
+        panel.error = QString::fromStdString(r.error().message());
+        return;
+    }
+    AggregatedScores& a = r.value();
+    if (a.sampled) {
+        panel.cells = HeatmapCells::Sample;
+        panel.queries = std::move(a.sampledQueries);
+        panel.keys = std::move(a.sampledKeys);
+    } else {
+        panel.cells = oneCellEach ? HeatmapCells::Exact : HeatmapCells::Aggregate;
+        panel.queries.clear();
+        panel.keys.clear();
+        for (const auto& q : panel.queryRanges) panel.queries.push_back(q.from);
+        for (const auto& k : panel.keyRanges) panel.keys.push_back(k.from);
+    }
+    panel.values = std::move(a.values);
+}
+
 }  // namespace
 
 Positions samplePositions(std::int64_t n, int count) {
@@ -468,23 +490,9 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                     panel.values = std::move(r.value());
                     return;
                 }
-                auto r = aggregateScores(effectiveParams(scene, c), scene.length, queryRanges, keyRanges, scene.view.aggregate,
-                                         display.heatmapWork);
-                if (!r) {
-                    panel.error = QString::fromStdString(r.error().message());
-                    return;
-                }
-                AggregatedScores& a = r.value();
-                if (a.sampled) {
-                    panel.cells = HeatmapCells::Sample;
-                    panel.queries = std::move(a.sampledQueries);
-                    panel.keys = std::move(a.sampledKeys);
-                } else {
-                    panel.cells = HeatmapCells::Aggregate;
-                    panel.queries = queryStarts;
-                    panel.keys = keyStarts;
-                }
-                panel.values = std::move(a.values);
+                setPanelBlocks(panel, aggregateScores(effectiveParams(scene, c), scene.length, queryRanges, keyRanges,
+                                                      scene.view.aggregate, display.heatmapWork),
+                               false);
             });
         }
         res.panels.push_back(std::move(panel));
@@ -821,12 +829,48 @@ QString precisionPath(const RopeParams& rp) {
     const QString dtype = qs(enumKey(rp.precision));
     switch (rp.precision) {
     case Precision::Double: return QObject::tr("double (exact: no error)");
-    case Precision::Float32: return QObject::tr("float32 (angles, cos and sin in float32)");
+    case Precision::Float32:
+        if (rp.code_path == RopeCodePath::MetaComplex64)
+            return QObject::tr("float32, Meta's complex64 path (torch.polar, complex product)");
+        return QObject::tr("float32 (angles, cos and sin in float32)");
     default: break;
     }
+    if (rp.code_path == RopeCodePath::MetaComplex64)
+        return QObject::tr("%1, Meta's complex64 path (angles and cos/sin in float32, product cast to %1)").arg(dtype);
     if (ropeAnglePrecision(rp) == Precision::Float32)
         return QObject::tr("%1, angles in float32, cos/sin cast to %1 (transformers main)").arg(dtype);
     return QObject::tr("%1, angles in %2 (legacy path)").arg(dtype, qs(enumKey(ropeAnglePrecision(rp))));
+}
+
+// The score error (the scene's dtype − double) of one configuration over 0 .. N−1 × 0 .. N−1 in
+// display.precisionCells blocks per axis: one panel, diverging around 0.
+HeatmapResult scoreErrorHeatmap(const SceneParams& scene, const ScoreParams& p, const DisplaySpec& display) {
+    HeatmapResult h;
+    h.length = scene.length;
+    h.queryTo = h.keyTo = scene.length;
+    h.softmax = scene.view.softmax;
+    h.causal = scene.view.causal;
+    h.content = fileContentText(scene);
+    HeatmapPanel panel;
+    panel.quantity = QObject::tr("score error");
+    panel.title = QObject::tr("score error: %1 − double").arg(qs(enumKey(p.precision)));
+    panel.aggregate = scene.view.aggregate;
+    panel.queryRanges = panel.keyRanges = splitRange(0, scene.length, std::max(1, display.precisionCells));
+    const bool oneCellEach = static_cast<std::int64_t>(panel.queryRanges.size()) == scene.length;
+    guarded(panel.error, [&] {
+        setPanelBlocks(panel,
+                       aggregateScoreErrors(p, scene.length, panel.queryRanges, panel.keyRanges, scene.view.aggregate,
+                                            display.heatmapWork),
+                       oneCellEach);
+    });
+    double m = 0;
+    for (Eigen::Index i = 0; i < panel.values.size(); ++i)
+        if (std::isfinite(panel.values.data()[i])) m = std::max(m, std::abs(panel.values.data()[i]));
+    panel.diverging = true;
+    panel.lo = -(m > 0 ? m : 1.0);
+    panel.hi = m > 0 ? m : 1.0;
+    h.panels.push_back(std::move(panel));
+    return h;
 }
 
 }  // namespace
@@ -855,8 +899,8 @@ PrecisionResult computePrecision(const SceneParams& scene, const DisplaySpec& di
                 out.columns = splitRange(0, out.end, std::max(1, display.decaySamples));
                 const std::size_t cols = out.columns.size(), np = out.pairs.size();
                 const double inf = std::numeric_limits<double>::infinity();
-                for (auto* v : {&out.angleMin, &out.cosMin}) v->assign(np, std::vector<double>(cols, inf));
-                for (auto* v : {&out.angleMax, &out.cosMax}) v->assign(np, std::vector<double>(cols, -inf));
+                for (auto* v : {&out.angleMin, &out.cosMin, &out.sinMin}) v->assign(np, std::vector<double>(cols, inf));
+                for (auto* v : {&out.angleMax, &out.cosMax, &out.sinMax}) v->assign(np, std::vector<double>(cols, -inf));
                 const std::int64_t half = rp.rotaryDim() / 2;
                 // Every position exactly up to ~2^22 angle evaluations (tens of ms), else one per column.
                 out.sampled = out.end * half > (std::int64_t{1} << 22) && out.end > static_cast<std::int64_t>(cols);
@@ -870,6 +914,9 @@ PrecisionResult computePrecision(const SceneParams& scene, const DisplaySpec& di
                             out.angleMax[i][col] = std::max(out.angleMax[i][col], a);
                             out.cosMin[i][col] = std::min(out.cosMin[i][col], cv);
                             out.cosMax[i][col] = std::max(out.cosMax[i][col], cv);
+                            const double sv = e.sin(Eigen::Index(k), Eigen::Index(i));
+                            out.sinMin[i][col] = std::min(out.sinMin[i][col], sv);
+                            out.sinMax[i][col] = std::max(out.sinMax[i][col], sv);
                         }
                     }
                 };
@@ -896,6 +943,7 @@ PrecisionResult computePrecision(const SceneParams& scene, const DisplaySpec& di
                 out.logPositions = sampleDistances(out.logEnd, std::max(16, display.decaySamples), true);
                 const RopePrecisionErrors e = ropePrecisionErrors(rp, out.logPositions);
                 out.logMaxAbs.assign(e.max_abs.data(), e.max_abs.data() + e.max_abs.size());
+                out.scoreError = scoreErrorHeatmap(scene, p, display);
             });
         }
         res.configs.push_back(std::move(out));

@@ -19,6 +19,7 @@ struct DisplaySpec {
     // this budget on a worker (progressive refinement: the samples first, labelled as samples,
     // then the exact blocks). 0: no refinement.
     std::int64_t heatmapRefineWork = std::int64_t{1} << 30;
+    int precisionCells = 96;    // blocks per axis of the precision view's score error heatmap
     int decaySamples = 600;     // points along the distance axis
     int trailSamples = 360;     // trail points of the pair-vector view
     int tableRows = 256;        // rows of a table image (learned, Shaw, T5, Transformer-XL)
@@ -59,7 +60,9 @@ ContributionsResult computeContributions(const SceneParams& scene, const Display
 // angles and tables (core/rope.h ropePrecisionErrors) for the chosen pairs over positions
 // 0 .. N−1 in display.decaySamples columns (each column's min and max over all its positions
 // while N·r/2 <= 2^22, else its middle position, marked sampled), the positions that collide in
-// the angle dtype, and the largest error at log-spaced positions up to 2^20. Other methods: an error.
+// the angle dtype, and the largest error at log-spaced positions up to 2^20, and the score error
+// heatmap (dtype − double, core/aggregate.h aggregateScoreErrors) in display.precisionCells blocks
+// per axis within display.heatmapWork (past it: sampled, said on the panel). Other methods: an error.
 PrecisionResult computePrecision(const SceneParams& scene, const DisplaySpec& display);
 
 }  // namespace poslab::ui

@@ -96,6 +96,7 @@ struct HeatmapPanel {
     std::vector<PositionRange> queryRanges, keyRanges;   // the block [from, to) of each row / column
     QString error;                      // non-empty: values empty
     bool difference = false;            // a "B − A" panel
+    QString quantity;                   // what a value is, when not a score, weight or difference ("score error")
     double lo = 0, hi = 1;              // colour range of this panel
     bool diverging = true;
 };
@@ -173,11 +174,11 @@ struct PrecisionConfigResult {
     std::vector<int> pairs;               // the chosen pairs (effectivePairs)
     // Positions 0 .. end−1 of the scene (end = N, or 65505 for float16 angles) in columns; per
     // chosen pair (outer) and column (inner) the min and max over the column's positions of the
-    // angle error (rad, wrapped to (−π, π]) and of the cos error. sampled: each column holds its
+    // angle error (rad, wrapped to (−π, π]), of the cos error and of the sin error. sampled: each column holds its
     // middle position only (the work limit), said on the view.
     std::int64_t end = 0;
     std::vector<PositionRange> columns;
-    std::vector<std::vector<double>> angleMin, angleMax, cosMin, cosMax;
+    std::vector<std::vector<double>> angleMin, angleMax, cosMin, cosMax, sinMin, sinMax;
     bool sampled = false;
     // Per column: whether one of its positions shares its held value with another position.
     std::vector<bool> columnCollides;
@@ -189,6 +190,10 @@ struct PrecisionConfigResult {
     std::vector<std::int64_t> logPositions;
     std::vector<double> logMaxAbs;
     std::int64_t length = 0;              // the scene's N (marked on the log axis)
+    // The score error, score in the scene's dtype − score in double (core/aggregate.h
+    // aggregateScoreErrors), over the N × N matrix: one difference panel, exact cells, a
+    // statistic of blocks (view.aggregate) or samples, as the heatmap view's panels.
+    HeatmapResult scoreError;
 };
 
 struct PrecisionResult {

@@ -89,7 +89,7 @@ bool heatmapCellMasked(const HeatmapPanel& panel, bool causal, Eigen::Index row,
 namespace {
 
 QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
-    QString what = p.difference ? QObject::tr("difference") : r.softmax ? QObject::tr("softmax weights")
+    QString what = !p.quantity.isEmpty() ? p.quantity : p.difference ? QObject::tr("difference") : r.softmax ? QObject::tr("softmax weights")
                                                                          : QObject::tr("scores");
     QStringList parts{what};
     if (r.causal) parts << QObject::tr("causal");
@@ -345,7 +345,7 @@ std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult
 
 QString heatmapToolTip(const HeatmapResult& result, const HeatmapHit& hit) {
     const auto& panel = result.panels.at(static_cast<std::size_t>(hit.panel));
-    const QString what = panel.difference ? QObject::tr("difference") : result.softmax ? QObject::tr("weight")
+    const QString what = !panel.quantity.isEmpty() ? panel.quantity : panel.difference ? QObject::tr("difference") : result.softmax ? QObject::tr("weight")
                                                                                         : QObject::tr("score");
     QString s = panel.title + QLatin1Char('\n');
     if (panel.cells == HeatmapCells::Aggregate && std::size_t(hit.row) < panel.queryRanges.size() &&

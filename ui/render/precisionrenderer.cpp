@@ -1,5 +1,6 @@
 #include "ui/render/precisionrenderer.h"
 
+#include "ui/render/heatmaprenderer.h"
 #include "ui/render/plot.h"
 #include "ui/model/sceneparams.h"
 
@@ -25,6 +26,25 @@ QString fit(const QPainter& p, const QString& s, double width) {
 // Column c of the result on the position axis: its middle.
 double columnX(const PositionRange& r) { return 0.5 * static_cast<double>(r.from + r.to - 1); }
 
+// The position axis of the band plots and the log axis of the third plot (as drawn above).
+plot::Axis positionAxis(const QRectF& area, const PrecisionConfigResult& c) {
+    return {0, static_cast<double>(std::max<std::int64_t>(c.end - 1, 1)), false, area.left(), area.right()};
+}
+plot::Axis logPositionAxis(const QRectF& area, const PrecisionConfigResult& c) {
+    return {1, static_cast<double>(std::max<std::int64_t>(c.logEnd, 2)), true, area.left(), area.right()};
+}
+
+// "[lo, hi]" or the one value where the column holds one (or the error's min equals its max).
+QString span(double lo, double hi) {
+    if (!std::isfinite(lo) || !std::isfinite(hi)) return QObject::tr("none");
+    if (lo == hi) return formatValue(lo);
+    return QStringLiteral("%1 … %2").arg(formatValue(lo), formatValue(hi));
+}
+
+// The position a sampled column holds (computePrecision: its middle one).
+std::int64_t columnSample(const PositionRange& r) { return r.from + (r.size() - 1) / 2; }
+
+
 // The bands of one quantity (per pair: min and max per column) in a plot rectangle, with the
 // collision strip under it.
 void bandPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, const std::vector<std::vector<double>>& lo,
@@ -35,8 +55,7 @@ void bandPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, c
             if (std::isfinite(lo[i][k]) && std::isfinite(hi[i][k])) yMax = std::max({yMax, std::abs(lo[i][k]), std::abs(hi[i][k])});
     if (yMax <= 0) yMax = 1;   // no error at all (double): a flat line at 0 on ±1
     yMax *= 1.08;
-    const double x1 = static_cast<double>(std::max<std::int64_t>(c.end - 1, 1));
-    const plot::Axis x{0, x1, false, area.left(), area.right()};
+    const plot::Axis x = positionAxis(area, c);
     const plot::Axis y{-yMax, yMax, false, area.bottom(), area.top()};
     plot::axes(p, area, x, y, t, QObject::tr("position"), yLabel, true, ticksFor(area.width(), 6), 5);
     p.save();
@@ -96,7 +115,7 @@ void logPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, co
     lo = std::pow(10.0, std::floor(std::log10(lo)));
     hi = std::pow(10.0, std::ceil(std::log10(hi * 1.01)));
     if (hi <= lo) hi = lo * 10;
-    const plot::Axis x{1, static_cast<double>(std::max<std::int64_t>(c.logEnd, 2)), true, area.left(), area.right()};
+    const plot::Axis x = logPositionAxis(area, c);
     const plot::Axis y{lo, hi, true, area.bottom(), area.top()};
     plot::axes(p, area, x, y, t, QObject::tr("position (log, %1 samples)").arg(c.logPositions.size()),
                QObject::tr("max |Δcos|, |Δsin|"), true, ticksFor(area.width(), 7), 5);
@@ -134,13 +153,14 @@ void logPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, co
     p.restore();
 }
 
-void renderPanel(QPainter& p, const QRectF& rect, const PrecisionConfigResult& c, const Theme& t) {
+void renderPanel(QPainter& p, const PrecisionPanelLayout& l, const PrecisionConfigResult& c, const Theme& t) {
+    const QRectF& rect = l.column;
     p.setFont(t.titleFont());
     const double titleH = plot::lineHeight(t.titleFont());
     plot::text(p, QPointF(rect.center().x(), rect.top() + titleH * 0.6), c.title, plot::Align::Center, t.foreground);
-    double top = rect.top() + titleH * 1.2;
     if (!c.error.isEmpty()) {
         p.setFont(t.bodyFont());
+        const double top = rect.top() + titleH * 1.2;
         const QRectF box(rect.left() + rect.width() * 0.08, top + rect.height() * 0.1, rect.width() * 0.84, rect.height());
         const double used = plot::wrappedText(p, box, c.error, t.error);
         plot::wrappedText(p, box.adjusted(0, used + plot::lineHeight(t.bodyFont()), 0, 0),
@@ -152,8 +172,8 @@ void renderPanel(QPainter& p, const QRectF& rect, const PrecisionConfigResult& c
     }
     p.setFont(t.smallFont());
     const double smallH = plot::lineHeight(t.smallFont());
-    plot::text(p, QPointF(rect.center().x(), top + smallH * 0.5), fit(p, c.path, rect.width() - 16), plot::Align::Center, t.muted);
-    top += smallH * 1.2;
+    plot::text(p, QPointF(rect.center().x(), rect.top() + titleH * 1.2 + smallH * 0.5), fit(p, c.path, rect.width() - 16),
+               plot::Align::Center, t.muted);
     // Caption: the pairs' colours, what a band is, the collisions.
     QStringList pairs;
     for (std::size_t i = 0; i < c.pairs.size(); ++i) pairs << QObject::tr("pair %1").arg(c.pairs[i]);
@@ -162,21 +182,20 @@ void renderPanel(QPainter& p, const QRectF& rect, const PrecisionConfigResult& c
     const QString collide = c.colliding > 0
                                 ? QObject::tr("%1 of %2 positions collide in %3 (red marks)").arg(c.colliding).arg(c.end).arg(c.dtypeName)
                                 : QObject::tr("no two positions of 0..%1 collide in %2").arg(c.end - 1).arg(c.dtypeName);
-    const double captionH = smallH * 2.4;
-    const QMarginsF m = plot::axesMargins(t);
-    QRectF area(rect.left(), top, rect.width(), rect.bottom() - top - captionH);
-    if (area.height() < 90 || area.width() < 120) return;
-    const double gap = 4, h = (area.height() - 2 * gap) / 3;
-    const auto sub = [&](int i) {
-        return QRectF(area.left(), area.top() + i * (h + gap), area.width(), h).marginsRemoved(QMarginsF(m.left(), 4, 10, m.bottom()));
-    };
-    bandPlot(p, sub(0), c, c.angleMin, c.angleMax, QObject::tr("Δangle (rad)"), t);
-    bandPlot(p, sub(1), c, c.cosMin, c.cosMax, QObject::tr("Δcos"), t);
-    logPlot(p, sub(2), c, t);
+    if (l.angle.isEmpty()) return;
+    bandPlot(p, l.angle, c, c.angleMin, c.angleMax, QObject::tr("Δangle (rad)"), t);
+    bandPlot(p, l.cos, c, c.cosMin, c.cosMax, QObject::tr("Δcos"), t);
+    logPlot(p, l.log, c, t);
+    if (!l.heatmap.isEmpty() && !c.scoreError.panels.empty()) {
+        p.save();
+        p.setClipRect(l.heatmap);
+        renderHeatmap(p, l.heatmap, c.scoreError, t);
+        p.restore();
+    }
     // Legend of the pairs (coloured), then the caption.
     p.setFont(t.smallFont());
     double lx = rect.left() + 8;
-    const double ly = rect.bottom() - captionH + smallH * 0.6;
+    const double ly = l.captionTop + smallH * 0.6;
     for (std::size_t i = 0; i < c.pairs.size(); ++i) {
         const QRectF r = plot::text(p, QPointF(lx, ly), QStringLiteral("■ ") + pairs[static_cast<int>(i)], plot::Align::Left,
                                     t.series(static_cast<int>(i)));
@@ -189,10 +208,104 @@ void renderPanel(QPainter& p, const QRectF& rect, const PrecisionConfigResult& c
 
 }  // namespace
 
+std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int configs, const Theme& t) {
+    std::vector<PrecisionPanelLayout> out;
+    const int n = std::max(1, configs);
+    const double w = rect.width() / n;
+    const double titleH = plot::lineHeight(t.titleFont()), smallH = plot::lineHeight(t.smallFont());
+    const QMarginsF m = plot::axesMargins(t);
+    for (int i = 0; i < configs; ++i) {
+        PrecisionPanelLayout l;
+        l.column = QRectF(rect.left() + i * w, rect.top(), w, rect.height());
+        const double top = l.column.top() + titleH * 1.2 + smallH * 1.2;
+        const double captionH = smallH * 2.4;
+        l.captionTop = l.column.bottom() - captionH;
+        QRectF area(l.column.left(), top, l.column.width(), l.captionTop - top);
+        if (area.height() < 90 || area.width() < 120) {
+            out.push_back(l);
+            continue;
+        }
+        // The score error heatmap beside the three plots when the column is wide, else below them.
+        QRectF plots = area;
+        if (area.width() >= 1.6 * area.height()) {
+            const double hw = std::min(area.width() * 0.4, area.height() * 1.25);
+            l.heatmap = QRectF(area.right() - hw, area.top(), hw, area.height());
+            plots.setRight(l.heatmap.left() - 6);
+        } else if (area.height() >= 300) {
+            const double hh = area.height() * 0.4;
+            l.heatmap = QRectF(area.left(), area.bottom() - hh, area.width(), hh);
+            plots.setBottom(l.heatmap.top() - 6);
+        }
+        const double gap = 4, h = (plots.height() - 2 * gap) / 3;
+        const auto sub = [&](int k) {
+            return QRectF(plots.left(), plots.top() + k * (h + gap), plots.width(), h).marginsRemoved(QMarginsF(m.left(), 4, 10, m.bottom()));
+        };
+        l.angle = sub(0);
+        l.cos = sub(1);
+        l.log = sub(2);
+        out.push_back(l);
+    }
+    return out;
+}
+
+int precisionCellsFor(const QRectF& rect, int configs, const Theme& theme, double devicePixelRatio) {
+    const auto l = layoutPrecision(rect, configs, theme);
+    if (l.empty() || l.front().heatmap.isEmpty()) return 16;
+    return std::min(512, heatmapCellsFor(l.front().heatmap, 1, theme, devicePixelRatio, false));
+}
+
 void renderPrecision(QPainter& p, const QRectF& rect, const PrecisionResult& result, const Theme& t) {
-    plot::configColumns(p, rect, static_cast<int>(result.configs.size()), t, [&](QPainter& q, const QRectF& r, int i) {
-        renderPanel(q, r, result.configs[static_cast<std::size_t>(i)], t);
+    const auto layout = layoutPrecision(rect, static_cast<int>(result.configs.size()), t);
+    plot::configColumns(p, rect, static_cast<int>(result.configs.size()), t, [&](QPainter& q, const QRectF&, int i) {
+        renderPanel(q, layout[static_cast<std::size_t>(i)], result.configs[static_cast<std::size_t>(i)], t);
     });
+}
+
+QString precisionToolTip(const QRectF& rect, const PrecisionResult& result, const Theme& t, const QPointF& point) {
+    const auto layout = layoutPrecision(rect, static_cast<int>(result.configs.size()), t);
+    for (std::size_t k = 0; k < layout.size(); ++k) {
+        const PrecisionPanelLayout& l = layout[k];
+        const PrecisionConfigResult& c = result.configs[k];
+        if (!l.column.contains(point) || !c.error.isEmpty()) continue;
+        if (l.heatmap.contains(point) && !c.scoreError.panels.empty()) {
+            const auto hit = hitTestHeatmap(l.heatmap, c.scoreError, t, point);
+            return hit ? c.title + QLatin1Char('\n') + heatmapToolTip(c.scoreError, *hit) : QString();
+        }
+        if ((l.angle.contains(point) || l.cos.contains(point)) && !c.columns.empty()) {
+            // The column under the cursor: the positions it stands for, each pair's errors there.
+            const double pos = positionAxis(l.angle, c).unmap(point.x());
+            auto it = std::upper_bound(c.columns.begin(), c.columns.end(), pos,
+                                       [](double x, const PositionRange& r) { return x < static_cast<double>(r.to) - 0.5; });
+            if (it == c.columns.end()) --it;
+            const auto col = static_cast<std::size_t>(it - c.columns.begin());
+            const PositionRange& r = *it;
+            QString s = c.title + QLatin1Char('\n') + c.path + QLatin1Char('\n');
+            s += r.size() == 1 ? QObject::tr("position %1").arg(r.from)
+                               : c.sampled ? QObject::tr("position %1 (sampled for %2 … %3)").arg(columnSample(r)).arg(r.from).arg(r.to - 1)
+                                           : QObject::tr("positions %1 … %2").arg(r.from).arg(r.to - 1);
+            if (c.columnCollides[col]) s += QObject::tr(" · collides in %1").arg(c.dtypeName);
+            for (std::size_t i = 0; i < c.pairs.size(); ++i)
+                s += QLatin1Char('\n') + QObject::tr("pair %1: Δangle = %2 rad, Δcos = %3, Δsin = %4")
+                                              .arg(c.pairs[i])
+                                              .arg(span(c.angleMin[i][col], c.angleMax[i][col]), span(c.cosMin[i][col], c.cosMax[i][col]),
+                                                   span(c.sinMin[i][col], c.sinMax[i][col]));
+            return s;
+        }
+        if (l.log.contains(point) && !c.logPositions.empty()) {
+            // The nearest sampled position on the log axis.
+            const double pos = logPositionAxis(l.log, c).unmap(point.x());
+            std::size_t best = 0;
+            for (std::size_t i = 1; i < c.logPositions.size(); ++i)
+                if (std::abs(std::log(static_cast<double>(c.logPositions[i]) / pos)) <
+                    std::abs(std::log(static_cast<double>(c.logPositions[best]) / pos)))
+                    best = i;
+            return c.title + QLatin1Char('\n') +
+                   QObject::tr("position %1: max over the pairs of |Δcos|, |Δsin| = %2")
+                       .arg(c.logPositions[best])
+                       .arg(formatValue(c.logMaxAbs[best]));
+        }
+    }
+    return {};
 }
 
 }  // namespace poslab::ui

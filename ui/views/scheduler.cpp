@@ -60,7 +60,9 @@ bool sameContributionsInputs(const SceneParams& a, const SceneParams& b) {
 }
 
 bool samePrecisionInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.pairs == b.pairs && a.head == b.head;
+    // The score error heatmap follows the heatmap's softmax, causal mask and aggregate statistic.
+    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.pairs == b.pairs && a.head == b.head &&
+           a.view.softmax == b.view.softmax && a.view.causal == b.view.causal && a.view.aggregate == b.view.aggregate;
 }
 
 // Whether a view's picture would differ: its size, the device pixel ratio or the theme.
@@ -152,7 +154,8 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
                          ld.decaySamples != display_.decaySamples || !samePicture(lr, render_, &RenderSpec::contributions));
     job.precision = v.showPrecision &&
                     (fresh || !last.view.showPrecision || !samePrecisionInputs(scene, last) ||
-                     ld.decaySamples != display_.decaySamples || !samePicture(lr, render_, &RenderSpec::precision));
+                     ld.decaySamples != display_.decaySamples || ld.precisionCells != display_.precisionCells ||
+                     !samePicture(lr, render_, &RenderSpec::precision));
     lastScene_ = scene;
     lastDisplay_ = display_;
     lastRender_ = render_;

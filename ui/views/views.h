@@ -184,7 +184,9 @@ public:
         setGeneration(r.generation);
     }
     const PrecisionResult& result() const { return result_; }
-    QString toolTipAt(const QPoint&) const override { return {}; }
+    QString toolTipAt(const QPoint& pos) const override;
+    // Blocks per axis for the score error heatmap at the view's size (DisplaySpec::precisionCells).
+    int cellsFor(int configs) const;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;

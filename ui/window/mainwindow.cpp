@@ -405,6 +405,9 @@ void MainWindow::updateDisplay() {
     DisplaySpec d = scheduler_.display();
     d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells);
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
+    // At most 128 blocks per axis in the window: each one costs a score in the dtype and one in
+    // double (past the work budget, one sampled cell each); 300 would add ~20 ms at N = 8192.
+    d.precisionCells = std::min(128, precision_->cellsFor(static_cast<int>(s.methods.size())));
     scheduler_.setDisplay(d);
 }
 

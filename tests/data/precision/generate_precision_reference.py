@@ -17,6 +17,15 @@ Code paths (each for dtype bfloat16, float16, float32 and a few head dims):
               the dtype, their product rounded to it, cos/sin of that
               (poslab: --precision DTYPE --angle-precision DTYPE).
 
+  * "meta":   Meta llama's complex64 path (precompute_freqs_cis, apply_rotary_emb from
+              facebookresearch/llama llama/model.py, copied verbatim below): inv_freq and angles in
+              float32, freqs_cis = torch.polar(1, angles) (complex64), x.float() viewed as complex
+              (interleaved pairs 2i, 2i+1), the complex64 product, .type_as(x) back to the dtype
+              (poslab: --precision DTYPE --code-path meta-complex64 --layout interleaved). Its
+              "cos"/"sin" are freqs_cis' real/imaginary parts laid out as poslab's interleaved table
+              (each pair's value twice). No scores: Meta divides q·kᵀ by sqrt(head_dim) instead
+              of multiplying by head_dim^-0.5, which poslab does not model.
+
 rotate_half, apply_rotary_pos_emb, the forward of LlamaRotaryEmbedding and the default inv_freq
 are copied verbatim from huggingface/transformers src/transformers/models/llama/modeling_llama.py
 (read at commit 002272831fba584eb30dca9729c1be456836960a; rotate_half and apply_rotary_pos_emb are
@@ -85,6 +94,48 @@ class LlamaRotaryEmbedding(torch.nn.Module):
         return emb.cos().to(dtype), emb.sin().to(dtype)
 # ------------------------------------------------------------------------------------------------
 
+
+# ---- verbatim from facebookresearch/llama llama/model.py ---------------------------------------
+def precompute_freqs_cis(dim: int, end: int, theta: float = 10000.0):
+    freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: (dim // 2)].float() / dim))
+    t = torch.arange(end, device=freqs.device)  # type: ignore
+    freqs = torch.outer(t, freqs).float()  # type: ignore
+    freqs_cis = torch.polar(torch.ones_like(freqs), freqs)  # complex64
+    return freqs_cis
+
+
+def reshape_for_broadcast(freqs_cis: torch.Tensor, x: torch.Tensor):
+    ndim = x.ndim
+    assert 0 <= 1 < ndim
+    assert freqs_cis.shape == (x.shape[1], x.shape[-1])
+    shape = [d if i == 1 or i == ndim - 1 else 1 for i, d in enumerate(x.shape)]
+    return freqs_cis.view(*shape)
+
+
+def apply_rotary_emb(
+    xq: torch.Tensor,
+    xk: torch.Tensor,
+    freqs_cis: torch.Tensor,
+):
+    xq_ = torch.view_as_complex(xq.float().reshape(*xq.shape[:-1], -1, 2))
+    xk_ = torch.view_as_complex(xk.float().reshape(*xk.shape[:-1], -1, 2))
+    freqs_cis = reshape_for_broadcast(freqs_cis, xq_)
+    xq_out = torch.view_as_real(xq_ * freqs_cis).flatten(3)
+    xk_out = torch.view_as_real(xk_ * freqs_cis).flatten(3)
+    return xq_out.type_as(xq), xk_out.type_as(xk)
+# ------------------------------------------------------------------------------------------------
+
+
+def freqs_cis_at(dim, positions, theta):
+    """precompute_freqs_cis(dim, max(positions) + 1, theta)[positions] without the table of every
+    position up to 10^6: the same code with t = the positions (outer and polar are elementwise, so
+    each entry is the same number; checked below on the positions up to 4097)."""
+    freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: (dim // 2)].float() / dim))
+    t = torch.tensor(positions, dtype=torch.int64)
+    freqs = torch.outer(t, freqs).float()
+    return torch.polar(torch.ones_like(freqs), freqs)
+
+
 DTYPES = {"bfloat16": torch.bfloat16, "float16": torch.float16, "float32": torch.float32}
 
 POSITIONS = [0, 1, 2, 3, 7, 100, 255, 256, 257, 258, 511, 512, 513, 1000, 1044, 2047, 2048, 2049, 4095, 4096,
@@ -98,6 +149,34 @@ def floats(t):
 def rows(t):
     t = t.double()
     return [[float(v) for v in r] for r in t.tolist()]
+
+
+def meta_case(dtype_name, head_dim, base, positions, gen):
+    dtype = DTYPES[dtype_name]
+    n = len(positions)
+    q = torch.randn(1, n, 1, head_dim, generator=gen, dtype=torch.float64)   # [bsz, seqlen, heads, head_dim]
+    qd = q.to(dtype)
+    freqs_cis = freqs_cis_at(head_dim, positions, base)
+    small = [p for p in positions if p <= 4097]
+    full = precompute_freqs_cis(head_dim, max(small) + 1, base)
+    assert torch.equal(full[small], freqs_cis[: len(small)])
+    q_embed, _ = apply_rotary_emb(qd, qd, freqs_cis)
+    inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2)[: (head_dim // 2)].float() / head_dim))
+    return {
+        "path": "meta",
+        "precision": dtype_name,
+        "angle_precision": "float32",
+        "code_path": "meta-complex64",
+        "layout": "interleaved",
+        "head_dim": head_dim,
+        "base": base,
+        "positions": positions,
+        "inv_freq": floats(inv_freq),
+        "q": rows(qd[0, :, 0]),
+        "cos": rows(freqs_cis.real.repeat_interleave(2, dim=-1)),
+        "sin": rows(freqs_cis.imag.repeat_interleave(2, dim=-1)),
+        "rotated": rows(q_embed[0, :, 0]),
+    }
 
 
 def case(path, dtype_name, head_dim, base, positions, gen):
@@ -167,6 +246,9 @@ def main():
                 positions = [p for p in POSITIONS if p <= 65504]
             for head_dim, base in ((8, 10000.0), (32, 10000.0), (64, 10000.0), (128, 500000.0)):
                 cases.append(case(path, dtype_name, head_dim, base, positions, gen))
+    for dtype_name in ("bfloat16", "float16", "float32"):
+        for head_dim, base in ((8, 10000.0), (32, 10000.0), (64, 10000.0), (128, 500000.0)):
+            cases.append(meta_case(dtype_name, head_dim, base, POSITIONS, gen))
     out = {
         "generator": "tests/data/precision/generate_precision_reference.py",
         "torch": torch.__version__,

@@ -121,15 +121,13 @@ void logPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, co
                QObject::tr("max |Δcos|, |Δsin|"), true, ticksFor(area.width(), 7), 5);
     p.save();
     p.setClipRect(area);
-    const auto vline = [&](double pos, const QColor& col, Qt::PenStyle style, const QString& label, double labelRow) {
+    // The lines are named in the caption below the plots (a label inside the plot would be drawn
+    // over the curve).
+    const auto vline = [&](double pos, const QColor& col, Qt::PenStyle style) {
         if (pos < 1 || pos > x.hi) return;
         const double px = x.map(pos);
         p.setPen(QPen(col, t.lineWidth, style));
         p.drawLine(QPointF(px, area.top()), QPointF(px, area.bottom()));
-        p.setFont(t.smallFont());
-        const bool right = px < area.center().x();
-        plot::text(p, QPointF(px + (right ? 4 : -4), area.top() + plot::lineHeight(t.smallFont()) * labelRow), label,
-                   right ? plot::Align::Left : plot::Align::Right, col);
     };
     if (!none) {
         QPainterPath path;
@@ -146,10 +144,8 @@ void logPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, co
         p.setFont(t.bodyFont());
         plot::text(p, area.center(), QObject::tr("no error: double precision is the reference"), plot::Align::Center, t.muted);
     }
-    vline(static_cast<double>(c.length), t.foreground, Qt::DashLine, QObject::tr("N = %1").arg(c.length), 0.7);
-    if (c.firstCollision)
-        vline(static_cast<double>(*c.firstCollision), t.error, Qt::DotLine,
-              QObject::tr("positions collide from %1").arg(*c.firstCollision), 1.9);
+    vline(static_cast<double>(c.length), t.foreground, Qt::DashLine);
+    if (c.firstCollision) vline(static_cast<double>(*c.firstCollision), t.error, Qt::DotLine);
     p.restore();
 }
 
@@ -179,9 +175,12 @@ void renderPanel(QPainter& p, const PrecisionPanelLayout& l, const PrecisionConf
     for (std::size_t i = 0; i < c.pairs.size(); ++i) pairs << QObject::tr("pair %1").arg(c.pairs[i]);
     const QString what = c.sampled ? QObject::tr("one position per column (sampled: N·r/2 > 2^22)")
                                    : QObject::tr("band = min..max over each column's positions");
-    const QString collide = c.colliding > 0
-                                ? QObject::tr("%1 of %2 positions collide in %3 (red marks)").arg(c.colliding).arg(c.end).arg(c.dtypeName)
-                                : QObject::tr("no two positions of 0..%1 collide in %2").arg(c.end - 1).arg(c.dtypeName);
+    QString collide = c.colliding > 0
+                          ? QObject::tr("%1 of %2 positions collide in %3 (red marks)").arg(c.colliding).arg(c.end).arg(c.dtypeName)
+                          : QObject::tr("no two positions of 0..%1 collide in %2").arg(c.end - 1).arg(c.dtypeName);
+    // What the log plot's vertical lines mark.
+    if (c.firstCollision) collide += QObject::tr(" · red dotted: first collision at %1").arg(*c.firstCollision);
+    collide += QObject::tr(" · dashed: N = %1").arg(c.length);
     if (l.angle.isEmpty()) return;
     bandPlot(p, l.angle, c, c.angleMin, c.angleMax, QObject::tr("Δangle (rad)"), t);
     bandPlot(p, l.cos, c, c.cosMin, c.cosMax, QObject::tr("Δcos"), t);

@@ -28,6 +28,7 @@
 #include <complex>
 #include <functional>
 #include <numbers>
+#include <thread>
 
 namespace poslab {
 
@@ -744,5 +745,106 @@ Result<DecayCurve> decayCurvePlain(const ScoreParams& params, const std::vector<
 }
 
 }  // namespace
+
+namespace {
+// run(first, len) over [0, n) in two halves, the second on its own thread.
+template <class F>
+void twoHalves(std::int64_t n, F&& run) {
+    const std::int64_t half = n >= 2 * kBlock ? (n / 2 / kBlock) * kBlock : 0;
+    if (half == 0) {
+        run(std::int64_t{0}, n);
+        return;
+    }
+    std::thread other([&] { run(half, n - half); });
+    run(std::int64_t{0}, half);
+    other.join();
+}
+}  // namespace
+
+std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams& params, std::int64_t length,
+                                                               std::int64_t lo, std::int64_t hi) {
+    if (params.content != Content::Ones || params.source || params.attention.qk_norm != QkNorm::None ||
+        !scoresAreDistanceFunction(params) || lo > hi)
+        return std::nullopt;
+    const double s = scoreScale(params.attention, params.dim);
+    std::vector<double> f(static_cast<std::size_t>(hi - lo + 1));
+    auto finish = [&](auto&& value) -> Result<std::vector<double>> {
+        for (std::int64_t x = lo; x <= hi; ++x) {
+            const double y = value(x);
+            if (!std::isfinite(y)) return ParamError{"result", "parameters for which every score is finite", formatNumber(y)};
+            f[static_cast<std::size_t>(x - lo)] = y;
+        }
+        return f;
+    };
+    if (params.method == Method::TransformerXL) {
+        const TransformerXLParams tp = params.transformerXLParams();
+        // Distances are clamped from above only (keys after the query keep their distance).
+        const std::int64_t above = tp.clamp_len > 0 ? std::min(hi, tp.clamp_len) : hi;
+        const std::int64_t top2 = std::max(above, -lo);
+        if (top2 >= (std::int64_t{1} << 24) || static_cast<double>(top2 + 1) * tp.dim > kFastWorkLimit) return std::nullopt;
+        SinusoidalParams sp;
+        sp.dim = tp.dim;
+        sp.base = 10000.0;
+        sp.layout = SinusoidalLayout::Concat;
+        sp.frequencies = SinusoidalFrequencies::Vaswani;
+        sp.precision = Precision::Float32;
+        const Vector w = sinusoidalFrequencies(sp);
+        const Eigen::Index K = w.size();
+        const TransformerXLWeights wt = transformerXLWeights(tp);
+        const Vector coef = wt.w_r.transpose() * (Vector::Ones(tp.dim) + wt.v);
+        const double constant = static_cast<double>(tp.dim) + wt.u.sum();   // a + c
+        Sweep sw{w, {}, Trig::Angle32, {}};
+        sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
+            const double x = static_cast<double>(static_cast<float>(static_cast<float>(d) * static_cast<float>(w[i])));
+            c = roundTo(Precision::Float32, std::cos(x));
+            sn = roundTo(Precision::Float32, std::sin(x));
+        };
+        // cosPart(δ) = Σ cos-half coefficients·cos, sinPart(δ) = Σ sin-half coefficients·sin, δ = 0 .. top2.
+        std::vector<double> cosPart(static_cast<std::size_t>(top2 + 1)), sinPart(cosPart.size());
+        twoHalves(top2 + 1, [&](std::int64_t first, std::int64_t len) {
+            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+                const double a = K + i < tp.dim ? coef[K + i] : 0.0, b = coef[i];
+                double* oc = cosPart.data() + first + b0;
+                double* os = sinPart.data() + first + b0;
+                for (std::int64_t t = 0; t < m; ++t) {
+                    oc[t] += C[t] * a;
+                    os[t] += S[t] * b;
+                }
+            });
+        });
+        return finish([&](std::int64_t x) {
+            const auto at = static_cast<std::size_t>(x >= 0 ? std::min(x, above) : -x);
+            const double positional = x >= 0 ? cosPart[at] + sinPart[at] : cosPart[at] - sinPart[at];
+            return s * (constant + positional);
+        });
+    }
+    if (params.method == Method::Xpos) {
+        const XposParams xp = params.xposParams();
+        const double lim = kXposMaxLogScale / std::log(3.5);
+        const std::int64_t top = std::max(std::abs(lo), std::abs(hi));
+        if (static_cast<double>(length) > lim * xp.scale_base || static_cast<double>(top + 1) * (xp.head_dim / 2) > kFastWorkLimit)
+            return std::nullopt;
+        const Vector inv = xposInvFreq(xp);
+        const Vector zeta = xposZeta(xp);
+        const Eigen::Index h = inv.size();
+        // A sum of 2·ζ^(±δ/sb)·cos(δθ) per sign of δ: the sweep with magnitude e^{±δ·g}, g = ln ζ / sb.
+        std::vector<double> up(static_cast<std::size_t>(hi >= 0 ? hi + 1 : 0)), down(static_cast<std::size_t>(lo < 0 ? -lo + 1 : 0));
+        for (int sign : {1, -1}) {
+            std::vector<double>& out = sign > 0 ? up : down;
+            if (out.empty()) continue;
+            Vector g(h);
+            for (Eigen::Index i = 0; i < h; ++i) g[i] = sign * std::log(zeta[i]) / xp.scale_base;
+            const Sweep sw{inv, g, Trig::Double, {}};
+            twoHalves(static_cast<std::int64_t>(out.size()), [&](std::int64_t first, std::int64_t len) {
+                sweepRun(sw, first, len, [&](Eigen::Index, const double* C, const double*, std::int64_t b0, std::int64_t m) {
+                    double* o = out.data() + first + b0;
+                    for (std::int64_t t = 0; t < m; ++t) o[t] += 2 * C[t];
+                });
+            });
+        }
+        return finish([&](std::int64_t x) { return s * (x >= 0 ? up[static_cast<std::size_t>(x)] : down[static_cast<std::size_t>(-x)]); });
+    }
+    return std::nullopt;
+}
 
 }  // namespace poslab

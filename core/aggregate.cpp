@@ -353,12 +353,14 @@ Result<AggregatedScores> reducedBlocks(const ScoreParams& params, std::int64_t l
     return out;
 }
 
-// f(δ) for δ in [lo, hi]. RoPE in double with ones content scores (i, j) and (j, i) alike and
+// f(δ) for δ in [lo, hi]: decay.h sweptDistanceScores where it applies (rope, transformer-xl,
+// xpos with ones content). Otherwise: RoPE in double with ones content (and a q/k norm) scores (i, j) and (j, i) alike and
 // f(δ) = s·(R_δ q)·(R_0 k) is its decay curve: the O(D·d) sweep of core/decay (the sequence's
 // length fixes dynamic/longrope factors, as the scores' runtime rule does). Transformer-XL and
 // xPos with ones content: the same sweep (decay.h sweptDistanceScores). Else scoresByDistance.
 Result<std::vector<double>> distanceValues(const ScoreParams& params, std::int64_t length, std::int64_t lo,
                                            std::int64_t hi) {
+    if (auto r = sweptDistanceScores(params, length, lo, hi)) return std::move(*r);
     if (params.method == Method::Rope && params.content == Content::Ones && params.precision == Precision::Double &&
         !params.softmax) {
         ScoreParams d = params;
@@ -377,7 +379,6 @@ Result<std::vector<double>> distanceValues(const ScoreParams& params, std::int64
         }
         if (c.error().parameter == "result") return c.error();
     }
-    if (auto r = sweptDistanceScores(params, length, lo, hi)) return std::move(*r);
     return scoresByDistance(params, length, lo, hi);
 }
 

@@ -776,6 +776,33 @@ std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams
         }
         return f;
     };
+    if (params.method == Method::Rope && params.precision == Precision::Double) {
+        // decayCurve's double rope value without its bound; ones content scores (i, j) and (j, i)
+        // alike. The sequence's length fixes dynamic/longrope factors (the scores' runtime rule).
+        const RopeParams rp = params.ropeParams();
+        const RopeFrequencies freqs = ropeFrequencies(rp, rp.seq_len ? rp.seq_len : std::optional<std::int64_t>(length));
+        const Matrix q = Matrix::Ones(1, params.dim);
+        const Matrix rk = ropeApply(rp, ropeTables(rp, freqs, Positions{0}), q);
+        const Eigen::Index h = freqs.inv_freq.size(), r = 2 * h;
+        const std::int64_t top = std::max(std::abs(lo), std::abs(hi));
+        if (static_cast<double>(top + 1) * static_cast<double>(std::max<Eigen::Index>(h, 1)) > kFastWorkLimit) return std::nullopt;
+        const bool inter = rp.layout == RopeLayout::Interleaved;
+        const double att = freqs.attention_factor;
+        double constant = 0;
+        for (Eigen::Index c = r; c < params.dim; ++c) constant += q(0, c) * rk(0, c);
+        const Sweep sw{freqs.inv_freq, {}, Trig::Double, {}};
+        std::vector<double> v(static_cast<std::size_t>(top + 1));
+        twoHalves(top + 1, [&](std::int64_t first, std::int64_t len) {
+            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+                const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+                const double k0 = rk(0, j0), k1 = rk(0, j1);
+                const double a0 = (q(0, j0) * k0 + q(0, j1) * k1) * att, b1 = (q(0, j0) * k1 - q(0, j1) * k0) * att;
+                double* out = v.data() + first + b0;
+                for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a0 + S[t] * b1;
+            });
+        });
+        return finish([&](std::int64_t x) { return s * (v[static_cast<std::size_t>(std::abs(x))] + constant); });
+    }
     if (params.method == Method::TransformerXL) {
         const TransformerXLParams tp = params.transformerXLParams();
         // Distances are clamped from above only (keys after the query keep their distance).

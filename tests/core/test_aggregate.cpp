@@ -353,6 +353,7 @@ void TestAggregate::distanceScoresMatchCells_data() {
         Precision pr;
         bool swept;
     } methods[] = {{"xpos_double", Method::Xpos, Precision::Double, true},
+                   {"rope_double", Method::Rope, Precision::Double, true},
                    {"transformer_xl", Method::TransformerXL, Precision::Float32, true},
                    {"alibi", Method::Alibi, Precision::Float32, false},
                    {"t5", Method::T5, Precision::Float32, false},
@@ -373,6 +374,10 @@ void TestAggregate::distanceScoresMatchCells_data() {
     ScoreParams norm = params(Method::TransformerXL, Content::Ones, Precision::Float32, 32);
     norm.attention.qk_norm = QkNorm::Before;
     QTest::addRow("transformer_xl_qknorm_n600_engine") << norm << 600 << false;
+    ScoreParams partial = params(Method::Rope, Content::Ones, Precision::Double, 32);
+    partial.rope.partial_rotary_factor = 0.5;
+    partial.rope.layout = RopeLayout::Interleaved;
+    QTest::addRow("rope_double_half_rotary_interleaved_n1500") << partial << 1500 << true;
     ScoreParams shortBase = params(Method::Xpos, Content::Ones, Precision::Double, 32);
     shortBase.xpos.scale_base = 30;   // length > 60/ln(3.5)·scale_base: the engine
     QTest::addRow("xpos_scale_base30_n2000_engine") << shortBase << 2000 << false;

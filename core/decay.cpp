@@ -243,6 +243,31 @@ POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int6
     }
 }
 
+// run(first, len) over [0, n) in two halves (whole sweep blocks), the second on its own thread.
+template <class F>
+void twoHalves(std::int64_t n, F&& run) {
+    const std::int64_t half = n >= 2 * kBlock ? (n / 2 / kBlock) * kBlock : 0;
+    if (half == 0) {
+        run(std::int64_t{0}, n);
+        return;
+    }
+    std::thread other([&] { run(half, n - half); });
+    run(std::int64_t{0}, half);
+    other.join();
+}
+
+// sweepRun over first .. first+n−1 on two threads (consume's offsets relative to first as
+// sweepRun's; the halves write disjoint ranges). The split falls on a block boundary of the one
+// sweepRun over the whole run, so the values are that sweepRun's bit for bit.
+template <class F>
+void sweepRunTwo(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
+    twoHalves(n, [&](std::int64_t a, std::int64_t len) {
+        sweepRun(sw, first + a, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            consume(i, C, S, a + b0, m);
+        });
+    });
+}
+
 // Runs of consecutive distances of a strictly increasing list: calls run(index, first, n).
 template <class F>
 void forEachRun(const std::vector<std::int64_t>& u, F&& run) {
@@ -524,8 +549,9 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
             c = roundTo(Precision::Float32, std::cos(x));
             sn = roundTo(Precision::Float32, std::sin(x));
         };
+        // On two threads: this float32 sweep (its guard and Taylor correction) is the slowest.
         forEachRun(mapped, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
-            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            sweepRunTwo(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
                 const double a = K + i < tp.dim ? coef[K + i] : 0.0, b = coef[i];
                 double* out = mv.data() + idx + b0;
                 for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a + S[t] * b;
@@ -746,20 +772,6 @@ Result<DecayCurve> decayCurvePlain(const ScoreParams& params, const std::vector<
 
 }  // namespace
 
-namespace {
-// run(first, len) over [0, n) in two halves, the second on its own thread.
-template <class F>
-void twoHalves(std::int64_t n, F&& run) {
-    const std::int64_t half = n >= 2 * kBlock ? (n / 2 / kBlock) * kBlock : 0;
-    if (half == 0) {
-        run(std::int64_t{0}, n);
-        return;
-    }
-    std::thread other([&] { run(half, n - half); });
-    run(std::int64_t{0}, half);
-    other.join();
-}
-}  // namespace
 
 std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams& params, std::int64_t length,
                                                                std::int64_t lo, std::int64_t hi) {
@@ -792,14 +804,12 @@ std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams
         for (Eigen::Index c = r; c < params.dim; ++c) constant += q(0, c) * rk(0, c);
         const Sweep sw{freqs.inv_freq, {}, Trig::Double, {}};
         std::vector<double> v(static_cast<std::size_t>(top + 1));
-        twoHalves(top + 1, [&](std::int64_t first, std::int64_t len) {
-            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
-                const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
-                const double k0 = rk(0, j0), k1 = rk(0, j1);
-                const double a0 = (q(0, j0) * k0 + q(0, j1) * k1) * att, b1 = (q(0, j0) * k1 - q(0, j1) * k0) * att;
-                double* out = v.data() + first + b0;
-                for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a0 + S[t] * b1;
-            });
+        sweepRunTwo(sw, 0, top + 1, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+            const double k0 = rk(0, j0), k1 = rk(0, j1);
+            const double a0 = (q(0, j0) * k0 + q(0, j1) * k1) * att, b1 = (q(0, j0) * k1 - q(0, j1) * k0) * att;
+            double* out = v.data() + b0;
+            for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a0 + S[t] * b1;
         });
         return finish([&](std::int64_t x) { return s * (v[static_cast<std::size_t>(std::abs(x))] + constant); });
     }
@@ -828,16 +838,14 @@ std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams
         };
         // cosPart(δ) = Σ cos-half coefficients·cos, sinPart(δ) = Σ sin-half coefficients·sin, δ = 0 .. top2.
         std::vector<double> cosPart(static_cast<std::size_t>(top2 + 1)), sinPart(cosPart.size());
-        twoHalves(top2 + 1, [&](std::int64_t first, std::int64_t len) {
-            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
-                const double a = K + i < tp.dim ? coef[K + i] : 0.0, b = coef[i];
-                double* oc = cosPart.data() + first + b0;
-                double* os = sinPart.data() + first + b0;
-                for (std::int64_t t = 0; t < m; ++t) {
-                    oc[t] += C[t] * a;
-                    os[t] += S[t] * b;
-                }
-            });
+        sweepRunTwo(sw, 0, top2 + 1, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            const double a = K + i < tp.dim ? coef[K + i] : 0.0, b = coef[i];
+            double* oc = cosPart.data() + b0;
+            double* os = sinPart.data() + b0;
+            for (std::int64_t t = 0; t < m; ++t) {
+                oc[t] += C[t] * a;
+                os[t] += S[t] * b;
+            }
         });
         return finish([&](std::int64_t x) {
             const auto at = static_cast<std::size_t>(x >= 0 ? std::min(x, above) : -x);
@@ -862,12 +870,11 @@ std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams
             Vector g(h);
             for (Eigen::Index i = 0; i < h; ++i) g[i] = sign * std::log(zeta[i]) / xp.scale_base;
             const Sweep sw{inv, g, Trig::Double, {}};
-            twoHalves(static_cast<std::int64_t>(out.size()), [&](std::int64_t first, std::int64_t len) {
-                sweepRun(sw, first, len, [&](Eigen::Index, const double* C, const double*, std::int64_t b0, std::int64_t m) {
-                    double* o = out.data() + first + b0;
-                    for (std::int64_t t = 0; t < m; ++t) o[t] += 2 * C[t];
-                });
-            });
+            sweepRunTwo(sw, 0, static_cast<std::int64_t>(out.size()),
+                        [&](Eigen::Index, const double* C, const double*, std::int64_t b0, std::int64_t m) {
+                            double* o = out.data() + b0;
+                            for (std::int64_t t = 0; t < m; ++t) o[t] += 2 * C[t];
+                        });
         }
         return finish([&](std::int64_t x) { return s * (x >= 0 ? up[static_cast<std::size_t>(x)] : down[static_cast<std::size_t>(-x)]); });
     }

@@ -407,34 +407,34 @@ Result<std::vector<double>> distanceScores(const Engine& e, std::int64_t lo, std
         const std::int64_t pa = std::max<std::int64_t>(a, 0);
         if (pa <= b) {
             const Positions qp = arangePositions(pa, b + 1);
+            Matrix m;
             if (free) {
-                const Matrix m = e.positionFreeBlock(zeroQ.value(), qp, zeroK.value(), zero);
-                for (Eigen::Index i = 0; i < m.rows(); ++i) f[static_cast<std::size_t>(pa + i - lo)] = m(i, 0);
+                m = e.positionFreeBlock(zeroQ.value(), qp, zeroK.value(), zero);
             } else {
-            auto q = e.side(false, qp);
-            if (!q) {
-                errors[static_cast<std::size_t>(c)] = q.error();
-                return;
+                auto q = e.side(false, qp);
+                if (!q) {
+                    errors[static_cast<std::size_t>(c)] = q.error();
+                    return;
+                }
+                m = e.block(q.value(), qp, zeroK.value(), zero);
             }
-            const Matrix m = e.block(q.value(), qp, zeroK.value(), zero);
             for (Eigen::Index i = 0; i < m.rows(); ++i) f[static_cast<std::size_t>(pa + i - lo)] = m(i, 0);
-            }
         }
         // Negative part: query 0, keys −δ.
         const std::int64_t nb = std::min<std::int64_t>(b, -1);
         if (a <= nb) {
             const Positions kp = arangePositions(-nb, -a + 1);   // −nb .. −a
+            Matrix m;
             if (free) {
-                const Matrix m = e.positionFreeBlock(zeroQ.value(), zero, zeroK.value(), kp);
-                for (Eigen::Index j = 0; j < m.cols(); ++j) f[static_cast<std::size_t>(-kp[std::size_t(j)] - lo)] = m(0, j);
-                return;
+                m = e.positionFreeBlock(zeroQ.value(), zero, zeroK.value(), kp);
+            } else {
+                auto k = e.side(true, kp);
+                if (!k) {
+                    errors[static_cast<std::size_t>(c)] = k.error();
+                    return;
+                }
+                m = e.block(zeroQ.value(), zero, k.value(), kp);
             }
-            auto k = e.side(true, kp);
-            if (!k) {
-                errors[static_cast<std::size_t>(c)] = k.error();
-                return;
-            }
-            const Matrix m = e.block(zeroQ.value(), zero, k.value(), kp);
             for (Eigen::Index j = 0; j < m.cols(); ++j) f[static_cast<std::size_t>(-kp[std::size_t(j)] - lo)] = m(0, j);
         }
     });

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <thread>
 
 namespace poslab {
 
@@ -50,8 +51,15 @@ std::vector<PositionRange> splitRange(std::int64_t from, std::int64_t to, int co
     return out;
 }
 
-DiagonalStats::DiagonalStats(std::vector<double> f, std::int64_t lo) : f_(std::move(f)), lo_(lo) {
+DiagonalStats::DiagonalStats(std::vector<double> f, std::int64_t lo, std::optional<Aggregate> only)
+    : f_(std::move(f)), lo_(lo), sums_(!only || *only == Aggregate::Mean), mins_(!only || *only == Aggregate::Min),
+      maxs_(!only || *only == Aggregate::Max) {
     const auto m = static_cast<std::int64_t>(f_.size());
+    if (sums_) buildSums(m);
+    if (mins_ || maxs_) buildExtremes(m);
+}
+
+void DiagonalStats::buildSums(std::int64_t m) {
     p1_.resize(static_cast<std::size_t>(m + 1));
     p2_.resize(static_cast<std::size_t>(m + 1));
     DD a, b;
@@ -82,46 +90,35 @@ DiagonalStats::DiagonalStats(std::vector<double> f, std::int64_t lo) : f_(std::m
         fastTwoSum(s, e, c.hi, c.lo);
         c_[static_cast<std::size_t>(t + 1)] = c;
     }
-    // Range extremes: within blocks of kBlock, and a sparse table over the blocks.
-    preMin_.resize(f_.size());
-    preMax_.resize(f_.size());
-    sufMin_.resize(f_.size());
-    sufMax_.resize(f_.size());
-    const std::int64_t blocks = (m + kBlock - 1) / kBlock;
-    std::vector<double> bmin(static_cast<std::size_t>(blocks)), bmax(static_cast<std::size_t>(blocks));
-    for (std::int64_t bk = 0; bk < blocks; ++bk) {
-        const std::int64_t s = bk * kBlock, e = std::min(m, s + kBlock);
-        double mn = kInf, mx = -kInf;
-        for (std::int64_t t = s; t < e; ++t) {
-            mn = std::min(mn, f_[std::size_t(t)]);
-            mx = std::max(mx, f_[std::size_t(t)]);
-            preMin_[std::size_t(t)] = mn;
-            preMax_[std::size_t(t)] = mx;
+}
+
+// Range extremes: within blocks of kBlock the prefix and suffix extreme, and a sparse table over
+// the blocks' extremes; for the minimum when mins_, for the maximum when maxs_.
+void DiagonalStats::buildExtremes(std::int64_t m) {
+    auto build = [&](std::vector<double>& pre, std::vector<double>& suf, std::vector<std::vector<double>>& tab, auto pick,
+                     double none) {
+        pre.resize(f_.size());
+        suf.resize(f_.size());
+        const std::int64_t blocks = (m + kBlock - 1) / kBlock;
+        std::vector<double> be(static_cast<std::size_t>(blocks));
+        for (std::int64_t bk = 0; bk < blocks; ++bk) {
+            const std::int64_t s = bk * kBlock, e = std::min(m, s + kBlock);
+            double x = none;
+            for (std::int64_t t = s; t < e; ++t) pre[std::size_t(t)] = x = pick(x, f_[std::size_t(t)]);
+            be[std::size_t(bk)] = x;
+            x = none;
+            for (std::int64_t t = e - 1; t >= s; --t) suf[std::size_t(t)] = x = pick(x, f_[std::size_t(t)]);
         }
-        bmin[std::size_t(bk)] = mn;
-        bmax[std::size_t(bk)] = mx;
-        mn = kInf;
-        mx = -kInf;
-        for (std::int64_t t = e - 1; t >= s; --t) {
-            mn = std::min(mn, f_[std::size_t(t)]);
-            mx = std::max(mx, f_[std::size_t(t)]);
-            sufMin_[std::size_t(t)] = mn;
-            sufMax_[std::size_t(t)] = mx;
+        tab.push_back(std::move(be));
+        for (std::int64_t w = 1; 2 * w <= blocks; w *= 2) {
+            const auto& prev = tab.back();
+            std::vector<double> next(static_cast<std::size_t>(blocks - 2 * w + 1));
+            for (std::size_t i = 0; i < next.size(); ++i) next[i] = pick(prev[i], prev[i + std::size_t(w)]);
+            tab.push_back(std::move(next));
         }
-    }
-    tabMin_.push_back(std::move(bmin));
-    tabMax_.push_back(std::move(bmax));
-    for (std::int64_t w = 1; 2 * w <= blocks; w *= 2) {
-        const auto& pmn = tabMin_.back();
-        const auto& pmx = tabMax_.back();
-        std::vector<double> mn(static_cast<std::size_t>(blocks - 2 * w + 1)), mx(mn.size());
-        for (std::size_t i = 0; i < mn.size(); ++i) {
-            mn[i] = std::min(pmn[i], pmn[i + std::size_t(w)]);
-            mx[i] = std::max(pmx[i], pmx[i + std::size_t(w)]);
-        }
-        tabMin_.push_back(std::move(mn));
-        tabMax_.push_back(std::move(mx));
-    }
+    };
+    if (mins_) build(preMin_, sufMin_, tabMin_, [](double x, double y) { return std::min(x, y); }, kInf);
+    if (maxs_) build(preMax_, sufMax_, tabMax_, [](double x, double y) { return std::max(x, y); }, -kInf);
 }
 
 double DiagonalStats::rangeMin(std::int64_t l, std::int64_t r) const {
@@ -190,10 +187,12 @@ DiagonalStats::DD DiagonalStats::segment(std::int64_t s, std::int64_t e, double 
 BlockStats DiagonalStats::range(std::int64_t d0, std::int64_t d1) const {
     BlockStats st;
     st.count = d1 - d0 + 1;
-    const DD s = segment(d0 - lo_, d1 - lo_, 1.0, 0.0);
-    st.sum = s.hi + s.lo;
-    st.min = rangeMin(d0 - lo_, d1 - lo_);
-    st.max = rangeMax(d0 - lo_, d1 - lo_);
+    if (sums_) {
+        const DD s = segment(d0 - lo_, d1 - lo_, 1.0, 0.0);
+        st.sum = s.hi + s.lo;
+    }
+    if (mins_) st.min = rangeMin(d0 - lo_, d1 - lo_);
+    if (maxs_) st.max = rangeMax(d0 - lo_, d1 - lo_);
     return st;
 }
 
@@ -230,6 +229,11 @@ BlockStats DiagonalStats::block(std::int64_t q0, std::int64_t q1, std::int64_t k
         st.min = st.max = -kInf;
         return st;
     }
+    if (!sums_) {
+        if (mins_) st.min = rangeMin(dlo - lo_, b - lo_);
+        if (maxs_) st.max = rangeMax(dlo - lo_, b - lo_);
+        return st;
+    }
     // The three linear pieces of count(δ) = α + β·δ.
     struct Piece {
         std::int64_t s, e, alpha, beta;
@@ -249,8 +253,8 @@ BlockStats DiagonalStats::block(std::int64_t q0, std::int64_t q1, std::int64_t k
         fastTwoSum(x, y, hi, lo);
     }
     st.sum = hi + lo;
-    st.min = rangeMin(dlo - lo_, b - lo_);
-    st.max = rangeMax(dlo - lo_, b - lo_);
+    if (mins_) st.min = rangeMin(dlo - lo_, b - lo_);
+    if (maxs_) st.max = rangeMax(dlo - lo_, b - lo_);
     return st;
 }
 
@@ -362,11 +366,14 @@ Result<AggregatedScores> reducedBlocks(const ScoreParams& params, Aggregate aggr
     return out;
 }
 
-// f(δ) for δ in [lo, hi]. RoPE in double with ones content scores (i, j) and (j, i) alike and
+// f(δ) for δ in [lo, hi]: decay.h sweptDistanceScores where it applies (rope, transformer-xl,
+// xpos with ones content). Otherwise: RoPE in double with ones content (and a q/k norm) scores (i, j) and (j, i) alike and
 // f(δ) = s·(R_δ q)·(R_0 k) is its decay curve: the O(D·d) sweep of core/decay (the sequence's
-// length fixes dynamic/longrope factors, as the scores' runtime rule does). Else scoresByDistance.
+// length fixes dynamic/longrope factors, as the scores' runtime rule does). Transformer-XL and
+// xPos with ones content: the same sweep (decay.h sweptDistanceScores). Else scoresByDistance.
 Result<std::vector<double>> distanceValues(const ScoreParams& params, std::int64_t length, std::int64_t lo,
                                            std::int64_t hi) {
+    if (auto r = sweptDistanceScores(params, length, lo, hi)) return std::move(*r);
     if (params.method == Method::Rope && params.content == Content::Ones && params.precision == Precision::Double &&
         !params.softmax) {
         ScoreParams d = params;
@@ -397,6 +404,32 @@ Check checkRanges(const std::vector<PositionRange>& rs, const char* name, std::i
     return std::nullopt;
 }
 
+// Every block's statistic from the diagonal tables, O(1) per block; the rows of blocks in two
+// halves, the second on its own thread, when there are enough blocks to pay for it.
+Matrix structuredBlocks(const DiagonalStats& d, const std::vector<PositionRange>& queryRanges,
+                        const std::vector<PositionRange>& keyRanges, bool causal, Aggregate aggregate) {
+    const auto R = static_cast<Eigen::Index>(queryRanges.size()), C = static_cast<Eigen::Index>(keyRanges.size());
+    Matrix values(R, C);
+    auto rows = [&](Eigen::Index r0, Eigen::Index r1) {
+        for (Eigen::Index r = r0; r < r1; ++r) {
+            const auto& qr = queryRanges[std::size_t(r)];
+            for (Eigen::Index c = 0; c < C; ++c) {
+                const auto& kr = keyRanges[std::size_t(c)];
+                values(r, c) = d.blockValue(qr.from, qr.to, kr.from, kr.to, causal, aggregate);
+            }
+        }
+    };
+    const bool split = R >= 2 && R * C >= 16384 && std::thread::hardware_concurrency() >= 2;
+    if (!split) {
+        rows(0, R);
+        return values;
+    }
+    std::thread other(rows, R / 2, R);
+    rows(0, R / 2);
+    other.join();
+    return values;
+}
+
 }  // namespace
 
 Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t length,
@@ -425,15 +458,8 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
         }
         auto f = distanceValues(params, length, lo, hi);
         if (f) {
-            const DiagonalStats d(std::move(f.value()), lo);
-            out.values.resize(R, C);
-            for (Eigen::Index r = 0; r < R; ++r) {
-                const auto& qr = queryRanges[std::size_t(r)];
-                for (Eigen::Index c = 0; c < C; ++c) {
-                    const auto& kr = keyRanges[std::size_t(c)];
-                    out.values(r, c) = d.blockValue(qr.from, qr.to, kr.from, kr.to, params.causal, aggregate);
-                }
-            }
+            const DiagonalStats d(std::move(f.value()), lo, aggregate);
+            out.values = structuredBlocks(d, queryRanges, keyRanges, params.causal, aggregate);
             out.structured = true;
             return out;
         }

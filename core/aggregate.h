@@ -60,8 +60,11 @@ struct BlockStats {
 // Block statistics of a matrix whose entries are f(i − j), f given for δ in [lo, lo + |f|).
 class DiagonalStats {
 public:
-    // Preconditions: f non-empty and finite.
-    DiagonalStats(std::vector<double> f, std::int64_t lo);
+    // Preconditions: f non-empty and finite. `only`: build just the tables that statistic needs
+    // (Mean: the prefix sums; Max or Min: that extreme's range table), so that a heatmap of one
+    // statistic allocates and fills a third of the memory; blockValue() of that statistic is
+    // then exact as always, block() and range() fill only its fields (sum/count, or max/min).
+    DiagonalStats(std::vector<double> f, std::int64_t lo, std::optional<Aggregate> only = std::nullopt);
     // Statistics of the block [q0, q1) × [k0, k1), causal: leaving out j > i. Preconditions:
     // q0 < q1, k0 < k1 and every δ = i − j of the block's visible cells in [lo, hi].
     BlockStats block(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal) const;
@@ -79,6 +82,8 @@ private:
     struct DD {
         double hi = 0, lo = 0;
     };
+    void buildSums(std::int64_t m);        // p1_, p2_, c_
+    void buildExtremes(std::int64_t m);    // the range tables of mins_/maxs_
     DD segment(std::int64_t s, std::int64_t e, double alpha, double beta) const;   // Σ_{t=s..e} (α + β·t)·f[t]
     double rangeMin(std::int64_t l, std::int64_t r) const;
     double rangeMax(std::int64_t l, std::int64_t r) const;
@@ -89,6 +94,7 @@ private:
     std::vector<DD> c_;                                  // prefix sums of p1_, |f| + 2 entries
     std::vector<double> preMin_, preMax_, sufMin_, sufMax_;   // within blocks of kBlock
     std::vector<std::vector<double>> tabMin_, tabMax_;   // sparse tables over block extremes
+    bool sums_ = true, mins_ = true, maxs_ = true;       // which tables are built
 };
 
 // A heatmap's aggregated panel: values[r][c] is the statistic of block queryRanges[r] ×

@@ -28,6 +28,7 @@
 #include <complex>
 #include <functional>
 #include <numbers>
+#include <thread>
 
 namespace poslab {
 
@@ -240,6 +241,31 @@ POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int6
             consume(k, static_cast<const double*>(cc), static_cast<const double*>(ss), b0, len);
         }
     }
+}
+
+// run(first, len) over [0, n) in two halves (whole sweep blocks), the second on its own thread.
+template <class F>
+void twoHalves(std::int64_t n, F&& run) {
+    const std::int64_t half = n >= 2 * kBlock ? (n / 2 / kBlock) * kBlock : 0;
+    if (half == 0) {
+        run(std::int64_t{0}, n);
+        return;
+    }
+    std::thread other([&] { run(half, n - half); });
+    run(std::int64_t{0}, half);
+    other.join();
+}
+
+// sweepRun over first .. first+n−1 on two threads (consume's offsets relative to first as
+// sweepRun's; the halves write disjoint ranges). The split falls on a block boundary of the one
+// sweepRun over the whole run, so the values are that sweepRun's bit for bit.
+template <class F>
+void sweepRunTwo(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
+    twoHalves(n, [&](std::int64_t a, std::int64_t len) {
+        sweepRun(sw, first + a, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            consume(i, C, S, a + b0, m);
+        });
+    });
 }
 
 // Runs of consecutive distances of a strictly increasing list: calls run(index, first, n).
@@ -523,8 +549,9 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
             c = roundTo(Precision::Float32, std::cos(x));
             sn = roundTo(Precision::Float32, std::sin(x));
         };
+        // On two threads: this float32 sweep (its guard and Taylor correction) is the slowest.
         forEachRun(mapped, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
-            sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            sweepRunTwo(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
                 const double a = K + i < tp.dim ? coef[K + i] : 0.0, b = coef[i];
                 double* out = mv.data() + idx + b0;
                 for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a + S[t] * b;
@@ -744,5 +771,114 @@ Result<DecayCurve> decayCurvePlain(const ScoreParams& params, const std::vector<
 }
 
 }  // namespace
+
+
+std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams& params, std::int64_t length,
+                                                               std::int64_t lo, std::int64_t hi) {
+    if (params.content != Content::Ones || params.source || params.attention.qk_norm != QkNorm::None ||
+        !scoresAreDistanceFunction(params) || lo > hi)
+        return std::nullopt;
+    const double s = scoreScale(params.attention, params.dim);
+    std::vector<double> f(static_cast<std::size_t>(hi - lo + 1));
+    auto finish = [&](auto&& value) -> Result<std::vector<double>> {
+        for (std::int64_t x = lo; x <= hi; ++x) {
+            const double y = value(x);
+            if (!std::isfinite(y)) return ParamError{"result", "parameters for which every score is finite", formatNumber(y)};
+            f[static_cast<std::size_t>(x - lo)] = y;
+        }
+        return f;
+    };
+    if (params.method == Method::Rope && params.precision == Precision::Double) {
+        // decayCurve's double rope value without its bound; ones content scores (i, j) and (j, i)
+        // alike. The sequence's length fixes dynamic/longrope factors (the scores' runtime rule).
+        const RopeParams rp = params.ropeParams();
+        const RopeFrequencies freqs = ropeFrequencies(rp, rp.seq_len ? rp.seq_len : std::optional<std::int64_t>(length));
+        const Matrix q = Matrix::Ones(1, params.dim);
+        const Matrix rk = ropeApply(rp, ropeTables(rp, freqs, Positions{0}), q);
+        const Eigen::Index h = freqs.inv_freq.size(), r = 2 * h;
+        const std::int64_t top = std::max(std::abs(lo), std::abs(hi));
+        if (static_cast<double>(top + 1) * static_cast<double>(std::max<Eigen::Index>(h, 1)) > kFastWorkLimit) return std::nullopt;
+        const bool inter = rp.layout == RopeLayout::Interleaved;
+        const double att = freqs.attention_factor;
+        double constant = 0;
+        for (Eigen::Index c = r; c < params.dim; ++c) constant += q(0, c) * rk(0, c);
+        const Sweep sw{freqs.inv_freq, {}, Trig::Double, {}};
+        std::vector<double> v(static_cast<std::size_t>(top + 1));
+        sweepRunTwo(sw, 0, top + 1, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+            const double k0 = rk(0, j0), k1 = rk(0, j1);
+            const double a0 = (q(0, j0) * k0 + q(0, j1) * k1) * att, b1 = (q(0, j0) * k1 - q(0, j1) * k0) * att;
+            double* out = v.data() + b0;
+            for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a0 + S[t] * b1;
+        });
+        return finish([&](std::int64_t x) { return s * (v[static_cast<std::size_t>(std::abs(x))] + constant); });
+    }
+    if (params.method == Method::TransformerXL) {
+        const TransformerXLParams tp = params.transformerXLParams();
+        // Distances are clamped from above only (keys after the query keep their distance).
+        const std::int64_t above = tp.clamp_len > 0 ? std::min(hi, tp.clamp_len) : hi;
+        const std::int64_t top2 = std::max(above, -lo);
+        if (top2 >= (std::int64_t{1} << 24) || static_cast<double>(top2 + 1) * tp.dim > kFastWorkLimit) return std::nullopt;
+        SinusoidalParams sp;
+        sp.dim = tp.dim;
+        sp.base = 10000.0;
+        sp.layout = SinusoidalLayout::Concat;
+        sp.frequencies = SinusoidalFrequencies::Vaswani;
+        sp.precision = Precision::Float32;
+        const Vector w = sinusoidalFrequencies(sp);
+        const Eigen::Index K = w.size();
+        const TransformerXLWeights wt = transformerXLWeights(tp);
+        const Vector coef = wt.w_r.transpose() * (Vector::Ones(tp.dim) + wt.v);
+        const double constant = static_cast<double>(tp.dim) + wt.u.sum();   // a + c
+        Sweep sw{w, {}, Trig::Angle32, {}};
+        sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
+            const double x = static_cast<double>(static_cast<float>(static_cast<float>(d) * static_cast<float>(w[i])));
+            c = roundTo(Precision::Float32, std::cos(x));
+            sn = roundTo(Precision::Float32, std::sin(x));
+        };
+        // cosPart(δ) = Σ cos-half coefficients·cos, sinPart(δ) = Σ sin-half coefficients·sin, δ = 0 .. top2.
+        std::vector<double> cosPart(static_cast<std::size_t>(top2 + 1)), sinPart(cosPart.size());
+        sweepRunTwo(sw, 0, top2 + 1, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            const double a = K + i < tp.dim ? coef[K + i] : 0.0, b = coef[i];
+            double* oc = cosPart.data() + b0;
+            double* os = sinPart.data() + b0;
+            for (std::int64_t t = 0; t < m; ++t) {
+                oc[t] += C[t] * a;
+                os[t] += S[t] * b;
+            }
+        });
+        return finish([&](std::int64_t x) {
+            const auto at = static_cast<std::size_t>(x >= 0 ? std::min(x, above) : -x);
+            const double positional = x >= 0 ? cosPart[at] + sinPart[at] : cosPart[at] - sinPart[at];
+            return s * (constant + positional);
+        });
+    }
+    if (params.method == Method::Xpos) {
+        const XposParams xp = params.xposParams();
+        const double lim = kXposMaxLogScale / std::log(3.5);
+        const std::int64_t top = std::max(std::abs(lo), std::abs(hi));
+        if (static_cast<double>(length) > lim * xp.scale_base || static_cast<double>(top + 1) * (xp.head_dim / 2) > kFastWorkLimit)
+            return std::nullopt;
+        const Vector inv = xposInvFreq(xp);
+        const Vector zeta = xposZeta(xp);
+        const Eigen::Index h = inv.size();
+        // A sum of 2·ζ^(±δ/sb)·cos(δθ) per sign of δ: the sweep with magnitude e^{±δ·g}, g = ln ζ / sb.
+        std::vector<double> up(static_cast<std::size_t>(hi >= 0 ? hi + 1 : 0)), down(static_cast<std::size_t>(lo < 0 ? -lo + 1 : 0));
+        for (int sign : {1, -1}) {
+            std::vector<double>& out = sign > 0 ? up : down;
+            if (out.empty()) continue;
+            Vector g(h);
+            for (Eigen::Index i = 0; i < h; ++i) g[i] = sign * std::log(zeta[i]) / xp.scale_base;
+            const Sweep sw{inv, g, Trig::Double, {}};
+            sweepRunTwo(sw, 0, static_cast<std::int64_t>(out.size()),
+                        [&](Eigen::Index, const double* C, const double*, std::int64_t b0, std::int64_t m) {
+                            double* o = out.data() + b0;
+                            for (std::int64_t t = 0; t < m; ++t) o[t] += 2 * C[t];
+                        });
+        }
+        return finish([&](std::int64_t x) { return s * (x >= 0 ? up[static_cast<std::size_t>(x)] : down[static_cast<std::size_t>(-x)]); });
+    }
+    return std::nullopt;
+}
 
 }  // namespace poslab

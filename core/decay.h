@@ -46,4 +46,18 @@ Result<DecayCurve> decayCurve(const ScoreParams& params, std::int64_t max_distan
 // them, each in 0 .. 2^31.
 Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std::int64_t>& distances);
 
+// The scores f(δ) = score(i, j) for δ = i − j in [lo, hi] (scores.h scoresByDistance) of a
+// sequence of `length` positions, by the O(|δ|·d) sweep of decayCurve where it applies: ones
+// content without q/k norm (and scoresAreDistanceFunction()) with
+//   rope (double)   decayCurve's value at |δ| (no bound), frequencies of `length` positions;
+//   transformer-xl  s·(a + c + (1 + v)·W_R R_δ): a = q·k = dim, c = u·k, R_δ the float32 concat
+//                   sinusoid of min(δ, clamp_len) (δ < 0: its sin half negated, as f32 sin is odd);
+//   xpos (double)   s·Σ_i 2·ζ_i^(δ/scale_base)·cos(δ·θ_i) (both signs), when the centred exponents
+//                   stay inside xPos's clamp (length <= 60/ln(7/2)·scale_base).
+// The two halves of the distances run on two threads. Equal to scoresByDistance up to the
+// rounding of the sums (a few ulps of the largest term; tests/core/test_aggregate.cpp).
+// Returns nullopt where it does not apply (the caller takes scoresByDistance).
+std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams& params, std::int64_t length,
+                                                               std::int64_t lo, std::int64_t hi);
+
 }  // namespace poslab

@@ -181,15 +181,36 @@ public:
         return out;
     }
 
-    // The relative term alone (shaw, t5, alibi), added to `out` (|qpos| × |kpos|).
+    // Whether the transformed rows are the same at every position: ones content with a method that
+    // does not transform q and k by position (nope, alibi, t5, shaw) and no query temperature.
+    bool positionFreeSides() const {
+        return p_.content == Content::Ones && !p_.source && p_.attention.temperature_tuning.empty() &&
+               (p_.method == Method::NoPE || p_.method == Method::Alibi || p_.method == Method::T5 ||
+                p_.method == Method::Shaw);
+    }
+
+    // block() when positionFreeSides(): q0 and k0 the single rows every query and key has, so the
+    // content part s·q0·k0 is one number and only the relative term varies (O(|qpos|·|kpos|), no
+    // per-position rows).
+    Matrix positionFreeBlock(const Matrix& q0, const Positions& qpos, const Matrix& k0, const Positions& kpos) const {
+        const double c = s_ * q0.row(0).dot(k0.row(0));
+        Matrix out = Matrix::Constant(static_cast<Eigen::Index>(qpos.size()), static_cast<Eigen::Index>(kpos.size()), c);
+        addRelative(out, q0, qpos, kpos);
+        return out;
+    }
+
+    // The relative term alone (shaw, t5, alibi), added to `out` (|qpos| × |kpos|; qs has |qpos|
+    // rows, or one row shared by every query).
     void addRelative(Matrix& out, const Matrix& qs, const Positions& qpos, const Positions& kpos) const {
         switch (p_.method) {
         case Method::Shaw: {
             Matrix qa(qs.rows(), shawKey_.rows());   // s·q_i·a^K_r for the table rows in use
             scaledDots(qs.data(), qs.rows(), shawPacked_, shawKey_.rows(), s_, qa.data());
             const IntMatrix idx = shawIndexAt(qpos, kpos, shaw_.max_relative_position);
+            // One query row stands for every query when the rows do not depend on position.
+            const bool shared = qs.rows() == 1;
             for (Eigen::Index i = 0; i < out.rows(); ++i)
-                for (Eigen::Index j = 0; j < out.cols(); ++j) out(i, j) += qa(i, idx(i, j) - shawFirst_);
+                for (Eigen::Index j = 0; j < out.cols(); ++j) out(i, j) += qa(shared ? 0 : i, idx(i, j) - shawFirst_);
             break;
         }
         case Method::T5: out += t5Bias(t5_, p_.head, qpos, kpos); break;
@@ -374,6 +395,7 @@ Result<std::vector<double>> distanceScores(const Engine& e, std::int64_t lo, std
     if (!zeroQ) return zeroQ.error();
     if (!zeroK) return zeroK.error();
     const std::int64_t evalLo = mirror ? std::max<std::int64_t>(lo, 0) : lo;
+    const bool free = e.positionFreeSides();
     const std::int64_t total = hi - evalLo + 1;
     const std::int64_t chunk = std::clamp<std::int64_t>((total + workerCount() - 1) / workerCount(), 256, 8192);
     const std::int64_t chunks = (total + chunk - 1) / chunk;
@@ -385,24 +407,34 @@ Result<std::vector<double>> distanceScores(const Engine& e, std::int64_t lo, std
         const std::int64_t pa = std::max<std::int64_t>(a, 0);
         if (pa <= b) {
             const Positions qp = arangePositions(pa, b + 1);
-            auto q = e.side(false, qp);
-            if (!q) {
-                errors[static_cast<std::size_t>(c)] = q.error();
-                return;
+            Matrix m;
+            if (free) {
+                m = e.positionFreeBlock(zeroQ.value(), qp, zeroK.value(), zero);
+            } else {
+                auto q = e.side(false, qp);
+                if (!q) {
+                    errors[static_cast<std::size_t>(c)] = q.error();
+                    return;
+                }
+                m = e.block(q.value(), qp, zeroK.value(), zero);
             }
-            const Matrix m = e.block(q.value(), qp, zeroK.value(), zero);
             for (Eigen::Index i = 0; i < m.rows(); ++i) f[static_cast<std::size_t>(pa + i - lo)] = m(i, 0);
         }
         // Negative part: query 0, keys −δ.
         const std::int64_t nb = std::min<std::int64_t>(b, -1);
         if (a <= nb) {
             const Positions kp = arangePositions(-nb, -a + 1);   // −nb .. −a
-            auto k = e.side(true, kp);
-            if (!k) {
-                errors[static_cast<std::size_t>(c)] = k.error();
-                return;
+            Matrix m;
+            if (free) {
+                m = e.positionFreeBlock(zeroQ.value(), zero, zeroK.value(), kp);
+            } else {
+                auto k = e.side(true, kp);
+                if (!k) {
+                    errors[static_cast<std::size_t>(c)] = k.error();
+                    return;
+                }
+                m = e.block(zeroQ.value(), zero, k.value(), kp);
             }
-            const Matrix m = e.block(zeroQ.value(), zero, k.value(), kp);
             for (Eigen::Index j = 0; j < m.cols(); ++j) f[static_cast<std::size_t>(-kp[std::size_t(j)] - lo)] = m(0, j);
         }
     });

@@ -6,6 +6,7 @@
 #include "support/testsupport.h"
 
 #include "core/aggregate.h"
+#include "core/decay.h"
 #include "core/random.h"
 
 #include <limits>
@@ -71,6 +72,8 @@ private Q_SLOTS:
     void genericBlocksExactOrMarkedSample();
     void scoreErrorsMatchIndependentCells_data();
     void scoreErrorsMatchIndependentCells();
+    void distanceScoresMatchCells_data();
+    void distanceScoresMatchCells();
     void errors();
 };
 
@@ -405,6 +408,81 @@ void TestAggregate::scoreErrorsMatchIndependentCells() {
         const double v = zero.value().values.data()[i];
         QVERIFY(v == 0 || v == -kInf);
     }
+}
+
+// The fast f(δ) paths (decay.h sweptDistanceScores for transformer-xl and xpos, the position-free
+// rows of nope/alibi/t5/shaw in scoresByDistance) against real cells (i, j) of scores() at
+// random positions with i − j = δ, on sizes past the sweep's block (512) and its two-thread split
+// (1024): within 1e-12 of the largest score.
+void TestAggregate::distanceScoresMatchCells_data() {
+    QTest::addColumn<ScoreParams>("p");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<bool>("swept");
+    const struct {
+        const char* name;
+        Method m;
+        Precision pr;
+        bool swept;
+    } methods[] = {{"xpos_double", Method::Xpos, Precision::Double, true},
+                   {"rope_double", Method::Rope, Precision::Double, true},
+                   {"transformer_xl", Method::TransformerXL, Precision::Float32, true},
+                   {"alibi", Method::Alibi, Precision::Float32, false},
+                   {"t5", Method::T5, Precision::Float32, false},
+                   {"shaw", Method::Shaw, Precision::Float32, false},
+                   {"nope", Method::NoPE, Precision::Float32, false}};
+    for (const auto& m : methods)
+        for (int n : {1, 2, 513, 2500, 5000})
+            for (bool causal : {false, true}) {
+                ScoreParams p = params(m.m, Content::Ones, m.pr, 32);
+                p.causal = causal;
+                p.shaw.max_relative_position = 40;
+                p.xpos.scale_base = 4096;
+                QTest::addRow("%s_n%d_%s", m.name, n, causal ? "causal" : "bidirectional") << p << n << m.swept;
+            }
+    ScoreParams clamped = params(Method::TransformerXL, Content::Ones, Precision::Float32, 32);
+    clamped.transformer_xl.clamp_len = 700;
+    QTest::addRow("transformer_xl_clamp700_n3000") << clamped << 3000 << true;
+    ScoreParams norm = params(Method::TransformerXL, Content::Ones, Precision::Float32, 32);
+    norm.attention.qk_norm = QkNorm::Before;
+    QTest::addRow("transformer_xl_qknorm_n600_engine") << norm << 600 << false;
+    ScoreParams partial = params(Method::Rope, Content::Ones, Precision::Double, 32);
+    partial.rope.partial_rotary_factor = 0.5;
+    partial.rope.layout = RopeLayout::Interleaved;
+    QTest::addRow("rope_double_half_rotary_interleaved_n1500") << partial << 1500 << true;
+    ScoreParams shortBase = params(Method::Xpos, Content::Ones, Precision::Double, 32);
+    shortBase.xpos.scale_base = 30;   // length > 60/ln(3.5)·scale_base: the engine
+    QTest::addRow("xpos_scale_base30_n2000_engine") << shortBase << 2000 << false;
+}
+
+void TestAggregate::distanceScoresMatchCells() {
+    QFETCH(ScoreParams, p);
+    QFETCH(int, n);
+    QFETCH(bool, swept);
+    const std::int64_t lo = p.causal ? 0 : -(n - 1), hi = n - 1;
+    const auto fast = sweptDistanceScores(p, n, lo, hi);
+    QCOMPARE(fast.has_value(), swept);
+    const auto f = fast ? *fast : scoresByDistance(p, n, lo, hi);
+    QVERIFY2(f.ok(), f.ok() ? "" : f.error().message().c_str());
+    std::mt19937_64 rng(static_cast<std::uint64_t>(n) * 7 + p.causal);
+    std::uniform_int_distribution<std::int64_t> pos(0, n - 1);
+    Positions qs, ks;
+    for (int t = 0; t < 24; ++t) qs.push_back(pos(rng)), ks.push_back(pos(rng));
+    qs.push_back(n - 1), ks.push_back(0);   // the largest distances
+    qs.push_back(0), ks.push_back(n - 1);
+    auto cells = scores(p, qs, ks, n);
+    QVERIFY(cells.ok());
+    const Matrix& m = cells.value();
+    const double tol = 1e-12 * (1.0 + maxAbs(m));
+    for (std::size_t a = 0; a < qs.size(); ++a)
+        for (std::size_t b = 0; b < ks.size(); ++b) {
+            const std::int64_t d = qs[a] - ks[b];
+            if (d < lo) continue;   // masked
+            const double want = m(Eigen::Index(a), Eigen::Index(b));
+            const double got = f.value()[static_cast<std::size_t>(d - lo)];
+            if (!(std::abs(got - want) <= tol))
+                QFAIL(qPrintable(QStringLiteral("f(%1) = %2, cell (%3, %4) = %5").arg(d).arg(got, 0, 'g', 17)
+                                     .arg(qs[a]).arg(ks[b]).arg(want, 0, 'g', 17)));
+        }
 }
 
 void TestAggregate::errors() {

@@ -48,6 +48,8 @@ private Q_SLOTS:
     void otherMethodsByDefinition();
     void xposDampsRope();
     void sampledEqualsRange();
+    void transformerXLTwoThreadsBitForBit_data();
+    void transformerXLTwoThreadsBitForBit();
     void sweepMatchesDirect_data();
     void sweepMatchesDirect();
     void float32RopeAsOneTensor_data();
@@ -470,6 +472,32 @@ void TestDecay::errors() {
     QCOMPARE(QString::fromStdString(decayCurve(p, 4).error().parameter), QString("dim"));
     p.dim = 8;
     QCOMPARE(QString::fromStdString(decayCurveAt(p, {}).error().parameter), QString("distances"));
+}
+
+// Transformer-XL's sweep runs on two threads for a long run (split on a sweep block): the curve
+// equals, bit for bit, each distance computed on its own (a one-distance run, one thread).
+void TestDecay::transformerXLTwoThreadsBitForBit_data() {
+    QTest::addColumn<int>("maxDistance");
+    QTest::addColumn<int>("dim");
+    for (int d : {1023, 1024, 5000, 20000})
+        for (int dim : {16, 128}) QTest::addRow("D%d_dim%d", d, dim) << d << dim;
+}
+
+void TestDecay::transformerXLTwoThreadsBitForBit() {
+    QFETCH(int, maxDistance);
+    QFETCH(int, dim);
+    ScoreParams p;
+    p.method = Method::TransformerXL;
+    p.dim = dim;
+    p.content = Content::Formula;
+    auto all = decayCurve(p, maxDistance);
+    QVERIFY(all.ok());
+    for (std::int64_t d : {std::int64_t{0}, std::int64_t{511}, std::int64_t{512}, std::int64_t(maxDistance / 2),
+                           std::int64_t(maxDistance / 2 + 1), std::int64_t(maxDistance - 1), std::int64_t(maxDistance)}) {
+        auto one = decayCurveAt(p, {d});
+        QVERIFY(one.ok());
+        QCOMPARE(all.value().value[Eigen::Index(d)], one.value().value[0]);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDecay)

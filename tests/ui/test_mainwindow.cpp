@@ -250,6 +250,35 @@ private Q_SLOTS:
         QCOMPARE(home->indexOf(v), index);
     }
 
+    // The parameter panel in the window follows the projector theme and text ×1.5: its fonts grow
+    // with the text size, its colours are the theme's (screenshots at 1920×1080 and 1280×720).
+    void panelFollowsTheLook_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+    void panelFollowsTheLook() {
+        QFETCH(QSize, size);
+        MainWindow w(false);
+        const double appPt = QApplication::font().pointSizeF();
+        w.scene()->edit(QStringLiteral("look"), QString(), [](SceneParams& s) {
+            s.view.theme = QStringLiteral("projector");
+            s.view.fontScale = 1.5;
+        });
+        QVERIFY(open(w, size));
+        const Theme t = themeByName(QStringLiteral("projector"), 1.5);
+        QVERIFY(w.panel()->font().pointSizeF() >= appPt * 1.5 - 1e-9);
+        QCOMPARE(w.panel()->palette().color(QPalette::Window), t.panel);
+        QCOMPARE(w.panel()->palette().color(QPalette::WindowText), t.foreground);
+        auto* label = w.panel()->findChild<QLabel*>();
+        QVERIFY(label);
+        QVERIFY(label->font().pointSizeF() >= appPt * 1.5 - 1e-9);
+        // What is drawn: the panel's background is the theme's panel colour.
+        const QImage img = w.panel()->grab().toImage();
+        QCOMPARE(img.pixelColor(2, img.height() - 3).rgb(), t.panel.rgb());
+        shot(w, QStringLiteral("panel_projector_text1.5_") + QString::fromLatin1(QTest::currentDataTag()));
+    }
+
     // The window places its views as every figure does (ui/render/layout.h placeViews): at a
     // laptop's and a full-HD screen's size, in the projector theme with text ×1.5, in compare
     // mode, with the contributions view shown; a dragged splitter keeps its place.

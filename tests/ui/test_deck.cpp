@@ -530,6 +530,17 @@ void TestDeck::presenterViewBesideTheAudience() {
     QVERIFY(p && v);
     QVERIFY(p->isVisible() && v->isVisible());
     QCOMPARE(p->current(), 1);
+    // Two screens (ctest test_deck_two_screens): the audience full screen on the other one.
+    if (qEnvironmentVariableIsSet("POSLAB_EXPECT_SCREENS"))
+        QCOMPARE(int(QGuiApplication::screens().size()), qEnvironmentVariableIntValue("POSLAB_EXPECT_SCREENS"));
+    if (QGuiApplication::screens().size() > 1) {
+        QVERIFY(p->isFullScreen());
+        QVERIFY(p->screen() != v->screen());
+        QCOMPARE(v->screen(), w.screen());
+        QCOMPARE(t->startPresentation(), p);   // F5 again: the same presentation
+    } else {
+        QVERIFY(!p->isFullScreen());   // one screen: a rehearsal in windows
+    }
     // The audience: no footer, no notes, even after N.
     QVERIFY(p->audience());
     QVERIFY(!p->keyHints());

@@ -11,12 +11,15 @@
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/presentation.h"
+#include "ui/teaching/presenter.h"
 #include "ui/window/teaching.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QLabel>
 #include <QLineEdit>
+#include <QScreen>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -84,6 +87,9 @@ private Q_SLOTS:
     void theWholeLectureAt1920x1080_data();
     void theWholeLectureAt1920x1080();
     void keyHintsOnlyUntilTheFirstKey();
+    void presenterViewBesideTheAudience();
+    void slidesFillTheirHeight_data();
+    void slidesFillTheirHeight();
     void longContextSlidesAtTheFullContext_data();
     void longContextSlidesAtTheFullContext();
     void bf16SlideShowsBothPaths();
@@ -509,6 +515,146 @@ void TestDeck::keyHintsOnlyUntilTheFirstKey() {
     figure.setKeyHints(false);
     const QImage img = figure.renderSlide(QSize(1280, 720));
     QCOMPARE(countViews(img, figure.lastLayout().footer, img.pixelColor(1, 1)), 0);
+}
+
+// The presenter view: the current slide as the audience sees it, the next slide, the notes and a
+// timer; the audience's window shows neither the keys' footer nor the notes; the presentation keys
+// pressed in the presenter view move both; Esc ends both. Offscreen there is one screen: both are
+// windows (the rehearsal), and presenterScreens says so.
+void TestDeck::presenterViewBesideTheAudience() {
+    const PresenterScreens one = presenterScreens(QGuiApplication::screens(), QGuiApplication::primaryScreen());
+    QCOMPARE(one.separate(), QGuiApplication::screens().size() > 1);
+    QVERIFY(!presenterScreens({}, nullptr).separate());
+    MainWindow w(false);
+    w.show();
+    auto* t = teachingOf(&w);
+    t->setDeck(smallDeck());
+    PresentationWindow* p = t->startPresenterView(1);
+    PresenterView* v = t->presenterView();
+    QVERIFY(p && v);
+    QVERIFY(p->isVisible() && v->isVisible());
+    QCOMPARE(p->current(), 1);
+    // Two screens (ctest test_deck_two_screens): the audience full screen on the other one.
+    if (qEnvironmentVariableIsSet("POSLAB_EXPECT_SCREENS"))
+        QCOMPARE(int(QGuiApplication::screens().size()), qEnvironmentVariableIntValue("POSLAB_EXPECT_SCREENS"));
+    if (QGuiApplication::screens().size() > 1) {
+        QVERIFY(p->isFullScreen());
+        QVERIFY(p->screen() != v->screen());
+        QCOMPARE(v->screen(), w.screen());
+        QCOMPARE(t->startPresentation(), p);   // F5 again: the same presentation
+    } else {
+        QVERIFY(!p->isFullScreen());   // one screen: a rehearsal in windows
+    }
+    // The audience: no footer, no notes, even after N.
+    QVERIFY(p->audience());
+    QVERIFY(!p->keyHints());
+    Session bare = smallDeck();
+    for (auto& sl : bare.scenes) sl.notes.clear();
+    PresentationWindow plain(bare);
+    plain.setKeyHints(false);
+    plain.resize(p->size());
+    QTest::keyClick(p, Qt::Key_N);
+    QVERIFY(!p->notesShown());
+    QCOMPARE(p->renderSlide(p->size()), plain.renderSlide(p->size()));
+    QCOMPARE(countViews(p->slideImage(), p->lastLayout().footer, p->slideTheme().background), 0);
+    // The presenter: this slide as shown, the next one, the notes, the timer.
+    QTRY_COMPARE(v->currentSlide()->image(), p->slideImage());
+    QVERIFY(!v->nextSlide()->image().isNull());
+    QVERIFY(v->nextSlide()->image() != v->currentSlide()->image());
+    QCOMPARE(v->notes()->toPlainText(), QStringLiteral("notes 2"));
+    QVERIFY(v->counterLabel()->text().contains(QStringLiteral("2 / 4")));
+    QCOMPARE(v->elapsedLabel()->text(), QStringLiteral("00:00"));
+    QVERIFY(QRegularExpression(QStringLiteral("^\\d\\d:\\d\\d$")).match(v->clockLabel()->text()).hasMatch());
+    const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+    for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {
+        v->resize(size);
+        p->resize(size);
+        QTRY_COMPARE(v->currentSlide()->image(), p->slideImage());
+        if (!dir.isEmpty()) {
+            v->grab().save(QStringLiteral("%1/presenter_%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
+            p->slideImage().save(QStringLiteral("%1/audience_%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
+        }
+    }
+    // The timer runs.
+    QTRY_COMPARE_WITH_TIMEOUT(v->elapsedLabel()->text(), QStringLiteral("00:01"), 3000);
+    QVERIFY(v->elapsedMs() >= 1000);
+    v->restartTimer();
+    QCOMPARE(v->elapsedLabel()->text(), QStringLiteral("00:00"));
+    // Next and previous move both.
+    QTest::keyClick(v, Qt::Key_Right);
+    QCOMPARE(p->current(), 2);
+    QTRY_COMPARE(v->notes()->toPlainText(), QStringLiteral("notes 3"));
+    QVERIFY(v->counterLabel()->text().contains(QStringLiteral("3 / 4")));
+    QTRY_COMPARE(v->currentSlide()->image(), p->slideImage());
+    QTest::keyClick(v, Qt::Key_End);
+    QCOMPARE(p->current(), 3);
+    QTRY_VERIFY(v->nextSlide()->image().isNull());   // the end of the deck
+    QTest::mouseClick(v->findChild<QPushButton*>(QStringLiteral("presenterPrevious")), Qt::LeftButton);
+    QCOMPARE(p->current(), 2);
+    QTRY_COMPARE(v->notes()->toPlainText(), QStringLiteral("notes 3"));
+    // Esc in the presenter view ends both.
+    QTest::keyClick(v, Qt::Key_Escape);
+    QTRY_VERIFY(!t->presenterView());
+    QTRY_VERIFY(!t->presentation());
+}
+
+// Every slide of the lecture fills at least 85 % of the slide's height (the footer band, hidden
+// from the audience, left out): in each column that holds the slide's views (or the comparison
+// table), the inked rows reach from the title to within 15 % of the bottom. At 1280×720,
+// 1920×1080 and 3840×2160 (device pixel ratio 2), in each theme.
+void TestDeck::slidesFillTheirHeight_data() {
+    QTest::addColumn<int>("slide");
+    QTest::addColumn<QString>("theme");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<qreal>("dpr");
+    const Session d = demoDeck();
+    const struct {
+        const char* name;
+        QSize size;
+        qreal dpr;
+    } screens[] = {{"1280x720", {1280, 720}, 1}, {"1920x1080", {1920, 1080}, 1}, {"3840x2160_dpr2", {1920, 1080}, 2}};
+    for (int i = 0; i < int(d.scenes.size()); ++i)
+        for (const QString& theme : themeNames())
+            for (const auto& sc : screens)
+                QTest::newRow(QStringLiteral("%1_%2_%3_%4").arg(i + 1, 2, 10, QLatin1Char('0')).arg(d.scenes[std::size_t(i)].slide.demo, theme,
+                                                                                                     QLatin1String(sc.name)).toUtf8())
+                    << i << theme << sc.size << sc.dpr;
+}
+
+void TestDeck::slidesFillTheirHeight() {
+    QFETCH(int, slide);
+    QFETCH(QString, theme);
+    QFETCH(QSize, size);
+    QFETCH(qreal, dpr);
+    Session d = demoDeck();
+    d.current = slide;
+    PresentationWindow p(d);
+    p.setThemeName(theme);
+    p.setKeyHints(false);
+    p.resize(size);
+    const QImage img = p.renderSlide(size, dpr);
+    QCOMPARE(img.size(), size * dpr);
+    const auto L = p.lastLayout();
+    const QRectF content = L.views.isEmpty() ? L.numbers : L.views;
+    const int x0 = int(content.left() * dpr), x1 = int(content.right() * dpr);
+    const int bottom = int(L.footer.top() * dpr);   // the hidden footer's band is not the slide's
+    const QRgb bg = p.slideTheme().background.rgb() & 0xffffffu;
+    int first = -1, last = -1;
+    for (int y = 0; y < bottom; ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+        for (int x = x0; x < x1; ++x)
+            if ((line[x] & 0xffffffu) != bg) {
+                if (first < 0) first = y;
+                last = y;
+                break;
+            }
+    }
+    QVERIFY(first >= 0);
+    const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+    if (!dir.isEmpty() && dpr == 1)
+        img.save(QStringLiteral("%1/slide_%2_%3_%4x%5.png").arg(dir).arg(slide + 1, 2, 10, QLatin1Char('0')).arg(theme).arg(size.width()).arg(size.height()));
+    const double filled = double(last - first + 1) / bottom;
+    QVERIFY2(filled >= 0.85, qPrintable(QStringLiteral("inked rows cover %1 % of the slide's height").arg(100 * filled, 0, 'f', 1)));
 }
 
 // The long-context slides show the model at its extended context, not a shorter stand-in.

@@ -27,6 +27,9 @@
 #include <QSlider>
 #include <QSplitter>
 #include <QSettings>
+#include <QScreen>
+#include <QAbstractScrollArea>
+#include <QMenu>
 #include <QStandardPaths>
 #include <QMimeData>
 #include <QDropEvent>
@@ -138,6 +141,142 @@ private Q_SLOTS:
         QCOMPARE(w2.size(), size);
         QCOMPARE(w2.scene()->undoStack()->count(), 0);
         QSettings().clear();
+    }
+
+    // The maximised state survives a crash as it survives a quit: it is written when it changes,
+    // so a window that never gets its close event (a crash, a kill) still leaves it behind.
+    void maximisedStateSurvivesACrash() {
+        QSettings().clear();
+        {
+            auto* w = new MainWindow(true);
+            w->resize(1300, 820);
+            w->show();
+            QVERIFY(QTest::qWaitForWindowExposed(w));
+            w->showMaximized();
+            QTRY_VERIFY(w->isMaximized());
+            QVERIFY(QSettings().contains(QStringLiteral("window/geometry")));
+            // A crash: no closeEvent, nothing more written (the destructor saves nothing).
+            delete w;
+        }
+        {
+            MainWindow w2(true);
+            w2.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w2));
+            QVERIFY(w2.isMaximized());
+            // Un-maximised, it is back at the size it had before (its normal geometry).
+            w2.showNormal();
+            QTRY_VERIFY(!w2.isMaximized());
+            QTRY_COMPARE(w2.size(), QSize(1300, 820));
+            QTRY_VERIFY(!QSettings().value(QStringLiteral("window/geometry")).toByteArray().isEmpty());
+        }
+        {
+            // ... and a window left normal (after being maximised) starts normal.
+            MainWindow w3(true);
+            w3.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w3));
+            QVERIFY(!w3.isMaximized());
+        }
+        QSettings().clear();
+    }
+
+    // Each view can be shown full screen: from its context menu (a right click without a drag) or
+    // F11 with the view focused; the view itself fills the screen (still live: drawn anew at that
+    // size), and Esc puts it back in its place, its neighbours' sizes as they were.
+    void viewFullScreenAndBack_data() {
+        QTest::addColumn<QString>("view");
+        for (const char* v : {"pairsView", "heatmapView", "decayView", "frequencyView"}) QTest::newRow(v) << QString::fromLatin1(v);
+    }
+    void viewFullScreenAndBack() {
+        QFETCH(QString, view);
+        MainWindow w(false);
+        w.resize(1280, 720);
+        w.show();
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QWidget* v = w.findChild<QWidget*>(view);
+        QVERIFY(v);
+        auto* home = qobject_cast<QSplitter*>(v->parentWidget());
+        QVERIFY(home);
+        const int index = home->indexOf(v);
+        const QList<int> sizes = home->sizes();
+        const QSize before = v->size();
+        QAction* a = v->findChild<QAction*>(QStringLiteral("viewFullScreen"));
+        QVERIFY(a && v->actions().contains(a));
+        // F11 on the focused view.
+        v->setFocus();
+        QTRY_VERIFY(v->hasFocus());
+        QTest::keyClick(v, Qt::Key_F11);
+        QTRY_VERIFY(w.fullScreenWindow());
+        QWidget* fs = w.fullScreenWindow();
+        QCOMPARE(v->window(), fs);
+        QVERIFY(fs->isFullScreen());
+        QTRY_COMPARE(fs->size(), fs->screen()->geometry().size());
+        QTRY_COMPARE(v->size(), fs->size());
+        const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+        if (!dir.isEmpty()) {
+            // At a projector's and a laptop's size (the offscreen screen is smaller).
+            fs->showNormal();
+            for (const QSize size : {QSize(1920, 1080), QSize(1280, 720)}) {
+                fs->resize(size);
+                QTRY_COMPARE(v->size(), size);
+                QTest::qWait(1500);   // the scheduler draws the view at its new size
+                fs->grab().save(QStringLiteral("%1/fullscreen_%2_%3x%4.png").arg(dir, view).arg(size.width()).arg(size.height()));
+            }
+            fs->showFullScreen();
+        }
+        // Esc: back in its place.
+        QTest::keyClick(fs, Qt::Key_Escape);
+        QTRY_VERIFY(!w.fullScreenWindow());
+        QCOMPARE(v->window(), &w);
+        QCOMPARE(v->parentWidget(), home);
+        QCOMPARE(home->indexOf(v), index);
+        QVERIFY(v->isVisible());
+        QTRY_COMPARE(home->sizes(), sizes);
+        QTRY_COMPARE(v->size(), before);
+        // The context menu: a right click without a drag.
+        QWidget* target = qobject_cast<QAbstractScrollArea*>(v) ? static_cast<QAbstractScrollArea*>(v)->viewport() : v;
+        const QPoint at(target->width() / 2, target->height() / 2);
+        QTest::mousePress(target, Qt::RightButton, {}, at);
+        QTest::mouseRelease(target, Qt::RightButton, {}, at);
+        QMenu* menu = nullptr;
+        QTRY_VERIFY((menu = v->findChild<QMenu*>(QStringLiteral("viewContextMenu"))) && menu->isVisible());
+        QVERIFY(menu->actions().contains(a));
+        menu->close();
+        a->trigger();
+        QTRY_VERIFY(w.fullScreenWindow());
+        QCOMPARE(v->window(), w.fullScreenWindow());
+        a->trigger();   // F11 again (the same action): back
+        QTRY_VERIFY(!w.fullScreenWindow());
+        QCOMPARE(home->indexOf(v), index);
+    }
+
+    // The parameter panel in the window follows the projector theme and text ×1.5: its fonts grow
+    // with the text size, its colours are the theme's (screenshots at 1920×1080 and 1280×720).
+    void panelFollowsTheLook_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+    void panelFollowsTheLook() {
+        QFETCH(QSize, size);
+        MainWindow w(false);
+        const double appPt = QApplication::font().pointSizeF();
+        w.scene()->edit(QStringLiteral("look"), QString(), [](SceneParams& s) {
+            s.view.theme = QStringLiteral("projector");
+            s.view.fontScale = 1.5;
+        });
+        QVERIFY(open(w, size));
+        const Theme t = themeByName(QStringLiteral("projector"), 1.5);
+        QVERIFY(w.panel()->font().pointSizeF() >= appPt * 1.5 - 1e-9);
+        QCOMPARE(w.panel()->palette().color(QPalette::Window), t.panel);
+        QCOMPARE(w.panel()->palette().color(QPalette::WindowText), t.foreground);
+        auto* label = w.panel()->findChild<QLabel*>();
+        QVERIFY(label);
+        QVERIFY(label->font().pointSizeF() >= appPt * 1.5 - 1e-9);
+        // What is drawn: the panel's background is the theme's panel colour.
+        const QImage img = w.panel()->grab().toImage();
+        QCOMPARE(img.pixelColor(2, img.height() - 3).rgb(), t.panel.rgb());
+        shot(w, QStringLiteral("panel_projector_text1.5_") + QString::fromLatin1(QTest::currentDataTag()));
     }
 
     // The window places its views as every figure does (ui/render/layout.h placeViews): at a

@@ -1,6 +1,7 @@
 // ui/panel/parameterpanel: the panel generated from the parameter table. Every box accepts
 // exactly what the core accepts (scientific notation included), shows anything else as invalid
 // where it was typed with the valid range, and never clamps; the label follows the scene.
+#include <QScrollBar>
 #include <QtTest>
 
 #include <QCheckBox>
@@ -227,6 +228,21 @@ private Q_SLOTS:
         });
         QVERIFY(panel.font().pointSizeF() >= before * 1.5 - 1e-9);
         QCOMPARE(panel.palette().color(QPalette::Window), themeByName(QStringLiteral("projector")).panel);
+        // Every control and label in it too (none keeps a font or colours of its own).
+        int children = 0;
+        for (QWidget* c : panel.findChildren<QWidget*>()) {
+            if (!c->isVisibleTo(&panel) || qobject_cast<QScrollBar*>(c)) continue;
+            ++children;
+            QVERIFY2(c->font().pointSizeF() >= before * 1.5 - 1e-9,
+                     qPrintable(QStringLiteral("%1 %2: %3 pt").arg(QString::fromLatin1(c->metaObject()->className()), c->objectName()).arg(c->font().pointSizeF())));
+            // Its text colour (WindowText for labels, ButtonText for buttons, Text for fields; the
+            // theme's muted colour where disabled, e.g. "Remove" with one configuration).
+            const Theme projector = themeByName(QStringLiteral("projector"));
+            const QColor ink = c->palette().color(c->foregroundRole());
+            QVERIFY2(ink == (c->isEnabled() ? projector.foreground : projector.muted),
+                     qPrintable(QStringLiteral("%1 %2: %3").arg(QString::fromLatin1(c->metaObject()->className()), c->objectName(), ink.name())));
+        }
+        QVERIFY(children > 20);
         QVERIFY(panel.palette().color(QPalette::Window) != window || themeByName(QStringLiteral("projector")).panel == window);
         scene.undoStack()->undo();
         QCOMPARE(panel.font().pointSizeF(), before);

@@ -211,6 +211,7 @@ void PresentationWindow::closeEvent(QCloseEvent* e) {
 void PresentationWindow::invalidate() {
     cache_ = QImage();
     update();
+    Q_EMIT pictureChanged();
 }
 
 void PresentationWindow::resizeEvent(QResizeEvent* e) {
@@ -232,8 +233,9 @@ Theme PresentationWindow::slideTheme() const {
     return t;
 }
 
-QImage PresentationWindow::renderSlide(QSize size) const {
-    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+QImage PresentationWindow::renderSlide(QSize size, qreal dpr) const {
+    QImage img(size * dpr, QImage::Format_ARGB32_Premultiplied);
+    img.setDevicePixelRatio(dpr);
     const Theme t = slideTheme();
     img.fill(blank_ ? QColor(Qt::black) : t.background);
     if (blank_) return img;
@@ -329,13 +331,13 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
         vt.lineWidth = t.lineWidth;
         vt.axisWidth = t.axisWidth;
         if (sl.slide.arrangement == SlideArrangement::Auto) {
-            paintViews(p, L.views, sl.scene, std::nullopt, vt, 1.0);
+            paintViews(p, L.views, sl.scene, std::nullopt, vt, p.device()->devicePixelRatioF());
         } else {
             const std::vector<ViewKind> views = slideViews(sl);
             const auto rects = slideViewRects(sl.slide.arrangement, int(views.size()), L.views, margin * 0.5);
             L.viewRects.clear();
             for (std::size_t k = 0; k < rects.size(); ++k) {
-                paintViews(p, rects[k], sl.scene, views[k], vt, 1.0);
+                paintViews(p, rects[k], sl.scene, views[k], vt, p.device()->devicePixelRatioF());
                 L.viewRects.push_back(rects[k]);
             }
         }
@@ -353,35 +355,61 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
             v.setSheet(sh.title, lines, sh.note);
             return v.paintSheet(painter, r);
         };
+        // The theme at text scale `k`, and the height the column needs in it at width `w`.
+        const auto themeAt = [&](double k) {
+            Theme th = themeByName(themeName_, k);
+            th.lineWidth = t.lineWidth;
+            th.axisWidth = t.axisWidth;
+            return th;
+        };
+        const auto needAt = [&](const Theme& th, qreal w) {
+            QImage probe(int(w) + 2, 8, QImage::Format_ARGB32_Premultiplied);
+            QPainter pp(&probe);
+            return draw(pp, th, QRectF(0, 0, w, 1e6));
+        };
+        qreal drawW = L.numbers.width();
         Theme nt = t;
         double scale = t.fontScale;
         const double minScale = std::max(0.8, t.fontScale * 0.6);
         qreal need = 0;
         for (int iter = 0; iter < 12; ++iter) {
-            nt = themeByName(themeName_, scale);
-            nt.lineWidth = t.lineWidth;
-            nt.axisWidth = t.axisWidth;
-            QImage probe(int(L.numbers.width()) + 2, 8, QImage::Format_ARGB32_Premultiplied);
-            QPainter pp(&probe);
-            need = draw(pp, nt, QRectF(0, 0, L.numbers.width(), 1e6));
-            pp.end();
+            nt = themeAt(scale);
+            need = needAt(nt, drawW);
             if (need <= L.numbers.height() || scale <= minScale) break;
             scale = std::max(minScale, scale * 0.92);
         }
-        // A demonstration alone on its slide (the comparison table, the layer overviews): larger
-        // type while it still fits, so that it fills the slide instead of its top half.
-        for (int iter = 0; tableOnly && need <= L.numbers.height() && iter < 12; ++iter) {
-            Theme bigger = themeByName(themeName_, scale * 1.08);
-            bigger.lineWidth = t.lineWidth;
-            bigger.axisWidth = t.axisWidth;
-            QImage probe(int(L.numbers.width()) + 2, 8, QImage::Format_ARGB32_Premultiplied);
-            QPainter pp(&probe);
-            const qreal needBigger = draw(pp, bigger, QRectF(0, 0, L.numbers.width(), 1e6));
-            pp.end();
-            if (needBigger > L.numbers.height()) break;
-            scale *= 1.08;
-            nt = bigger;
-            need = needBigger;
+        // A demonstration alone on its slide (the comparison table, the layer overviews): the largest type that still fits (found by
+        // bisection to within 1 %), so that it fills the slide instead of its top part. Its cells
+        // wrap, so its height jumps with the type size: a slightly narrower table (down to 80 %
+        // of the width, centred) is taken when that fills more of the height.
+        if (tableOnly && need <= L.numbers.height()) {
+            const double start = scale;
+            for (const double fraction : {1.0, 0.95, 0.9, 0.85, 0.8}) {
+                const qreal w = L.numbers.width() * fraction;
+                double lo = start, hi = start;
+                Theme best = themeAt(lo);
+                qreal bestNeed = needAt(best, w);
+                if (bestNeed > L.numbers.height()) continue;
+                for (int iter = 0; iter < 8 && hi < 3 * t.fontScale; ++iter) {   // bracket: grow until it no longer fits
+                    hi = lo * 1.3;
+                    const Theme th = themeAt(hi);
+                    const qreal n = needAt(th, w);
+                    if (n > L.numbers.height()) break;
+                    lo = hi, best = th, bestNeed = n;
+                }
+                while (hi > lo * 1.01) {
+                    const double mid = std::sqrt(lo * hi);
+                    const Theme th = themeAt(mid);
+                    const qreal n = needAt(th, w);
+                    if (n > L.numbers.height()) {
+                        hi = mid;
+                    } else {
+                        lo = mid, best = th, bestNeed = n;
+                    }
+                }
+                if (bestNeed > need * 1.02 || fraction == 1.0) scale = lo, nt = best, need = bestNeed, drawW = w;
+                if (need >= 0.92 * L.numbers.height()) break;
+            }
         }
         L.numbersHeightNeeded = need;
         L.numbersScale = scale;
@@ -392,17 +420,29 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
             p.scale(k, k);
             draw(p, nt, QRectF(0, 0, L.numbers.width() / k, need));
         } else {
-            draw(p, nt, L.numbers);
+            draw(p, nt, QRectF(L.numbers.left() + (L.numbers.width() - drawW) / 2, L.numbers.top(), drawW, L.numbers.height()));
         }
         p.restore();
     }
     layout_ = L;
 }
 
+QImage PresentationWindow::slideImage() const {
+    const qreal dpr = devicePixelRatioF();
+    if (cache_.size() != size() * dpr) cache_ = renderSlide(size(), dpr);
+    return cache_;
+}
+
+void PresentationWindow::setAudience(bool on) {
+    audience_ = on;
+    if (on) keyHints_ = showNotes_ = false;
+    invalidate();
+}
+
 void PresentationWindow::paintEvent(QPaintEvent*) {
-    if (cache_.size() != size()) cache_ = renderSlide(size());
+    const QImage img = slideImage();
     QPainter p(this);
-    p.drawImage(0, 0, cache_);
+    p.drawImage(0, 0, img);
 }
 
 const std::vector<PresentationKey>& presentationKeys() {
@@ -441,7 +481,7 @@ void PresentationWindow::keyPressEvent(QKeyEvent* e) {
             break;
         case Qt::Key_C: overlay_->clear(); break;
         case Qt::Key_N:
-            showNotes_ = !showNotes_;
+            showNotes_ = !showNotes_ && !audience_;   // the presenter view has them
             invalidate();
             break;
         case Qt::Key_F:

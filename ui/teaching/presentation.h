@@ -11,7 +11,8 @@
 //                (shown by default for a demonstration, and for an "auto" slide with at most two
 //                views; F shows or hides it)
 // Speaker notes are never part of the slide the audience sees: N shows them only in a presenter's
-// band at the bottom, and figures of a slide never include them.
+// band at the bottom (one screen), and figures of a slide never include them; with a presenter
+// view (presenter.h) the audience window shows neither the notes nor the key-hint footer.
 // Keys (listed in the footer until the first key press, and in the handbook: presentationKeys()):
 //       PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
 //       P = pointer, D = draw, C = clear the drawing, N = speaker notes,
@@ -95,8 +96,10 @@ public:
 
     // The theme a slide is drawn in at the window's size (projector, scaled to the height).
     Theme slideTheme() const;
-    // Renders the current slide (without the overlay) at `size`; what paintEvent shows.
-    QImage renderSlide(QSize size) const;
+    // Renders the current slide (without the overlay) at `size` (logical pixels) on an image of
+    // size × dpr device pixels (a 4K screen at device pixel ratio 2: size 1920×1080, dpr 2); what
+    // paintEvent shows at the screen's ratio.
+    QImage renderSlide(QSize size, qreal dpr = 1) const;
     // The same drawing on any painter (SVG, PDF) covering (0, 0, size); the theme's text and
     // lines are scaled to the window's height (resize it to `size` first).
     void paintSlide(QPainter& p, QSize size) const;
@@ -105,6 +108,13 @@ public:
     // The footer with the keys: shown until the first key press; figures of a slide switch it off.
     void setKeyHints(bool on) { keyHints_ = on; invalidate(); }
     bool keyHints() const { return keyHints_; }
+    // Audience mode (a presenter view shows the notes and the keys elsewhere, presenter.h): no
+    // key-hint footer and no notes band on this window, whatever is pressed.
+    void setAudience(bool on);
+    bool audience() const { return audience_; }
+    // The picture of the current slide at the window's size and device pixel ratio, as shown
+    // (drawn once per slide and size; the presenter view shows the same picture).
+    QImage slideImage() const;
 
     // Areas of the last rendered slide (for checks of clipping and overlap).
     struct Layout {
@@ -124,6 +134,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void slideChanged(int index);
     void finished(int index);
+    // What the window shows changed (slide, size, numbers, notes, black screen): slideImage() anew.
+    void pictureChanged();
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -138,7 +150,7 @@ private:
     Session deck_;
     QString themeName_ = QStringLiteral("projector");
     int current_ = 0;
-    bool showNumbers_ = true, showNotes_ = false, blank_ = false, keyHints_ = true;
+    bool showNumbers_ = true, showNotes_ = false, blank_ = false, keyHints_ = true, audience_ = false;
     AnnotationOverlay* overlay_ = nullptr;
     mutable QImage cache_;
     mutable Layout layout_;

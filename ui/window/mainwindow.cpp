@@ -12,6 +12,7 @@
 #include "ui/views/views.h"
 #include "ui/window/teaching.h"
 
+#include <QAbstractScrollArea>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -24,13 +25,18 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMimeData>
+#include <QMouseEvent>
+#include <QMenu>
 #include <QMenuBar>
+#include <QShortcut>
+#include <QVBoxLayout>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QUndoStack>
 
 namespace poslab::ui {
@@ -81,7 +87,10 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     for (auto* s : {rows_, top_, bottom_}) {
         s->setChildrenCollapsible(false);
         // Sizes come from the layout engine (applyLayout) until the user drags a handle.
-        connect(s, &QSplitter::splitterMoved, this, [this] { userArranged_ = true; });
+        connect(s, &QSplitter::splitterMoved, this, [this] {
+            userArranged_ = true;
+            scheduleWindowStateSave();
+        });
     }
     setCentralWidget(rows_);
 
@@ -126,6 +135,24 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     });
     connect(layers_, &LayersView::layerClicked, this, &MainWindow::showLayer);
 
+    // Each view: "Show this view full screen" in its context menu (a right click without a drag:
+    // a right drag is the heatmap's and the decay chart's zoom rectangle, see eventFilter) and F11.
+    for (QWidget* v : views()) {
+        auto* a = new QAction(tr("Show this view full screen"), v);
+        a->setObjectName(QStringLiteral("viewFullScreen"));
+        a->setShortcut(QKeySequence(Qt::Key_F11));
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        a->setStatusTip(tr("The view alone on the screen; Esc or F11 brings it back"));
+        connect(a, &QAction::triggered, this, [this, v] {
+            if (fullScreenView_) leaveViewFullScreen();
+            else showViewFullScreen(v);
+        });
+        v->addAction(a);
+        v->setContextMenuPolicy(Qt::PreventContextMenu);
+        if (auto* chart = qobject_cast<QAbstractScrollArea*>(v)) chart->viewport()->setContextMenuPolicy(Qt::PreventContextMenu);
+        if (v->focusPolicy() == Qt::NoFocus) v->setFocusPolicy(Qt::ClickFocus);
+    }
+
     buildMenus();
     installTeaching(this);
     statusBar()->showMessage(tr("Drag a slider: every view follows. Hover a view for exact values."));
@@ -135,7 +162,12 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     // geometry is clamped to.
     onSceneChanged();
     if (persist_) {
+        stateSave_ = new QTimer(this);
+        stateSave_->setSingleShot(true);
+        stateSave_->setInterval(500);
+        connect(stateSave_, &QTimer::timeout, this, &MainWindow::saveWindowState);
         restoreSettings();
+        restored_ = true;
         onSceneChanged();
     }
 }
@@ -351,8 +383,51 @@ void MainWindow::onSceneChanged() {
     scheduler_.request(s);
 }
 
+std::vector<QWidget*> MainWindow::views() const {
+    return {pairs_, heatmap_, decay_, frequencies_, contributions_, precision_, layers_};
+}
+
+void MainWindow::showViewFullScreen(QWidget* view) {
+    auto* home = qobject_cast<QSplitter*>(view ? view->parentWidget() : nullptr);
+    if (fullScreenView_ || !home) return;
+    fullScreenHome_ = home;
+    fullScreenIndex_ = home->indexOf(view);
+    fullScreenSizes_ = home->sizes();
+    fullScreenView_ = view;
+    auto* w = new QWidget(this, Qt::Window);
+    w->setObjectName(QStringLiteral("fullScreenView"));
+    w->setWindowTitle(tr("PosLab — %1").arg(view->accessibleName().isEmpty() ? view->objectName() : view->accessibleName()));
+    auto* layout = new QVBoxLayout(w);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(view);   // the view itself: live, at the screen's size (the scheduler draws it there)
+    view->show();
+    auto* esc = new QShortcut(QKeySequence(Qt::Key_Escape), w);
+    connect(esc, &QShortcut::activated, this, &MainWindow::leaveViewFullScreen);
+    fullScreen_ = w;
+    w->setScreen(screen());
+    w->showFullScreen();
+    w->activateWindow();
+    view->setFocus();
+    updateDisplay();
+}
+
+void MainWindow::leaveViewFullScreen() {
+    if (!fullScreenView_) return;
+    QWidget* view = fullScreenView_;
+    QWidget* w = fullScreen_;
+    fullScreenView_ = nullptr;
+    fullScreen_ = nullptr;
+    fullScreenHome_->insertWidget(fullScreenIndex_, view);
+    fullScreenHome_->setSizes(fullScreenSizes_);
+    w->hide();
+    w->deleteLater();
+    activateWindow();
+    view->setFocus();
+    onSceneChanged();   // visibility and sizes as the scene says
+}
+
 void MainWindow::applyLayout() {
-    if (userArranged_ || rows_->width() <= 0 || rows_->height() <= 0) return;
+    if (fullScreenView_ || userArranged_ || rows_->width() <= 0 || rows_->height() <= 0) return;
     const Theme t = heatmap_->theme();
     const int gap = static_cast<int>(viewGap(t));
     for (auto* sp : {rows_, top_, bottom_})
@@ -461,6 +536,14 @@ void MainWindow::restoreLastScene() {
 
 void MainWindow::saveSettings() {
     if (!persist_) return;
+    saveWindowState();
+    QSettings settings;
+    settings.setValue(QStringLiteral("scene/last"), sceneToJson(scene_.committed(), true));
+}
+
+void MainWindow::saveWindowState() {
+    if (!persist_ || !restored_) return;
+    if (stateSave_) stateSave_->stop();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
@@ -468,7 +551,28 @@ void MainWindow::saveSettings() {
     settings.setValue(QStringLiteral("window/rows"), rows_->saveState());
     settings.setValue(QStringLiteral("window/top"), top_->saveState());
     settings.setValue(QStringLiteral("window/bottom"), bottom_->saveState());
-    settings.setValue(QStringLiteral("scene/last"), sceneToJson(scene_.committed(), true));
+    settings.sync();   // on disk now: a crash after this keeps it
+}
+
+void MainWindow::scheduleWindowStateSave() {
+    if (stateSave_ && restored_ && isVisible()) stateSave_->start();
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+    QMainWindow::changeEvent(e);
+    // Maximised, full screen or back: written at once (the geometry of a maximised window is its
+    // normal geometry plus the flag, so the next start restores both).
+    if (e->type() == QEvent::WindowStateChange && isVisible()) saveWindowState();
+}
+
+void MainWindow::moveEvent(QMoveEvent* e) {
+    QMainWindow::moveEvent(e);
+    scheduleWindowStateSave();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e) {
+    QMainWindow::resizeEvent(e);
+    scheduleWindowStateSave();
 }
 
 void MainWindow::restoreSettings() {
@@ -488,6 +592,31 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
     if (watched == rows_ && event->type() == QEvent::Resize) {   // (the filter watches the whole application)
         applyLayout();
         return false;
+    }
+    if (fullScreen_ && watched == fullScreen_ && event->type() == QEvent::Close) {   // closed by the window manager
+        QTimer::singleShot(0, this, &MainWindow::leaveViewFullScreen);
+        return false;
+    }
+    // A right click without a drag on a view opens its context menu.
+    if ((event->type() == QEvent::MouseButtonPress || event->type() == QEvent::MouseButtonRelease) && watched->isWidgetType()) {
+        const auto* me = static_cast<QMouseEvent*>(event);
+        QWidget* view = nullptr;
+        for (auto* w = static_cast<QWidget*>(watched); w && !view; w = w->parentWidget())
+            for (QWidget* v : views())
+                if (w == v) view = v;
+        if (view && me->button() == Qt::RightButton) {
+            const QPoint at = me->globalPosition().toPoint();
+            if (event->type() == QEvent::MouseButtonPress) {
+                rightPress_ = at;
+            } else if ((at - rightPress_).manhattanLength() <= 4) {
+                rightPress_ = QPoint(-1, -1);
+                auto* menu = new QMenu(view);
+                menu->setObjectName(QStringLiteral("viewContextMenu"));
+                menu->setAttribute(Qt::WA_DeleteOnClose);
+                menu->addActions(view->actions());
+                menu->popup(at);
+            }
+        }
     }
     if (event->type() != QEvent::ShortcutOverride || !watched->isWidgetType()) return QMainWindow::eventFilter(watched, event);
     // A text field accepts the override for its own undo/redo keys; left unaccepted, the keys

@@ -3,14 +3,19 @@
 // (pair vectors | heatmap over decay | frequencies, the contributions view in a row below), sized
 // by the layout engine as figures are (until the user drags one), menus File, Edit (undo/redo), View,
 // Presets, Help. It only wires things together: panel → Scene → Scheduler → views.
-// Window geometry, dock/splitter state and the last scene persist in QSettings.
+// Window geometry, dock/splitter state and the last scene persist in QSettings. The window's
+// state (geometry, maximised, docks, splitters) is written when it changes (a maximise at once, a
+// move or resize a moment after it ends), not only on quit, so that a crash does not lose it.
 #include "ui/model/scene.h"
 #include "ui/views/scheduler.h"
 
 #include <QMainWindow>
 
+#include <vector>
+
 QT_BEGIN_NAMESPACE
 class QSplitter;
+class QTimer;
 class QAction;
 QT_END_NAMESPACE
 
@@ -65,8 +70,21 @@ public:
     // Restores the last scene from QSettings (if any and persist).
     void restoreLastScene();
 
+    // "Show this view full screen" (each view's context menu — a right click without a drag —
+    // and F11 on the focused view): the view alone in a full-screen window, drawn by the same
+    // renderers and layout engine at the screen's size and still live; Esc or F11 puts it back
+    // where it was. One view at a time.
+    void showViewFullScreen(QWidget* view);
+    void leaveViewFullScreen();
+    QWidget* fullScreenWindow() const { return fullScreen_; }
+    // The views that can be shown full screen (each carries the action "viewFullScreen").
+    std::vector<QWidget*> views() const;
+
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void changeEvent(QEvent* e) override;
+    void moveEvent(QMoveEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     // A dropped config.json / .gguf opens as a model configuration; a .npz / .safetensors as
     // queries and keys.
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -83,9 +101,21 @@ private:
     // the same placement as `figure all` and every export), unless the user dragged a splitter.
     void applyLayout();
     void saveSettings();
+    // The window's part of the settings (geometry, maximised, docks, splitters), flushed to disk.
+    void saveWindowState();
+    // saveWindowState() once the window has not moved or resized for a moment.
+    void scheduleWindowStateSave();
     void restoreSettings();
 
     bool persist_;
+    QWidget* fullScreen_ = nullptr;       // the full-screen window holding fullScreenView_
+    QWidget* fullScreenView_ = nullptr;
+    QSplitter* fullScreenHome_ = nullptr; // where the view goes back: splitter, index, sizes
+    int fullScreenIndex_ = 0;
+    QList<int> fullScreenSizes_;
+    QPoint rightPress_{-1, -1};          // a right press on a view (global), for its context menu
+    QTimer* stateSave_ = nullptr;
+    bool restored_ = false;   // the saved state was read: from now on changes are written
     Scene scene_;
     Scheduler scheduler_;
     ParameterPanel* panel_ = nullptr;

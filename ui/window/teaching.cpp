@@ -8,9 +8,12 @@
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/formulapanel.h"
 #include "ui/teaching/presentation.h"
+#include "ui/teaching/presenter.h"
 #include "ui/teaching/stepper.h"
 
 #include <QAction>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -55,6 +58,7 @@ TeachingController::TeachingController(MainWindow* window) : QObject(window), wi
 }
 
 PresentationWindow* TeachingController::presentation() const { return presentation_.data(); }
+PresenterView* TeachingController::presenterView() const { return presenter_.data(); }
 
 QAction* TeachingController::menuAction() const { return menu_->menuAction(); }
 
@@ -163,6 +167,10 @@ void TeachingController::buildMenu() {
     present_ = menu_->addAction(tr("&Present the deck"), this, [this] { startPresentation(true); });
     present_->setShortcut(QKeySequence(Qt::Key_F5));
     present_->setObjectName(QStringLiteral("teachPresent"));
+    auto* presenter = menu_->addAction(tr("Present with the presenter &view"), this, [this] { startPresenterView(); });
+    presenter->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    presenter->setObjectName(QStringLiteral("teachPresenterView"));
+    presenter->setStatusTip(tr("The slide for the audience; the current and next slide, the notes and a timer for you"));
     auto* editDeck = menu_->addAction(tr("&Edit the deck…"), this, [this] { showDeck(); });
     editDeck->setObjectName(QStringLiteral("teachEditDeck"));
     editDeck->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
@@ -296,9 +304,43 @@ PresentationWindow* TeachingController::startPresentation(bool fullScreen, int f
     };
     connect(p, &PresentationWindow::slideChanged, this, follow);
     connect(p, &PresentationWindow::finished, this, follow);
+    if (fullScreen && presenterScreens(QGuiApplication::screens(), window_->screen()).separate()) return startPresenterView(from);
     if (fullScreen) p->showFullScreen();
     else p->show();
     p->setFocus();
+    return p;
+}
+
+PresentationWindow* TeachingController::startPresenterView(int from) {
+    PresentationWindow* p = presentation_ ? presentation_.data() : startPresentation(false, from);
+    if (from >= 0) p->goTo(from);
+    if (presenter_) {
+        presenter_->raise();
+        presenter_->activateWindow();
+        return p;
+    }
+    auto* v = new PresenterView(p, window_);
+    v->setAttribute(Qt::WA_DeleteOnClose);
+    presenter_ = v;
+    const PresenterScreens screens = presenterScreens(QGuiApplication::screens(), window_->screen());
+    if (screens.separate()) {
+        // The audience's slide full screen on the other screen; the presenter's view on this one.
+        p->setScreen(screens.audience);
+        p->setGeometry(screens.audience->geometry());
+        p->showFullScreen();
+        v->setScreen(screens.presenter);
+        v->setGeometry(screens.presenter->availableGeometry());
+        v->showMaximized();
+    } else {
+        // One screen: a rehearsal, the audience's slide and the presenter view as windows.
+        const QRect avail = screens.presenter ? screens.presenter->availableGeometry() : QRect(0, 0, 1280, 720);
+        p->showNormal();
+        p->resize(avail.width() / 2, avail.width() / 2 * 9 / 16);
+        v->resize(avail.width() / 2, avail.height() * 3 / 4);
+        v->show();
+    }
+    v->activateWindow();
+    v->setFocus();
     return p;
 }
 

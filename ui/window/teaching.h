@@ -5,7 +5,7 @@
 //   * a "Teach" menu (before Help): every demonstration (one click to open the menu, one to apply
 //     it: at most two clicks from the default scene), the worked examples, the formula panel,
 //     the deck (edit the deck, add this scene, reset to the lecture, open/save a deck),
-//     presentation mode (F5), the animation and its GIF / PNG export
+//     presentation mode (F5; with the presenter view: Shift+F5), the animation and its GIF / PNG export
 //   * a "Deck" dock (deckpanel.h) to author the deck; its edits are undo steps (deck.h)
 //   * a "Teaching" toolbar with a demonstration chooser (two clicks as well) and "Present"
 //   * a "Teaching" dock with tabs: Demonstration (claim + numbers + evidence), Formulas (the
@@ -38,6 +38,7 @@ class WorkedExampleWidget;
 class Animator;
 class AnimationPanel;
 class PresentationWindow;
+class PresenterView;
 class DeckModel;
 class DeckPanel;
 enum class WorkedKind;
@@ -80,8 +81,14 @@ public Q_SLOTS:
     // selected and its title ready to type.
     void addSceneToDeck();
     // Opens presentation mode on the deck at `from` (−1 = the deck's current slide);
-    // fullScreen = false keeps a normal window (tests).
+    // fullScreen = false keeps a normal window (tests). With two or more screens (and fullScreen)
+    // the presenter view comes with it (startPresenterView).
     PresentationWindow* startPresentation(bool fullScreen = true, int from = -1);
+    // Presentation with the presenter view (presenter.h): the audience's slide full screen on
+    // another screen than the window's, the presenter view on the window's; with one screen both
+    // as windows (a rehearsal). Returns the audience's window.
+    PresentationWindow* startPresenterView(int from = -1);
+    PresenterView* presenterView() const;
 
 Q_SIGNALS:
     void demoApplied(poslab::DemoId id);
@@ -107,6 +114,7 @@ private:
     Animator* animator_ = nullptr;
     AnimationPanel* animationPanel_ = nullptr;
     QPointer<PresentationWindow> presentation_;
+    QPointer<PresenterView> presenter_;
     DeckModel* deckModel_ = nullptr;
     DeckPanel* deckPanel_ = nullptr;
     QDockWidget* deckDock_ = nullptr;

@@ -282,10 +282,14 @@ Result<AggregatedScores> sampledBlocks(const ScoreParams& params, std::int64_t l
     auto s = scores(params, out.sampledQueries, out.sampledKeys, length);
     if (!s) return s.error();
     out.values = std::move(s.value());
-    if (params.causal)
-        for (Eigen::Index i = 0; i < out.values.rows(); ++i)
-            for (Eigen::Index j = 0; j < out.values.cols(); ++j)
-                if (out.sampledKeys[std::size_t(j)] > out.sampledQueries[std::size_t(i)]) out.values(i, j) = -kInf;
+    // A sampled cell outside its query's visible keys (causal, window, chunk) is masked, also
+    // after softmax (where scores() gives it weight 0).
+    for (Eigen::Index i = 0; i < out.values.rows(); ++i) {
+        const KeyRange kr = visibleKeys(params.attention, params.attention.causalWith(params.causal),
+                                        out.sampledQueries[std::size_t(i)], length);
+        for (Eigen::Index j = 0; j < out.values.cols(); ++j)
+            if (!kr.contains(out.sampledKeys[std::size_t(j)])) out.values(i, j) = -kInf;
+    }
     out.sampled = true;
     return out;
 }
@@ -322,9 +326,11 @@ Result<AggregatedScores> reducedBlocks(const ScoreParams& params, std::int64_t l
             const Matrix& v = s.value();
             for (Eigen::Index i = 0; i < v.rows(); ++i) {
                 const Eigen::Index r = qblock[std::size_t(q0 + i)];
-                const std::int64_t qi = qs[std::size_t(i)];
+                // Only the query's visible keys (causal, window, chunk) enter its blocks.
+                const KeyRange visibleRow = visibleKeys(params.attention, params.attention.causalWith(params.causal),
+                                                        qs[std::size_t(i)], length);
                 for (Eigen::Index j = 0; j < v.cols(); ++j) {
-                    if (params.causal && ks[std::size_t(j)] > qi) continue;
+                    if (!visibleRow.contains(ks[std::size_t(j)])) continue;
                     const Eigen::Index c = kblock[std::size_t(k0 + j)];
                     const double x = v(i, j);
                     sum(r, c) += x;

@@ -126,7 +126,8 @@ std::vector<ViewPlacement> placeSceneViews(const QRectF& rect, const SceneParams
 DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& rect, const Theme& theme, double dpr) {
     DisplaySpec d;
     if (view == ViewKind::Heatmap) {
-        d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(scene), theme, dpr, scene.view.heatmapSquareCells);
+        d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(scene), theme, dpr, scene.view.heatmapSquareCells,
+                                         heatmapHasSinkStrip(scene));
         // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
         d.heatmapWork = std::int64_t{1} << 32;
     }

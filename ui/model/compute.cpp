@@ -365,6 +365,34 @@ std::vector<PositionRange> decayColumns(const PositionRange& window, int count, 
     return out;
 }
 
+namespace {
+
+// Cells outside their query's visible keys (causal, window, chunk) are masked (−inf), also after
+// softmax, where scores() gives them weight 0: the view draws them as masked, not as scores.
+void maskInvisibleCells(HeatmapPanel& panel, std::int64_t length) {
+    for (Eigen::Index r = 0; r < panel.values.rows(); ++r) {
+        const KeyRange kr = visibleKeys(panel.attention, panel.maskCausal, panel.queries[std::size_t(r)], length);
+        for (Eigen::Index c = 0; c < panel.values.cols(); ++c)
+            if (!kr.contains(panel.keys[std::size_t(c)])) panel.values(r, c) = -std::numeric_limits<double>::infinity();
+    }
+}
+
+// p_sink of each row's query (the softmax's mass on the sink logit), when the configuration has
+// a sink: the core's own normaliser (scores() with softmax, one key per row).
+void computeSinkMass(HeatmapPanel& panel, ScoreParams p, std::int64_t length) {
+    if (!p.sinkLogit() || panel.queries.empty()) return;
+    p.softmax = true;
+    std::vector<double> mass;
+    auto r = scores(p, panel.queries, Positions{panel.queries.front()}, length, &mass);
+    if (!r) {
+        panel.sinkError = QString::fromStdString(r.error().message());
+        return;
+    }
+    panel.sinkMass = std::move(mass);
+}
+
+}  // namespace
+
 int heatmapPanelCount(const SceneParams& scene) {
     const int configs = static_cast<int>(scene.methods.size());
     return configs + ((configs > 1 && scene.view.showDifference) ? configs - 1 : 0);
@@ -455,6 +483,11 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                 panel.queryRanges = queryRanges;
                 panel.keyRanges = keyRanges;
                 panel.aggregate = scene.view.aggregate;
+                {
+                    const ScoreParams ep = effectiveParams(scene, c);
+                    panel.attention = ep.attention;
+                    panel.maskCausal = ep.attention.causalWith(ep.causal);
+                }
                 if (oneCellEach) {
                     // Every cell, as the core computes it.
                     auto r = scores(effectiveParams(scene, c), queryStarts, keyStarts, scene.length);
@@ -466,6 +499,7 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                     panel.queries = queryStarts;
                     panel.keys = keyStarts;
                     panel.values = std::move(r.value());
+                    maskInvisibleCells(panel, scene.length);
                     return;
                 }
                 auto r = aggregateScores(effectiveParams(scene, c), scene.length, queryRanges, keyRanges, scene.view.aggregate,
@@ -486,6 +520,7 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                 }
                 panel.values = std::move(a.values);
             });
+            if (panel.error.isEmpty()) computeSinkMass(panel, effectiveParams(scene, c), scene.length);
         }
         res.panels.push_back(std::move(panel));
     }

@@ -98,6 +98,15 @@ struct HeatmapPanel {
     bool difference = false;            // a "B − A" panel
     double lo = 0, hi = 1;              // colour range of this panel
     bool diverging = true;
+    // The configuration's attention structure (core/attention.h): the renderer draws the edges of
+    // its window or chunks and names the mask; maskCausal = causal in effect (the scene's causal
+    // flag, or a chunk). Default (full attention) for difference panels.
+    AttentionParams attention;
+    bool maskCausal = false;
+    // With a sink (GPT-OSS): p_sink of each row's query (queries[r]: the cell's, the block's
+    // first or the sampled query), the softmax's mass on the sink; empty without a sink.
+    std::vector<double> sinkMass;
+    QString sinkError;                  // why sinkMass could not be computed (one line), else empty
 };
 
 struct HeatmapResult {

@@ -1034,6 +1034,22 @@ LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r) {
     return report;
 }
 
+void writeLayoutJson(JsonWriter& w, const LayoutReport& report) {
+    w.beginArray();
+    for (const auto& item : report.items) {
+        w.beginObject();
+        jstr(w.key("view"), item.view);
+        jstr(w.key("kind"), layoutItemKindKey(item.kind));
+        w.key("rect").beginArray();
+        for (double v : {item.rect.x(), item.rect.y(), item.rect.width(), item.rect.height()}) w.number(std::round(v * 100) / 100);
+        w.endArray();
+        if (item.kind == LayoutItemKind::Text) jstr(w.key("text"), item.text);
+        w.key("elided").boolean(item.elided);
+        w.endObject();
+    }
+    w.endArray();
+}
+
 QByteArray exportCsv(const SceneParams& scene, const ExportRequest& r) {
     QString out = QStringLiteral("# PosLab %1 — %2\n# %3: %4\n")
                       .arg(poslabVersion(), figureTitle(scene, r.view), QLatin1String(kSessionKey),
@@ -1059,19 +1075,7 @@ QByteArray exportJson(const SceneParams& scene, const ExportRequest& r) {
     for (const auto& v : viewData(scene, r)) v.json(w.key(viewKey(v.view).toStdString()));
     w.endObject();
     // What the layout engine placed in the figure of this size (cli.md: `layout`).
-    w.key("layout").beginArray();
-    for (const auto& item : exportLayout(scene, r).items) {
-        w.beginObject();
-        jstr(w.key("view"), item.view);
-        jstr(w.key("kind"), layoutItemKindKey(item.kind));
-        w.key("rect").beginArray();
-        for (double v : {item.rect.x(), item.rect.y(), item.rect.width(), item.rect.height()}) w.number(std::round(v * 100) / 100);
-        w.endArray();
-        if (item.kind == LayoutItemKind::Text) jstr(w.key("text"), item.text);
-        w.key("elided").boolean(item.elided);
-        w.endObject();
-    }
-    w.endArray();
+    writeLayoutJson(w.key("layout"), exportLayout(scene, r));
     writeSessionJson(w.key("session"), Session{{SessionScene{QString(), QString(), scene, {}}}, 0});
     w.endObject();
     return QByteArray::fromStdString(w.text()) + '\n';

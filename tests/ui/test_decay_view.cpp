@@ -153,6 +153,58 @@ private Q_SLOTS:
         QVERIFY2(seriesPixels > 200, "the curve must be drawn");
     }
 
+    // A window or chunk: the curve stops at the largest visible distance (core decay's
+    // visibleTo, `compute decay`'s "visible_to"), and the chart says so with a line at the stop.
+    void decayStopsWhereTheLayerStopsSeeing_data() {
+        QTest::addColumn<qint64>("window");
+        QTest::addColumn<qint64>("chunk");
+        QTest::addColumn<bool>("causal");
+        QTest::addColumn<qint64>("stop");
+        QTest::newRow("window128_causal") << qint64(128) << qint64(0) << true << qint64(127);
+        QTest::newRow("window128_bidirectional") << qint64(128) << qint64(0) << false << qint64(64);
+        QTest::newRow("chunk200") << qint64(0) << qint64(200) << false << qint64(199);
+        QTest::newRow("window1024_past_the_axis") << qint64(1024) << qint64(0) << true << qint64(1023);
+    }
+    void decayStopsWhereTheLayerStopsSeeing() {
+        QFETCH(qint64, window);
+        QFETCH(qint64, chunk);
+        QFETCH(bool, causal);
+        QFETCH(qint64, stop);
+        SceneParams s;
+        s.view.causal = causal;
+        s.view.decayMaxDistance = 256;
+        if (window > 0) s.methods[0].params.attention.window = window;
+        if (chunk > 0) s.methods[0].params.attention.chunk = chunk;
+        const DecayResult r = computeDecay(s, DisplaySpec{});
+        const DecaySeries& d = r.series[0];
+        QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
+        const auto core = decayCurve(effectiveParams(s, 0), 256).value();
+        QCOMPARE(core.visibleTo, std::optional<std::int64_t>(stop));
+        QCOMPARE(d.visibleTo, core.visibleTo);
+        QCOMPARE(d.distanceTo.back(), std::min<std::int64_t>(stop, 256));
+        QVERIFY2(d.stopText.contains(QStringLiteral("no key further than %1").arg(stop)), qPrintable(d.stopText));
+        QChart chart;
+        chart.resize(900, 500);
+        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
+        QLineSeries* stopLine = nullptr;
+        for (auto* series : chart.series())
+            if (series->name() == d.stopText) stopLine = qobject_cast<QLineSeries*>(series);
+        QCOMPARE(stopLine != nullptr, stop <= 256);   // drawn only where the axis reaches
+        if (stopLine) {
+            QCOMPARE(stopLine->count(), 2);
+            QCOMPARE(stopLine->at(0).x(), double(stop));
+            QCOMPARE(stopLine->at(1).x(), double(stop));
+        }
+        const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+        if (!dir.isEmpty()) {
+            QImage img(960, 540, QImage::Format_RGB32);
+            QPainter p(&img);
+            renderDecay(p, QRectF(0, 0, 960, 540), r, themeByName(QStringLiteral("projector")));
+            p.end();
+            img.save(dir + QStringLiteral("/decay_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"));
+        }
+    }
+
     // The axis range the decay chart sets itself is the one Qt's applyNiceNumbers() would give.
     void niceRangeIsQtChartsNiceNumbers_data() {
         QTest::addColumn<double>("lo");

@@ -402,11 +402,14 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
     PairsResult res;
     for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
         PairsConfigResult out;
-        const ScoreParams p = effectiveParams(scene, c);
+        ScoreParams p = effectiveParams(scene, c);
         out.title = configTitle(scene, c);
+        // A NoPE layer (attention.nope) shows NoPE: nothing rotates.
+        if (p.attention.nope) p.method = Method::NoPE;
         out.method = p.method;
         out.rotates = methodRotates(p.method);
-        out.summary = qs(methodSummary(p.method));
+        out.summary = p.attention.nope ? QObject::tr("this layer applies no positional encoding (NoPE): ") + qs(methodSummary(p.method))
+                                       : qs(methodSummary(p.method));
         if (auto e = sceneProblem(scene)) {
             out.error = *e;
         } else {
@@ -656,6 +659,13 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                 }
                 const DecayCurve& curve = r.value();
                 const bool hasBound = curve.bound.has_value();
+                s.visibleTo = curve.visibleTo;
+                if (curve.visibleTo) {
+                    const AttentionParams& at = p.attention;
+                    const QString mask = at.chunk ? QObject::tr("chunk %1").arg(*at.chunk)
+                                                  : QObject::tr("window %1").arg(at.window.value_or(0));
+                    s.stopText = QObject::tr("%1: no key further than %2").arg(mask).arg(*curve.visibleTo);
+                }
                 // A window or chunk ends the curve (its distances are the first ones asked for).
                 const auto have = static_cast<std::int64_t>(curve.distance.size());
                 for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -709,6 +719,38 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
     return res;
 }
 
+namespace {
+
+// A NoPE layer has no frequencies; with temperature tuning, its query scale against position up
+// to 10M (Llama 4's context), at ~200 log-spaced positions and the marks 8k, 128k, 1M, 10M.
+void computeNopeFrequencies(const ScoreParams& p, FrequencyConfigResult& f) {
+    f.nope = true;
+    f.method = Method::NoPE;
+    f.hasFrequencies = false;
+    f.note = QObject::tr("this layer applies no positional encoding (NoPE): no rotation, no frequencies; "
+                         "its scores are q·k whatever the distance");
+    const auto& tt = p.attention.temperature_tuning;
+    if (tt.size() != 2) return;
+    f.temperatureTuning = tt;
+    constexpr std::int64_t kEnd = 10485760;   // 10M = 10·2^20
+    std::int64_t last = -1;
+    for (int k = 0; k <= 200; ++k) {
+        const auto i = std::min<std::int64_t>(kEnd, std::llround(std::exp(std::log(double(kEnd)) * k / 200.0)) - 1);
+        if (i <= last) continue;
+        f.temperaturePositions.push_back(i);
+        f.temperatureScale.push_back(temperatureScale(p.attention, i, Precision::Double));
+        last = i;
+    }
+    for (std::int64_t m : {std::int64_t{8192}, std::int64_t{131072}, std::int64_t{1048576}, kEnd}) {
+        f.temperatureMarks.push_back(m);
+        f.temperatureAtMarks.push_back(temperatureScale(p.attention, m, Precision::Double));
+    }
+    f.note += QObject::tr(" · temperature tuning: each query row i is scaled by log1p(⌊(i+1)/%1⌋)·%2 + 1")
+                  .arg(displayValue(tt[0]), displayValue(tt[1]));
+}
+
+}  // namespace
+
 FrequencyResult computeFrequencies(const SceneParams& scene) {
     FrequencyResult res;
     for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
@@ -718,6 +760,11 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
         f.method = p.method;
         if (auto e = configProblem(scene, c)) {
             f.error = *e;
+            res.configs.push_back(std::move(f));
+            continue;
+        }
+        if (p.attention.nope) {
+            computeNopeFrequencies(p, f);
             res.configs.push_back(std::move(f));
             continue;
         }

@@ -140,6 +140,10 @@ struct DecaySeries {
     bool sampled = false;
     QString note;                           // what the series shows beyond its title (N of dynamic/longrope)
     QString error;
+    // A window or chunk: the largest distance the layer sees (core decay's visibleTo; the curve
+    // stops there) and that in words, "window 1024: no key further than 1023".
+    std::optional<std::int64_t> visibleTo;
+    QString stopText;
 };
 
 struct DecayResult {
@@ -227,6 +231,16 @@ struct FrequencyConfigResult {
     std::vector<std::int64_t> t5Distance;   // n = |i − j|, increasing (every n up to 4096, else sampled)
     std::vector<std::int64_t> t5Before;     // bucket of a key n before the query (relative −n)
     std::vector<std::int64_t> t5After;      // bucket of a key n after it (relative +n; bidirectional only)
+    // A NoPE layer (attention.nope): no positional encoding, hence no frequencies. With Llama 4's
+    // temperature tuning [F, S], the query scale τ(i) = log1p(⌊(i+1)/F⌋)·S + 1 (core
+    // temperatureScale, double) at log-spaced positions 0 … 10 485 760 (10M) and at the marks
+    // 8 192, 131 072, 1 048 576 and 10 485 760.
+    bool nope = false;
+    std::vector<double> temperatureTuning;          // [F, S] or empty
+    std::vector<std::int64_t> temperaturePositions;
+    std::vector<double> temperatureScale;
+    std::vector<std::int64_t> temperatureMarks;
+    std::vector<double> temperatureAtMarks;
 };
 
 struct FrequencyResult {

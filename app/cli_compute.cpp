@@ -683,20 +683,8 @@ int layers(const std::vector<std::string>& args) {
     j.key("num_layers").integer(n);
     j.key("layers").beginArray();
     for (std::int64_t i = 0; i < n; ++i) {
-        const LayerParams lp = layerParams(m, i);
-        const RopeParams& r = lp.ropeParams;
         j.beginObject();
-        j.key("index").integer(i);
-        j.key("layer_type").string(layerTypeConfigKey(lp.type));
-        j.key("rope").boolean(lp.rope);
-        j.key("rope_type").string(r.scaling == RopeScaling::None ? std::string_view("default") : enumKey(r.scaling));
-        j.key("rope_theta").number(r.base);
-        if (r.scaling != RopeScaling::None) j.key("factor").number(r.resolvedFactor());
-        if (lp.attention.window) j.key("window").integer(*lp.attention.window);
-        if (lp.attention.chunk) j.key("chunk").integer(*lp.attention.chunk);
-        if (!lp.attention.temperature_tuning.empty()) j.key("temperature_tuning").doubles(lp.attention.temperature_tuning);
-        if (lp.attention.qk_norm != QkNorm::None) j.key("qk_norm").string(enumKey(lp.attention.qk_norm));
-        j.key("softmax_scale").number(scoreScale(lp.attention, c->params.dim));
+        writeLayerFields(j, m, i, c->params.dim);
         j.endObject();
     }
     j.endArray();

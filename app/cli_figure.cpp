@@ -482,12 +482,121 @@ QByteArray paintedBytes(ui::ExportFormat format, QSize size, const QString& titl
     return bytes;
 }
 
+// What the overview plots against distance for layer i (distances 1 … context on a log axis):
+// the farthest distance the layer sees (visible_to; the context − 1 for a full layer), the
+// positional signal ("rope", "nope", "nope_temperature") and, with temperature tuning, the query
+// scale τ at the context's last position.
+struct LayerReach {
+    std::optional<std::int64_t> visibleTo;
+    std::int64_t attendsTo = 0;
+    std::string signal;
+    std::optional<double> temperatureAtContext;
+};
+LayerReach layerReach(const ui::LayersPicture& pic, std::int64_t i) {
+    const LayerParams lp = layerParams(pic.model, i);
+    LayerReach r;
+    r.visibleTo = visibleTo(lp.attention, true);
+    r.attendsTo = std::min(r.visibleTo.value_or(pic.context - 1), pic.context - 1);
+    const bool tuned = !lp.rope && !lp.attention.temperature_tuning.empty();
+    r.signal = lp.rope ? "rope" : tuned ? "nope_temperature" : "nope";
+    if (tuned) r.temperatureAtContext = temperatureScale(lp.attention, pic.context - 1, Precision::Double);
+    return r;
+}
+
+// `figure layers -o F.json`: the overview's data (one entry per layer: the fields of `compute
+// layers` and what the figure plots against distance) and the `layout` of the figure of that size.
+QByteArray layersJson(const ui::LayersPicture& pic, int dim, const QSize& size, const ui::Theme& theme) {
+    ui::LayoutReport report;
+    report.bounds = QRectF(0, 0, size.width(), size.height());
+    {
+        QImage img(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setRenderHint(QPainter::TextAntialiasing, true);
+        ui::LayoutCapture capture(report);
+        capture.setView(QStringLiteral("layers"));
+        ui::drawLayers(p, QRectF(0, 0, size.width(), size.height()), pic, theme);
+    }
+    JsonWriter w(JsonWriter::Style::Pretty);
+    w.beginObject();
+    w.key("format").string("poslab-data");
+    w.key("app_version").string(s(ui::poslabVersion()));
+    w.key("title").string(s(QStringLiteral("Layers: ") + pic.title));
+    w.key("views").beginObject();
+    w.key("layers").beginObject();
+    w.key("model_type").string(pic.model.model_type);
+    w.key("num_layers").integer(layerCount(pic.model));
+    w.key("context").integer(pic.context);
+    w.key("distance_axis").beginObject();
+    w.key("from").integer(1);
+    w.key("to").integer(pic.context);
+    w.key("log").boolean(true);
+    w.endObject();
+    if (pic.selected >= 0) w.key("selected").integer(pic.selected);
+    w.key("layers").beginArray();
+    for (std::int64_t i = 0; i < layerCount(pic.model); ++i) {
+        const LayerReach r = layerReach(pic, i);
+        w.beginObject();
+        writeLayerFields(w, pic.model, i, dim);
+        if (r.visibleTo) w.key("visible_to").integer(*r.visibleTo);
+        else w.key("visible_to").null();
+        w.key("attends_to").integer(r.attendsTo);
+        w.key("signal").string(r.signal);
+        if (r.temperatureAtContext) w.key("temperature_at_context").number(*r.temperatureAtContext);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    w.endObject();
+    ui::writeLayoutJson(w.key("layout"), report);
+    w.endObject();
+    return QByteArray::fromStdString(w.text()) + '\n';
+}
+
+// `figure layers -o F.csv`: one row per layer, the JSON entry's fields as columns (empty: absent).
+QByteArray layersCsv(const ui::LayersPicture& pic, int dim) {
+    std::string out = "# PosLab " + s(ui::poslabVersion()) + " — Layers: " + s(pic.title) + "\n# context: " +
+                      formatInt(pic.context) + " (distance axis 1 … context, log)\n";
+    out += "index,layer_type,rope,rope_type,rope_theta,factor,window,chunk,temperature_floor_scale,temperature_attn_scale,"
+           "qk_norm,softmax_scale,visible_to,attends_to,signal,temperature_at_context\n";
+    for (std::int64_t i = 0; i < layerCount(pic.model); ++i) {
+        const LayerParams lp = layerParams(pic.model, i);
+        const RopeParams& rp = lp.ropeParams;
+        const AttentionParams& a = lp.attention;
+        const LayerReach r = layerReach(pic, i);
+        const auto opt = [](const auto& v, auto f) { return v ? f(*v) : std::string(); };
+        const auto& tt = a.temperature_tuning;
+        std::vector<std::string> cells = {
+            formatInt(i),
+            std::string(layerTypeConfigKey(lp.type)),
+            lp.rope ? "true" : "false",
+            rp.scaling == RopeScaling::None ? std::string("default") : std::string(enumKey(rp.scaling)),
+            formatNumber(rp.base),
+            rp.scaling == RopeScaling::None ? std::string() : formatNumber(rp.resolvedFactor()),
+            opt(a.window, [](std::int64_t v) { return formatInt(v); }),
+            opt(a.chunk, [](std::int64_t v) { return formatInt(v); }),
+            tt.size() == 2 ? formatNumber(tt[0]) : std::string(),
+            tt.size() == 2 ? formatNumber(tt[1]) : std::string(),
+            a.qk_norm == QkNorm::None ? std::string() : std::string(enumKey(a.qk_norm)),
+            formatNumber(scoreScale(a, dim)),
+            opt(r.visibleTo, [](std::int64_t v) { return formatInt(v); }),
+            formatInt(r.attendsTo),
+            r.signal,
+            opt(r.temperatureAtContext, [](double v) { return formatNumber(v); }),
+        };
+        for (std::size_t k = 0; k < cells.size(); ++k) out += (k ? "," : "") + cells[k];
+        out += "\n";
+    }
+    return QByteArray::fromStdString(out);
+}
+
 // `poslab figure layers --config FILE -o F` (cli.md "Added in 0.3"): the layer overview.
 void renderLayersFigure(const std::vector<std::string>& rawArgs) {
     const std::vector<std::string> args = normalise(rawArgs);
     std::vector<OptionSpec> specs = {
         configSpec(),
-        {"output", "FILE", "the file to write: .png, .svg or .pdf", "required", "a file name ending in .png, .svg or .pdf"},
+        {"output", "FILE", "the file to write: .png, .svg or .pdf; .json or .csv: the overview's data", "required",
+         "a file name ending in .png, .svg, .pdf, .csv or .json"},
         {"width", "W", "width in pixels (SVG/PDF: at 96 dpi)", "1600", "an integer from 64 to 16384"},
         {"height", "H", "height in pixels", "1000", "an integer from 64 to 16384"},
         {"theme", "T", "light (paper), dark, or projector (high contrast, large type)", "light", "one of light, dark, projector"},
@@ -520,8 +629,7 @@ void renderLayersFigure(const std::vector<std::string>& rawArgs) {
     o.require("output");
     const QString output = q(o.raw("output"));
     const auto format = ui::exportFormatFromPath(output);
-    if (output.isEmpty() || !format || (*format != ui::ExportFormat::Png && *format != ui::ExportFormat::Svg && *format != ui::ExportFormat::Pdf))
-        fail("invalid --output", o.spec("output").valid, o.raw("output"));
+    if (output.isEmpty() || !format) fail("invalid --output", o.spec("output").valid, o.raw("output"));
     const int width = int(o.has("width") ? o.integer("width", 64, 16384) : 1600);
     const int height = int(o.has("height") ? o.integer("height", 64, 16384) : 1000);
     const QString themeName = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, "light") : "light");
@@ -541,8 +649,11 @@ void renderLayersFigure(const std::vector<std::string>& rawArgs) {
     pic.title = QFileInfo(q(o.raw("config"))).completeBaseName();
     const ui::Theme theme = ui::themeByName(themeName, fontScale);
     const QSize size(width, height);
-    const QByteArray bytes = paintedBytes(*format, size, QStringLiteral("PosLab layers: ") + pic.title,
-                                          [&](QPainter& p) { ui::drawLayers(p, QRectF(0, 0, width, height), pic, theme); });
+    const QByteArray bytes =
+        *format == ui::ExportFormat::Json  ? layersJson(pic, params.dim, size, theme)
+        : *format == ui::ExportFormat::Csv ? layersCsv(pic, params.dim)
+                                           : paintedBytes(*format, size, QStringLiteral("PosLab layers: ") + pic.title,
+                                                          [&](QPainter& p) { ui::drawLayers(p, QRectF(0, 0, width, height), pic, theme); });
     QString error;
     if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(*format)) + " writer produced nothing");
     if (!ui::writeFileAtomically(output, bytes, &error)) failIo(s(error));

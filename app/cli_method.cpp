@@ -293,4 +293,20 @@ void writeLayerKeys(Json& j, const ScoreParams& p) {
     j.key("rope").boolean(p.method == Method::Rope && !p.attention.nope);
 }
 
+void writeLayerFields(Json& j, const LayerPattern& m, std::int64_t i, int dim) {
+    const LayerParams lp = layerParams(m, i);
+    const RopeParams& r = lp.ropeParams;
+    j.key("index").integer(i);
+    j.key("layer_type").string(layerTypeConfigKey(lp.type));
+    j.key("rope").boolean(lp.rope);
+    j.key("rope_type").string(r.scaling == RopeScaling::None ? std::string_view("default") : enumKey(r.scaling));
+    j.key("rope_theta").number(r.base);
+    if (r.scaling != RopeScaling::None) j.key("factor").number(r.resolvedFactor());
+    if (lp.attention.window) j.key("window").integer(*lp.attention.window);
+    if (lp.attention.chunk) j.key("chunk").integer(*lp.attention.chunk);
+    if (!lp.attention.temperature_tuning.empty()) j.key("temperature_tuning").doubles(lp.attention.temperature_tuning);
+    if (lp.attention.qk_norm != QkNorm::None) j.key("qk_norm").string(enumKey(lp.attention.qk_norm));
+    j.key("softmax_scale").number(scoreScale(lp.attention, dim));
+}
+
 }  // namespace poslab::cli

@@ -299,16 +299,20 @@ Result<AggregatedScores> sampledBlocks(const ScoreParams& params, std::int64_t l
     auto s = cells.at(out.sampledQueries, out.sampledKeys);
     if (!s) return s.error();
     out.values = std::move(s.value());
-    if (params.causal)
-        for (Eigen::Index i = 0; i < out.values.rows(); ++i)
-            for (Eigen::Index j = 0; j < out.values.cols(); ++j)
-                if (out.sampledKeys[std::size_t(j)] > out.sampledQueries[std::size_t(i)]) out.values(i, j) = -kInf;
+    // A sampled cell outside its query's visible keys (causal, window, chunk) is masked, also
+    // after softmax (where scores() gives it weight 0).
+    for (Eigen::Index i = 0; i < out.values.rows(); ++i) {
+        const KeyRange kr = visibleKeys(params.attention, params.attention.causalWith(params.causal),
+                                        out.sampledQueries[std::size_t(i)], length);
+        for (Eigen::Index j = 0; j < out.values.cols(); ++j)
+            if (!kr.contains(out.sampledKeys[std::size_t(j)])) out.values(i, j) = -kInf;
+    }
     out.sampled = true;
     return out;
 }
 
 // Every cell of the ranges through `cells` (scores()), in tiles that respect scores()'s limits.
-Result<AggregatedScores> reducedBlocks(const ScoreParams& params, Aggregate aggregate, const CellValues& cells,
+Result<AggregatedScores> reducedBlocks(const ScoreParams& params, std::int64_t length, Aggregate aggregate, const CellValues& cells,
                                        AggregatedScores out) {
     const auto R = static_cast<Eigen::Index>(out.queryRanges.size()), C = static_cast<Eigen::Index>(out.keyRanges.size());
     Positions qpos, kpos;
@@ -339,9 +343,11 @@ Result<AggregatedScores> reducedBlocks(const ScoreParams& params, Aggregate aggr
             const Matrix& v = s.value();
             for (Eigen::Index i = 0; i < v.rows(); ++i) {
                 const Eigen::Index r = qblock[std::size_t(q0 + i)];
-                const std::int64_t qi = qs[std::size_t(i)];
+                // Only the query's visible keys (causal, window, chunk) enter its blocks.
+                const KeyRange visibleRow = visibleKeys(params.attention, params.attention.causalWith(params.causal),
+                                                        qs[std::size_t(i)], length);
                 for (Eigen::Index j = 0; j < v.cols(); ++j) {
-                    if (params.causal && ks[std::size_t(j)] > qi) continue;
+                    if (!visibleRow.contains(ks[std::size_t(j)])) continue;
                     const Eigen::Index c = kblock[std::size_t(k0 + j)];
                     const double x = v(i, j);
                     sum(r, c) += x;
@@ -468,7 +474,7 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
     }
     const CellValues cells = scoreCells(params, length);
     if (aggregateWork(params, length, totalSize(queryRanges), totalSize(keyRanges)) <= maxWork)
-        return reducedBlocks(params, aggregate, cells, std::move(out));
+        return reducedBlocks(params, length, aggregate, cells, std::move(out));
     return sampledBlocks(params, length, cells, std::move(out));
 }
 
@@ -493,7 +499,7 @@ Result<AggregatedScores> aggregateScoreErrors(const ScoreParams& params, std::in
     out.queryRanges = queryRanges;
     out.keyRanges = keyRanges;
     if (2 * aggregateWork(params, length, totalSize(queryRanges), totalSize(keyRanges)) <= maxWork)
-        return reducedBlocks(params, aggregate, cells, std::move(out));
+        return reducedBlocks(params, length, aggregate, cells, std::move(out));
     return sampledBlocks(params, length, cells, std::move(out));
 }
 

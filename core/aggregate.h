@@ -3,9 +3,10 @@
 // shows (the mean, max or min of the cells of its block), and what a decay column that covers
 // many distances shows (the min, max and mean of the curve over those distances).
 //
-// A block is [q0, q1) × [k0, k1) of (query i, key j) cells; causal blocks leave out the cells
-// j > i (a block with no visible cell is −infinity). A block's mean is the mean of its visible
-// cells.
+// A block is [q0, q1) × [k0, k1) of (query i, key j) cells; a block leaves out the cells its
+// queries do not see (causal: j > i; a window or chunk: core/attention.h visibleKeys), also after
+// softmax; a block with no visible cell is −infinity. A block's statistic is over its visible
+// cells only.
 //
 // Structure: when every score is f(i − j) (scoresAreDistanceFunction(): ones content with a
 // relative method, or rope/xpos in double precision; no softmax), a block's statistics come from

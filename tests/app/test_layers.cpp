@@ -63,6 +63,8 @@ private Q_SLOTS:
     void errorsAreOneLine();
     void figureLayers_data();
     void figureLayers();
+    void figureLayersData_data();
+    void figureLayersData();
 };
 
 // Each shipped model configuration: layer count, the layers of each type, NoPE layers, window or
@@ -338,7 +340,7 @@ void TestLayers::errorsAreOneLine_data() {
     QTest::newRow("figure_layers_without_config") << split("figure layers -o x.png") << QByteArray() << "--config";
     QTest::newRow("figure_layers_past_end") << split("figure layers -o x.png --layer 12") << gemma << "0 to 11";
     QTest::newRow("figure_layers_type_missing") << split("figure layers -o x.png --layer-type chunked") << gemma << "full, sliding";
-    QTest::newRow("figure_layers_csv") << split("figure layers -o x.csv") << gemma << ".png, .svg or .pdf";
+    QTest::newRow("figure_layers_txt") << split("figure layers -o x.txt") << gemma << ".png, .svg, .pdf, .csv or .json";
     QTest::newRow("figure_layers_width") << split("figure layers -o x.png --width 10") << gemma << "64 to 16384";
     QTest::newRow("figure_layers_theme") << split("figure layers -o x.png --theme neon") << gemma << "projector";
     QTest::newRow("temperature_one_number") << split("compute scores --method nope --dim 8 --length 4 --temperature-tuning 4") << QByteArray()
@@ -402,6 +404,83 @@ void TestLayers::figureLayers() {
     // Refuses to overwrite without --force.
     const Run again = runPoslab(QStringList{"figure", "layers", "--config", model(key), "-o", out} + extra);
     QCOMPARE(again.code, 2);
+}
+
+// `figure layers -o F.json` / `.csv`: one entry per layer with the fields of `compute layers`
+// (equal, key by key) and what the overview plots against distance (visible_to: W − 1 for a
+// window (drawn causal), C − 1 for a chunk, null for a full layer; attends_to; the signal; τ at the
+// context's end), and the figure's `layout`; the CSV holds the same rows.
+void TestLayers::figureLayersData_data() {
+    QTest::addColumn<QString>("key");
+    QTest::newRow("gemma-3-27b") << "gemma-3-27b";
+    QTest::newRow("llama-4-scout") << "llama-4-scout";
+    QTest::newRow("gpt-oss-20b") << "gpt-oss-20b";
+    QTest::newRow("modernbert-base") << "modernbert-base";
+}
+
+void TestLayers::figureLayersData() {
+    QFETCH(QString, key);
+    QTemporaryDir dir;
+    const QString json = dir.filePath("l.json"), csv = dir.filePath("l.csv");
+    for (const QString& out : {json, csv}) {
+        const Run r = runPoslab(QStringList{"figure", "layers", "--config", model(key), "-o", out, "--width", "1920", "--height", "1080"});
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+    const QJsonObject computed = okJson({"compute", "layers", "--config", model(key)});
+    const QJsonObject doc = loadJson(json);
+    QCOMPARE(doc.value("format").toString(), QStringLiteral("poslab-data"));
+    const QJsonObject v = doc.value("views").toObject().value("layers").toObject();
+    const QJsonArray layers = v.value("layers").toArray();
+    const QJsonArray expected = computed.value("layers").toArray();
+    QCOMPARE(v.value("num_layers").toInt(), computed.value("num_layers").toInt());
+    QCOMPARE(layers.size(), expected.size());
+    const auto context = static_cast<std::int64_t>(v.value("context").toDouble());
+    QVERIFY(context > 1);
+    for (qsizetype i = 0; i < layers.size(); ++i) {
+        const QJsonObject e = layers[i].toObject(), c = expected[i].toObject();
+        for (const QString& k : c.keys()) QVERIFY2(e.value(k) == c.value(k), qPrintable(QStringLiteral("layer %1 %2").arg(i).arg(k)));
+        // The overview draws every layer as a decoder does (causal: W − 1 keys back).
+        if (c.contains("chunk")) QCOMPARE(e.value("visible_to").toInteger(), c.value("chunk").toInteger() - 1);
+        else if (c.contains("window")) QCOMPARE(e.value("visible_to").toInteger(), c.value("window").toInteger() - 1);
+        else QVERIFY(e.value("visible_to").isNull());
+        const std::int64_t reach = e.value("visible_to").isNull() ? context - 1 : std::min<std::int64_t>(context - 1, e.value("visible_to").toInteger());
+        QCOMPARE(std::int64_t(e.value("attends_to").toInteger()), reach);
+        const QString signal = !c.value("rope").toBool() ? (c.contains("temperature_tuning") ? "nope_temperature" : "nope") : "rope";
+        QCOMPARE(e.value("signal").toString(), signal);
+        if (c.contains("temperature_tuning") && !c.value("rope").toBool()) {
+            const QJsonArray tt = c.value("temperature_tuning").toArray();
+            const double tau = std::log1p(std::floor(double(context) / tt[0].toDouble())) * tt[1].toDouble() + 1;
+            QVERIFY(close(e.value("temperature_at_context").toDouble(), tau, 1e-12));
+        }
+    }
+    // The layout of the 1920 × 1080 figure: text and plots inside it, of the view "layers".
+    const QJsonArray layout = doc.value("layout").toArray();
+    QVERIFY(layout.size() > layers.size());
+    for (const auto& item : layout) {
+        const QJsonObject o = item.toObject();
+        QCOMPARE(o.value("view").toString(), QStringLiteral("layers"));
+        const QJsonArray rect = o.value("rect").toArray();
+        QVERIFY(rect[0].toDouble() >= -0.5 && rect[0].toDouble() + rect[2].toDouble() <= 1920.5);
+        QVERIFY(rect[1].toDouble() >= -0.5 && rect[1].toDouble() + rect[3].toDouble() <= 1080.5);
+    }
+    // The CSV: a header and one row per layer, its visible_to and signal as in the JSON.
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QStringList lines;
+    for (const QByteArray& l : f.readAll().split('\n'))
+        if (!l.isEmpty() && !l.startsWith('#')) lines << QString::fromUtf8(l);
+    QCOMPARE(lines.size(), layers.size() + 1);
+    const QStringList header = lines[0].split(',');
+    const auto col = [&](const QString& name) { return header.indexOf(name); };
+    QVERIFY(col("visible_to") >= 0 && col("signal") >= 0 && col("rope_theta") >= 0);
+    for (qsizetype i = 0; i < layers.size(); ++i) {
+        const QStringList cells = lines[i + 1].split(',');
+        QCOMPARE(cells.size(), header.size());
+        const QJsonObject e = layers[i].toObject();
+        QCOMPARE(cells[col("signal")], e.value("signal").toString());
+        QCOMPARE(cells[col("visible_to")], e.value("visible_to").isNull() ? QString() : QString::number(e.value("visible_to").toInteger()));
+        QVERIFY(close(cells[col("rope_theta")].toDouble(), e.value("rope_theta").toDouble(), 1e-15));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLayers)

@@ -2,6 +2,7 @@
 // (and RoPE's bound), log axes work, the chart renders onto any QPainter for export, the
 // tooltip shows the exact value; the frequency result is the core's inv_freq before and after
 // scaling, with the original context marked.
+#include "core/attention.h"
 #include "core/decay.h"
 #include "core/rope.h"
 #include "ui/model/compute.h"
@@ -151,6 +152,100 @@ private Q_SLOTS:
                 if (std::abs(px.red() - c.red()) + std::abs(px.green() - c.green()) + std::abs(px.blue() - c.blue()) < 30) ++seriesPixels;
             }
         QVERIFY2(seriesPixels > 200, "the curve must be drawn");
+    }
+
+    // A window or chunk: the curve stops at the largest visible distance (core decay's
+    // visibleTo, `compute decay`'s "visible_to"), and the chart says so with a line at the stop.
+    void decayStopsWhereTheLayerStopsSeeing_data() {
+        QTest::addColumn<qint64>("window");
+        QTest::addColumn<qint64>("chunk");
+        QTest::addColumn<bool>("causal");
+        QTest::addColumn<qint64>("stop");
+        QTest::newRow("window128_causal") << qint64(128) << qint64(0) << true << qint64(127);
+        QTest::newRow("window128_bidirectional") << qint64(128) << qint64(0) << false << qint64(64);
+        QTest::newRow("chunk200") << qint64(0) << qint64(200) << false << qint64(199);
+        QTest::newRow("window1024_past_the_axis") << qint64(1024) << qint64(0) << true << qint64(1023);
+    }
+    void decayStopsWhereTheLayerStopsSeeing() {
+        QFETCH(qint64, window);
+        QFETCH(qint64, chunk);
+        QFETCH(bool, causal);
+        QFETCH(qint64, stop);
+        SceneParams s;
+        s.view.causal = causal;
+        s.view.decayMaxDistance = 256;
+        if (window > 0) s.methods[0].params.attention.window = window;
+        if (chunk > 0) s.methods[0].params.attention.chunk = chunk;
+        const DecayResult r = computeDecay(s, DisplaySpec{});
+        const DecaySeries& d = r.series[0];
+        QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
+        const auto core = decayCurve(effectiveParams(s, 0), 256).value();
+        QCOMPARE(core.visibleTo, std::optional<std::int64_t>(stop));
+        QCOMPARE(d.visibleTo, core.visibleTo);
+        QCOMPARE(d.distanceTo.back(), std::min<std::int64_t>(stop, 256));
+        QVERIFY2(d.stopText.contains(QStringLiteral("no key further than %1").arg(stop)), qPrintable(d.stopText));
+        QChart chart;
+        chart.resize(900, 500);
+        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
+        QLineSeries* stopLine = nullptr;
+        for (auto* series : chart.series())
+            if (series->name() == d.stopText) stopLine = qobject_cast<QLineSeries*>(series);
+        QCOMPARE(stopLine != nullptr, stop <= 256);   // drawn only where the axis reaches
+        if (stopLine) {
+            QCOMPARE(stopLine->count(), 2);
+            QCOMPARE(stopLine->at(0).x(), double(stop));
+            QCOMPARE(stopLine->at(1).x(), double(stop));
+        }
+        const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+        if (!dir.isEmpty()) {
+            QImage img(960, 540, QImage::Format_RGB32);
+            QPainter p(&img);
+            renderDecay(p, QRectF(0, 0, 960, 540), r, themeByName(QStringLiteral("projector")));
+            p.end();
+            img.save(dir + QStringLiteral("/decay_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"));
+        }
+    }
+
+    // A NoPE layer shows NoPE in the frequency view: no frequencies; with Llama 4's temperature
+    // tuning, the query scale τ(i) up to 10M positions, its marks the core's temperatureScale.
+    void frequenciesOfANopeLayer_data() {
+        QTest::addColumn<bool>("tuned");
+        QTest::newRow("nope") << false;
+        QTest::newRow("nope_temperature_8192_0.1") << true;
+    }
+    void frequenciesOfANopeLayer() {
+        QFETCH(bool, tuned);
+        SceneParams s;
+        s.methods[0].params.attention.nope = true;
+        if (tuned) s.methods[0].params.attention.temperature_tuning = {8192, 0.1};
+        const FrequencyResult r = computeFrequencies(s);
+        const FrequencyConfigResult& f = r.configs[0];
+        QVERIFY2(f.error.isEmpty(), qPrintable(f.error));
+        QVERIFY(f.nope && !f.hasFrequencies && f.before.empty());
+        QVERIFY(f.note.contains(QStringLiteral("no positional encoding")));
+        QCOMPARE(f.temperatureScale.empty(), !tuned);
+        const AttentionParams& a = s.methods[0].params.attention;
+        if (tuned) {
+            QCOMPARE(f.temperatureMarks, (std::vector<std::int64_t>{8192, 131072, 1048576, 10485760}));
+            for (std::size_t k = 0; k < f.temperatureMarks.size(); ++k)
+                QCOMPARE(f.temperatureAtMarks[k], temperatureScale(a, f.temperatureMarks[k], Precision::Double));
+            QVERIFY(std::abs(f.temperatureAtMarks.back() - (std::log1p(std::floor(10485761.0 / 8192)) * 0.1 + 1)) < 1e-12);
+            QCOMPARE(f.temperaturePositions.back(), std::int64_t{10485759});
+            QVERIFY(std::is_sorted(f.temperaturePositions.begin(), f.temperaturePositions.end()));
+            for (std::size_t k = 0; k < f.temperaturePositions.size(); ++k)
+                QCOMPARE(f.temperatureScale[k], temperatureScale(a, f.temperaturePositions[k], Precision::Double));
+        }
+        const Theme theme = themeByName(QStringLiteral("light"));
+        QImage img(960, 540, QImage::Format_RGB32);
+        QPainter p(&img);
+        renderFrequencies(p, QRectF(0, 0, 960, 540), r, theme);
+        p.end();
+        int curve = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x) curve += QColor(img.pixel(x, y)) == theme.series(0) ? 1 : 0;
+        QCOMPARE(curve > 100, tuned);   // the τ curve is drawn only where there is one
+        const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+        if (!dir.isEmpty()) img.save(dir + QStringLiteral("/frequencies_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"));
     }
 
     // The axis range the decay chart sets itself is the one Qt's applyNiceNumbers() would give.

@@ -514,6 +514,69 @@ private Q_SLOTS:
         else QVERIFY(shown(visible, QStringLiteral("b_{9,3} = -"), &seg).has_value() && seg.contains(QStringLiteral("(6)")));
     }
 
+    // The layer in the formulas: a NoPE layer shows NoPE (no rotation lines), the score scale
+    // used (Gemma 3's query_pre_attn_scalar^−½), the q/k norm and where it sits, temperature
+    // tuning with τ at the query, the window or chunk, the sink; a cell the mask hides has no score.
+    void sheetShowsTheLayer_data() {
+        QTest::addColumn<bool>("nope");
+        QTest::addColumn<double>("scale");      // 0: none
+        QTest::addColumn<int>("qkNorm");
+        QTest::addColumn<qint64>("window");
+        QTest::addColumn<qint64>("chunk");
+        QTest::addColumn<double>("sink");       // NaN: none
+        QTest::addColumn<QStringList>("texts");
+        QTest::newRow("gemma3_sliding_scale168") << false << 1.0 / std::sqrt(168.0) << 0 << qint64(1024) << qint64(0) << std::nan("")
+                                                 << QStringList{"\\frac{1}{\\sqrt{168}} = ", "i - 1024 < j \\le i"};
+        QTest::newRow("llama4_nope_temperature") << true << 0.0 << 0 << qint64(0) << qint64(0) << std::nan("")
+                                                 << QStringList{"s_{ij} = s \\cdot q_i \\cdot k_j", "\\tau(5) = 1"};
+        QTest::newRow("llama4_chunk8192_qknorm_before") << false << 0.0 << int(QkNorm::Before) << qint64(0) << qint64(8192) << std::nan("")
+                                                        << QStringList{"\\mathrm{mean}(x^2)", "\\frac{j}{8192}"};
+        QTest::newRow("gptoss_window128_sink0.5") << false << 0.0 << 0 << qint64(128) << qint64(0) << 0.5
+                                                  << QStringList{"p_{sink}", "i - 128 < j \\le i"};
+    }
+    void sheetShowsTheLayer() {
+        QFETCH(bool, nope);
+        QFETCH(double, scale);
+        QFETCH(int, qkNorm);
+        QFETCH(qint64, window);
+        QFETCH(qint64, chunk);
+        QFETCH(double, sink);
+        QFETCH(QStringList, texts);
+        SceneParams s = sceneFor(Method::Rope, 128, 32);
+        s.view.causal = true;
+        AttentionParams& a = s.methods[0].params.attention;
+        a.nope = nope;
+        if (nope) a.temperature_tuning = {8192, 0.1};
+        if (scale > 0) a.softmax_scale = scale;
+        a.qk_norm = QkNorm(qkNorm);
+        if (window > 0) a.window = window;
+        if (chunk > 0) a.chunk = chunk;
+        if (!std::isnan(sink)) a.sink = {sink};
+        const FormulaSheet sh = formulaSheet(s, 0, {5, 2, 0});
+        QVERIFY2(sh.score.has_value(), qPrintable(sh.note));
+        // The score is the core's, with everything the layer does.
+        QCOMPARE(*sh.score, scores(effectiveParams(s, 0), {5}, {2}, 32).value()(0, 0));
+        QString all;
+        for (const auto& l : sh.definitions) all += l.label + QLatin1Char('|') + l.tex + QLatin1Char('\n');
+        for (const auto& l : sh.numbers) all += l.label + QLatin1Char('|') + l.tex + QLatin1Char('\n');
+        for (const QString& t : texts) QVERIFY2(all.contains(t), qPrintable(t + QStringLiteral(" not in\n") + all));
+        QCOMPARE(all.contains(QStringLiteral("no positional encoding")), nope);
+        if (nope) QVERIFY(!all.contains(QStringLiteral("\\cos")));   // a NoPE layer rotates nothing
+        for (const auto& l : sh.definitions) QVERIFY2(Formula::parse(l.tex).ok(), qPrintable(l.tex));
+        for (const auto& l : sh.numbers) QVERIFY2(Formula::parse(l.tex).ok(), qPrintable(l.tex));
+        if (window > 0 || chunk > 0) {
+            // Key 0 from query 299: hidden by a window or chunk narrower than the distance.
+            SceneParams far = s;
+            far.length = 300;
+            const std::int64_t w = window > 0 ? window : chunk;
+            if (w < 299) {
+                const FormulaSheet hidden = formulaSheet(far, 0, {299, 0, 0});
+                QVERIFY(!hidden.score.has_value());
+                QVERIFY(hidden.note.contains(QStringLiteral("window or chunk")));
+            }
+        }
+    }
+
     // The number format the sheets use: 4 significant digits, a rounding that carries into the exponent.
     void formulaNumbersCarryFourSignificantDigits_data() {
         QTest::addColumn<double>("x");

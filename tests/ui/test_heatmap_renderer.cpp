@@ -36,6 +36,23 @@ double coreSingle(const SceneParams& s, std::int64_t i, std::int64_t j) {
 }
 QPoint pixelOf(const QPointF& p) { return {static_cast<int>(std::floor(p.x())), static_cast<int>(std::floor(p.y()))}; }
 
+void saveShot(const QImage& img, const QString& name) {
+    const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) img.save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+// A scene of one layer structure: window W (causal or not), or chunk C; N, softmax.
+SceneParams layerScene(qint64 length, qint64 window, qint64 chunk, bool causal, bool softmax) {
+    SceneParams s;
+    s.length = length;
+    s.view.causal = causal;
+    s.view.softmax = softmax;
+    s.methods[0].params.content = Content::Random;
+    if (window > 0) s.methods[0].params.attention.window = window;
+    if (chunk > 0) s.methods[0].params.attention.chunk = chunk;
+    return s;
+}
+
 }  // namespace
 
 class TestHeatmapRenderer : public QObject {
@@ -115,6 +132,154 @@ private Q_SLOTS:
         QVERIFY(heatmapToolTip(r, *hit).contains(QStringLiteral("masked")));
         const QPointF below = cellCentre(l[0], r.panels[0], 20, 2);
         QVERIFY(QColor(img.pixel(pixelOf(below))) != theme.masked);
+    }
+
+    // Every view honours the layer: a window's or chunk's masked cells are masked (also after
+    // softmax, where their weight is 0), a block aggregates its visible cells only (a block with
+    // none is masked), and the edges of the window or chunks are drawn.
+    void layerMaskedCellsAreMasked_data() {
+        QTest::addColumn<qint64>("length");
+        QTest::addColumn<qint64>("window");
+        QTest::addColumn<qint64>("chunk");
+        QTest::addColumn<bool>("causal");
+        QTest::addColumn<bool>("softmax");
+        QTest::newRow("window8_causal_N40_scores") << qint64(40) << qint64(8) << qint64(0) << true << false;
+        QTest::newRow("window8_causal_N40_softmax") << qint64(40) << qint64(8) << qint64(0) << true << true;
+        QTest::newRow("window9_bidirectional_N40_scores") << qint64(40) << qint64(9) << qint64(0) << false << false;
+        QTest::newRow("chunk8_N40_softmax") << qint64(40) << qint64(8) << qint64(0 + 8) << false << true;
+        QTest::newRow("window100_causal_N2000_blocks") << qint64(2000) << qint64(100) << qint64(0) << true << false;
+        QTest::newRow("window100_causal_N2000_blocks_softmax") << qint64(2000) << qint64(100) << qint64(0) << true << true;
+        QTest::newRow("chunk300_N2000_blocks") << qint64(2000) << qint64(0) << qint64(300) << false << false;
+        QTest::newRow("window100_causal_N5000_sampled_softmax") << qint64(5000) << qint64(100) << qint64(0) << true << true;
+    }
+    void layerMaskedCellsAreMasked() {
+        QFETCH(qint64, length);
+        QFETCH(qint64, window);
+        QFETCH(qint64, chunk);
+        QFETCH(bool, causal);
+        QFETCH(bool, softmax);
+        if (chunk > 0) window = 0;
+        const SceneParams s = layerScene(length, window, chunk, causal, softmax);
+        DisplaySpec d;
+        d.heatmapCells = 200;
+        d.heatmapWork = length <= 2000 ? std::int64_t{1} << 32 : std::int64_t{1} << 20;   // N = 5000: sampled
+        const HeatmapResult r = computeHeatmap(s, d);
+        const HeatmapPanel& panel = r.panels[0];
+        QVERIFY2(panel.error.isEmpty(), qPrintable(panel.error));
+        const ScoreParams ep = effectiveParams(s, 0);
+        const bool c = ep.attention.causalWith(ep.causal);
+        const auto rows = static_cast<int>(panel.queries.size()), cols = static_cast<int>(panel.keys.size());
+        int maskedSeen = 0, partial = 0;
+        for (int row = 0; row < rows; row += std::max(1, rows / 23))
+            for (int col = 0; col < cols; col += std::max(1, cols / 29)) {
+                const double v = panel.values(row, col);
+                if (panel.cells != HeatmapCells::Aggregate) {   // one cell: exact or sampled
+                    const bool vis = visible(ep.attention, c, panel.queries[std::size_t(row)], panel.keys[std::size_t(col)], length);
+                    QCOMPARE(std::isfinite(v), vis);
+                    maskedSeen += vis ? 0 : 1;
+                    continue;
+                }
+                // The block's visible cells, from the core, their mean by hand.
+                const auto& qr = panel.queryRanges[std::size_t(row)];
+                const auto& kr = panel.keyRanges[std::size_t(col)];
+                Positions qs, ks;
+                for (auto i = qr.from; i < qr.to; ++i) qs.push_back(i);
+                for (auto j = kr.from; j < kr.to; ++j) ks.push_back(j);
+                const Matrix cells = scores(ep, qs, ks, length).value();
+                double sum = 0;
+                std::int64_t n = 0, all = 0;
+                for (std::size_t a = 0; a < qs.size(); ++a)
+                    for (std::size_t b = 0; b < ks.size(); ++b, ++all)
+                        if (visible(ep.attention, c, qs[a], ks[b], length)) sum += cells(Eigen::Index(a), Eigen::Index(b)), ++n;
+                if (n == 0) {
+                    QVERIFY(!std::isfinite(v));
+                    ++maskedSeen;
+                } else {
+                    QVERIFY2(std::abs(v - sum / double(n)) <= 1e-9 * (1 + std::abs(v)),
+                             qPrintable(QStringLiteral("block %1,%2: %3 vs %4").arg(row).arg(col).arg(v).arg(sum / double(n))));
+                    partial += n < all ? 1 : 0;
+                }
+            }
+        QVERIFY(maskedSeen > 0);
+        QCOMPARE(panel.cells, length > 2000 ? HeatmapCells::Sample : length > 200 ? HeatmapCells::Aggregate : HeatmapCells::Exact);
+        if (panel.cells == HeatmapCells::Aggregate) QVERIFY(partial > 0);
+        // Drawn as masked; the mask named in the subtitle's words and the tooltip; edges drawn.
+        const Theme theme = themeByName(QStringLiteral("light"));
+        const QRectF rect(0, 0, 1920 / 2, 1080 / 2);
+        QImage img(rect.size().toSize(), QImage::Format_RGB32);
+        QPainter p(&img);
+        renderHeatmap(p, rect, r, theme);
+        p.end();
+        saveShot(img, QStringLiteral("heatmap_") + QString::fromLatin1(QTest::currentDataTag()));
+        const auto l = layoutHeatmap(rect, 1, theme);
+        QVERIFY(!heatmapMaskText(panel).isEmpty());
+        const auto edges = heatmapMaskEdges(l[0].image, panel);
+        QVERIFY(!edges.empty());
+        for (const auto& e : edges) {
+            QVERIFY(l[0].image.adjusted(-0.5, -0.5, 0.5, 0.5).contains(e.p1()));
+            QVERIFY(l[0].image.adjusted(-0.5, -0.5, 0.5, 0.5).contains(e.p2()));
+        }
+        // A far masked cell (query last, key 0: outside every window and chunk here) is masked grey.
+        const QPointF far = cellCentre(l[0], panel, rows - 1, 0);
+        QCOMPARE(QColor(img.pixel(pixelOf(far))), theme.masked);
+        const auto hit = hitTestHeatmap(rect, r, theme, far);
+        QVERIFY(hit && hit->masked);
+        const QString tip = heatmapToolTip(r, *hit);
+        QVERIFY2(tip.contains(window > 0 ? QStringLiteral("window") : QStringLiteral("chunk")), qPrintable(tip));
+    }
+
+    void sinkMassStripBesideTheCells_data() {
+        QTest::addColumn<qint64>("length");
+        QTest::addColumn<qint64>("window");
+        QTest::addColumn<double>("sink");
+        QTest::newRow("sink0.5_window16_N64") << qint64(64) << qint64(16) << 0.5;
+        QTest::newRow("sink2_full_N64") << qint64(64) << qint64(0) << 2.0;
+        QTest::newRow("sink0_window128_N3000_blocks") << qint64(3000) << qint64(128) << 0.0;
+    }
+    void sinkMassStripBesideTheCells() {
+        QFETCH(qint64, length);
+        QFETCH(qint64, window);
+        QFETCH(double, sink);
+        SceneParams s = layerScene(length, window, 0, true, true);
+        s.methods[0].params.attention.sink = {sink};
+        const Theme theme = themeByName(QStringLiteral("light"));
+        const QRectF rect(0, 0, 960, 540);
+        DisplaySpec d;
+        d.heatmapCells = heatmapCellsFor(rect, 1, theme, 1.0, false, heatmapHasSinkStrip(s));
+        const HeatmapResult r = computeHeatmap(s, d);
+        const HeatmapPanel& panel = r.panels[0];
+        QVERIFY2(panel.error.isEmpty(), qPrintable(panel.error));
+        QCOMPARE(panel.sinkMass.size(), panel.queries.size());
+        // Each row's p_sink is the core's, and with softmax each exact row sums to 1 − p_sink.
+        std::vector<double> mass;
+        const ScoreParams ep = effectiveParams(s, 0);
+        const Matrix w = scores(ep, panel.queries, Positions{0}, length, &mass).value();
+        for (std::size_t i = 0; i < mass.size(); ++i) QCOMPARE(panel.sinkMass[i], mass[i]);
+        if (panel.cells == HeatmapCells::Exact) {
+            for (Eigen::Index i = 0; i < panel.values.rows(); i += 7) {
+                double sum = 0;
+                for (Eigen::Index j = 0; j < panel.values.cols(); ++j)
+                    if (std::isfinite(panel.values(i, j))) sum += panel.values(i, j);
+                QVERIFY(std::abs(sum + panel.sinkMass[std::size_t(i)] - 1.0) < 1e-9);
+            }
+        }
+        QVERIFY(heatmapHasSinkStrip(r));
+        const auto l = layoutHeatmap(rect, 1, theme, false, true);
+        QVERIFY(!l[0].sink.isEmpty());
+        QVERIFY(l[0].sink.left() > l[0].image.right() && l[0].colorbar.left() > l[0].sink.right());
+        QImage img(rect.size().toSize(), QImage::Format_RGB32);
+        QPainter p(&img);
+        renderHeatmap(p, rect, r, theme);
+        p.end();
+        saveShot(img, QStringLiteral("heatmap_") + QString::fromLatin1(QTest::currentDataTag()));
+        // The row with the largest p_sink fills the strip; its bar's colour at the strip's middle.
+        const auto top = std::max_element(panel.sinkMass.begin(), panel.sinkMass.end()) - panel.sinkMass.begin();
+        const double rh = l[0].sink.height() / double(panel.sinkMass.size());
+        const QPointF mid(l[0].sink.center().x(), l[0].sink.top() + (double(top) + 0.5) * rh);
+        QCOMPARE(QColor(img.pixel(pixelOf(mid))), theme.series(0));
+        const auto hit = hitTestHeatmap(rect, r, theme, cellCentre(l[0], panel, int(top), 0));
+        QVERIFY(hit.has_value());
+        QVERIFY(heatmapToolTip(r, *hit).contains(QStringLiteral("p_sink")));
     }
 
     void colormapsAreTheExactTables_data() {

@@ -119,7 +119,8 @@ std::vector<ViewPlacement> placeSceneViews(const QRectF& rect, const SceneParams
 DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& rect, const Theme& theme, double dpr) {
     DisplaySpec d;
     if (view == ViewKind::Heatmap) {
-        d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(scene), theme, dpr, scene.view.heatmapSquareCells);
+        d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(scene), theme, dpr, scene.view.heatmapSquareCells,
+                                         heatmapHasSinkStrip(scene));
         // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
         d.heatmapWork = std::int64_t{1} << 32;
     }
@@ -986,6 +987,22 @@ LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r) {
     return report;
 }
 
+void writeLayoutJson(JsonWriter& w, const LayoutReport& report) {
+    w.beginArray();
+    for (const auto& item : report.items) {
+        w.beginObject();
+        jstr(w.key("view"), item.view);
+        jstr(w.key("kind"), layoutItemKindKey(item.kind));
+        w.key("rect").beginArray();
+        for (double v : {item.rect.x(), item.rect.y(), item.rect.width(), item.rect.height()}) w.number(std::round(v * 100) / 100);
+        w.endArray();
+        if (item.kind == LayoutItemKind::Text) jstr(w.key("text"), item.text);
+        w.key("elided").boolean(item.elided);
+        w.endObject();
+    }
+    w.endArray();
+}
+
 QByteArray exportCsv(const SceneParams& scene, const ExportRequest& r) {
     QString out = QStringLiteral("# PosLab %1 — %2\n# %3: %4\n")
                       .arg(poslabVersion(), figureTitle(scene, r.view), QLatin1String(kSessionKey),
@@ -1011,19 +1028,7 @@ QByteArray exportJson(const SceneParams& scene, const ExportRequest& r) {
     for (const auto& v : viewData(scene, r)) v.json(w.key(viewKey(v.view).toStdString()));
     w.endObject();
     // What the layout engine placed in the figure of this size (cli.md: `layout`).
-    w.key("layout").beginArray();
-    for (const auto& item : exportLayout(scene, r).items) {
-        w.beginObject();
-        jstr(w.key("view"), item.view);
-        jstr(w.key("kind"), layoutItemKindKey(item.kind));
-        w.key("rect").beginArray();
-        for (double v : {item.rect.x(), item.rect.y(), item.rect.width(), item.rect.height()}) w.number(std::round(v * 100) / 100);
-        w.endArray();
-        if (item.kind == LayoutItemKind::Text) jstr(w.key("text"), item.text);
-        w.key("elided").boolean(item.elided);
-        w.endObject();
-    }
-    w.endArray();
+    writeLayoutJson(w.key("layout"), exportLayout(scene, r));
     writeSessionJson(w.key("session"), Session{{SessionScene{QString(), QString(), scene, {}}}, 0});
     w.endObject();
     return QByteArray::fromStdString(w.text()) + '\n';

@@ -17,6 +17,7 @@
 // pixel size of the image; for SVG and PDF the same numbers give the physical size
 // (width/dpi × height/dpi inches), so the three formats show the same picture. All writes are
 // atomic (atomicfile.h): a failed export leaves no file and does not touch an existing one.
+#include "core/json.h"
 #include "ui/render/layout.h"
 #include "ui/render/theme.h"
 #include "ui/model/sceneparams.h"
@@ -83,6 +84,9 @@ void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene,
 LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& request);
 
 // The plotted values as CSV / JSON (the data formats), computed at the request's resolution.
+// A layout report as the `layout` array of a figure's JSON (cli.md): [{"view", "kind", "rect":
+// [x, y, w, h], "text" (text items), "elided"}], written as the next value of `w`.
+void writeLayoutJson(JsonWriter& w, const LayoutReport& report);
 QByteArray exportCsv(const SceneParams& scene, const ExportRequest& request);
 QByteArray exportJson(const SceneParams& scene, const ExportRequest& request);
 

@@ -387,6 +387,34 @@ std::vector<PositionRange> decayColumns(const PositionRange& window, int count, 
     return out;
 }
 
+namespace {
+
+// Cells outside their query's visible keys (causal, window, chunk) are masked (−inf), also after
+// softmax, where scores() gives them weight 0: the view draws them as masked, not as scores.
+void maskInvisibleCells(HeatmapPanel& panel, std::int64_t length) {
+    for (Eigen::Index r = 0; r < panel.values.rows(); ++r) {
+        const KeyRange kr = visibleKeys(panel.attention, panel.maskCausal, panel.queries[std::size_t(r)], length);
+        for (Eigen::Index c = 0; c < panel.values.cols(); ++c)
+            if (!kr.contains(panel.keys[std::size_t(c)])) panel.values(r, c) = -std::numeric_limits<double>::infinity();
+    }
+}
+
+// p_sink of each row's query (the softmax's mass on the sink logit), when the configuration has
+// a sink: the core's own normaliser (scores() with softmax, one key per row).
+void computeSinkMass(HeatmapPanel& panel, ScoreParams p, std::int64_t length) {
+    if (!p.sinkLogit() || panel.queries.empty()) return;
+    p.softmax = true;
+    std::vector<double> mass;
+    auto r = scores(p, panel.queries, Positions{panel.queries.front()}, length, &mass);
+    if (!r) {
+        panel.sinkError = QString::fromStdString(r.error().message());
+        return;
+    }
+    panel.sinkMass = std::move(mass);
+}
+
+}  // namespace
+
 int heatmapPanelCount(const SceneParams& scene) {
     const int configs = static_cast<int>(scene.methods.size());
     return configs + ((configs > 1 && scene.view.showDifference) ? configs - 1 : 0);
@@ -396,11 +424,14 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
     PairsResult res;
     for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
         PairsConfigResult out;
-        const ScoreParams p = effectiveParams(scene, c);
+        ScoreParams p = effectiveParams(scene, c);
         out.title = configTitle(scene, c);
+        // A NoPE layer (attention.nope) shows NoPE: nothing rotates.
+        if (p.attention.nope) p.method = Method::NoPE;
         out.method = p.method;
         out.rotates = methodRotates(p.method);
-        out.summary = qs(methodSummary(p.method));
+        out.summary = p.attention.nope ? QObject::tr("this layer applies no positional encoding (NoPE): ") + qs(methodSummary(p.method))
+                                       : qs(methodSummary(p.method));
         if (auto e = sceneProblem(scene)) {
             out.error = *e;
         } else {
@@ -477,6 +508,11 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                 panel.queryRanges = queryRanges;
                 panel.keyRanges = keyRanges;
                 panel.aggregate = scene.view.aggregate;
+                {
+                    const ScoreParams ep = effectiveParams(scene, c);
+                    panel.attention = ep.attention;
+                    panel.maskCausal = ep.attention.causalWith(ep.causal);
+                }
                 if (oneCellEach) {
                     // Every cell, as the core computes it.
                     auto r = scores(effectiveParams(scene, c), queryStarts, keyStarts, scene.length);
@@ -488,12 +524,14 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                     panel.queries = queryStarts;
                     panel.keys = keyStarts;
                     panel.values = std::move(r.value());
+                    maskInvisibleCells(panel, scene.length);
                     return;
                 }
                 setPanelBlocks(panel, aggregateScores(effectiveParams(scene, c), scene.length, queryRanges, keyRanges,
                                                       scene.view.aggregate, display.heatmapWork),
                                false);
             });
+            if (panel.error.isEmpty()) computeSinkMass(panel, effectiveParams(scene, c), scene.length);
         }
         res.panels.push_back(std::move(panel));
     }
@@ -629,6 +667,13 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                 }
                 const DecayCurve& curve = r.value();
                 const bool hasBound = curve.bound.has_value();
+                s.visibleTo = curve.visibleTo;
+                if (curve.visibleTo) {
+                    const AttentionParams& at = p.attention;
+                    const QString mask = at.chunk ? QObject::tr("chunk %1").arg(*at.chunk)
+                                                  : QObject::tr("window %1").arg(at.window.value_or(0));
+                    s.stopText = QObject::tr("%1: no key further than %2").arg(mask).arg(*curve.visibleTo);
+                }
                 // A window or chunk ends the curve (its distances are the first ones asked for).
                 const auto have = static_cast<std::int64_t>(curve.distance.size());
                 for (std::size_t k = 0; k < columns.size(); ++k) {
@@ -682,6 +727,38 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
     return res;
 }
 
+namespace {
+
+// A NoPE layer has no frequencies; with temperature tuning, its query scale against position up
+// to 10M (Llama 4's context), at ~200 log-spaced positions and the marks 8k, 128k, 1M, 10M.
+void computeNopeFrequencies(const ScoreParams& p, FrequencyConfigResult& f) {
+    f.nope = true;
+    f.method = Method::NoPE;
+    f.hasFrequencies = false;
+    f.note = QObject::tr("this layer applies no positional encoding (NoPE): no rotation, no frequencies; "
+                         "its scores are q·k whatever the distance");
+    const auto& tt = p.attention.temperature_tuning;
+    if (tt.size() != 2) return;
+    f.temperatureTuning = tt;
+    constexpr std::int64_t kEnd = 10485760;   // 10M = 10·2^20
+    std::int64_t last = -1;
+    for (int k = 0; k <= 200; ++k) {
+        const auto i = std::min<std::int64_t>(kEnd, std::llround(std::exp(std::log(double(kEnd)) * k / 200.0)) - 1);
+        if (i <= last) continue;
+        f.temperaturePositions.push_back(i);
+        f.temperatureScale.push_back(temperatureScale(p.attention, i, Precision::Double));
+        last = i;
+    }
+    for (std::int64_t m : {std::int64_t{8192}, std::int64_t{131072}, std::int64_t{1048576}, kEnd}) {
+        f.temperatureMarks.push_back(m);
+        f.temperatureAtMarks.push_back(temperatureScale(p.attention, m, Precision::Double));
+    }
+    f.note += QObject::tr(" · temperature tuning: each query row i is scaled by log1p(⌊(i+1)/%1⌋)·%2 + 1")
+                  .arg(displayValue(tt[0]), displayValue(tt[1]));
+}
+
+}  // namespace
+
 FrequencyResult computeFrequencies(const SceneParams& scene) {
     FrequencyResult res;
     for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
@@ -691,6 +768,11 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
         f.method = p.method;
         if (auto e = configProblem(scene, c)) {
             f.error = *e;
+            res.configs.push_back(std::move(f));
+            continue;
+        }
+        if (p.attention.nope) {
+            computeNopeFrequencies(p, f);
             res.configs.push_back(std::move(f));
             continue;
         }

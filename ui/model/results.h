@@ -99,6 +99,15 @@ struct HeatmapPanel {
     QString quantity;                   // what a value is, when not a score, weight or difference ("score error")
     double lo = 0, hi = 1;              // colour range of this panel
     bool diverging = true;
+    // The configuration's attention structure (core/attention.h): the renderer draws the edges of
+    // its window or chunks and names the mask; maskCausal = causal in effect (the scene's causal
+    // flag, or a chunk). Default (full attention) for difference panels.
+    AttentionParams attention;
+    bool maskCausal = false;
+    // With a sink (GPT-OSS): p_sink of each row's query (queries[r]: the cell's, the block's
+    // first or the sampled query), the softmax's mass on the sink; empty without a sink.
+    std::vector<double> sinkMass;
+    QString sinkError;                  // why sinkMass could not be computed (one line), else empty
 };
 
 struct HeatmapResult {
@@ -132,6 +141,10 @@ struct DecaySeries {
     bool sampled = false;
     QString note;                           // what the series shows beyond its title (N of dynamic/longrope)
     QString error;
+    // A window or chunk: the largest distance the layer sees (core decay's visibleTo; the curve
+    // stops there) and that in words, "window 1024: no key further than 1023".
+    std::optional<std::int64_t> visibleTo;
+    QString stopText;
 };
 
 struct DecayResult {
@@ -223,6 +236,16 @@ struct FrequencyConfigResult {
     std::vector<std::int64_t> t5Distance;   // n = |i − j|, increasing (every n up to 4096, else sampled)
     std::vector<std::int64_t> t5Before;     // bucket of a key n before the query (relative −n)
     std::vector<std::int64_t> t5After;      // bucket of a key n after it (relative +n; bidirectional only)
+    // A NoPE layer (attention.nope): no positional encoding, hence no frequencies. With Llama 4's
+    // temperature tuning [F, S], the query scale τ(i) = log1p(⌊(i+1)/F⌋)·S + 1 (core
+    // temperatureScale, double) at log-spaced positions 0 … 10 485 760 (10M) and at the marks
+    // 8 192, 131 072, 1 048 576 and 10 485 760.
+    bool nope = false;
+    std::vector<double> temperatureTuning;          // [F, S] or empty
+    std::vector<std::int64_t> temperaturePositions;
+    std::vector<double> temperatureScale;
+    std::vector<std::int64_t> temperatureMarks;
+    std::vector<double> temperatureAtMarks;
 };
 
 struct FrequencyResult {

@@ -95,6 +95,25 @@ bool hasWideColumns(const DecaySeries& s) {
 
 }  // namespace
 
+// Where a layer's window or chunk ends its curve: a dashed vertical line at the largest visible
+// distance, in the series' colour, named in the legend ("A: window 1024: no key further than
+// 1023"); none when the stop lies outside the distances shown.
+void addStopLines(std::vector<SeriesSpec>& specs, const DecayResult& r, const Theme& t, double xMin, double xMax,
+                  double yMin, double yMax) {
+    for (std::size_t k = 0; k < r.series.size(); ++k) {
+        const DecaySeries& s = r.series[k];
+        if (!s.error.isEmpty() || !s.visibleTo) continue;
+        const double x = static_cast<double>(*s.visibleTo);
+        if (x < xMin || x > xMax) continue;
+        QPen pen(t.series(static_cast<int>(k)), 1.5, Qt::DashDotLine);
+        const QString name = r.series.size() > 1 ? s.title + QStringLiteral(": ") + s.stopText : s.stopText;
+        SeriesSpec stop{name, {}, pen, false, {}, {}};
+        const double lo = r.logY ? std::max(yMin, kLogFloor) : yMin, hi = yMax;
+        stop.points = {QPointF(x, lo), QPointF(x, hi)};
+        specs.push_back(std::move(stop));
+    }
+}
+
 void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     QStringList errors;
     for (const auto& s : r.series)
@@ -212,6 +231,8 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         yMin -= d;
         yMax += d;
     }
+
+    addStopLines(specs, r, t, xMin, xMax, yMin, yMax);
 
     // Reuse the chart's series and axes when the structure is unchanged (a slider drag): only
     // points and ranges change, which keeps a live update cheap.

@@ -32,7 +32,64 @@ QStringList notes(const FrequencyResult& r, bool brief = false) {
     return out;
 }
 
-bool hasPicture(const FrequencyConfigResult& c) { return c.error.isEmpty() && (!c.slopes.empty() || !c.t5Distance.empty()); }
+bool hasPicture(const FrequencyConfigResult& c) {
+    return c.error.isEmpty() && (!c.slopes.empty() || !c.t5Distance.empty() || !c.temperatureScale.empty());
+}
+
+// A NoPE layer with temperature tuning (Llama 4): the query scale τ(i) against query position i
+// on a log axis up to 10M, with its values at 8k, 128k, 1M and 10M marked and written beside.
+void drawTemperature(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, const Theme& t) {
+    const double lh = plot::lineHeight(t.smallFont());
+    QRectF a = area.adjusted(6, 2, -6, -2);
+    const QMarginsF m = plot::axesMargins(t);
+    p.setFont(t.smallFont());
+    const QString title = QObject::tr("%1: NoPE layer, query scale τ(i) = log1p(⌊(i+1)/%2⌋)·%3 + 1 up to 10M positions")
+                              .arg(c.title, displayValue(c.temperatureTuning.at(0)), displayValue(c.temperatureTuning.at(1)));
+    plot::text(p, QPointF(a.left(), a.top() + lh / 2), fitText(title, t.smallFont(), a.width()), plot::Align::Left, t.foreground);
+    a.setTop(a.top() + lh + 4);
+    // The marks' values in a column at the right: "8k: τ = 1.05".
+    const auto markName = [](std::int64_t v) {
+        return v >= 1048576 ? QStringLiteral("%1M").arg(v / 1048576) : QStringLiteral("%1k").arg(v / 1024);
+    };
+    QStringList entries;
+    for (std::size_t k = 0; k < c.temperatureMarks.size(); ++k)
+        entries << QObject::tr("%1: τ = %2").arg(markName(c.temperatureMarks[k]), displayValue(c.temperatureAtMarks[k]));
+    const QFontMetricsF fm(t.smallFont());
+    double legendW = 0;
+    for (const auto& e : entries) legendW = std::max(legendW, fm.horizontalAdvance(e));
+    const bool legend = legendW + 16 <= a.width() * 0.35;
+    const QRectF pr = a.marginsRemoved(QMarginsF(m.left(), m.top(), legend ? legendW + 16 : 8, m.bottom()));
+    if (pr.width() < 30 || pr.height() < 30) return;
+    double hi = 1;
+    for (double v : c.temperatureScale) hi = std::max(hi, v);
+    const plot::Axis ax{1, double(c.temperaturePositions.back()), true, pr.left(), pr.right()};
+    const plot::Axis ay{1, hi * 1.05, false, pr.bottom(), pr.top()};
+    plot::axes(p, pr, ax, ay, t, QObject::tr("query position i"), QObject::tr("query scale τ(i)"), true, 8,
+               std::max(2, static_cast<int>(pr.height() / (lh * 1.6))));
+    QPainterPath path;
+    bool first = true;
+    for (std::size_t k = 0; k < c.temperaturePositions.size(); ++k) {
+        if (c.temperaturePositions[k] < 1) continue;
+        const QPointF pt(ax.map(double(c.temperaturePositions[k])), ay.map(c.temperatureScale[k]));
+        if (first) path.moveTo(pt);
+        else path.lineTo(pt);
+        first = false;
+    }
+    p.save();
+    p.setClipRect(pr.adjusted(-1, -1, 1, 1));
+    p.setPen(QPen(t.series(0), 1.5 * t.lineWidth));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    p.setPen(Qt::NoPen);
+    p.setBrush(t.series(0));
+    for (std::size_t k = 0; k < c.temperatureMarks.size(); ++k)
+        p.drawEllipse(QPointF(ax.map(double(c.temperatureMarks[k])), ay.map(c.temperatureAtMarks[k])), 3.5, 3.5);
+    p.restore();
+    if (!legend) return;
+    for (int k = 0; k < entries.size(); ++k)
+        plot::text(p, QPointF(pr.right() + 12, pr.top() + lh / 2 + k * lh), entries[k], plot::Align::Left, t.foreground);
+    layoutRecord(p, LayoutItemKind::Legend, QRectF(pr.right() + 10, pr.top(), legendW + 4, entries.size() * lh));
+}
 
 // ALiBi: the slope of every head (log axis: the slopes are a geometric sequence), a legend entry
 // per head beside the plot, in columns; shorter entries by rule, and past what fits the title
@@ -282,6 +339,7 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     for (const auto& pic : l.pictures) {
         const auto& c = result.configs[static_cast<std::size_t>(pic.config)];
         if (!c.slopes.empty()) drawAlibi(p, pic.area, c, t);
+        else if (!c.temperatureScale.empty()) drawTemperature(p, pic.area, c, t);
         else drawT5(p, pic.area, c, pic.config, t);
     }
     if (l.plot.isEmpty()) {

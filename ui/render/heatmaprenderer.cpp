@@ -16,7 +16,7 @@ namespace poslab::ui {
 namespace {
 
 struct Metrics {
-    double title, sub, tickW, small, body, barW, barGap, barLabelW;
+    double title, sub, tickW, small, body, barW, barGap, barLabelW, sinkW;
 };
 
 Metrics metrics(const Theme& t) {
@@ -30,6 +30,8 @@ Metrics metrics(const Theme& t) {
     m.barW = std::max(10.0, m.small * 0.8);
     m.barGap = m.small * 0.6;
     m.barLabelW = fm.horizontalAdvance(QStringLiteral("−0.0000"));
+    // The sink strip: wide enough for its scale's two labels "0" and "0.0000" under it.
+    m.sinkW = std::max(m.small * 2.5, fm.horizontalAdvance(QStringLiteral("0  0.0000")) + 4);
     return m;
 }
 
@@ -86,6 +88,98 @@ bool heatmapCellMasked(const HeatmapPanel& panel, bool causal, Eigen::Index row,
     return panel.keys[static_cast<std::size_t>(col)] > panel.queries[static_cast<std::size_t>(row)];
 }
 
+QString heatmapMaskText(const HeatmapPanel& p) {
+    const AttentionParams& a = p.attention;
+    if (a.chunk) return QObject::tr("chunks of %1").arg(*a.chunk);
+    if (a.window) {
+        if (p.maskCausal) return QObject::tr("window %1").arg(*a.window);
+        return QObject::tr("bidirectional window %1 (|i − j| ≤ %2)").arg(*a.window).arg(*a.window / 2);
+    }
+    return {};
+}
+
+QString heatmapMaskReason(const HeatmapPanel& p, std::int64_t i, std::int64_t j) {
+    const AttentionParams& a = p.attention;
+    if (p.maskCausal && j > i) return QObject::tr("causal, j > i");
+    if (a.chunk) return QObject::tr("chunk %1: j in an earlier chunk than i").arg(*a.chunk);
+    if (a.window) {
+        if (p.maskCausal) return QObject::tr("window %1: j ≤ i − %1").arg(*a.window);
+        return QObject::tr("window %1: |i − j| > %2").arg(*a.window).arg(*a.window / 2);
+    }
+    return {};
+}
+
+namespace {
+
+// The number of cells (columns or rows) before position p, a cell edge: within the block that
+// holds p, its share of that block; 0 before the ranges, all of them past them.
+double positionEdge(std::int64_t p, const std::vector<PositionRange>& ranges) {
+    if (ranges.empty() || p <= ranges.front().from) return 0;
+    if (p >= ranges.back().to) return static_cast<double>(ranges.size());
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), p,
+                               [](std::int64_t x, const PositionRange& r) { return x < r.to; });
+    const auto k = static_cast<double>(it - ranges.begin());
+    return k + static_cast<double>(p - it->from) / static_cast<double>(it->size());
+}
+
+}  // namespace
+
+std::vector<QLineF> heatmapMaskEdges(const QRectF& image, const HeatmapPanel& p) {
+    std::vector<QLineF> out;
+    if (p.queryRanges.empty() || p.keyRanges.empty()) return out;
+    const AttentionParams& a = p.attention;
+    const std::int64_t q0 = p.queryRanges.front().from, q1 = p.queryRanges.back().to;
+    const std::int64_t k0 = p.keyRanges.front().from, k1 = p.keyRanges.back().to;
+    const double cw = image.width() / static_cast<double>(p.keyRanges.size());
+    const double ch = image.height() / static_cast<double>(p.queryRanges.size());
+    const auto at = [&](double key, double query) {
+        // Positions (cell edges) to pixels; a non-integer position between its neighbours.
+        const auto edge = [](double x, const std::vector<PositionRange>& r) {
+            const auto f = static_cast<std::int64_t>(std::floor(x));
+            const double e0 = positionEdge(f, r), e1 = positionEdge(f + 1, r);
+            return e0 + (x - static_cast<double>(f)) * (e1 - e0);
+        };
+        return QPointF(image.left() + edge(key, p.keyRanges) * cw, image.top() + edge(query, p.queryRanges) * ch);
+    };
+    // The line key = query + c (cell edges) across the window, as a polyline (the blocks may differ
+    // in size at the end, so positions do not map to pixels by one affine map).
+    const auto diagonal = [&](std::int64_t c) {
+        const std::int64_t y0 = std::max(q0, k0 - c), y1 = std::min(q1, k1 - c);
+        if (y1 <= y0) return;
+        constexpr int kPieces = 32;
+        QPointF prev = at(double(y0 + c), double(y0));
+        for (int s = 1; s <= kPieces; ++s) {
+            const double y = double(y0) + double(y1 - y0) * s / kPieces;
+            const QPointF next = at(y + double(c), y);
+            out.emplace_back(prev, next);
+            prev = next;
+        }
+    };
+    if (a.chunk) {
+        const std::int64_t C = *a.chunk;
+        if (static_cast<double>(C) * std::min(image.width() / double(k1 - k0), image.height() / double(q1 - q0)) < 3) return out;
+        for (std::int64_t c = std::max(q0, k0) / C; c * C < std::min(q1, k1); ++c) {
+            const std::int64_t lo = c * C, hi = lo + C;
+            const QRectF r(at(double(std::max(lo, k0)), double(std::max(lo, q0))),
+                           at(double(std::min(hi, k1)), double(std::min(hi, q1))));
+            if (r.width() <= 0 || r.height() <= 0) continue;
+            out.emplace_back(r.topLeft(), r.topRight());
+            out.emplace_back(r.topRight(), r.bottomRight());
+            out.emplace_back(r.bottomRight(), r.bottomLeft());
+            out.emplace_back(r.bottomLeft(), r.topLeft());
+        }
+    } else if (a.window) {
+        const std::int64_t W = *a.window;
+        if (p.maskCausal) {
+            diagonal(-(W - 1));   // the first visible key of row i: j = i − W + 1
+        } else {
+            diagonal(-(W / 2));   // |i − j| <= ⌊W/2⌋: j from i − ⌊W/2⌋ to i + ⌊W/2⌋
+            diagonal(W / 2 + 1);
+        }
+    }
+    return out;
+}
+
 namespace {
 
 QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
@@ -93,6 +187,7 @@ QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
                                                                          : QObject::tr("scores");
     QStringList parts{what};
     if (r.causal) parts << QObject::tr("causal");
+    if (const QString mask = heatmapMaskText(p); !mask.isEmpty()) parts << mask;
     parts << QStringLiteral("N = %1").arg(r.length);
     if (!r.content.isEmpty()) parts << r.content;
     if (zoomed(r))
@@ -103,39 +198,57 @@ QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
 
 }  // namespace
 
-PanelChrome heatmapChrome(const Theme& theme, bool compact) {
+PanelChrome heatmapChrome(const Theme& theme, bool compact, bool sinkStrip) {
     const Metrics m = metrics(theme);
     PanelChrome c;
     c.left = (compact ? 0 : m.body + 6) + m.tickW + 6;       // y label + tick labels
     c.right = m.barGap + m.barW + 6 + m.barLabelW + 6;        // colour bar + its labels
+    if (sinkStrip) c.right += m.barGap + m.sinkW;             // the sink strip before the colour bar
     c.top = m.title + (compact ? 0 : m.sub) + 8 + m.small / 2; // title + subtitle + half the top tick label
     c.bottom = m.small + 6 + (compact ? 0 : m.body + 6);     // x tick labels + x label
     return c;
 }
 
-std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square) {
+std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square,
+                                              bool sinkStrip) {
     const Metrics m = metrics(theme);
     std::vector<HeatmapPanelLayout> out;
     // Plots grow before text shrinks: when the full chrome would leave the cells shorter than five
     // lines of tick labels (a colour bar needs three labels), the subtitle and the axis titles go.
-    auto placed = placePanels(rect, std::max(panels, 1), heatmapChrome(theme, false), square);
+    auto placed = placePanels(rect, std::max(panels, 1), heatmapChrome(theme, false, sinkStrip), square);
     const bool compact = std::min(placed.front().plot.width(), placed.front().plot.height()) < m.small * 5;
-    if (compact) placed = placePanels(rect, std::max(panels, 1), heatmapChrome(theme, true), square);
+    if (compact) placed = placePanels(rect, std::max(panels, 1), heatmapChrome(theme, true, sinkStrip), square);
     for (const auto& pl : placed) {
         HeatmapPanelLayout l;
         l.compact = compact;
         l.area = pl.area;
         l.image = pl.plot;
-        l.colorbar = QRectF(l.image.right() + m.barGap, l.image.top(), m.barW, l.image.height());
+        double x = l.image.right() + m.barGap;
+        if (sinkStrip) {
+            l.sink = QRectF(x, l.image.top(), m.sinkW, l.image.height());
+            x = l.sink.right() + m.barGap;
+        }
+        l.colorbar = QRectF(x, l.image.top(), m.barW, l.image.height());
         out.push_back(l);
     }
     return out;
 }
 
-int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square) {
+bool heatmapHasSinkStrip(const HeatmapResult& result) {
+    return std::any_of(result.panels.begin(), result.panels.end(),
+                       [](const HeatmapPanel& p) { return !p.sinkMass.empty() || !p.sinkError.isEmpty(); });
+}
+
+bool heatmapHasSinkStrip(const SceneParams& scene) {
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c)
+        if (effectiveParams(scene, c).sinkLogit()) return true;
+    return false;
+}
+
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square, bool sinkStrip) {
     // One cell per device pixel along the shorter side of the plot (so that no cell is thinner
     // than a pixel either way).
-    const auto l = layoutHeatmap(rect, panels, theme, square);
+    const auto l = layoutHeatmap(rect, panels, theme, square, sinkStrip);
     const QRectF& im = l.front().image;
     return std::max(16, static_cast<int>(std::floor(std::min(im.width(), im.height()) * dpr)));
 }
@@ -206,6 +319,55 @@ QImage heatmapImage(const HeatmapPanel& panel, const Theme& theme, bool causal) 
     return img;
 }
 
+namespace {
+
+// The window's or chunks' edges over the cells: thin lines in the foreground colour.
+void drawMaskEdges(QPainter& p, const QRectF& image, const HeatmapPanel& panel, const Theme& t) {
+    const auto edges = heatmapMaskEdges(image, panel);
+    if (edges.empty()) return;
+    p.save();
+    p.setClipRect(image);
+    p.setPen(QPen(t.foreground, 1));
+    p.drawLines(edges.data(), static_cast<int>(edges.size()));
+    p.restore();
+}
+
+// Each row's sink mass p_sink as a bar from the strip's left edge, on the strip's own scale
+// 0 … max p_sink (its two labels under the strip, "sink" under them).
+void drawSinkStrip(QPainter& p, const HeatmapPanelLayout& l, const HeatmapPanel& panel, const Theme& t, const Metrics& m) {
+    p.save();
+    p.setPen(QPen(t.grid, 1));
+    p.setBrush(t.panel);
+    p.drawRect(l.sink);
+    layoutRecord(p, LayoutItemKind::Plot, l.sink);
+    if (panel.sinkMass.empty()) {
+        p.restore();
+        return;
+    }
+    double top = 0;
+    for (double v : panel.sinkMass) top = std::max(top, v);
+    const double scale = top > 0 ? top : 1.0;
+    const double rh = l.sink.height() / static_cast<double>(panel.sinkMass.size());
+    p.setPen(Qt::NoPen);
+    p.setBrush(t.series(0));
+    for (std::size_t r = 0; r < panel.sinkMass.size(); ++r)
+        p.drawRect(QRectF(l.sink.left(), l.sink.top() + static_cast<double>(r) * rh,
+                          l.sink.width() * std::clamp(panel.sinkMass[r] / scale, 0.0, 1.0), std::max(rh, 0.5)));
+    p.setFont(t.smallFont());
+    const double y = l.sink.bottom() + 4 + m.small / 2;
+    plot::text(p, QPointF(l.sink.left(), y), QStringLiteral("0"), plot::Align::Left, t.muted);
+    plot::text(p, QPointF(l.sink.right(), y), plot::tickLabel(scale), plot::Align::Right, t.muted);
+    if (!l.compact) {
+        p.setFont(t.bodyFont());
+        plot::text(p, QPointF(l.sink.center().x(), l.sink.bottom() + 6 + m.small + m.body / 2),
+                   fitText(QStringList{QObject::tr("p_sink"), QObject::tr("sink")}, t.bodyFont(), l.sink.width() + m.barGap),
+                   plot::Align::Center, t.foreground);
+    }
+    p.restore();
+}
+
+}  // namespace
+
 void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result, const Theme& t) {
     p.save();
     p.fillRect(rect, t.background);
@@ -214,7 +376,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.restore();
         return;
     }
-    const auto layout = layoutHeatmap(rect, n, t, result.squareCells);
+    const auto layout = layoutHeatmap(rect, n, t, result.squareCells, heatmapHasSinkStrip(result));
     const Metrics m = metrics(t);
     for (int k = 0; k < n; ++k) {
         const auto& panel = result.panels[static_cast<std::size_t>(k)];
@@ -240,6 +402,8 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         // Cells, nearest neighbour.
         drawCells(p, l.image, heatmapImage(panel, t, result.causal));
         layoutRecord(p, LayoutItemKind::Plot, l.image);
+        drawMaskEdges(p, l.image, panel, t);
+        if (!l.sink.isEmpty()) drawSinkStrip(p, l, panel, t, m);
         // Axes: positions of the samples.
         // Frame just outside the cells (a one-pixel cell at the edge stays visible).
         p.setPen(QPen(t.foreground, 1));
@@ -267,7 +431,9 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
             p.drawLine(QPointF(x, l.image.bottom() + 1), QPointF(x, l.image.bottom() + 5));
             const QString label = plot::tickLabel(static_cast<double>(v));
             const double w = tickFm.horizontalAdvance(label);
-            if (x - w / 2 >= lastRight + 4) {
+            // With a sink strip, its scale's labels sit under it: tick labels stay left of it.
+            const bool clearOfStrip = l.sink.isEmpty() || x + w / 2 <= l.sink.left() - 4;
+            if (x - w / 2 >= lastRight + 4 && clearOfStrip) {
                 plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), label, plot::Align::Center, t.muted);
                 lastRight = x + w / 2;
             }
@@ -286,7 +452,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
             p.setFont(t.bodyFont());
             plot::text(p, QPointF(l.image.center().x(), l.image.bottom() + 6 + m.small + m.body / 2),
                        fitText(QStringList{QObject::tr("key position j"), QObject::tr("key j")}, t.bodyFont(),
-                               l.image.width() + m.barGap + m.barW),
+                               l.sink.isEmpty() ? l.image.width() + m.barGap + m.barW : l.image.width()),
                        plot::Align::Center, t.foreground);
             const FittedText yTitle =
                 fitText(QStringList{QObject::tr("query position i"), QObject::tr("query i")}, t.bodyFont(), l.image.height());
@@ -324,7 +490,7 @@ std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult
                                          const QPointF& point) {
     const int n = static_cast<int>(result.panels.size());
     if (n == 0) return std::nullopt;
-    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells);
+    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells, heatmapHasSinkStrip(result));
     for (int k = 0; k < n; ++k) {
         const auto& l = layout[static_cast<std::size_t>(k)];
         const auto& panel = result.panels[static_cast<std::size_t>(k)];
@@ -354,21 +520,34 @@ QString heatmapToolTip(const HeatmapResult& result, const HeatmapHit& hit) {
         const auto& kr = panel.keyRanges[std::size_t(hit.col)];
         s += QObject::tr("queries i = %1 … %2, keys j = %3 … %4").arg(qr.from).arg(qr.to - 1).arg(kr.from).arg(kr.to - 1) +
              QLatin1Char('\n');
-        if (hit.masked)
-            s += QObject::tr("%1: masked (causal, every j > i)").arg(what);
-        else
-            s += QStringLiteral("%1 of the block's %2 = %3").arg(statName(panel.aggregate), what, formatValue(hit.value));
+        if (hit.masked) {
+            const QString mask = heatmapMaskText(panel);
+            s += mask.isEmpty() ? QObject::tr("%1: masked (causal, every j > i)").arg(what)
+                                : QObject::tr("%1: masked (no visible cell: %2%3)")
+                                      .arg(what, panel.maskCausal && !panel.attention.chunk ? QObject::tr("causal, ") : QString(), mask);
+        } else {
+            s += QStringLiteral("%1 of the block's visible %2s = %3").arg(statName(panel.aggregate), what, formatValue(hit.value));
+        }
+        if (std::size_t(hit.row) < panel.sinkMass.size())
+            s += QLatin1Char('\n') + QObject::tr("sink mass p_sink of query i = %1: %2")
+                                         .arg(qr.from)
+                                         .arg(formatValue(panel.sinkMass[std::size_t(hit.row)]));
         return s;
     }
     s += QObject::tr("query i = %1, key j = %2 (i − j = %3)").arg(hit.query).arg(hit.key).arg(hit.query - hit.key) +
          QLatin1Char('\n');
     if (panel.cells == HeatmapCells::Sample) s += QObject::tr("(a sampled cell) ");
+    const QString reason = hit.masked ? heatmapMaskReason(panel, hit.query, hit.key) : QString();
     if (hit.masked && result.causal && hit.key > hit.query)
         s += QObject::tr("%1: masked (causal, j > i)").arg(what);
+    else if (hit.masked && !reason.isEmpty())
+        s += QObject::tr("%1: masked (%2)").arg(what, reason);
     else if (hit.masked)
         s += QObject::tr("%1: not a finite number").arg(what);
     else
         s += QStringLiteral("%1 = %2").arg(what, formatValue(hit.value));
+    if (std::size_t(hit.row) < panel.sinkMass.size())
+        s += QLatin1Char('\n') + QObject::tr("sink mass p_sink of query i = %1").arg(formatValue(panel.sinkMass[std::size_t(hit.row)]));
     return s;
 }
 

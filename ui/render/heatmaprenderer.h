@@ -2,13 +2,17 @@
 // Attention heatmap renderer: one panel per configuration (and per difference) in the grid the
 // layout engine chooses, query positions down, key positions across, a colour bar with values beside each panel.
 // Cells are drawn nearest-neighbour, so the pixel at a cell's centre has exactly the colour map's
-// colour for that cell's value; causal-masked cells are drawn in Theme::masked.
+// colour for that cell's value; masked cells (causal, outside a window or chunk) are drawn in
+// Theme::masked, and a window's or chunk's edges as thin lines. With a sink logit, a strip beside
+// the cells shows each row's sink mass p_sink as a bar on its own scale 0 … max.
 #include "ui/render/colormap.h"
 #include "ui/render/layout.h"
 #include "ui/render/theme.h"
 #include "ui/model/results.h"
+#include "ui/model/sceneparams.h"
 
 #include <QImage>
+#include <QLineF>
 #include <QPainter>
 #include <QRectF>
 
@@ -19,21 +23,41 @@ namespace poslab::ui {
 struct HeatmapPanelLayout {
     QRectF area;        // the whole panel
     QRectF image;       // the cells
+    QRectF sink;        // the sink-mass strip beside the cells (empty without one)
     QRectF colorbar;    // the colour bar
     bool compact = false;   // subtitle and axis titles left out (by rule: the cells would be too small)
 };
 
 // Room around each panel's cells: title and subtitle, tick labels and axis titles, colour bar.
 // `compact`: without the subtitle and the axis titles.
-PanelChrome heatmapChrome(const Theme& theme, bool compact = false);
+// `sinkStrip`: room for the sink-mass strip between the cells and the colour bar.
+PanelChrome heatmapChrome(const Theme& theme, bool compact = false, bool sinkStrip = false);
 
 // Geometry of `panels` panels in `rect` (independent of the values), placed by the layout
-// engine (placePanels): the cells fill their share; `square` keeps each cell square.
-std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square = false);
+// engine (placePanels): the cells fill their share; `square` keeps each cell square;
+// `sinkStrip` puts a narrow strip for each row's sink mass between the cells and the colour bar.
+std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square = false,
+                                              bool sinkStrip = false);
+// Whether a result's panels carry a sink-mass strip (a configuration with a sink logit).
+bool heatmapHasSinkStrip(const HeatmapResult& result);
+// The same for a scene (before its result exists): a configuration with a sink logit.
+bool heatmapHasSinkStrip(const SceneParams& scene);
 
 // Cells per axis the view should ask for: the shorter side of the cells' rectangle in device
 // pixels (>= 16).
-int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double devicePixelRatio = 1.0, bool square = false);
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double devicePixelRatio = 1.0, bool square = false,
+                    bool sinkStrip = false);
+
+// The mask of a panel's layer in words, for the subtitle: "window 1024", "bidirectional window
+// 128 (|i − j| ≤ 64)", "chunks of 8192"; empty for full attention.
+QString heatmapMaskText(const HeatmapPanel& panel);
+// Why a cell (query i, key j) is masked: "causal, j > i", "window 1024, j ≤ i − 1024",
+// "chunk 8192, j in an earlier chunk".
+QString heatmapMaskReason(const HeatmapPanel& panel, std::int64_t query, std::int64_t key);
+// The edges of the panel's window (the band's far edge, both edges when bidirectional) or chunks
+// (the squares along the diagonal), as line segments in `image`'s pixels; clipped to the image.
+// Empty for full attention, and for chunks narrower than 3 pixels (the squares would be ink only).
+std::vector<QLineF> heatmapMaskEdges(const QRectF& image, const HeatmapPanel& panel);
 
 // The labelled ticks of a colour bar for values lo..hi on a bar `barHeight` pixels tall with
 // labels `labelHeight` tall: at least three, never closer than a label's height (a flat range

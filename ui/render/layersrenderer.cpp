@@ -14,6 +14,18 @@ namespace poslab::ui {
 
 namespace {
 
+// Text drawn into a box (QPainter::drawText) and recorded in the layout report (layout.h) as the
+// rectangle its ink takes, so that `figure layers -o F.json` carries the overview's `layout`.
+void drawRecordedText(QPainter& p, const QRectF& box, int flags, const QString& text) {
+    p.drawText(box, flags, text);
+    if (layoutCapturing() && !text.isEmpty())
+        layoutRecord(p, LayoutItemKind::Text, p.boundingRect(box, flags, text).intersected(box), text);
+}
+
+}  // namespace
+
+namespace {
+
 QString number(double v) { return QString::number(v, 'g', 4); }
 
 // A count or a base for people: integers with thin-space thousands (500 000), others 4 digits.
@@ -171,7 +183,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     p.setFont(title);
     p.setPen(t.foreground);
     if (g.rows == 0) {
-        p.drawText(rect, Qt::AlignCenter | Qt::TextWordWrap,
+        drawRecordedText(p, rect, Qt::AlignCenter | Qt::TextWordWrap,
                    QObject::tr("No layer pattern: open a model configuration (File → Open model configuration…)"));
         p.restore();
         return;
@@ -181,14 +193,14 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     const std::int64_t all = layerCount(pic.model);
     const QString heading = g.rows < all ? QObject::tr("%1 — layers 0–%2 of %3 (the pattern repeats)").arg(name).arg(g.rows - 1).arg(all)
                                          : QObject::tr("%1 — %2 layers: what each layer sees, and with which positional signal").arg(name).arg(g.rows);
-    p.drawText(g.heading, Qt::AlignLeft | Qt::AlignTop,
+    drawRecordedText(p, g.heading, Qt::AlignLeft | Qt::AlignTop,
                p.fontMetrics().elidedText(heading, Qt::ElideRight, static_cast<int>(g.heading.width())));
     {
         // What every layer shares: the score scale, q/k norm, sinks.
         p.setFont(t.font(t.fontPt));
         p.setPen(t.muted);
         const QString shared = layersSubtitle(pic.model, pic.dim);
-        p.drawText(QRectF(g.heading.left(), g.heading.top() + plot::lineHeight(title) * 1.15, g.heading.width(),
+        drawRecordedText(p, QRectF(g.heading.left(), g.heading.top() + plot::lineHeight(title) * 1.15, g.heading.width(),
                           plot::lineHeight(t.font(t.fontPt)) * 1.1),
                    Qt::AlignLeft | Qt::AlignVCenter,
                    p.fontMetrics().elidedText(shared, Qt::ElideRight, static_cast<int>(g.heading.width())));
@@ -203,9 +215,9 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     const double hy = g.table.top() - lh * 1.2;
     for (int c = 0; c < 5; ++c)
         if (g.cols[c + 1] - g.cols[c] > 4)
-            p.drawText(QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
+            drawRecordedText(p, QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(headText(c), Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
-    p.drawText(QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
+    drawRecordedText(p, QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
                p.fontMetrics().elidedText(QObject::tr("distance i − j it can attend to (log scale)"), Qt::ElideRight,
                                           static_cast<int>(rect.right() - g.plot.left() - 4)));
 
@@ -233,7 +245,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
                 p.setPen(c == 2 ? signalC.darker(115) : t.foreground);
                 const double width = g.cols[c + 1] - g.cols[c] - 2;
                 if (width <= 2) continue;   // a column left out for want of room
-                p.drawText(QRectF(g.cols[c], y, width, g.rowH), Qt::AlignLeft | Qt::AlignVCenter,
+                drawRecordedText(p, QRectF(g.cols[c], y, width, g.rowH), Qt::AlignLeft | Qt::AlignVCenter,
                            p.fontMetrics().elidedText(cellText(rt, c), Qt::ElideRight, static_cast<int>(width)));
             }
         }
@@ -270,6 +282,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     // Distance axis: powers of ten, the context at the end.
     p.setFont(body);
     p.setPen(QPen(t.foreground, t.axisWidth));
+    layoutRecord(p, LayoutItemKind::Plot, QRectF(g.plot.left(), g.plot.top(), g.plot.width(), g.axis.top() - g.plot.top()));
     p.drawLine(QPointF(g.plot.left(), g.axis.top()), QPointF(g.plot.right(), g.axis.top()));
     double lastLabelRight = -1e9;
     for (double d = 1; d <= dmax * 1.0001; d *= 10) {
@@ -281,7 +294,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
         const double half = p.fontMetrics().horizontalAdvance(tickText(d)) / 2 + 3;
         if (x - half < lastLabelRight) continue;
         lastLabelRight = x + half;
-        p.drawText(QRectF(x - 40, g.axis.top() + 2, 80, lh), Qt::AlignHCenter | Qt::AlignTop, tickText(d));
+        drawRecordedText(p, QRectF(x - 40, g.axis.top() + 2, 80, lh), Qt::AlignHCenter | Qt::AlignTop, tickText(d));
     }
     // Legend under the axis.
     const double ly = g.axis.top() + lh * 1.3;
@@ -306,7 +319,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
         lx += lh * 1.1;
         p.setPen(t.foreground);
         const double w = p.fontMetrics().horizontalAdvance(s);
-        p.drawText(QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, s);
+        drawRecordedText(p, QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, s);
         lx += w + lh;
     }
     if (firstLayerOfType(pic.model, LayerType::Chunked)) {
@@ -317,13 +330,13 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
                                                         Qt::ElideRight, static_cast<int>(std::max(0.0, room)));
         p.setPen(t.muted);
         const double w = p.fontMetrics().horizontalAdvance(note);
-        p.drawText(QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, note);
+        drawRecordedText(p, QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, note);
         lx += w + lh;
     }
     const QString context = QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context)));
     if (p.fontMetrics().horizontalAdvance(context) <= g.plot.right() - lx) {   // only where it fits
         p.setPen(t.muted);
-        p.drawText(QRectF(lx, ly, g.plot.right() - lx, lh), Qt::AlignRight | Qt::AlignVCenter, context);
+        drawRecordedText(p, QRectF(lx, ly, g.plot.right() - lx, lh), Qt::AlignRight | Qt::AlignVCenter, context);
     }
     p.restore();
 }

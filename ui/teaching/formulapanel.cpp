@@ -503,6 +503,53 @@ void nopeSheet(FormulaSheet& sh, Ctx& c) {
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
+// ---------------------------------------------------------------- the layer's attention
+// What the layer adds to any method's score (core/attention.h): the score scale actually used,
+// the q/k RMS norm and where it sits, temperature tuning of the query, the mask, the sink.
+void attentionLines(FormulaSheet& sh, const Ctx& c) {
+    const AttentionParams& a = c.p.attention;
+    if (a.nope)
+        sh.definitions.insert(sh.definitions.begin(),
+                              {tr("This layer applies no positional encoding (NoPE)"), T("s_{ij} = s \\cdot q_i \\cdot k_j")});
+    const double used = scoreScale(a, c.dim);
+    if (a.softmax_scale) {
+        // 1/s² an integer (Gemma's query_pre_attn_scalar): s = that^−½.
+        const double inv2 = 1.0 / (used * used);
+        const QString form = std::abs(inv2 - std::round(inv2)) < 1e-6 * inv2
+                                 ? QStringLiteral("\\frac{1}{\\sqrt{%1}} = ").arg(qint64(std::llround(inv2)))
+                                 : QString();
+        sh.definitions.push_back({tr("Score scale: the model's own, not 1/√d"),
+                                  QStringLiteral("s = %1%2 \\quad (\\frac{1}{\\sqrt{%3}} = %4)")
+                                      .arg(form, num(used))
+                                      .arg(c.dim)
+                                      .arg(num(1.0 / std::sqrt(double(c.dim))))});
+    }
+    if (a.qk_norm != QkNorm::None)
+        sh.definitions.push_back({a.qk_norm == QkNorm::Before ? tr("q/k RMS norm, before the rotation")
+                                                              : tr("q/k RMS norm, after the rotation"),
+                                  QStringLiteral("x \\mapsto \\frac{x}{\\sqrt{\\mathrm{mean}(x^2) + %1}}").arg(num(a.norm_eps))});
+    if (a.temperature_tuning.size() == 2) {
+        const double F = a.temperature_tuning[0], S = a.temperature_tuning[1];
+        sh.definitions.push_back({tr("Temperature tuning: query row i scaled by τ(i)"),
+                                  QStringLiteral("\\tau(i) = \\ln\\left(1 + \\left\\lfloor \\frac{i + 1}{%1} \\right\\rfloor\\right) \\cdot %2 + 1")
+                                      .arg(num(F), num(S))});
+        sh.numbers.push_back({tr("query scale at i = %1").arg(c.m),
+                              QStringLiteral("\\tau(%1) = %2").arg(c.m).arg(num(temperatureScale(a, c.m, Precision::Double)))});
+    }
+    const bool causal = a.causalWith(c.p.causal);
+    if (a.chunk)
+        sh.definitions.push_back({tr("Chunked attention: j visible from i"),
+                                  QStringLiteral("j \\le i,\\ \\left\\lfloor \\frac{j}{%1} \\right\\rfloor = \\left\\lfloor \\frac{i}{%1} \\right\\rfloor").arg(*a.chunk)});
+    else if (a.window && causal)
+        sh.definitions.push_back({tr("Sliding window: j visible from i"), QStringLiteral("i - %1 < j \\le i").arg(*a.window)});
+    else if (a.window)
+        sh.definitions.push_back({tr("Sliding window (bidirectional): j visible from i"),
+                                  QStringLiteral("|i - j| \\le %1").arg(*a.window / 2)});
+    if (const auto sink = c.p.sinkLogit())
+        sh.definitions.push_back({tr("Sink logit of head %1: a row sums to 1 − p_sink").arg(c.p.head),
+                                  QStringLiteral("p_{sink} = \\frac{e^{%1}}{e^{%1} + \\sum_j e^{s_{ij}}}").arg(num(*sink))});
+}
+
 }  // namespace
 
 FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFocus& focus) {
@@ -528,12 +575,14 @@ FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFoc
     c.k = contentRows(c.p.content, true, {c.n}, c.dim, c.p.seed);
     if (c.p.causal && c.n > c.m) {
         c.scoreError = tr("The key is after the query: the causal mask hides this cell.");
+    } else if (!visible(c.p.attention, c.p.attention.causalWith(c.p.causal), c.m, c.n, c.N)) {
+        c.scoreError = tr("The key lies outside the layer's window or chunk: the mask hides this cell.");
     } else {
         auto sc = scores(c.p, {c.m}, {c.n}, c.N);
         if (sc.ok()) c.score = sc.value()(0, 0);
         else c.scoreError = QString::fromStdString(sc.error().message());
     }
-    switch (c.p.method) {
+    switch (c.p.effectiveMethod()) {   // a NoPE layer: NoPE
         case Method::Rope: ropeSheet(sh, c, focus.pair); break;
         case Method::Xpos: xposSheet(sh, c, focus.pair); break;
         case Method::Sinusoidal: sinusoidalSheet(sh, c, focus.pair); break;
@@ -544,6 +593,7 @@ FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFoc
         case Method::Alibi: alibiSheet(sh, c); break;
         case Method::NoPE: nopeSheet(sh, c); break;
     }
+    attentionLines(sh, c);
     if (scene.methods.size() > 1) sh.title = configTitle(scene, cfg) + QStringLiteral(" · ") + sh.title;
     sh.score = c.score;
     return sh;

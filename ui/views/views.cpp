@@ -130,7 +130,8 @@ void HeatmapView::setWindow(const ViewWindow& queries, const ViewWindow& keys, s
 }
 
 QRectF HeatmapView::imageAt(const QPointF& p) const {
-    const auto layout = layoutHeatmap(QRectF(rect()), std::max<int>(1, static_cast<int>(result_.panels.size())), theme_);
+    const auto layout = layoutHeatmap(QRectF(rect()), std::max<int>(1, static_cast<int>(result_.panels.size())), theme_,
+                                      result_.squareCells, heatmapHasSinkStrip(result_));
     for (const auto& l : layout)
         if (l.image.contains(p)) return l.image;
     return layout.front().image;

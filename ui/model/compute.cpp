@@ -384,7 +384,7 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
         } else {
             out.positions = validPositions(scene);
             guarded(out.error, [&] {
-                const auto pairs = effectivePairs(scene, c);
+                const auto pairs = effectivePairs(scene, c, display.autoPairs);
                 switch (p.method) {
                 case Method::Rope: computeRopePairs(scene, p, out, display, pairs); break;
                 case Method::Sinusoidal: computeSinusoidalPairs(p, out, display, pairs); break;

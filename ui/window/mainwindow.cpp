@@ -6,6 +6,7 @@
 #include "ui/io/session.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/render/layout.h"
+#include "ui/render/pairsrenderer.h"
 #include "ui/teaching/handbook.h"
 #include "ui/views/layersview.h"
 #include "ui/window/welcome.h"
@@ -405,6 +406,7 @@ void MainWindow::updateDisplay() {
     DisplaySpec d = scheduler_.display();
     d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells);
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
+    d.autoPairs = automaticPairsFor(QRectF(QPointF(0, 0), QSizeF(pairs_->size())), static_cast<int>(s.methods.size()), r.theme);
     scheduler_.setDisplay(d);
 }
 

@@ -3,6 +3,7 @@
 #include "core/t5.h"
 #include "ui/render/colormap.h"
 #include "ui/render/formula.h"
+#include "ui/render/typeset.h"
 
 #include <QFontMetricsF>
 #include <QMouseEvent>
@@ -51,7 +52,7 @@ qreal text(QPainter& p, qreal x, qreal y, qreal w, const QString& s, const QFont
     p.setFont(f);
     p.setPen(c);
     QRectF used;
-    p.drawText(QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, s, &used);
+    p.drawText(QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, typeset(s), &used);
     return used.height();
 }
 qreal textHeight(QPainter& p, qreal w, const QString& s, const QFont& f) {
@@ -175,7 +176,7 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
         }
         p.setPen(t.foreground);
         p.setFont(sf);
-        p.drawText(QPointF(plot.left() + 30, ly + fm.ascent()), s.name);
+        p.drawText(QPointF(plot.left() + 30, ly + fm.ascent()), typeset(s.name));
         ly += fm.height();
     }
     return total;

@@ -86,8 +86,8 @@ bool trailAsDots(const PairPanel& pair) {
 
 QString angleText(double a) {
     const double turns = a / (2 * std::numbers::pi);
-    if (std::abs(turns) >= 1.0) return QObject::tr("%1 rad (%2 turns)").arg(plot::tickLabel(a), QString::number(turns, 'f', 2));
-    return QObject::tr("%1 rad (%2°)").arg(QString::number(a, 'g', 4), QString::number(a * 180.0 / std::numbers::pi, 'g', 3));
+    if (std::abs(turns) >= 1.0) return QObject::tr("%1 rad (%2 turns)").arg(plot::tickLabel(a), QString::number(turns, 'g', 4));
+    return QObject::tr("%1 rad (%2°)").arg(QString::number(a, 'g', 4), QString::number(a * 180.0 / std::numbers::pi, 'g', 4));
 }
 
 QColor positionColor(int k, int n, const Theme& t) {

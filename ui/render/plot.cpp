@@ -113,11 +113,11 @@ QString tickLabel(double v, bool log) {
         if (std::abs(e - std::round(e)) < 1e-9) {
             const int k = static_cast<int>(std::round(e));
             if (k >= 0 && k <= 4) return QString::number(std::pow(10.0, k), 'f', 0);
-            if (k < 0 && k >= -3) return QString::number(v, 'g', 3);
+            if (k < 0 && k >= -3) return QString::number(v, 'g', 4);
             return QStringLiteral("1e%1").arg(k);
         }
     }
-    if (av >= 1e6 || av < 1e-3) return QString::number(v, 'g', 3);
+    if (av >= 1e6 || av < 1e-3) return QString::number(v, 'g', 4);
     if (std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, av)) return QString::number(static_cast<long long>(std::llround(v)));
     return QString::number(v, 'g', 4);
 }

@@ -45,6 +45,8 @@ private Q_SLOTS:
         // Wide and short: eight in one row are as large as four (the width was empty).
         QTest::newRow("wide_short_1600x300") << QSizeF(1600, 300) << 1 << 8;
         QTest::newRow("explorer_1920x1080_four_configs") << QSizeF(939, 635) << 4 << 4;
+        // The window's pane beside the docks in compare mode: eight in a row would cut their text.
+        QTest::newRow("window_1920x1080_three_configs") << QSizeF(540, 600) << 3 << 4;
         QTest::newRow("full_1920x1080_one_config") << QSizeF(1920, 1080) << 1 << 8;
     }
     void automaticPairsFillThePane() {

@@ -195,7 +195,9 @@ int automaticPairsFor(const QRectF& rect, int configs, const Theme& t) {
     int cols = 0;
     const double four = bestCircleSide(body, 4, labelH, cols);
     const double eight = bestCircleSide(body, 8, labelH, cols);
-    return four > small * 3 && eight >= 0.85 * four ? 8 : 4;
+    // Eight cells must stay as wide as their text lines (else the numbers would be cut).
+    const double textW = QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("θᵢ = 0.0001334 rad/pos"));
+    return four > small * 3 && eight >= 0.85 * four && body.width() / cols >= textW ? 8 : 4;
 }
 
 static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowLayout& r, const Theme& t) {

@@ -119,7 +119,7 @@ const std::vector<DemoInfo>& demonstrations() {
         {DemoId::RopeDecay, "rope-decay", "RoPE: long-term decay",
          "With equal content, the score and RoFormer's bound shrink as the distance grows.", "RoPE", {"rope"}},
         {DemoId::RopeComplexIdentity, "rope-complex", "RoPE: the complex identity (with its sine term)",
-         "⟨R_m q, R_n k⟩ = Re[Σ q̃_j k̃_j* e^{i(m−n)θ_j}] exactly; dropping the sine term (a common error) is wrong.", "RoPE", {"rope"}},
+         "⟨R_m q, R_n k⟩ = Re[Σ q̃_j k̃_j* e^(i(m−n)θ_j)] exactly; dropping the sine term (a common error) is wrong.", "RoPE", {"rope"}},
         {DemoId::HalfVsInterleaved, "rope-layouts", "Half-split vs interleaved RoPE",
          "The same rotation up to a permutation of channels; mixing the layouts gives wrong numbers.", "RoPE", {"rope"}},
         {DemoId::AlibiSlopes, "alibi-slopes", "ALiBi: one slope per head, a linear penalty",
@@ -747,7 +747,7 @@ ComparisonTable comparisonTable() {
                     mem(t5Params, "one bias per cached key per step"));
                 break;
             case Method::TransformerXL:
-                row(m, {"yes: u, v, W_R", D::TransformerXLTerms, 0}, {"defined (relative sinusoid)", D::Extrapolation, 0},
+                row(m, {"yes: u, v, W", D::TransformerXLTerms, 0}, {"defined (relative sinusoid)", D::Extrapolation, 0},
                     {"relative (four terms)", D::TransformerXLTerms, 0}, mem(txlParams, "one term per cached key per step"));
                 break;
             case Method::Alibi:
@@ -1219,9 +1219,9 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             const double dSpread = diagonalSpread(t.d);
             const double bSpread = diagonalSpread(t.b);
             fig("term_a", "(a) q_i·k_j, content with content: max |·|", maxAbs(t.a));
-            fig("term_b", "(b) q_i·W_R R_{i−j}, content with distance: max |·|", maxAbs(t.b), "varies along a diagonal: " + num(bSpread));
+            fig("term_b", "(b) q_i·W R_{i−j}, content with distance: max |·|", maxAbs(t.b), "varies along a diagonal: " + num(bSpread));
             fig("term_c", "(c) u·k_j, a global content bias: max |·|", maxAbs(t.c), "the same for every query: spread " + num(colSpread));
-            fig("term_d", "(d) v·W_R R_{i−j}, a global distance bias: max |·|", maxAbs(t.d), "constant along diagonals: spread " + num(dSpread));
+            fig("term_d", "(d) v·W R_{i−j}, a global distance bias: max |·|", maxAbs(t.d), "constant along diagonals: spread " + num(dSpread));
             fig("c_column_spread", "(c): spread down a column", colSpread);
             fig("d_diagonal_spread", "(d): spread along a diagonal", dSpread);
             s.holds = maxAbs(t.a) > 0 && maxAbs(t.b) > 0 && maxAbs(t.c) > 0 && maxAbs(t.d) > 0 && colSpread < 1e-9 && dSpread < 1e-9;
@@ -1252,7 +1252,7 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             figList("slopes", "slopes m_h, h = 1 … " + formatInt(H), slopes);
             figList("formula", "2^(−8h/H)", formula);
             fig("slope_formula_error", "max relative |m_h − 2^(−8h/H)|", formulaError, "≈ 0");
-            fig("linearity_error", "max |b(d+1) − b(d) + m_H|, d = 0 … " + formatInt(kAlibiAsked), linearity, "≈ 0: a straight line");
+            fig("linearity_error", "max |b(d+1) − b(d) + slope of head H|, d = 0 … " + formatInt(kAlibiAsked), linearity, "≈ 0: a straight line");
             fig("bias_at_train_end", "flattest head at distance " + formatInt(kAlibiTrain - 1), b(0, kAlibiTrain - 1));
             fig("bias_at_asked", "flattest head at distance " + formatInt(kAlibiAsked), b(0, kAlibiAsked), "the same line, further down");
             s.holds = formulaError < 1e-6 && linearity < 1e-6 * std::max(1.0, std::abs(b(0, kAlibiAsked)));

@@ -8,10 +8,12 @@
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/layout.h"
 #include "ui/teaching/demoscenes.h"
+#include "ui/render/plot.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <algorithm>
@@ -349,6 +351,52 @@ private Q_SLOTS:
         QCOMPARE(layoutProblems(r).size(), 2);
         r.items.push_back({QStringLiteral("v"), LayoutItemKind::Text, QRectF(95, 95, 10, 5), QStringLiteral("out"), false});
         QCOMPARE(layoutProblems(r).size(), 3);
+    }
+
+    // Numbers shown to people carry at most 4 significant digits (exact values stay in hover,
+    // export and `compute`); tick and colour-bar labels carry 4 where the value needs them.
+    void tickLabelsCarryFourDigits_data() {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("tiny") << 0.000123456 << "0.0001235";
+        QTest::newRow("huge") << 1234567.0 << "1.235e+06";
+        QTest::newRow("fraction") << 0.6283185 << "0.6283";
+        QTest::newRow("integer") << 32768.0 << "32768";
+        QTest::newRow("round") << 0.5 << "0.5";
+    }
+    void tickLabelsCarryFourDigits() {
+        QFETCH(double, value);
+        QFETCH(QString, label);
+        QCOMPARE(plot::tickLabel(value), label);
+    }
+    void figureNumbersCarryAtMostFourDigits_data() {
+        QTest::addColumn<int>("offset");
+        for (int m = 0; m < int(std::size(kMethods)); ++m)
+            QTest::newRow(methodKey(kMethods[m]).data()) << m;
+    }
+    void figureNumbersCarryAtMostFourDigits() {
+        QFETCH(int, offset);
+        const SceneParams scene = sceneWith(2, offset);
+        // A decimal fraction or a number in exponent form (integers are exact).
+        static const QRegularExpression number(QStringLiteral("(?<![\\w.])(\\d+\\.\\d+(?:e[+-]?\\d+)?|\\d+e[+-]?\\d+)"));
+        QStringList long_;
+        const QStringList views = viewKeys() << QStringLiteral("all");
+        for (const QString& view : views) {
+            ExportRequest r;
+            r.view = viewFromKey(view);
+            r.format = ExportFormat::Json;
+            r.pixels = QSize(1920, 1080);
+            for (const auto& item : exportLayout(scene, r).items)
+                for (auto it = number.globalMatch(item.text); it.hasNext();) {
+                    QString digits = it.next().captured(1);
+                    digits = digits.left(digits.indexOf(QLatin1Char('e')) < 0 ? digits.size() : digits.indexOf(QLatin1Char('e')));
+                    digits.remove(QLatin1Char('.'));
+                    while (digits.startsWith(QLatin1Char('0'))) digits.remove(0, 1);
+                    if (digits.size() > 4) long_ << view + QStringLiteral(": ") + item.text;
+                }
+        }
+        long_.removeDuplicates();
+        QVERIFY2(long_.isEmpty(), qPrintable(long_.mid(0, 8).join(QLatin1Char('\n'))));
     }
 
     void allViewsFillTheImage_data() {

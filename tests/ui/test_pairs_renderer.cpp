@@ -33,6 +33,54 @@ QImage drawPairs(const PairsResult& r, const QSize& size, const Theme& theme) {
 class TestPairsRenderer : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A pane with room below four circles shows eight automatic pairs, their circles nearly as
+    // large; a small or a wide-and-short pane keeps four. The layout of the computed pairs fills
+    // the pane's height.
+    void automaticPairsFillThePane_data() {
+        QTest::addColumn<QSizeF>("size");
+        QTest::addColumn<int>("configs");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("explorer_1920x1080_one_config") << QSizeF(939, 635) << 1 << 8;
+        QTest::newRow("explorer_1280x720_one_config") << QSizeF(630, 400) << 1 << 4;
+        // Wide and short: eight in one row are as large as four (the width was empty).
+        QTest::newRow("wide_short_1600x300") << QSizeF(1600, 300) << 1 << 8;
+        QTest::newRow("explorer_1920x1080_four_configs") << QSizeF(939, 635) << 4 << 4;
+        // The window's pane beside the docks in compare mode: eight in a row would cut their text.
+        QTest::newRow("window_1920x1080_three_configs") << QSizeF(540, 600) << 3 << 4;
+        QTest::newRow("full_1920x1080_one_config") << QSizeF(1920, 1080) << 1 << 8;
+    }
+    void automaticPairsFillThePane() {
+        QFETCH(QSizeF, size);
+        QFETCH(int, configs);
+        QFETCH(int, expected);
+        const Theme theme = themeByName(QStringLiteral("light"));
+        const QRectF rect(QPointF(0, 0), size);
+        const int n = automaticPairsFor(rect, configs, theme);
+        QCOMPARE(n, expected);
+        SceneParams s;
+        s.methods.assign(std::size_t(configs), s.methods.front());
+        const auto circle = [&](int autoPairs) {
+            DisplaySpec d;
+            d.autoPairs = autoPairs;
+            const PairsResult r = computePairs(s, d);
+            const auto rows = layoutPairs(rect, r, theme);
+            [&] { QCOMPARE(int(rows.front().cells.size()), autoPairs); }();
+            const auto& cells = rows.front().cells;
+            double bottom = 0;
+            for (const auto& c : cells) bottom = std::max(bottom, c.cell.bottom());
+            return std::pair<double, double>{cells.front().scale, bottom};
+        };
+        const auto [four, fourBottom] = circle(4);
+        const auto [chosen, chosenBottom] = circle(n);
+        QVERIFY2(chosen >= 0.85 * four, qPrintable(QStringLiteral("%1 against %2").arg(chosen).arg(four)));
+        // Eight fill the first row's height where four leave more than a third of it empty.
+        if (n == 8 && size.height() > 600) {
+            const double rowBottom = rect.height() / configs;
+            QVERIFY(rowBottom - fourBottom > rowBottom / 3);
+            QVERIFY(rowBottom - chosenBottom < rowBottom / 6);
+        }
+    }
+
     void ropePairsAreTheCoresRotation_data() {
         QTest::addColumn<int>("layout");
         QTest::addColumn<int>("content");

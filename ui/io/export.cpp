@@ -124,6 +124,7 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
         // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
         d.heatmapWork = std::int64_t{1} << 32;
     }
+    if (view == ViewKind::Pairs) d.autoPairs = automaticPairsFor(rect, static_cast<int>(scene.methods.size()), theme);
     if (view == ViewKind::Decay) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr), 64, 2048);
     if (view == ViewKind::Contributions) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / 2), 32, 1024);
     if (view == ViewKind::Precision) {

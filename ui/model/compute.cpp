@@ -283,11 +283,11 @@ void computeBiasPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
         out.table = transformerXLPosEmb(xp.dim, dist);
         out.tableRows = rows;
         sampleTableColumns(out, d);
-        out.tableTitle = QObject::tr("Relative sinusoid R_d = [sin(d·w) | cos(d·w)]%1")
+        out.tableTitle = QObject::tr("Relative sinusoid R(d) = [sin(d·w) | cos(d·w)]%1")
                              .arg(xp.clamp_len > 0 ? QObject::tr(", clamped at %1").arg(xp.clamp_len) : QString());
         out.tableRowLabel = QObject::tr("distance d");
         out.tableColLabel = QObject::tr("channel");
-        out.curveTitle = QObject::tr("Scores add q·W_R R_d and v·W_R R_d with trained u, v, W_R (seeded): "
+        out.curveTitle = QObject::tr("Scores add q·W R(d) and v·W R(d) with trained u, v and W (seeded): "
                                      "position enters through the distance only.");
         break;
     }
@@ -437,7 +437,7 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
         } else {
             out.positions = validPositions(scene);
             guarded(out.error, [&] {
-                const auto pairs = effectivePairs(scene, c);
+                const auto pairs = effectivePairs(scene, c, display.autoPairs);
                 switch (p.method) {
                 case Method::Rope: computeRopePairs(scene, p, out, display, pairs); break;
                 case Method::Sinusoidal: computeSinusoidalPairs(p, out, display, pairs); break;
@@ -822,7 +822,7 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                 f.hasFrequencies = true;
                 assign(f.before, sinusoidalFrequencies(sp));
                 f.after = f.before;
-                f.note = QObject::tr("w_i of the relative sinusoid R_d (not a rotation of q and k)");
+                f.note = QObject::tr("w_i of the relative sinusoid R(d) (not a rotation of q and k)");
                 break;
             }
             case Method::Alibi: {

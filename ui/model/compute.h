@@ -22,6 +22,7 @@ struct DisplaySpec {
     int precisionCells = 96;    // blocks per axis of the precision view's score error heatmap
     int decaySamples = 600;     // points along the distance axis
     int trailSamples = 360;     // trail points of the pair-vector view
+    int autoPairs = 4;          // pairs the pair-vector view shows when the scene names none (automaticPairsFor)
     int tableRows = 256;        // rows of a table image (learned, Shaw, T5, Transformer-XL)
     int tableCols = 256;        // columns of a table image (channels or heads, sampled beyond)
     bool operator==(const DisplaySpec&) const = default;

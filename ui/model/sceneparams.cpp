@@ -235,10 +235,10 @@ int pairCount(const ScoreParams& p) {
     }
 }
 
-std::vector<int> defaultPairs(int count) {
+std::vector<int> defaultPairs(int count, int shown) {
     std::vector<int> out;
     if (count <= 0) return out;
-    const int n = std::min(count, 4);
+    const int n = std::min(count, std::max(1, shown));
     for (int k = 0; k < n; ++k) {
         const int i = n == 1 ? 0 : static_cast<int>(std::lround(double(k) * (count - 1) / (n - 1)));
         if (out.empty() || out.back() != i) out.push_back(i);
@@ -246,12 +246,12 @@ std::vector<int> defaultPairs(int count) {
     return out;
 }
 
-std::vector<int> effectivePairs(const SceneParams& scene, int config) {
+std::vector<int> effectivePairs(const SceneParams& scene, int config, int automatic) {
     const int count = pairCount(scene.methods.at(static_cast<std::size_t>(config)).params);
     std::vector<int> out;
     for (int i : scene.pairs)
         if (i >= 0 && i < count && std::find(out.begin(), out.end(), i) == out.end()) out.push_back(i);
-    if (out.empty()) return defaultPairs(count);
+    if (out.empty()) return defaultPairs(count, automatic);
     return out;
 }
 

@@ -157,10 +157,12 @@ QString configTitle(const SceneParams& scene, int config);
 // Number of 2-D pairs the pair view can show for a configuration (rope: rotary_dim/2,
 // xpos: head_dim/2, sinusoidal: floor(dim/2); 0 for methods that do not rotate).
 int pairCount(const ScoreParams& p);
-// Automatic pairs: four indices spanning high (0) to low (count−1) frequency.
-std::vector<int> defaultPairs(int count);
-// The pairs the view shows: the scene's choice filtered to [0, count), else defaultPairs.
-std::vector<int> effectivePairs(const SceneParams& scene, int config);
+// Automatic pairs: `shown` (four unless the view has room for more) indices spanning high (0)
+// to low (count−1) frequency.
+std::vector<int> defaultPairs(int count, int shown = 4);
+// The pairs the view shows: the scene's choice filtered to [0, count), else defaultPairs(count,
+// automatic).
+std::vector<int> effectivePairs(const SceneParams& scene, int config, int automatic = 4);
 
 // Checks the whole scene as a session can hold it: every declared parameter of the scene, its
 // view options and each configuration in range (the tables), 1 .. kMaxConfigs configurations,

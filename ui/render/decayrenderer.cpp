@@ -353,7 +353,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         ay = a;
     } else {
         auto* a = new QValueAxis;
-        a->setLabelFormat(QStringLiteral("%.3g"));
+        a->setLabelFormat(QStringLiteral("%.4g"));   // numbers shown: 4 significant digits
         ay = a;
     }
     setRanges(ax, ay);

@@ -302,7 +302,7 @@ FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& res
     QMarginsF m = plot::axesMargins(t);
     // The θ axis on the right: its widest tick label, then its title.
     double thetaW = 0;
-    for (double wl : plot::ticks(l.lo, l.hi, 12, true)) thetaW = std::max(thetaW, fm.horizontalAdvance(QString::number(kTwoPi / wl, 'g', 2)));
+    for (double wl : plot::ticks(l.lo, l.hi, 12, true)) thetaW = std::max(thetaW, fm.horizontalAdvance(plot::tickLabel(kTwoPi / wl)));
     m.setRight(thetaW + 6 + 6 + plot::lineHeight(t.bodyFont()) + 4);
     l.area = freqArea;
     l.plot = freqArea.marginsRemoved(m);
@@ -356,7 +356,7 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     for (double wl : plot::ticks(l.lo, l.hi, std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))), true)) {
         const double yy = ay.map(wl);
         p.drawLine(QPointF(l.plot.right(), yy), QPointF(l.plot.right() + 4, yy));
-        plot::text(p, QPointF(l.plot.right() + 6, yy), QString::number(kTwoPi / wl, 'g', 2), plot::Align::Left, t.muted);
+        plot::text(p, QPointF(l.plot.right() + 6, yy), plot::tickLabel(kTwoPi / wl), plot::Align::Left, t.muted);
     }
     p.setFont(t.bodyFont());
     p.save();

@@ -213,11 +213,25 @@ std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, co
                                               bool sinkStrip) {
     const Metrics m = metrics(theme);
     std::vector<HeatmapPanelLayout> out;
+    panels = std::max(panels, 1);
+    // Several panels share their axes: one strip of axis title and tick labels left of the grid,
+    // one below it.
+    const bool shared = panels > 1;
+    const auto place = [&](bool compact) {
+        PanelChrome c = heatmapChrome(theme, compact, sinkStrip);
+        if (!shared) return placePanels(rect, panels, c, square);
+        const double left = c.left - 6, bottom = c.bottom - 6;
+        c.left = 6;
+        c.bottom = 6;
+        return placePanels(rect.adjusted(left, 0, 0, -bottom), panels, c, square);
+    };
     // Plots grow before text shrinks: when the full chrome would leave the cells shorter than five
     // lines of tick labels (a colour bar needs three labels), the subtitle and the axis titles go.
-    auto placed = placePanels(rect, std::max(panels, 1), heatmapChrome(theme, false, sinkStrip), square);
+    auto placed = place(false);
     const bool compact = std::min(placed.front().plot.width(), placed.front().plot.height()) < m.small * 5;
-    if (compact) placed = placePanels(rect, std::max(panels, 1), heatmapChrome(theme, true, sinkStrip), square);
+    if (compact) placed = place(true);
+    double firstLeft = 1e300;
+    for (const auto& pl : placed) firstLeft = std::min(firstLeft, pl.area.left());
     for (const auto& pl : placed) {
         HeatmapPanelLayout l;
         l.compact = compact;
@@ -229,7 +243,33 @@ std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, co
             x = l.sink.right() + m.barGap;
         }
         l.colorbar = QRectF(x, l.image.top(), m.barW, l.image.height());
+        if (shared) {
+            l.yTickLabels = pl.area.left() < firstLeft + 0.5;
+            l.xTickLabels = std::none_of(placed.begin(), placed.end(), [&](const PanelPlacement& o) {
+                return std::abs(o.area.left() - pl.area.left()) < 0.5 && o.area.top() > pl.area.top() + 0.5;
+            });
+        }
+        if (!compact && !shared) {
+            // The key axis title under the cells and the colour bar (under the cells alone with a
+            // sink strip, whose scale's labels sit under it).
+            const double w = l.sink.isEmpty() ? l.image.width() + m.barGap + m.barW : l.image.width();
+            l.xTitle = QRectF(l.image.center().x() - w / 2, l.image.bottom() + 6 + m.small, w, m.body);
+            l.yTitle = QRectF(l.image.left() - 6 - m.tickW - 6 - m.body + 2, l.image.top(), m.body, l.image.height());
+        }
         out.push_back(l);
+    }
+    if (shared && !compact) {
+        // The titles next to the plots they name: left of the first column's tick labels, below
+        // the last row's, over the plots' whole extent.
+        double left = 1e300, right = -1e300, top = 1e300, bottom = -1e300;
+        for (const auto& l : out) {
+            left = std::min(left, l.image.left());
+            right = std::max(right, l.colorbar.right());
+            top = std::min(top, l.image.top());
+            bottom = std::max(bottom, l.image.bottom());
+        }
+        out.front().xTitle = QRectF(left, bottom + 6 + m.small, right - left, m.body);
+        out.front().yTitle = QRectF(left - 6 - m.tickW - 6 - m.body + 2, top, m.body, bottom - top);
     }
     return out;
 }
@@ -433,7 +473,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
             const double w = tickFm.horizontalAdvance(label);
             // With a sink strip, its scale's labels sit under it: tick labels stay left of it.
             const bool clearOfStrip = l.sink.isEmpty() || x + w / 2 <= l.sink.left() - 4;
-            if (x - w / 2 >= lastRight + 4 && clearOfStrip) {
+            if (l.xTickLabels && x - w / 2 >= lastRight + 4 && clearOfStrip) {
                 plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), label, plot::Align::Center, t.muted);
                 lastRight = x + w / 2;
             }
@@ -443,21 +483,21 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
             const double y = l.image.top() + positionToCell(v, panel.queryRanges) * ch;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(l.image.left() - 6, y), QPointF(l.image.left() - 2, y));
-            if (y - m.small / 2 >= lastBottom) {
+            if (l.yTickLabels && y - m.small / 2 >= lastBottom) {
                 plot::text(p, QPointF(l.image.left() - 6, y), plot::tickLabel(static_cast<double>(v)), plot::Align::Right, t.muted);
                 lastBottom = y + m.small / 2;
             }
         }
-        if (!l.compact) {
-            p.setFont(t.bodyFont());
-            plot::text(p, QPointF(l.image.center().x(), l.image.bottom() + 6 + m.small + m.body / 2),
-                       fitText(QStringList{QObject::tr("key position j"), QObject::tr("key j")}, t.bodyFont(),
-                               l.sink.isEmpty() ? l.image.width() + m.barGap + m.barW : l.image.width()),
+        p.setFont(t.bodyFont());
+        if (!l.xTitle.isEmpty())
+            plot::text(p, l.xTitle.center(),
+                       fitText(QStringList{QObject::tr("key position j"), QObject::tr("key j")}, t.bodyFont(), l.xTitle.width()),
                        plot::Align::Center, t.foreground);
+        if (!l.yTitle.isEmpty()) {
             const FittedText yTitle =
-                fitText(QStringList{QObject::tr("query position i"), QObject::tr("query i")}, t.bodyFont(), l.image.height());
+                fitText(QStringList{QObject::tr("query position i"), QObject::tr("query i")}, t.bodyFont(), l.yTitle.height());
             p.save();
-            p.translate(QPointF(l.image.left() - 6 - m.tickW - 6 - m.body / 2 + 2, l.image.center().y()));
+            p.translate(l.yTitle.center());
             p.rotate(-90);
             plot::text(p, QPointF(0, 0), yTitle, plot::Align::Center, t.foreground);
             p.restore();

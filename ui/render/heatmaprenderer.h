@@ -26,6 +26,13 @@ struct HeatmapPanelLayout {
     QRectF sink;        // the sink-mass strip beside the cells (empty without one)
     QRectF colorbar;    // the colour bar
     bool compact = false;   // subtitle and axis titles left out (by rule: the cells would be too small)
+    // Where this panel's axis titles go (empty: none). Several panels (compare mode: one window of
+    // positions for all) share their axes: the first panel's titles span the grid (left of its
+    // first column, below its lowest panels) and the others have none; tick labels only on the
+    // first column (queries) and under the lowest panel of each column (keys). The cells get the
+    // room a title and tick labels per panel would take.
+    QRectF xTitle, yTitle;
+    bool xTickLabels = true, yTickLabels = true;
 };
 
 // Room around each panel's cells: title and subtitle, tick labels and axis titles, colour bar.
@@ -36,6 +43,7 @@ PanelChrome heatmapChrome(const Theme& theme, bool compact = false, bool sinkStr
 // Geometry of `panels` panels in `rect` (independent of the values), placed by the layout
 // engine (placePanels): the cells fill their share; `square` keeps each cell square;
 // `sinkStrip` puts a narrow strip for each row's sink mass between the cells and the colour bar.
+// With more than one panel the axis titles are the grid's, not each panel's (xTitle, yTitle).
 std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square = false,
                                               bool sinkStrip = false);
 // Whether a result's panels carry a sink-mass strip (a configuration with a sink logit).

@@ -1,6 +1,7 @@
 #include "ui/render/layout.h"
 
 #include "ui/render/plot.h"
+#include "ui/render/typeset.h"
 
 #include <QFontMetricsF>
 #include <QRegularExpression>
@@ -176,7 +177,8 @@ std::vector<PanelPlacement> placePanels(const QRectF& rect, int n, const PanelCh
 
 // ---- Text ----------------------------------------------------------------------------------------------
 
-FittedText fitText(const QString& s, const QFont& font, double width) {
+FittedText fitText(const QString& raw, const QFont& font, double width) {
+    const QString s = typeset(raw);
     const QFontMetricsF fm(font);
     const auto fits = [&](const QString& t) { return fm.horizontalAdvance(t) <= width + 0.01; };
     if (fits(s)) return {s, fm.horizontalAdvance(s), false};
@@ -205,8 +207,9 @@ FittedText fitText(const QStringList& forms, const QFont& font, double width) {
     if (forms.isEmpty()) return {};
     const QFontMetricsF fm(font);
     for (qsizetype i = 0; i < forms.size(); ++i) {
-        const double w = fm.horizontalAdvance(forms[i]);
-        if (w <= width + 0.01) return {forms[i], w, i > 0};
+        const QString form = typeset(forms[i]);
+        const double w = fm.horizontalAdvance(form);
+        if (w <= width + 0.01) return {form, w, i > 0};
     }
     FittedText f = fitText(forms.back(), font, width);
     f.elided = true;

@@ -45,6 +45,29 @@ double maxRadius(const PairsResult& r) {
     return m > 0 && std::isfinite(m) ? m : 1.0;
 }
 
+// The side of the largest circles `k` cells get in `body` (`labelH` of text lines each, above and
+// below), over every grid of columns × rows; `cols` receives the best grid's columns.
+double bestCircleSide(const QRectF& body, int k, double labelH, int& cols) {
+    double side = 0;
+    cols = k;
+    for (int c = 1; c <= k; ++c) {
+        const int r = (k + c - 1) / c;
+        const double sd = std::min(body.width() / c - 4, body.height() / r - labelH);
+        if (sd > side + 1e-9) {
+            side = sd;
+            cols = c;
+        }
+    }
+    return side;
+}
+
+// Text lines of a cell with its text (two above the circle, two below) and without (the position
+// labels only).
+double cellLabelHeight(const Theme& t, bool cellText) {
+    const double small = plot::lineHeight(t.smallFont());
+    return cellText ? small * 4.6 + 8 : small * 2.4 + 4;
+}
+
 QPointF toScreen(const PairsCellLayout& l, const QPointF& v) { return {l.center.x() + v.x() * l.scale, l.center.y() - v.y() * l.scale}; }
 
 }  // namespace
@@ -63,8 +86,8 @@ bool trailAsDots(const PairPanel& pair) {
 
 QString angleText(double a) {
     const double turns = a / (2 * std::numbers::pi);
-    if (std::abs(turns) >= 1.0) return QObject::tr("%1 rad (%2 turns)").arg(plot::tickLabel(a), QString::number(turns, 'f', 2));
-    return QObject::tr("%1 rad (%2°)").arg(QString::number(a, 'g', 4), QString::number(a * 180.0 / std::numbers::pi, 'g', 3));
+    if (std::abs(turns) >= 1.0) return QObject::tr("%1 rad (%2 turns)").arg(plot::tickLabel(a), QString::number(turns, 'g', 4));
+    return QObject::tr("%1 rad (%2°)").arg(QString::number(a, 'g', 4), QString::number(a * 180.0 / std::numbers::pi, 'g', 4));
 }
 
 QColor positionColor(int k, int n, const Theme& t) {
@@ -106,25 +129,13 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
             // The grid (columns × rows) whose circles are largest; a cell is as wide as its
             // share and as tall as its circle plus its text lines (two above, two below). When
             // the circles would be smaller than three lines of text, the lines go (by rule).
-            const auto best = [&](double labelH, int& cols) {
-                double side = 0;
-                for (int c2 = 1; c2 <= k; ++c2) {
-                    const int r2 = (k + c2 - 1) / c2;
-                    const double sd = std::min(body.width() / c2 - 4, body.height() / r2 - labelH);
-                    if (sd > side + 1e-9) {
-                        side = sd;
-                        cols = c2;
-                    }
-                }
-                return side;
-            };
             int cols = k;
-            double labelH = small * 4.6 + 8;
-            double plotSide = best(labelH, cols);
+            double labelH = cellLabelHeight(t, true);
+            double plotSide = bestCircleSide(body, k, labelH, cols);
             if (plotSide < small * 3) {
                 r.cellText = false;
-                labelH = small * 2.4 + 4;   // room for the position labels outside the circle
-                plotSide = best(labelH, cols);
+                labelH = cellLabelHeight(t, false);   // room for the position labels outside the circle
+                plotSide = bestCircleSide(body, k, labelH, cols);
             }
             plotSide = std::max(10.0, plotSide);
             const double cw = body.width() / cols;
@@ -171,6 +182,22 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
         rows.push_back(r);
     }
     return rows;
+}
+
+int automaticPairsFor(const QRectF& rect, int configs, const Theme& t) {
+    // A row's body as layoutPairs makes it, with a header of a title, two lines of summary and
+    // the legend.
+    const double rowH = rect.height() / std::max(1, configs);
+    const double small = plot::lineHeight(t.smallFont());
+    const double header = plot::lineHeight(t.titleFont()) + 4 + 3 * (small + 4);
+    const QRectF body(0, 0, rect.width() - 8, rowH - header - 6);
+    const double labelH = cellLabelHeight(t, true);
+    int cols = 0;
+    const double four = bestCircleSide(body, 4, labelH, cols);
+    const double eight = bestCircleSide(body, 8, labelH, cols);
+    // Eight cells must stay as wide as their text lines (else the numbers would be cut).
+    const double textW = QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("θᵢ = 0.0001334 rad/pos"));
+    return four > small * 3 && eight >= 0.85 * four && body.width() / cols >= textW ? 8 : 4;
 }
 
 static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowLayout& r, const Theme& t) {

@@ -36,6 +36,12 @@ struct PairsRowLayout {
 
 std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& result, const Theme& theme);
 
+// How many automatic pairs (DisplaySpec::autoPairs) a pair-vector view of this size shows for
+// `configs` configurations: four, or eight when eight circles in their best grid are at least
+// 85 % as large as four would be and each cell is as wide as its text lines (a wide and tall
+// pane then shows twice the frequencies instead of leaving its lower half empty).
+int automaticPairsFor(const QRectF& rect, int configs, const Theme& theme);
+
 // Colour of the k-th of n positions of interest (sequential, readable on the theme's background).
 QColor positionColor(int k, int n, const Theme& theme);
 

@@ -1,6 +1,7 @@
 #include "ui/render/plot.h"
 
 #include "ui/render/layout.h"
+#include "ui/render/typeset.h"
 
 #include <QFontMetricsF>
 #include <QPainterPath>
@@ -112,11 +113,11 @@ QString tickLabel(double v, bool log) {
         if (std::abs(e - std::round(e)) < 1e-9) {
             const int k = static_cast<int>(std::round(e));
             if (k >= 0 && k <= 4) return QString::number(std::pow(10.0, k), 'f', 0);
-            if (k < 0 && k >= -3) return QString::number(v, 'g', 3);
+            if (k < 0 && k >= -3) return QString::number(v, 'g', 4);
             return QStringLiteral("1e%1").arg(k);
         }
     }
-    if (av >= 1e6 || av < 1e-3) return QString::number(v, 'g', 3);
+    if (av >= 1e6 || av < 1e-3) return QString::number(v, 'g', 4);
     if (std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, av)) return QString::number(static_cast<long long>(std::llround(v)));
     return QString::number(v, 'g', 4);
 }
@@ -124,7 +125,8 @@ QString tickLabel(double v, bool log) {
 double lineHeight(const QFont& f) { return QFontMetricsF(f).height(); }
 
 namespace {
-QRectF textAt(QPainter& p, const QPointF& at, const QString& s, Align h, const QColor& c, bool elided) {
+QRectF textAt(QPainter& p, const QPointF& at, const QString& raw, Align h, const QColor& c, bool elided) {
+    const QString s = typeset(raw);
     const QFontMetricsF fm(p.font());
     const double w = fm.horizontalAdvance(s);
     const double ht = fm.height();
@@ -178,9 +180,10 @@ void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,
     p.restore();
 }
 
-double wrappedText(QPainter& p, const QRectF& r, const QString& s, const QColor& c) {
+double wrappedText(QPainter& p, const QRectF& r, const QString& raw, const QColor& c) {
     // Text that does not fit the rectangle's height is shortened by rule (whole words, then "…"),
     // never drawn over what lies below it.
+    const QString s = typeset(raw);
     constexpr int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
     const QFontMetricsF fm(p.font());
     const auto heightOf = [&](const QString& x) { return fm.boundingRect(r, flags, x).height(); };

@@ -5,6 +5,7 @@
 #include "ui/render/formula.h"
 #include "ui/render/layersrenderer.h"
 #include "ui/render/plot.h"
+#include "ui/render/typeset.h"
 
 #include <QFontMetricsF>
 #include <QMouseEvent>
@@ -53,7 +54,7 @@ qreal text(QPainter& p, qreal x, qreal y, qreal w, const QString& s, const QFont
     p.setFont(f);
     p.setPen(c);
     QRectF used;
-    p.drawText(QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, s, &used);
+    p.drawText(QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, typeset(s), &used);
     return used.height();
 }
 qreal textHeight(QPainter& p, qreal w, const QString& s, const QFont& f) {
@@ -177,7 +178,7 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
         }
         p.setPen(t.foreground);
         p.setFont(sf);
-        p.drawText(QPointF(plot.left() + 30, ly + fm.ascent()), s.name);
+        p.drawText(QPointF(plot.left() + 30, ly + fm.ascent()), typeset(s.name));
         ly += fm.height();
     }
     return total;

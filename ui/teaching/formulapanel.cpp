@@ -13,6 +13,7 @@
 #include "ui/panel/controls.h"
 #include "ui/model/results.h"
 #include "ui/model/scene.h"
+#include "ui/render/typeset.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -630,7 +631,7 @@ qreal paintSheet(QPainter& p, const QRectF& rect, const SheetContent& sheet) {
         const QFontMetricsF fm(titleF, p.device());
         const QRectF r(rect.left(), y, rect.width(), fm.height() * 3);
         QRectF used;
-        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, sheet.title, &used);
+        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, typeset(sheet.title), &used);
         y += used.height() + pad * 1.5;
     }
     for (std::size_t i = 0; i < sheet.formulas.size(); ++i) {
@@ -640,7 +641,7 @@ qreal paintSheet(QPainter& p, const QRectF& rect, const SheetContent& sheet) {
             const QFontMetricsF fm(labelF, p.device());
             QRectF used;
             p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 3), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
-                       sheet.labels[i], &used);
+                       typeset(sheet.labels[i]), &used);
             y += used.height() + pad * 0.4;
         }
         // Shrink a formula that is wider than the panel.
@@ -659,7 +660,7 @@ qreal paintSheet(QPainter& p, const QRectF& rect, const SheetContent& sheet) {
         const QFontMetricsF fm(theme.bodyFont(), p.device());
         QRectF used;
         p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 4), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
-                   sheet.note, &used);
+                   typeset(sheet.note), &used);
         y += used.height();
     }
     p.restore();

@@ -1,6 +1,7 @@
 #include "ui/teaching/stepper.h"
 
 #include "ui/render/formula.h"
+#include "ui/render/typeset.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -48,7 +49,7 @@ qreal wrapped(QPainter& p, const QRectF& r, const QString& s, const QFont& f, co
     p.setFont(f);
     p.setPen(c);
     QRectF used;
-    p.drawText(QRectF(r.left(), r.top(), r.width(), 100000), flags | Qt::TextWordWrap, s, &used);
+    p.drawText(QRectF(r.left(), r.top(), r.width(), 100000), flags | Qt::TextWordWrap, typeset(s), &used);
     return used.height();
 }
 
@@ -135,7 +136,7 @@ qreal paintWorkedStep(QPainter& p, const QRectF& rect, const WorkedExample& ex, 
             if (!label.isEmpty()) {
                 p.setFont(small);
                 p.setPen(t.muted);
-                p.drawText(QPointF(cx, cy + fmS.ascent()), label);
+                p.drawText(QPointF(cx, cy + fmS.ascent()), typeset(label));
                 cy += fmS.height();
             }
             p.setFont(bold);

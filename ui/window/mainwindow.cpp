@@ -6,6 +6,7 @@
 #include "ui/io/session.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/render/layout.h"
+#include "ui/render/pairsrenderer.h"
 #include "ui/teaching/handbook.h"
 #include "ui/views/layersview.h"
 #include "ui/window/welcome.h"
@@ -483,6 +484,7 @@ void MainWindow::updateDisplay() {
     // At most 128 blocks per axis in the window: each one costs a score in the dtype and one in
     // double (past the work budget, one sampled cell each); 300 would add ~20 ms at N = 8192.
     d.precisionCells = std::min(128, precision_->cellsFor(static_cast<int>(s.methods.size())));
+    d.autoPairs = automaticPairsFor(QRectF(QPointF(0, 0), QSizeF(pairs_->size())), static_cast<int>(s.methods.size()), r.theme);
     scheduler_.setDisplay(d);
 }
 

@@ -1,0 +1,100 @@
+// Prose is typeset (ui/render/typeset.h): sub- and superscripts written "θ_i", "R_{n−m}",
+// "x^{2}" reach people as "θᵢ", "Rₙ₋ₘ", "x²", identifiers (rotary_dim) stay as written; and no
+// text any figure or demonstration slide draws holds a raw "_{", "^{" or "x_i".
+#include "core/demonstrations.h"
+#include "ui/io/export.h"
+#include "ui/render/typeset.h"
+#include "ui/teaching/demopanel.h"
+
+#include <QBuffer>
+#include <QRegularExpression>
+#include <QSvgGenerator>
+#include <QtTest>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+class TestTypeset : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void typesetsScripts_data() {
+        QTest::addColumn<QString>("raw");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("theta_i") << "pair i turns θ_i radians" << "pair i turns θᵢ radians";
+        QTest::newRow("w_i_at_start") << "w_i of the sinusoid" << "wᵢ of the sinusoid";
+        QTest::newRow("m_h_before_dot") << "−m_h·(i − j)" << "−mₕ·(i − j)";
+        QTest::newRow("two_letter_base") << "PE_m pair" << "PEₘ pair";
+        QTest::newRow("braced_group") << "R_{n−m} q" << "Rₙ₋ₘ q";
+        QTest::newRow("combining_mark_base") << "q̃_j k̃_j*" << "q̃ⱼ k̃ⱼ*";
+        QTest::newRow("superscript_group") << "e^{i(m−n)θ}" << "eⁱ⁽ᵐ⁻ⁿ⁾ᶿ";
+        QTest::newRow("identifier_kept") << "rotary_dim and inv_freq" << "rotary_dim and inv_freq";
+        QTest::newRow("long_base_kept") << "theta_i" << "theta_i";
+        QTest::newRow("word_subscript_kept") << "n_heads" << "n_heads";
+        QTest::newRow("paren_exponent_kept") << "base^(−2i/d)" << "base^(−2i/d)";
+        QTest::newRow("no_unicode_form_kept") << "x_q" << "x_q";
+        QTest::newRow("plain") << "scores · N = 64" << "scores · N = 64";
+    }
+    void typesetsScripts() {
+        QFETCH(QString, raw);
+        QFETCH(QString, shown);
+        QCOMPARE(typeset(raw), shown);
+        QCOMPARE(typeset(shown), shown);   // idempotent
+        QCOMPARE(hasRawScript(raw), raw != shown);
+    }
+
+    // Every text of every view's figure, for every method (the layout report holds what was drawn).
+    void figureTextsAreTypeset_data() {
+        QTest::addColumn<QString>("method");
+        for (auto m : EnumKeys<Method>::keys) QTest::newRow(m.key.data()) << QString::fromUtf8(m.key.data());
+    }
+    void figureTextsAreTypeset() {
+        QFETCH(QString, method);
+        SceneParams scene;
+        scene.methods.front().params.method = *enumFromKey<Method>(method.toStdString());
+        QStringList raw;
+        const QStringList views = viewKeys() << QStringLiteral("all");
+        for (const QString& view : views) {
+            ExportRequest r;
+            r.view = viewFromKey(view);
+            r.format = ExportFormat::Json;
+            r.pixels = QSize(1920, 1080);
+            const LayoutReport report = exportLayout(scene, r);
+            QVERIFY(!report.items.empty());
+            for (const auto& item : report.items)
+                if (hasRawScript(item.text)) raw << view + QStringLiteral(": ") + item.text;
+        }
+        QVERIFY2(raw.isEmpty(), qPrintable(raw.join(QLatin1Char('\n'))));
+    }
+
+    // Every demonstration as its slide draws it (SVG keeps the text as text).
+    void demonstrationTextsAreTypeset_data() {
+        QTest::addColumn<int>("id");
+        for (const auto& d : demonstrations()) QTest::newRow(d.key.c_str()) << int(d.id);
+    }
+    void demonstrationTextsAreTypeset() {
+        QFETCH(int, id);
+        QByteArray bytes;
+        {
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::WriteOnly);
+            QSvgGenerator svg;
+            svg.setOutputDevice(&buffer);
+            svg.setSize(QSize(1400, 900));
+            QPainter p(&svg);
+            paintDemo(p, QRectF(0, 0, 1400, 900), static_cast<DemoId>(id), themeByName(QStringLiteral("light")));
+        }
+        static const QRegularExpression textItem(QStringLiteral(">([^<>]+)</text>"));
+        QStringList raw;
+        int texts = 0;
+        for (auto it = textItem.globalMatch(QString::fromUtf8(bytes)); it.hasNext();) {
+            const QString t = it.next().captured(1).replace(QStringLiteral("&amp;"), QStringLiteral("&"));
+            ++texts;
+            if (hasRawScript(t)) raw << t;
+        }
+        QVERIFY(texts > 3);
+        QVERIFY2(raw.isEmpty(), qPrintable(raw.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(TestTypeset)
+#include "test_typeset.moc"

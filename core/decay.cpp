@@ -530,13 +530,7 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
             mapped.push_back(d);
         }
         mapped.push_back(top);
-        SinusoidalParams sp;
-        sp.dim = tp.dim;
-        sp.base = 10000.0;
-        sp.layout = SinusoidalLayout::Concat;
-        sp.frequencies = SinusoidalFrequencies::Vaswani;
-        sp.precision = Precision::Float32;
-        const Vector w = sinusoidalFrequencies(sp);
+        const Vector w = sinusoidalFrequencies(transformerXLSinusoid(tp.dim));
         const Eigen::Index K = w.size();
         // The weights W_R (dim × dim numbers) count as dim distances.
         if (auto e = workLimit(static_cast<std::int64_t>(mapped.size()) + tp.dim, K, true, maxD, 4.0)) return *e;
@@ -819,13 +813,7 @@ std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams
         const std::int64_t above = tp.clamp_len > 0 ? std::min(hi, tp.clamp_len) : hi;
         const std::int64_t top2 = std::max(above, -lo);
         if (top2 >= (std::int64_t{1} << 24) || static_cast<double>(top2 + 1) * tp.dim > kFastWorkLimit) return std::nullopt;
-        SinusoidalParams sp;
-        sp.dim = tp.dim;
-        sp.base = 10000.0;
-        sp.layout = SinusoidalLayout::Concat;
-        sp.frequencies = SinusoidalFrequencies::Vaswani;
-        sp.precision = Precision::Float32;
-        const Vector w = sinusoidalFrequencies(sp);
+        const Vector w = sinusoidalFrequencies(transformerXLSinusoid(tp.dim));
         const Eigen::Index K = w.size();
         const TransformerXLWeights wt = transformerXLWeights(tp);
         const Vector coef = wt.w_r.transpose() * (Vector::Ones(tp.dim) + wt.v);

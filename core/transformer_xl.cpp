@@ -67,13 +67,17 @@ Matrix transformerXLPosEmb(int dim, const std::vector<std::int64_t>& distances) 
     // PositionalEmbedding(demb): inv_freq = 1 / (10000 ** (arange(0.0, demb, 2.0) / demb)),
     // sinusoid_inp = ger(pos_seq, inv_freq), cat([sin, cos]) — all float32; this is the concat,
     // Vaswani, float32 sinusoidal table.
+    return sinusoidalEncoding(transformerXLSinusoid(dim), distances);
+}
+
+SinusoidalParams transformerXLSinusoid(int dim) {
     SinusoidalParams sp;
     sp.dim = std::max(dim, 1);
     sp.base = 10000.0;
     sp.layout = SinusoidalLayout::Concat;
     sp.frequencies = SinusoidalFrequencies::Vaswani;
     sp.precision = Precision::Float32;
-    return sinusoidalEncoding(sp, distances);
+    return sp;
 }
 
 TransformerXLWeights transformerXLWeights(const TransformerXLParams& params) {

@@ -12,6 +12,7 @@
 // clamp_len from above when clamp_len > 0 (negative d, keys after the query, are left as they
 // are — the causal mask hides them; pos_emb is defined for them).
 #include "core/param.h"
+#include "core/sinusoidal.h"
 #include "core/types.h"
 
 namespace poslab {
@@ -39,6 +40,10 @@ Check transformerXLValidateKeyLength(std::int64_t key_length, int dim);
 // sinusoidalEncoding with concat layout, Vaswani frequencies, base 10000, Float32).
 // Precondition: dim even >= 2.
 Matrix transformerXLPosEmb(int dim, const std::vector<std::int64_t>& distances);
+
+// The sinusoid of those rows: concat layout, Vaswani frequencies, base 10000, float32
+// (PositionalEmbedding(demb) of the reference). inv_freq_k = 1 / 10000^(2k/dim), k < dim/2.
+SinusoidalParams transformerXLSinusoid(int dim);
 
 struct TransformerXLWeights {
     Vector u, v;     // dim

@@ -9,6 +9,7 @@
 #include "ui/render/layout.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/render/plot.h"
+#include "support/figuretexts.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -380,13 +381,8 @@ private Q_SLOTS:
         // A decimal fraction or a number in exponent form (integers are exact).
         static const QRegularExpression number(QStringLiteral("(?<![\\w.])(\\d+\\.\\d+(?:e[+-]?\\d+)?|\\d+e[+-]?\\d+)"));
         QStringList long_;
-        const QStringList views = viewKeys() << QStringLiteral("all");
-        for (const QString& view : views) {
-            ExportRequest r;
-            r.view = viewFromKey(view);
-            r.format = ExportFormat::Json;
-            r.pixels = QSize(1920, 1080);
-            for (const auto& item : exportLayout(scene, r).items)
+        for (const auto& [view, report] : testsupport::everyFigureLayout(scene)) {
+            for (const auto& item : report.items)
                 for (auto it = number.globalMatch(item.text); it.hasNext();) {
                     QString digits = it.next().captured(1);
                     digits = digits.left(digits.indexOf(QLatin1Char('e')) < 0 ? digits.size() : digits.indexOf(QLatin1Char('e')));

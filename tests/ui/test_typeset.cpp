@@ -5,6 +5,7 @@
 #include "ui/io/export.h"
 #include "ui/render/typeset.h"
 #include "ui/teaching/demopanel.h"
+#include "support/figuretexts.h"
 
 #include <QBuffer>
 #include <QRegularExpression>
@@ -52,13 +53,7 @@ private Q_SLOTS:
         SceneParams scene;
         scene.methods.front().params.method = *enumFromKey<Method>(method.toStdString());
         QStringList raw;
-        const QStringList views = viewKeys() << QStringLiteral("all");
-        for (const QString& view : views) {
-            ExportRequest r;
-            r.view = viewFromKey(view);
-            r.format = ExportFormat::Json;
-            r.pixels = QSize(1920, 1080);
-            const LayoutReport report = exportLayout(scene, r);
+        for (const auto& [view, report] : testsupport::everyFigureLayout(scene)) {
             QVERIFY(!report.items.empty());
             for (const auto& item : report.items)
                 if (hasRawScript(item.text)) raw << view + QStringLiteral(": ") + item.text;

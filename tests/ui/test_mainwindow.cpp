@@ -279,6 +279,56 @@ private Q_SLOTS:
         shot(w, QStringLiteral("panel_projector_text1.5_") + QString::fromLatin1(QTest::currentDataTag()));
     }
 
+    // The views keep half the window: on a 1280-pixel screen (a classroom projector; text ×1.5
+    // too) the teaching dock becomes a tab beside the parameters, so that the window fits the
+    // screen and each plot has room; at 1920 the docks stand side by side, and a window widened
+    // again gets its teaching dock back on the right.
+    void viewsKeepHalfTheWindow_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<bool>("tabbed");
+        QTest::newRow("1280x720_light") << QSize(1280, 720) << "light" << 1.0 << true;
+        QTest::newRow("1280x720_projector_text1.5") << QSize(1280, 720) << "projector" << 1.5 << true;
+        QTest::newRow("1920x1080_light") << QSize(1920, 1080) << "light" << 1.0 << false;
+        QTest::newRow("1920x1080_projector") << QSize(1920, 1080) << "projector" << 1.0 << false;
+    }
+    void viewsKeepHalfTheWindow() {
+        QFETCH(QSize, size);
+        QFETCH(QString, theme);
+        QFETCH(double, fontScale);
+        QFETCH(bool, tabbed);
+        MainWindow w(false);
+        w.scene()->edit(QStringLiteral("look"), QString(), [&](SceneParams& s) {
+            s.view.theme = theme;
+            s.view.fontScale = fontScale;
+        });
+        QVERIFY(open(w, size));
+        auto* params = w.findChild<QDockWidget*>(QStringLiteral("parametersDock"));
+        auto* teach = w.findChild<QDockWidget*>(QStringLiteral("teachingDock"));
+        QVERIFY(params && teach);
+        QTRY_COMPARE(w.tabifiedDockWidgets(params).contains(teach), tabbed);
+        QVERIFY(settle(w));
+        shot(w, QStringLiteral("room_") + QString::fromLatin1(QTest::currentDataTag()));
+        QVERIFY2(w.width() <= size.width(), qPrintable(QStringLiteral("window %1 px wide on a %2 px screen").arg(w.width()).arg(size.width())));
+        auto* heat = w.findChild<HeatmapView*>(QStringLiteral("heatmapView"));
+        auto* pairs = w.findChild<PairsView*>(QStringLiteral("pairsView"));
+        QVERIFY(heat && pairs);
+        QVERIFY2(heat->width() + pairs->width() >= w.width() / 2 - 16,
+                 qPrintable(QStringLiteral("views %1 + %2 of %3").arg(heat->width()).arg(pairs->width()).arg(w.width())));
+        // The heatmap's cells (what the renderer lays out in the view) are no thumbnail (before
+        // the teaching dock made room, ×1.5 type at 1280 left them about ten pixels wide).
+        const auto cells = layoutHeatmap(QRectF(QPointF(0, 0), QSizeF(heat->size())), 1, heat->theme()).front().image;
+        QVERIFY2(std::min(cells.width(), cells.height()) >= (fontScale > 1 ? 100 : 150),
+                 qPrintable(QStringLiteral("heatmap cells %1 × %2").arg(cells.width()).arg(cells.height())));
+        if (tabbed) {   // wider again: the teaching dock goes back to the right
+            w.resize(2560, size.height());
+            QTRY_VERIFY(!w.tabifiedDockWidgets(params).contains(teach));
+            QCOMPARE(w.dockWidgetArea(teach), Qt::RightDockWidgetArea);
+            QVERIFY(teach->isVisible());
+        }
+    }
+
     // The window places its views as every figure does (ui/render/layout.h placeViews): at a
     // laptop's and a full-HD screen's size, in the projector theme with text ×1.5, in compare
     // mode, with the contributions view shown; a dragged splitter keeps its place.

@@ -5,8 +5,10 @@
 #include "ui/io/qkfile.h"
 #include "ui/io/session.h"
 #include "ui/panel/parameterpanel.h"
+#include "ui/render/heatmaprenderer.h"
 #include "ui/render/layout.h"
 #include "ui/render/pairsrenderer.h"
+#include "ui/teaching/demopanel.h"
 #include "ui/teaching/handbook.h"
 #include "ui/views/layersview.h"
 #include "ui/window/welcome.h"
@@ -21,6 +23,10 @@
 #include <QDialog>
 #include <QKeyEvent>
 #include <QDockWidget>
+#include <QStyle>
+#include <QTabWidget>
+
+#include <cmath>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -100,14 +106,12 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     scroll->setWidget(panel_);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    // The dock is as wide as the panel needs at its text size (a projector's larger type too),
-    // up to 40 % of the window; past that the panel scrolls rather than being cut.
-    const auto fitPanel = [this, scroll] {
-        const int need = panel_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 8;
-        scroll->setMinimumWidth(std::min(std::max(need, 300), std::max(380, width() * 2 / 5)));
-    };
-    fitPanel();
-    connect(panel_, &ParameterPanel::lookChanged, this, fitPanel);
+    panelScroll_ = scroll;
+    fitPanelWidth();
+    connect(panel_, &ParameterPanel::lookChanged, this, [this] {
+        fitPanelWidth();
+        fitDocks();
+    });
     auto* dock = new QDockWidget(tr("Parameters"), this);
     dock->setObjectName(QStringLiteral("parametersDock"));
     dock->setWidget(scroll);
@@ -550,6 +554,7 @@ void MainWindow::saveWindowState() {
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/arranged"), userArranged_);
+    settings.setValue(QStringLiteral("window/docksTabbedForRoom"), docksTabbedForRoom_);
     settings.setValue(QStringLiteral("window/rows"), rows_->saveState());
     settings.setValue(QStringLiteral("window/top"), top_->saveState());
     settings.setValue(QStringLiteral("window/bottom"), bottom_->saveState());
@@ -575,6 +580,55 @@ void MainWindow::moveEvent(QMoveEvent* e) {
 void MainWindow::resizeEvent(QResizeEvent* e) {
     QMainWindow::resizeEvent(e);
     scheduleWindowStateSave();
+    if (!fitDocksQueued_) {   // once the resize has settled (moving a dock resizes again)
+        fitDocksQueued_ = true;
+        QTimer::singleShot(0, this, [this] {
+            fitDocksQueued_ = false;
+            fitDocks();
+        });
+    }
+}
+
+void MainWindow::fitDocks() {
+    auto* params = findChild<QDockWidget*>(QStringLiteral("parametersDock"));
+    auto* teach = findChild<QDockWidget*>(QStringLiteral("teachingDock"));
+    if (!params || !teach || fullScreenView_) return;
+    const Theme t = heatmap_->theme();
+    // Two plots side by side: each a heatmap's chrome around at least 160 pixels of cells.
+    const PanelChrome c = heatmapChrome(t);
+    const int twoViews = static_cast<int>(std::ceil(2 * (c.left + c.right + 160) + viewGap(t)));
+    const int need = std::max(twoViews, width() / 2);
+    const int separators = 2 * style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this) + 4;
+    const int paramsW = !params->isHidden() ? std::max(panelWidthNeeded(), 300) : 0;
+    const int teachW = std::max({teach->minimumWidth(), teach->minimumSizeHint().width(), 400});
+    const int roomBeside = width() - paramsW - teachW - separators;   // for the views, with the teaching dock beside them
+    if (!tabifiedDockWidgets(params).contains(teach)) {
+        docksTabbedForRoom_ = false;
+        const bool ours = dockWidgetArea(teach) == Qt::RightDockWidgetArea && !teach->isFloating() && !teach->isHidden() &&
+                          dockWidgetArea(params) == Qt::LeftDockWidgetArea && !params->isFloating() && !params->isHidden();
+        if (!ours || roomBeside >= need) return;
+        // The tab in front: the parameters, unless a demonstration is on show in the teaching dock.
+        const auto* tabs = teach->findChild<QTabWidget*>(QStringLiteral("teachingTabs"));
+        const auto* demo = tabs ? qobject_cast<const DemoPanel*>(tabs->currentWidget()) : nullptr;
+        const bool showingDemo = demo && demo->currentDemo().has_value();
+        tabifyDockWidget(params, teach);
+        (showingDemo ? teach : params)->raise();
+        docksTabbedForRoom_ = true;
+    } else if (docksTabbedForRoom_ && roomBeside >= need + 40) {   // (40: no flicker about the edge)
+        addDockWidget(Qt::RightDockWidgetArea, teach);
+        teach->show();
+        docksTabbedForRoom_ = false;
+    }
+}
+
+int MainWindow::panelWidthNeeded() const {
+    return panel_->minimumSizeHint().width() + panelScroll_->verticalScrollBar()->sizeHint().width() + 8;
+}
+
+void MainWindow::fitPanelWidth() {
+    // The dock is as wide as the panel needs at its text size (a projector's larger type too), up
+    // to 40 % of the window; past that the panel scrolls rather than being cut.
+    panelScroll_->setMinimumWidth(std::min(std::max(panelWidthNeeded(), 300), std::max(380, width() * 2 / 5)));
 }
 
 void MainWindow::restoreSettings() {
@@ -583,6 +637,7 @@ void MainWindow::restoreSettings() {
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     // Splitter sizes the user chose; else the layout engine's (applyLayout).
     userArranged_ = settings.value(QStringLiteral("window/arranged"), false).toBool();
+    docksTabbedForRoom_ = settings.value(QStringLiteral("window/docksTabbedForRoom"), false).toBool();
     if (userArranged_) {
         rows_->restoreState(settings.value(QStringLiteral("window/rows")).toByteArray());
         top_->restoreState(settings.value(QStringLiteral("window/top")).toByteArray());

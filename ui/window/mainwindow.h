@@ -14,6 +14,7 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QScrollArea;
 class QSplitter;
 class QTimer;
 class QAction;
@@ -100,6 +101,14 @@ private:
     // The splitters' sizes as the layout engine places the visible views (ui/render/layout.h:
     // the same placement as `figure all` and every export), unless the user dragged a splitter.
     void applyLayout();
+    // The views keep at least half the window's width (and room for two plots side by side): where
+    // the parameters and the teaching dock beside each other would leave them less (a 1280-pixel
+    // projector, text ×1.5), the teaching dock becomes a tab of the parameters' dock; it goes back
+    // to the right once there is room again, unless the user has moved it meanwhile.
+    void fitDocks();
+    // The parameter panel's width at its text size (its minimum size hint and a scroll bar).
+    int panelWidthNeeded() const;
+    void fitPanelWidth();
     void saveSettings();
     // The window's part of the settings (geometry, maximised, docks, splitters), flushed to disk.
     void saveWindowState();
@@ -119,6 +128,7 @@ private:
     Scene scene_;
     Scheduler scheduler_;
     ParameterPanel* panel_ = nullptr;
+    QScrollArea* panelScroll_ = nullptr;
     PairsView* pairs_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     DecayView* decay_ = nullptr;
@@ -130,6 +140,8 @@ private:
     QSplitter* rows_ = nullptr;
     QSplitter* top_ = nullptr;
     QSplitter* bottom_ = nullptr;
+    bool docksTabbedForRoom_ = false;   // fitDocks() made the teaching dock a tab of the parameters'
+    bool fitDocksQueued_ = false;
     bool userArranged_ = false;   // a splitter was dragged: its sizes stay (View → Arrange views to fit resets)
     QAction* viewActions_[6] = {};
     QAction* undo_ = nullptr;

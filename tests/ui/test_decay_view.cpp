@@ -5,6 +5,7 @@
 #include "core/attention.h"
 #include "core/decay.h"
 #include "core/rope.h"
+#include "ui/io/export.h"
 #include "ui/model/compute.h"
 #include "ui/render/decayrenderer.h"
 #include "ui/render/frequencyrenderer.h"
@@ -329,6 +330,30 @@ private Q_SLOTS:
         const QString tip = v.toolTipAt(widgetPt);
         QVERIFY2(tip.contains(QStringLiteral("distance i − j = 20")), qPrintable(tip));
         QVERIFY(tip.contains(QString::fromStdString(formatNumber(r.series[0].value[20]))));
+    }
+
+    // The θ axis on the right of the frequency plot is ticked at θ's own round values (1, 0.1,
+    // 0.01 …) where 2π/θ falls on the wavelength axis, not at 2π/(10^k) ("6.283e-05").
+    void thetaAxisHasRoundTicks_data() {
+        QTest::addColumn<double>("base");
+        QTest::newRow("base_10000") << 10000.0;
+        QTest::newRow("base_500000") << 500000.0;
+    }
+    void thetaAxisHasRoundTicks() {
+        QFETCH(double, base);
+        SceneParams s;
+        s.methods[0].params.rope.base = base;
+        ExportRequest r;
+        r.view = ViewKind::Frequencies;
+        r.format = ExportFormat::Json;
+        r.pixels = QSize(1200, 800);
+        const LayoutReport report = exportLayout(s, r);
+        QStringList texts;
+        for (const auto& item : report.items) texts << item.text;
+        QVERIFY2(!texts.filter(QStringLiteral("6.283")).size(), qPrintable(texts.join(QLatin1Char('|'))));
+        // θ_0 = 1 and θ_last ≈ base^(−(d−2)/d): every power of ten in between is a tick.
+        for (const QString& tick : {QStringLiteral("1"), QStringLiteral("0.1"), QStringLiteral("0.01"), QStringLiteral("0.001")})
+            QVERIFY2(texts.contains(tick), qPrintable(tick + QStringLiteral(" not in ") + texts.join(QLatin1Char('|'))));
     }
 
     void frequenciesAreTheCoresBeforeAndAfter_data() {

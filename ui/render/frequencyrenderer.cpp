@@ -18,6 +18,15 @@ namespace {
 
 constexpr double kTwoPi = 2 * std::numbers::pi;
 
+// The θ axis beside a wavelength axis from `lo` to `hi` positions: θ = 2π / wavelength, ticked at
+// θ's own round values (powers of ten: 1, 0.1, 0.01 …), not at the wavelengths' (6.283e-05 …).
+std::vector<double> thetaTicks(double lo, double hi, int maxTicks) {
+    std::vector<double> out;
+    for (double th : plot::ticks(kTwoPi / hi, kTwoPi / lo, maxTicks, true))
+        if (th >= kTwoPi / hi * (1 - 1e-12) && th <= kTwoPi / lo * (1 + 1e-12)) out.push_back(th);
+    return out;
+}
+
 // One line per configuration; `brief`: a method without frequencies says only that (the rule when
 // the full notes would take more than a third of the view).
 QStringList notes(const FrequencyResult& r, bool brief = false) {
@@ -302,7 +311,7 @@ FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& res
     QMarginsF m = plot::axesMargins(t);
     // The θ axis on the right: its widest tick label, then its title.
     double thetaW = 0;
-    for (double wl : plot::ticks(l.lo, l.hi, 12, true)) thetaW = std::max(thetaW, fm.horizontalAdvance(plot::tickLabel(kTwoPi / wl)));
+    for (double th : thetaTicks(l.lo, l.hi, 12)) thetaW = std::max(thetaW, fm.horizontalAdvance(plot::tickLabel(th)));
     m.setRight(thetaW + 6 + 6 + plot::lineHeight(t.bodyFont()) + 4);
     l.area = freqArea;
     l.plot = freqArea.marginsRemoved(m);
@@ -353,10 +362,10 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     // Right axis: θ = 2π/wavelength at the same heights.
     p.setFont(t.smallFont());
     p.setPen(QPen(t.foreground, t.axisWidth));
-    for (double wl : plot::ticks(l.lo, l.hi, std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))), true)) {
-        const double yy = ay.map(wl);
+    for (double th : thetaTicks(l.lo, l.hi, std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))))) {
+        const double yy = ay.map(kTwoPi / th);
         p.drawLine(QPointF(l.plot.right(), yy), QPointF(l.plot.right() + 4, yy));
-        plot::text(p, QPointF(l.plot.right() + 6, yy), plot::tickLabel(kTwoPi / wl), plot::Align::Left, t.muted);
+        plot::text(p, QPointF(l.plot.right() + 6, yy), plot::tickLabel(th), plot::Align::Left, t.muted);
     }
     p.setFont(t.bodyFont());
     p.save();

@@ -193,6 +193,7 @@ private Q_SLOTS:
         w.show();
         w.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(settle(w));
         QWidget* v = w.findChild<QWidget*>(view);
         QVERIFY(v);
         auto* home = qobject_cast<QSplitter*>(v->parentWidget());
@@ -276,6 +277,15 @@ private Q_SLOTS:
         // What is drawn: the panel's background is the theme's panel colour.
         const QImage img = w.panel()->grab().toImage();
         QCOMPARE(img.pixelColor(2, img.height() - 3).rgb(), t.panel.rgb());
+        // The teaching dock's widgets too (its tabs, the formula panel's spin boxes).
+        auto* tabs = w.findChild<QTabWidget*>(QStringLiteral("teachingTabs"));
+        QVERIFY(tabs);
+        QVERIFY(tabs->font().pointSizeF() >= appPt * 1.5 - 1e-9);
+        QCOMPARE(tabs->palette().color(QPalette::Window), t.panel);
+        auto* spin = tabs->findChild<QSpinBox*>();
+        QVERIFY(spin);
+        QVERIFY(spin->font().pointSizeF() >= appPt * 1.5 - 1e-9);
+        QCOMPARE(spin->palette().color(QPalette::Text), t.foreground);
         shot(w, QStringLiteral("panel_projector_text1.5_") + QString::fromLatin1(QTest::currentDataTag()));
     }
 
@@ -291,7 +301,9 @@ private Q_SLOTS:
         QTest::newRow("1280x720_light") << QSize(1280, 720) << "light" << 1.0 << true;
         QTest::newRow("1280x720_projector_text1.5") << QSize(1280, 720) << "projector" << 1.5 << true;
         QTest::newRow("1920x1080_light") << QSize(1920, 1080) << "light" << 1.0 << false;
-        QTest::newRow("1920x1080_projector") << QSize(1920, 1080) << "projector" << 1.0 << false;
+        QTest::newRow("1920x1080_dark") << QSize(1920, 1080) << "dark" << 1.0 << false;
+        // The projector's larger type widens both docks past half the window.
+        QTest::newRow("1920x1080_projector") << QSize(1920, 1080) << "projector" << 1.0 << true;
     }
     void viewsKeepHalfTheWindow() {
         QFETCH(QSize, size);
@@ -322,6 +334,12 @@ private Q_SLOTS:
         QVERIFY2(std::min(cells.width(), cells.height()) >= (fontScale > 1 ? 100 : 150),
                  qPrintable(QStringLiteral("heatmap cells %1 × %2").arg(cells.width()).arg(cells.height())));
         if (tabbed) {   // wider again: the teaching dock goes back to the right
+            teach->raise();
+            QVERIFY(settle(w));
+            auto* formulas = w.findChild<FormulaPanel*>();
+            QVERIFY(formulas && formulas->waitIdle(5000));
+            QVERIFY(settle(w));
+            shot(w, QStringLiteral("room_teaching_") + QString::fromLatin1(QTest::currentDataTag()));
             w.resize(2560, size.height());
             QTRY_VERIFY(!w.tabifiedDockWidgets(params).contains(teach));
             QCOMPARE(w.dockWidgetArea(teach), Qt::RightDockWidgetArea);

@@ -408,25 +408,8 @@ void ParameterPanel::applyLook(const QString& themeName, double fontScale) {
     if (key == lookKey_) return;
     lookKey_ = key;
     const Theme t = themeByName(themeName, fontScale);
-    QFont f = QApplication::font();
-    const double base = f.pointSizeF() > 0 ? f.pointSizeF() : 10.0;
-    f.setPointSizeF(base * fontScale * (t.fontPt / Theme{}.fontPt));
-    setFont(f);
-    QPalette pal = QApplication::palette();
-    if (t.name != QLatin1String("light")) {
-        pal.setColor(QPalette::Window, t.panel);
-        pal.setColor(QPalette::WindowText, t.foreground);
-        pal.setColor(QPalette::Base, t.background);
-        pal.setColor(QPalette::AlternateBase, t.panel);
-        pal.setColor(QPalette::Text, t.foreground);
-        pal.setColor(QPalette::Button, t.panel);
-        pal.setColor(QPalette::ButtonText, t.foreground);
-        pal.setColor(QPalette::PlaceholderText, t.muted);
-        pal.setColor(QPalette::Disabled, QPalette::Text, t.muted);
-        pal.setColor(QPalette::Disabled, QPalette::WindowText, t.muted);
-        pal.setColor(QPalette::Disabled, QPalette::ButtonText, t.muted);
-    }
-    setPalette(pal);
+    setFont(themeWidgetFont(t, fontScale));
+    setPalette(themeWidgetPalette(t));
     setAutoFillBackground(true);
     Q_EMIT lookChanged();
 }

@@ -88,4 +88,29 @@ QString themeKey(const Theme& t) {
     return parts.join(QLatin1Char('|'));
 }
 
+QFont themeWidgetFont(const Theme& theme, double fontScale) {
+    QFont f = QGuiApplication::font();
+    const double base = f.pointSizeF() > 0 ? f.pointSizeF() : 10.0;
+    f.setPointSizeF(base * fontScale * (theme.fontPt / Theme{}.fontPt));
+    return f;
+}
+
+QPalette themeWidgetPalette(const Theme& t) {
+    QPalette pal = QGuiApplication::palette();
+    if (t.name != QLatin1String("light")) {
+        pal.setColor(QPalette::Window, t.panel);
+        pal.setColor(QPalette::WindowText, t.foreground);
+        pal.setColor(QPalette::Base, t.background);
+        pal.setColor(QPalette::AlternateBase, t.panel);
+        pal.setColor(QPalette::Text, t.foreground);
+        pal.setColor(QPalette::Button, t.panel);
+        pal.setColor(QPalette::ButtonText, t.foreground);
+        pal.setColor(QPalette::PlaceholderText, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::Text, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::WindowText, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::ButtonText, t.muted);
+    }
+    return pal;
+}
+
 }  // namespace poslab::ui

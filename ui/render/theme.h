@@ -7,6 +7,7 @@
 // deficiencies); heatmaps use the perceptually uniform maps of colormap.h.
 #include <QColor>
 #include <QFont>
+#include <QPalette>
 #include <QString>
 #include <QStringList>
 
@@ -43,5 +44,11 @@ QString themeKey(const Theme& theme);
 
 QStringList themeNames();                                  // "light", "dark", "projector"
 Theme themeByName(const QString& name, double fontScale = 1.0);  // unknown → light
+
+// The look of the window's own widgets (the parameter panel, the teaching dock) in a theme: the
+// application's font scaled as the plots' text is, and the theme's colours (light: the
+// application's palette as it is).
+QFont themeWidgetFont(const Theme& theme, double fontScale);
+QPalette themeWidgetPalette(const Theme& theme);
 
 }  // namespace poslab::ui

@@ -600,7 +600,11 @@ void MainWindow::fitDocks() {
     const int need = std::max(twoViews, width() / 2);
     const int separators = 2 * style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this) + 4;
     const int paramsW = !params->isHidden() ? std::max(panelWidthNeeded(), 300) : 0;
-    const int teachW = std::max({teach->minimumWidth(), teach->minimumSizeHint().width(), 400});
+    // The teaching dock's width beside the views: as it stands there, else as it would (its tabs
+    // at the theme's text size).
+    const bool beside = !tabifiedDockWidgets(params).contains(teach) && teach->isVisible();
+    const int teachW = std::max({teach->minimumWidth(), teach->minimumSizeHint().width(), 400,
+                                 beside ? teach->width() : teach->sizeHint().width()});
     const int roomBeside = width() - paramsW - teachW - separators;   // for the views, with the teaching dock beside them
     if (!tabifiedDockWidgets(params).contains(teach)) {
         docksTabbedForRoom_ = false;
@@ -614,6 +618,8 @@ void MainWindow::fitDocks() {
         tabifyDockWidget(params, teach);
         (showingDemo ? teach : params)->raise();
         docksTabbedForRoom_ = true;
+        // As wide as the parameters need (up to 40 %), not as the teaching tabs would like.
+        resizeDocks({params}, {std::min(std::max(panelWidthNeeded(), 300), std::max(380, width() * 2 / 5))}, Qt::Horizontal);
     } else if (docksTabbedForRoom_ && roomBeside >= need + 40) {   // (40: no flicker about the edge)
         addDockWidget(Qt::RightDockWidgetArea, teach);
         teach->show();

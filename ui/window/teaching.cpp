@@ -237,6 +237,11 @@ void TeachingController::syncTheme() {
     const Theme t = themeByName(themeName_, fontScale_);
     demoPanel_->setTheme(t);
     worked_->setTheme(t);
+    // The dock's own widgets (tabs, spin boxes, labels) in the theme's type and colours, as the
+    // parameter panel beside it.
+    tabs_->setFont(themeWidgetFont(t, fontScale_));
+    tabs_->setPalette(themeWidgetPalette(t));
+    tabs_->setAutoFillBackground(true);
 }
 
 void TeachingController::applyDemo(DemoId id) {

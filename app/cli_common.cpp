@@ -67,14 +67,15 @@ std::vector<std::string> splitList(const std::string& s) {
     return items;
 }
 
+
+}  // namespace
+
 std::string kebab(const std::string& field) {
     std::string s = field;
     for (auto& c : s)
         if (c == '_') c = '-';
     return s;
 }
-
-}  // namespace
 
 void fail(const std::string& what, const std::string& valid, const std::string& got) {
     throw CliError{2, what + ", " + valid + ", got " + quoteIfNeeded(got)};

@@ -69,6 +69,9 @@ std::string helpText(const std::string& usage, const std::string& description, c
 // ragged rows, non-numbers, non-finite numbers → exit 2 naming `option`.
 Matrix readMatrixFile(const std::string& path, const std::string& option);
 
+// A core field's option name: snake_case → kebab-case (head_dim → head-dim).
+std::string kebab(const std::string& field);
+
 // Core ParamError → exit 2 with the field mapped to its option (`rename` overrides the
 // default snake_case → --kebab-case mapping, e.g. head_dim → dim for `scores`).
 [[noreturn]] void failParam(const ParamError& e, const std::map<std::string, std::string>& rename = {});

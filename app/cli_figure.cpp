@@ -738,9 +738,32 @@ void ensureApplication(std::unique_ptr<QApplication>& app) {
     app = std::make_unique<QApplication>(argc, argv);
 }
 
+// A figure of one view that the computation refused outright (every configuration or panel
+// carries an error, e.g. past the work limit) would be a picture of an error message: exit 2 with
+// that message, and no file. `line` is "VIEW: PARAM: VALID, got VALUE" (exportBytes' refusals).
+[[noreturn]] void failRefusedView(const QString& line) {
+    const std::string l = s(line);
+    const auto firstColon = l.find(": ");
+    const std::string view = l.substr(0, firstColon);
+    std::string rest = firstColon == std::string::npos ? l : l.substr(firstColon + 2);
+    std::string what = "the " + view + " view cannot be computed";
+    const auto paramColon = rest.find(": ");
+    if (paramColon != std::string::npos && rest.find(' ') > paramColon) {   // "length: …": the option
+        what = "invalid --" + kebab(rest.substr(0, paramColon)) + " for the " + view + " view";
+        rest = rest.substr(paramColon + 2);
+    }
+    const auto got = rest.rfind(", got ");
+    if (got == std::string::npos) fail(what, rest, "this scene");
+    fail(what, rest.substr(0, got), rest.substr(got + 6));
+}
+
 void render(const Job& job) {
     QString error;
-    if (!ui::exportToFile(job.output, job.scene, job.request, &error)) failIo(s(error));
+    QStringList refusals;
+    const auto bytes = ui::exportBytes(job.scene, job.request, &error, &refusals);
+    if (!bytes) failIo("cannot export " + s(job.output) + ": " + s(error));
+    if (job.request.view && !refusals.isEmpty()) failRefusedView(refusals.front());
+    if (!ui::writeFileAtomically(job.output, *bytes, &error)) failIo(s(error));
 }
 
 std::vector<std::vector<std::string>> batchEntries(const QString& path) {

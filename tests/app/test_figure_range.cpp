@@ -208,15 +208,37 @@ private Q_SLOTS:
         QTest::newRow("decay --key-range") << QStringList{"decay", "--key-range", "0:5"} << QByteArray("--key-range");
         QTest::newRow("pairs --range") << QStringList{"pairs", "--range", "0:5"} << QByteArray("--range draws a window of figure heatmap or decay");
         QTest::newRow("all --range") << QStringList{"all", "--range", "0:5"} << QByteArray("got all\n");
+        // A view whose every panel is refused (softmax at N = 1048575: each sampled row needs all
+        // N keys) is the refusal, not a picture of it.
+        QTest::newRow("heatmap --softmax --length 1048575 past the work limit")
+            << QStringList{"heatmap", "--softmax", "--length", "1048575"}
+            << QByteArray("poslab: error: invalid --length for the heatmap view, a sample within the work limit (17179869184 "
+                          "multiply-adds; softmax normalises each sampled row over all N keys), got 1048575");
+        QTest::newRow("heatmap csv --softmax --length 1048575")
+            << QStringList{"heatmap", "--softmax", "--length", "1048575", "--format-is-csv"} << QByteArray("invalid --length for the heatmap view");
     }
     void badWindowsAreOneLineNamingTheOption() {
         QFETCH(QStringList, args);
         QFETCH(QByteArray, line);
         QTemporaryDir dir;
-        const Run r = runPoslab(QStringList{"figure"} + args + QStringList{"-o", dir.filePath(QStringLiteral("x.png"))});
+        const QString file = dir.filePath(args.removeAll(QStringLiteral("--format-is-csv")) ? QStringLiteral("x.csv") : QStringLiteral("x.png"));
+        const Run r = runPoslab(QStringList{"figure"} + args + QStringList{"-o", file});
         QVERIFY2(r.code == 2 && r.out.isEmpty() && r.err.count('\n') == 1 && r.err.startsWith("poslab: error: "), qPrintable(describe(r)));
         QVERIFY2(r.err.contains(line), qPrintable(describe(r) + QStringLiteral(" wanted ") + QString::fromUtf8(line)));
-        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.png"))));
+        QVERIFY(!QFile::exists(file));
+    }
+
+    // `figure all` with one refused view still draws the others (the refused one says why).
+    void allDrawsTheViewsThatCanBeComputed() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("all.json"));
+        const Run r = runPoslab({"figure", "all", "--softmax", "--length", "1048575", "-o", file});
+        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject views = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("views")).toObject();
+        QVERIFY(views.contains(QStringLiteral("heatmap")) && views.contains(QStringLiteral("decay")));
+        QVERIFY(QJsonDocument(views.value(QStringLiteral("heatmap")).toObject()).toJson().contains("work limit"));
     }
 
     void helpListsTheWindowOptions() {

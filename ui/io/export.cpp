@@ -15,6 +15,7 @@
 #include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QFont>
 #include <QFontInfo>
 #include <QRegularExpression>
@@ -135,17 +136,37 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
     return d;
 }
 
+// exportBytes' `refusals` while it runs (one export per thread at a time: figures are made on
+// the calling thread).
+thread_local QStringList* tRefusals = nullptr;
+
+// Notes a view whose every configuration (panel, series) carries an error: it draws only why.
+template <class Items>
+void noteRefusal(ViewKind view, const Items& items) {
+    if (!tRefusals || items.empty()) return;
+    for (const auto& i : items)
+        if (i.error.isEmpty()) return;
+    *tRefusals << viewKey(view) + QStringLiteral(": ") + items.front().error;
+}
+template <class Result>
+const Result& noted(ViewKind view, const Result& r) {
+    if constexpr (requires { r.panels; }) noteRefusal(view, r.panels);
+    else if constexpr (requires { r.series; }) noteRefusal(view, r.series);
+    else noteRefusal(view, r.configs);
+    return r;
+}
+
 void paintOne(QPainter& p, const QRectF& rect, const SceneParams& scene, ViewKind view, const Theme& theme, double dpr) {
     const DisplaySpec d = displayFor(scene, view, rect, theme, dpr);
     p.save();
     p.setClipRect(rect);
     switch (view) {
-    case ViewKind::Pairs: renderPairs(p, rect, computePairs(scene, d), theme); break;
-    case ViewKind::Heatmap: renderHeatmap(p, rect, computeHeatmap(scene, d), theme); break;
-    case ViewKind::Decay: renderDecay(p, rect, computeDecay(scene, d), theme); break;
-    case ViewKind::Frequencies: renderFrequencies(p, rect, computeFrequencies(scene), theme); break;
-    case ViewKind::Contributions: renderContributions(p, rect, computeContributions(scene, d), theme); break;
-    case ViewKind::Precision: renderPrecision(p, rect, computePrecision(scene, d), theme); break;
+    case ViewKind::Pairs: renderPairs(p, rect, noted(view, computePairs(scene, d)), theme); break;
+    case ViewKind::Heatmap: renderHeatmap(p, rect, noted(view, computeHeatmap(scene, d)), theme); break;
+    case ViewKind::Decay: renderDecay(p, rect, noted(view, computeDecay(scene, d)), theme); break;
+    case ViewKind::Frequencies: renderFrequencies(p, rect, noted(view, computeFrequencies(scene)), theme); break;
+    case ViewKind::Contributions: renderContributions(p, rect, noted(view, computeContributions(scene, d)), theme); break;
+    case ViewKind::Precision: renderPrecision(p, rect, noted(view, computePrecision(scene, d)), theme); break;
     }
     p.restore();
 }
@@ -728,37 +749,37 @@ std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r)
         ViewData v{placed.view, {}, {}};
         switch (placed.view) {
         case ViewKind::Pairs: {
-            const auto res = computePairs(scene, d);
+            const auto res = noted(placed.view, computePairs(scene, d));
             v.csv = pairsCsv(res);
             v.json = [res](JsonWriter& w) { pairsJson(w, res); };
             break;
         }
         case ViewKind::Heatmap: {
-            const auto res = computeHeatmap(scene, d);
+            const auto res = noted(placed.view, computeHeatmap(scene, d));
             v.csv = heatmapCsv(res);
             v.json = [res](JsonWriter& w) { heatmapJson(w, res); };
             break;
         }
         case ViewKind::Decay: {
-            const auto res = computeDecay(scene, d);
+            const auto res = noted(placed.view, computeDecay(scene, d));
             v.csv = decayCsv(res);
             v.json = [res](JsonWriter& w) { decayJson(w, res); };
             break;
         }
         case ViewKind::Frequencies: {
-            const auto res = computeFrequencies(scene);
+            const auto res = noted(placed.view, computeFrequencies(scene));
             v.csv = frequenciesCsv(res);
             v.json = [res](JsonWriter& w) { frequenciesJson(w, res); };
             break;
         }
         case ViewKind::Contributions: {
-            const auto res = computeContributions(scene, d);
+            const auto res = noted(placed.view, computeContributions(scene, d));
             v.csv = contributionsCsv(res);
             v.json = [res](JsonWriter& w) { contributionsJson(w, res); };
             break;
         }
         case ViewKind::Precision: {
-            const auto res = computePrecision(scene, d);
+            const auto res = noted(placed.view, computePrecision(scene, d));
             v.csv = precisionCsv(res);
             v.json = [res](JsonWriter& w) { precisionJson(w, res); };
             break;
@@ -1035,7 +1056,10 @@ QByteArray exportJson(const SceneParams& scene, const ExportRequest& r) {
     return QByteArray::fromStdString(w.text()) + '\n';
 }
 
-std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequest& r, QString* error) {
+std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequest& r, QString* error, QStringList* refusals) {
+    QStringList* const outer = tRefusals;
+    tRefusals = refusals;
+    const auto restore = qScopeGuard([outer] { tRefusals = outer; });
     if (auto e = exportRequestProblem(r)) {
         if (error) *error = *e;
         return std::nullopt;

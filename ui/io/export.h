@@ -92,7 +92,11 @@ QByteArray exportJson(const SceneParams& scene, const ExportRequest& request);
 
 // The file's bytes in the request's format (images include their metadata). nullopt and
 // *error on failure (invalid scene or request, renderer failure).
-std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequest& request, QString* error);
+// `refusals`: one line for each view whose every configuration (or panel) the computation
+// refused, so that the view shows only why ("heatmap: length: a sample within the work limit …,
+// got …"); the figure is still made (`poslab figure` turns a refused single view into exit 2).
+std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequest& request, QString* error,
+                                      QStringList* refusals = nullptr);
 
 // Writes the export to `path` atomically. Overwriting is the caller's decision (the window
 // asks, the command line needs --force); this function overwrites.

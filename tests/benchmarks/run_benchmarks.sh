@@ -42,6 +42,15 @@ else
   echo "run_benchmarks: $heat is missing; build the release preset (packaging/setup.sh bench)" >&2
   exit 1
 fi
+prec="$(dirname "$poslab")/../tests/benchmarks/bench_precision"
+if [ -x "$prec" ]; then
+  echo
+  echo "Precision view at N = 8192 (computePrecision + renderPrecision at the window's 1075 × 291, median of 9; target 33 ms):"
+  "$prec"
+else
+  echo "run_benchmarks: $prec is missing; build the release preset (packaging/setup.sh bench)" >&2
+  exit 1
+fi
 live="$(dirname "$poslab")/../tests/benchmarks/bench_live_update"
 if [ -x "$live" ]; then
   echo

@@ -289,6 +289,38 @@ private Q_SLOTS:
         shot(w, QStringLiteral("panel_projector_text1.5_") + QString::fromLatin1(QTest::currentDataTag()));
     }
 
+    // While edits stream in (a drag: edits < 250 ms apart) on a high-DPI screen the heatmap asks
+    // for one cell per logical pixel (a quarter of the work at DPR 2); 200 ms after the last
+    // edit, for one per device pixel again. At DPR 1 nothing changes. (test_mainwindow_hidpi runs
+    // this at DPR 2.)
+    void heatmapIsCoarseWhileEditsStream() {
+        MainWindow w(false);
+        SceneParams s;
+        s.length = 4096;   // more positions than cells either way
+        w.scene()->setParams(s);
+        QVERIFY(open(w, QSize(1600, 1000)));
+        QTest::qWait(300);   // (no stream yet)
+        auto* heat = w.findChild<HeatmapView*>(QStringLiteral("heatmapView"));
+        QVERIFY(heat);
+        const double dpr = heat->devicePixelRatioF();
+        const int full = w.scheduler()->display().heatmapCells;
+        QCOMPARE(full, heat->cellsFor(1));
+        const auto edit = [&](int dim) {
+            w.scene()->edit(QStringLiteral("Head dimension"), QStringLiteral("methods.0.dim"),
+                            [dim](SceneParams& s) { s.methods.front().params.dim = dim; });
+        };
+        edit(66);
+        edit(68);   // a stream
+        const int coarse = w.scheduler()->display().heatmapCells;
+        QCOMPARE(coarse, dpr > 1 ? std::max(16, static_cast<int>(full / dpr)) : full);
+        QTRY_COMPARE_WITH_TIMEOUT(w.scheduler()->display().heatmapCells, full, 2000);
+        // The sharpened picture arrives: the view's result has blocks of the full resolution (the
+        // blocks are whole cells: 4096 keys in 430 asked-for columns are 410 blocks of 10).
+        const auto cols = [&] { return int(heat->result().panels.front().values.cols()); };
+        QTRY_VERIFY2_WITH_TIMEOUT(cols() > full * 9 / 10 && cols() <= full,
+                                  qPrintable(QStringLiteral("%1 columns for %2 cells").arg(cols()).arg(full)), 5000);
+    }
+
     // The views keep half the window: on a 1280-pixel screen (a classroom projector; text ×1.5
     // too) the teaching dock becomes a tab beside the parameters, so that the window fits the
     // screen and each plot has room; at 1920 the docks stand side by side, and a window widened

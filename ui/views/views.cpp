@@ -249,8 +249,8 @@ QString HeatmapView::toolTipAt(const QPoint& pos) const {
     const auto hit = hitTestHeatmap(QRectF(rect()), result_, theme_, QPointF(pos));
     return hit ? heatmapToolTip(result_, *hit) : QString();
 }
-int HeatmapView::cellsFor(int panels, bool square) const {
-    return heatmapCellsFor(QRectF(rect()), panels, theme_, devicePixelRatioF(), square);
+int HeatmapView::cellsFor(int panels, bool square, bool sinkStrip) const {
+    return heatmapCellsFor(QRectF(rect()), panels, theme_, devicePixelRatioF(), square, sinkStrip);
 }
 
 // ---- Frequencies

@@ -94,7 +94,8 @@ public:
     QString toolTipAt(const QPoint& pos) const override;
     // Cells per axis for `panels` panels at the current size (device pixels); `square`: the
     // scene's view.heatmapSquareCells.
-    int cellsFor(int panels, bool square = false) const;
+    // `sinkStrip`: room for the sink-mass strip beside the cells (heatmapHasSinkStrip).
+    int cellsFor(int panels, bool square = false, bool sinkStrip = false) const;
     // The scene's window and sequence length N (the whole range is [0, N)).
     void setWindow(const ViewWindow& queries, const ViewWindow& keys, std::int64_t length);
     ViewWindow queryWindow() const { return queries_; }

@@ -43,6 +43,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QUndoStack>
 
@@ -157,6 +158,14 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
         if (auto* chart = qobject_cast<QAbstractScrollArea*>(v)) chart->viewport()->setContextMenuPolicy(Qt::PreventContextMenu);
         if (v->focusPolicy() == Qt::NoFocus) v->setFocusPolicy(Qt::ClickFocus);
     }
+
+    sharpen_ = new QTimer(this);
+    sharpen_->setSingleShot(true);
+    sharpen_->setInterval(200);
+    connect(sharpen_, &QTimer::timeout, this, [this] {
+        editsStreaming_ = false;
+        updateDisplay();   // the full resolution again (the scheduler recomputes what changed)
+    });
 
     buildMenus();
     installTeaching(this);
@@ -327,6 +336,12 @@ void MainWindow::buildMenus() {
 
 void MainWindow::onSceneChanged() {
     const SceneParams& s = scene_.params();
+    // Edits closer than a quarter of a second apart are a stream (a drag, an animation).
+    if (sharpen_ && lastSceneChange_.isValid() && lastSceneChange_.elapsed() < 250) {
+        editsStreaming_ = true;
+        sharpen_->start();
+    }
+    lastSceneChange_.restart();
     if (s.view.theme != themeName_ || s.view.fontScale != fontScale_) {
         themeName_ = s.view.theme;
         fontScale_ = s.view.fontScale;
@@ -483,7 +498,12 @@ void MainWindow::updateDisplay() {
     r.theme = heatmap_->theme();
     scheduler_.setRender(r);
     DisplaySpec d = scheduler_.display();
-    d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells);
+    d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells, heatmapHasSinkStrip(s));
+    // While edits stream in (a slider drag, an animation) on a high-DPI screen, one cell per
+    // logical pixel rather than per device pixel (a quarter of the heatmap's work at DPR 2);
+    // the full resolution follows once the edits pause (sharpen_).
+    if (editsStreaming_ && heatmap_->devicePixelRatioF() > 1)
+        d.heatmapCells = std::max(16, static_cast<int>(d.heatmapCells / heatmap_->devicePixelRatioF()));
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
     // At most 128 blocks per axis in the window: each one costs a score in the dtype and one in
     // double (past the work budget, one sampled cell each); 300 would add ~20 ms at N = 8192.

@@ -9,6 +9,7 @@
 #include "ui/model/scene.h"
 #include "ui/views/scheduler.h"
 
+#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include <vector>
@@ -142,6 +143,9 @@ private:
     QSplitter* bottom_ = nullptr;
     bool docksTabbedForRoom_ = false;   // fitDocks() made the teaching dock a tab of the parameters'
     bool fitDocksQueued_ = false;
+    QElapsedTimer lastSceneChange_;
+    bool editsStreaming_ = false;   // scene edits < 250 ms apart: the heatmap at logical resolution
+    QTimer* sharpen_ = nullptr;     // 200 ms after the last streamed edit: full resolution again
     bool userArranged_ = false;   // a splitter was dragged: its sizes stay (View → Arrange views to fit resets)
     QAction* viewActions_[6] = {};
     QAction* undo_ = nullptr;

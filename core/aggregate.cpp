@@ -196,14 +196,14 @@ BlockStats DiagonalStats::range(std::int64_t d0, std::int64_t d1) const {
     return st;
 }
 
-double DiagonalStats::blockValue(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal,
+double DiagonalStats::blockValue(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, DistanceBand band,
                                  Aggregate which) const {
     const std::int64_t a = q0 - k1 + 1, b = q1 - 1 - k0;
-    const std::int64_t dlo = causal ? std::max<std::int64_t>(a, 0) : a;
-    if (dlo > b) return -kInf;
-    if (which == Aggregate::Max) return rangeMax(dlo - lo_, b - lo_);
-    if (which == Aggregate::Min) return rangeMin(dlo - lo_, b - lo_);
-    if (dlo != a) return block(q0, q1, k0, k1, causal).mean();   // the block meets the causal diagonal
+    const std::int64_t dlo = std::max(a, band.lo), dhi = std::min(b, band.hi);
+    if (dlo > dhi) return -kInf;
+    if (which == Aggregate::Max) return rangeMax(dlo - lo_, dhi - lo_);
+    if (which == Aggregate::Min) return rangeMin(dlo - lo_, dhi - lo_);
+    if (dlo != a || dhi != b) return block(q0, q1, k0, k1, band).mean();   // the block meets the band's edge
     // Every cell visible: row i sums P1[i − k0 + 1 − lo] − P1[i − k1 + 1 − lo], and the rows
     // together C[q1 + A] − C[q0 + A] − (C[q1 + B] − C[q0 + B]), A = 1 − k0 − lo, B = 1 − k1 − lo.
     const std::int64_t A = 1 - k0 - lo_, B = 1 - k1 - lo_;
@@ -220,18 +220,18 @@ double DiagonalStats::blockValue(std::int64_t q0, std::int64_t q1, std::int64_t 
     return (hi + lo) / static_cast<double>((q1 - q0) * (k1 - k0));
 }
 
-BlockStats DiagonalStats::block(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal) const {
+BlockStats DiagonalStats::block(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, DistanceBand band) const {
     BlockStats st;
     const std::int64_t h = q1 - q0, w = k1 - k0, m = std::min(h, w);
     const std::int64_t a = q0 - k1 + 1, b = q1 - 1 - k0;
-    const std::int64_t dlo = causal ? std::max<std::int64_t>(a, 0) : a;
-    if (dlo > b) {
+    const std::int64_t dlo = std::max(a, band.lo), dhi = std::min(b, band.hi);
+    if (dlo > dhi) {
         st.min = st.max = -kInf;
         return st;
     }
     if (!sums_) {
-        if (mins_) st.min = rangeMin(dlo - lo_, b - lo_);
-        if (maxs_) st.max = rangeMax(dlo - lo_, b - lo_);
+        if (mins_) st.min = rangeMin(dlo - lo_, dhi - lo_);
+        if (maxs_) st.max = rangeMax(dlo - lo_, dhi - lo_);
         return st;
     }
     // The three linear pieces of count(δ) = α + β·δ.
@@ -241,7 +241,7 @@ BlockStats DiagonalStats::block(std::int64_t q0, std::int64_t q1, std::int64_t k
     const Piece pieces[3] = {{a, a + m - 2, 1 - a, 1}, {a + m - 1, b - m + 1, m, 0}, {b - m + 2, b, b + 1, -1}};
     double hi = 0, lo = 0;
     for (const Piece& p : pieces) {
-        const std::int64_t s = std::max(p.s, dlo), e = p.e;
+        const std::int64_t s = std::max(p.s, dlo), e = std::min(p.e, dhi);
         if (s > e) continue;
         const std::int64_t n = e - s + 1;
         st.count += n * p.alpha + p.beta * ((s + e) * n / 2);
@@ -253,8 +253,8 @@ BlockStats DiagonalStats::block(std::int64_t q0, std::int64_t q1, std::int64_t k
         fastTwoSum(x, y, hi, lo);
     }
     st.sum = hi + lo;
-    if (mins_) st.min = rangeMin(dlo - lo_, b - lo_);
-    if (maxs_) st.max = rangeMax(dlo - lo_, b - lo_);
+    if (mins_) st.min = rangeMin(dlo - lo_, dhi - lo_);
+    if (maxs_) st.max = rangeMax(dlo - lo_, dhi - lo_);
     return st;
 }
 
@@ -413,7 +413,7 @@ Check checkRanges(const std::vector<PositionRange>& rs, const char* name, std::i
 // Every block's statistic from the diagonal tables, O(1) per block; the rows of blocks in two
 // halves, the second on its own thread, when there are enough blocks to pay for it.
 Matrix structuredBlocks(const DiagonalStats& d, const std::vector<PositionRange>& queryRanges,
-                        const std::vector<PositionRange>& keyRanges, bool causal, Aggregate aggregate) {
+                        const std::vector<PositionRange>& keyRanges, DistanceBand band, Aggregate aggregate) {
     const auto R = static_cast<Eigen::Index>(queryRanges.size()), C = static_cast<Eigen::Index>(keyRanges.size());
     Matrix values(R, C);
     auto rows = [&](Eigen::Index r0, Eigen::Index r1) {
@@ -421,7 +421,7 @@ Matrix structuredBlocks(const DiagonalStats& d, const std::vector<PositionRange>
             const auto& qr = queryRanges[std::size_t(r)];
             for (Eigen::Index c = 0; c < C; ++c) {
                 const auto& kr = keyRanges[std::size_t(c)];
-                values(r, c) = d.blockValue(qr.from, qr.to, kr.from, kr.to, causal, aggregate);
+                values(r, c) = d.blockValue(qr.from, qr.to, kr.from, kr.to, band, aggregate);
             }
         }
     };
@@ -450,22 +450,32 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
     out.keyRanges = keyRanges;
     const auto R = static_cast<Eigen::Index>(queryRanges.size()), C = static_cast<Eigen::Index>(keyRanges.size());
 
-    if (scoresAreDistanceFunction(params)) {
+    // A sliding window masks by distance alone (attention.h visibleKeys): the scores inside it
+    // are those without it, and the window is a band of visible distances, so the structure
+    // holds and the masked cells cost nothing (only the band's distances are evaluated).
+    ScoreParams unmasked = params;
+    DistanceBand band = DistanceBand::causal(params.causal);
+    if (params.attention.window && !params.attention.chunk) {
+        const std::int64_t reach = *visibleTo(params.attention, params.causal);
+        band.hi = reach;
+        if (!params.causal) band.lo = -reach;
+        unmasked.attention.window.reset();
+    }
+    if (scoresAreDistanceFunction(unmasked)) {
         std::int64_t qmin = length, qmax = 0, kmin = length, kmax = 0;
         for (const auto& r : queryRanges) qmin = std::min(qmin, r.from), qmax = std::max(qmax, r.to);
         for (const auto& r : keyRanges) kmin = std::min(kmin, r.from), kmax = std::max(kmax, r.to);
-        std::int64_t lo = qmin - kmax + 1;
-        const std::int64_t hi = qmax - 1 - kmin;
-        if (params.causal) lo = std::max<std::int64_t>(lo, 0);
+        const std::int64_t lo = std::max(qmin - kmax + 1, band.lo);
+        const std::int64_t hi = std::min(qmax - 1 - kmin, band.hi);
         if (lo > hi) {
             out.values = Matrix::Constant(R, C, -kInf);
             out.structured = true;
             return out;
         }
-        auto f = distanceValues(params, length, lo, hi);
+        auto f = distanceValues(unmasked, length, lo, hi);
         if (f) {
             const DiagonalStats d(std::move(f.value()), lo, aggregate);
-            out.values = structuredBlocks(d, queryRanges, keyRanges, params.causal, aggregate);
+            out.values = structuredBlocks(d, queryRanges, keyRanges, band, aggregate);
             out.structured = true;
             return out;
         }

@@ -58,6 +58,14 @@ struct BlockStats {
     double get(Aggregate a) const { return a == Aggregate::Mean ? mean() : a == Aggregate::Max ? max : min; }
 };
 
+// The distances δ = i − j a query sees when visibility depends on δ alone: causal [0, ∞), a
+// causal sliding window W [0, W − 1], a bidirectional one [−⌊W/2⌋, ⌊W/2⌋], full (−∞, ∞).
+struct DistanceBand {
+    static constexpr std::int64_t kUnbounded = std::int64_t{1} << 62;
+    std::int64_t lo = -kUnbounded, hi = kUnbounded;
+    static DistanceBand causal(bool c) { return c ? DistanceBand{0, kUnbounded} : DistanceBand{}; }
+};
+
 // Block statistics of a matrix whose entries are f(i − j), f given for δ in [lo, lo + |f|).
 class DiagonalStats {
 public:
@@ -68,11 +76,19 @@ public:
     DiagonalStats(std::vector<double> f, std::int64_t lo, std::optional<Aggregate> only = std::nullopt);
     // Statistics of the block [q0, q1) × [k0, k1), causal: leaving out j > i. Preconditions:
     // q0 < q1, k0 < k1 and every δ = i − j of the block's visible cells in [lo, hi].
-    BlockStats block(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal) const;
+    BlockStats block(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal) const {
+        return block(q0, q1, k0, k1, DistanceBand::causal(causal));
+    }
+    // The same with the visible cells those whose δ lies in `band` (a sliding window).
+    BlockStats block(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, DistanceBand band) const;
     // One statistic of the same block (−infinity: no visible cell), computing only that one; a
     // block with every cell visible takes its sum from four second-order prefix sums
     // C[t] = Σ_{u<t} P1[u] (rows i contribute P1[i − k0 + 1 − lo] − P1[i − k1 + 1 − lo]).
     double blockValue(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal,
+                      Aggregate which) const {
+        return blockValue(q0, q1, k0, k1, DistanceBand::causal(causal), which);
+    }
+    double blockValue(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, DistanceBand band,
                       Aggregate which) const;
     // Extremes and sum of f over δ in [d0, d1] (inclusive, within [lo, hi]): each δ once.
     BlockStats range(std::int64_t d0, std::int64_t d1) const;

@@ -2,9 +2,10 @@
 // for a long sequence, every relative method with ones content (double precision for RoPE and
 // xPos), each pixel the exact mean or max of its block of cells. Median of --repeat runs.
 // Prints one JSON object per case on its own line:
-//   {"method", "aggregate", "length", "cells", "dim", "ms_median", "ms_min", "exact": true|false}
-// The target (issue #11): N = 65536 within one 60 Hz frame (16.7 ms).
-//   bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M]
+//   {"method", "aggregate", "length", "cells", "dim", "window", "ms_median", "ms_min", "exact": true|false}
+// The targets: N = 65536 within one 60 Hz frame (16.7 ms, issue #11); a sliding-window layer at
+// N = 131072 (--window W, causal) within the live-update targets (issue #17).
+//   bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M] [--window W]
 #include "ui/model/compute.h"
 
 #include <QCoreApplication>
@@ -22,7 +23,7 @@ using namespace poslab::ui;
 namespace {
 
 [[noreturn]] void usage(const std::string& why) {
-    std::fprintf(stderr, "bench_heatmap: %s\nusage: bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M]\n",
+    std::fprintf(stderr, "bench_heatmap: %s\nusage: bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M] [--window W]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     std::int64_t length = 65536;
     int cells = 512, dim = 128, repeat = 9;
+    std::int64_t window = 0;   // 0: full attention
     std::vector<std::string> methods = {"rope", "xpos", "alibi", "t5", "shaw", "transformer-xl", "nope"};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
         else if (a == "--dim") dim = std::stoi(v);
         else if (a == "--repeat") repeat = std::max(1, std::stoi(v));
         else if (a == "--method") methods = {v};
+        else if (a == "--window") window = std::stoll(v);
         else usage("unknown option " + a);
     }
     for (const auto& m : methods) {
@@ -58,6 +61,10 @@ int main(int argc, char** argv) {
             p.precision = Precision::Double;
             p.xpos.scale_base = 65536;   // ζ^(d/scale_base) within double range over the whole sequence
             scene.view.aggregate = agg;
+            if (window > 0) {
+                p.attention.window = window;
+                p.causal = true;
+            }
             DisplaySpec d;
             d.heatmapCells = cells;
             std::vector<double> ms;
@@ -76,8 +83,9 @@ int main(int argc, char** argv) {
             }
             std::sort(ms.begin(), ms.end());
             std::printf("{\"method\": \"%s\", \"aggregate\": \"%s\", \"length\": %lld, \"cells\": %d, \"dim\": %d, "
-                        "\"ms_median\": %.3f, \"ms_min\": %.3f, \"exact\": %s}\n",
+                        "\"window\": %lld, \"ms_median\": %.3f, \"ms_min\": %.3f, \"exact\": %s}\n",
                         m.c_str(), std::string(enumKey(agg)).c_str(), static_cast<long long>(length), cells, dim,
+                        static_cast<long long>(window),
                         ms[ms.size() / 2], ms.front(), exact ? "true" : "false");
             std::fflush(stdout);
         }

@@ -66,6 +66,8 @@ private Q_SLOTS:
     void diagonalStatsMatchesDirect();
     void structuredBlocksMatchBruteForce_data();
     void structuredBlocksMatchBruteForce();
+    void windowedBlocksMatchBruteForce_data();
+    void windowedBlocksMatchBruteForce();
     void meanOverAllBlocksIsMatrixMean_data();
     void meanOverAllBlocksIsMatrixMean();
     void genericBlocksExactOrMarkedSample_data();
@@ -201,6 +203,86 @@ void TestAggregate::structuredBlocksMatchBruteForce() {
             for (std::size_t a = 0; a < qr.size(); ++a)
                 for (std::size_t b = 0; b < kr.size(); ++b) {
                     const BlockStats s = brute(m, qr[a].from, qr[a].to, kr[b].from, kr[b].to, causal);
+                    const double got = r.value().values(Eigen::Index(a), Eigen::Index(b));
+                    const double want = s.count > 0 ? s.get(agg) : -kInf;
+                    if (!std::isfinite(want)) {
+                        QCOMPARE(got, want);
+                        continue;
+                    }
+                    if (!(std::abs(got - want) <= tol))
+                        QFAIL(qPrintable(QStringLiteral("%1 of %2:%3 x %4:%5: %6 vs brute force %7")
+                                             .arg(QString::fromUtf8(enumKey(agg).data()))
+                                             .arg(qr[a].from).arg(qr[a].to).arg(kr[b].from).arg(kr[b].to)
+                                             .arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+                }
+        }
+    }
+}
+
+// A sliding window masks by distance alone: its blocks take the structured path too (only the
+// window's distances evaluated), each the statistic of its visible cells (the cells scores()
+// gives without the window, where attention.h visible() says so), −∞ where none is visible.
+void TestAggregate::windowedBlocksMatchBruteForce_data() {
+    QTest::addColumn<ScoreParams>("p");
+    QTest::addColumn<int>("n");
+    const struct {
+        const char* name;
+        Method m;
+        Precision pr;
+    } methods[] = {{"rope_double", Method::Rope, Precision::Double}, {"alibi", Method::Alibi, Precision::Float32},
+                   {"t5", Method::T5, Precision::Float32},             {"nope", Method::NoPE, Precision::Float32}};
+    for (const auto& m : methods)
+        for (std::int64_t w : {1, 7, 64})
+            for (bool causal : {false, true}) {
+                ScoreParams p = params(m.m, Content::Ones, m.pr);
+                p.causal = causal;
+                p.attention.window = w;
+                QTest::addRow("%s_window%lld_%s", m.name, static_cast<long long>(w), causal ? "causal" : "bidirectional") << p << 160;
+            }
+}
+
+void TestAggregate::windowedBlocksMatchBruteForce() {
+    QFETCH(ScoreParams, p);
+    QFETCH(int, n);
+    ScoreParams unmasked = p;
+    unmasked.attention.window.reset();
+    auto full = scores(unmasked, arangePositions(0, n), arangePositions(0, n), n);
+    QVERIFY(full.ok());
+    const Matrix& m = full.value();
+    const double tol = 1e-12 * (1.0 + maxAbs(m));
+    std::mt19937_64 rng(static_cast<std::uint64_t>(*p.attention.window) * 7 + p.causal);
+    std::uniform_int_distribution<std::int64_t> pos(0, n - 1);
+    for (int trial = 0; trial < 40; ++trial) {
+        std::vector<PositionRange> qr, kr;
+        for (int t = 0; t < 3; ++t) {
+            auto a = pos(rng), b = pos(rng);
+            if (a > b) std::swap(a, b);
+            qr.push_back({a, b + 1});
+            a = pos(rng);
+            b = pos(rng);
+            if (a > b) std::swap(a, b);
+            kr.push_back({a, b + 1});
+        }
+        qr.push_back({0, n});   // the whole matrix too
+        kr.push_back({0, n});
+        for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
+            auto r = aggregateScores(p, n, qr, kr, agg, 0);   // no work budget: structure only
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+            QVERIFY(r.value().structured);
+            QVERIFY(!r.value().sampled);
+            for (std::size_t a = 0; a < qr.size(); ++a)
+                for (std::size_t b = 0; b < kr.size(); ++b) {
+                    BlockStats s;
+                    s.min = kInf;
+                    s.max = -kInf;
+                    for (auto i = qr[a].from; i < qr[a].to; ++i)
+                        for (auto j = kr[b].from; j < kr[b].to; ++j) {
+                            if (!visible(p.attention, p.causal, i, j, n)) continue;
+                            s.sum += m(i, j);
+                            s.min = std::min(s.min, m(i, j));
+                            s.max = std::max(s.max, m(i, j));
+                            ++s.count;
+                        }
                     const double got = r.value().values(Eigen::Index(a), Eigen::Index(b));
                     const double want = s.count > 0 ? s.get(agg) : -kInf;
                     if (!std::isfinite(want)) {

@@ -5,7 +5,7 @@
 //   {"method", "aggregate", "length", "cells", "dim", "window", "ms_median", "ms_min", "exact": true|false}
 // The targets: N = 65536 within one 60 Hz frame (16.7 ms, issue #11); a sliding-window layer at
 // N = 131072 (--window W, causal) within the live-update targets (issue #17).
-//   bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M] [--window W]
+//   bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M] [--window W] [--precision P]
 #include "ui/model/compute.h"
 
 #include <QCoreApplication>
@@ -23,7 +23,7 @@ using namespace poslab::ui;
 namespace {
 
 [[noreturn]] void usage(const std::string& why) {
-    std::fprintf(stderr, "bench_heatmap: %s\nusage: bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M] [--window W]\n",
+    std::fprintf(stderr, "bench_heatmap: %s\nusage: bench_heatmap [--length N] [--cells C] [--dim d] [--repeat R] [--method M] [--window W] [--precision P]\n",
                  why.c_str());
     std::exit(2);
 }
@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     std::int64_t length = 65536;
     int cells = 512, dim = 128, repeat = 9;
     std::int64_t window = 0;   // 0: full attention
+    Precision precision = Precision::Double;
     std::vector<std::string> methods = {"rope", "xpos", "alibi", "t5", "shaw", "transformer-xl", "nope"};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -46,6 +47,11 @@ int main(int argc, char** argv) {
         else if (a == "--repeat") repeat = std::max(1, std::stoi(v));
         else if (a == "--method") methods = {v};
         else if (a == "--window") window = std::stoll(v);
+        else if (a == "--precision") {
+            const auto pr = enumFromKey<Precision>(v);
+            if (!pr) usage("unknown precision " + v);
+            precision = *pr;
+        }
         else usage("unknown option " + a);
     }
     for (const auto& m : methods) {
@@ -58,7 +64,7 @@ int main(int argc, char** argv) {
             p.method = *method;
             p.dim = dim;
             p.content = Content::Ones;
-            p.precision = Precision::Double;
+            p.precision = precision;
             p.xpos.scale_base = 65536;   // ζ^(d/scale_base) within double range over the whole sequence
             scene.view.aggregate = agg;
             if (window > 0) {

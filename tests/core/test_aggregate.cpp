@@ -10,6 +10,7 @@
 #include "core/random.h"
 
 #include <limits>
+#include <functional>
 #include <random>
 
 using namespace poslab;
@@ -48,6 +49,44 @@ BlockStats brute(const Matrix& full, std::int64_t q0, std::int64_t q1, std::int6
         }
     if (s.count == 0) s.min = s.max = -kInf;
     return s;
+}
+
+// Three random ranges per axis (not necessarily ordered or adjacent).
+std::pair<std::vector<PositionRange>, std::vector<PositionRange>> randomRanges(std::mt19937_64& rng, std::int64_t n) {
+    std::uniform_int_distribution<std::int64_t> pos(0, n - 1);
+    std::vector<PositionRange> qr, kr;
+    for (int t = 0; t < 3; ++t) {
+        auto a = pos(rng), b = pos(rng);
+        if (a > b) std::swap(a, b);
+        qr.push_back({a, b + 1});
+        a = pos(rng);
+        b = pos(rng);
+        if (a > b) std::swap(a, b);
+        kr.push_back({a, b + 1});
+    }
+    return {qr, kr};
+}
+
+// Every block of an aggregation against the brute-force statistic of its visible cells
+// (−∞ where none is visible), within `tol`. Records a failure (QTest::currentTestFailed()).
+void compareBlocks(const AggregatedScores& r, Aggregate agg, const std::function<BlockStats(std::size_t, std::size_t)>& brute,
+                   double tol) {
+    for (std::size_t a = 0; a < r.queryRanges.size(); ++a)
+        for (std::size_t b = 0; b < r.keyRanges.size(); ++b) {
+            const BlockStats s = brute(a, b);
+            const double got = r.values(Eigen::Index(a), Eigen::Index(b));
+            const double want = s.count > 0 ? s.get(agg) : -kInf;
+            if (!std::isfinite(want)) {
+                QCOMPARE(got, want);
+                continue;
+            }
+            if (!(std::abs(got - want) <= tol))
+                QFAIL(qPrintable(QStringLiteral("%1 of %2:%3 x %4:%5: %6 vs brute force %7")
+                                     .arg(QString::fromUtf8(enumKey(agg).data()))
+                                     .arg(r.queryRanges[a].from).arg(r.queryRanges[a].to)
+                                     .arg(r.keyRanges[b].from).arg(r.keyRanges[b].to)
+                                     .arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+        }
 }
 
 double maxAbs(const Matrix& m) {
@@ -182,39 +221,19 @@ void TestAggregate::structuredBlocksMatchBruteForce() {
     // Rope/xpos: a cell rounds cos(iθ), cos(jθ) separately, f(i − j) once: ~1e-15 relative.
     const double tol = 1e-12 * (1.0 + maxAbs(m));
     std::mt19937_64 rng(static_cast<std::uint64_t>(n) * 31 + causal);
-    std::uniform_int_distribution<std::int64_t> pos(0, n - 1);
     for (int trial = 0; trial < 40; ++trial) {
-        // Random ranges (several per axis, not necessarily ordered or adjacent).
-        std::vector<PositionRange> qr, kr;
-        for (int t = 0; t < 3; ++t) {
-            auto a = pos(rng), b = pos(rng);
-            if (a > b) std::swap(a, b);
-            qr.push_back({a, b + 1});
-            a = pos(rng);
-            b = pos(rng);
-            if (a > b) std::swap(a, b);
-            kr.push_back({a, b + 1});
-        }
+        const auto ranges = randomRanges(rng, n);
+        const auto& qr = ranges.first;
+        const auto& kr = ranges.second;
         for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
             auto r = aggregateScores(p, n, qr, kr, agg, 0);   // no work budget: structure only
             QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
             QVERIFY(r.value().structured);
             QVERIFY(!r.value().sampled);
-            for (std::size_t a = 0; a < qr.size(); ++a)
-                for (std::size_t b = 0; b < kr.size(); ++b) {
-                    const BlockStats s = brute(m, qr[a].from, qr[a].to, kr[b].from, kr[b].to, causal);
-                    const double got = r.value().values(Eigen::Index(a), Eigen::Index(b));
-                    const double want = s.count > 0 ? s.get(agg) : -kInf;
-                    if (!std::isfinite(want)) {
-                        QCOMPARE(got, want);
-                        continue;
-                    }
-                    if (!(std::abs(got - want) <= tol))
-                        QFAIL(qPrintable(QStringLiteral("%1 of %2:%3 x %4:%5: %6 vs brute force %7")
-                                             .arg(QString::fromUtf8(enumKey(agg).data()))
-                                             .arg(qr[a].from).arg(qr[a].to).arg(kr[b].from).arg(kr[b].to)
-                                             .arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
-                }
+            compareBlocks(r.value(), agg, [&](std::size_t a, std::size_t b) {
+                return brute(m, qr[a].from, qr[a].to, kr[b].from, kr[b].to, causal);
+            }, tol);
+            if (QTest::currentTestFailed()) return;
         }
     }
 }
@@ -251,18 +270,10 @@ void TestAggregate::windowedBlocksMatchBruteForce() {
     const Matrix& m = full.value();
     const double tol = 1e-12 * (1.0 + maxAbs(m));
     std::mt19937_64 rng(static_cast<std::uint64_t>(*p.attention.window) * 7 + p.causal);
-    std::uniform_int_distribution<std::int64_t> pos(0, n - 1);
     for (int trial = 0; trial < 40; ++trial) {
-        std::vector<PositionRange> qr, kr;
-        for (int t = 0; t < 3; ++t) {
-            auto a = pos(rng), b = pos(rng);
-            if (a > b) std::swap(a, b);
-            qr.push_back({a, b + 1});
-            a = pos(rng);
-            b = pos(rng);
-            if (a > b) std::swap(a, b);
-            kr.push_back({a, b + 1});
-        }
+        auto ranges = randomRanges(rng, n);
+        auto& qr = ranges.first;
+        auto& kr = ranges.second;
         qr.push_back({0, n});   // the whole matrix too
         kr.push_back({0, n});
         for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
@@ -270,31 +281,21 @@ void TestAggregate::windowedBlocksMatchBruteForce() {
             QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
             QVERIFY(r.value().structured);
             QVERIFY(!r.value().sampled);
-            for (std::size_t a = 0; a < qr.size(); ++a)
-                for (std::size_t b = 0; b < kr.size(); ++b) {
-                    BlockStats s;
-                    s.min = kInf;
-                    s.max = -kInf;
-                    for (auto i = qr[a].from; i < qr[a].to; ++i)
-                        for (auto j = kr[b].from; j < kr[b].to; ++j) {
-                            if (!visible(p.attention, p.causal, i, j, n)) continue;
-                            s.sum += m(i, j);
-                            s.min = std::min(s.min, m(i, j));
-                            s.max = std::max(s.max, m(i, j));
-                            ++s.count;
-                        }
-                    const double got = r.value().values(Eigen::Index(a), Eigen::Index(b));
-                    const double want = s.count > 0 ? s.get(agg) : -kInf;
-                    if (!std::isfinite(want)) {
-                        QCOMPARE(got, want);
-                        continue;
+            compareBlocks(r.value(), agg, [&](std::size_t a, std::size_t b) {
+                BlockStats s;
+                s.min = kInf;
+                s.max = -kInf;
+                for (auto i = qr[a].from; i < qr[a].to; ++i)
+                    for (auto j = kr[b].from; j < kr[b].to; ++j) {
+                        if (!visible(p.attention, p.causal, i, j, n)) continue;
+                        s.sum += m(i, j);
+                        s.min = std::min(s.min, m(i, j));
+                        s.max = std::max(s.max, m(i, j));
+                        ++s.count;
                     }
-                    if (!(std::abs(got - want) <= tol))
-                        QFAIL(qPrintable(QStringLiteral("%1 of %2:%3 x %4:%5: %6 vs brute force %7")
-                                             .arg(QString::fromUtf8(enumKey(agg).data()))
-                                             .arg(qr[a].from).arg(qr[a].to).arg(kr[b].from).arg(kr[b].to)
-                                             .arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
-                }
+                return s;
+            }, tol);
+            if (QTest::currentTestFailed()) return;
         }
     }
 }

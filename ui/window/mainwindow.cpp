@@ -617,7 +617,7 @@ void MainWindow::fitDocks() {
     // Two plots side by side: each a heatmap's chrome around at least 160 pixels of cells.
     const PanelChrome c = heatmapChrome(t);
     const int twoViews = static_cast<int>(std::ceil(2 * (c.left + c.right + 160) + viewGap(t)));
-    const int need = std::max(twoViews, width() / 2);
+    const int need = std::max(twoViews, width() * 45 / 100);
     const int separators = 2 * style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this) + 4;
     const int paramsW = !params->isHidden() ? std::max(panelWidthNeeded(), 300) : 0;
     // The teaching dock's width beside the views: as it stands there, else as it would (its tabs

@@ -102,7 +102,7 @@ private:
     // The splitters' sizes as the layout engine places the visible views (ui/render/layout.h:
     // the same placement as `figure all` and every export), unless the user dragged a splitter.
     void applyLayout();
-    // The views keep at least half the window's width (and room for two plots side by side): where
+    // The views keep at least 45 % of the window's width (and room for two plots side by side): where
     // the parameters and the teaching dock beside each other would leave them less (a 1280-pixel
     // projector, text ×1.5), the teaching dock becomes a tab of the parameters' dock; it goes back
     // to the right once there is room again, unless the user has moved it meanwhile.

@@ -33,6 +33,24 @@ ScoreParams params(Method m, Content c, Precision pr, int dim = 16) {
     return p;
 }
 
+// The methods whose ones-content scores are a function of i − j (scoresAreDistanceFunction).
+struct DistanceMethod {
+    const char* name;
+    Method m;
+    Precision pr;
+};
+constexpr DistanceMethod kDistanceMethods[] = {
+    {"rope_double", Method::Rope, Precision::Double}, {"xpos_double", Method::Xpos, Precision::Double},
+    {"alibi", Method::Alibi, Precision::Float32},     {"t5", Method::T5, Precision::Float32},
+    {"shaw", Method::Shaw, Precision::Float32},       {"transformer_xl", Method::TransformerXL, Precision::Float32},
+    {"nope", Method::NoPE, Precision::Float32}};
+ScoreParams distanceMethodParams(const DistanceMethod& m, bool causal) {
+    ScoreParams p = params(m.m, Content::Ones, m.pr);
+    p.causal = causal;
+    if (m.m == Method::Shaw) p.shaw.max_relative_position = 12;
+    return p;
+}
+
 // Statistic of the visible cells of a block of the full matrix (brute force).
 BlockStats brute(const Matrix& full, std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal) {
     BlockStats s;
@@ -192,20 +210,10 @@ void TestAggregate::structuredBlocksMatchBruteForce_data() {
     QTest::addColumn<ScoreParams>("p");
     QTest::addColumn<int>("n");
     QTest::addColumn<bool>("causal");
-    const struct {
-        const char* name;
-        Method m;
-        Precision pr;
-    } methods[] = {{"rope_double", Method::Rope, Precision::Double},   {"xpos_double", Method::Xpos, Precision::Double},
-                   {"alibi", Method::Alibi, Precision::Float32},       {"t5", Method::T5, Precision::Float32},
-                   {"shaw", Method::Shaw, Precision::Float32},         {"transformer_xl", Method::TransformerXL, Precision::Float32},
-                   {"nope", Method::NoPE, Precision::Float32}};
-    for (const auto& m : methods)
+    for (const auto& m : kDistanceMethods)
         for (int n : {1, 37, 160})
             for (bool causal : {false, true}) {
-                ScoreParams p = params(m.m, Content::Ones, m.pr);
-                p.causal = causal;
-                if (m.m == Method::Shaw) p.shaw.max_relative_position = 12;
+                const ScoreParams p = distanceMethodParams(m, causal);
                 QTest::addRow("%s_n%d_%s", m.name, n, causal ? "causal" : "bidirectional") << p << n << causal;
             }
 }
@@ -244,17 +252,10 @@ void TestAggregate::structuredBlocksMatchBruteForce() {
 void TestAggregate::windowedBlocksMatchBruteForce_data() {
     QTest::addColumn<ScoreParams>("p");
     QTest::addColumn<int>("n");
-    const struct {
-        const char* name;
-        Method m;
-        Precision pr;
-    } methods[] = {{"rope_double", Method::Rope, Precision::Double}, {"alibi", Method::Alibi, Precision::Float32},
-                   {"t5", Method::T5, Precision::Float32},             {"nope", Method::NoPE, Precision::Float32}};
-    for (const auto& m : methods)
+    for (const auto& m : kDistanceMethods)
         for (std::int64_t w : {1, 7, 64})
             for (bool causal : {false, true}) {
-                ScoreParams p = params(m.m, Content::Ones, m.pr);
-                p.causal = causal;
+                ScoreParams p = distanceMethodParams(m, causal);
                 p.attention.window = w;
                 QTest::addRow("%s_window%lld_%s", m.name, static_cast<long long>(w), causal ? "causal" : "bidirectional") << p << 160;
             }

@@ -544,6 +544,93 @@ private Q_SLOTS:
         QCOMPARE(v->result().panels.front().queries, arangePositions(10, 20));
     }
 
+    // Blocks need not divide the window evenly (the last may be shorter): a gesture maps the mouse
+    // to the block drawn under it, not linearly over the window (which drifts by up to a block).
+    // N = (C − 1)·B + 1 for C cells: C − 1 blocks of B positions and a last one of 1.
+    void heatmapGesturesFollowTheDrawnBlocks_data() {
+        QTest::addColumn<int>("blockSize");
+        QTest::addColumn<int>("fromEnd");   // the rectangle's last column, counted from the end
+        QTest::newRow("blocks of 40, near the end") << 40 << 2;
+        QTest::newRow("blocks of 40, middle") << 40 << 200;
+        QTest::newRow("blocks of 7, near the end") << 7 << 3;
+    }
+    void heatmapGesturesFollowTheDrawnBlocks() {
+        QFETCH(int, blockSize);
+        QFETCH(int, fromEnd);
+        MainWindow w(false);
+        QVERIFY(open(w));
+        auto* v = w.heatmapView();
+        const int cells = v->cellsFor(1);
+        QVERIFY2(cells > fromEnd + 10, qPrintable(QString::number(cells)));
+        const std::int64_t n = std::int64_t(cells - 1) * blockSize + 1;
+        // ALiBi: its scores depend on i − j alone, so every block is exact at once (no sampled pass).
+        w.scene()->edit(QStringLiteral("length"), QString(), [n](SceneParams& s) {
+            s.length = n;
+            s.methods.front().params.method = Method::Alibi;
+        });
+        QVERIFY(settle(w));
+        const HeatmapPanel& p = v->result().panels.front();
+        QCOMPARE(p.cells, HeatmapCells::Aggregate);
+        QCOMPARE(int(p.keyRanges.size()), cells);   // the premise: C blocks, the last of one position
+        QCOMPARE(p.keyRanges.back().size(), std::int64_t{1});
+        QCOMPARE(p.keyRanges.front().size(), std::int64_t(blockSize));
+        const QRectF img = heatImage(v);
+        const int c1 = cells - 1 - fromEnd, c0 = c1 - 3;
+        // Pixels (the mouse is at whole pixels) inside columns/rows c0 and c1.
+        const auto across = [&](int c) { return int(std::ceil(img.left() + (c + 0.5) * img.width() / cells - 0.5)); };
+        const auto down = [&](int c) { return int(std::ceil(img.top() + (c + 0.5) * img.height() / cells - 0.5)); };
+        const QPoint a(across(c0), down(c0)), b(across(c1), down(c1));
+        // The blocks drawn under the two corners, as the hover reports them.
+        const auto hitA = hitTestHeatmap(QRectF(v->rect()), v->result(), v->theme(), QPointF(a));
+        const auto hitB = hitTestHeatmap(QRectF(v->rect()), v->result(), v->theme(), QPointF(b));
+        QVERIFY(hitA && hitB);
+        QVERIFY2(hitA->col == c0 && hitB->col == c1, qPrintable(QStringLiteral("%1 %2").arg(hitA->col).arg(hitB->col)));
+        const PositionRange k0 = p.keyRanges[std::size_t(hitA->col)], k1 = p.keyRanges[std::size_t(hitB->col)];
+        const PositionRange q0 = p.queryRanges[std::size_t(hitA->row)], q1 = p.queryRanges[std::size_t(hitB->row)];
+        QVERIFY2(v->toolTipAt(a).contains(QStringLiteral("keys j = %1 … %2").arg(k0.from).arg(k0.to - 1)), qPrintable(v->toolTipAt(a)));
+        // A rectangle between them zooms to a window that starts in the first corner's block and
+        // ends in the second's (linearly, it drifted by most of a block near the end).
+        QTest::mousePress(v, Qt::RightButton, Qt::NoModifier, a);
+        QTest::mouseMove(v, b);
+        QTest::mouseRelease(v, Qt::RightButton, Qt::NoModifier, b);
+        const ViewWindow k = heatmapKeyWindow(w.scene()->params()), q = heatmapQueryWindow(w.scene()->params());
+        QVERIFY2(k.from >= k0.from && k.from <= k0.to && k.to >= k1.from && k.to <= k1.to,
+                 qPrintable(text(k) + QStringLiteral(" not from block [%1, %2) to block [%3, %4)").arg(k0.from).arg(k0.to).arg(k1.from).arg(k1.to)));
+        QVERIFY2(q.from >= q0.from && q.from <= q0.to && q.to >= q1.from && q.to <= q1.to,
+                 qPrintable(text(q) + QStringLiteral(" not from block [%1, %2) to block [%3, %4)").arg(q0.from).arg(q0.to).arg(q1.from).arg(q1.to)));
+        QVERIFY(k.size() > 2 * blockSize);
+    }
+
+    // heatmapPositionAtCell inverts the cells' placement: a point in cell k is a position of block k.
+    void positionAtCellFallsInTheDrawnBlock_data() {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<int>("count");
+        QTest::newRow("N 10001, 400 cells") << qint64(0) << qint64(10001) << 400;
+        QTest::newRow("N 15961, 400 cells (last block 1)") << qint64(0) << qint64(15961) << 400;
+        QTest::newRow("window 123..9999, 77 cells") << qint64(123) << qint64(9999) << 77;
+        QTest::newRow("one cell each") << qint64(5) << qint64(45) << 100;
+    }
+    void positionAtCellFallsInTheDrawnBlock() {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(int, count);
+        const auto ranges = splitRange(from, to, count);
+        double last = -1e300;
+        for (std::size_t k = 0; k < ranges.size(); ++k)
+            for (double f : {0.0, 0.25, 0.5, 0.999}) {
+                const double pos = heatmapPositionAtCell(double(k) + f, ranges);
+                QVERIFY2(pos >= double(ranges[k].from) && pos < double(ranges[k].to),
+                         qPrintable(QStringLiteral("cell %1 + %2 → %3, block [%4, %5)").arg(k).arg(f).arg(pos).arg(ranges[k].from).arg(ranges[k].to)));
+                QVERIFY(pos > last);
+                last = pos;
+            }
+        QCOMPARE(heatmapPositionAtCell(0, ranges), double(from));
+        QCOMPARE(heatmapPositionAtCell(double(ranges.size()), ranges), double(to));
+        QVERIFY(heatmapPositionAtCell(-1, ranges) < double(from));
+        QVERIFY(std::isnan(heatmapPositionAtCell(0.5, {})));
+    }
+
     void heatmapDoubleClickAndHomeReset_data() {
         QTest::addColumn<bool>("doubleClick");
         QTest::newRow("double-click") << true;

@@ -9,6 +9,7 @@
 #include <QObject>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace poslab::ui {
@@ -123,6 +124,16 @@ double positionEdge(std::int64_t p, const std::vector<PositionRange>& ranges) {
 }
 
 }  // namespace
+
+double heatmapPositionAtCell(double cells, const std::vector<PositionRange>& ranges) {
+    if (ranges.empty()) return std::numeric_limits<double>::quiet_NaN();
+    const auto n = static_cast<double>(ranges.size());
+    const auto size = [](const PositionRange& r) { return static_cast<double>(r.size()); };
+    if (cells < 0) return static_cast<double>(ranges.front().from) + cells * size(ranges.front());
+    if (cells >= n) return static_cast<double>(ranges.back().to) + (cells - n) * size(ranges.back());
+    const auto k = static_cast<std::size_t>(cells);
+    return static_cast<double>(ranges[k].from) + (cells - static_cast<double>(k)) * size(ranges[k]);
+}
 
 std::vector<QLineF> heatmapMaskEdges(const QRectF& image, const HeatmapPanel& p) {
     std::vector<QLineF> out;

@@ -88,6 +88,13 @@ bool heatmapCellMasked(const HeatmapPanel& panel, bool causal, Eigen::Index row,
 
 void renderHeatmap(QPainter& painter, const QRectF& rect, const HeatmapResult& result, const Theme& theme);
 
+// Where a point lies in positions, the inverse of how the cells are placed: `cells` is its
+// distance from the image's edge in cells (columns or rows); a fraction f of cell k is position
+// ranges[k].from + f · |ranges[k]| (position p covers [p, p + 1)), so a point on a drawn block
+// maps into that block even where blocks differ in size (the last may be shorter). Before the
+// first cell and past the last, the edge blocks' sizes continue. Empty ranges: NaN.
+double heatmapPositionAtCell(double cells, const std::vector<PositionRange>& ranges);
+
 struct HeatmapHit {
     int panel = 0;
     int row = 0, col = 0;               // value indices (cells, blocks or samples)

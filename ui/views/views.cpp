@@ -129,20 +129,40 @@ void HeatmapView::setWindow(const ViewWindow& queries, const ViewWindow& keys, s
     length_ = std::max<std::int64_t>(1, length);
 }
 
-QRectF HeatmapView::imageAt(const QPointF& p) const {
-    const auto layout = layoutHeatmap(QRectF(rect()), std::max<int>(1, static_cast<int>(result_.panels.size())), theme_,
-                                      result_.squareCells, heatmapHasSinkStrip(result_));
-    for (const auto& l : layout)
-        if (l.image.contains(p)) return l.image;
-    return layout.front().image;
+HeatmapView::PanelAxes HeatmapView::axesAt(const QPointF& p) const {
+    const int n = std::max<int>(1, static_cast<int>(result_.panels.size()));
+    const auto layout = layoutHeatmap(QRectF(rect()), n, theme_, result_.squareCells, heatmapHasSinkStrip(result_));
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < layout.size(); ++i)
+        if (layout[i].image.contains(p)) {
+            k = i;
+            break;
+        }
+    PanelAxes a;
+    a.image = layout[k].image;
+    if (k < result_.panels.size()) {
+        a.keys = result_.panels[k].keyRanges;
+        a.queries = result_.panels[k].queryRanges;
+    }
+    return a;
 }
 
-double HeatmapView::keyAt(const QRectF& image, double x) const {
-    return double(keys_.from) + (x - image.left()) / std::max(1.0, image.width()) * double(keys_.size());
+namespace {
+// A point `t` of `extent` pixels along an axis in positions (HeatmapView::keyAt).
+double axisPosition(const std::vector<PositionRange>& ranges, const ViewWindow& window, double t, double extent) {
+    const double f = t / std::max(1.0, extent);
+    if (!ranges.empty() && ranges.front().from == window.from && ranges.back().to == window.to)
+        return heatmapPositionAtCell(f * static_cast<double>(ranges.size()), ranges);
+    return static_cast<double>(window.from) + f * static_cast<double>(window.size());
+}
+}  // namespace
+
+double HeatmapView::keyAt(const PanelAxes& a, const ViewWindow& window, double x) {
+    return axisPosition(a.keys, window, x - a.image.left(), a.image.width());
 }
 
-double HeatmapView::queryAt(const QRectF& image, double y) const {
-    return double(queries_.from) + (y - image.top()) / std::max(1.0, image.height()) * double(queries_.size());
+double HeatmapView::queryAt(const PanelAxes& a, const ViewWindow& window, double y) {
+    return axisPosition(a.queries, window, y - a.image.top(), a.image.height());
 }
 
 void HeatmapView::request(const ViewWindow& q, const ViewWindow& k, ZoomGesture g) {
@@ -153,10 +173,10 @@ void HeatmapView::request(const ViewWindow& q, const ViewWindow& k, ZoomGesture 
 }
 
 void HeatmapView::zoomAbout(const QPointF& p, double factor, ZoomGesture g) {
-    const QRectF image = imageAt(p);
-    const QPointF at = image.contains(p) ? p : image.center();
-    request(zoomWindow(queries_, queryAt(image, at.y()), factor, 0, length_),
-            zoomWindow(keys_, keyAt(image, at.x()), factor, 0, length_), g);
+    const PanelAxes a = axesAt(p);
+    const QPointF at = a.image.contains(p) ? p : a.image.center();
+    request(zoomWindow(queries_, queryAt(a, queries_, at.y()), factor, 0, length_),
+            zoomWindow(keys_, keyAt(a, keys_, at.x()), factor, 0, length_), g);
 }
 
 bool HeatmapView::event(QEvent* event) {
@@ -177,7 +197,7 @@ void HeatmapView::wheelEvent(QWheelEvent* e) {
 void HeatmapView::mousePressEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton && e->button() != Qt::RightButton) return ViewBase::mousePressEvent(e);
     pressAt_ = e->position();
-    pressImage_ = imageAt(pressAt_);
+    pressAxes_ = axesAt(pressAt_);
     pressQueries_ = queries_;
     pressKeys_ = keys_;
     last_ = ZoomGesture::None;
@@ -196,8 +216,8 @@ void HeatmapView::mousePressEvent(QMouseEvent* e) {
 void HeatmapView::mouseMoveEvent(QMouseEvent* e) {
     if (drag_ == Drag::Pan) {
         // Positions per pixel of the window at the press: the cells follow the mouse.
-        const double dk = -(e->position().x() - pressAt_.x()) / std::max(1.0, pressImage_.width()) * double(pressKeys_.size());
-        const double dq = -(e->position().y() - pressAt_.y()) / std::max(1.0, pressImage_.height()) * double(pressQueries_.size());
+        const double dk = keyAt(pressAxes_, pressKeys_, pressAt_.x()) - keyAt(pressAxes_, pressKeys_, e->position().x());
+        const double dq = queryAt(pressAxes_, pressQueries_, pressAt_.y()) - queryAt(pressAxes_, pressQueries_, e->position().y());
         request(panWindow(pressQueries_, std::llround(dq), 0, length_), panWindow(pressKeys_, std::llround(dk), 0, length_),
                 ZoomGesture::Pan);
         return;
@@ -215,11 +235,12 @@ void HeatmapView::mouseReleaseEvent(QMouseEvent* e) {
     unsetCursor();
     if (band_) band_->hide();
     if (d == Drag::Rubber) {
-        const QRectF r = QRectF(pressAt_, e->position()).normalized().intersected(pressImage_);
+        const QRectF r = QRectF(pressAt_, e->position()).normalized().intersected(pressAxes_.image);
         // A click without a rectangle (a few pixels) does nothing.
         if (r.width() >= 3 && r.height() >= 3)
-            request(spanWindow(queryAt(pressImage_, r.top()), queryAt(pressImage_, r.bottom()), 0, length_),
-                    spanWindow(keyAt(pressImage_, r.left()), keyAt(pressImage_, r.right()), 0, length_), ZoomGesture::Rubber);
+            request(spanWindow(queryAt(pressAxes_, pressQueries_, r.top()), queryAt(pressAxes_, pressQueries_, r.bottom()), 0, length_),
+                    spanWindow(keyAt(pressAxes_, pressKeys_, r.left()), keyAt(pressAxes_, pressKeys_, r.right()), 0, length_),
+                    ZoomGesture::Rubber);
     }
     last_ = ZoomGesture::None;   // the next gesture is a new undo step
     e->accept();
@@ -233,7 +254,7 @@ void HeatmapView::mouseDoubleClickEvent(QMouseEvent* e) {
 
 void HeatmapView::keyPressEvent(QKeyEvent* e) {
     if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return ViewBase::keyPressEvent(e);
-    const QPointF centre = imageAt(QPointF(rect().center())).center();
+    const QPointF centre = axesAt(QPointF(rect().center())).image.center();
     switch (e->key()) {
     case Qt::Key_Home: request({0, length_}, {0, length_}, ZoomGesture::Reset); break;
     case Qt::Key_Plus:

@@ -118,10 +118,17 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
-    // The panel image under `p` (or the first panel's), and p in positions: key across, query down.
-    QRectF imageAt(const QPointF& p) const;
-    double keyAt(const QRectF& image, double x) const;
-    double queryAt(const QRectF& image, double y) const;
+    // One panel as drawn: its image and the blocks of its columns and rows (empty: none drawn).
+    struct PanelAxes {
+        QRectF image;
+        std::vector<PositionRange> keys, queries;
+    };
+    // The panel under `p` (or the first panel), and a point in positions, key across and query
+    // down, as the cells are drawn (heatmapPositionAtCell) when the drawn blocks span `window`
+    // (the scene's, which may run ahead of the picture), else linearly over `window`.
+    PanelAxes axesAt(const QPointF& p) const;
+    static double keyAt(const PanelAxes& a, const ViewWindow& window, double x);
+    static double queryAt(const PanelAxes& a, const ViewWindow& window, double y);
     void zoomAbout(const QPointF& p, double factor, ZoomGesture g);
     void request(const ViewWindow& q, const ViewWindow& k, ZoomGesture g);
 
@@ -131,7 +138,7 @@ private:
     ZoomGesture last_ = ZoomGesture::None;   // the gesture the last request belonged to
     enum class Drag { None, Pan, Rubber } drag_ = Drag::None;
     QPointF pressAt_;
-    QRectF pressImage_;
+    PanelAxes pressAxes_;
     ViewWindow pressQueries_, pressKeys_;
     QPointer<QRubberBand> band_;
 };

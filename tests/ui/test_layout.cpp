@@ -294,6 +294,10 @@ private Q_SLOTS:
         if (kScreens[screen].width >= 1920 && fontScale == 1.0 && configs <= 2)
             for (const auto& item : report.items)
                 if (item.elided) problems << QStringLiteral("cut: %1 \"%2\"").arg(item.view, item.text);
+        // With text × 1.5 there, a label may take a shorter form, never be cut mid-word ("…").
+        if (kScreens[screen].width >= 1920 && configs <= 2)
+            for (const auto& item : report.items)
+                if (item.text.contains(QChar(0x2026))) problems << QStringLiteral("cut mid-word: %1 \"%2\"").arg(item.view, item.text);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
         // Every view drew its plot(s) and reported them.
         for (const auto& placed : placeViews(QRectF(0, 0, r.pixels.width(), r.pixels.height()),

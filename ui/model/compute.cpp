@@ -936,6 +936,7 @@ HeatmapResult scoreErrorHeatmap(const SceneParams& scene, const ScoreParams& p, 
     HeatmapPanel panel;
     panel.quantity = QObject::tr("score error");
     panel.title = QObject::tr("score error: %1 − double").arg(qs(enumKey(p.precision)));
+    panel.shortTitle = QObject::tr("%1 − double").arg(qs(enumKey(p.precision)));
     panel.aggregate = scene.view.aggregate;
     panel.queryRanges = panel.keyRanges = splitRange(0, scene.length, std::max(1, display.precisionCells));
     const bool oneCellEach = static_cast<std::int64_t>(panel.queryRanges.size()) == scene.length;

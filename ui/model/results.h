@@ -86,6 +86,7 @@ enum class HeatmapCells { Exact, Aggregate, Sample };
 
 struct HeatmapPanel {
     QString title;
+    QString shortTitle;                 // what the title says when it does not fit ("float32 − double")
     // Rows and columns: exact, the cells' positions; aggregate, each block's first position;
     // sample, the positions sampled.
     Positions queries, keys;

@@ -54,7 +54,11 @@ void drawTemperature(QPainter& p, const QRectF& area, const FrequencyConfigResul
     p.setFont(t.smallFont());
     const QString title = QObject::tr("%1: NoPE layer, query scale τ(i) = log1p(⌊(i+1)/%2⌋)·%3 + 1 up to 10M positions")
                               .arg(c.title, displayValue(c.temperatureTuning.at(0)), displayValue(c.temperatureTuning.at(1)));
-    plot::text(p, QPointF(a.left(), a.top() + lh / 2), fitText(title, t.smallFont(), a.width()), plot::Align::Left, t.foreground);
+    plot::text(p, QPointF(a.left(), a.top() + lh / 2),
+               fitText(QStringList{title, QObject::tr("%1: NoPE layer, query scale τ(i) up to 10M positions").arg(c.title),
+                                   QObject::tr("%1: query scale τ(i)").arg(c.title), c.title},
+                       t.smallFont(), a.width()),
+               plot::Align::Left, t.foreground);
     a.setTop(a.top() + lh + 4);
     // The marks' values in a column at the right: "8k: τ = 1.05".
     const auto markName = [](std::int64_t v) {
@@ -136,7 +140,12 @@ void drawAlibi(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, 
                                        .arg(H)
                                        .arg(displayValue(c.slopes.front()), displayValue(c.slopes.back()))
                                        .arg(H - 1);
-    plot::text(p, QPointF(a.left(), a.top() + lh / 2), fitText(title, t.smallFont(), a.width()), plot::Align::Left, t.foreground);
+    // Shorter by rule rather than cut: the heads' range, then the name alone.
+    plot::text(p, QPointF(a.left(), a.top() + lh / 2),
+               fitText(QStringList{title, QObject::tr("%1: slope m_h of %2 heads").arg(c.title).arg(H),
+                                   QObject::tr("%1: %2 slopes m_h").arg(c.title).arg(H), c.title},
+                       t.smallFont(), a.width()),
+               plot::Align::Left, t.foreground);
     a.setTop(a.top() + lh + 4);
     QRectF pr = a.marginsRemoved(QMarginsF(m.left(), m.top(), legend ? cols * colW + 8 : 8, m.bottom()));
     if (pr.width() < 30 || pr.height() < 30 || !(mMin > 0)) return;
@@ -182,13 +191,16 @@ void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int
     p.setFont(t.smallFont());
     // Two lines: the title, then the rule's numbers (moved below rather than cut).
     plot::text(p, QPointF(a.left(), a.top() + lh / 2),
-               fitText(QObject::tr("%1: bucket of each distance").arg(c.title), t.smallFont(), a.width()),
+               fitText(QStringList{QObject::tr("%1: bucket of each distance").arg(c.title), QObject::tr("%1: buckets").arg(c.title), c.title},
+                       t.smallFont(), a.width()),
                plot::Align::Left, t.foreground);
     plot::text(p, QPointF(a.left(), a.top() + lh * 1.5),
-               fitText(QObject::tr("%1 buckets · exact below %2 · logarithmic up to %3")
-                           .arg(c.t5Buckets)
-                           .arg(c.t5MaxExact)
-                           .arg(c.t5MaxDistance),
+               fitText(QStringList{QObject::tr("%1 buckets · exact below %2 · logarithmic up to %3")
+                                       .arg(c.t5Buckets)
+                                       .arg(c.t5MaxExact)
+                                       .arg(c.t5MaxDistance),
+                                   QObject::tr("%1 buckets · exact < %2 · log to %3").arg(c.t5Buckets).arg(c.t5MaxExact).arg(c.t5MaxDistance),
+                                   QObject::tr("%1 buckets, exact < %2").arg(c.t5Buckets).arg(c.t5MaxExact)},
                        t.smallFont(), a.width()),
                plot::Align::Left, t.muted);
     a.setTop(a.top() + 2 * lh + 4);
@@ -199,7 +211,8 @@ void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int
     const double xMax = double(c.t5Distance.back());
     const plot::Axis ax{0, xMax, false, pr.left(), pr.right()};
     const plot::Axis ay{-0.5, c.t5Buckets - 0.5, false, pr.bottom(), pr.top()};
-    plot::axes(p, pr, ax, ay, t, QObject::tr("distance |i − j| (tokens)"), QObject::tr("bucket"), true, 6,
+    plot::axes(p, pr, ax, ay, t, QStringList{QObject::tr("distance |i − j| (tokens)"), QObject::tr("distance |i − j|"), QObject::tr("|i − j|")},
+               QStringList{QObject::tr("bucket")}, true, 6,
                std::max(2, static_cast<int>(pr.height() / (lh * 1.6))));
     const auto steps = [&](const std::vector<std::int64_t>& b) {
         QPainterPath path;
@@ -357,7 +370,8 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     }
     const plot::Axis ax{0, double(std::max(1, l.pairs - 1)), false, l.plot.left(), l.plot.right()};
     const plot::Axis ay{l.lo, l.hi, true, l.plot.bottom(), l.plot.top()};
-    plot::axes(p, l.plot, ax, ay, t, QObject::tr("pair i"), QObject::tr("wavelength 2π/θ_i (positions)"), true, 8,
+    plot::axes(p, l.plot, ax, ay, t, QStringList{QObject::tr("pair i"), QObject::tr("i")},
+               QStringList{QObject::tr("wavelength 2π/θ_i (positions)"), QObject::tr("wavelength 2π/θ_i"), QObject::tr("2π/θ_i")}, true, 8,
                std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))));
     // Right axis: θ = 2π/wavelength at the same heights.
     p.setFont(t.smallFont());
@@ -438,7 +452,9 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             if (c.scaled && c.before != c.after) s += QObject::tr(" (dashed: before scaling)");
             // Legend lines stay inside the plot (one that would not fit is left out).
             if (ly + lh / 2 <= l.plot.bottom())
-                plot::text(p, QPointF(l.plot.right() - 6, ly), fitText(s, t.smallFont(), l.plot.width() - 12), plot::Align::Right,
+                plot::text(p, QPointF(l.plot.right() - 6, ly),
+                           fitText(QStringList{s, c.title, c.title.section(QStringLiteral(": "), 0, 0)}, t.smallFont(), l.plot.width() - 12),
+                           plot::Align::Right,
                            t.series(k));
             ly += lh;
         }

@@ -435,8 +435,14 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.setFont(t.titleFont());
         const double titleY = l.area.top() + m.title / 2 + 2;
         p.setPen(t.foreground);
-        plot::text(p, QPointF(l.area.center().x(), titleY), fitText(panel.title, t.titleFont(), l.area.width() - 8),
-                   plot::Align::Center, t.foreground);
+        // Shorter by rule: without its " · head h of H" tail, the panel's own short form, its
+        // configuration's letter ("B" of "B: ALiBi").
+        QStringList titles{panel.title};
+        if (panel.title.contains(QStringLiteral(" · "))) titles << panel.title.section(QStringLiteral(" · "), 0, 0);
+        if (!panel.shortTitle.isEmpty()) titles << panel.shortTitle;
+        if (const auto colon = panel.title.indexOf(QStringLiteral(": ")); colon > 0 && colon <= 3) titles << panel.title.left(colon);
+        plot::text(p, QPointF(l.area.center().x(), titleY), fitText(titles, t.titleFont(), l.area.width() - 8), plot::Align::Center,
+                   t.foreground);
         p.setFont(t.smallFont());
         if (!l.compact)
             plot::text(p, QPointF(l.area.center().x(), titleY + m.title / 2 + m.sub / 2 + 2),

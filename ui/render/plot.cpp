@@ -221,6 +221,12 @@ QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel) {
 
 void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QString& xLabel,
           const QString& yLabel, bool grid, int maxTicksX, int maxTicksY) {
+    axes(p, plot, x, y, t, xLabel.isEmpty() ? QStringList{} : QStringList{xLabel}, yLabel.isEmpty() ? QStringList{} : QStringList{yLabel},
+         grid, maxTicksX, maxTicksY);
+}
+
+void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QStringList& xLabel,
+          const QStringList& yLabel, bool grid, int maxTicksX, int maxTicksY) {
     p.save();
     p.setFont(t.smallFont());
     const double h = lineHeight(t.smallFont());

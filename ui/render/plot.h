@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -52,6 +53,9 @@ double wrappedText(QPainter& p, const QRectF& r, const QString& s, const QColor&
 // Frame with ticks and grid: x along the bottom, y along the left, labels from the theme.
 void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QString& xLabel,
           const QString& yLabel, bool grid = true, int maxTicksX = 6, int maxTicksY = 6);
+// The same with each title given as forms, longest first (layout.h fitText: the first that fits).
+void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QStringList& xForms,
+          const QStringList& yForms, bool grid = true, int maxTicksX = 6, int maxTicksY = 6);
 
 // Margins that axes() needs around the plot for its tick labels and titles.
 QMarginsF axesMargins(const Theme& t, bool xLabel = true, bool yLabel = true);

@@ -19,9 +19,8 @@ namespace {
 int ticksFor(double width, int most) { return std::clamp(static_cast<int>(width / 70), 2, most); }
 
 // Text cut to `width` pixels in the painter's font (an ellipsis says so).
-QString fit(const QPainter& p, const QString& s, double width) {
-    return QFontMetricsF(p.font()).elidedText(s, Qt::ElideRight, std::max(10.0, width));
-}
+// Text as it fits in `width` (layout.h fitText: the first of the forms that fits, by rule).
+FittedText fit(const QPainter& p, const QStringList& forms, double width) { return fitText(forms, p.font(), std::max(10.0, width)); }
 
 // Column c of the result on the position axis: its middle.
 double columnX(const PositionRange& r) { return 0.5 * static_cast<double>(r.from + r.to - 1); }
@@ -131,8 +130,9 @@ void logPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, co
     if (hi <= lo) hi = lo * 10;
     const plot::Axis x = logPositionAxis(area, c);
     const plot::Axis y{lo, hi, true, area.bottom(), area.top()};
-    plot::axes(p, area, x, y, t, QObject::tr("position (log, %1 samples)").arg(c.logPositions.size()),
-               QObject::tr("max |Δcos|, |Δsin|"), true, ticksFor(area.width(), 7), 5);
+    plot::axes(p, area, x, y, t, QStringList{QObject::tr("position (log, %1 samples)").arg(c.logPositions.size())},
+               QStringList{QObject::tr("max |Δcos|, |Δsin|"), QObject::tr("max |Δcos|,|Δsin|"), QObject::tr("max |Δ|")}, true,
+               ticksFor(area.width(), 7), 5);
     p.save();
     p.setClipRect(area);
     // The lines are named in the caption below the plots (a label inside the plot would be drawn
@@ -182,19 +182,24 @@ void renderPanel(QPainter& p, const PrecisionPanelLayout& l, const PrecisionConf
     }
     p.setFont(t.smallFont());
     const double smallH = plot::lineHeight(t.smallFont());
-    plot::text(p, QPointF(rect.center().x(), rect.top() + titleH * 1.2 + smallH * 0.5), fit(p, c.path, rect.width() - 16),
+    plot::text(p, QPointF(rect.center().x(), rect.top() + titleH * 1.2 + smallH * 0.5), fit(p, {c.path}, rect.width() - 16),
                plot::Align::Center, t.muted);
     // Caption: the pairs' colours, what a band is, the collisions.
     QStringList pairs;
     for (std::size_t i = 0; i < c.pairs.size(); ++i) pairs << QObject::tr("pair %1").arg(c.pairs[i]);
-    const QString what = c.sampled ? QObject::tr("one position per column (sampled: N·r/2 > 2^22)")
-                                   : QObject::tr("band = min..max over each column's positions");
-    QString collide = c.colliding > 0
-                          ? QObject::tr("%1 of %2 positions collide in %3 (red marks)").arg(c.colliding).arg(c.end).arg(c.dtypeName)
-                          : QObject::tr("no two positions of 0..%1 collide in %2").arg(c.end - 1).arg(c.dtypeName);
-    // What the log plot's vertical lines mark.
-    if (c.firstCollision) collide += QObject::tr(" · red dotted: first collision at %1").arg(*c.firstCollision);
-    collide += QObject::tr(" · dashed: N = %1").arg(c.length);
+    const QStringList what = c.sampled ? QStringList{QObject::tr("one position per column (sampled: N·r/2 > 2^22)"),
+                                                     QObject::tr("one position per column"), QObject::tr("sampled")}
+                                       : QStringList{QObject::tr("band = min..max over each column's positions"),
+                                                     QObject::tr("band = min..max per column"), QObject::tr("band: min..max")};
+    // Longest first: what collides, what the log plot's vertical lines mark; then shorter.
+    const QString collided = c.colliding > 0
+                                 ? QObject::tr("%1 of %2 positions collide in %3 (red marks)").arg(c.colliding).arg(c.end).arg(c.dtypeName)
+                                 : QObject::tr("no two positions of 0..%1 collide in %2").arg(c.end - 1).arg(c.dtypeName);
+    const QString shortCollided = c.colliding > 0 ? QObject::tr("%1 of %2 collide in %3").arg(c.colliding).arg(c.end).arg(c.dtypeName)
+                                                  : QObject::tr("no collisions in %1").arg(c.dtypeName);
+    const QString marks = (c.firstCollision ? QObject::tr(" · red dotted: first collision at %1").arg(*c.firstCollision) : QString()) +
+                          QObject::tr(" · dashed: N = %1").arg(c.length);
+    const QStringList collide{collided + marks, collided, shortCollided};
     if (l.angle.isEmpty()) return;
     bandPlot(p, l.angle, c, c.angleMin, c.angleMax, QObject::tr("Δangle (rad)"), t);
     bandPlot(p, l.cos, c, c.cosMin, c.cosMax, QObject::tr("Δcos"), t);

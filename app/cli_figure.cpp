@@ -590,19 +590,82 @@ QByteArray layersCsv(const ui::LayersPicture& pic, int dim) {
     return QByteArray::fromStdString(out);
 }
 
+// A one-picture figure's own options (figure layers, figure demo): the output file and its
+// formats, size, theme, text size and --force, declared once with their defaults, and read into
+// one value with the same checks and messages.
+struct PictureOutput {
+    QString path;
+    ui::ExportFormat format = ui::ExportFormat::Png;
+    int width = 0, height = 0;
+    QString theme;
+    double fontScale = 1.0;
+};
+struct PictureDefaults {
+    std::vector<ui::ExportFormat> formats;   // the formats the command writes
+    std::string outputHelp;
+    int width = 1600, height = 1000;
+    std::string theme = "light", themeHelp = "light (paper), dark, or projector (high contrast, large type)";
+    bool fontScale = true;                    // offers --font-scale
+};
+
+std::vector<OptionSpec> pictureSpecs(const PictureDefaults& d) {
+    std::string exts;
+    for (std::size_t k = 0; k < d.formats.size(); ++k)
+        exts += (k == 0 ? "." : k + 1 == d.formats.size() ? " or ." : ", .") + s(ui::exportFormatKey(d.formats[k]));
+    std::vector<OptionSpec> specs = {
+        {"output", "FILE", d.outputHelp, "required", "a file name ending in " + exts},
+        {"width", "W", "width in pixels (SVG/PDF: at 96 dpi)", std::to_string(d.width), "an integer from 64 to 16384"},
+        {"height", "H", "height in pixels", std::to_string(d.height), "an integer from 64 to 16384"},
+        {"theme", "T", d.themeHelp, d.theme, "one of light, dark, projector"},
+    };
+    if (d.fontScale) specs.push_back({"font-scale", "F", "text size factor", "1", "a number from 0.5 to 3"});
+    specs.push_back(flagSpec("force", "overwrite an existing output file"));
+    return specs;
+}
+
+PictureOutput readPictureOutput(const Options& o, const PictureDefaults& d) {
+    PictureOutput out;
+    o.require("output");
+    out.path = q(o.raw("output"));
+    const auto format = ui::exportFormatFromPath(out.path);
+    if (out.path.isEmpty() || !format || std::find(d.formats.begin(), d.formats.end(), *format) == d.formats.end())
+        fail("invalid --output", o.spec("output").valid, o.raw("output"));
+    out.format = *format;
+    out.width = int(o.has("width") ? o.integer("width", 64, 16384) : d.width);
+    out.height = int(o.has("height") ? o.integer("height", 64, 16384) : d.height);
+    out.theme = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, d.theme) : d.theme);
+    if (d.fontScale && o.has("font-scale")) {
+        out.fontScale = o.number("font-scale");
+        if (!(out.fontScale >= 0.5 && out.fontScale <= 3.0)) fail("invalid --font-scale", o.spec("font-scale").valid, o.raw("font-scale"));
+    }
+    const QFileInfo file(out.path);
+    if (file.exists() && !o.has("force")) fail("output file exists", "pass --force to overwrite it", s(out.path));
+    if (file.isDir()) fail("invalid --output", "a file, not a directory", o.raw("output"));
+    return out;
+}
+
+const PictureDefaults& layersPictureDefaults() {
+    static const PictureDefaults d{{ui::ExportFormat::Png, ui::ExportFormat::Svg, ui::ExportFormat::Pdf, ui::ExportFormat::Csv,
+                                    ui::ExportFormat::Json},
+                                   "the file to write: .png, .svg or .pdf; .json or .csv: the overview's data"};
+    return d;
+}
+
+const PictureDefaults& demoPictureDefaults() {
+    static const PictureDefaults d{{ui::ExportFormat::Png, ui::ExportFormat::Svg, ui::ExportFormat::Pdf},
+                                   "the file to write: .png, .svg or .pdf",
+                                   1920,
+                                   1080,
+                                   "projector",
+                                   "projector (high contrast, large type, as presented), light or dark",
+                                   false};
+    return d;
+}
+
 // `poslab figure layers --config FILE -o F` (cli.md "Added in 0.3"): the layer overview.
 void renderLayersFigure(const std::vector<std::string>& rawArgs) {
     const std::vector<std::string> args = normalise(rawArgs);
-    std::vector<OptionSpec> specs = {
-        configSpec(),
-        {"output", "FILE", "the file to write: .png, .svg or .pdf; .json or .csv: the overview's data", "required",
-         "a file name ending in .png, .svg, .pdf, .csv or .json"},
-        {"width", "W", "width in pixels (SVG/PDF: at 96 dpi)", "1600", "an integer from 64 to 16384"},
-        {"height", "H", "height in pixels", "1000", "an integer from 64 to 16384"},
-        {"theme", "T", "light (paper), dark, or projector (high contrast, large type)", "light", "one of light, dark, projector"},
-        {"font-scale", "F", "text size factor", "1", "a number from 0.5 to 3"},
-        flagSpec("force", "overwrite an existing output file"),
-    };
+    std::vector<OptionSpec> specs = concat(std::vector<OptionSpec>{configSpec()}, pictureSpecs(layersPictureDefaults()));
     specs.front().def = "required";
     specs = concat(specs, layerSpecs());
     Options o(std::vector<std::string>(args.begin() + 1, args.end()), specs, "figure layers");
@@ -626,37 +689,24 @@ void renderLayersFigure(const std::vector<std::string>& rawArgs) {
              "method " + std::string(methodKey(params.method)));
     const bool highlight = o.has("layer") || o.has("layer-type");
     selectLayer(o, params, true);
-    o.require("output");
-    const QString output = q(o.raw("output"));
-    const auto format = ui::exportFormatFromPath(output);
-    if (output.isEmpty() || !format) fail("invalid --output", o.spec("output").valid, o.raw("output"));
-    const int width = int(o.has("width") ? o.integer("width", 64, 16384) : 1600);
-    const int height = int(o.has("height") ? o.integer("height", 64, 16384) : 1000);
-    const QString themeName = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, "light") : "light");
-    double fontScale = 1.0;
-    if (o.has("font-scale")) {
-        fontScale = o.number("font-scale");
-        if (!(fontScale >= 0.5 && fontScale <= 3.0)) fail("invalid --font-scale", o.spec("font-scale").valid, o.raw("font-scale"));
-    }
-    const QFileInfo out(output);
-    if (out.exists() && !o.has("force")) fail("output file exists", "pass --force to overwrite it", s(output));
-    if (out.isDir()) fail("invalid --output", "a file, not a directory", o.raw("output"));
+    const PictureOutput out = readPictureOutput(o, layersPictureDefaults());
+    const int width = out.width, height = out.height;
     ui::LayersPicture pic;
     pic.model = params.model;
     pic.dim = params.dim;
     pic.context = config->contextLength.value_or(params.rope.max_positions);
     pic.selected = highlight ? params.model.layer : -1;
     pic.title = QFileInfo(q(o.raw("config"))).completeBaseName();
-    const ui::Theme theme = ui::themeByName(themeName, fontScale);
+    const ui::Theme theme = ui::themeByName(out.theme, out.fontScale);
     const QSize size(width, height);
     const QByteArray bytes =
-        *format == ui::ExportFormat::Json  ? layersJson(pic, params.dim, size, theme)
-        : *format == ui::ExportFormat::Csv ? layersCsv(pic, params.dim)
-                                           : paintedBytes(*format, size, QStringLiteral("PosLab layers: ") + pic.title,
+        out.format == ui::ExportFormat::Json  ? layersJson(pic, params.dim, size, theme)
+        : out.format == ui::ExportFormat::Csv ? layersCsv(pic, params.dim)
+                                              : paintedBytes(out.format, size, QStringLiteral("PosLab layers: ") + pic.title,
                                                           [&](QPainter& p) { ui::drawLayers(p, QRectF(0, 0, width, height), pic, theme); });
     QString error;
-    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(*format)) + " writer produced nothing");
-    if (!ui::writeFileAtomically(output, bytes, &error)) failIo(s(error));
+    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
+    if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
 }
 
 // `poslab figure demo KEY -o F`: the demonstration's slide as presentation mode draws it (the
@@ -672,29 +722,15 @@ void renderDemoFigure(const std::vector<std::string>& rawArgs) {
         throw CliError{0, ""};
     }
     const DemoId id = demoOrFail(args[1]);
-    const std::vector<OptionSpec> specs = {
-        {"output", "FILE", "the file to write: .png, .svg or .pdf", "required", "a file name ending in .png, .svg or .pdf"},
-        {"width", "W", "width in pixels (SVG/PDF: at 96 dpi)", "1920", "an integer from 64 to 16384"},
-        {"height", "H", "height in pixels", "1080", "an integer from 64 to 16384"},
-        {"theme", "T", "projector (high contrast, large type, as presented), light or dark", "projector", "one of light, dark, projector"},
-        flagSpec("force", "overwrite an existing output file"),
-    };
+    const std::vector<OptionSpec> specs = pictureSpecs(demoPictureDefaults());
     Options o(std::vector<std::string>(args.begin() + 2, args.end()), specs, "figure demo " + demoInfo(id).key);
     if (o.help()) {
         std::fputs(helpText("poslab figure demo " + demoInfo(id).key + " -o FILE", demoInfo(id).title, specs).c_str(), stdout);
         throw CliError{0, ""};
     }
-    o.require("output");
-    const QString output = q(o.raw("output"));
-    const auto format = ui::exportFormatFromPath(output);
-    if (output.isEmpty() || !format || (*format != ui::ExportFormat::Png && *format != ui::ExportFormat::Svg && *format != ui::ExportFormat::Pdf))
-        fail("invalid --output", o.spec("output").valid, o.raw("output"));
-    const int width = int(o.has("width") ? o.integer("width", 64, 16384) : 1920);
-    const int height = int(o.has("height") ? o.integer("height", 64, 16384) : 1080);
-    const QString theme = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, "projector") : "projector");
-    const QFileInfo out(output);
-    if (out.exists() && !o.has("force")) fail("output file exists", "pass --force to overwrite it", s(output));
-    if (out.isDir()) fail("invalid --output", "a file, not a directory", o.raw("output"));
+    const PictureOutput out = readPictureOutput(o, demoPictureDefaults());
+    const int width = out.width, height = out.height;
+    const QString theme = out.theme;
 
     ui::Session deck;
     deck.scenes = {ui::demoSlide(id)};
@@ -706,17 +742,17 @@ void renderDemoFigure(const std::vector<std::string>& rawArgs) {
     const QSize size(width, height);
     QByteArray bytes;
     QString error;
-    if (*format == ui::ExportFormat::Png) {
+    if (out.format == ui::ExportFormat::Png) {
         const QImage img = slide.renderSlide(size);
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
         if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
     } else {
-        bytes = paintedBytes(*format, size, QStringLiteral("PosLab demonstration: ") + q(demoInfo(id).title),
+        bytes = paintedBytes(out.format, size, QStringLiteral("PosLab demonstration: ") + q(demoInfo(id).title),
                              [&](QPainter& p) { slide.paintSlide(p, size); });
     }
-    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(*format)) + " writer produced nothing");
-    if (!ui::writeFileAtomically(output, bytes, &error)) failIo(s(error));
+    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
+    if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
 }
 
 // Qt's own chatter (e.g. "XDG_RUNTIME_DIR not set", libpng's warnings through Qt's image

@@ -36,6 +36,30 @@ private Q_SLOTS:
     // A pane with room below four circles shows eight automatic pairs, their circles nearly as
     // large; a small or a wide-and-short pane keeps four. The layout of the computed pairs fills
     // the pane's height.
+    // Every position's colour (arrow, label, legend) reads on the theme's background: WCAG's
+    // contrast ratio for graphics and large text, at least 3 (viridis' blues on near-black were
+    // about 2.8, its last greens on white 2.2).
+    void positionColoursContrastWithTheBackground_data() {
+        QTest::addColumn<QString>("theme");
+        for (const QString& name : themeNames()) QTest::newRow(qPrintable(name)) << name;
+    }
+    void positionColoursContrastWithTheBackground() {
+        QFETCH(QString, theme);
+        const Theme t = themeByName(theme);
+        const auto luminance = [](const QColor& c) {
+            const auto lin = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+            return 0.2126 * lin(c.redF()) + 0.7152 * lin(c.greenF()) + 0.0722 * lin(c.blueF());
+        };
+        const double bg = luminance(t.background);
+        for (int n : {2, 7, 12})
+            for (int k = 0; k < n; ++k) {
+                const double fg = luminance(positionColor(k, n, t));
+                const double ratio = (std::max(fg, bg) + 0.05) / (std::min(fg, bg) + 0.05);
+                QVERIFY2(ratio >= 3.0, qPrintable(QStringLiteral("position %1 of %2: %3 on %4, contrast %5")
+                                                      .arg(k).arg(n).arg(positionColor(k, n, t).name(), t.background.name()).arg(ratio)));
+            }
+    }
+
     void automaticPairsFillThePane_data() {
         QTest::addColumn<QSizeF>("size");
         QTest::addColumn<int>("configs");

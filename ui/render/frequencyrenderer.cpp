@@ -392,6 +392,12 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     p.setClipRect(l.plot.adjusted(-4, -4, 4, 4));
     // Context lengths.
     std::vector<std::int64_t> marked;
+    // The legend's rows, top left inside the plot: the wavelengths grow with the pair index, so
+    // the curves rise from the bottom left and leave that corner empty (top right they end).
+    const double legendH = plot::lineHeight(t.smallFont());
+    int legendRows = 0;
+    for (const auto& c : result.configs) legendRows += c.hasFrequencies && c.error.isEmpty();
+    const double legendBottom = std::min(l.plot.bottom(), l.plot.top() + 4 + legendRows * legendH);
     for (const auto& c : result.configs) {
         if (!c.hasFrequencies || !c.error.isEmpty()) continue;
         for (auto ctx : {c.originalContext, c.context}) {
@@ -410,8 +416,12 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
                                                                                     QString::number(ctx)}
                                                                       : QStringList{QObject::tr("context %1").arg(ctx), QString::number(ctx)},
                                              t.smallFont(), l.plot.width() - 12);
+            // At the left, where the curves (wavelengths grow with i) are low; at the right end of
+            // its line where the left would meet the legend's rows (top left).
+            const bool besideLegend = labelY - lh / 2 < legendBottom && labelY + lh / 2 > l.plot.top();
             if (!label.text.isEmpty() && !label.text.endsWith(QChar(0x2026)))
-                plot::text(p, QPointF(l.plot.left() + 6, labelY), label, plot::Align::Left, t.error);
+                plot::text(p, QPointF(besideLegend ? l.plot.right() - 6 : l.plot.left() + 6, labelY), label,
+                           besideLegend ? plot::Align::Right : plot::Align::Left, t.error);
         }
     }
     k = 0;
@@ -452,10 +462,9 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             if (c.scaled && c.before != c.after) s += QObject::tr(" (dashed: before scaling)");
             // Legend lines stay inside the plot (one that would not fit is left out).
             if (ly + lh / 2 <= l.plot.bottom())
-                plot::text(p, QPointF(l.plot.right() - 6, ly),
+                plot::text(p, QPointF(l.plot.left() + 6, ly),
                            fitText(QStringList{s, c.title, c.title.section(QStringLiteral(": "), 0, 0)}, t.smallFont(), l.plot.width() - 12),
-                           plot::Align::Right,
-                           t.series(k));
+                           plot::Align::Left, t.series(k));
             ly += lh;
         }
         ++k;

@@ -91,10 +91,10 @@ QString angleText(double a) {
 }
 
 QColor positionColor(int k, int n, const Theme& t) {
-    // Sequential viridis from 0 to 0.85 (the last yellow is unreadable on white); on a dark
-    // background from 0.25 to 1.
+    // Sequential viridis from 0 to 0.58 (past it, its greens have less than 3:1 contrast on white); on a dark
+    // background from 0.45 to 1 (below 0.45 its blues have less than 3:1 contrast on near-black).
     const bool dark = t.background.lightness() < 128;
-    const double lo = dark ? 0.3 : 0.0, hi = dark ? 1.0 : 0.72;
+    const double lo = dark ? 0.45 : 0.0, hi = dark ? 1.0 : 0.58;
     const double f = n <= 1 ? 0.0 : double(k) / double(n - 1);
     return QColor::fromRgb(colormapRgb(ColormapKind::Viridis, lo + f * (hi - lo)));
 }

@@ -294,6 +294,31 @@ private Q_SLOTS:
         if (kScreens[screen].width >= 1920 && fontScale == 1.0 && configs <= 2)
             for (const auto& item : report.items)
                 if (item.elided) problems << QStringLiteral("cut: %1 \"%2\"").arg(item.view, item.text);
+        // Every colour bar carries at least three labelled ticks: a vertical bar's labels just
+        // right of it, centred along it (to half a label's height); a horizontal bar's just under it.
+        for (const auto& bar : report.items) {
+            if (bar.kind != LayoutItemKind::Colorbar) continue;
+            const bool vertical = bar.rect.height() >= bar.rect.width();
+            int labels = 0;
+            for (const auto& item : report.items) {
+                if (item.kind != LayoutItemKind::Text || item.view != bar.view) continue;
+                const QRectF& r = item.rect;
+                const double half = r.height() / 2;
+                if (vertical ? r.left() >= bar.rect.right() && r.left() <= bar.rect.right() + 16 &&
+                                   r.center().y() >= bar.rect.top() - half && r.center().y() <= bar.rect.bottom() + half
+                             : r.top() >= bar.rect.bottom() - 1 && r.top() <= bar.rect.bottom() + half &&
+                                   r.center().x() >= bar.rect.left() - 4 && r.center().x() <= bar.rect.right() + 4)
+                    ++labels;
+            }
+            if (labels < 3)
+                problems << QStringLiteral("colour bar with %1 labels: %2 at %3,%4 %5×%6")
+                                .arg(labels)
+                                .arg(bar.view)
+                                .arg(bar.rect.x())
+                                .arg(bar.rect.y())
+                                .arg(bar.rect.width())
+                                .arg(bar.rect.height());
+        }
         // With text × 1.5 there, a label may take a shorter form, never be cut mid-word ("…").
         if (kScreens[screen].width >= 1920 && configs <= 2)
             for (const auto& item : report.items)

@@ -217,6 +217,7 @@ PanelChrome heatmapChrome(const Theme& theme, bool compact, bool sinkStrip) {
     if (sinkStrip) c.right += m.barGap + m.sinkW;             // the sink strip before the colour bar
     c.top = m.title + (compact ? 0 : m.sub) + 8 + m.small / 2; // title + subtitle + half the top tick label
     c.bottom = m.small + 6 + (compact ? 0 : m.body + 6);     // x tick labels + x label
+    c.minPlotHeight = m.small * 2.1;                         // the colour bar's three labels (colorbarTicks)
     return c;
 }
 

@@ -149,14 +149,18 @@ std::vector<PanelPlacement> placePanels(const QRectF& rect, int n, const PanelCh
     };
     int bestCols = n;
     double best = -1;
+    bool bestTall = false;
     for (int cols = 1; cols <= n; ++cols) {
         const int rows = (n + cols - 1) / cols;
         const QSizeF s = plotSize(cols, rows);
-        // The area all plots cover; a grid with empty cells loses nothing by it.
+        // The area all plots cover; a grid with empty cells loses nothing by it. A grid whose
+        // plots are tall enough for what stands beside them beats any that is not.
         const double area = s.width() * s.height();
-        if (area > best * (1 + 1e-9)) {
+        const bool tall = s.height() >= c.minPlotHeight;
+        if ((tall && !bestTall) || (tall == bestTall && area > best * (1 + 1e-9))) {
             best = area;
             bestCols = cols;
+            bestTall = tall;
         }
     }
     const int cols = bestCols, rows = (n + cols - 1) / cols;

@@ -90,6 +90,7 @@ std::vector<QRectF> placeRects(const QRectF& rect, ArrangementKind kind, int n, 
 // Room the chrome around one panel's plot needs, in pixels.
 struct PanelChrome {
     double left = 0, top = 0, right = 0, bottom = 0;
+    double minPlotHeight = 0;   // what the plot needs beside it (a colour bar's three labels)
 };
 
 struct PanelPlacement {
@@ -97,7 +98,8 @@ struct PanelPlacement {
     QRectF plot;   // its plot (the cells), inside `area` less the chrome
 };
 
-// The grid of `n` panels (columns × rows) whose plots get the most area; with `square` the plots
+// The grid of `n` panels (columns × rows) whose plots get the most area, among the grids whose
+// plots are at least chrome.minPlotHeight tall when any is; with `square` the plots
 // are square (the largest that fits), else they fill their share up to an aspect ratio of
 // `maxAspect` (wider or taller), centred. Plots are whole pixels.
 std::vector<PanelPlacement> placePanels(const QRectF& rect, int n, const PanelChrome& chrome, bool square,

@@ -5,6 +5,10 @@
 // farthest distance it sees; past it, nothing) and with which positional signal (RoPE, NoPE,
 // NoPE with temperature tuning). Draws with QPainter into any rectangle; rowAt() maps a point
 // back to its layer (the window's view selects that layer on click).
+// When a shown layer has temperature tuning (Llama 4's NoPE layers), a band under the rows plots
+// τ(i) = log(⌊(i+1)/F⌋ + 1)·S + 1 against the query position i on a log axis from 1 to
+// max(context, 10M) — exact per pixel column (its first and last position: τ is monotone) —
+// with labelled ticks, the context's last position marked, and the formula beside it.
 #include "core/layers.h"
 #include "ui/render/theme.h"
 
@@ -39,6 +43,19 @@ LayerRowText layerRowText(const LayerPattern& m, std::int64_t layer, std::int64_
 QString layersSubtitle(const LayerPattern& m, int dim);
 
 void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const Theme& theme);
+
+// The temperature curve's plot area of a picture drawn into `rect`, and its axes: positions
+// 1 … positionTo (log), τ from tauLo (at the bottom) to tauHi (at the top). nullopt when no shown
+// layer has temperature tuning, or the rectangle leaves no room for the curve (the rows first).
+struct LayersTemperaturePlot {
+    QRectF plot;
+    std::int64_t positionTo = 0;    // max(context, 10 000 000)
+    double tauLo = 1, tauHi = 2;
+    AttentionParams attention;      // the tuned layers' (their temperature_tuning)
+    double x(double position) const;   // pixel x of query position i (i < 1: the left edge)
+    double y(double tau) const;
+};
+std::optional<LayersTemperaturePlot> layersTemperaturePlot(const QRectF& rect, const LayersPicture& pic, const Theme& theme);
 
 // The layer at point `pt` of a picture drawn into `rect`, or nullopt (header, axis, outside).
 std::optional<std::int64_t> layerRowAt(const QRectF& rect, const LayersPicture& pic, const Theme& theme, const QPointF& pt);

@@ -52,7 +52,9 @@ private Q_SLOTS:
         QTest::newRow("llama-4-scout_3") << "llama-4-scout" << 3 << "full" << "NoPE, τ ≤ 1.716" << "" << "" << "everything";
         QTest::newRow("gpt-oss-20b_0") << "gpt-oss-20b" << 0 << "sliding" << "RoPE" << "θ 150 000" << "YaRN ×32" << "window 128";
         QTest::newRow("command-a_3") << "command-a" << 3 << "full" << "NoPE" << "" << "" << "everything";
-        QTest::newRow("modernbert-base_1") << "modernbert-base" << 1 << "sliding" << "RoPE" << "θ 10 000" << "" << "window 128";
+        // ModernBERT is bidirectional: its window of 128 reaches 64 on either side.
+        QTest::newRow("modernbert-base_1") << "modernbert-base" << 1 << "sliding" << "RoPE" << "θ 10 000" << "" << "window 128 (±64)";
+        QTest::newRow("modernbert-base_0") << "modernbert-base" << 0 << "full" << "RoPE" << "θ 160 000" << "" << "everything";
     }
     void rowText() {
         QFETCH(QString, key);
@@ -231,6 +233,83 @@ private Q_SLOTS:
         QVERIFY2(below.contains(QStringLiteral("10M")) && below.contains(QStringLiteral("1k")), qPrintable(below.join(QLatin1Char('|'))));
         const QStringList problems = layoutProblems(report);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+    }
+
+    // A window's bar ends where the layer's reach ends on the log distance axis 1 … context:
+    // a decoder's window W at W − 1 back (bar up to distance W), a bidirectional model's at ⌊W/2⌋
+    // (bar up to ⌊W/2⌋ + 1): the local bar's length over the full bar's is log(end)/log(context).
+    // The same ModernBERT drawn as a decoder (bidirectional off) reaches W − 1.
+    void windowBarsReachTheirSide_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("bidirectional");
+        QTest::addColumn<int>("local");
+        QTest::addColumn<int>("global");
+        QTest::addColumn<double>("barEnd");   // the distance where the local bar ends
+        QTest::newRow("modernbert-base") << "modernbert-base" << true << 1 << 0 << 65.0;
+        QTest::newRow("modernbert-base_as_decoder") << "modernbert-base" << false << 1 << 0 << 128.0;
+        QTest::newRow("gpt-oss-20b") << "gpt-oss-20b" << false << 0 << 1 << 128.0;
+    }
+    void windowBarsReachTheirSide() {
+        QFETCH(QString, key);
+        QFETCH(bool, bidirectional);
+        QFETCH(int, local);
+        QFETCH(int, global);
+        QFETCH(double, barEnd);
+        LayersPicture pic = pictureOf(key);
+        QCOMPARE(pic.model.bidirectional, key == QLatin1String("modernbert-base"));
+        pic.model.bidirectional = bidirectional;
+        const Theme theme = themeByName(QStringLiteral("light"));
+        QImage img(1600, 1000, QImage::Format_ARGB32);
+        img.fill(Qt::white);
+        QPainter p(&img);
+        const QRectF rect(0, 0, 1600, 1000);
+        drawLayers(p, rect, pic, theme);
+        p.end();
+        const auto rowY = [&](int row) {
+            double sum = 0;
+            int n = 0;
+            for (int y = 0; y < 1000; ++y)
+                if (auto r = layerRowAt(rect, pic, theme, QPointF(800, y)); r && *r == row) sum += y, ++n;
+            return static_cast<int>(sum / std::max(n, 1));
+        };
+        const QColor bar = theme.series(0);
+        const auto isBar = [&](int x, int y) {
+            const QColor c = img.pixelColor(x, y);
+            return std::abs(c.red() - bar.red()) + std::abs(c.green() - bar.green()) + std::abs(c.blue() - bar.blue()) < 120;
+        };
+        // The bar: the run of bar pixels that ends at the rightmost one (grid lines drawn over it
+        // leave gaps of a pixel or two; the row's text in the table lies well left of it).
+        const auto extent = [&](int y) {
+            int last = -1;
+            for (int x = 0; x < 1600; ++x)
+                if (isBar(x, y)) last = x;
+            int first = last;
+            for (int x = last; x >= 0 && last >= 0; --x) {
+                if (isBar(x, y)) first = x;
+                else if (first - x > 3) break;
+            }
+            return std::pair<int, int>(first, last);
+        };
+        const auto [l0, l1] = extent(rowY(local));
+        const auto [g0, g1] = extent(rowY(global));
+        QVERIFY(l0 > 0 && g0 > 0);
+        QVERIFY(std::abs(l0 - g0) <= 1);
+        const double measured = double(l1 + 1 - l0) / double(g1 + 1 - g0);
+        const double expected = std::log10(barEnd) / std::log10(double(pic.context));
+        QVERIFY2(std::abs(measured - expected) < 0.004, qPrintable(QStringLiteral("%1 vs %2 (bars %3…%4, %5…%6)").arg(measured).arg(expected).arg(l0).arg(l1).arg(g0).arg(g1)));
+        // The plot's heading says which distance it is.
+        LayoutReport report;
+        report.bounds = rect;
+        {
+            QImage scratch(1600, 1000, QImage::Format_ARGB32);
+            QPainter sp(&scratch);
+            LayoutCapture capture(report);
+            drawLayers(sp, rect, pic, theme);
+        }
+        const bool eitherSide = std::any_of(report.items.begin(), report.items.end(), [](const LayoutItem& i) {
+            return i.text.contains(QStringLiteral("|i − j|")) && i.text.contains(QStringLiteral("either side"));
+        });
+        QCOMPARE(eitherSide, bidirectional);
     }
 
     // No pattern: a message instead of rows, and no row under any point.

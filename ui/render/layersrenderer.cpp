@@ -336,6 +336,7 @@ std::optional<LayersTemperaturePlot> layersTemperaturePlot(const QRectF& rect, c
 
 QString layersSubtitle(const LayerPattern& m, int dim) {
     QStringList parts;
+    if (m.bidirectional) parts << QObject::tr("bidirectional (an encoder): each query sees keys on both sides");
     if (m.softmax_scale)
         parts << QObject::tr("scores × %1 (not 1/√%2 = %3)").arg(number(*m.softmax_scale)).arg(dim).arg(number(1.0 / std::sqrt(std::max(1, dim))));
     else
@@ -365,7 +366,10 @@ LayerRowText layerRowText(const LayerPattern& m, std::int64_t layer, std::int64_
         t.base = QObject::tr("θ %1").arg(count(lp.ropeParams.base));
         t.scaling = scalingText(lp.ropeParams);
     }
-    if (lp.attention.window) t.reach = QObject::tr("window %1").arg(count(static_cast<double>(*lp.attention.window)));
+    if (lp.attention.window && m.bidirectional)
+        t.reach = QObject::tr("window %1 (±%2)").arg(count(static_cast<double>(*lp.attention.window)),
+                                                   count(static_cast<double>(*lp.attention.window / 2)));
+    else if (lp.attention.window) t.reach = QObject::tr("window %1").arg(count(static_cast<double>(*lp.attention.window)));
     else if (lp.attention.chunk) t.reach = QObject::tr("chunk %1").arg(count(static_cast<double>(*lp.attention.chunk)));
     else t.reach = QObject::tr("everything");
     return t;
@@ -414,7 +418,9 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
             drawRecordedText(p, QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(headText(c), Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
     drawRecordedText(p, QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(QObject::tr("distance i − j it can attend to (log scale)"), Qt::ElideRight,
+               p.fontMetrics().elidedText(pic.model.bidirectional ? QObject::tr("distance |i − j| it can attend to, on either side (log scale)")
+                                                                  : QObject::tr("distance i − j it can attend to (log scale)"),
+                                          Qt::ElideRight,
                                           static_cast<int>(rect.right() - g.plot.left() - 4)));
 
     // Rows: text when they are tall enough to read; the bars always.
@@ -445,8 +451,9 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
                            p.fontMetrics().elidedText(cellText(rt, c), Qt::ElideRight, static_cast<int>(width)));
             }
         }
-        // The bar: from distance 0 to the farthest visible distance (causal layers).
-        const auto reach = visibleTo(lp.attention, true);
+        // The bar: from distance 0 to the farthest visible distance: causal, W − 1 keys back; a
+        // bidirectional model's window ⌊W/2⌋ on either side (the axis is then |i − j|).
+        const auto reach = visibleTo(lp.attention, !pic.model.bidirectional);
         const double x1 = reach ? xOf(g, static_cast<double>(*reach) + 1, dmax) : g.plot.right();
         const double pad = std::min(2.0, g.rowH * 0.15);
         const QRectF bar(g.plot.left(), y + pad, std::max(1.0, x1 - g.plot.left()), std::max(1.0, g.rowH - 2 * pad));

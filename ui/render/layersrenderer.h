@@ -2,7 +2,8 @@
 // The layer overview (spec/cli.md "figure layers"): one row per layer of a model — its index,
 // type (full / sliding / chunked), RoPE or NoPE, base θ and scaling, window or chunk — and, on a
 // logarithmic distance axis from 1 to the context, what the layer can attend to (a bar up to the
-// farthest distance it sees; past it, nothing) and with which positional signal (RoPE, NoPE,
+// farthest distance it sees: a causal window W − 1 back, a bidirectional model's window ⌊W/2⌋ on
+// either side of the query, a chunk C − 1; past it, nothing) and with which positional signal (RoPE, NoPE,
 // NoPE with temperature tuning). Draws with QPainter into any rectangle; rowAt() maps a point
 // back to its layer (the window's view selects that layer on click).
 // When a shown layer has temperature tuning (Llama 4's NoPE layers), a band under the rows plots
@@ -32,7 +33,8 @@ struct LayersPicture {
 };
 
 // One row's text columns, for people: "sliding", "RoPE" or "NoPE, τ ≤ 1.716" (the temperature
-// scale at the last position of `context`), "θ 10 000", "linear ×8", "window 1024", "everything".
+// scale at the last position of `context`), "θ 10 000", "linear ×8", "window 1024" (a
+// bidirectional model's: "window 128 (±64)", ⌊W/2⌋ each side), "everything".
 struct LayerRowText {
     QString index, type, signal, base, scaling, reach;
 };

@@ -157,6 +157,11 @@ private Q_SLOTS:
         QCOMPARE(layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme)->positionTo, std::int64_t(10'000'000));
         pic.firstRows = 3;
         QVERIFY(!layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme));
+        // A picture that asks for none (a slide whose table says τ) has none.
+        pic.firstRows = -1;
+        QVERIFY(layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme));
+        pic.temperatureCurve = false;
+        QVERIFY(!layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme));
     }
 
     // The curve read back from the pixels: in the pixel column of position i the curve's colour

@@ -122,7 +122,7 @@ Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
     // The temperature band: as tall as leaves every row a full line (5.5 to 9 lines), never
     // taking the rows' text away (rows under 0.6 of a line have none); where they have none
     // anyway, 5.5 lines while each row keeps 3 pixels of bar; else no band.
-    g.tuned = tunedAttention(pic.model, g.rows);
+    if (pic.temperatureCurve) g.tuned = tunedAttention(pic.model, g.rows);
     if (g.tuned && g.rows > 0) {
         const double avail = bottom - top, rows = static_cast<double>(g.rows);
         double band = 0;

@@ -30,6 +30,8 @@ struct LayersPicture {
     QString title;                      // model name for the heading
     std::int64_t firstRows = -1;        // draw only layers 0 .. firstRows−1 (a repeating pattern's
                                         // first periods, on a slide), the heading says "of L"; −1 = all
+    bool temperatureCurve = true;       // the τ(i) band when a shown layer has temperature tuning
+                                        // (off where the picture's neighbours say τ already: a slide)
 };
 
 // One row's text columns, for people: "sliding", "RoPE" or "NoPE, τ ≤ 1.716" (the temperature

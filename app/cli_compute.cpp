@@ -665,7 +665,7 @@ int layers(const std::vector<std::string>& args) {
         printHelpAndExit("poslab compute layers --config FILE",
                          "The model's layers, exactly as transformers main builds them from the file: per layer its type, "
                          "RoPE or NoPE,\nRoPE type and base, window or chunk, temperature tuning, q/k norm and softmax scale. "
-                         "Prints {\"num_layers\", \"layers\": [...]}.",
+                         "Prints {\"num_layers\", \"bidirectional\", \"layers\": [...]}.",
                          specs);
         return 0;
     }
@@ -681,6 +681,7 @@ int layers(const std::vector<std::string>& args) {
     Json j;
     j.beginObject();
     j.key("num_layers").integer(n);
+    j.key("bidirectional").boolean(m.bidirectional);
     j.key("layers").beginArray();
     for (std::int64_t i = 0; i < n; ++i) {
         j.beginObject();

@@ -483,7 +483,8 @@ QByteArray paintedBytes(ui::ExportFormat format, QSize size, const QString& titl
 }
 
 // What the overview plots against distance for layer i (distances 1 … context on a log axis):
-// the farthest distance the layer sees (visible_to; the context − 1 for a full layer), the
+// the farthest distance the layer sees (visible_to: a window W − 1 back, or ⌊W/2⌋ either side in a
+// bidirectional model; a chunk C − 1; the context − 1 for a full layer), the
 // positional signal ("rope", "nope", "nope_temperature") and, with temperature tuning, the query
 // scale τ at the context's last position.
 struct LayerReach {
@@ -495,7 +496,7 @@ struct LayerReach {
 LayerReach layerReach(const ui::LayersPicture& pic, std::int64_t i) {
     const LayerParams lp = layerParams(pic.model, i);
     LayerReach r;
-    r.visibleTo = visibleTo(lp.attention, true);
+    r.visibleTo = visibleTo(lp.attention, !pic.model.bidirectional);
     r.attendsTo = std::min(r.visibleTo.value_or(pic.context - 1), pic.context - 1);
     const bool tuned = !lp.rope && !lp.attention.temperature_tuning.empty();
     r.signal = lp.rope ? "rope" : tuned ? "nope_temperature" : "nope";
@@ -526,6 +527,7 @@ QByteArray layersJson(const ui::LayersPicture& pic, int dim, const QSize& size, 
     w.key("layers").beginObject();
     w.key("model_type").string(pic.model.model_type);
     w.key("num_layers").integer(layerCount(pic.model));
+    w.key("bidirectional").boolean(pic.model.bidirectional);
     w.key("context").integer(pic.context);
     w.key("distance_axis").beginObject();
     w.key("from").integer(1);
@@ -556,7 +558,8 @@ QByteArray layersJson(const ui::LayersPicture& pic, int dim, const QSize& size, 
 // `figure layers -o F.csv`: one row per layer, the JSON entry's fields as columns (empty: absent).
 QByteArray layersCsv(const ui::LayersPicture& pic, int dim) {
     std::string out = "# PosLab " + s(ui::poslabVersion()) + " — Layers: " + s(pic.title) + "\n# context: " +
-                      formatInt(pic.context) + " (distance axis 1 … context, log)\n";
+                      formatInt(pic.context) + " (distance axis 1 … context, log" +
+                      (pic.model.bidirectional ? std::string("; bidirectional: visible_to is ⌊W/2⌋ on either side") : std::string()) + ")\n";
     out += "index,layer_type,rope,rope_type,rope_theta,factor,window,chunk,temperature_floor_scale,temperature_attn_scale,"
            "qk_norm,softmax_scale,visible_to,attends_to,signal,temperature_at_context\n";
     for (std::int64_t i = 0; i < layerCount(pic.model); ++i) {

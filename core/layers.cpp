@@ -27,6 +27,9 @@ const ParamTable<LayerPattern>& layerPatternTable() {
                           .optional = true, .label = "Chunk", .help = "the chunked layers' chunk size", .unit = "tokens",
                           .unset = "none"})
             .when(hasModel),
+        field<&L::bidirectional>({.name = "bidirectional", .kind = K::Bool, .label = "Bidirectional",
+                                  .help = "an encoder: every layer attends both ways; a window W reaches |i − j| ≤ ⌊W/2⌋"})
+            .when(hasModel),
         field<&L::temperature_tuning>({.name = "temperature_tuning", .kind = K::RealList, .lo = 0, .hi = 1e12,
                                        .label = "Temperature tuning", .help = "NoPE layers: [floor_scale, attn_scale]",
                                        .unset = "off", .maxEntries = 2})

@@ -7,6 +7,8 @@
 //   rope        the RoPE parameters of the layer's type (rope_full / rope_sliding / rope_chunked:
 //               a nested config gives one per type; a flat one the same to every type)
 //   attention   window (sliding layers), chunk (chunked layers), nope = !rope_layers[i],
+//               (bidirectional: the model's layers attend both ways, which the scene's causal flag
+//               and visibleTo(attention, !bidirectional) express; layerParams() leaves it there),
 //               temperature tuning (NoPE layers only: Llama 4), q/k norm (every layer, or only the
 //               RoPE layers when qk_norm_rope_only: Llama 4), softmax scale and sinks (every layer).
 // An empty `layer_types` means no pattern (a scene of one scheme).
@@ -25,6 +27,8 @@ struct LayerPattern {
     std::int64_t layer = 0;                     // the layer shown, 0 .. L−1
     std::optional<std::int64_t> window;         // sliding layers' window
     std::optional<std::int64_t> chunk;          // chunked layers' chunk
+    bool bidirectional = false;                 // an encoder (ModernBERT): every layer attends both ways, a
+                                                // window W reaches ⌊W/2⌋ each side (|i − j| ≤ ⌊W/2⌋)
     std::vector<double> temperature_tuning;     // NoPE layers: [F, S] or empty
     QkNorm qk_norm = QkNorm::None;
     bool qk_norm_rope_only = false;             // Llama 4: q/k norm on RoPE layers only

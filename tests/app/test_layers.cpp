@@ -99,6 +99,8 @@ void TestLayers::modelConfigs() {
     QFETCH(double, scale);
     const QJsonObject o = okJson({"compute", "layers", "--config", model(key)});
     QCOMPARE(o.value("num_layers").toInt(), layers);
+    // ModernBERT alone is an encoder: its layers attend both ways.
+    QCOMPARE(o.value("bidirectional").toBool(), key == QLatin1String("modernbert-base"));
     const QJsonArray ls = o.value("layers").toArray();
     QCOMPARE(ls.size(), layers);
     QStringList full, nope;
@@ -408,8 +410,9 @@ void TestLayers::figureLayers() {
 
 // `figure layers -o F.json` / `.csv`: one entry per layer with the fields of `compute layers`
 // (equal, key by key) and what the overview plots against distance (visible_to: W − 1 for a
-// window (drawn causal), C − 1 for a chunk, null for a full layer; attends_to; the signal; τ at the
-// context's end), and the figure's `layout`; the CSV holds the same rows.
+// window of a decoder, ⌊W/2⌋ either side for a bidirectional model's (ModernBERT), C − 1 for a
+// chunk, null for a full layer; attends_to; the signal; τ at the context's end), and the figure's
+// `layout`; the CSV holds the same rows.
 void TestLayers::figureLayersData_data() {
     QTest::addColumn<QString>("key");
     QTest::newRow("gemma-3-27b") << "gemma-3-27b";
@@ -439,9 +442,13 @@ void TestLayers::figureLayersData() {
     for (qsizetype i = 0; i < layers.size(); ++i) {
         const QJsonObject e = layers[i].toObject(), c = expected[i].toObject();
         for (const QString& k : c.keys()) QVERIFY2(e.value(k) == c.value(k), qPrintable(QStringLiteral("layer %1 %2").arg(i).arg(k)));
-        // The overview draws every layer as a decoder does (causal: W − 1 keys back).
+        // A decoder's window reaches W − 1 keys back; an encoder's ⌊W/2⌋ on either side.
+        const bool bidirectional = computed.value("bidirectional").toBool();
+        QCOMPARE(v.value("bidirectional").toBool(), bidirectional);
+        QCOMPARE(bidirectional, key == QLatin1String("modernbert-base"));
         if (c.contains("chunk")) QCOMPARE(e.value("visible_to").toInteger(), c.value("chunk").toInteger() - 1);
-        else if (c.contains("window")) QCOMPARE(e.value("visible_to").toInteger(), c.value("window").toInteger() - 1);
+        else if (c.contains("window"))
+            QCOMPARE(e.value("visible_to").toInteger(), bidirectional ? c.value("window").toInteger() / 2 : c.value("window").toInteger() - 1);
         else QVERIFY(e.value("visible_to").isNull());
         const std::int64_t reach = e.value("visible_to").isNull() ? context - 1 : std::min<std::int64_t>(context - 1, e.value("visible_to").toInteger());
         QCOMPARE(std::int64_t(e.value("attends_to").toInteger()), reach);

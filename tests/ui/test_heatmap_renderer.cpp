@@ -5,6 +5,7 @@
 #include "core/scores.h"
 #include "ui/model/compute.h"
 #include "ui/render/heatmaprenderer.h"
+#include "ui/render/layout.h"
 #include "ui/views/views.h"
 
 #include <QFileInfo>
@@ -228,35 +229,97 @@ private Q_SLOTS:
         QVERIFY2(tip.contains(window > 0 ? QStringLiteral("window") : QStringLiteral("chunk")), qPrintable(tip));
     }
 
+    // The sink strip beside the cells: each row's bar is p_sink of its query (exact cells), or
+    // the heatmap's statistic of p_sink over every query of the row's block (aggregated blocks),
+    // checked against the core asked one query at a time; past the work budget, p_sink of each
+    // block's centre query, said to be sampled. Its scale carries three labelled ticks.
     void sinkMassStripBesideTheCells_data() {
         QTest::addColumn<qint64>("length");
         QTest::addColumn<qint64>("window");
         QTest::addColumn<double>("sink");
-        QTest::newRow("sink0.5_window16_N64") << qint64(64) << qint64(16) << 0.5;
-        QTest::newRow("sink2_full_N64") << qint64(64) << qint64(0) << 2.0;
-        QTest::newRow("sink0_window128_N3000_blocks") << qint64(3000) << qint64(128) << 0.0;
+        QTest::addColumn<bool>("softmax");
+        QTest::addColumn<int>("aggregate");      // Aggregate: mean, max, min
+        QTest::addColumn<qint64>("keysTo");      // zoom the keys to [0, keysTo) (0: all)
+        QTest::addColumn<int>("workLog2");       // DisplaySpec::heatmapWork = 2^workLog2
+        QTest::addColumn<int>("cells");          // HeatmapCells the panel shows
+        QTest::addColumn<bool>("sampled");       // the strip samples one query per block
+        const int exact = int(HeatmapCells::Exact), blocks = int(HeatmapCells::Aggregate), samples = int(HeatmapCells::Sample);
+        const int mean = int(Aggregate::Mean), max = int(Aggregate::Max), min = int(Aggregate::Min);
+        QTest::newRow("sink0.5_window16_N64") << qint64(64) << qint64(16) << 0.5 << true << mean << qint64(0) << 26 << exact << false;
+        QTest::newRow("sink2_full_N64") << qint64(64) << qint64(0) << 2.0 << true << mean << qint64(0) << 26 << exact << false;
+        QTest::newRow("sink0_window128_N3000_samples") << qint64(3000) << qint64(128) << 0.0 << true << mean << qint64(0) << 26 << samples << false;
+        QTest::newRow("sink0_window128_N3000_blocks_mean") << qint64(3000) << qint64(128) << 0.0 << true << mean << qint64(0) << 30 << blocks << false;
+        QTest::newRow("sink1_window128_N3000_blocks_max") << qint64(3000) << qint64(128) << 1.0 << true << max << qint64(0) << 30 << blocks << false;
+        QTest::newRow("sink-1_full_N1500_blocks_min") << qint64(1500) << qint64(0) << -1.0 << true << min << qint64(0) << 30 << blocks << false;
+        QTest::newRow("sink3_full_N2000_scores_blocks_mean") << qint64(2000) << qint64(0) << 3.0 << false << mean << qint64(0) << 30 << blocks << false;
+        QTest::newRow("sink0_full_N3000_scores_keys0-100_sampled") << qint64(3000) << qint64(0) << 0.0 << false << mean << qint64(100) << 26 << blocks << true;
     }
     void sinkMassStripBesideTheCells() {
         QFETCH(qint64, length);
         QFETCH(qint64, window);
         QFETCH(double, sink);
-        SceneParams s = layerScene(length, window, 0, true, true);
+        QFETCH(bool, softmax);
+        QFETCH(int, aggregate);
+        QFETCH(qint64, keysTo);
+        QFETCH(int, workLog2);
+        QFETCH(int, cells);
+        QFETCH(bool, sampled);
+        SceneParams s = layerScene(length, window, 0, true, softmax);
         s.methods[0].params.attention.sink = {sink};
+        s.view.aggregate = Aggregate(aggregate);
+        if (keysTo > 0) {
+            s.view.heatmapKeyFrom = 0;
+            s.view.heatmapKeyTo = keysTo;
+        }
         const Theme theme = themeByName(QStringLiteral("light"));
         const QRectF rect(0, 0, 960, 540);
         DisplaySpec d;
         d.heatmapCells = heatmapCellsFor(rect, 1, theme, 1.0, false, heatmapHasSinkStrip(s));
+        d.heatmapWork = std::int64_t{1} << workLog2;
         const HeatmapResult r = computeHeatmap(s, d);
         const HeatmapPanel& panel = r.panels[0];
         QVERIFY2(panel.error.isEmpty(), qPrintable(panel.error));
+        QVERIFY2(panel.sinkError.isEmpty(), qPrintable(panel.sinkError));
+        QCOMPARE(int(panel.cells), cells);
         QCOMPARE(panel.sinkMass.size(), panel.queries.size());
-        // Each row's p_sink is the core's, and with softmax each exact row sums to 1 − p_sink.
-        std::vector<double> mass;
-        const ScoreParams ep = effectiveParams(s, 0);
-        const Matrix w = scores(ep, panel.queries, Positions{0}, length, &mass).value();
-        for (std::size_t i = 0; i < mass.size(); ++i) QCOMPARE(panel.sinkMass[i], mass[i]);
-        if (panel.cells == HeatmapCells::Exact) {
-            for (Eigen::Index i = 0; i < panel.values.rows(); i += 7) {
+        QCOMPARE(panel.sinkSampled, sampled);
+        ScoreParams ep = effectiveParams(s, 0);
+        ep.softmax = true;
+        const auto pSink = [&](std::int64_t i) {
+            std::vector<double> m;
+            const auto w = scores(ep, Positions{i}, Positions{0}, length, &m);
+            return w && m.size() == 1 ? m[0] : std::nan("");
+        };
+        if (panel.cells == HeatmapCells::Aggregate && !sampled) {
+            // Brute force: every query of each block on its own, then the block's statistic.
+            QVERIFY(!panel.queryRanges.empty() && panel.queryRanges.front().size() > 1);
+            for (std::size_t row = 0; row < panel.queryRanges.size(); ++row) {
+                const PositionRange& q = panel.queryRanges[row];
+                double sum = 0, lo = 1e300, hi = -1e300;
+                for (std::int64_t i = q.from; i < q.to; ++i) {
+                    const double v = pSink(i);
+                    sum += v;
+                    lo = std::min(lo, v);
+                    hi = std::max(hi, v);
+                }
+                const double expected = aggregate == int(Aggregate::Mean) ? sum / double(q.size()) : aggregate == int(Aggregate::Max) ? hi : lo;
+                QVERIFY2(std::abs(panel.sinkMass[row] - expected) <= 1e-13 * std::max(1.0, std::abs(expected)),
+                         qPrintable(QStringLiteral("row %1 (queries %2 … %3): %4 vs %5").arg(row).arg(q.from).arg(q.to - 1)
+                                        .arg(panel.sinkMass[row], 0, 'g', 17).arg(expected, 0, 'g', 17)));
+            }
+        } else if (sampled) {
+            QCOMPARE(panel.cells, HeatmapCells::Aggregate);
+            for (std::size_t row = 0; row < panel.queryRanges.size(); row += 11) {
+                const PositionRange& q = panel.queryRanges[row];
+                QCOMPARE(panel.sinkMass[row], pSink(q.from + (q.size() - 1) / 2));
+            }
+        } else {
+            // Each row's p_sink is the core's for the row's query (exact or sampled), and with
+            // softmax each exact row sums to 1 − p_sink.
+            std::vector<double> mass;
+            scores(ep, panel.queries, Positions{0}, length, &mass).value();
+            for (std::size_t i = 0; i < mass.size(); ++i) QCOMPARE(panel.sinkMass[i], mass[i]);
+            for (Eigen::Index i = 0; panel.cells == HeatmapCells::Exact && softmax && i < panel.values.rows(); i += 7) {
                 double sum = 0;
                 for (Eigen::Index j = 0; j < panel.values.cols(); ++j)
                     if (std::isfinite(panel.values(i, j))) sum += panel.values(i, j);
@@ -268,18 +331,62 @@ private Q_SLOTS:
         QVERIFY(!l[0].sink.isEmpty());
         QVERIFY(l[0].sink.left() > l[0].image.right() && l[0].colorbar.left() > l[0].sink.right());
         QImage img(rect.size().toSize(), QImage::Format_RGB32);
-        QPainter p(&img);
-        renderHeatmap(p, rect, r, theme);
-        p.end();
+        LayoutReport report;
+        report.bounds = rect;
+        {
+            QPainter p(&img);
+            LayoutCapture capture(report);
+            capture.setView(QStringLiteral("heatmap"));
+            renderHeatmap(p, rect, r, theme);
+        }
         saveShot(img, QStringLiteral("heatmap_") + QString::fromLatin1(QTest::currentDataTag()));
-        // The row with the largest p_sink fills the strip; its bar's colour at the strip's middle.
+        // The scale: three labelled ticks 0, s, 2s under the strip, 2s at or above the largest
+        // bar; nothing overlaps.
+        const double most = *std::max_element(panel.sinkMass.begin(), panel.sinkMass.end());
+        const auto ticks = sinkStripTicks(most);
+        QCOMPARE(ticks.size(), std::size_t(3));
+        QVERIFY(ticks.back() >= most && ticks.back() * 2 / 3 <= most + 1e-15);
+        QStringList under;
+        for (const auto& item : report.items)
+            if (item.kind == LayoutItemKind::Text && item.rect.top() >= l[0].sink.bottom() && item.rect.left() >= l[0].sink.left() - 6 &&
+                item.rect.right() <= l[0].sink.right() + 6 && item.rect.top() < l[0].sink.bottom() + 4 + d.heatmapCells)
+                under << item.text;
+        for (double v : ticks) QVERIFY2(under.contains(sinkStripLabel(v)), qPrintable(under.join(QLatin1Char('|'))));
+        const QStringList problems = layoutProblems(report);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+        // The row with the largest p_sink reaches past two thirds of the strip; its colour there.
         const auto top = std::max_element(panel.sinkMass.begin(), panel.sinkMass.end()) - panel.sinkMass.begin();
         const double rh = l[0].sink.height() / double(panel.sinkMass.size());
-        const QPointF mid(l[0].sink.center().x(), l[0].sink.top() + (double(top) + 0.5) * rh);
+        const QPointF mid(l[0].sink.left() + l[0].sink.width() * 0.6, l[0].sink.top() + (double(top) + 0.5) * rh);
         QCOMPARE(QColor(img.pixel(pixelOf(mid))), theme.series(0));
         const auto hit = hitTestHeatmap(rect, r, theme, cellCentre(l[0], panel, int(top), 0));
         QVERIFY(hit.has_value());
         QVERIFY(heatmapToolTip(r, *hit).contains(QStringLiteral("p_sink")));
+    }
+
+    // The strip's scale: three ticks from 0, the top at or above the largest p_sink and below
+    // 1.5 times it (the bars fill at least two thirds), labels distinct.
+    void sinkStripTicksFitTheLargest_data() {
+        QTest::addColumn<double>("most");
+        for (double v : {1.0, 0.999, 0.5, 0.3333, 0.0101, 0.0123, 0.002, 0.0007, 3.1e-5, 1e-9})
+            QTest::newRow(qPrintable(QString::number(v, 'g', 4))) << v;
+    }
+    void sinkStripTicksFitTheLargest() {
+        QFETCH(double, most);
+        const auto t = sinkStripTicks(most);
+        QCOMPARE(t.size(), std::size_t(3));
+        QCOMPARE(t[0], 0.0);
+        QVERIFY(std::abs(t[2] - 2 * t[1]) <= 1e-15 * t[2]);
+        QVERIFY2(t[2] >= most && t[2] <= most * 1.5 + 1e-300, qPrintable(QString::number(t[2])));
+        QStringList labels;
+        for (double v : t) labels << sinkStripLabel(v);
+        labels.removeDuplicates();
+        QCOMPARE(labels.size(), 3);
+        // The labels fit under the strip, a space apart.
+        const Theme theme = themeByName(QStringLiteral("projector"));
+        const auto l = layoutHeatmap(QRectF(0, 0, 1280, 720), 1, theme, false, true);
+        const QFontMetricsF fm(theme.smallFont());
+        QVERIFY(fm.horizontalAdvance(labels.join(QStringLiteral("  "))) <= l[0].sink.width());
     }
 
     void colormapsAreTheExactTables_data() {

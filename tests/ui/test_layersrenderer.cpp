@@ -9,6 +9,10 @@
 
 #include "ui/io/modelconfig.h"
 #include "ui/render/layersrenderer.h"
+#include "ui/render/layout.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -48,7 +52,9 @@ private Q_SLOTS:
         QTest::newRow("llama-4-scout_3") << "llama-4-scout" << 3 << "full" << "NoPE, τ ≤ 1.716" << "" << "" << "everything";
         QTest::newRow("gpt-oss-20b_0") << "gpt-oss-20b" << 0 << "sliding" << "RoPE" << "θ 150 000" << "YaRN ×32" << "window 128";
         QTest::newRow("command-a_3") << "command-a" << 3 << "full" << "NoPE" << "" << "" << "everything";
-        QTest::newRow("modernbert-base_1") << "modernbert-base" << 1 << "sliding" << "RoPE" << "θ 10 000" << "" << "window 128";
+        // ModernBERT is bidirectional: its window of 128 reaches 64 on either side.
+        QTest::newRow("modernbert-base_1") << "modernbert-base" << 1 << "sliding" << "RoPE" << "θ 10 000" << "" << "window 128 (±64)";
+        QTest::newRow("modernbert-base_0") << "modernbert-base" << 0 << "full" << "RoPE" << "θ 160 000" << "" << "everything";
     }
     void rowText() {
         QFETCH(QString, key);
@@ -120,6 +126,195 @@ private Q_SLOTS:
         QVERIFY2(globalEnd > 1500, qPrintable(QString::number(globalEnd)));
         QVERIFY2(localEnd < globalEnd - 200, qPrintable(QStringLiteral("%1 %2").arg(localEnd).arg(globalEnd)));
         QVERIFY(localEnd > 700);
+    }
+
+    // The temperature curve is drawn only where a shown layer has temperature tuning (Llama 4's
+    // NoPE layers; SmolLM3's NoPE layers have none), on a position axis up to max(context, 10M).
+    void temperatureCurveOnlyWithTuning_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("curve");
+        QTest::newRow("llama-4-scout") << "llama-4-scout" << true;
+        QTest::newRow("gemma-3-27b") << "gemma-3-27b" << false;
+        QTest::newRow("gpt-oss-20b") << "gpt-oss-20b" << false;
+        QTest::newRow("smollm3-3b") << "smollm3-3b" << false;
+        QTest::newRow("command-a") << "command-a" << false;
+        QTest::newRow("modernbert-base") << "modernbert-base" << false;
+    }
+    void temperatureCurveOnlyWithTuning() {
+        QFETCH(QString, key);
+        QFETCH(bool, curve);
+        LayersPicture pic = pictureOf(key);
+        QVERIFY(layerCount(pic.model) > 0);
+        const Theme theme = themeByName(QStringLiteral("light"));
+        const auto tp = layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme);
+        QCOMPARE(tp.has_value(), curve);
+        if (!curve) return;
+        QCOMPARE(tp->positionTo, std::max<std::int64_t>(pic.context, 10'000'000));
+        QCOMPARE(tp->attention.temperature_tuning, pic.model.temperature_tuning);
+        // A shorter context still runs the axis to 10M; the first three layers alone (no NoPE
+        // layer among them) have no curve.
+        pic.context = 8192;
+        QCOMPARE(layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme)->positionTo, std::int64_t(10'000'000));
+        pic.firstRows = 3;
+        QVERIFY(!layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme));
+        // A picture that asks for none (a slide whose table says τ) has none.
+        pic.firstRows = -1;
+        QVERIFY(layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme));
+        pic.temperatureCurve = false;
+        QVERIFY(!layersTemperaturePlot(QRectF(0, 0, 1600, 1000), pic, theme));
+    }
+
+    // The curve read back from the pixels: in the pixel column of position i the curve's colour
+    // lies at τ(i) = log(⌊(i+1)/F⌋ + 1)·S + 1 (the column's segment spans τ of its first and last
+    // position, which bracket τ(i)), and where τ is flat across the column, nowhere else.
+    // At 1280×720 in the projector theme the 48 rows need the whole height for their text
+    // (rows first): no curve there.
+    void temperatureCurveFollowsTau_data() {
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("room");
+        for (const char* t : {"light", "projector"})
+            for (const QSize sz : {QSize(1600, 1000), QSize(1920, 1080), QSize(1280, 720)})
+                QTest::newRow(qPrintable(QStringLiteral("%1_%2x%3").arg(QLatin1String(t)).arg(sz.width()).arg(sz.height())))
+                    << QString::fromLatin1(t) << sz << !(sz.height() == 720 && QLatin1String(t) == QLatin1String("projector"));
+    }
+    void temperatureCurveFollowsTau() {
+        QFETCH(QString, theme);
+        QFETCH(QSize, size);
+        QFETCH(bool, room);
+        const LayersPicture pic = pictureOf(QStringLiteral("llama-4-scout"));
+        const Theme t = themeByName(theme);
+        const QRectF rect(QPointF(0, 0), QSizeF(size));
+        const auto tp = layersTemperaturePlot(rect, pic, t);
+        QCOMPARE(tp.has_value(), room);
+        if (!room) return;
+        QVERIFY(tp->plot.height() >= 20);
+        QImage img(size, QImage::Format_ARGB32);
+        img.fill(Qt::white);
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing, true);
+        drawLayers(p, rect, pic, t);
+        p.end();
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty())
+            img.save(dir + QStringLiteral("/layers_temperature_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"));
+        const QColor curve = t.series(2);
+        const auto isCurve = [&](int x, int y) {
+            const QColor c = img.pixelColor(x, y);
+            return std::abs(c.red() - curve.red()) + std::abs(c.green() - curve.green()) + std::abs(c.blue() - curve.blue()) < 90;
+        };
+        const std::vector<double>& tt = pic.model.temperature_tuning;
+        QCOMPARE(tt.size(), std::size_t(2));
+        const auto tau = [&](double i) { return std::log1p(std::floor((i + 1) / tt[0])) * tt[1] + 1; };
+        for (const std::int64_t i : {std::int64_t(50), std::int64_t(3000), std::int64_t(8191), std::int64_t(40000), std::int64_t(300000),
+                                     std::int64_t(2000000), std::int64_t(9000000)}) {
+            const int x = static_cast<int>(std::floor(tp->x(double(i))));
+            const double y = tp->y(tau(double(i)));
+            std::vector<int> hits;
+            for (int yy = static_cast<int>(tp->plot.top()); yy < static_cast<int>(tp->plot.bottom()); ++yy)
+                if (isCurve(x, yy)) hits.push_back(yy);
+            QVERIFY2(!hits.empty(), qPrintable(QStringLiteral("position %1: no curve in column %2").arg(i).arg(x)));
+            const bool near = std::any_of(hits.begin(), hits.end(), [&](int yy) { return std::abs(yy + 0.5 - y) <= 3; });
+            QVERIFY2(near, qPrintable(QStringLiteral("position %1: curve at %2…%3, τ at %4").arg(i).arg(hits.front()).arg(hits.back()).arg(y)));
+            // Flat columns (below the first step, and between steps while they are wider than a
+            // pixel): the curve is there only.
+            const double l0 = std::pow(10.0, std::log10(double(std::max<std::int64_t>(i, 1))) - 2.0 / tp->plot.width() * std::log10(double(tp->positionTo)));
+            const double l1 = std::pow(10.0, std::log10(double(i)) + 2.0 / tp->plot.width() * std::log10(double(tp->positionTo)));
+            if (tau(l0) == tau(l1))
+                for (int yy : hits) QVERIFY2(std::abs(yy + 0.5 - y) <= 4, qPrintable(QStringLiteral("position %1: stray curve at %2").arg(i).arg(yy)));
+        }
+        // τ's labels are numbers of the plot's range; the x axis reaches 10M.
+        LayoutReport report;
+        report.bounds = rect;
+        {
+            QImage scratch(size, QImage::Format_ARGB32);
+            QPainter sp(&scratch);
+            LayoutCapture capture(report);
+            capture.setView(QStringLiteral("layers"));
+            drawLayers(sp, rect, pic, t);
+        }
+        QStringList below;   // texts under the curve's plot
+        for (const auto& item : report.items)
+            if (item.kind == LayoutItemKind::Text && item.rect.top() >= tp->plot.bottom() - 0.5) below << item.text;
+        QVERIFY2(below.contains(QStringLiteral("10M")) && below.contains(QStringLiteral("1k")), qPrintable(below.join(QLatin1Char('|'))));
+        const QStringList problems = layoutProblems(report);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+    }
+
+    // A window's bar ends where the layer's reach ends on the log distance axis 1 … context:
+    // a decoder's window W at W − 1 back (bar up to distance W), a bidirectional model's at ⌊W/2⌋
+    // (bar up to ⌊W/2⌋ + 1): the local bar's length over the full bar's is log(end)/log(context).
+    // The same ModernBERT drawn as a decoder (bidirectional off) reaches W − 1.
+    void windowBarsReachTheirSide_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("bidirectional");
+        QTest::addColumn<int>("local");
+        QTest::addColumn<int>("global");
+        QTest::addColumn<double>("barEnd");   // the distance where the local bar ends
+        QTest::newRow("modernbert-base") << "modernbert-base" << true << 1 << 0 << 65.0;
+        QTest::newRow("modernbert-base_as_decoder") << "modernbert-base" << false << 1 << 0 << 128.0;
+        QTest::newRow("gpt-oss-20b") << "gpt-oss-20b" << false << 0 << 1 << 128.0;
+    }
+    void windowBarsReachTheirSide() {
+        QFETCH(QString, key);
+        QFETCH(bool, bidirectional);
+        QFETCH(int, local);
+        QFETCH(int, global);
+        QFETCH(double, barEnd);
+        LayersPicture pic = pictureOf(key);
+        QCOMPARE(pic.model.bidirectional, key == QLatin1String("modernbert-base"));
+        pic.model.bidirectional = bidirectional;
+        const Theme theme = themeByName(QStringLiteral("light"));
+        QImage img(1600, 1000, QImage::Format_ARGB32);
+        img.fill(Qt::white);
+        QPainter p(&img);
+        const QRectF rect(0, 0, 1600, 1000);
+        drawLayers(p, rect, pic, theme);
+        p.end();
+        const auto rowY = [&](int row) {
+            double sum = 0;
+            int n = 0;
+            for (int y = 0; y < 1000; ++y)
+                if (auto r = layerRowAt(rect, pic, theme, QPointF(800, y)); r && *r == row) sum += y, ++n;
+            return static_cast<int>(sum / std::max(n, 1));
+        };
+        const QColor bar = theme.series(0);
+        const auto isBar = [&](int x, int y) {
+            const QColor c = img.pixelColor(x, y);
+            return std::abs(c.red() - bar.red()) + std::abs(c.green() - bar.green()) + std::abs(c.blue() - bar.blue()) < 120;
+        };
+        // The bar: the run of bar pixels that ends at the rightmost one (grid lines drawn over it
+        // leave gaps of a pixel or two; the row's text in the table lies well left of it).
+        const auto extent = [&](int y) {
+            int last = -1;
+            for (int x = 0; x < 1600; ++x)
+                if (isBar(x, y)) last = x;
+            int first = last;
+            for (int x = last; x >= 0 && last >= 0; --x) {
+                if (isBar(x, y)) first = x;
+                else if (first - x > 3) break;
+            }
+            return std::pair<int, int>(first, last);
+        };
+        const auto [l0, l1] = extent(rowY(local));
+        const auto [g0, g1] = extent(rowY(global));
+        QVERIFY(l0 > 0 && g0 > 0);
+        QVERIFY(std::abs(l0 - g0) <= 1);
+        const double measured = double(l1 + 1 - l0) / double(g1 + 1 - g0);
+        const double expected = std::log10(barEnd) / std::log10(double(pic.context));
+        QVERIFY2(std::abs(measured - expected) < 0.004, qPrintable(QStringLiteral("%1 vs %2 (bars %3…%4, %5…%6)").arg(measured).arg(expected).arg(l0).arg(l1).arg(g0).arg(g1)));
+        // The plot's heading says which distance it is.
+        LayoutReport report;
+        report.bounds = rect;
+        {
+            QImage scratch(1600, 1000, QImage::Format_ARGB32);
+            QPainter sp(&scratch);
+            LayoutCapture capture(report);
+            drawLayers(sp, rect, pic, theme);
+        }
+        const bool eitherSide = std::any_of(report.items.begin(), report.items.end(), [](const LayoutItem& i) {
+            return i.text.contains(QStringLiteral("|i − j|")) && i.text.contains(QStringLiteral("either side"));
+        });
+        QCOMPARE(eitherSide, bidirectional);
     }
 
     // No pattern: a message instead of rows, and no row under any point.

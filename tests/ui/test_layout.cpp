@@ -6,6 +6,8 @@
 #include "ui/model/compute.h"
 #include "ui/io/export.h"
 #include "ui/render/heatmaprenderer.h"
+#include "ui/render/layersrenderer.h"
+#include "ui/io/modelconfig.h"
 #include "ui/render/layout.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/render/plot.h"
@@ -366,6 +368,49 @@ private Q_SLOTS:
             QVERIFY2(exportToFile(QStringLiteral("%1/scene_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, r, &error),
                      qPrintable(error));
         }
+    }
+
+    // The layer overview of each shipped model (`figure layers`, the Layers view) with its
+    // temperature curve where a layer has one: at 1280×720 and 1920×1080, light and projector, no
+    // overlaps, all inside; at 1920×1080 light nothing of the curve's band is cut.
+    void layersOverviewHasNoOverlaps_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("screen");
+        QTest::addColumn<QString>("theme");
+        for (const char* m : {"llama-4-scout", "gemma-3-27b", "gpt-oss-20b", "modernbert-base", "smollm3-3b"})
+            for (int s : {0, 1})
+                for (const QString theme : {QStringLiteral("light"), QStringLiteral("projector")})
+                    QTest::newRow(qPrintable(QStringLiteral("%1_%2_%3").arg(QLatin1String(m), QLatin1String(kScreens[s].name), theme)))
+                        << QString::fromLatin1(m) << s << theme;
+    }
+    void layersOverviewHasNoOverlaps() {
+        QFETCH(QString, model);
+        QFETCH(int, screen);
+        QFETCH(QString, theme);
+        const ModelConfigResult c = readModelConfigFile(QStringLiteral(POSLAB_SOURCE_DIR "/resources/models/") + model + QStringLiteral(".json"));
+        QVERIFY2(c.config, qPrintable(c.error));
+        LayersPicture pic;
+        pic.model = c.config->params.model;
+        pic.dim = c.config->params.dim;
+        pic.context = c.config->contextLength.value_or(131072);
+        pic.title = model;
+        const Theme t = themeByName(theme);
+        const QRectF rect(0, 0, kScreens[screen].width, kScreens[screen].height);
+        LayoutReport report;
+        report.bounds = rect;
+        {
+            QImage img(rect.size().toSize(), QImage::Format_ARGB32);
+            QPainter p(&img);
+            LayoutCapture capture(report);
+            capture.setView(QStringLiteral("layers"));
+            drawLayers(p, rect, pic, t);
+        }
+        QVERIFY(report.items.size() > 10);
+        QStringList problems = layoutProblems(report);
+        if (const auto tp = layersTemperaturePlot(rect, pic, t); tp && screen == 1 && theme == QLatin1String("light"))
+            for (const auto& item : report.items)
+                if (item.elided && item.rect.top() >= tp->plot.top() - 40) problems << QStringLiteral("cut: \"%1\"").arg(item.text);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
     }
 
     void reportFindsOverlaps() {

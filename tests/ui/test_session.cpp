@@ -137,6 +137,7 @@ public:
                 m.layer = uniform(0, n - 1);
                 m.window = uniform(1, 5000);
                 m.chunk = uniform(1, 9000);
+                m.bidirectional = coin();
                 if (coin()) m.temperature_tuning = {8192, around(0.1)};
                 m.qk_norm = coin() ? QkNorm::After : QkNorm::None;
                 m.qk_norm_rope_only = coin();
@@ -252,9 +253,9 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(TransformerXLParams, 24);
     SIZE_IS(AlibiParams, 24);
     SIZE_IS(AttentionParams, 120);
-    SIZE_IS(LayerPattern, 1000);
-    SIZE_IS(ScoreParams, 1632);
-    SIZE_IS(MethodConfig, 1656);
+    SIZE_IS(LayerPattern, 1008);
+    SIZE_IS(ScoreParams, 1640);
+    SIZE_IS(MethodConfig, 1664);
     SIZE_IS(ViewOptions, 176);
     SIZE_IS(SceneParams, 352);
 }

@@ -251,6 +251,10 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
         }
 
         // Per-family extras.
+        // ModernBERT is an encoder: its local layers see |i − j| ≤ local_attention // 2
+        // (modeling_modernbert.py: `window_mask = distance <= local_attention // 2`), the global
+        // ones every key.
+        m.bidirectional = family == QLatin1String("modernbert");
         if (family == QLatin1String("llama4")) {
             // Python truthiness: the hub's Scout config has had `4` here.
             if (!o.contains(QLatin1String("attn_temperature_tuning")) || truthy(val(o, "attn_temperature_tuning")))

@@ -25,6 +25,7 @@
 //                θ when no key gives one: llama4 5e5, smollm3 2e6.
 //   llama4       attn_temperature_tuning (true) → NoPE layers [floor_scale 8192, attn_scale 0.1];
 //                use_qk_norm (true) → q/k norm after RoPE on RoPE layers, eps rms_norm_eps (1e-5).
+//   modernbert   bidirectional (an encoder: a window W covers |i − j| ≤ ⌊W/2⌋).
 //   gemma3       q/k norm before RoPE (eps rms_norm_eps, 1e-6); softmax scale
 //                query_pre_attn_scalar (256)^−½.  qwen3, qwen3_moe: q/k norm before RoPE.
 //   deepseek_v3  softmax scale (qk_nope_head_dim + qk_rope_head_dim)^−½ · mscale², mscale =

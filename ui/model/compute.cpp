@@ -399,18 +399,76 @@ void maskInvisibleCells(HeatmapPanel& panel, std::int64_t length) {
     }
 }
 
-// p_sink of each row's query (the softmax's mass on the sink logit), when the configuration has
-// a sink: the core's own normaliser (scores() with softmax, one key per row).
-void computeSinkMass(HeatmapPanel& panel, ScoreParams p, std::int64_t length) {
+// p_sink (the softmax's mass on the sink logit) of each of `queries`: the core's own normaliser
+// (scores() with softmax, one key per row), in batches of queries so that a long window of
+// queries keeps within scores()'s limits.
+Result<std::vector<double>> sinkMassOf(const ScoreParams& p, const Positions& queries, std::int64_t length) {
+    constexpr std::size_t kBatch = 8192;
+    std::vector<double> out;
+    out.reserve(queries.size());
+    for (std::size_t a = 0; a < queries.size(); a += kBatch) {
+        const Positions batch(queries.begin() + static_cast<std::ptrdiff_t>(a),
+                              queries.begin() + static_cast<std::ptrdiff_t>(std::min(queries.size(), a + kBatch)));
+        std::vector<double> mass;
+        auto r = scores(p, batch, Positions{batch.front()}, length, &mass);
+        if (!r) return r.error();
+        out.insert(out.end(), mass.begin(), mass.end());
+    }
+    return out;
+}
+
+// Each row's p_sink when the configuration has a sink (HeatmapPanel::sinkMass): of the row's
+// query for exact and sampled cells; for aggregated blocks the panel's statistic over every query
+// of the block, exact while the normalisers' work (every visible key of every query, times
+// dim + per-entry work) fits `maxWork`, else of the block's centre query (sinkSampled).
+void computeSinkMass(HeatmapPanel& panel, ScoreParams p, std::int64_t length, std::int64_t maxWork) {
     if (!p.sinkLogit() || panel.queries.empty()) return;
     p.softmax = true;
-    std::vector<double> mass;
-    auto r = scores(p, panel.queries, Positions{panel.queries.front()}, length, &mass);
-    if (!r) {
-        panel.sinkError = QString::fromStdString(r.error().message());
+    const auto fail = [&](const ParamError& e) { panel.sinkError = QString::fromStdString(e.message()); };
+    if (panel.cells != HeatmapCells::Aggregate) {
+        auto r = sinkMassOf(p, panel.queries, length);
+        if (!r) return fail(r.error());
+        panel.sinkMass = std::move(r.value());
         return;
     }
-    panel.sinkMass = std::move(mass);
+    const bool causal = p.attention.causalWith(p.causal);
+    std::int64_t span = 0;
+    for (const auto& block : panel.queryRanges)
+        for (std::int64_t i = block.from; i < block.to; ++i) {
+            const KeyRange kr = visibleKeys(p.attention, causal, i, length);
+            span += std::max<std::int64_t>(0, kr.last - kr.first + 1);
+        }
+    ScoreParams one = p;
+    one.softmax = false;
+    const std::int64_t perKey = std::max<std::int64_t>(1, aggregateWork(one, length, 1, 1));   // dim + per-entry work
+    if (span > maxWork / perKey) {
+        Positions centres;
+        for (const auto& block : panel.queryRanges) centres.push_back(block.from + (block.size() - 1) / 2);
+        auto r = sinkMassOf(p, centres, length);
+        if (!r) return fail(r.error());
+        panel.sinkMass = std::move(r.value());
+        panel.sinkSampled = true;
+        return;
+    }
+    Positions all;
+    for (const auto& block : panel.queryRanges)
+        for (std::int64_t i = block.from; i < block.to; ++i) all.push_back(i);
+    auto r = sinkMassOf(p, all, length);
+    if (!r) return fail(r.error());
+    const std::vector<double>& mass = r.value();
+    panel.sinkMass.clear();
+    std::size_t k = 0;
+    for (const auto& block : panel.queryRanges) {
+        double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (std::int64_t i = block.from; i < block.to; ++i, ++k) {
+            sum += mass[k];
+            lo = std::min(lo, mass[k]);
+            hi = std::max(hi, mass[k]);
+        }
+        panel.sinkMass.push_back(panel.aggregate == Aggregate::Mean  ? sum / static_cast<double>(block.size())
+                                 : panel.aggregate == Aggregate::Max ? hi
+                                                                     : lo);
+    }
 }
 
 }  // namespace
@@ -531,7 +589,7 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                                                       scene.view.aggregate, display.heatmapWork),
                                false);
             });
-            if (panel.error.isEmpty()) computeSinkMass(panel, effectiveParams(scene, c), scene.length);
+            if (panel.error.isEmpty()) computeSinkMass(panel, effectiveParams(scene, c), scene.length, display.heatmapWork);
         }
         res.panels.push_back(std::move(panel));
     }

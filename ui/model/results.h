@@ -105,9 +105,13 @@ struct HeatmapPanel {
     // flag, or a chunk). Default (full attention) for difference panels.
     AttentionParams attention;
     bool maskCausal = false;
-    // With a sink (GPT-OSS): p_sink of each row's query (queries[r]: the cell's, the block's
-    // first or the sampled query), the softmax's mass on the sink; empty without a sink.
+    // With a sink (GPT-OSS): per row, the softmax's mass on the sink p_sink — exact cells: of the
+    // row's query; aggregate: the panel's statistic (`aggregate`: mean, max, min) of p_sink over
+    // every query of the row's block (queryRanges[r]), exact while that fits the panel's work
+    // budget, else p_sink of the block's centre query (sinkSampled); sampled cells: of the
+    // sampled query (queries[r]). Empty without a sink.
     std::vector<double> sinkMass;
+    bool sinkSampled = false;           // aggregate cells but sinkMass of one query per block
     QString sinkError;                  // why sinkMass could not be computed (one line), else empty
 };
 

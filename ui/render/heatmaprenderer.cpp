@@ -31,8 +31,9 @@ Metrics metrics(const Theme& t) {
     m.barW = std::max(10.0, m.small * 0.8);
     m.barGap = m.small * 0.6;
     m.barLabelW = fm.horizontalAdvance(QStringLiteral("−0.0000"));
-    // The sink strip: wide enough for its scale's two labels "0" and "0.0000" under it.
-    m.sinkW = std::max(m.small * 2.5, fm.horizontalAdvance(QStringLiteral("0  0.0000")) + 4);
+    // The sink strip: wide enough for its scale's three labels under it (sinkStripTicks; the
+    // widest: "0", "0.0015", "0.003").
+    m.sinkW = std::max(m.small * 2.5, fm.horizontalAdvance(QStringLiteral("0   0.0015   0.003")) + 4);
     return m;
 }
 
@@ -328,6 +329,26 @@ std::vector<double> colorbarTicks(double lo, double hi, double barHeight, double
     return {v - d, v, v + d};
 }
 
+std::vector<double> sinkStripTicks(double maxMass) {
+    if (!(maxMass > 0) || !std::isfinite(maxMass)) return {0.0, 0.5, 1.0};
+    const double half = maxMass / 2;
+    double mag = std::pow(10.0, std::floor(std::log10(half)));
+    for (int round = 0; round < 2; ++round, mag *= 10)
+        for (double f : {1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0}) {
+            const double s = f * mag;
+            if (s * 2 >= maxMass * (1 - 1e-12)) return {0.0, s, 2 * s};
+        }
+    return {0.0, half, maxMass};
+}
+
+QString sinkStripLabel(double v) {
+    if (v == 0 || std::abs(v) >= 1e-3 || !std::isfinite(v)) return plot::tickLabel(v);
+    int e = static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9));
+    double mant = std::round(v / std::pow(10.0, e) * 100) / 100;
+    if (std::abs(mant) >= 10) mant /= 10, ++e;
+    return QString::number(mant, 'g', 3) + QStringLiteral("e") + QString::number(e);
+}
+
 ColorScale heatmapScale(const HeatmapPanel& panel) {
     ColorScale s;
     s.kind = panel.diverging ? ColormapKind::Diverging : ColormapKind::Viridis;
@@ -385,7 +406,7 @@ void drawMaskEdges(QPainter& p, const QRectF& image, const HeatmapPanel& panel, 
 }
 
 // Each row's sink mass p_sink as a bar from the strip's left edge, on the strip's own scale
-// 0 … max p_sink (its two labels under the strip, "sink" under them).
+// 0 … top (sinkStripTicks: three labelled ticks under the strip, what the bars are under them).
 void drawSinkStrip(QPainter& p, const HeatmapPanelLayout& l, const HeatmapPanel& panel, const Theme& t, const Metrics& m) {
     p.save();
     p.setPen(QPen(t.grid, 1));
@@ -396,10 +417,17 @@ void drawSinkStrip(QPainter& p, const HeatmapPanelLayout& l, const HeatmapPanel&
         p.restore();
         return;
     }
-    double top = 0;
-    for (double v : panel.sinkMass) top = std::max(top, v);
-    const double scale = top > 0 ? top : 1.0;
+    double most = 0;
+    for (double v : panel.sinkMass) most = std::max(most, v);
+    const std::vector<double> ticks = sinkStripTicks(most);
+    const double scale = ticks.back();
     const double rh = l.sink.height() / static_cast<double>(panel.sinkMass.size());
+    // Grid lines at the inner ticks, under the bars.
+    p.setPen(QPen(t.grid, 1));
+    for (std::size_t k = 1; k + 1 < ticks.size(); ++k) {
+        const double x = l.sink.left() + l.sink.width() * ticks[k] / scale;
+        p.drawLine(QPointF(x, l.sink.top()), QPointF(x, l.sink.bottom()));
+    }
     p.setPen(Qt::NoPen);
     p.setBrush(t.series(0));
     for (std::size_t r = 0; r < panel.sinkMass.size(); ++r)
@@ -407,13 +435,23 @@ void drawSinkStrip(QPainter& p, const HeatmapPanelLayout& l, const HeatmapPanel&
                           l.sink.width() * std::clamp(panel.sinkMass[r] / scale, 0.0, 1.0), std::max(rh, 0.5)));
     p.setFont(t.smallFont());
     const double y = l.sink.bottom() + 4 + m.small / 2;
-    plot::text(p, QPointF(l.sink.left(), y), QStringLiteral("0"), plot::Align::Left, t.muted);
-    plot::text(p, QPointF(l.sink.right(), y), plot::tickLabel(scale), plot::Align::Right, t.muted);
+    p.setPen(QPen(t.foreground, t.axisWidth));
+    for (std::size_t k = 0; k < ticks.size(); ++k) {
+        const double x = l.sink.left() + l.sink.width() * ticks[k] / scale;
+        p.drawLine(QPointF(x, l.sink.bottom()), QPointF(x, l.sink.bottom() + 3));
+        const plot::Align a = k == 0 ? plot::Align::Left : k + 1 == ticks.size() ? plot::Align::Right : plot::Align::Center;
+        plot::text(p, QPointF(x, y), sinkStripLabel(ticks[k]), a, t.muted);
+    }
     if (!l.compact) {
+        // What a bar is: the block's statistic, one query's p_sink, or a sampled query's.
+        const bool sampled = panel.sinkSampled || panel.cells == HeatmapCells::Sample;
+        QStringList forms;
+        if (sampled) forms = {QObject::tr("p_sink, sampled"), QObject::tr("sampled")};
+        else if (panel.cells == HeatmapCells::Aggregate) forms = {QObject::tr("%1 p_sink").arg(statName(panel.aggregate)), QObject::tr("p_sink")};
+        else forms = {QObject::tr("p_sink"), QObject::tr("sink")};
         p.setFont(t.bodyFont());
         plot::text(p, QPointF(l.sink.center().x(), l.sink.bottom() + 6 + m.small + m.body / 2),
-                   fitText(QStringList{QObject::tr("p_sink"), QObject::tr("sink")}, t.bodyFont(), l.sink.width() + m.barGap),
-                   plot::Align::Center, t.foreground);
+                   fitText(forms, t.bodyFont(), l.sink.width() + m.barGap), plot::Align::Center, t.foreground);
     }
     p.restore();
 }
@@ -586,10 +624,18 @@ QString heatmapToolTip(const HeatmapResult& result, const HeatmapHit& hit) {
         } else {
             s += QStringLiteral("%1 of the block's visible %2s = %3").arg(statName(panel.aggregate), what, formatValue(hit.value));
         }
-        if (std::size_t(hit.row) < panel.sinkMass.size())
-            s += QLatin1Char('\n') + QObject::tr("sink mass p_sink of query i = %1: %2")
-                                         .arg(qr.from)
-                                         .arg(formatValue(panel.sinkMass[std::size_t(hit.row)]));
+        if (std::size_t(hit.row) < panel.sinkMass.size()) {
+            if (panel.sinkSampled)
+                s += QLatin1Char('\n') + QObject::tr("sink mass p_sink of query i = %1 (sampled for the block): %2")
+                                             .arg(qr.from + (qr.size() - 1) / 2)
+                                             .arg(formatValue(panel.sinkMass[std::size_t(hit.row)]));
+            else
+                s += QLatin1Char('\n') + QObject::tr("%1 sink mass p_sink of queries i = %2 … %3: %4")
+                                             .arg(statName(panel.aggregate))
+                                             .arg(qr.from)
+                                             .arg(qr.to - 1)
+                                             .arg(formatValue(panel.sinkMass[std::size_t(hit.row)]));
+        }
         return s;
     }
     s += QObject::tr("query i = %1, key j = %2 (i − j = %3)").arg(hit.query).arg(hit.key).arg(hit.query - hit.key) +

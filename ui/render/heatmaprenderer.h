@@ -4,7 +4,9 @@
 // Cells are drawn nearest-neighbour, so the pixel at a cell's centre has exactly the colour map's
 // colour for that cell's value; masked cells (causal, outside a window or chunk) are drawn in
 // Theme::masked, and a window's or chunk's edges as thin lines. With a sink logit, a strip beside
-// the cells shows each row's sink mass p_sink as a bar on its own scale 0 … max.
+// the cells shows each row's sink mass p_sink (for aggregated blocks the statistic over the
+// block's queries: HeatmapPanel::sinkMass) as a bar on its own scale 0 … a round top at or above
+// the largest, with three labelled ticks (sinkStripTicks).
 #include "ui/render/colormap.h"
 #include "ui/render/layout.h"
 #include "ui/render/theme.h"
@@ -50,6 +52,14 @@ std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, co
 bool heatmapHasSinkStrip(const HeatmapResult& result);
 // The same for a scene (before its result exists): a configuration with a sink logit.
 bool heatmapHasSinkStrip(const SceneParams& scene);
+
+// The sink strip's scale for the largest p_sink `maxMass`: {0, s, 2s}, 2s ≥ maxMass, s the
+// smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k that reaches it (so the largest bar fills at
+// least two thirds of the strip); {0, 0.5, 1} when maxMass ≤ 0 or is not finite.
+std::vector<double> sinkStripTicks(double maxMass);
+// A sink strip tick's label: as the other tick labels (4 significant digits), below 0.001 in a
+// short exponent form ("1.5e-4").
+QString sinkStripLabel(double v);
 
 // Cells per axis the view should ask for: the shorter side of the cells' rectangle in device
 // pixels (>= 16).

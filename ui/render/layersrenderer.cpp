@@ -5,10 +5,12 @@
 #include <QFontMetricsF>
 #include <QLinearGradient>
 #include <QObject>
+#include <QPolygonF>
 #include <QStringList>
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace poslab::ui {
 
@@ -63,7 +65,32 @@ struct Geometry {
     double rowH = 0;
     std::int64_t rows = 0;
     double cols[6] = {};   // x of: index, type, signal, base/scaling, reach; [5] = the table's right end
+    // The temperature band under the axis and legend (empty: none): the caption left of the
+    // curve's plot area, which lines up with the bar plot; the x tick labels under it.
+    QRectF tempBand, tempCaption, tempPlot;
+    std::optional<AttentionParams> tuned;   // the tuned layers' attention (temperature_tuning)
 };
+
+// The attention of the first shown layer with temperature tuning (a NoPE layer of Llama 4).
+std::optional<AttentionParams> tunedAttention(const LayerPattern& m, std::int64_t rows) {
+    for (std::int64_t i = 0; i < rows; ++i) {
+        const LayerParams lp = layerParams(m, i);
+        if (!lp.rope && lp.attention.temperature_tuning.size() == 2) return lp.attention;
+    }
+    return std::nullopt;
+}
+
+// The temperature curve's position axis ends at the context or 10M, whichever is larger.
+constexpr std::int64_t kTemperatureAxisEnd = 10'000'000;
+std::int64_t temperatureAxisEnd(std::int64_t context) { return std::max<std::int64_t>(context, kTemperatureAxisEnd); }
+
+// τ's range on the plot: 1 (below the first step) to τ at the axis' end, a little room either
+// side so that the curve does not run along the frame.
+std::pair<double, double> temperatureRange(const AttentionParams& a, std::int64_t positionTo) {
+    const double hi = temperatureScale(a, positionTo - 1, Precision::Double);
+    const double span = hi > 1.0 ? hi - 1.0 : 1.0;
+    return {1.0 - span * 0.08, 1.0 + span * 1.08};
+}
 
 QString cellText(const LayerRowText& rt, int c) {
     switch (c) {
@@ -91,7 +118,21 @@ Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
     g.heading = QRectF(r.left() + 8, r.top() + 4, r.width() - 16, th * 2.2);
     const double top = g.heading.bottom() + lh * 1.4;   // column headers above the rows
     const double axisH = lh * 2.6;
-    const double bottom = r.bottom() - axisH;
+    double bottom = r.bottom() - axisH;
+    // The temperature band: as tall as leaves every row a full line (5.5 to 9 lines), never
+    // taking the rows' text away (rows under 0.6 of a line have none); where they have none
+    // anyway, 5.5 lines while each row keeps 3 pixels of bar; else no band.
+    if (pic.temperatureCurve) g.tuned = tunedAttention(pic.model, g.rows);
+    if (g.tuned && g.rows > 0) {
+        const double avail = bottom - top, rows = static_cast<double>(g.rows);
+        double band = 0;
+        if (avail - lh * 5.5 >= rows * lh * 0.6) band = std::clamp(avail - rows * lh, lh * 5.5, lh * 9);
+        else if (avail < rows * lh * 0.6 && avail - lh * 5.5 >= rows * 3) band = lh * 5.5;
+        if (band > 0) {
+            bottom -= band;
+            g.tempBand = QRectF(r.left() + 8, r.bottom() - band, r.width() - 16, band);
+        }
+    }
     g.rowH = g.rows > 0 ? std::max(1.0, (bottom - top) / static_cast<double>(g.rows)) : 0;
     // Column widths: the widest cell (or heading) of each column; the layers repeat a few
     // patterns, so the distinct rows are few.
@@ -128,7 +169,27 @@ Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
     g.plot = QRectF(g.table.right() + lh * 0.5, top, std::max(10.0, r.right() - 12 - lh * 1.2 - g.table.right() - lh * 0.5),
                     bottom - top);
     g.axis = QRectF(g.plot.left(), bottom, g.plot.width(), axisH);
+    if (!g.tempBand.isEmpty()) {
+        // The curve under the bars (the same left and right ends), its τ labels left of it, the
+        // caption left of those; the position labels on the band's last line.
+        const QFontMetricsF small(t.font(t.fontPt * 0.85));
+        const double yLabelW = small.horizontalAdvance(QStringLiteral("1.888")) + 6;
+        g.tempPlot = QRectF(g.plot.left(), g.tempBand.top() + lh * 0.5, g.plot.width(),
+                            std::max(4.0, g.tempBand.height() - lh * 0.5 - lh * 1.3));
+        g.tempCaption = QRectF(g.tempBand.left(), g.tempBand.top() + lh * 0.3,
+                               std::max(0.0, g.tempPlot.left() - yLabelW - lh * 0.5 - g.tempBand.left()),
+                               g.tempBand.height() - lh * 0.3);
+    }
     return g;
+}
+
+LayersTemperaturePlot temperaturePlotOf(const Geometry& g, const LayersPicture& pic) {
+    LayersTemperaturePlot tp;
+    tp.plot = g.tempPlot;
+    tp.attention = *g.tuned;
+    tp.positionTo = temperatureAxisEnd(pic.context);
+    std::tie(tp.tauLo, tp.tauHi) = temperatureRange(tp.attention, tp.positionTo);
+    return tp;
 }
 
 double xOf(const Geometry& g, double d, double dmax) {
@@ -136,10 +197,146 @@ double xOf(const Geometry& g, double d, double dmax) {
     return g.plot.left() + g.plot.width() * std::clamp(l / lmax, 0.0, 1.0);
 }
 
+// The temperature band: τ(i) of the tuned layers against the query position, exact per pixel
+// column (τ is monotone in i: a column's first and last position bound every value it covers).
+void drawTemperature(QPainter& p, const Geometry& g, const LayersPicture& pic, const Theme& t, const QColor& curveC) {
+    const LayersTemperaturePlot tp = temperaturePlotOf(g, pic);
+    const AttentionParams& a = tp.attention;
+    const QFont body = t.font(t.fontPt), small = t.font(t.fontPt * 0.85);
+    const double lh = plot::lineHeight(body), sh = plot::lineHeight(small);
+    const QRectF& pr = tp.plot;
+    const double F = a.temperature_tuning[0], S = a.temperature_tuning[1];
+    const auto tau = [&](std::int64_t i) { return temperatureScale(a, i, Precision::Double); };
+    p.save();
+    p.fillRect(pr, t.panel);
+    layoutRecord(p, LayoutItemKind::Plot, pr);
+
+    // Positions: powers of ten, labelled where they do not run into the previous label.
+    p.setFont(small);
+    double lastRight = -1e9;
+    for (double d = 1; d <= static_cast<double>(tp.positionTo) * 1.0001; d *= 10) {
+        const double x = tp.x(d);
+        p.setPen(QPen(t.grid, 1));
+        p.drawLine(QPointF(x, pr.top()), QPointF(x, pr.bottom()));
+        const QString label = tickText(d);
+        const double half = p.fontMetrics().horizontalAdvance(label) / 2 + 3;
+        if (x - half < lastRight || x + half > g.tempBand.right() + 4) continue;
+        lastRight = x + half;
+        p.setPen(t.muted);
+        drawRecordedText(p, QRectF(x - 40, pr.bottom() + 2, 80, sh), Qt::AlignHCenter | Qt::AlignTop, label);
+    }
+    // τ: round ticks, as many as fit a label height apart, at least the two ends.
+    std::vector<double> ys = plot::ticks(tp.tauLo, tp.tauHi, std::max(2, static_cast<int>(pr.height() / (sh * 1.3))));
+    if (ys.size() < 2) ys = {1.0, temperatureScale(a, tp.positionTo - 1, Precision::Double)};
+    double lastTop = 1e9;
+    for (double v : ys) {
+        const double y = tp.y(v);
+        if (y < pr.top() - 0.5 || y > pr.bottom() + 0.5) continue;
+        p.setPen(QPen(t.grid, 1));
+        p.drawLine(QPointF(pr.left(), y), QPointF(pr.right(), y));
+        if (y + sh / 2 > lastTop) continue;
+        const double labelTop = std::clamp(y - sh / 2, pr.top() - sh / 2, pr.bottom() - sh / 2);
+        lastTop = labelTop;
+        p.setPen(t.muted);
+        drawRecordedText(p, QRectF(pr.left() - lh * 4, labelTop, lh * 4 - 4, sh), Qt::AlignRight | Qt::AlignVCenter, number(v));
+    }
+    p.setPen(QPen(t.foreground, t.axisWidth));
+    p.drawLine(pr.bottomLeft(), pr.bottomRight());
+    p.drawLine(pr.bottomLeft(), pr.topLeft());
+
+    // The context's last position: a dashed line, labelled where the curve leaves room.
+    const std::int64_t last = std::max<std::int64_t>(pic.context, 1) - 1;
+    const double xc = tp.x(static_cast<double>(std::max<std::int64_t>(last, 1)));
+    p.setPen(QPen(t.foreground, 1, Qt::DashLine));
+    p.drawLine(QPointF(xc, pr.top()), QPointF(xc, pr.bottom()));
+    {
+        const QString label = QObject::tr("context");
+        const double w = p.fontMetrics().horizontalAdvance(label) + 4;
+        const bool high = tp.y(tau(last)) < pr.center().y();   // the curve is in the top half there
+        const double y = high ? pr.bottom() - sh - 2 : pr.top() + 2;
+        const double x = xc - w - 3 >= pr.left() + 2 ? xc - w - 3 : xc + 3;
+        if (x + w <= pr.right() && sh + 4 <= pr.height()) {
+            p.setPen(t.foreground);
+            drawRecordedText(p, QRectF(x, y, w, sh), Qt::AlignLeft | Qt::AlignVCenter, label);
+        }
+    }
+    // What the axis is: inside the plot at its top left, where τ is still 1.
+    {
+        const FittedText what = fitText(QStringList{QObject::tr("τ(i) against the query position i (log scale)"), QObject::tr("τ(i), position i (log)")},
+                                        small, std::min(pr.width() * 0.45, xc - pr.left() - 8));
+        if (!what.text.isEmpty() && sh + 4 <= pr.height())
+            plot::text(p, QPointF(pr.left() + 4, pr.top() + 2 + sh / 2), what, plot::Align::Left, t.muted);
+    }
+
+    // The curve: each pixel column from its first to its last position.
+    p.setClipRect(pr.adjusted(-1, -2, 1, 2));
+    QPolygonF curve;
+    const double l1 = std::log10(static_cast<double>(tp.positionTo));
+    const int columns = std::max(1, static_cast<int>(std::ceil(pr.width())));
+    std::int64_t next = 1;   // the first position not yet drawn
+    for (int c = 0; c < columns && next <= tp.positionTo; ++c) {
+        // Positions whose x lies in [left + c, left + c + 1).
+        const double to = std::pow(10.0, l1 * (c + 1) / pr.width());
+        const std::int64_t p1 = std::min<std::int64_t>(tp.positionTo, static_cast<std::int64_t>(std::ceil(to)) - 1);
+        if (p1 < next) continue;
+        curve << QPointF(tp.x(static_cast<double>(next)), tp.y(tau(next)));
+        if (p1 > next) curve << QPointF(tp.x(static_cast<double>(p1)), tp.y(tau(p1)));
+        next = p1 + 1;
+    }
+    p.setPen(QPen(curveC, t.lineWidth));
+    p.setBrush(Qt::NoBrush);
+    p.drawPolyline(curve);
+    p.setClipping(false);
+
+    // The caption: what τ is, where it starts, what it reaches at the context's end.
+    const QRectF& cap = g.tempCaption;
+    if (cap.width() > lh * 2) {
+        const std::int64_t firstStep = static_cast<std::int64_t>(std::ceil(F)) - 1;
+        const std::vector<std::pair<QStringList, bool>> lines = {
+            {{QObject::tr("Temperature tuning (NoPE layers): queries × τ(i)"), QObject::tr("NoPE layers: queries × τ(i)"),
+              QObject::tr("queries × τ(i)")},
+             true},
+            {{QObject::tr("τ(i) = log(⌊(i+1)/%1⌋ + 1)·%2 + 1").arg(QString::number(F, 'g', 12), number(S))}, false},
+            {{QObject::tr("τ = 1 for i < %1, a step every %2 positions").arg(count(static_cast<double>(firstStep)), count(F)),
+              QObject::tr("τ = 1 for i < %1").arg(count(static_cast<double>(firstStep)))},
+             false},
+            {{QObject::tr("τ = %1 at the context's last position %2").arg(number(tau(last)), count(static_cast<double>(last))),
+              QObject::tr("τ = %1 at position %2").arg(number(tau(last)), count(static_cast<double>(last)))},
+             false},
+        };
+        double y = cap.top();
+        for (const auto& [forms, head] : lines) {
+            if (y + lh > cap.bottom() + 0.5) break;
+            const QFont f = head ? body : small;
+            p.setFont(f);
+            plot::text(p, QPointF(cap.left(), y + lh / 2), fitText(forms, f, cap.width()), plot::Align::Left,
+                       head ? curveC.darker(115) : t.foreground);
+            y += head ? lh * 1.15 : lh;
+        }
+    }
+    p.restore();
+}
+
 }  // namespace
+
+double LayersTemperaturePlot::x(double position) const {
+    const double l = std::log10(std::max(1.0, position)), lmax = std::log10(std::max(10.0, static_cast<double>(positionTo)));
+    return plot.left() + plot.width() * std::clamp(l / lmax, 0.0, 1.0);
+}
+
+double LayersTemperaturePlot::y(double tau) const {
+    return plot.bottom() - plot.height() * (tau - tauLo) / (tauHi > tauLo ? tauHi - tauLo : 1.0);
+}
+
+std::optional<LayersTemperaturePlot> layersTemperaturePlot(const QRectF& rect, const LayersPicture& pic, const Theme& theme) {
+    const Geometry g = geometry(rect, pic, theme);
+    if (g.rows == 0 || g.tempPlot.isEmpty() || !g.tuned) return std::nullopt;
+    return temperaturePlotOf(g, pic);
+}
 
 QString layersSubtitle(const LayerPattern& m, int dim) {
     QStringList parts;
+    if (m.bidirectional) parts << QObject::tr("bidirectional (an encoder): each query sees keys on both sides");
     if (m.softmax_scale)
         parts << QObject::tr("scores × %1 (not 1/√%2 = %3)").arg(number(*m.softmax_scale)).arg(dim).arg(number(1.0 / std::sqrt(std::max(1, dim))));
     else
@@ -169,7 +366,10 @@ LayerRowText layerRowText(const LayerPattern& m, std::int64_t layer, std::int64_
         t.base = QObject::tr("θ %1").arg(count(lp.ropeParams.base));
         t.scaling = scalingText(lp.ropeParams);
     }
-    if (lp.attention.window) t.reach = QObject::tr("window %1").arg(count(static_cast<double>(*lp.attention.window)));
+    if (lp.attention.window && m.bidirectional)
+        t.reach = QObject::tr("window %1 (±%2)").arg(count(static_cast<double>(*lp.attention.window)),
+                                                   count(static_cast<double>(*lp.attention.window / 2)));
+    else if (lp.attention.window) t.reach = QObject::tr("window %1").arg(count(static_cast<double>(*lp.attention.window)));
     else if (lp.attention.chunk) t.reach = QObject::tr("chunk %1").arg(count(static_cast<double>(*lp.attention.chunk)));
     else t.reach = QObject::tr("everything");
     return t;
@@ -218,7 +418,9 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
             drawRecordedText(p, QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(headText(c), Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
     drawRecordedText(p, QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(QObject::tr("distance i − j it can attend to (log scale)"), Qt::ElideRight,
+               p.fontMetrics().elidedText(pic.model.bidirectional ? QObject::tr("distance |i − j| it can attend to, on either side (log scale)")
+                                                                  : QObject::tr("distance i − j it can attend to (log scale)"),
+                                          Qt::ElideRight,
                                           static_cast<int>(rect.right() - g.plot.left() - 4)));
 
     // Rows: text when they are tall enough to read; the bars always.
@@ -249,8 +451,9 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
                            p.fontMetrics().elidedText(cellText(rt, c), Qt::ElideRight, static_cast<int>(width)));
             }
         }
-        // The bar: from distance 0 to the farthest visible distance (causal layers).
-        const auto reach = visibleTo(lp.attention, true);
+        // The bar: from distance 0 to the farthest visible distance: causal, W − 1 keys back; a
+        // bidirectional model's window ⌊W/2⌋ on either side (the axis is then |i − j|).
+        const auto reach = visibleTo(lp.attention, !pic.model.bidirectional);
         const double x1 = reach ? xOf(g, static_cast<double>(*reach) + 1, dmax) : g.plot.right();
         const double pad = std::min(2.0, g.rowH * 0.15);
         const QRectF bar(g.plot.left(), y + pad, std::max(1.0, x1 - g.plot.left()), std::max(1.0, g.rowH - 2 * pad));
@@ -338,6 +541,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
         p.setPen(t.muted);
         drawRecordedText(p, QRectF(lx, ly, g.plot.right() - lx, lh), Qt::AlignRight | Qt::AlignVCenter, context);
     }
+    if (!g.tempBand.isEmpty()) drawTemperature(p, g, pic, t, tempC);
     p.restore();
 }
 

@@ -2,9 +2,14 @@
 // The layer overview (spec/cli.md "figure layers"): one row per layer of a model — its index,
 // type (full / sliding / chunked), RoPE or NoPE, base θ and scaling, window or chunk — and, on a
 // logarithmic distance axis from 1 to the context, what the layer can attend to (a bar up to the
-// farthest distance it sees; past it, nothing) and with which positional signal (RoPE, NoPE,
+// farthest distance it sees: a causal window W − 1 back, a bidirectional model's window ⌊W/2⌋ on
+// either side of the query, a chunk C − 1; past it, nothing) and with which positional signal (RoPE, NoPE,
 // NoPE with temperature tuning). Draws with QPainter into any rectangle; rowAt() maps a point
 // back to its layer (the window's view selects that layer on click).
+// When a shown layer has temperature tuning (Llama 4's NoPE layers), a band under the rows plots
+// τ(i) = log(⌊(i+1)/F⌋ + 1)·S + 1 against the query position i on a log axis from 1 to
+// max(context, 10M) — exact per pixel column (its first and last position: τ is monotone) —
+// with labelled ticks, the context's last position marked, and the formula beside it.
 #include "core/layers.h"
 #include "ui/render/theme.h"
 
@@ -25,10 +30,13 @@ struct LayersPicture {
     QString title;                      // model name for the heading
     std::int64_t firstRows = -1;        // draw only layers 0 .. firstRows−1 (a repeating pattern's
                                         // first periods, on a slide), the heading says "of L"; −1 = all
+    bool temperatureCurve = true;       // the τ(i) band when a shown layer has temperature tuning
+                                        // (off where the picture's neighbours say τ already: a slide)
 };
 
 // One row's text columns, for people: "sliding", "RoPE" or "NoPE, τ ≤ 1.716" (the temperature
-// scale at the last position of `context`), "θ 10 000", "linear ×8", "window 1024", "everything".
+// scale at the last position of `context`), "θ 10 000", "linear ×8", "window 1024" (a
+// bidirectional model's: "window 128 (±64)", ⌊W/2⌋ each side), "everything".
 struct LayerRowText {
     QString index, type, signal, base, scaling, reach;
 };
@@ -39,6 +47,19 @@ LayerRowText layerRowText(const LayerPattern& m, std::int64_t layer, std::int64_
 QString layersSubtitle(const LayerPattern& m, int dim);
 
 void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const Theme& theme);
+
+// The temperature curve's plot area of a picture drawn into `rect`, and its axes: positions
+// 1 … positionTo (log), τ from tauLo (at the bottom) to tauHi (at the top). nullopt when no shown
+// layer has temperature tuning, or the rectangle leaves no room for the curve (the rows first).
+struct LayersTemperaturePlot {
+    QRectF plot;
+    std::int64_t positionTo = 0;    // max(context, 10 000 000)
+    double tauLo = 1, tauHi = 2;
+    AttentionParams attention;      // the tuned layers' (their temperature_tuning)
+    double x(double position) const;   // pixel x of query position i (i < 1: the left edge)
+    double y(double tau) const;
+};
+std::optional<LayersTemperaturePlot> layersTemperaturePlot(const QRectF& rect, const LayersPicture& pic, const Theme& theme);
 
 // The layer at point `pt` of a picture drawn into `rect`, or nullopt (header, axis, outside).
 std::optional<std::int64_t> layerRowAt(const QRectF& rect, const LayersPicture& pic, const Theme& theme, const QPointF& pt);

@@ -337,6 +337,7 @@ qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, co
         pic.context = models[std::size_t(k)].context;
         pic.title = qs(models[std::size_t(k)].name);
         pic.firstRows = 12;
+        pic.temperatureCurve = false;   // τ at 128k / 1M / 10M is in the table above, its formula in the heading
         drawLayers(p, stacked ? QRectF(r.left(), y + k * (h + gap), colW, h) : QRectF(r.left() + k * (colW + gap), y, colW, h), pic, t);
     }
     return y + (stacked ? 2 * h + gap : h) + gap - r.top();

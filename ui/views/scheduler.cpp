@@ -88,9 +88,10 @@ Picture drawPicture(const RenderSpec& render, QSize RenderSpec::*view, Draw draw
 // How long a sampled heatmap rests on screen before its refinement starts.
 constexpr int kRefineDelayMs = 150;
 
+// Panels showing samples: sampled cells, or a sink strip of one query per aggregated block.
 int sampledPanels(const HeatmapResult& r) {
     return static_cast<int>(std::count_if(r.panels.begin(), r.panels.end(),
-                                          [](const HeatmapPanel& p) { return p.cells == HeatmapCells::Sample; }));
+                                          [](const HeatmapPanel& p) { return p.cells == HeatmapCells::Sample || p.sinkSampled; }));
 }
 
 }  // namespace

@@ -407,21 +407,35 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             p.setPen(QPen(t.error, std::max(1.0, t.lineWidth * 0.7), Qt::DashDotLine));
             p.drawLine(QPointF(l.plot.left(), yy), QPointF(l.plot.right(), yy));
             p.setFont(t.smallFont());
-            // Above its line, or below it where the plot's top edge is too close.
             const double lh = plot::lineHeight(t.smallFont());
-            const double labelY = yy - lh - 1 >= l.plot.top() ? yy - lh / 2 - 1 : yy + lh / 2 + 1;
             // Inside the plot: shorter forms by rule, or none.
             const FittedText label = fitText(ctx == c.originalContext ? QStringList{QObject::tr("original context %1").arg(ctx),
                                                                                     QObject::tr("original %1").arg(ctx),
                                                                                     QString::number(ctx)}
                                                                       : QStringList{QObject::tr("context %1").arg(ctx), QString::number(ctx)},
                                              t.smallFont(), l.plot.width() - 12);
-            // At the left, where the curves (wavelengths grow with i) are low; at the right end of
-            // its line where the left would meet the legend's rows (top left).
-            const bool besideLegend = labelY - lh / 2 < legendBottom && labelY + lh / 2 > l.plot.top();
-            if (!label.text.isEmpty() && !label.text.endsWith(QChar(0x2026)))
-                plot::text(p, QPointF(besideLegend ? l.plot.right() - 6 : l.plot.left() + 6, labelY), label,
-                           besideLegend ? plot::Align::Right : plot::Align::Left, t.error);
+            if (label.text.isEmpty() || label.text.endsWith(QChar(0x2026))) continue;
+            // Where this configuration's curve crosses the line: left of it the curve is below the
+            // line (the wavelengths grow with i), right of it above. So the label goes above the
+            // line at the left end, or below it at the right end, whichever keeps clear of the
+            // crossing (and of the legend's rows, top left); else above at the left.
+            double crossX = l.plot.right();
+            for (std::size_t i = 0; i < c.after.size(); ++i)
+                if (kTwoPi / c.after[i] >= double(ctx)) {
+                    crossX = ax.map(double(i));
+                    break;
+                }
+            const double above = yy - lh / 2 - 1, below = yy + lh / 2 + 1;
+            const bool aboveFits = yy - lh - 1 >= l.plot.top(), belowFits = yy + lh + 1 <= l.plot.bottom();
+            const bool leftClear = aboveFits && l.plot.left() + 6 + label.width <= crossX - 4 && above - lh / 2 >= legendBottom;
+            const bool rightClear = belowFits && l.plot.right() - 6 - label.width >= crossX + 4;
+            bool right = !leftClear && rightClear;
+            double labelY = right ? below : aboveFits ? above : below;
+            if (!leftClear && !rightClear) {   // neither clear of the crossing: clear of the legend at least
+                right = labelY - lh / 2 < legendBottom && labelY + lh / 2 > l.plot.top();
+            }
+            plot::text(p, QPointF(right ? l.plot.right() - 6 : l.plot.left() + 6, labelY), label,
+                       right ? plot::Align::Right : plot::Align::Left, t.error);
         }
     }
     k = 0;

@@ -5,6 +5,7 @@
 #include "ui/render/colormap.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/plot.h"
+#include "ui/render/typeset.h"
 #include "ui/model/sceneparams.h"
 
 #include <QFontMetricsF>
@@ -292,6 +293,7 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
     p.save();
     p.setClipRect(r.curve);
     p.setRenderHint(QPainter::Antialiasing, true);
+    std::vector<QLineF> ink;   // every segment drawn, for the legend's place
     int k = 0;
     for (const auto& s : cfg.curves) {
         // The polyline at pixel resolution: in each pixel column its first point, lowest, highest
@@ -321,6 +323,7 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
             first = lo = hi = last = pt;
         }
         flush();
+        for (std::size_t i = 1; i < pts.size(); ++i) ink.emplace_back(pts[i - 1], pts[i]);
         QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(k);
         if (!s.highlight && cfg.curves.size() > 1) c.setAlpha(150);
         QPen pen(c, s.highlight ? t.lineWidth * 1.6 : t.lineWidth * 0.8);
@@ -343,20 +346,46 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
         ++k;
     }
     p.restore();
-    // Legend of the highlighted series
+    // Legend of the highlighted series, in the corner of the plot with the least ink under it
+    // (ALiBi's lines fan out from the top left, T5's steps cross the middle).
     p.setFont(t.smallFont());
     const double small = plot::lineHeight(t.smallFont());
-    double y = r.curve.top() + small / 2 + 4;
-    k = 0;
-    int shown = 0;
-    for (const auto& s : cfg.curves) {
-        if ((s.highlight || cfg.curves.size() <= 4) && shown < 4 && y + small / 2 <= r.curve.bottom()) {
-            QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(k);
-            plot::text(p, QPointF(r.curve.right() - 6, y), s.name, plot::Align::Right, c);
-            y += small;
-            ++shown;
+    const QFontMetricsF fm(t.smallFont());
+    std::vector<int> entries;
+    double legendW = 0;
+    for (int j = 0; j < int(cfg.curves.size()); ++j) {
+        const auto& s = cfg.curves[std::size_t(j)];
+        if ((s.highlight || cfg.curves.size() <= 4) && entries.size() < 4 &&
+            r.curve.top() + 4 + (double(entries.size()) + 1) * small <= r.curve.bottom()) {
+            entries.push_back(j);
+            legendW = std::max(legendW, fm.horizontalAdvance(typeset(s.name)));
         }
-        ++k;
+    }
+    if (entries.empty()) return;
+    const double legendH = double(entries.size()) * small;
+    const auto inkUnder = [&](const QRectF& box) {
+        int n = 0;
+        for (const QLineF& l : ink)
+            if (box.intersects(QRectF(l.p1(), l.p2()).normalized().adjusted(-1, -1, 1, 1))) ++n;
+        return n;
+    };
+    const QRectF corners[] = {
+        QRectF(r.curve.right() - 6 - legendW, r.curve.top() + 4, legendW, legendH),      // top right (the default)
+        QRectF(r.curve.left() + 6, r.curve.top() + 4, legendW, legendH),                   // top left
+        QRectF(r.curve.right() - 6 - legendW, r.curve.bottom() - 4 - legendH, legendW, legendH),   // bottom right
+        QRectF(r.curve.left() + 6, r.curve.bottom() - 4 - legendH, legendW, legendH),      // bottom left
+    };
+    int best = 0, bestInk = inkUnder(corners[0]);
+    for (int c = 1; c < 4 && bestInk > 0; ++c)
+        if (const int n = inkUnder(corners[c]); n < bestInk) best = c, bestInk = n;
+    const QRectF& box = corners[best];
+    const bool right = best == 0 || best == 2;
+    double y = box.top() + small / 2;
+    for (int j : entries) {
+        const QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(j);
+        plot::text(p, QPointF(right ? box.right() : box.left(), y), cfg.curves[std::size_t(j)].name,
+                   right ? plot::Align::Right : plot::Align::Left, c);
+        y += small;
     }
 }
 

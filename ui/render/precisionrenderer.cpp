@@ -94,9 +94,13 @@ void bandPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, c
         p.drawRects(band.data(), static_cast<int>(band.size()));
         p.setBrush(Qt::NoBrush);
         p.setRenderHint(QPainter::Antialiasing, true);
-        // The edges: hairlines (one device pixel, Qt's cosmetic stroker, for the same reason).
-        QPen edge(col, std::min(1.0, t.lineWidth * 0.8));
-        edge.setCosmetic(true);
+        // The edges: with a column every two pixels or more (a short sequence: the band is the
+        // curve itself) at the theme's line width, as every other curve; with dense columns,
+        // hairlines (one device pixel, Qt's cosmetic stroker, for the same reason as the band).
+        const bool sparse = static_cast<double>(c.columns.size()) * 2 <= area.width();
+        QPen edge(col, sparse ? t.lineWidth : std::min(1.0, t.lineWidth * 0.8));
+        edge.setCosmetic(!sparse);
+        edge.setJoinStyle(Qt::RoundJoin);
         p.setPen(edge);
         p.drawPath(top);
         p.drawPath(bottom);
@@ -187,7 +191,9 @@ void renderPanel(QPainter& p, const PrecisionPanelLayout& l, const PrecisionConf
     // Caption: the pairs' colours, what a band is, the collisions.
     QStringList pairs;
     for (std::size_t i = 0; i < c.pairs.size(); ++i) pairs << QObject::tr("pair %1").arg(c.pairs[i]);
-    const QStringList what = c.sampled ? QStringList{QObject::tr("one position per column (sampled: N·r/2 > 2^22)"),
+    const bool onePerColumn = std::all_of(c.columns.begin(), c.columns.end(), [](const PositionRange& r) { return r.size() == 1; });
+    const QStringList what = onePerColumn ? QStringList{QObject::tr("every position drawn")}
+                           : c.sampled ? QStringList{QObject::tr("one position per column (sampled: N·r/2 > 2^22)"),
                                                      QObject::tr("one position per column"), QObject::tr("sampled")}
                                        : QStringList{QObject::tr("band = min..max over each column's positions"),
                                                      QObject::tr("band = min..max per column"), QObject::tr("band: min..max")};

@@ -330,6 +330,11 @@ private Q_SLOTS:
     // (QT_SCALE_FACTOR=2 runs this at DPR 2: test_mainwindow_hidpi).
     void picturesAreLogicalWhileEditsStream() {
         MainWindow w(false);
+        SceneParams s;   // bench_live_update's scene
+        s.length = 1024;
+        s.methods[0].params.dim = 128;
+        s.positions = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+        w.scene()->setParams(s);
         QVERIFY(open(w, QSize(1600, 1000)));
         QTest::qWait(300);   // (no stream yet)
         QVERIFY(settle(w));
@@ -370,9 +375,9 @@ private Q_SLOTS:
         QCOMPARE(w.scheduler()->display().decaySamples, samples(dpr));
         // A drag: an edit every 40 ms until each view has painted a picture of the stream (the
         // first edit is not part of one yet) — at most 5 s on a loaded machine.
-        int dim = 64;
+        int dim = 128;
         const auto edit = [&] {
-            dim = dim == 64 ? 66 : 64;
+            dim = dim == 128 ? 130 : 128;
             w.scene()->edit(QStringLiteral("Head dimension"), QStringLiteral("methods.0.dim"),
                             [dim](SceneParams& s) { s.methods.front().params.dim = dim; });
         };
@@ -399,6 +404,8 @@ private Q_SLOTS:
         check(dpr, "after the stream");
         QCOMPARE(w.scheduler()->display().decaySamples, samples(dpr));
         QCOMPARE(w.decayView()->result().generation, w.decayView()->paintedGeneration());
+        if (auto* formulas = w.findChild<FormulaPanel*>()) QVERIFY(formulas->waitIdle());   // (10 Hz during a drag)
+        QCoreApplication::processEvents();
         shot(w, QStringLiteral("sharpened"));
     }
 

@@ -42,6 +42,8 @@ enum ParamFlag : unsigned {
     kParamZeroUnset = 1u << 2,   // Int where 0 means unset (rotary_dim): 0 is valid besides the range
     kParamSlider = 1u << 3,      // the panel shows a (logarithmic) slider beside the number box
     kParamAdvanced = 1u << 4,    // the panel shows it only when the group is expanded
+    kParamSliderEven = 1u << 5,  // Int: the slider proposes even values only (dim: rope and xpos need it;
+                                 // the number box still takes any valid value)
 };
 
 struct ParamInfo {

@@ -17,10 +17,12 @@
 // --strict to exit 1 when a target is missed.
 //
 //   QT_QPA_PLATFORM=offscreen bench_live_update [--moves 120] [--strict] [--explorer-only]
+//                                               [--length 1024|8192] [--slider dim|base]
+// --length and --slider run only that sequence length or slider (both by default).
 // --explorer-only closes the docks of other modules (teaching) and cuts their Scene::changed
 // listeners, so that the figures are the explorer's own. --census prints, for one step run of
-// the dimension slider, which widgets painted and which layouts were activated per edit (where
-// the GUI thread's time goes beyond the four views).
+// the dimension slider (--slider base: the base slider), which widgets painted and which layouts
+// were activated per edit (where the GUI thread's time goes beyond the four views).
 #include "ui/window/mainwindow.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
@@ -232,12 +234,16 @@ int main(int argc, char** argv) {
     bool strict = false;
     bool explorerOnly = false;
     bool census = false;
+    std::int64_t onlyLength = 0;
+    QString onlySlider;
     for (int i = 1; i < argc; ++i) {
         const QString a = QString::fromLocal8Bit(argv[i]);
         if (a == QLatin1String("--moves") && i + 1 < argc) moves = std::max(10, atoi(argv[++i]));
         if (a == QLatin1String("--strict")) strict = true;
         if (a == QLatin1String("--explorer-only")) explorerOnly = true;
         if (a == QLatin1String("--census")) census = true;
+        if (a == QLatin1String("--length") && i + 1 < argc) onlyLength = atoll(argv[++i]);
+        if (a == QLatin1String("--slider") && i + 1 < argc) onlySlider = QString::fromLocal8Bit(argv[++i]);
     }
     MainWindow w(false);
     w.resize(1600, 1000);
@@ -260,7 +266,7 @@ int main(int argc, char** argv) {
         s.positions = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
         w.scene()->setParams(s);
         settle(w);
-        QSlider* slider = w.panel()->dimControl()->slider();
+        QSlider* slider = (onlySlider == QLatin1String("base") ? w.panel()->baseControl() : w.panel()->dimControl())->slider();
         Census c;
         app.installEventFilter(&c);
         const auto path = dragPath(slider, slider->value(), moves);
@@ -286,8 +292,10 @@ int main(int argc, char** argv) {
     const auto steal0 = stealAndTotal();
     bool allMet = true;
     for (std::int64_t n : {std::int64_t{1024}, std::int64_t{8192}}) {
+        if (onlyLength && n != onlyLength) continue;
         const double target = n <= 1024 ? 16.0 : 33.0;
         for (const char* which : {"dim", "base"}) {
+            if (!onlySlider.isEmpty() && onlySlider != QLatin1String(which)) continue;
             SceneParams s;
             s.length = n;
             s.methods[0].params.dim = 128;

@@ -60,6 +60,8 @@ bool settle(MainWindow& w, int timeoutMs = 20000) {
         if (v.showHeatmap) ok = ok && w.heatmapView()->paintedGeneration() == w.heatmapView()->resultGeneration();
         if (v.showDecay) ok = ok && w.decayView()->paintedGeneration() == w.decayView()->resultGeneration();
         if (v.showFrequencies) ok = ok && w.frequencyView()->paintedGeneration() == w.frequencyView()->resultGeneration();
+        // Not within a stream of edits (pictures at logical resolution): sharp again.
+        ok = ok && !w.scheduler()->render().logical;
         if (ok && g == w.scheduler()->latestGeneration()) return true;
         QTest::qWait(5);
     }
@@ -319,6 +321,92 @@ private Q_SLOTS:
         const auto cols = [&] { return int(heat->result().panels.front().values.cols()); };
         QTRY_VERIFY2_WITH_TIMEOUT(cols() > full * 9 / 10 && cols() <= full,
                                   qPrintable(QStringLiteral("%1 columns for %2 cells").arg(cols()).arg(full)), 5000);
+    }
+
+    // While edits stream in on a high-DPI screen the renderers draw every picture at logical
+    // resolution (pixel ratio 1, a quarter of the pixels at DPR 2), each pixel a block of device
+    // pixels, and the decay chart gets one sample per logical pixel. 200 ms after the last edit
+    // every view is sharp again: drawn at the screen's pixel ratio. At DPR 1 nothing changes
+    // (QT_SCALE_FACTOR=2 runs this at DPR 2: test_mainwindow_hidpi).
+    void picturesAreLogicalWhileEditsStream() {
+        MainWindow w(false);
+        SceneParams s;   // bench_live_update's scene
+        s.length = 1024;
+        s.methods[0].params.dim = 128;
+        s.positions = {0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+        w.scene()->setParams(s);
+        QVERIFY(open(w, QSize(1600, 1000)));
+        QTest::qWait(300);   // (no stream yet)
+        QVERIFY(settle(w));
+        const double dpr = w.pairsView()->devicePixelRatioF();
+        const std::vector<ViewBase*> views = {w.pairsView(), w.heatmapView(), w.frequencyView()};
+        const auto samples = [&](double ratio) { return std::clamp(static_cast<int>(w.decayView()->width() * ratio), 64, 2048); };
+        // What the view's renderer draws for the result the view holds, at `ratio`, scaled up
+        // to device pixels without smoothing.
+        const auto drawn = [&](ViewBase* v, double ratio) {
+            QImage img(pictureSize(v->size(), ratio), QImage::Format_RGB32);
+            img.setDevicePixelRatio(ratio);
+            QPainter p(&img);
+            const QRectF r(QPointF(0, 0), QSizeF(v->size()));
+            if (v == w.pairsView()) renderPairs(p, r, w.pairsView()->result(), v->theme());
+            if (v == w.heatmapView()) renderHeatmap(p, r, w.heatmapView()->result(), v->theme());
+            if (v == w.frequencyView()) renderFrequencies(p, r, w.frequencyView()->result(), v->theme());
+            p.end();
+            return img.scaled(pictureSize(v->size(), dpr), Qt::IgnoreAspectRatio, Qt::FastTransformation);
+        };
+        const auto picture = [&](ViewBase* v) {
+            if (v == w.pairsView()) return w.pairsView()->result().picture;
+            if (v == w.heatmapView()) return w.heatmapView()->result().picture;
+            return w.frequencyView()->result().picture;
+        };
+        const auto check = [&](double resolution, const char* when) {
+            for (ViewBase* v : views) {
+                const QString what = v->objectName() + QLatin1Char(' ') + QLatin1String(when);
+                QVERIFY2(v->paintedFromPicture(), qPrintable(what + QStringLiteral(": drew itself")));
+                QCOMPARE(v->paintedResolution(), resolution);
+                const Picture pic = picture(v);
+                QCOMPARE(pic.resolution, resolution);
+                QCOMPARE(pic.image.devicePixelRatio(), dpr);
+                QCOMPARE(pic.image.size(), pictureSize(v->size(), dpr));
+                QVERIFY2(pic.image == drawn(v, resolution), qPrintable(what + QStringLiteral(": not the renderer's drawing")));
+            }
+        };
+        check(dpr, "before");
+        QCOMPARE(w.scheduler()->display().decaySamples, samples(dpr));
+        // A drag: an edit every 40 ms until each view has painted a picture of the stream (the
+        // first edit is not part of one yet) — at most 5 s on a loaded machine.
+        int dim = 128;
+        const auto edit = [&] {
+            dim = dim == 128 ? 130 : 128;
+            w.scene()->edit(QStringLiteral("Head dimension"), QStringLiteral("methods.0.dim"),
+                            [dim](SceneParams& s) { s.methods.front().params.dim = dim; });
+        };
+        edit();
+        edit();
+        const std::uint64_t streamed = w.scheduler()->latestGeneration();
+        const auto paintedStreamed = [&] {
+            return std::all_of(views.begin(), views.end(), [&](ViewBase* v) { return v->paintedGeneration() >= streamed; });
+        };
+        QElapsedTimer t;
+        t.start();
+        while (!paintedStreamed() && t.elapsed() < 5000) {
+            QTest::qWait(40);
+            if (!paintedStreamed()) edit();
+        }
+        QVERIFY(paintedStreamed());
+        shot(w, QStringLiteral("streaming"));
+        check(1.0, "during the stream");
+        QCOMPARE(w.scheduler()->display().decaySamples, samples(1.0));
+        // The edits pause: sharp again.
+        QVERIFY(settle(w));
+        QTRY_VERIFY_WITH_TIMEOUT(std::all_of(views.begin(), views.end(), [&](ViewBase* v) { return v->paintedResolution() == dpr; }), 5000);
+        QVERIFY(settle(w));
+        check(dpr, "after the stream");
+        QCOMPARE(w.scheduler()->display().decaySamples, samples(dpr));
+        QCOMPARE(w.decayView()->result().generation, w.decayView()->paintedGeneration());
+        if (auto* formulas = w.findChild<FormulaPanel*>()) QVERIFY(formulas->waitIdle());   // (10 Hz during a drag)
+        QCoreApplication::processEvents();
+        shot(w, QStringLiteral("sharpened"));
     }
 
     // The views keep 45 % of the window: on a 1280-pixel screen (a classroom projector; text ×1.5

@@ -262,6 +262,44 @@ private Q_SLOTS:
         QCOMPARE(panel.dimControl()->edit()->text(), QString::number(scene.params().methods[0].params.dim));
     }
 
+    // Every position of the dimension slider proposes an even d (rope and xpos reject odd ones):
+    // a drag never passes through an invalid scene, whose problem line would appear and vanish
+    // on every other step and lay the whole panel out again each time (below d = 100 the slider
+    // used to round to two significant digits: 99, 97, …).
+    void dimSliderProposesEvenDimensions_data() {
+        QTest::addColumn<int>("method");
+        QTest::newRow("rope") << int(Method::Rope);
+        QTest::newRow("xpos") << int(Method::Xpos);
+        QTest::newRow("sinusoidal") << int(Method::Sinusoidal);
+        QTest::newRow("alibi") << int(Method::Alibi);
+    }
+    void dimSliderProposesEvenDimensions() {
+        QFETCH(int, method);
+        Scene scene;
+        scene.edit(QStringLiteral("method"), QString(), [&](SceneParams& s) { s.methods[0].params.method = Method(method); });
+        ParameterPanel panel(&scene);
+        auto* problem = panel.findChild<QLabel*>(QStringLiteral("problem"));
+        QVERIFY(problem);
+        QSlider* s = panel.dimControl()->slider();
+        s->setSliderDown(true);
+        QStringList odd;
+        std::int64_t last = -1;
+        int values = 0;
+        for (int pos = s->minimum(); pos <= s->maximum(); ++pos) {
+            s->setValue(pos);
+            const auto& p = scene.params().methods[0].params;
+            if (p.dim != last) ++values;
+            last = p.dim;
+            if (p.dim % 2 != 0) odd << QStringLiteral("%1 → d = %2").arg(pos).arg(p.dim);
+            else if (method == int(Method::Rope) || method == int(Method::Xpos))
+                QVERIFY2(problem->isHidden(), qPrintable(QStringLiteral("%1 → d = %2: %3").arg(pos).arg(p.dim).arg(problem->text())));
+        }
+        s->setSliderDown(false);
+        QVERIFY2(odd.isEmpty(), qPrintable(odd.mid(0, 10).join(QStringLiteral(", "))));
+        QVERIFY2(values > 300, qPrintable(QString::number(values)));   // every even d up to ~200, then a log scale
+        QCOMPARE(last, std::int64_t{65536});
+    }
+
     // Every control of the panel states what its parameter means and its valid range (the
     // table's help and range) in its tooltip, and so does its label in the form.
     void tooltipsStateTheRange() {

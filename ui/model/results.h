@@ -21,9 +21,12 @@ namespace poslab::ui {
 // A result already drawn by its renderer, on a worker thread, at a view's size, device pixel
 // ratio and theme (Scheduler::setRender asks for it). The view shows it while it still fits its
 // size and theme and draws the result itself otherwise: either way its renderer made the pixels.
+// While edits stream in on a high-DPI screen the renderer draws at logical resolution and each
+// of its pixels becomes a block of device pixels (RenderSpec::logical): `resolution` is then 1.
 struct Picture {
     QImage image;       // device pixels, devicePixelRatio() set; null when none was asked for
     QString theme;      // themeKey() of the theme it was drawn in
+    double resolution = 1.0;   // the pixel ratio the renderer drew at: the image's, or 1 (logical)
 };
 
 // Device-pixel size of a picture for a view of `logical` size (what a view checks it against).

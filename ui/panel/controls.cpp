@@ -85,7 +85,8 @@ SliderSpin::SliderSpin(const ParamInfo& info, QWidget* parent) : QWidget(parent)
     // The slider spans the valid range; an open lower bound starts just above it.
     lo_ = std::isfinite(info.lo) ? info.lo : 0.0;
     hi_ = std::isfinite(info.hi) ? info.hi : 1e12;
-    if (info.kind == ParamKind::Int && info.even && lo_ < 2) lo_ = 2;
+    even_ = info.kind == ParamKind::Int && (info.even || info.has(kParamSliderEven));
+    if (even_ && lo_ < 2) lo_ = 2;
     if (info.loOpen) lo_ = lo_ > 0 ? lo_ * 1.01 : (info.kind == ParamKind::Int ? 1 : 1e-3);
     if (lo_ <= 0) lo_ = info.kind == ParamKind::Int ? 1 : 1e-3;
     log_ = hi_ / lo_ > 100;
@@ -129,7 +130,7 @@ double SliderSpin::fromSlider(int s) const {
     if (log_) {
         v = std::exp(std::log(lo_) + (std::log(hi_) - std::log(lo_)) * s / 1000.0);
         if (info_.kind == ParamKind::Int) {
-            v = info_.even ? std::round(v / 2) * 2 : std::round(roundSignificant(v, 2));
+            v = even_ ? std::round(v / 2) * 2 : std::round(roundSignificant(v, 2));
         } else {
             v = roundSignificant(v, 3);
         }
@@ -138,7 +139,7 @@ double SliderSpin::fromSlider(int s) const {
     }
     // The slider only proposes values the declaration accepts.
     v = std::clamp(v, lo_, hi_);
-    if (info_.kind == ParamKind::Int && info_.even && std::fmod(v, 2.0) != 0) v -= 1;
+    if (even_ && std::fmod(v, 2.0) != 0) v -= 1;
     return v;
 }
 

@@ -71,6 +71,7 @@ private:
     ParamEdit* edit_;
     double lo_, hi_, value_ = 0;
     bool log_ = true;
+    bool even_ = false;   // the slider proposes even values only (ParamInfo::even, kParamSliderEven)
 };
 
 // One line of text that follows live values (a score under a slider drag). Unlike QLabel, whose

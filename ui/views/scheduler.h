@@ -29,9 +29,12 @@ namespace poslab::ui {
 
 // What the views look like, for the pictures the workers draw: each view's size in logical
 // pixels (empty: no picture for that view), the device pixel ratio and the theme.
+// `logical`: the renderers draw at logical resolution (pixel ratio 1) and each pixel becomes a
+// block of device pixels (a quarter of the drawing at DPR 2; while edits stream, MainWindow).
 struct RenderSpec {
     QSize pairs, heatmap, frequencies, contributions, precision;
     double devicePixelRatio = 1.0;
+    bool logical = false;
     Theme theme;
 };
 
@@ -50,6 +53,9 @@ public:
     // the last scene).
     void setRender(const RenderSpec& render);
     const RenderSpec& render() const { return render_; }
+    // Both at once: one recomputation of the last scene for whatever changed (none when
+    // `recompute` is false: the caller's next request() picks the change up).
+    void setOutput(const RenderSpec& render, const DisplaySpec& display, bool recompute = true);
 
     std::uint64_t latestGeneration() const { return generation_; }
     // Worker time of the last finished job, in milliseconds (all its views).

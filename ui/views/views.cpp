@@ -44,6 +44,7 @@ void ViewBase::paintEvent(QPaintEvent*) {
     const double dpr = devicePixelRatioF();
     fromPicture_ = !pic.image.isNull() && pic.image.size() == pictureSize(size(), dpr) &&
                    pic.image.devicePixelRatio() == dpr && pic.theme == themeKey_;
+    resolution_ = fromPicture_ ? pic.resolution : dpr;
     if (fromPicture_)
         p.drawImage(QPointF(0, 0), pic.image);
     else

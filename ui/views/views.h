@@ -31,6 +31,9 @@ public:
     QSize minimumSizeHint() const override { return {240, 200}; }
     // Whether the last paint copied the worker's picture (false: drawn here).
     bool paintedFromPicture() const { return fromPicture_; }
+    // The pixel ratio the renderer drew what the last paint showed at: the view's own, or 1 for
+    // a picture drawn at logical resolution while edits stream (Picture::resolution).
+    double paintedResolution() const { return resolution_; }
 
 Q_SIGNALS:
     void painted(std::uint64_t generation);
@@ -52,6 +55,7 @@ protected:
 private:
     std::uint64_t generation_ = 0, painted_ = 0;
     bool fromPicture_ = false;
+    double resolution_ = 1.0;
     QString themeKey_;   // themeKey(theme_), what a picture must have been drawn in
 };
 

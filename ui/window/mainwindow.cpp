@@ -399,7 +399,7 @@ void MainWindow::onSceneChanged() {
     heatmap_->setWindow(heatmapQueryWindow(s), heatmapKeyWindow(s), s.length);
     decay_->setWindow(decayWindow(s), decayRange(s));
     applyLayout();
-    updateDisplay();
+    updateOutput(false);   // the request below computes what it changed
     scheduler_.request(s);
 }
 
@@ -483,9 +483,16 @@ void MainWindow::applyLayout() {
     set(bottom_, {len(decay.width()), len(freq.width())});
 }
 
-void MainWindow::updateDisplay() {
+void MainWindow::updateOutput(bool recompute) {
     const SceneParams& s = scene_.params();
     const int panels = heatmapPanelCount(s);
+    // While edits stream in (a slider drag, an animation) on a high-DPI screen, the views are
+    // computed and drawn at logical rather than device resolution: the renderers draw at pixel
+    // ratio 1 and each pixel becomes a block of device pixels (as a standard screen shows it),
+    // one heatmap cell and one decay sample per logical pixel. About a quarter of the drawing
+    // at DPR 2; the full resolution follows 200 ms after the last edit (sharpen_).
+    const double dpr = heatmap_->devicePixelRatioF();
+    const double resolution = editsStreaming_ && dpr > 1 ? 1.0 : dpr;
     // The workers draw each visible view at its size and theme (the views then only copy pixels).
     RenderSpec r;
     const auto sizeOf = [](const QWidget* v) { return v->isVisibleTo(v->parentWidget()) ? v->size() : QSize(); };
@@ -494,22 +501,18 @@ void MainWindow::updateDisplay() {
     r.frequencies = sizeOf(frequencies_);
     r.contributions = sizeOf(contributions_);
     r.precision = sizeOf(precision_);
-    r.devicePixelRatio = heatmap_->devicePixelRatioF();
+    r.devicePixelRatio = dpr;
+    r.logical = resolution < dpr;
     r.theme = heatmap_->theme();
-    scheduler_.setRender(r);
     DisplaySpec d = scheduler_.display();
     d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells, heatmapHasSinkStrip(s));
-    // While edits stream in (a slider drag, an animation) on a high-DPI screen, one cell per
-    // logical pixel rather than per device pixel (a quarter of the heatmap's work at DPR 2);
-    // the full resolution follows once the edits pause (sharpen_).
-    if (editsStreaming_ && heatmap_->devicePixelRatioF() > 1)
-        d.heatmapCells = std::max(16, static_cast<int>(d.heatmapCells / heatmap_->devicePixelRatioF()));
-    d.decaySamples = std::clamp(static_cast<int>(decay_->width() * decay_->devicePixelRatioF()), 64, 2048);
+    if (resolution < dpr) d.heatmapCells = std::max(16, static_cast<int>(d.heatmapCells / dpr));
+    d.decaySamples = std::clamp(static_cast<int>(decay_->width() * resolution), 64, 2048);
     // At most 128 blocks per axis in the window: each one costs a score in the dtype and one in
     // double (past the work budget, one sampled cell each); 300 would add ~20 ms at N = 8192.
     d.precisionCells = std::min(128, precision_->cellsFor(static_cast<int>(s.methods.size())));
     d.autoPairs = automaticPairsFor(QRectF(QPointF(0, 0), QSizeF(pairs_->size())), static_cast<int>(s.methods.size()), r.theme);
-    scheduler_.setDisplay(d);
+    scheduler_.setOutput(r, d, recompute);
 }
 
 void MainWindow::showLayer(std::int64_t layer, bool compare) {

@@ -98,7 +98,10 @@ protected:
 private:
     void buildMenus();
     void onSceneChanged();
-    void updateDisplay();
+    void updateDisplay() { updateOutput(true); }
+    // The views' pictures (sizes, device pixel ratio, theme) and display resolution for the
+    // scheduler; `recompute`: recompute the last scene for what changed (false: a request follows).
+    void updateOutput(bool recompute);
     // The splitters' sizes as the layout engine places the visible views (ui/render/layout.h:
     // the same placement as `figure all` and every export), unless the user dragged a splitter.
     void applyLayout();
@@ -144,7 +147,9 @@ private:
     bool docksTabbedForRoom_ = false;   // fitDocks() made the teaching dock a tab of the parameters'
     bool fitDocksQueued_ = false;
     QElapsedTimer lastSceneChange_;
-    bool editsStreaming_ = false;   // scene edits < 250 ms apart: the heatmap at logical resolution
+    // Scene edits < 250 ms apart (a drag, an animation): on a high-DPI screen the views are
+    // computed and drawn at logical rather than device resolution (updateOutput).
+    bool editsStreaming_ = false;
     QTimer* sharpen_ = nullptr;     // 200 ms after the last streamed edit: full resolution again
     bool userArranged_ = false;   // a splitter was dragged: its sizes stay (View → Arrange views to fit resets)
     QAction* viewActions_[6] = {};

@@ -409,7 +409,7 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             p.setFont(t.smallFont());
             const double lh = plot::lineHeight(t.smallFont());
             // Inside the plot: shorter forms by rule, or none.
-            const FittedText label = fitText(ctx == c.originalContext ? QStringList{QObject::tr("original context %1").arg(ctx),
+            const FittedText label = fitText(ctx == c.originalContext && c.originalContext != c.context ? QStringList{QObject::tr("original context %1").arg(ctx),
                                                                                     QObject::tr("original %1").arg(ctx),
                                                                                     QString::number(ctx)}
                                                                       : QStringList{QObject::tr("context %1").arg(ctx), QString::number(ctx)},

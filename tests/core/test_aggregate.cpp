@@ -107,6 +107,21 @@ void compareBlocks(const AggregatedScores& r, Aggregate agg, const std::function
         }
 }
 
+// Every statistic of the blocks qr × kr on the structured path (no work budget: structure only),
+// each block against `brute`.
+void checkStructuredBlocks(const ScoreParams& p, std::int64_t n, const std::vector<PositionRange>& qr,
+                           const std::vector<PositionRange>& kr, const std::function<BlockStats(std::size_t, std::size_t)>& brute,
+                           double tol) {
+    for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
+        auto r = aggregateScores(p, n, qr, kr, agg, 0);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        QVERIFY(r.value().structured);
+        QVERIFY(!r.value().sampled);
+        compareBlocks(r.value(), agg, brute, tol);
+        if (QTest::currentTestFailed()) return;
+    }
+}
+
 double maxAbs(const Matrix& m) {
     double a = 0;
     for (Eigen::Index i = 0; i < m.size(); ++i)
@@ -233,16 +248,10 @@ void TestAggregate::structuredBlocksMatchBruteForce() {
         const auto ranges = randomRanges(rng, n);
         const auto& qr = ranges.first;
         const auto& kr = ranges.second;
-        for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
-            auto r = aggregateScores(p, n, qr, kr, agg, 0);   // no work budget: structure only
-            QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-            QVERIFY(r.value().structured);
-            QVERIFY(!r.value().sampled);
-            compareBlocks(r.value(), agg, [&](std::size_t a, std::size_t b) {
-                return brute(m, qr[a].from, qr[a].to, kr[b].from, kr[b].to, causal);
-            }, tol);
-            if (QTest::currentTestFailed()) return;
-        }
+        checkStructuredBlocks(p, n, qr, kr, [&](std::size_t a, std::size_t b) {
+            return brute(m, qr[a].from, qr[a].to, kr[b].from, kr[b].to, causal);
+        }, tol);
+        if (QTest::currentTestFailed()) return;
     }
 }
 
@@ -277,27 +286,21 @@ void TestAggregate::windowedBlocksMatchBruteForce() {
         auto& kr = ranges.second;
         qr.push_back({0, n});   // the whole matrix too
         kr.push_back({0, n});
-        for (Aggregate agg : {Aggregate::Mean, Aggregate::Max, Aggregate::Min}) {
-            auto r = aggregateScores(p, n, qr, kr, agg, 0);   // no work budget: structure only
-            QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
-            QVERIFY(r.value().structured);
-            QVERIFY(!r.value().sampled);
-            compareBlocks(r.value(), agg, [&](std::size_t a, std::size_t b) {
-                BlockStats s;
-                s.min = kInf;
-                s.max = -kInf;
-                for (auto i = qr[a].from; i < qr[a].to; ++i)
-                    for (auto j = kr[b].from; j < kr[b].to; ++j) {
-                        if (!visible(p.attention, p.causal, i, j, n)) continue;
-                        s.sum += m(i, j);
-                        s.min = std::min(s.min, m(i, j));
-                        s.max = std::max(s.max, m(i, j));
-                        ++s.count;
-                    }
-                return s;
-            }, tol);
-            if (QTest::currentTestFailed()) return;
-        }
+        checkStructuredBlocks(p, n, qr, kr, [&](std::size_t a, std::size_t b) {
+            BlockStats s;
+            s.min = kInf;
+            s.max = -kInf;
+            for (auto i = qr[a].from; i < qr[a].to; ++i)
+                for (auto j = kr[b].from; j < kr[b].to; ++j) {
+                    if (!visible(p.attention, p.causal, i, j, n)) continue;
+                    s.sum += m(i, j);
+                    s.min = std::min(s.min, m(i, j));
+                    s.max = std::max(s.max, m(i, j));
+                    ++s.count;
+                }
+            return s;
+        }, tol);
+        if (QTest::currentTestFailed()) return;
     }
 }
 

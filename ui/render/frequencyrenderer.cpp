@@ -9,6 +9,7 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 #include <numbers>
 
@@ -408,17 +409,15 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             p.drawLine(QPointF(l.plot.left(), yy), QPointF(l.plot.right(), yy));
             p.setFont(t.smallFont());
             const double lh = plot::lineHeight(t.smallFont());
-            // Inside the plot: shorter forms by rule, or none.
-            const FittedText label = fitText(ctx == c.originalContext && c.originalContext != c.context ? QStringList{QObject::tr("original context %1").arg(ctx),
-                                                                                    QObject::tr("original %1").arg(ctx),
-                                                                                    QString::number(ctx)}
-                                                                      : QStringList{QObject::tr("context %1").arg(ctx), QString::number(ctx)},
-                                             t.smallFont(), l.plot.width() - 12);
-            if (label.text.isEmpty() || label.text.endsWith(QChar(0x2026))) continue;
+            const QStringList forms = ctx == c.originalContext && c.originalContext != c.context
+                                          ? QStringList{QObject::tr("original context %1").arg(ctx), QObject::tr("original %1").arg(ctx),
+                                                        QString::number(ctx)}
+                                          : QStringList{QObject::tr("context %1").arg(ctx), QString::number(ctx)};
             // Where this configuration's curve crosses the line: left of it the curve is below the
-            // line (the wavelengths grow with i), right of it above. So the label goes above the
-            // line at the left end, or below it at the right end, whichever keeps clear of the
-            // crossing (and of the legend's rows, top left); else above at the left.
+            // line (the wavelengths grow with i), right of it above. So a label goes above the
+            // line at the left end, or below it at the right end, clear of the crossing (and of
+            // the legend's rows, top left): the longest form that is clear at either; else the
+            // shortest above at the left (at the right where the legend is).
             double crossX = l.plot.right();
             for (std::size_t i = 0; i < c.after.size(); ++i)
                 if (kTwoPi / c.after[i] >= double(ctx)) {
@@ -427,14 +426,27 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
                 }
             const double above = yy - lh / 2 - 1, below = yy + lh / 2 + 1;
             const bool aboveFits = yy - lh - 1 >= l.plot.top(), belowFits = yy + lh + 1 <= l.plot.bottom();
-            const bool leftClear = aboveFits && l.plot.left() + 6 + label.width <= crossX - 4 && above - lh / 2 >= legendBottom;
-            const bool rightClear = belowFits && l.plot.right() - 6 - label.width >= crossX + 4;
-            bool right = !leftClear && rightClear;
-            double labelY = right ? below : aboveFits ? above : below;
-            if (!leftClear && !rightClear) {   // neither clear of the crossing: clear of the legend at least
+            std::optional<FittedText> label;
+            bool right = false;
+            double labelY = aboveFits ? above : below;
+            for (const QString& form : forms) {
+                const FittedText f = fitText(form, t.smallFont(), l.plot.width() - 12);
+                if (f.elided) continue;
+                if (aboveFits && l.plot.left() + 6 + f.width <= crossX - 4 && above - lh / 2 >= legendBottom) {
+                    label = f, right = false, labelY = above;
+                    break;
+                }
+                if (belowFits && l.plot.right() - 6 - f.width >= crossX + 4) {
+                    label = f, right = true, labelY = below;
+                    break;
+                }
+            }
+            if (!label) {
+                label = fitText(forms.back(), t.smallFont(), l.plot.width() - 12);
+                if (label->text.isEmpty() || label->elided) continue;
                 right = labelY - lh / 2 < legendBottom && labelY + lh / 2 > l.plot.top();
             }
-            plot::text(p, QPointF(right ? l.plot.right() - 6 : l.plot.left() + 6, labelY), label,
+            plot::text(p, QPointF(right ? l.plot.right() - 6 : l.plot.left() + 6, labelY), *label,
                        right ? plot::Align::Right : plot::Align::Left, t.error);
         }
     }

@@ -315,6 +315,29 @@ inline double rnd(double x) {
     else return x;
 }
 
+// One row of the float32 RoPE table, half layout (pair i's two channels share column i): the
+// rotated query r0 = f32(f32(q0·c) + f32(−q1·s)), r1 = f32(f32(q1·c) + f32(q0·s)) with
+// c = f32(C·att), s = f32(S·att), and Σ_i r0·k0 + r1·k1 in double in four chains (pair i in chain
+// i mod 4). Float arithmetic gives the bits of rounding each exact double op (a product of two
+// floats is exact in double; a double sum of two floats rounds to the float sum, 53 >= 2·24 + 2),
+// and -ffp-contract=off keeps FMA out; cloned so that the loop takes 16 float lanes.
+POSLAB_SWEEP_CLONES double ropeRowFloat32(const float* C, const float* S, const float* q0, const float* q1,
+                                          const double* k0, const double* k1, float att, std::size_t hh,
+                                          double* term) {
+    for (std::size_t i = 0; i < hh; ++i) {
+        const float c = C[i] * att, sn = S[i] * att;
+        const float r0 = q0[i] * c + -q1[i] * sn;
+        const float r1 = q1[i] * c + q0[i] * sn;
+        term[i] = static_cast<double>(r0) * k0[i] + static_cast<double>(r1) * k1[i];
+    }
+    double acc[4] = {0, 0, 0, 0};   // four chains: the sum is latency-bound otherwise
+    std::size_t i = 0;
+    for (; i + 4 <= hh; i += 4)
+        for (std::size_t l = 0; l < 4; ++l) acc[l] += term[i + l];
+    for (; i < hh; ++i) acc[0] += term[i];
+    return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
 // Float32 RoPE values s-less: val[n] += Σ_i (R_{u[n]} q)_i·(R_0 k)_i over the rotated pairs, as
 // ropeTables/ropeApply compute them for the positions u as one tensor: angles f32(f32(d)·inv_freq),
 // cos/sin by torch's own float32 functions (torchCosSin: SLEEF's 8-lane functions over the
@@ -322,7 +345,8 @@ inline double rnd(double x) {
 // times f32(attention), rounded; every op of x·cos + rotate(x)·sin rounded to float32. The table
 // is built in blocks of kBlock rows (kBlock·r is a multiple of 8: the groups stay torch's); with
 // the half layout and r/2 a multiple of 8 both halves of a row are the same groups, so only the
-// first half is evaluated.
+// first half is evaluated. The rows are split in two (on a block) for two threads: each value is
+// the one-thread value bit for bit.
 void ropeFloat32Values(const Vector& invFreq, bool inter, double att, const Matrix& q, const Matrix& rk,
                        const std::vector<std::int64_t>& u, Vector& val) {
     const Eigen::Index h = invFreq.size(), r = 2 * h;
@@ -334,7 +358,8 @@ void ropeFloat32Values(const Vector& invFreq, bool inter, double att, const Matr
         colFreq[j] = static_cast<float>(invFreq[static_cast<Eigen::Index>(inter ? j / 2 : j % hh)]);
     // Per pair i: the table columns of its two channels, f32(q), and R_0 k.
     std::vector<std::size_t> c0(hh), c1(hh);
-    std::vector<double> q0(hh), q1(hh), k0(hh), k1(hh), term(hh);
+    std::vector<double> q0(hh), q1(hh), k0(hh), k1(hh);
+    std::vector<float> q0f(hh), q1f(hh);
     for (std::size_t i = 0; i < hh; ++i) {
         const auto ei = static_cast<Eigen::Index>(i);
         const Eigen::Index j0 = inter ? 2 * ei : ei, j1 = inter ? 2 * ei + 1 : ei + h;
@@ -344,29 +369,34 @@ void ropeFloat32Values(const Vector& invFreq, bool inter, double att, const Matr
         q1[i] = rnd<true>(q(0, j1));
         k0[i] = rk(0, j0);
         k1[i] = rk(0, j1);
+        q0f[i] = static_cast<float>(q0[i]);
+        q1f[i] = static_cast<float>(q1[i]);
     }
+    const auto attF = static_cast<float>(att);   // att is a float32 value
     const std::size_t n = u.size();
     const auto B = static_cast<std::size_t>(kBlock);
-    std::vector<float> ang(B * w), cv(ang.size()), sv(ang.size());
-    for (std::size_t a = 0; a < n; a += B) {
-        const std::size_t m = std::min(B, n - a);
-        for (std::size_t t = 0; t < m; ++t) {
-            const float p = static_cast<float>(u[a + t]);
-            float* row = ang.data() + t * w;
-            for (std::size_t j = 0; j < w; ++j) row[j] = p * colFreq[j];
-        }
-        torchCosSin(ang.data(), m * w, cv.data(), sv.data());
-        for (std::size_t t = 0; t < m; ++t) {
-            const float* C = cv.data() + t * w;
-            const float* S = sv.data() + t * w;
-            if (halfOnly) {   // contiguous: vectorises
-                for (std::size_t i = 0; i < hh; ++i) {
-                    const double c = rnd<true>(static_cast<double>(C[i]) * att), sn = rnd<true>(static_cast<double>(S[i]) * att);
-                    const double r0 = rnd<true>(rnd<true>(q0[i] * c) + rnd<true>(-q1[i] * sn));
-                    const double r1 = rnd<true>(rnd<true>(q1[i] * c) + rnd<true>(q0[i] * sn));
-                    term[i] = r0 * k0[i] + r1 * k1[i];
+    // Rows [first, first + count) (first a multiple of kBlock: the groups of 8 stay the whole
+    // table's); the two halves of the rows run on two threads and write disjoint values.
+    auto run = [&](std::int64_t first, std::int64_t count) {
+        std::vector<float> ang(B * w), cv(ang.size()), sv(ang.size());
+        std::vector<double> term(hh);
+        const auto end = static_cast<std::size_t>(first + count);
+        for (auto a = static_cast<std::size_t>(first); a < end; a += B) {
+            const std::size_t m = std::min(B, end - a);
+            for (std::size_t t = 0; t < m; ++t) {
+                const float p = static_cast<float>(u[a + t]);
+                float* row = ang.data() + t * w;
+                for (std::size_t j = 0; j < w; ++j) row[j] = p * colFreq[j];
+            }
+            torchCosSin(ang.data(), m * w, cv.data(), sv.data());
+            for (std::size_t t = 0; t < m; ++t) {
+                const float* C = cv.data() + t * w;
+                const float* S = sv.data() + t * w;
+                if (halfOnly) {   // contiguous: vectorises
+                    val[static_cast<Eigen::Index>(a + t)] +=
+                        ropeRowFloat32(C, S, q0f.data(), q1f.data(), k0.data(), k1.data(), attF, hh, term.data());
+                    continue;
                 }
-            } else {
                 for (std::size_t i = 0; i < hh; ++i) {
                     const double ca = rnd<true>(static_cast<double>(C[c0[i]]) * att), sa = rnd<true>(static_cast<double>(S[c0[i]]) * att);
                     const double cb = rnd<true>(static_cast<double>(C[c1[i]]) * att), sb = rnd<true>(static_cast<double>(S[c1[i]]) * att);
@@ -374,15 +404,16 @@ void ropeFloat32Values(const Vector& invFreq, bool inter, double att, const Matr
                     const double r1 = rnd<true>(rnd<true>(q1[i] * cb) + rnd<true>(q0[i] * sb));
                     term[i] = r0 * k0[i] + r1 * k1[i];
                 }
+                double acc[4] = {0, 0, 0, 0};   // four chains: the sum is latency-bound otherwise
+                std::size_t i = 0;
+                for (; i + 4 <= hh; i += 4)
+                    for (std::size_t l = 0; l < 4; ++l) acc[l] += term[i + l];
+                for (; i < hh; ++i) acc[0] += term[i];
+                val[static_cast<Eigen::Index>(a + t)] += (acc[0] + acc[1]) + (acc[2] + acc[3]);
             }
-            double acc[4] = {0, 0, 0, 0};   // four chains: the sum is latency-bound otherwise
-            std::size_t i = 0;
-            for (; i + 4 <= hh; i += 4)
-                for (std::size_t l = 0; l < 4; ++l) acc[l] += term[i + l];
-            for (; i < hh; ++i) acc[0] += term[i];
-            val[static_cast<Eigen::Index>(a + t)] += (acc[0] + acc[1]) + (acc[2] + acc[3]);
         }
-    }
+    };
+    twoHalves(static_cast<std::int64_t>(n), run);
 }
 
 // Values on a strictly increasing list u of distances (maxD = u.back()).
@@ -465,11 +496,22 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
             });
         }
         val = s * (val.array() + constant).matrix();
-        if (f32) {
+        if (f32) {   // the bound's own double sweep, on two threads (each its partial sums S_j)
             const Sweep bw{freqs.inv_freq, {}, Trig::Double, {}};
             forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
-                sweepRun(bw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0,
-                                             std::int64_t m) { addBound(idx, i, C, S, b0, m); });
+                twoHalves(len, [&](std::int64_t a, std::int64_t m) {
+                    std::vector<double> re(static_cast<std::size_t>(kBlock)), im(re.size());
+                    sweepRun(bw, first + a, m, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t mm) {
+                        if (i == 0) std::fill(re.begin(), re.end(), 0.0), std::fill(im.begin(), im.end(), 0.0);
+                        double* out = bound.data() + idx + a + b0;
+                        for (std::int64_t t = 0; t < mm; ++t) {
+                            re[static_cast<std::size_t>(t)] += C[t];
+                            im[static_cast<std::size_t>(t)] += S[t];
+                            out[t] += std::sqrt(re[static_cast<std::size_t>(t)] * re[static_cast<std::size_t>(t)] +
+                                                im[static_cast<std::size_t>(t)] * im[static_cast<std::size_t>(t)]);
+                        }
+                    });
+                });
             });
         }
         if (h > 0) bound /= static_cast<double>(h);

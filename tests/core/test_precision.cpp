@@ -22,6 +22,10 @@
 
 using namespace poslab;
 
+namespace poslab::detail {   // core/precision_avx2.cpp: the AVX2 groups of 8 torch runs
+void torchVectorCosSin(const float* angles, std::size_t n, float* cosOut, float* sinOut);
+}
+
 namespace {
 
 std::uint32_t bitsOf(float x) {
@@ -93,6 +97,53 @@ QString hex(float x) { return QString::number(bitsOf(x), 16); }
 class TestPrecision : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // torchCosSin on this CPU (two groups of 8 per SLEEF 16-lane call where it has AVX-512) gives
+    // the AVX2 8-lane groups' bits: every lane, tensors of every length (the zero-padded last
+    // group), arguments mixing the short (|x| < 125) and long argument reductions within and
+    // across groups, 125 itself, NaN, ±inf, subnormals and huge values.
+    void avx512GroupsMatchAvx2_data() {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("length");
+        QTest::newRow("all short, 1<<20") << 0 << (1 << 20);
+        QTest::newRow("all long, 1<<20") << 1 << (1 << 20);
+        QTest::newRow("short and long groups mixed, 1<<20") << 2 << (1 << 20);
+        QTest::newRow("125 boundary, 1<<20 + 5") << 3 << (1 << 20) + 5;
+        QTest::newRow("any bit pattern, 1<<20 + 13") << 4 << (1 << 20) + 13;
+        QTest::newRow("decay table rows (p·inv_freq), 64 pairs, 16384 positions") << 5 << (1 << 20);
+        QTest::newRow("mixed, 9 elements") << 2 << 9;
+    }
+    void avx512GroupsMatchAvx2() {
+        QFETCH(int, kind);
+        QFETCH(int, length);
+        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) QSKIP("no AVX2 + FMA: torchCosSin is SLEEF's scalar path");
+        std::mt19937 rng(std::uint32_t(kind * 7919 + length));
+        std::uniform_real_distribution<float> shortArg(-124.99f, 124.99f), longArg(-3e6f, 3e6f);
+        std::uniform_int_distribution<std::uint32_t> bits;
+        const float special[] = {0.0f, -0.0f, 125.0f, -125.0f, 124.99999f, 125.00001f,
+                                 std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                                 std::numeric_limits<float>::quiet_NaN(), 1e-40f, 3e38f};
+        std::vector<float> x(static_cast<std::size_t>(length));
+        bool groupLong = false;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            if (i % 8 == 0) groupLong = bits(rng) % 2 == 0;
+            switch (kind) {
+            case 0: x[i] = shortArg(rng); break;
+            case 1: x[i] = longArg(rng); break;
+            case 2: x[i] = groupLong && bits(rng) % 3 == 0 ? longArg(rng) : shortArg(rng); break;
+            case 3: x[i] = bits(rng) % 4 == 0 ? special[bits(rng) % 6] : shortArg(rng); break;
+            case 4: x[i] = bits(rng) % 16 == 0 ? special[bits(rng) % 11] : floatOf(bits(rng)); break;
+            default: x[i] = float(i / 64) * std::pow(10000.0f, -float(i % 64) / 64.0f); break;
+            }
+        }
+        std::vector<float> c(x.size()), s(x.size()), c8(x.size()), s8(x.size());
+        torchCosSin(x.data(), x.size(), c.data(), s.data());
+        detail::torchVectorCosSin(x.data(), x.size(), c8.data(), s8.data());
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (bitsOf(c[i]) != bitsOf(c8[i]) || bitsOf(s[i]) != bitsOf(s8[i]))
+                QFAIL(qPrintable(QString("element %1 (x = %2): cos 0x%3 / sin 0x%4, the AVX2 groups give 0x%5 / 0x%6")
+                                     .arg(i).arg(double(x[i]), 0, 'g', 9).arg(hex(c[i]), hex(s[i]), hex(c8[i]), hex(s8[i]))));
+    }
+
     // Random float32 bit patterns over the whole range (normal, subnormal, huge).
     void bfloat16MatchesDefinition() {
         std::mt19937 rng(14);

@@ -166,29 +166,66 @@ __attribute__((always_inline)) inline std::int64_t angle32Block(double dd0, doub
     return any;
 }
 
-// Calls consume(k, c, s, offset, len) for every pair k and block [first+offset, first+offset+len)
-// of the run of consecutive distances first .. first+n−1, with c/s the values at those distances.
-// AVX-512 or AVX2 where the CPU has it, SSE2 otherwise; never an FMA (decay.cpp is compiled with
-// -ffp-contract=off): the same roundings on every machine and in every clone.
-// (clang 14 does not multiversion function templates: there, the default target only.)
+// The per-pair tables e^{i·t·w_k} (times e^{t·g_k}), t < B, of sweepRun: built once per run, so
+// that sweepRunTwo's halves share them (the same values either way).
+struct SweepTables {
+    std::int64_t B = 0;
+    std::vector<double> tc, ts;   // [k·B + t]
+};
+
+// Pairs k0 .. k1−1 of the tables (sized for all of them).
+void fillSweepTables(const Sweep& sw, SweepTables& tb, Eigen::Index k0, Eigen::Index k1) {
+    const bool mag = sw.g.size() == sw.w.size() && sw.w.size() > 0;
+    const std::int64_t B = tb.B;
+    for (Eigen::Index k = k0; k < k1; ++k)
+        for (std::int64_t t = 0; t < B; ++t) {
+            const double a = static_cast<double>(t) * sw.w[k];
+            const double m = mag ? std::exp(static_cast<double>(t) * sw.g[k]) : 1.0;
+            tb.tc[static_cast<std::size_t>(k * B + t)] = m * std::cos(a);
+            tb.ts[static_cast<std::size_t>(k * B + t)] = m * std::sin(a);
+        }
+}
+
+// The tables for blocks of B; with `two`, half the pairs on a second thread (a cos and a sin per
+// entry: about 1 ms for 64 pairs × 512).
+SweepTables sweepTables(const Sweep& sw, std::int64_t B, bool two = false) {
+    const Eigen::Index h = sw.w.size();
+    SweepTables tb;
+    tb.B = B;
+    tb.tc.resize(static_cast<std::size_t>(h * B));
+    tb.ts.resize(tb.tc.size());
+    if (two && h >= 2 && h * B >= 8192) {
+        std::thread other([&] { fillSweepTables(sw, tb, h / 2, h); });
+        fillSweepTables(sw, tb, 0, h / 2);
+        other.join();
+    } else {
+        fillSweepTables(sw, tb, 0, h);
+    }
+    return tb;
+}
+
 #if defined(__clang__)
 #define POSLAB_SWEEP_CLONES
 #else
 #define POSLAB_SWEEP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
+// Calls consume(k, c, s, offset, len) for every pair k and block [first+offset, first+offset+len)
+// of the run of consecutive distances first .. first+n−1, with c/s the values at those distances.
+// AVX-512 or AVX2 where the CPU has it, SSE2 otherwise; never an FMA (decay.cpp is compiled with
+// -ffp-contract=off): the same roundings on every machine and in every clone.
+// (clang 14 does not multiversion function templates: there, the default target only.)
+// `shared`: the tables for B = min(kBlock, n), else built here.
 template <class F>
-POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
+POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume,
+                                  const SweepTables* shared = nullptr) {
     const Eigen::Index h = sw.w.size();
     const std::int64_t B = std::min(kBlock, n);
     const bool mag = sw.g.size() == h && h > 0;
-    std::vector<double> tc(static_cast<std::size_t>(h * B)), ts(tc.size());
-    for (Eigen::Index k = 0; k < h; ++k)
-        for (std::int64_t t = 0; t < B; ++t) {
-            const double a = static_cast<double>(t) * sw.w[k];
-            const double m = mag ? std::exp(static_cast<double>(t) * sw.g[k]) : 1.0;
-            tc[static_cast<std::size_t>(k * B + t)] = m * std::cos(a);
-            ts[static_cast<std::size_t>(k * B + t)] = m * std::sin(a);
-        }
+    SweepTables own;
+    if (!shared) own = sweepTables(sw, B);
+    const SweepTables& tb = shared ? *shared : own;
+    const std::vector<double>& tc = tb.tc;
+    const std::vector<double>& ts = tb.ts;
     std::vector<double> c(static_cast<std::size_t>(B)), s(c.size());
     std::vector<std::int64_t> bad(c.size());
     std::vector<double> tt(c.size());
@@ -259,12 +296,15 @@ void twoHalves(std::int64_t n, F&& run) {
 // sweepRun over first .. first+n−1 on two threads (consume's offsets relative to first as
 // sweepRun's; the halves write disjoint ranges). The split falls on a block boundary of the one
 // sweepRun over the whole run, so the values are that sweepRun's bit for bit.
+// Both halves have B = kBlock (each at least kBlock long) and share the one run's tables.
 template <class F>
 void sweepRunTwo(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
+    const SweepTables tb = sweepTables(sw, std::min(kBlock, n), n >= 2 * kBlock);
     twoHalves(n, [&](std::int64_t a, std::int64_t len) {
-        sweepRun(sw, first + a, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
-            consume(i, C, S, a + b0, m);
-        });
+        sweepRun(
+            sw, first + a, len,
+            [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) { consume(i, C, S, a + b0, m); },
+            &tb);
     });
 }
 

@@ -24,6 +24,7 @@
 #include "core/random.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <complex>
 #include <functional>
@@ -166,29 +167,66 @@ __attribute__((always_inline)) inline std::int64_t angle32Block(double dd0, doub
     return any;
 }
 
-// Calls consume(k, c, s, offset, len) for every pair k and block [first+offset, first+offset+len)
-// of the run of consecutive distances first .. first+n−1, with c/s the values at those distances.
-// AVX-512 or AVX2 where the CPU has it, SSE2 otherwise; never an FMA (decay.cpp is compiled with
-// -ffp-contract=off): the same roundings on every machine and in every clone.
-// (clang 14 does not multiversion function templates: there, the default target only.)
+// The per-pair tables e^{i·t·w_k} (times e^{t·g_k}), t < B, of sweepRun: built once per run, so
+// that sweepRunTwo's halves share them (the same values either way).
+struct SweepTables {
+    std::int64_t B = 0;
+    std::vector<double> tc, ts;   // [k·B + t]
+};
+
+// Pairs k0 .. k1−1 of the tables (sized for all of them).
+void fillSweepTables(const Sweep& sw, SweepTables& tb, Eigen::Index k0, Eigen::Index k1) {
+    const bool mag = sw.g.size() == sw.w.size() && sw.w.size() > 0;
+    const std::int64_t B = tb.B;
+    for (Eigen::Index k = k0; k < k1; ++k)
+        for (std::int64_t t = 0; t < B; ++t) {
+            const double a = static_cast<double>(t) * sw.w[k];
+            const double m = mag ? std::exp(static_cast<double>(t) * sw.g[k]) : 1.0;
+            tb.tc[static_cast<std::size_t>(k * B + t)] = m * std::cos(a);
+            tb.ts[static_cast<std::size_t>(k * B + t)] = m * std::sin(a);
+        }
+}
+
+// The tables for blocks of B; with `two`, half the pairs on a second thread (a cos and a sin per
+// entry: about 1 ms for 64 pairs × 512).
+SweepTables sweepTables(const Sweep& sw, std::int64_t B, bool two = false) {
+    const Eigen::Index h = sw.w.size();
+    SweepTables tb;
+    tb.B = B;
+    tb.tc.resize(static_cast<std::size_t>(h * B));
+    tb.ts.resize(tb.tc.size());
+    if (two && h >= 2 && h * B >= 8192) {
+        std::thread other([&] { fillSweepTables(sw, tb, h / 2, h); });
+        fillSweepTables(sw, tb, 0, h / 2);
+        other.join();
+    } else {
+        fillSweepTables(sw, tb, 0, h);
+    }
+    return tb;
+}
+
 #if defined(__clang__)
 #define POSLAB_SWEEP_CLONES
 #else
 #define POSLAB_SWEEP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
+// Calls consume(k, c, s, offset, len) for every pair k and block [first+offset, first+offset+len)
+// of the run of consecutive distances first .. first+n−1, with c/s the values at those distances.
+// AVX-512 or AVX2 where the CPU has it, SSE2 otherwise; never an FMA (decay.cpp is compiled with
+// -ffp-contract=off): the same roundings on every machine and in every clone.
+// (clang 14 does not multiversion function templates: there, the default target only.)
+// `shared`: the tables for B = min(kBlock, n), else built here.
 template <class F>
-POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
+POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume,
+                                  const SweepTables* shared = nullptr) {
     const Eigen::Index h = sw.w.size();
     const std::int64_t B = std::min(kBlock, n);
     const bool mag = sw.g.size() == h && h > 0;
-    std::vector<double> tc(static_cast<std::size_t>(h * B)), ts(tc.size());
-    for (Eigen::Index k = 0; k < h; ++k)
-        for (std::int64_t t = 0; t < B; ++t) {
-            const double a = static_cast<double>(t) * sw.w[k];
-            const double m = mag ? std::exp(static_cast<double>(t) * sw.g[k]) : 1.0;
-            tc[static_cast<std::size_t>(k * B + t)] = m * std::cos(a);
-            ts[static_cast<std::size_t>(k * B + t)] = m * std::sin(a);
-        }
+    SweepTables own;
+    if (!shared) own = sweepTables(sw, B);
+    const SweepTables& tb = shared ? *shared : own;
+    const std::vector<double>& tc = tb.tc;
+    const std::vector<double>& ts = tb.ts;
     std::vector<double> c(static_cast<std::size_t>(B)), s(c.size());
     std::vector<std::int64_t> bad(c.size());
     std::vector<double> tt(c.size());
@@ -259,12 +297,15 @@ void twoHalves(std::int64_t n, F&& run) {
 // sweepRun over first .. first+n−1 on two threads (consume's offsets relative to first as
 // sweepRun's; the halves write disjoint ranges). The split falls on a block boundary of the one
 // sweepRun over the whole run, so the values are that sweepRun's bit for bit.
+// Both halves have B = kBlock (each at least kBlock long) and share the one run's tables.
 template <class F>
 void sweepRunTwo(const Sweep& sw, std::int64_t first, std::int64_t n, F&& consume) {
+    const SweepTables tb = sweepTables(sw, std::min(kBlock, n), n >= 2 * kBlock);
     twoHalves(n, [&](std::int64_t a, std::int64_t len) {
-        sweepRun(sw, first + a, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
-            consume(i, C, S, a + b0, m);
-        });
+        sweepRun(
+            sw, first + a, len,
+            [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) { consume(i, C, S, a + b0, m); },
+            &tb);
     });
 }
 
@@ -414,6 +455,178 @@ void ropeFloat32Values(const Vector& invFreq, bool inter, double att, const Matr
         }
     };
     twoHalves(static_cast<std::int64_t>(n), run);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Float32 xPos in O(D·d): the query rotated and scaled exactly as xposQueryRows computes it
+// (xpos.cpp scaleRow and applyRow's roundings, ropeApply's interleaved float32 path), for the
+// query at distance d (centred exponent c = d, angle position d):
+//   e      = f32(f32(d) / f32(scale_base)), clamped to ±60/ln(7/2) (scaleRow)
+//   sc_i   = f32(pow(ζ_i, e))                           (ζ_i = xposZeta, float32)
+//   C, S   = f32(cos / sin(f32(f32(d)·inv_i)))           (inv_i = xposInvFreq, float32)
+//   c, s   = f32(C·sc_i), f32(S·sc_i)
+//   r0, r1 = f32(f32(q0·c) + f32(−q1·s)), f32(f32(q1·c) + f32(q0·s))   (q0, q1 = f32(q))
+// C and S come from the Angle32 sweep (bit for bit, without a magnitude: the scale is its own
+// float32 rounding). sc_i without a std::pow per value: v ≈ ζ_i^e = exp(e·λ), λ = ln ζ_i
+// (std::log), as the magnitude of the sweep's block scheme times a correction:
+//   v = [exp(d0·g)·exp(t·g)]·P(y),  g = λ/f32(scale_base), d = d0 + t (block start d0),
+//   y = e·λ − d·g (|y| <= 1.26·|e − d/scale_base| + 1e-14 <= 3.7e-6: e is d/scale_base rounded to
+//   float32), P(y) = 1 + y + y²/2 (truncation < 1e-17),
+// exp(d0·g) once per pair and block and exp(t·g) once per pair (a table) by expBelowZero; the
+// clamped distances (e = 60/ln(7/2)) take the pair's f32(pow(ζ_i, e)), computed once. v is used
+// where every value within kScaleUlps double ulps of it (>= 1.1e-13·v) rounds to the same float32,
+// else (about 4 values in 10^6) f32(std::pow(ζ_i, e)) itself. The bound on |v − ζ_i^e|/ζ_i^e:
+// λ's rounding times |e| <= 48 gives 1.4e-14; the roundings of d0·g and t·g (|·| <= 61) 1.4e-14;
+// those of e·λ and d·g (y's subtraction is exact) 1.4e-14; expBelowZero twice and the products
+// < 3e-15: below 4.5e-14. std::pow's own result is within 2.3e-16 of ζ_i^e, so where v's
+// neighbourhood rounds to one float32, std::pow's value rounds to it too: sc_i equals the direct
+// evaluation's bit for bit.
+constexpr std::uint64_t kScaleUlps = 1024;   // 1024·2^-53 = 1.14e-13 relative at the least
+// workLimit's weight: a pair and distance takes about 2.9 ns on one thread (the Angle32 sweep, the
+// scale, the rotation), the double xPos sweep's 0.8 ns (D = 131 072, d = 128; two threads
+// halve the time).
+constexpr double kXposFloat32Weight = 4.0;
+
+// e^y for y in [−700, 0] (here [−61, 0]), vectorisable (no calls, no branches, no FMA):
+// y = k·ln 2 + r with k = round(y/ln 2) (ln 2 split hi/lo, k·hi exact), |r| <= 0.35, e^r by its
+// Taylor series to r^13 (truncation < 5e-18), times 2^k built in the exponent bits. Relative
+// error below 1e-15 (a few roundings of the Horner steps).
+__attribute__((always_inline)) inline double expBelowZero(double y) {
+    constexpr double kInvLn2 = 1.4426950408889634074;
+    constexpr double kLn2Hi = 6.93147180369123816490e-01;   // 0x3FE62E42FEE00000: 32 bits
+    constexpr double kLn2Lo = 1.90821492927058770002e-10;
+    constexpr double kShift = 0x1.8p52;   // adding it rounds to an integer held in the low bits
+    const double t = y * kInvLn2 + kShift;
+    const double kd = t - kShift;
+    const double r = (y - kd * kLn2Hi) - kd * kLn2Lo;
+    double p = 1.0 / 6227020800.0;   // 1/13!
+    p = p * r + 1.0 / 479001600.0;
+    p = p * r + 1.0 / 39916800.0;
+    p = p * r + 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    const std::int64_t k = std::bit_cast<std::int64_t>(t) - std::bit_cast<std::int64_t>(kShift);
+    return p * std::bit_cast<double>((k + 1023) << 52);
+}
+
+// 1 where a float32 rounding boundary (a midpoint between two floats) lies within kScaleUlps
+// double ulps of v > 0 in its binade, else 0: the 29 bits below float32's 24 within kScaleUlps of
+// 2^28 (the boundaries near a power of two are those of the binade below it, where the float32
+// spacing is the smaller). 64-bit lanes only, so that the loop vectorises.
+__attribute__((always_inline)) inline std::int64_t nearFloat32Boundary(double v) {
+    const std::uint64_t low = std::bit_cast<std::uint64_t>(v) & ((std::uint64_t{1} << 29) - 1);
+    return low - ((std::uint64_t{1} << 28) - kScaleUlps) <= 2 * kScaleUlps;   // wraps below
+}
+
+// One pair over one block of m distances d0 .. d0+m−1, the first mc of them unclamped (C, S from
+// the Angle32 sweep, e the distances' exponents, tt[t] = t, lam = ln ζ, g = λ/f32(scale_base),
+// base = exp(d0·g), T the pair's table exp(t·g), tail the pair's clamped scale, zeta = ζ, x0/x1 =
+// f32(q) of the pair):
+// sc the float32 scales; with out, out[t] += r0·k0 + r1·k1, else r0/r1 stored. The rotation in
+// float arithmetic: each float op is the correctly rounded result, the direct evaluation's f32 of
+// the double op (a product of two floats is exact in double; a sum rounded first to double then
+// to float rounds as once, 53 >= 2·24 + 2), sixteen lanes a vector. Its own clones (the sweep's
+// consumer is too large to be inlined into sweepRun's): the loops vectorise at the CPU's width,
+// never with an FMA.
+POSLAB_SWEEP_CLONES void xposFloat32Block(const double* C, const double* S, const double* e, const double* tt, std::int64_t d0,
+                                          std::int64_t m, std::int64_t mc, double lam, double g, double base, const double* T,
+                                          float tail, double zeta, float x0, float x1, double k0, double k1, float* sc,
+                                          double* out, float* r0, float* r1) {
+    alignas(64) std::int64_t bb[kBlock];
+    std::int64_t any = 0;
+    const double dd0 = static_cast<double>(d0);
+    for (std::int64_t t = 0; t < mc; ++t) {
+        const double y = e[t] * lam - (dd0 + tt[t]) * g;
+        const double v = (base * T[t]) * (1 + y * (1 + y * 0.5));
+        const std::int64_t flag = nearFloat32Boundary(v);
+        bb[t] = flag;
+        any |= flag;
+        sc[t] = static_cast<float>(v);
+    }
+    for (std::int64_t t = mc; t < m; ++t) sc[t] = tail;
+    if (any)
+        for (std::int64_t t = 0; t < mc; ++t)
+            if (bb[t] != 0) sc[t] = static_cast<float>(std::pow(zeta, e[t]));
+    const float nx1 = -x1;
+    if (out) {
+        for (std::int64_t t = 0; t < m; ++t) {
+            const float c = static_cast<float>(C[t]) * sc[t], sn = static_cast<float>(S[t]) * sc[t];
+            const float a = x0 * c + nx1 * sn, b = x1 * c + x0 * sn;
+            out[t] += static_cast<double>(a) * k0 + static_cast<double>(b) * k1;
+        }
+    } else {
+        for (std::int64_t t = 0; t < m; ++t) {
+            const float c = static_cast<float>(C[t]) * sc[t], sn = static_cast<float>(S[t]) * sc[t];
+            r0[t] = x0 * c + nx1 * sn;
+            r1[t] = x1 * c + x0 * sn;
+        }
+    }
+}
+
+// The float32 xPos query (q the position-0 row, interleaved pairs) at the strictly increasing
+// distances u (< 2^24), on two threads. With val (|u| values, k the key row): val[n] +=
+// Σ_i r0_i·k0_i + r1_i·k1_i (pairs in order). Without: calls rows(i, index, sc, r0, r1, m) for
+// every pair i and block of m consecutive distances u[index .. index+m−1] with the scales and the
+// rotated, scaled pair (above).
+template <class Rows>
+void xposFloat32Rows(const XposParams& xp, const Matrix& q, const Matrix& k, const std::vector<std::int64_t>& u,
+                     double* val, Rows&& rows) {
+    const Vector inv = xposInvFreq(xp);
+    const Vector zeta = xposZeta(xp);
+    const Eigen::Index h = inv.size();
+    const double lim = kXposMaxLogScale / std::log(3.5);
+    const double sb = roundTo(Precision::Float32, xp.scale_base);
+    std::vector<double> ev(u.size());   // e per distance: shared by every pair
+    for (std::size_t n = 0; n < u.size(); ++n)
+        ev[n] = std::clamp(roundTo(Precision::Float32, static_cast<double>(static_cast<float>(u[n])) / sb), -lim, lim);
+    // The clamped distances (e = lim; d >= 0) are those from clampFrom on (e grows with d).
+    const auto clampFrom = static_cast<Eigen::Index>(std::find(ev.begin(), ev.end(), lim) - ev.begin());
+    // Per pair: λ, g, the clamped scale, f32(q); the table exp(t·g), t < B (arguments below −700
+    // only where the distance is clamped, whose v is not used).
+    const std::int64_t B = std::min<std::int64_t>(kBlock, static_cast<std::int64_t>(u.size()));
+    Vector lam(h), g(h);
+    std::vector<float> tail(static_cast<std::size_t>(h)), q0(tail.size()), q1(tail.size());
+    std::vector<double> T(static_cast<std::size_t>(h * B)), tt(static_cast<std::size_t>(B));
+    for (std::int64_t t = 0; t < B; ++t) tt[static_cast<std::size_t>(t)] = static_cast<double>(t);
+    for (Eigen::Index i = 0; i < h; ++i) {
+        const auto j = static_cast<std::size_t>(i);
+        lam[i] = std::log(zeta[i]);
+        g[i] = lam[i] / sb;
+        tail[j] = static_cast<float>(std::pow(zeta[i], lim));
+        q0[j] = static_cast<float>(q(0, 2 * i));
+        q1[j] = static_cast<float>(q(0, 2 * i + 1));
+        for (std::int64_t t = 0; t < B; ++t)
+            T[j * static_cast<std::size_t>(B) + static_cast<std::size_t>(t)] = expBelowZero(std::max(static_cast<double>(t) * g[i], -700.0));
+    }
+    Sweep sw{inv, {}, Trig::Angle32, {}};
+    sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
+        const double x = static_cast<double>(static_cast<float>(static_cast<float>(d) * static_cast<float>(inv[i])));
+        c = roundTo(Precision::Float32, std::cos(x));
+        sn = roundTo(Precision::Float32, std::sin(x));
+    };
+    forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
+        sweepRunTwo(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
+            // Per call (the two threads call it at once): the block's scales and rows on the stack.
+            alignas(64) float sc[kBlock], r0[kBlock], r1[kBlock];
+            const Eigen::Index at = idx + b0;
+            const auto j = static_cast<std::size_t>(i);
+            const std::int64_t d0 = first + b0;
+            const double base = expBelowZero(std::max(static_cast<double>(d0) * g[i], -700.0));
+            const std::int64_t mc = std::clamp<std::int64_t>(clampFrom - at, 0, m);
+            xposFloat32Block(C, S, ev.data() + at, tt.data(), d0, m, mc, lam[i], g[i], base, T.data() + j * static_cast<std::size_t>(B),
+                             tail[j], zeta[i], q0[j], q1[j], val ? k(0, 2 * i) : 0.0, val ? k(0, 2 * i + 1) : 0.0, sc,
+                             val ? val + at : nullptr, r0, r1);
+            if (!val) rows(i, at, static_cast<const float*>(sc), static_cast<const float*>(r0), static_cast<const float*>(r1), m);
+        });
+    });
 }
 
 // Values on a strictly increasing list u of distances (maxD = u.back()).
@@ -598,15 +811,24 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         return curve;
     }
     case Method::Xpos: {
-        // Double: value = s·Σ_i ζ_i^e(d)·((R_d q)_i·k_i) with e(d) = d/scale_base, clamped at
+        // Float32: the sweep of xposFloat32Rows (above). Double: value = s·Σ_i ζ_i^e(d)·((R_d q)_i·k_i) with e(d) = d/scale_base, clamped at
         // ±60/ln(7/2) as scaleRow does (only past the extent precondition): the damped rotation
         // e^{d·(ln ζ_i/sb + iθ_i)} before the clamp, the constant ζ_i^lim times the rotation after.
         const XposParams xp = params.xposParams();
+        const Eigen::Index h = xp.head_dim / 2;
+        if (xp.precision == Precision::Float32) {
+            // Float32: xposFloat32Rows (the Angle32 sweep, the guarded float32 scale, the
+            // rotation's roundings) dotted with k; past 2^24 (positions round) the direct path.
+            if (maxD >= k2p24) break;
+            if (auto e = workLimit(n, h, true, maxD, kXposFloat32Weight)) return *e;
+            xposFloat32Rows(xp, q, k, u, val.data(), [](Eigen::Index, Eigen::Index, const float*, const float*, const float*, std::int64_t) {});
+            val *= s;
+            return curve;
+        }
         if (xp.precision != Precision::Double) break;
         const double lim = kXposMaxLogScale / std::log(3.5);
         const Vector inv = xposInvFreq(xp);
         const Vector zeta = xposZeta(xp);
-        const Eigen::Index h = inv.size();
         if (auto e = workLimit(n, h, true, maxD)) return *e;
         Vector g(h), tailScale(h);
         for (Eigen::Index i = 0; i < h; ++i) {
@@ -637,7 +859,7 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
     }
 
     // The direct per-distance evaluation (learned, t5, alibi: O(D) or bounded by their tables;
-    // float32 xPos and positions past float32's exact integers: bounded by the direct work limit).
+    // positions past float32's exact integers: bounded by the direct work limit).
     if (params.method == Method::Rope || params.method == Method::Xpos || params.method == Method::Sinusoidal ||
         params.method == Method::TransformerXL)
         if (auto e = workLimit(n, params.dim / 2, false, maxD)) return *e;
@@ -704,6 +926,31 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
 namespace {
 Result<DecayCurve> decayCurvePlain(const ScoreParams& params, const std::vector<std::int64_t>& distances);
 }  // namespace
+
+Result<XposDecayFloat32> xposDecayFloat32(const ScoreParams& params, const std::vector<std::int64_t>& distances) {
+    if (auto e = params.validate()) return *e;
+    if (params.method != Method::Xpos) return ParamError{"method", "xpos", std::string(methodKey(params.method))};
+    if (params.precision != Precision::Float32) return ParamError{"precision", "float32", "another precision"};
+    if (distances.empty()) return ParamError{"distances", "at least one distance", "an empty list"};
+    for (std::size_t i = 0; i < distances.size(); ++i)
+        if (distances[i] < 0 || distances[i] >= (std::int64_t{1} << 24) || (i > 0 && distances[i] <= distances[i - 1]))
+            return ParamError{"distances", "strictly increasing distances from 0 to 2^24 − 1", formatInt(distances[i])};
+    const XposParams xp = params.xposParams();
+    const Matrix q = contentRows(params.content, false, Positions{0}, params.dim, params.seed);
+    XposDecayFloat32 out;
+    const auto n = static_cast<Eigen::Index>(distances.size());
+    out.scale.resize(n, xp.head_dim / 2);
+    out.rows.resize(n, xp.head_dim);
+    xposFloat32Rows(xp, q, q, distances, nullptr,
+                    [&](Eigen::Index i, Eigen::Index at, const float* sc, const float* r0, const float* r1, std::int64_t m) {
+                        for (std::int64_t t = 0; t < m; ++t) {
+                            out.scale(at + t, i) = sc[t];
+                            out.rows(at + t, 2 * i) = r0[t];
+                            out.rows(at + t, 2 * i + 1) = r1[t];
+                        }
+                    });
+    return out;
+}
 
 Result<DecayCurve> decayCurveAt(const ScoreParams& layer, const std::vector<std::int64_t>& distances) {
     if (auto e = layer.validate()) return *e;

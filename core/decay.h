@@ -46,6 +46,18 @@ Result<DecayCurve> decayCurve(const ScoreParams& params, std::int64_t max_distan
 // them, each in 0 .. 2^31.
 Result<DecayCurve> decayCurveAt(const ScoreParams& params, const std::vector<std::int64_t>& distances);
 
+// For the tests: what decayCurve's float32 xPos computes per pair and distance (decay.cpp
+// xposFloat32Rows) at strictly increasing distances in 0 .. 2^24 − 1: the query's float32 scales
+// f32(ζ_i^e(d)) (|distances| × dim/2) and its rotated, scaled rows ξ_d(q) (|distances| × dim), q
+// the configuration's position-0 query row; the curve is s·rows·k. Errors: params that do not
+// validate, a method other than xpos or a precision other than float32 (names "method" or
+// "precision"), distances not strictly increasing or out of range (names "distances").
+struct XposDecayFloat32 {
+    Matrix scale;
+    Matrix rows;
+};
+Result<XposDecayFloat32> xposDecayFloat32(const ScoreParams& params, const std::vector<std::int64_t>& distances);
+
 // The scores f(δ) = score(i, j) for δ = i − j in [lo, hi] (scores.h scoresByDistance) of a
 // sequence of `length` positions, by the O(|δ|·d) sweep of decayCurve where it applies: ones
 // content without q/k norm (and scoresAreDistanceFunction()) with

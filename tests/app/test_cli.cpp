@@ -681,10 +681,10 @@ void TestCli::badInputs_data() {
     row("scores_preset_method_mismatch", "compute scores --preset gpt2 --method rope --length 4", "--preset");
     row("decay_negative_distance", "compute decay --method rope --max-distance -1 --dim 8", "--max-distance");
     row("decay_learned_past_table", "compute decay --method learned --max-distance 600 --dim 8", "--max-distance");
-    // Past the work limit: refused at once, naming the limit (xPos in float32 evaluates each value
-    // directly; transformer-xl at its largest dimension is past the sweep's limit).
-    row("decay_xpos_float32_work_limit", "compute decay --method xpos --max-distance 1048575 --dim 128 --scale-base 1000000",
-        "work limit");
+    // Past the work limit: refused at once, naming the limit (xPos in float32 with 1024 pairs and
+    // transformer-xl at its largest dimension are past the sweep's limit).
+    row("decay_xpos_float32_dim2048_work_limit",
+        "compute decay --method xpos --max-distance 1048575 --dim 2048 --scale-base 1000000", "work limit");
     row("decay_txl_max_dim_work_limit", "compute decay --method transformer-xl --max-distance 1048575 --dim 4096", "work limit");
     row("xpos_missing_vectors", "compute xpos --head-dim 4", "--vectors");
     row("presets_extra_option", "presets --all", "--all");

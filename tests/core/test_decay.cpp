@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
 #include <complex>
 #include <tuple>
 #include <numbers>
@@ -54,6 +55,8 @@ private Q_SLOTS:
     void sweepMatchesDirect();
     void float32RopeAsOneTensor_data();
     void float32RopeAsOneTensor();
+    void xposFloat32MatchesDirect_data();
+    void xposFloat32MatchesDirect();
     void workLimitRefusesAtOnce();
     void errors();
 };
@@ -433,6 +436,148 @@ void TestDecay::float32RopeAsOneTensor() {
     }
 }
 
+// Float32 xPos (the sweep with a float32 scale) against the direct evaluation rebuilt from its
+// definition (the query at distance d, centred exponent d):
+//   e = f32(f32(d)/f32(scale_base)) clamped to ±60/ln(7/2), sc_i = f32(pow(ζ_i, e)),
+//   a_i = f32(f32(d)·inv_i), C = f32(cos a_i), S = f32(sin a_i), c = f32(C·sc_i), s = f32(S·sc_i),
+//   r0 = f32(f32(q0·c) + f32(−q1·s)), r1 = f32(f32(q1·c) + f32(q0·s))   (q0, q1 = f32(q)).
+// Bit for bit: the fast path's scales and rotated rows (xposDecayFloat32), the definition's scale
+// and angle against the library's own (xposScale, xposAngles), and its rows against ropeApply
+// (the direct path's xposQueryRows), at distances where an unguarded exp rounds the scale the
+// wrong way (below). The curve: every distance of 0 .. D (decayCurve) and of
+// runs far out and across the clamp (decayCurveAt, consecutive runs longer than two sweep blocks:
+// two threads), within 1e-12 of s·Σ|r·k| of both s·Σ_i (r0·k0 + r1·k1) and the direct path's
+// s·(rows·k) (one float32 scale or cos off by an ulp moves a value by ~1e-8 of its term); a
+// distance computed alone (one thread, a one-distance run) equals the long run's bit for bit.
+void TestDecay::xposFloat32MatchesDirect_data() {
+    QTest::addColumn<ScoreParams>("params");
+    QTest::addColumn<qint64>("maxDistance");
+    QTest::addColumn<QList<qint64>>("runStarts");   // runs of 1100 consecutive distances
+    const double lim = kXposMaxLogScale / std::log(3.5);
+    for (int dim : {2, 8, 64, 128}) {
+        for (double sb : {512.0, 131072.0 / 40, 1e6}) {
+            ScoreParams p;
+            p.method = Method::Xpos;
+            p.dim = dim;
+            p.content = dim == 64 ? Content::Formula : Content::Random;
+            p.precision = Precision::Float32;
+            p.xpos.scale_base = sb;
+            // Runs: one far out, one across the clamp (where it is below 2^24), the last below
+            // 2^24. 0 .. 2600 holds d = 2560, e = 5 at scale_base 512: for dim 128, pair 15 has
+            // ζ = 29/64 and ζ^5 = 29^5/2^30 is a float32 tie (25 significant bits), which an exp
+            // a few ulps off rounds the wrong way (the guard sends it to std::pow). At scale_base
+            // 3276.8 the runs at 16384 (e = 5 again) and 139776 (d = 140256, pair 21: ζ^e within
+            // 4e-15 of a float32 rounding boundary) do the same.
+            const auto clampAt = static_cast<qint64>(lim * sb);
+            QList<qint64> runs{clampAt < 16777216 ? clampAt / 3 : 5000000};
+            if (clampAt < 16777216 - 2000) runs.push_back(clampAt - 600);
+            if (sb == 131072.0 / 40) runs << 16384 << 139776;
+            runs.push_back(16777216 - 1100);
+            std::sort(runs.begin(), runs.end());
+            QTest::addRow("d%d_sb%g_D2600", dim, sb) << p << qint64(2600) << runs;
+        }
+    }
+}
+
+void TestDecay::xposFloat32MatchesDirect() {
+    QFETCH(ScoreParams, params);
+    QFETCH(qint64, maxDistance);
+    QFETCH(QList<qint64>, runStarts);
+    constexpr qint64 kRun = 1100;
+    const int dim = params.dim, h = dim / 2;
+    const double s = 1 / std::sqrt(double(dim));
+    const XposParams xp = params.xposParams();
+    const Vector inv = xposInvFreq(xp), zeta = xposZeta(xp);
+    const Matrix q = contentRows(params.content, false, {0}, dim, params.seed);
+    const Matrix k = contentRows(params.content, true, {0}, dim, params.seed);
+    const double lim = kXposMaxLogScale / std::log(3.5);
+    auto f32 = [](double x) { return static_cast<double>(static_cast<float>(x)); };
+
+    // The distances: 0 .. D, then the runs.
+    std::vector<std::int64_t> ds;
+    for (qint64 d = 0; d <= maxDistance; ++d) ds.push_back(d);
+    for (qint64 a : runStarts)
+        for (qint64 d = a; d < a + kRun; ++d) ds.push_back(d);
+    std::sort(ds.begin(), ds.end());
+    ds.erase(std::unique(ds.begin(), ds.end()), ds.end());
+    bool clampedSeen = false;
+
+    auto fast = xposDecayFloat32(params, ds);
+    QVERIFY2(fast.ok(), fast.ok() ? "" : fast.error().valid.c_str());
+    auto dense = decayCurve(params, maxDistance);
+    QVERIFY(dense.ok());
+    std::vector<std::int64_t> far(ds.begin() + maxDistance + 1, ds.end());
+    auto sparse = decayCurveAt(params, far);
+    QVERIFY(sparse.ok());
+
+    for (std::size_t n = 0; n < ds.size(); ++n) {
+        const std::int64_t d = ds[n];
+        const auto row = Eigen::Index(n);
+        const double e = std::clamp(f32(f32(double(d)) / f32(params.xpos.scale_base)), -lim, lim);
+        // The library's direct pieces for a sample (its scale, angles and rotation), bit for bit:
+        // every 97th distance, the last, and the first clamped.
+        const bool sample = n % 97 == 0 || n + 1 == ds.size() || (e == lim && !clampedSeen);
+        clampedSeen |= e == lim;
+        Matrix libScale, libAngle, libRows;
+        if (sample) {
+            libScale = xposScale(xp, 1, 2 * d + 1, false);
+            libAngle = xposAngles(xp, 1, d);
+            RopeTables t;
+            t.cos.resize(1, dim);
+            t.sin.resize(1, dim);
+            for (int i = 0; i < h; ++i) {
+                t.cos(0, 2 * i) = t.cos(0, 2 * i + 1) = f32(f32(std::cos(libAngle(0, i))) * libScale(0, i));
+                t.sin(0, 2 * i) = t.sin(0, 2 * i + 1) = f32(f32(std::sin(libAngle(0, i))) * libScale(0, i));
+            }
+            RopeParams rp;
+            rp.head_dim = dim;
+            rp.layout = RopeLayout::Interleaved;
+            rp.precision = Precision::Float32;
+            libRows = ropeApply(rp, t, q);
+        }
+        double want = 0, scale = 0;
+        for (int i = 0; i < h; ++i) {
+            const double sc = f32(std::pow(zeta[i], e));
+            const double a = f32(f32(double(d)) * inv[i]);
+            const double C = f32(std::cos(a)), S = f32(std::sin(a));
+            const double c = f32(C * sc), sn = f32(S * sc);
+            const double q0 = f32(q(0, 2 * i)), q1 = f32(q(0, 2 * i + 1));
+            const double r0 = f32(f32(q0 * c) + f32(-q1 * sn)), r1 = f32(f32(q1 * c) + f32(q0 * sn));
+            const auto at = [&](const char* what, double got, double ref) {
+                return qPrintable(QString("d=%1 pair %2 %3: fast %4, direct %5").arg(d).arg(i).arg(what).arg(got, 0, 'g', 17).arg(ref, 0, 'g', 17));
+            };
+            QVERIFY2(fast.value().scale(row, i) == sc, at("scale", fast.value().scale(row, i), sc));
+            QVERIFY2(fast.value().rows(row, 2 * i) == r0, at("r0", fast.value().rows(row, 2 * i), r0));
+            QVERIFY2(fast.value().rows(row, 2 * i + 1) == r1, at("r1", fast.value().rows(row, 2 * i + 1), r1));
+            if (sample) {
+                QVERIFY2(libScale(0, i) == sc, at("xposScale", sc, libScale(0, i)));
+                QVERIFY2(libAngle(0, i) == a, at("xposAngles", a, libAngle(0, i)));
+                QVERIFY2(libRows(0, 2 * i) == r0 && libRows(0, 2 * i + 1) == r1, at("ropeApply r0", r0, libRows(0, 2 * i)));
+            }
+            want += r0 * k(0, 2 * i) + r1 * k(0, 2 * i + 1);
+            scale += std::abs(r0 * k(0, 2 * i)) + std::abs(r1 * k(0, 2 * i + 1));
+        }
+        want *= s;
+        scale *= s;
+        const double direct = sample ? s * libRows.row(0).dot(k.row(0)) : want;
+        const double got = d <= maxDistance ? dense.value().value[Eigen::Index(d)]
+                                            : sparse.value().value[Eigen::Index(n - std::size_t(maxDistance) - 1)];
+        const double tol = 1e-12 * std::max(scale, 1e-300);
+        QVERIFY2(std::abs(got - want) <= tol && std::abs(got - direct) <= tol,
+                 qPrintable(QString("d=%1: curve %2, definition %3, direct %4 (tolerance %5)").arg(d).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17).arg(direct, 0, 'g', 17).arg(tol)));
+    }
+    // Where the clamp is below 2^24, a run crosses it (clamped and unclamped distances in one run).
+    if (kXposMaxLogScale / std::log(3.5) * params.xpos.scale_base < 16777216 - 2000) QVERIFY(clampedSeen);
+    // One distance alone (one thread, a run of one) against the two-thread runs, bit for bit.
+    for (std::int64_t d : {std::int64_t{0}, std::int64_t{511}, std::int64_t{1024}, std::int64_t(maxDistance), far.front(), far.back(), far[far.size() / 2]}) {
+        auto one = decayCurveAt(params, {d});
+        QVERIFY(one.ok());
+        const double all = d <= maxDistance ? dense.value().value[Eigen::Index(d)]
+                                            : sparse.value().value[Eigen::Index(std::lower_bound(far.begin(), far.end(), d) - far.begin())];
+        QCOMPARE(one.value().value[0], all);
+    }
+}
+
 void TestDecay::workLimitRefusesAtOnce() {
     // RoPE at 2^24 − 1 distances with dim 1024: 512 pairs × 2^24 is past the work limit, refused
     // before any work (the timer guards against a slow refusal).
@@ -444,10 +589,11 @@ void TestDecay::workLimitRefusesAtOnce() {
     QVERIFY(t.elapsed() < 1000);
     QCOMPARE(QString::fromStdString(c.error().parameter), QString("max_distance"));
     QVERIFY(QString::fromStdString(c.error().valid).contains("work limit"));
-    // xPos in float32 evaluates directly: a lower limit, also refused at once.
+    // xPos in float32 sweeps with a weight (its guarded float32 scale and rotation): 1024 pairs
+    // at 2^20 distances are past the limit, refused at once.
     ScoreParams x;
     x.method = Method::Xpos;
-    x.dim = 128;
+    x.dim = 2048;
     x.precision = Precision::Float32;
     x.xpos.scale_base = 1e6;
     t.restart();
@@ -455,6 +601,16 @@ void TestDecay::workLimitRefusesAtOnce() {
     QVERIFY(!cx.ok());
     QVERIFY(t.elapsed() < 1000);
     QVERIFY(QString::fromStdString(cx.error().valid).contains("work limit"));
+    // Past 2^24 (float32 positions round) it evaluates directly, with the direct path's lower
+    // limit: 2^20 distances × 64 pairs, refused at once.
+    x.dim = 128;
+    std::vector<std::int64_t> past;
+    for (std::int64_t d = 0; d < (std::int64_t{1} << 20); ++d) past.push_back((std::int64_t{1} << 24) + d);
+    t.restart();
+    auto cp = decayCurveAt(x, past);
+    QVERIFY(!cp.ok());
+    QVERIFY(t.elapsed() < 1000);
+    QVERIFY(QString::fromStdString(cp.error().valid).contains("work limit"));
 }
 
 void TestDecay::errors() {

@@ -679,54 +679,35 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         for (Eigen::Index c = r; c < params.dim; ++c) constant += roundTo(rp.precision, q(0, c)) * rk(0, c);
         // RoFormer's bound with the frequencies used, in double: (1/(r/2))·Σ_j |S_j|, S_j the
         // partial sums over the pairs in order (accumulated per block while the pairs go by).
+        // One double sweep gives the bound and, in double precision, the values too (the rotation
+        // for d·θ_i is the bound's term); each run in two halves on two threads, each half with
+        // its own partial sums (the split on a sweep block: the one-thread values bit for bit).
         Vector bound = Vector::Zero(n);
-        std::vector<double> sre(static_cast<std::size_t>(kBlock)), sim(sre.size());
-        auto addBound = [&](Eigen::Index idx, Eigen::Index i, const double* C, const double* S, std::int64_t b0,
-                            std::int64_t m) {
-            if (i == 0) std::fill(sre.begin(), sre.end(), 0.0), std::fill(sim.begin(), sim.end(), 0.0);
-            double* out = bound.data() + idx + b0;
-            double* a = sre.data();
-            double* b = sim.data();
-            for (std::int64_t t = 0; t < m; ++t) {
-                a[t] += C[t];
-                b[t] += S[t];
-                out[t] += std::sqrt(a[t] * a[t] + b[t] * b[t]);
-            }
-        };
-        if (f32) {
-            ropeFloat32Values(freqs.inv_freq, inter, att, q, rk, u, val);
-        } else {
-            forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
-                sweepRun(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
-                    const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
-                    double* out = val.data() + idx + b0;
-                    const double k0 = rk(0, j0), k1 = rk(0, j1);
-                    // Double: the rotation for d·θ_i is the bound's term too (one sweep for both).
-                    const double a0 = (q(0, j0) * k0 + q(0, j1) * k1) * att, b1 = (q(0, j0) * k1 - q(0, j1) * k0) * att;
-                    for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a0 + S[t] * b1;
-                    addBound(idx, i, C, S, b0, m);
+        if (f32) ropeFloat32Values(freqs.inv_freq, inter, att, q, rk, u, val);
+        forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
+            twoHalves(len, [&](std::int64_t a, std::int64_t m) {
+                std::vector<double> re(static_cast<std::size_t>(kBlock)), im(re.size());
+                sweepRun(sw, first + a, m, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t mm) {
+                    if (!f32) {
+                        const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+                        double* out = val.data() + idx + a + b0;
+                        const double k0 = rk(0, j0), k1 = rk(0, j1);
+                        const double a0 = (q(0, j0) * k0 + q(0, j1) * k1) * att, b1 = (q(0, j0) * k1 - q(0, j1) * k0) * att;
+                        for (std::int64_t t = 0; t < mm; ++t) out[t] += C[t] * a0 + S[t] * b1;
+                    }
+                    if (i == 0) std::fill(re.begin(), re.end(), 0.0), std::fill(im.begin(), im.end(), 0.0);
+                    double* out = bound.data() + idx + a + b0;
+                    double* x = re.data();
+                    double* y = im.data();
+                    for (std::int64_t t = 0; t < mm; ++t) {
+                        x[t] += C[t];
+                        y[t] += S[t];
+                        out[t] += std::sqrt(x[t] * x[t] + y[t] * y[t]);
+                    }
                 });
             });
-        }
+        });
         val = s * (val.array() + constant).matrix();
-        if (f32) {   // the bound's own double sweep, on two threads (each its partial sums S_j)
-            const Sweep bw{freqs.inv_freq, {}, Trig::Double, {}};
-            forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
-                twoHalves(len, [&](std::int64_t a, std::int64_t m) {
-                    std::vector<double> re(static_cast<std::size_t>(kBlock)), im(re.size());
-                    sweepRun(bw, first + a, m, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t mm) {
-                        if (i == 0) std::fill(re.begin(), re.end(), 0.0), std::fill(im.begin(), im.end(), 0.0);
-                        double* out = bound.data() + idx + a + b0;
-                        for (std::int64_t t = 0; t < mm; ++t) {
-                            re[static_cast<std::size_t>(t)] += C[t];
-                            im[static_cast<std::size_t>(t)] += S[t];
-                            out[t] += std::sqrt(re[static_cast<std::size_t>(t)] * re[static_cast<std::size_t>(t)] +
-                                                im[static_cast<std::size_t>(t)] * im[static_cast<std::size_t>(t)]);
-                        }
-                    });
-                });
-            });
-        }
         if (h > 0) bound /= static_cast<double>(h);
         curve.bound = std::move(bound);
         return curve;

@@ -142,7 +142,9 @@ private Q_SLOTS:
         r.pixels = QSize(1280, 720);
         const QJsonDocument doc = QJsonDocument::fromJson(exportJson(scene, r));
         const QJsonArray layout = doc.object().value(QStringLiteral("layout")).toArray();
-        const LayoutReport report = exportLayout(scene, r);
+        LayoutReport report = exportLayout(scene, r);
+        // Panels are the report's bookkeeping (layout.h), not in the JSON.
+        std::erase_if(report.items, [](const LayoutItem& i) { return i.kind == LayoutItemKind::Panel; });
         QVERIFY(!layout.isEmpty());
         QCOMPARE(layout.size(), qsizetype(report.items.size()));
         QStringList kinds;
@@ -426,6 +428,68 @@ private Q_SLOTS:
         QCOMPARE(layoutProblems(r).size(), 2);
         r.items.push_back({QStringLiteral("v"), LayoutItemKind::Text, QRectF(95, 95, 10, 5), QStringLiteral("out"), false});
         QCOMPARE(layoutProblems(r).size(), 3);
+    }
+
+    void reportFindsLabelsRunTogetherAndPanelsWithoutPlots() {
+        LayoutReport r;
+        r.bounds = QRectF(0, 0, 300, 100);
+        const auto text = [&](const char* s, QRectF rect, int group) {
+            LayoutItem i{QStringLiteral("v"), LayoutItemKind::Text, rect, QString::fromUtf8(s), false};
+            i.group = group;
+            r.items.push_back(i);
+        };
+        // "1" and "3" a pixel apart read as "13": closer than a quarter of their height.
+        text("1", QRectF(10, 10, 8, 12), 1);
+        text("3", QRectF(19, 10, 8, 12), 1);
+        QCOMPARE(layoutProblems(r).size(), 1);
+        QVERIFY(layoutProblems(r).front().startsWith(QStringLiteral("labels run together")));
+        r.items.back().rect.moveLeft(22);   // 4 px: apart
+        QVERIFY(layoutProblems(r).isEmpty());
+        // One axis, two ways of writing its numbers; 0 is either.
+        text("10000", QRectF(40, 40, 30, 12), 2);
+        text("1e5", QRectF(40, 60, 20, 12), 2);
+        QCOMPARE(layoutProblems(r).size(), 1);
+        QVERIFY(layoutProblems(r).front().startsWith(QStringLiteral("numbers written two ways")));
+        r.items.back().text = QStringLiteral("100000");
+        text("0", QRectF(80, 40, 8, 12), 3);
+        text("1e-7", QRectF(80, 60, 24, 12), 3);
+        QVERIFY(layoutProblems(r).isEmpty());
+        // A panel needs a plot of minPlot in both directions.
+        r.minPlot = 30;
+        r.items.push_back({QStringLiteral("v"), LayoutItemKind::Panel, QRectF(150, 0, 150, 100), {}, false});
+        QCOMPARE(layoutProblems(r).size(), 1);
+        r.items.push_back({QStringLiteral("v"), LayoutItemKind::Plot, QRectF(160, 10, 100, 20), {}, false});
+        QCOMPARE(layoutProblems(r).size(), 1);
+        r.items.push_back({QStringLiteral("v"), LayoutItemKind::Plot, QRectF(160, 40, 40, 40), {}, false});
+        QVERIFY(layoutProblems(r).isEmpty());
+    }
+
+    // Text left unpainted shows what it would cover: a curve under it is a problem, the grid not.
+    void inkUnderTextIsFound() {
+        const Theme t = themeByName(QStringLiteral("light"));
+        QImage img(200, 60, QImage::Format_ARGB32_Premultiplied);
+        img.fill(t.background);
+        {
+            QPainter p(&img);
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setPen(QPen(t.series(0), 2));
+            p.drawLine(QPointF(0, 20), QPointF(100, 20));
+            p.setPen(QPen(t.grid, 1));
+            p.drawLine(QPointF(100, 40), QPointF(200, 40));
+        }
+        LayoutReport r;
+        r.bounds = QRectF(img.rect());
+        const auto unpainted = [&](QRectF rect) {
+            LayoutItem i{QStringLiteral("v"), LayoutItemKind::Text, rect, QStringLiteral("label"), false};
+            i.unpainted = true;
+            r.items.push_back(i);
+        };
+        unpainted(QRectF(20, 14, 40, 12));    // across the curve
+        unpainted(QRectF(120, 34, 40, 12));   // across a grid line
+        unpainted(QRectF(20, 40, 40, 12));    // on the background
+        const QStringList problems = layoutInkProblems(r, img, t);
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.front().contains(QStringLiteral("[20, 14")), qPrintable(problems.front()));
     }
 
     // Numbers shown to people carry at most 4 significant digits (exact values stay in hover,

@@ -991,7 +991,7 @@ void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene,
     }
 }
 
-LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r) {
+LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r, QImage* textFree) {
     LayoutReport report;
     report.bounds = QRectF(0, 0, r.pixels.width(), r.pixels.height());
     if (exportRequestProblem(r) || sceneProblem(scene)) return report;
@@ -1001,17 +1001,25 @@ LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r) {
     QImage img(r.pixels, QImage::Format_ARGB32_Premultiplied);
     if (img.isNull()) return report;
     img.setDevicePixelRatio(dpr);
-    QPainter p(&img);
-    p.setRenderHint(QPainter::Antialiasing, true);
-    p.setRenderHint(QPainter::TextAntialiasing, true);
-    LayoutCapture capture(report, dpr);
-    paintViews(p, QRectF(QPointF(0, 0), logicalSize(r)), scene, r.view, theme, dpr);
+    {
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setRenderHint(QPainter::TextAntialiasing, true);
+        LayoutCapture capture(report, dpr);
+        capture.setPaintText(textFree == nullptr);
+        paintViews(p, QRectF(QPointF(0, 0), logicalSize(r)), scene, r.view, theme, dpr);
+    }
+    if (textFree) {
+        img.setDevicePixelRatio(1.0);
+        *textFree = std::move(img);
+    }
     return report;
 }
 
 void writeLayoutJson(JsonWriter& w, const LayoutReport& report) {
     w.beginArray();
     for (const auto& item : report.items) {
+        if (item.kind == LayoutItemKind::Panel) continue;   // the report's bookkeeping (layout.h), not cli.md's
         w.beginObject();
         jstr(w.key("view"), item.view);
         jstr(w.key("kind"), layoutItemKindKey(item.kind));

@@ -81,7 +81,9 @@ void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene,
 
 // What the layout engine and the renderers placed in the request's figure (PNG pixels): the
 // `layout` of the JSON export.
-LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& request);
+// `textFree`: receives the figure drawn without the text the report records as unpainted
+// (LayoutCapture::setPaintText), for layoutInkProblems.
+LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& request, QImage* textFree = nullptr);
 
 // The plotted values as CSV / JSON (the data formats), computed at the request's resolution.
 // A layout report as the `layout` array of a figure's JSON (cli.md): [{"view", "kind", "rect":

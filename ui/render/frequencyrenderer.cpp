@@ -360,11 +360,13 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
         ++k;
     }
     for (const auto& pic : l.pictures) {
+        layoutRecord(p, LayoutItemKind::Panel, pic.area);   // each picture must be legible (layout.h)
         const auto& c = result.configs[static_cast<std::size_t>(pic.config)];
         if (!c.slopes.empty()) drawAlibi(p, pic.area, c, t);
         else if (!c.temperatureScale.empty()) drawTemperature(p, pic.area, c, t);
         else drawT5(p, pic.area, c, pic.config, t);
     }
+    if (!l.area.isEmpty()) layoutRecord(p, LayoutItemKind::Panel, l.area);
     if (l.plot.isEmpty()) {
         p.restore();
         return;

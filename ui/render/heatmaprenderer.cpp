@@ -495,7 +495,8 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
                               panel.error.isEmpty() ? QObject::tr("computing…") : panel.error, t.error);
             continue;
         }
-        // Cells, nearest neighbour.
+        // Cells, nearest neighbour (a panel that says why it has none, above, has no plot to show).
+        layoutRecord(p, LayoutItemKind::Panel, l.area);
         drawCells(p, l.image, heatmapImage(panel, t, result.causal));
         layoutRecord(p, LayoutItemKind::Plot, l.image);
         drawMaskEdges(p, l.image, panel, t);

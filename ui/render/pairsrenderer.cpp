@@ -7,6 +7,7 @@
 #include "ui/render/plot.h"
 #include "ui/render/typeset.h"
 #include "ui/model/sceneparams.h"
+#include "ui/render/layout.h"
 
 #include <QFontMetricsF>
 #include <QObject>
@@ -215,6 +216,7 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
         for (int j = 0; j < cols; ++j) line[j] = s.rgb(cfg.table(i, j));
     }
     drawCells(p, r.table, img);
+    layoutRecord(p, LayoutItemKind::Plot, r.table);
     p.setPen(QPen(t.foreground, t.axisWidth));
     p.setBrush(Qt::NoBrush);
     p.drawRect(r.table);
@@ -415,6 +417,8 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
         }
         if (r.summary && !cfg.note.isEmpty())
             y += plot::wrappedText(p, QRectF(r.header.left(), y, r.header.width(), r.header.bottom() - y), cfg.note, t.muted) + 2;
+        // A configuration's pictures must be legible (layout.h: a panel).
+        if (cfg.rotates ? !cfg.pairs.empty() : (!cfg.curves.empty() || cfg.table.size() > 0)) layoutRecord(p, LayoutItemKind::Panel, r.row);
         if (!cfg.rotates) {
             p.setFont(t.bodyFont());
             if (!cfg.curveTitle.isEmpty()) plot::wrappedText(p, r.curveText, cfg.curveTitle, t.foreground);
@@ -472,6 +476,7 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
             p.setPen(QPen(t.muted, 1, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
             p.drawEllipse(cl.center, rr * cl.scale, rr * cl.scale);
+            layoutRecordFramelessPlot(p, QRectF(cl.center.x() - R, cl.center.y() - R, 2 * R, 2 * R));
             // Trail, in an opaque faint colour (the foreground 27 % over the background).
             if (pp.trail.size() > 1) {
                 const auto mix = [](int a, int b) { return (a * 70 + b * 185) / 255; };

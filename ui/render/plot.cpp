@@ -134,7 +134,9 @@ QRectF textAt(QPainter& p, const QPointF& at, const QString& raw, Align h, const
     if (h == Align::Center) x -= w / 2;
     if (h == Align::Right) x -= w;
     const QRectF r(x, at.y() - ht / 2, w, ht);
-    if (c.isValid()) {
+    const bool paint = layoutPaintsText();
+    if (!paint) {
+    } else if (c.isValid()) {
         p.save();
         p.setPen(c);
         p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, s);
@@ -145,7 +147,7 @@ QRectF textAt(QPainter& p, const QPointF& at, const QString& raw, Align h, const
     // The report holds the text's ink (what could cover other ink), not its line box.
     if (layoutCapturing() && !s.isEmpty())
         layoutRecord(p, LayoutItemKind::Text, fm.tightBoundingRect(s).translated(r.left(), r.top() + fm.ascent()), s,
-                     elided || s.contains(QChar(0x2026)));
+                     elided || s.contains(QChar(0x2026)), paint);
     return r;
 }
 }  // namespace
@@ -202,12 +204,17 @@ double wrappedText(QPainter& p, const QRectF& r, const QString& raw, const QColo
         text = lo > 0 ? s.left(cut).trimmed() + QStringLiteral("…") : QString();
         if (text.isEmpty()) return 0.0;
     }
-    p.save();
-    p.setPen(c);
     QRectF used;
-    p.drawText(r, flags, text, &used);
-    p.restore();
-    layoutRecord(p, LayoutItemKind::Text, used, text, false);
+    const bool paint = layoutPaintsText();
+    if (paint) {
+        p.save();
+        p.setPen(c);
+        p.drawText(r, flags, text, &used);
+        p.restore();
+    } else {
+        used = p.boundingRect(r, flags, text);
+    }
+    layoutRecord(p, LayoutItemKind::Text, used, text, false, paint);
     return used.height();
 }
 

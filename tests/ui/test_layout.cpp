@@ -492,6 +492,18 @@ private Q_SLOTS:
         QVERIFY2(problems.front().contains(QStringLiteral("[20, 14")), qPrintable(problems.front()));
     }
 
+    // One axis writes its numbers one way.
+    void tickLabelsAreWrittenOneWay() {
+        QCOMPARE(plot::tickLabels({1, 10, 100}, true), (QStringList{QStringLiteral("1"), QStringLiteral("10"), QStringLiteral("100")}));
+        QCOMPARE(plot::tickLabels({1, 10, 100, 1000, 10000, 100000}, true),
+                 (QStringList{QStringLiteral("1e0"), QStringLiteral("1e1"), QStringLiteral("1e2"), QStringLiteral("1e3"), QStringLiteral("1e4"),
+                              QStringLiteral("1e5")}));
+        QCOMPARE(plot::tickLabels({0.0001, 0.001, 0.01}, true), (QStringList{QStringLiteral("1e-4"), QStringLiteral("1e-3"), QStringLiteral("1e-2")}));
+        QCOMPARE(plot::tickLabels({0, 500000, 1e6, 1.5e6}),
+                 (QStringList{QStringLiteral("0"), QStringLiteral("5e5"), QStringLiteral("1e6"), QStringLiteral("1.5e6")}));
+        QCOMPARE(plot::tickLabels({-20, 0, 20}), (QStringList{QStringLiteral("-20"), QStringLiteral("0"), QStringLiteral("20")}));
+    }
+
     // Numbers shown to people carry at most 4 significant digits (exact values stay in hover,
     // export and `compute`); tick and colour-bar labels carry 4 where the value needs them.
     void tickLabelsCarryFourDigits_data() {

@@ -325,7 +325,7 @@ FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& res
     QMarginsF m = plot::axesMargins(t);
     // The θ axis on the right: its widest tick label, then its title.
     double thetaW = 0;
-    for (double th : thetaTicks(l.lo, l.hi, 12)) thetaW = std::max(thetaW, fm.horizontalAdvance(plot::tickLabel(th)));
+    for (const QString& s : plot::tickLabels(thetaTicks(l.lo, l.hi, 12), true)) thetaW = std::max(thetaW, fm.horizontalAdvance(s));
     m.setRight(thetaW + 6 + 6 + plot::lineHeight(t.bodyFont()) + 4);
     l.area = freqArea;
     l.plot = freqArea.marginsRemoved(m);
@@ -379,11 +379,15 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     // Right axis: θ = 2π/wavelength at the same heights.
     p.setFont(t.smallFont());
     p.setPen(QPen(t.foreground, t.axisWidth));
-    for (double th : thetaTicks(l.lo, l.hi, std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))))) {
-        const double yy = ay.map(kTwoPi / th);
+    std::optional<LayoutGroup> thetaGroup(std::in_place);   // one axis, written one way (plot::tickLabels)
+    const auto thetas = thetaTicks(l.lo, l.hi, std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))));
+    const QStringList thetaLabels = plot::tickLabels(thetas, true);
+    for (std::size_t i = 0; i < thetas.size(); ++i) {
+        const double yy = ay.map(kTwoPi / thetas[i]);
         p.drawLine(QPointF(l.plot.right(), yy), QPointF(l.plot.right() + 4, yy));
-        plot::text(p, QPointF(l.plot.right() + 6, yy), plot::tickLabel(th), plot::Align::Left, t.muted);
+        plot::text(p, QPointF(l.plot.right() + 6, yy), thetaLabels[qsizetype(i)], plot::Align::Left, t.muted);
     }
+    thetaGroup.reset();
     p.setFont(t.bodyFont());
     p.save();
     p.translate(QPointF(l.area.right() - plot::lineHeight(t.bodyFont()) / 2 - 2, l.plot.center().y()));

@@ -436,12 +436,14 @@ void drawSinkStrip(QPainter& p, const HeatmapPanelLayout& l, const HeatmapPanel&
     p.setFont(t.smallFont());
     const double y = l.sink.bottom() + 4 + m.small / 2;
     p.setPen(QPen(t.foreground, t.axisWidth));
+    std::optional<LayoutGroup> group(std::in_place);
     for (std::size_t k = 0; k < ticks.size(); ++k) {
         const double x = l.sink.left() + l.sink.width() * ticks[k] / scale;
         p.drawLine(QPointF(x, l.sink.bottom()), QPointF(x, l.sink.bottom() + 3));
         const plot::Align a = k == 0 ? plot::Align::Left : k + 1 == ticks.size() ? plot::Align::Right : plot::Align::Center;
         plot::text(p, QPointF(x, y), sinkStripLabel(ticks[k]), a, t.muted);
     }
+    group.reset();
     if (!l.compact) {
         // What a bar is: the block's statistic, one query's p_sink, or a sampled query's.
         const bool sampled = panel.sinkSampled || panel.cells == HeatmapCells::Sample;
@@ -522,29 +524,44 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         const auto [q0, q1] = span(panel.queryRanges);
         const QFontMetricsF tickFm(t.smallFont());
         double lastRight = -1e300;
-        for (std::int64_t v : plot::integerTicks(k0, k1, maxTicks)) {
+        std::optional<LayoutGroup> group;   // each axis' labels, one group, written one way (plot::tickLabels)
+        group.emplace();
+        const auto labelsOf = [](const std::vector<std::int64_t>& ticks) {
+            return plot::tickLabels(std::vector<double>(ticks.begin(), ticks.end()));
+        };
+        const auto keyTicks = plot::integerTicks(k0, k1, maxTicks);
+        const QStringList keyLabels = labelsOf(keyTicks);
+        const double gap = std::max(4.0, tickFm.horizontalAdvance(QLatin1Char(' ')));
+        for (std::size_t i = 0; i < keyTicks.size(); ++i) {
+            const std::int64_t v = keyTicks[i];
             const double x = l.image.left() + positionToCell(v, panel.keyRanges) * cw;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(x, l.image.bottom() + 1), QPointF(x, l.image.bottom() + 5));
-            const QString label = plot::tickLabel(static_cast<double>(v));
+            const QString& label = keyLabels[qsizetype(i)];
             const double w = tickFm.horizontalAdvance(label);
             // With a sink strip, its scale's labels sit under it: tick labels stay left of it.
             const bool clearOfStrip = l.sink.isEmpty() || x + w / 2 <= l.sink.left() - 4;
-            if (l.xTickLabels && x - w / 2 >= lastRight + 4 && clearOfStrip) {
+            if (l.xTickLabels && x - w / 2 >= lastRight + gap && clearOfStrip) {
                 plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), label, plot::Align::Center, t.muted);
                 lastRight = x + w / 2;
             }
         }
         double lastBottom = -1e300;
-        for (std::int64_t v : plot::integerTicks(q0, q1, maxTicks)) {
+        group.reset();
+        group.emplace();
+        const auto queryTicks = plot::integerTicks(q0, q1, maxTicks);
+        const QStringList queryLabels = labelsOf(queryTicks);
+        for (std::size_t i = 0; i < queryTicks.size(); ++i) {
+            const std::int64_t v = queryTicks[i];
             const double y = l.image.top() + positionToCell(v, panel.queryRanges) * ch;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(l.image.left() - 6, y), QPointF(l.image.left() - 2, y));
             if (l.yTickLabels && y - m.small / 2 >= lastBottom) {
-                plot::text(p, QPointF(l.image.left() - 6, y), plot::tickLabel(static_cast<double>(v)), plot::Align::Right, t.muted);
+                plot::text(p, QPointF(l.image.left() - 6, y), queryLabels[qsizetype(i)], plot::Align::Right, t.muted);
                 lastBottom = y + m.small / 2;
             }
         }
+        group.reset();
         p.setFont(t.bodyFont());
         if (!l.xTitle.isEmpty())
             plot::text(p, l.xTitle.center(),
@@ -574,10 +591,12 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         const double barLo = barValues.empty() ? s.lo : std::min(s.lo, barValues.front());
         const double barHi = barValues.empty() ? s.hi : std::max(s.hi, barValues.back());
         const plot::Axis barAxis{barLo, barHi > barLo ? barHi : barLo + 1, false, l.colorbar.bottom(), l.colorbar.top()};
-        for (double v : barValues) {
-            const double y = barAxis.map(v);
+        const LayoutGroup barGroup;
+        const QStringList barLabels = plot::tickLabels(barValues);
+        for (std::size_t i = 0; i < barValues.size(); ++i) {
+            const double y = barAxis.map(barValues[i]);
             p.drawLine(QPointF(l.colorbar.right(), y), QPointF(l.colorbar.right() + 4, y));
-            plot::text(p, QPointF(l.colorbar.right() + 6, y), plot::tickLabel(v), plot::Align::Left, t.muted);
+            plot::text(p, QPointF(l.colorbar.right() + 6, y), barLabels[qsizetype(i)], plot::Align::Left, t.muted);
         }
     }
     p.restore();

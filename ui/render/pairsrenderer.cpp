@@ -231,6 +231,7 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     const int maxTicks = std::max(2, static_cast<int>(r.table.height() / (small * 1.8)));
     const int step = std::max(1, rows / maxTicks);
     double lastY = -1e300;
+    std::optional<LayoutGroup> group(std::in_place);   // each axis' labels, one group
     for (int i = 0; i < rows; i += step) {
         const double y = r.table.top() + (i + 0.5) * rh;
         p.drawLine(QPointF(r.table.left() - 4, y), QPointF(r.table.left(), y));
@@ -243,12 +244,25 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     const double cw = r.table.width() / cols;
     const double c0 = cfg.tableCols.empty() ? 0.0 : double(cfg.tableCols.front());
     const double c1 = cfg.tableCols.empty() ? double(cols - 1) : double(cfg.tableCols.back());
-    for (double v : plot::ticks(c0, c1, std::max(2, static_cast<int>(r.table.width() / 50)))) {
+    group.reset();
+    group.emplace();
+    const auto colTicks = plot::ticks(c0, c1, std::max(2, static_cast<int>(r.table.width() / 50)));
+    const QStringList colLabels = plot::tickLabels(colTicks);
+    const QFontMetricsF tfm(t.smallFont());
+    const double gap = std::max(4.0, tfm.horizontalAdvance(QLatin1Char(' ')));
+    double lastRight = -1e300;
+    for (std::size_t i = 0; i < colTicks.size(); ++i) {
+        const double v = colTicks[i];
         const double k = c1 > c0 ? (v - c0) / (c1 - c0) * (cols - 1) : 0.0;
         const double x = r.table.left() + (k + 0.5) * cw;
         p.drawLine(QPointF(x, r.table.bottom()), QPointF(x, r.table.bottom() + 4));
-        plot::text(p, QPointF(x, r.table.bottom() + 4 + small / 2), plot::tickLabel(v), plot::Align::Center, t.muted);
+        // A label that would run into the previous one is left out (the tick stays).
+        const double w = tfm.horizontalAdvance(colLabels[qsizetype(i)]);
+        if (x - w / 2 < lastRight + gap) continue;
+        lastRight = x + w / 2;
+        plot::text(p, QPointF(x, r.table.bottom() + 4 + small / 2), colLabels[qsizetype(i)], plot::Align::Center, t.muted);
     }
+    group.reset();
     p.setFont(t.bodyFont());
     const double body = plot::lineHeight(t.bodyFont());
     plot::text(p, QPointF(r.table.center().x(), r.table.bottom() + 6 + small + body / 2), cfg.tableColLabel,
@@ -264,10 +278,13 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     p.drawRect(r.tableBar);
     p.setFont(t.smallFont());
     const plot::Axis ax{-m, m, false, r.tableBar.bottom(), r.tableBar.top()};
-    for (double v : colorbarTicks(-m, m, r.tableBar.height(), small)) {
-        const double y = ax.map(v);
+    group.emplace();
+    const auto barValues = colorbarTicks(-m, m, r.tableBar.height(), small);
+    const QStringList barLabels = plot::tickLabels(barValues);
+    for (std::size_t i = 0; i < barValues.size(); ++i) {
+        const double y = ax.map(barValues[i]);
         p.drawLine(QPointF(r.tableBar.right(), y), QPointF(r.tableBar.right() + 3, y));
-        plot::text(p, QPointF(r.tableBar.right() + 5, y), plot::tickLabel(v), plot::Align::Left, t.muted);
+        plot::text(p, QPointF(r.tableBar.right() + 5, y), barLabels[qsizetype(i)], plot::Align::Left, t.muted);
     }
 }
 

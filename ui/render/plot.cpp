@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace poslab::ui::plot {
 
@@ -120,6 +121,29 @@ QString tickLabel(double v, bool log) {
     if (av >= 1e6 || av < 1e-3) return QString::number(v, 'g', 4);
     if (std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, av)) return QString::number(static_cast<long long>(std::llround(v)));
     return QString::number(v, 'g', 4);
+}
+
+QStringList tickLabels(const std::vector<double>& values, bool log) {
+    QStringList out;
+    bool exponent = false;
+    for (double v : values) {
+        out << tickLabel(v, log);
+        exponent = exponent || out.back().contains(QLatin1Char('e'));
+    }
+    if (!exponent) return out;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double v = values[i];
+        if (v == 0 || !std::isfinite(v)) continue;
+        int k = static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9));
+        double mantissa = v / std::pow(10.0, k);
+        // 9.99995 rounds to 10 at 4 digits: one more in the exponent.
+        if (std::abs(std::stod(QString::number(mantissa, 'g', 4).toStdString())) >= 10) {
+            ++k;
+            mantissa = v / std::pow(10.0, k);
+        }
+        out[qsizetype(i)] = QStringLiteral("%1e%2").arg(QString::number(mantissa, 'g', 4)).arg(k);
+    }
+    return out;
 }
 
 double lineHeight(const QFont& f) { return QFontMetricsF(f).height(); }
@@ -243,7 +267,13 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
     QPen axisPen(t.foreground, t.axisWidth);
     double maxLabelW = 0;
     double lastY = -1e300, lastRight = -1e300;
-    for (double v : xt) {
+    // Labels of one axis stay a space apart (closer, "10" and "20" read as "1020").
+    const double gap = std::max(4.0, QFontMetricsF(t.smallFont()).horizontalAdvance(QLatin1Char(' ')));
+    const QStringList xLabels = tickLabels(xt, x.log), yLabels = tickLabels(yt, y.log);
+    std::optional<LayoutGroup> group;   // each axis' tick labels, one group
+    group.emplace();
+    for (std::size_t i = 0; i < xt.size(); ++i) {
+        const double v = xt[i];
         const double px = x.map(v);
         if (grid) {
             p.setPen(gridPen);
@@ -251,16 +281,18 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         }
         p.setPen(axisPen);
         p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 4));
-        const QString label = tickLabel(v, x.log);
+        const QString& label = xLabels[qsizetype(i)];
         const double w = QFontMetricsF(t.smallFont()).horizontalAdvance(label);
         // A label at the right end moves left to end with the plot (never past the figure's edge).
         const double cx = std::min(px, plot.right() - w / 2);
-        if (cx - w / 2 < lastRight + 4) continue;
+        if (cx - w / 2 < lastRight + gap) continue;
         lastRight = cx + w / 2;
         text(p, QPointF(cx, plot.bottom() + 4 + h / 2), label, Align::Center, t.muted);
     }
-    for (double v : yt) {
-        const double py = y.map(v);
+    group.reset();
+    group.emplace();
+    for (std::size_t i = 0; i < yt.size(); ++i) {
+        const double py = y.map(yt[i]);
         if (grid) {
             p.setPen(gridPen);
             p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
@@ -270,9 +302,10 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         // A label that would touch the previous one is left out (the tick stays).
         if (std::abs(py - lastY) < h * 0.9) continue;
         lastY = py;
-        const QRectF r = text(p, QPointF(plot.left() - 6, py), tickLabel(v, y.log), Align::Right, t.muted);
+        const QRectF r = text(p, QPointF(plot.left() - 6, py), yLabels[qsizetype(i)], Align::Right, t.muted);
         maxLabelW = std::max(maxLabelW, r.width());
     }
+    group.reset();
     p.setPen(axisPen);
     p.setBrush(Qt::NoBrush);
     p.drawRect(plot);

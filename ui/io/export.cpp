@@ -121,7 +121,7 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
     DisplaySpec d;
     if (view == ViewKind::Heatmap) {
         d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(scene), theme, dpr, scene.view.heatmapSquareCells,
-                                         heatmapHasSinkStrip(scene));
+                                         heatmapHasSinkStrip(scene), heatmapPanelCount(scene) - static_cast<int>(scene.methods.size()));
         // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
         d.heatmapWork = std::int64_t{1} << 32;
     }

@@ -222,8 +222,41 @@ PanelChrome heatmapChrome(const Theme& theme, bool compact, bool sinkStrip) {
     return c;
 }
 
-std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square,
-                                              bool sinkStrip) {
+int heatmapDifferences(const HeatmapResult& result) {
+    int n = 0;
+    for (auto it = result.panels.rbegin(); it != result.panels.rend() && it->difference; ++it) ++n;
+    return n;
+}
+
+namespace {
+std::vector<HeatmapPanelLayout> layoutHeatmapPanels(const QRectF& rect, int panels, const Theme& theme, bool square, bool sinkStrip);
+}
+
+std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square, bool sinkStrip,
+                                              int differences) {
+    panels = std::max(panels, 1);
+    differences = std::clamp(differences, 0, panels - 1);
+    auto all = layoutHeatmapPanels(rect, panels, theme, square, sinkStrip);
+    const auto side = [](const std::vector<HeatmapPanelLayout>& l) { return std::min(l.front().image.width(), l.front().image.height()); };
+    const double minSide = minPlotSide(theme);
+    if (differences == 0 || side(all) >= minSide) return all;
+    // The differences give way: the configurations' own panels take the room, above a line
+    // that says what is left out.
+    const double line = metrics(theme).small + 4;
+    auto own = layoutHeatmapPanels(rect.adjusted(0, 0, 0, -line), panels - differences, theme, square, sinkStrip);
+    if (side(own) < side(all)) return all;
+    own.front().leftOut = QRectF(rect.left() + 6, rect.bottom() - line, rect.width() - 12, line);
+    for (int k = 0; k < differences; ++k) {
+        HeatmapPanelLayout hidden;
+        hidden.shown = false;
+        hidden.compact = own.front().compact;
+        own.push_back(hidden);
+    }
+    return own;
+}
+
+namespace {
+std::vector<HeatmapPanelLayout> layoutHeatmapPanels(const QRectF& rect, int panels, const Theme& theme, bool square, bool sinkStrip) {
     const Metrics m = metrics(theme);
     std::vector<HeatmapPanelLayout> out;
     panels = std::max(panels, 1);
@@ -286,6 +319,7 @@ std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, co
     }
     return out;
 }
+}  // namespace
 
 bool heatmapHasSinkStrip(const HeatmapResult& result) {
     return std::any_of(result.panels.begin(), result.panels.end(),
@@ -298,10 +332,10 @@ bool heatmapHasSinkStrip(const SceneParams& scene) {
     return false;
 }
 
-int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square, bool sinkStrip) {
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square, bool sinkStrip, int differences) {
     // One cell per device pixel along the shorter side of the plot (so that no cell is thinner
     // than a pixel either way).
-    const auto l = layoutHeatmap(rect, panels, theme, square, sinkStrip);
+    const auto l = layoutHeatmap(rect, panels, theme, square, sinkStrip, differences);
     const QRectF& im = l.front().image;
     return std::max(16, static_cast<int>(std::floor(std::min(im.width(), im.height()) * dpr)));
 }
@@ -468,11 +502,31 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.restore();
         return;
     }
-    const auto layout = layoutHeatmap(rect, n, t, result.squareCells, heatmapHasSinkStrip(result));
+    const auto layout = layoutHeatmap(rect, n, t, result.squareCells, heatmapHasSinkStrip(result), heatmapDifferences(result));
     const Metrics m = metrics(t);
+    // Cells smaller than a line of type show nothing: the view says so instead.
+    if (std::min(layout.front().image.width(), layout.front().image.height()) < m.small) {
+        p.setFont(t.bodyFont());
+        plot::wrappedText(p, rect.adjusted(8, 8, -8, -8), n == 1 ? QObject::tr("no room for the heatmap at this size") : QObject::tr("no room for the %1 heatmap panels at this size").arg(n), t.muted);
+        p.restore();
+        return;
+    }
+    if (!layout.front().leftOut.isEmpty()) {
+        // The difference panels left out by rule, in words.
+        QStringList names;
+        for (const auto& panel : result.panels)
+            if (panel.difference) names << panel.title;
+        p.setFont(t.smallFont());
+        plot::text(p, QPointF(layout.front().leftOut.left(), layout.front().leftOut.center().y()),
+                   fitText(QStringList{QObject::tr("%1: no room at this size").arg(names.join(QStringLiteral(", "))),
+                                       QObject::tr("differences to A: no room at this size"), QObject::tr("differences: no room")},
+                           t.smallFont(), layout.front().leftOut.width()),
+                   plot::Align::Left, t.muted);
+    }
     for (int k = 0; k < n; ++k) {
         const auto& panel = result.panels[static_cast<std::size_t>(k)];
         const auto& l = layout[static_cast<std::size_t>(k)];
+        if (!l.shown) continue;
         p.setFont(t.titleFont());
         const double titleY = l.area.top() + m.title / 2 + 2;
         p.setPen(t.foreground);
@@ -606,7 +660,7 @@ std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult
                                          const QPointF& point) {
     const int n = static_cast<int>(result.panels.size());
     if (n == 0) return std::nullopt;
-    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells, heatmapHasSinkStrip(result));
+    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells, heatmapHasSinkStrip(result), heatmapDifferences(result));
     for (int k = 0; k < n; ++k) {
         const auto& l = layout[static_cast<std::size_t>(k)];
         const auto& panel = result.panels[static_cast<std::size_t>(k)];

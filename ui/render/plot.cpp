@@ -243,11 +243,22 @@ double wrappedText(QPainter& p, const QRectF& r, const QString& raw, const QColo
 }
 
 QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel) {
+    return axesMargins(t, xLabel, yLabel, QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("−0.0000")));
+}
+
+QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel, double tickW) {
     const double h = lineHeight(t.smallFont());
     const double hb = lineHeight(t.bodyFont());   // axis titles are in the body font
-    const QFontMetricsF fm(t.smallFont());
-    const double tickW = fm.horizontalAdvance(QStringLiteral("−0.0000"));
     return QMarginsF(tickW + 10 + (yLabel ? hb + 2 : 0), h * 0.6, h * 0.8, h + 6 + (xLabel ? hb + 2 : 0));
+}
+
+double tickLabelWidth(const Theme& t, double lo, double hi, bool log, int maxTicks) {
+    const QFontMetricsF fm(t.smallFont());
+    double w = 0;
+    // The widest over every tick count up to `maxTicks` (the axis may draw any of them).
+    for (int n = 2; n <= maxTicks; ++n)
+        for (const QString& s : tickLabels(ticks(lo, hi, n, log), log)) w = std::max(w, fm.horizontalAdvance(typeset(s)));
+    return w;
 }
 
 void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QString& xLabel,

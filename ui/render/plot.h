@@ -63,6 +63,10 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
 
 // Margins that axes() needs around the plot for its tick labels and titles.
 QMarginsF axesMargins(const Theme& t, bool xLabel = true, bool yLabel = true);
+// The same for y tick labels at most `tickLabelWidth` wide (the widest of tickLabels()).
+QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel, double tickLabelWidth);
+// The width of the widest label of the ticks axes() draws for [lo, hi] with up to `maxTicks`.
+double tickLabelWidth(const Theme& t, double lo, double hi, bool log = false, int maxTicks = 30);
 
 // Arrow from `from` to `to` with a head of `head` pixels.
 void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head);

@@ -202,6 +202,8 @@ private Q_SLOTS:
         QTest::newRow("fits") << "scores · N = 64" << "scores · N = 64" << "scores · N = 64" << false;
         QTest::newRow("drop_dot_tail") << "scores · causal · N = 64" << "scores · causal" << "scores · causal" << true;
         QTest::newRow("drop_parenthesis") << "32 rad (5.09 turns)" << "32 rad (5" << "32 rad" << true;
+        QTest::newRow("drop_nested_parenthesis") << "Embedding table E (seeded N(0, 0.02²), seed 0)" << "Embedding table E (seeded"
+                                                 << "Embedding table E" << true;
         QTest::newRow("cut") << "Llama 3.1 8B Instruct" << "Llama 3.1" << "" << true;
         // A part dropped inside a parenthesis closes it: never "(32 buckets · exact below 8".
         QTest::newRow("drop_dot_tail_in_parenthesis") << "T5 (32 buckets · exact below 8 · log up to 128)"

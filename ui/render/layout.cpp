@@ -198,9 +198,18 @@ FittedText fitText(const QString& raw, const QFont& font, double width) {
         if (fits(c)) return {c, fm.horizontalAdvance(c), true};
     }
     t = closed(t);
-    // Rule 2: drop a trailing parenthesis.
-    static const QRegularExpression paren(QStringLiteral("\\s*\\([^()]*\\)\\s*$"));
-    const QString noParen = QString(t).remove(paren);
+    // Rule 2: drop a trailing parenthesis (with any inside it: "(seeded N(0, 0.02²), seed 0)").
+    const auto withoutParen = [](const QString& x) {
+        const QString u = x.trimmed();
+        if (!u.endsWith(QLatin1Char(')'))) return x;
+        int depth = 0;
+        for (qsizetype i = u.size() - 1; i >= 0; --i) {
+            if (u[i] == QLatin1Char(')')) ++depth;
+            else if (u[i] == QLatin1Char('(') && --depth == 0) return u.left(i).trimmed();
+        }
+        return x;
+    };
+    const QString noParen = withoutParen(t);
     if (noParen != t && !noParen.isEmpty() && fits(noParen)) return {noParen, fm.horizontalAdvance(noParen), true};
     // Rule 3: cut with an ellipsis.
     const QString cut = fm.elidedText(noParen.isEmpty() ? t : noParen, Qt::ElideRight, std::max(0.0, width));

@@ -997,6 +997,7 @@ LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r, QIma
     if (exportRequestProblem(r) || sceneProblem(scene)) return report;
     const Theme theme = exportTheme(scene, r);
     const double dpr = r.dpi / kScreenDpi;
+    report.minPlot = minPlotSide(theme) * dpr;
     // Drawn as the PNG is (same size, same device pixel ratio), into a throwaway image.
     QImage img(r.pixels, QImage::Format_ARGB32_Premultiplied);
     if (img.isNull()) return report;

@@ -80,7 +80,7 @@ void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene,
                 const Theme& theme, double devicePixelRatio = 1.0);
 
 // What the layout engine and the renderers placed in the request's figure (PNG pixels): the
-// `layout` of the JSON export.
+// `layout` of the JSON export; its minPlot the theme's minPlotSide in those pixels.
 // `textFree`: receives the figure drawn without the text the report records as unpainted
 // (LayoutCapture::setPaintText), for layoutInkProblems.
 LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& request, QImage* textFree = nullptr);

@@ -351,9 +351,11 @@ private Q_SLOTS:
         QStringList texts;
         for (const auto& item : report.items) texts << item.text;
         QVERIFY2(!texts.filter(QStringLiteral("6.283")).size(), qPrintable(texts.join(QLatin1Char('|'))));
-        // θ_0 = 1 and θ_last ≈ base^(−(d−2)/d): every power of ten in between is a tick.
-        for (const QString& tick : {QStringLiteral("1"), QStringLiteral("0.1"), QStringLiteral("0.01"), QStringLiteral("0.001")})
+        // θ_0 = 1 and θ_last ≈ base^(−(d−2)/d): every power of ten in between is a tick, all
+        // written one way (plot::tickLabels: past 1e-4 in exponent form, never "0.001" beside "1e-5").
+        for (const QString& tick : {QStringLiteral("1e0"), QStringLiteral("1e-1"), QStringLiteral("1e-2"), QStringLiteral("1e-3"), QStringLiteral("1e-4")})
             QVERIFY2(texts.contains(tick), qPrintable(tick + QStringLiteral(" not in ") + texts.join(QLatin1Char('|'))));
+        QVERIFY2(!texts.contains(QStringLiteral("0.001")), qPrintable(texts.join(QLatin1Char('|'))));
     }
 
     void frequenciesAreTheCoresBeforeAndAfter_data() {

@@ -11,6 +11,7 @@
 #include "core/sinusoidal.h"
 #include "core/xpos.h"
 #include "ui/model/compute.h"
+#include "ui/render/layout.h"
 #include "ui/render/pairsrenderer.h"
 
 #include <QtTest>
@@ -60,26 +61,41 @@ private Q_SLOTS:
             }
     }
 
+    // Automatic pairs: eight where four would leave the pane's lower part empty, fewer where four
+    // circles would be too small to read (minPlotSide).
     void automaticPairsFillThePane_data() {
         QTest::addColumn<QSizeF>("size");
         QTest::addColumn<int>("configs");
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<double>("fontScale");
         QTest::addColumn<int>("expected");
-        QTest::newRow("explorer_1920x1080_one_config") << QSizeF(939, 635) << 1 << 8;
-        QTest::newRow("explorer_1280x720_one_config") << QSizeF(630, 400) << 1 << 4;
+        const QString light = QStringLiteral("light"), projector = QStringLiteral("projector");
+        QTest::newRow("explorer_1920x1080_one_config") << QSizeF(939, 635) << 1 << light << 1.0 << 8;
+        // Four in a row would leave over a quarter of the pane empty: eight in two rows, legible.
+        QTest::newRow("explorer_1280x720_one_config") << QSizeF(630, 400) << 1 << light << 1.0 << 8;
+        // A pane that four fill keeps four.
+        QTest::newRow("explorer_1280x720_projector_text1.5_one_config") << QSizeF(637, 425) << 1 << projector << 1.5 << 4;
         // Wide and short: eight in one row are as large as four (the width was empty).
-        QTest::newRow("wide_short_1600x300") << QSizeF(1600, 300) << 1 << 8;
-        QTest::newRow("explorer_1920x1080_four_configs") << QSizeF(939, 635) << 4 << 4;
+        QTest::newRow("wide_short_1600x300") << QSizeF(1600, 300) << 1 << light << 1.0 << 8;
+        QTest::newRow("explorer_1920x1080_four_configs") << QSizeF(939, 635) << 4 << light << 1.0 << 4;
         // The window's pane beside the docks in compare mode: eight in a row would cut their text.
-        QTest::newRow("window_1920x1080_three_configs") << QSizeF(540, 600) << 3 << 4;
-        QTest::newRow("full_1920x1080_one_config") << QSizeF(1920, 1080) << 1 << 8;
+        QTest::newRow("window_1920x1080_three_configs") << QSizeF(540, 600) << 3 << light << 1.0 << 4;
+        QTest::newRow("full_1920x1080_one_config") << QSizeF(1920, 1080) << 1 << light << 1.0 << 8;
+        // Large type: four in a row would leave a third of the pane empty; eight in two rows fill it.
+        QTest::newRow("full_1920x1080_projector_text1.5") << QSizeF(1920, 1080) << 1 << projector << 1.5 << 8;
+        // Four configurations in the explorer's pane at 1280 × 720, large type: four circles of
+        // each would be under three lines of type; two are legible.
+        QTest::newRow("explorer_1280x720_projector_text1.5_four_configs") << QSizeF(637, 425) << 4 << projector << 1.5 << 2;
     }
     void automaticPairsFillThePane() {
         QFETCH(QSizeF, size);
         QFETCH(int, configs);
+        QFETCH(QString, theme);
+        QFETCH(double, fontScale);
         QFETCH(int, expected);
-        const Theme theme = themeByName(QStringLiteral("light"));
+        const Theme t = themeByName(theme, fontScale);
         const QRectF rect(QPointF(0, 0), size);
-        const int n = automaticPairsFor(rect, configs, theme);
+        const int n = automaticPairsFor(rect, configs, t);
         QCOMPARE(n, expected);
         SceneParams s;
         s.methods.assign(std::size_t(configs), s.methods.front());
@@ -87,20 +103,33 @@ private Q_SLOTS:
             DisplaySpec d;
             d.autoPairs = autoPairs;
             const PairsResult r = computePairs(s, d);
-            const auto rows = layoutPairs(rect, r, theme);
+            const auto rows = layoutPairs(rect, r, t);
             [&] { QCOMPARE(int(rows.front().cells.size()), autoPairs); }();
             const auto& cells = rows.front().cells;
             double bottom = 0;
             for (const auto& c : cells) bottom = std::max(bottom, c.cell.bottom());
-            return std::pair<double, double>{cells.front().scale, bottom};
+            return std::tuple<double, double, double>{rows.front().plotSide, bottom, rows.front().row.bottom()};
         };
-        const auto [four, fourBottom] = circle(4);
-        const auto [chosen, chosenBottom] = circle(n);
-        QVERIFY2(chosen >= 0.85 * four, qPrintable(QStringLiteral("%1 against %2").arg(chosen).arg(four)));
-        // Eight fill the first row's height where four leave more than a third of it empty.
+        const auto [four, fourBottom, rowBottom] = circle(4);
+        const auto [chosen, chosenBottom, chosenRowBottom] = circle(n);
+        Q_UNUSED(chosenRowBottom);
+        if (n < 4) {
+            // Fewer because four would be illegible; the fewer are legible.
+            QVERIFY(four < minPlotSide(t));
+            QVERIFY2(chosen >= minPlotSide(t), qPrintable(QStringLiteral("%1 against %2").arg(chosen).arg(minPlotSide(t))));
+            return;
+        }
+        QVERIFY(chosen >= minPlotSide(t));
+        // Eight nearly as large as four; or, where four leave a quarter of the row empty, at least
+        // half as large, filling it.
+        if (chosen < 0.85 * four) {
+            QCOMPARE(n, 8);
+            QVERIFY2(chosen >= 0.5 * four, qPrintable(QStringLiteral("%1 against %2").arg(chosen).arg(four)));
+            QVERIFY(rowBottom - fourBottom > (rowBottom - rect.top()) / 4);
+        }
+        // Eight fill the first row's height where four leave a large part of it empty.
         if (n == 8 && size.height() > 600) {
-            const double rowBottom = rect.height() / configs;
-            QVERIFY(rowBottom - fourBottom > rowBottom / 3);
+            QVERIFY(rowBottom - fourBottom > rowBottom / 4);
             QVERIFY(rowBottom - chosenBottom < rowBottom / 6);
         }
     }

@@ -121,7 +121,7 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
     DisplaySpec d;
     if (view == ViewKind::Heatmap) {
         d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(scene), theme, dpr, scene.view.heatmapSquareCells,
-                                         heatmapHasSinkStrip(scene));
+                                         heatmapHasSinkStrip(scene), heatmapPanelCount(scene) - static_cast<int>(scene.methods.size()));
         // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
         d.heatmapWork = std::int64_t{1} << 32;
     }
@@ -991,27 +991,36 @@ void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene,
     }
 }
 
-LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r) {
+LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& r, QImage* textFree) {
     LayoutReport report;
     report.bounds = QRectF(0, 0, r.pixels.width(), r.pixels.height());
     if (exportRequestProblem(r) || sceneProblem(scene)) return report;
     const Theme theme = exportTheme(scene, r);
     const double dpr = r.dpi / kScreenDpi;
+    report.minPlot = minPlotSide(theme) * dpr;
     // Drawn as the PNG is (same size, same device pixel ratio), into a throwaway image.
     QImage img(r.pixels, QImage::Format_ARGB32_Premultiplied);
     if (img.isNull()) return report;
     img.setDevicePixelRatio(dpr);
-    QPainter p(&img);
-    p.setRenderHint(QPainter::Antialiasing, true);
-    p.setRenderHint(QPainter::TextAntialiasing, true);
-    LayoutCapture capture(report, dpr);
-    paintViews(p, QRectF(QPointF(0, 0), logicalSize(r)), scene, r.view, theme, dpr);
+    {
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setRenderHint(QPainter::TextAntialiasing, true);
+        LayoutCapture capture(report, dpr);
+        capture.setPaintText(textFree == nullptr);
+        paintViews(p, QRectF(QPointF(0, 0), logicalSize(r)), scene, r.view, theme, dpr);
+    }
+    if (textFree) {
+        img.setDevicePixelRatio(1.0);
+        *textFree = std::move(img);
+    }
     return report;
 }
 
 void writeLayoutJson(JsonWriter& w, const LayoutReport& report) {
     w.beginArray();
     for (const auto& item : report.items) {
+        if (item.kind == LayoutItemKind::Panel) continue;   // the report's bookkeeping (layout.h), not cli.md's
         w.beginObject();
         jstr(w.key("view"), item.view);
         jstr(w.key("kind"), layoutItemKindKey(item.kind));

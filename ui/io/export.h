@@ -80,8 +80,10 @@ void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene,
                 const Theme& theme, double devicePixelRatio = 1.0);
 
 // What the layout engine and the renderers placed in the request's figure (PNG pixels): the
-// `layout` of the JSON export.
-LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& request);
+// `layout` of the JSON export; its minPlot the theme's minPlotSide in those pixels.
+// `textFree`: receives the figure drawn without the text the report records as unpainted
+// (LayoutCapture::setPaintText), for layoutInkProblems.
+LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& request, QImage* textFree = nullptr);
 
 // The plotted values as CSV / JSON (the data formats), computed at the request's resolution.
 // A layout report as the `layout` array of a figure's JSON (cli.md): [{"view", "kind", "rect":

@@ -41,7 +41,9 @@ void renderPanel(QPainter& p, const QRectF& rect, const ContributionsConfigResul
                           t.muted);
         return;
     }
-    plot::text(p, QPointF(rect.center().x(), top + smallH * 0.5), c.content, plot::Align::Center, t.muted);
+    // The content line as it fits the column (its parenthesis goes first).
+    plot::text(p, QPointF(rect.center().x(), top + smallH * 0.5), fitText(c.content, t.smallFont(), rect.width() - 8), plot::Align::Center,
+               t.muted);
     top += smallH * 1.2;
     const int pairs = static_cast<int>(c.value.rows());
     const int cols = static_cast<int>(c.value.cols());

@@ -433,6 +433,9 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
         // What Qt Charts placed: the plot area, the legend, and every piece of text (title, tick
         // labels, axis titles, legend entries). Qt Charts cuts a label that does not fit with "...".
         const QPointF at = rect.topLeft();
+        // The view exists for its plot when some series has values (layout.h: a panel).
+        if (std::any_of(result.series.begin(), result.series.end(), [](const DecaySeries& s) { return s.error.isEmpty() && !s.distance.empty(); }))
+            layoutRecord(painter, LayoutItemKind::Panel, rect);
         layoutRecord(painter, LayoutItemKind::Plot, chart->plotArea().translated(at));
         if (chart->legend() && chart->legend()->isVisible())
             layoutRecord(painter, LayoutItemKind::Legend, chart->legend()->geometry().translated(at));

@@ -9,6 +9,7 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <cmath>
 #include <numbers>
@@ -28,30 +29,64 @@ std::vector<double> thetaTicks(double lo, double hi, int maxTicks) {
     return out;
 }
 
-// One line per configuration; `brief`: a method without frequencies says only that (the rule when
-// the full notes would take more than a third of the view).
-QStringList notes(const FrequencyResult& r, bool brief = false) {
-    QStringList out;
-    for (const auto& c : r.configs) {
-        QString s = c.title + QStringLiteral(": ") +
-                    (!c.error.isEmpty() ? c.error : (brief && !c.hasFrequencies) ? QObject::tr("no rotation frequencies") : c.note);
-        if (c.hasFrequencies && c.attentionFactor != 1.0)
-            s += QObject::tr(" · attention factor %1").arg(displayValue(c.attentionFactor));
-        out << s;
-    }
-    return out;
-}
-
 bool hasPicture(const FrequencyConfigResult& c) {
     return c.error.isEmpty() && (!c.slopes.empty() || !c.t5Distance.empty() || !c.temperatureScale.empty());
 }
 
+// One line per configuration, as much as the plots leave room for (FrequencyLayout::Notes):
+// Full its note; Brief a method without frequencies says only that; Unpictured, as Brief, not for
+// a configuration whose picture is drawn (its title names it); Minimal only for a configuration
+// the view shows nowhere else. An error is always said; so is a picture left out (`dropped`).
+QStringList notes(const FrequencyResult& r, FrequencyLayout::Notes mode = FrequencyLayout::Notes::Full,
+                  const std::vector<int>& dropped = {}, std::vector<int>* configs = nullptr) {
+    using N = FrequencyLayout::Notes;
+    QStringList out;
+    for (int k = 0; k < static_cast<int>(r.configs.size()); ++k) {
+        const auto& c = r.configs[static_cast<std::size_t>(k)];
+        const bool left = std::find(dropped.begin(), dropped.end(), k) != dropped.end();
+        const bool pictured = hasPicture(c) && !left;
+        QString s;
+        if (!c.error.isEmpty()) s = c.error;
+        else if (left) s = QObject::tr("no room for its picture at this size");
+        else if (mode == N::Unpictured && pictured) continue;
+        else if (mode == N::Minimal && (pictured || c.hasFrequencies)) continue;
+        else s = (mode != N::Full && !c.hasFrequencies) ? QObject::tr("no rotation frequencies") : c.note;
+        s = c.title + QStringLiteral(": ") + s;
+        if (c.error.isEmpty() && c.hasFrequencies && c.attentionFactor != 1.0)
+            s += QObject::tr(" · attention factor %1").arg(displayValue(c.attentionFactor));
+        out << s;
+        if (configs) configs->push_back(k);
+    }
+    return out;
+}
+
+// The room a picture's panel keeps around its plot (its title lines, tick labels, axis titles);
+// `titles`: the axis titles are drawn.
+QMarginsF pictureMargins(const FrequencyConfigResult& c, const Theme& t, bool titles) {
+    const double lh = plot::lineHeight(t.smallFont());
+    if (!c.slopes.empty()) {
+        const double mMin = *std::min_element(c.slopes.begin(), c.slopes.end());
+        const double mMax = *std::max_element(c.slopes.begin(), c.slopes.end());
+        double lo = mMin > 0 ? std::pow(10.0, std::floor(std::log10(mMin))) : 1e-3, hi = mMax > 0 ? std::pow(10.0, std::ceil(std::log10(mMax))) : 1;
+        if (hi <= lo) hi = lo * 10;
+        const QMarginsF m = plot::axesMargins(t, titles, titles, plot::tickLabelWidth(t, lo, hi, true));
+        return QMarginsF(6 + m.left(), 2 + lh + 4 + m.top(), 6 + 8, 2 + m.bottom());
+    }
+    if (!c.temperatureScale.empty()) {
+        double hi = 1;
+        for (double v : c.temperatureScale) hi = std::max(hi, v);
+        const QMarginsF m = plot::axesMargins(t, titles, titles, plot::tickLabelWidth(t, 1, hi * 1.05));
+        return QMarginsF(6 + m.left(), 2 + lh + 4 + m.top(), 6 + 8, 2 + m.bottom());
+    }
+    const QMarginsF m = plot::axesMargins(t, titles, titles, plot::tickLabelWidth(t, -0.5, c.t5Buckets - 0.5));
+    return QMarginsF(6 + m.left(), 2 + 2 * lh + 4 + m.top(), 6 + 12, 2 + lh + 2 + m.bottom());
+}
+
 // A NoPE layer with temperature tuning (Llama 4): the query scale τ(i) against query position i
 // on a log axis up to 10M, with its values at 8k, 128k, 1M and 10M marked and written beside.
-void drawTemperature(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, const Theme& t) {
+void drawTemperature(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, const Theme& t, bool titles) {
     const double lh = plot::lineHeight(t.smallFont());
     QRectF a = area.adjusted(6, 2, -6, -2);
-    const QMarginsF m = plot::axesMargins(t);
     p.setFont(t.smallFont());
     const QString title = QObject::tr("%1: NoPE layer, query scale τ(i) = log1p(⌊(i+1)/%2⌋)·%3 + 1 up to 10M positions")
                               .arg(c.title, displayValue(c.temperatureTuning.at(0)), displayValue(c.temperatureTuning.at(1)));
@@ -71,14 +106,16 @@ void drawTemperature(QPainter& p, const QRectF& area, const FrequencyConfigResul
     const QFontMetricsF fm(t.smallFont());
     double legendW = 0;
     for (const auto& e : entries) legendW = std::max(legendW, fm.horizontalAdvance(e));
-    const bool legend = legendW + 16 <= a.width() * 0.35;
-    const QRectF pr = a.marginsRemoved(QMarginsF(m.left(), m.top(), legend ? legendW + 16 : 8, m.bottom()));
+    QRectF pr = area.marginsRemoved(pictureMargins(c, t, titles));
+    // The values beside the plot where they leave it legible.
+    const bool legend = legendW + 16 <= a.width() * 0.35 && pr.width() - legendW - 8 >= minPlotSide(t);
+    if (legend) pr.setRight(pr.right() - legendW - 8);
     if (pr.width() < 30 || pr.height() < 30) return;
     double hi = 1;
     for (double v : c.temperatureScale) hi = std::max(hi, v);
     const plot::Axis ax{1, double(c.temperaturePositions.back()), true, pr.left(), pr.right()};
     const plot::Axis ay{1, hi * 1.05, false, pr.bottom(), pr.top()};
-    plot::axes(p, pr, ax, ay, t, QObject::tr("query position i"), QObject::tr("query scale τ(i)"), true, 8,
+    plot::axes(p, pr, ax, ay, t, titles ? QObject::tr("query position i") : QString(), titles ? QObject::tr("query scale τ(i)") : QString(), true, 8,
                std::max(2, static_cast<int>(pr.height() / (lh * 1.6))));
     QPainterPath path;
     bool first = true;
@@ -108,13 +145,13 @@ void drawTemperature(QPainter& p, const QRectF& area, const FrequencyConfigResul
 // ALiBi: the slope of every head (log axis: the slopes are a geometric sequence), a legend entry
 // per head beside the plot, in columns; shorter entries by rule, and past what fits the title
 // gives the range instead.
-void drawAlibi(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, const Theme& t) {
+void drawAlibi(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, const Theme& t, bool titles) {
     const int H = static_cast<int>(c.slopes.size());
     const double lh = plot::lineHeight(t.smallFont());
     const QFontMetricsF fm(t.smallFont());
     QRectF a = area.adjusted(6, 2, -6, -2);
-    const QMarginsF m = plot::axesMargins(t);
-    const double plotH = a.height() - lh - 4 - m.top() - m.bottom();
+    QRectF pr = area.marginsRemoved(pictureMargins(c, t, titles));
+    const double plotH = pr.height();
     const int rowsFit = std::max(1, static_cast<int>(plotH / lh));
     const int cols = (H + rowsFit - 1) / rowsFit;
     const auto entry = [&](int h, bool full) {
@@ -132,7 +169,8 @@ void drawAlibi(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, 
         full = false;
         colW = columnWidth(false);
     }
-    const bool legend = cols * colW <= a.width() * 0.5;
+    // The legend beside the plot where it leaves the plot legible.
+    const bool legend = cols * colW <= a.width() * 0.5 && pr.width() - cols * colW >= minPlotSide(t);
     const double mMin = *std::min_element(c.slopes.begin(), c.slopes.end()), mMax = *std::max_element(c.slopes.begin(), c.slopes.end());
     p.setFont(t.smallFont());
     const QString title = legend ? QObject::tr("%1: slope m_h of each head (bias −m_h·(i − j))").arg(c.title)
@@ -147,14 +185,13 @@ void drawAlibi(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, 
                                    QObject::tr("%1: %2 slopes m_h").arg(c.title).arg(H), c.title},
                        t.smallFont(), a.width()),
                plot::Align::Left, t.foreground);
-    a.setTop(a.top() + lh + 4);
-    QRectF pr = a.marginsRemoved(QMarginsF(m.left(), m.top(), legend ? cols * colW + 8 : 8, m.bottom()));
+    if (legend) pr.setRight(pr.right() - cols * colW);
     if (pr.width() < 30 || pr.height() < 30 || !(mMin > 0)) return;
     double lo = std::pow(10.0, std::floor(std::log10(mMin))), hi = std::pow(10.0, std::ceil(std::log10(mMax)));
     if (hi <= lo) hi = lo * 10;
     const plot::Axis ax{-0.5, H - 0.5, false, pr.left(), pr.right()};
     const plot::Axis ay{lo, hi, true, pr.bottom(), pr.top()};
-    plot::axes(p, pr, ax, ay, t, QObject::tr("head h"), QObject::tr("slope m_h"), true, std::min(H, 8),
+    plot::axes(p, pr, ax, ay, t, titles ? QObject::tr("head h") : QString(), titles ? QObject::tr("slope m_h") : QString(), true, std::min(H, 8),
                std::max(2, static_cast<int>(pr.height() / (lh * 1.6))));
     // The slopes, joined (a straight line on the log axis for a power-of-two H).
     QPainterPath path;
@@ -186,7 +223,7 @@ void drawAlibi(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, 
 
 // T5: the bucket of each distance |i − j|, for a key before the query (solid) and after it
 // (dashed, bidirectional), with where exact buckets end and where the last bucket starts.
-void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int k, const Theme& t) {
+void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int k, const Theme& t, bool titles) {
     const double lh = plot::lineHeight(t.smallFont());
     QRectF a = area.adjusted(6, 2, -6, -2);
     p.setFont(t.smallFont());
@@ -201,19 +238,20 @@ void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int
                                        .arg(c.t5MaxExact)
                                        .arg(c.t5MaxDistance),
                                    QObject::tr("%1 buckets · exact < %2 · log to %3").arg(c.t5Buckets).arg(c.t5MaxExact).arg(c.t5MaxDistance),
-                                   QObject::tr("%1 buckets, exact < %2").arg(c.t5Buckets).arg(c.t5MaxExact)},
+                                   QObject::tr("%1 buckets, exact < %2").arg(c.t5Buckets).arg(c.t5MaxExact),
+                                   QObject::tr("%1 buckets").arg(c.t5Buckets)},
                        t.smallFont(), a.width()),
                plot::Align::Left, t.muted);
     a.setTop(a.top() + 2 * lh + 4);
     a.setBottom(a.bottom() - lh - 2);   // the legend line
-    const QMarginsF m = plot::axesMargins(t);
-    const QRectF pr = a.marginsRemoved(QMarginsF(m.left(), m.top(), 12, m.bottom()));
+    const QRectF pr = area.marginsRemoved(pictureMargins(c, t, titles));
     if (pr.width() < 30 || pr.height() < 30 || c.t5Distance.size() < 2) return;
     const double xMax = double(c.t5Distance.back());
     const plot::Axis ax{0, xMax, false, pr.left(), pr.right()};
     const plot::Axis ay{-0.5, c.t5Buckets - 0.5, false, pr.bottom(), pr.top()};
-    plot::axes(p, pr, ax, ay, t, QStringList{QObject::tr("distance |i − j| (tokens)"), QObject::tr("distance |i − j|"), QObject::tr("|i − j|")},
-               QStringList{QObject::tr("bucket")}, true, 6,
+    plot::axes(p, pr, ax, ay, t,
+               titles ? QStringList{QObject::tr("distance |i − j| (tokens)"), QObject::tr("distance |i − j|"), QObject::tr("|i − j|")} : QStringList{},
+               titles ? QStringList{QObject::tr("bucket")} : QStringList{}, true, 6,
                std::max(2, static_cast<int>(pr.height() / (lh * 1.6))));
     const auto steps = [&](const std::vector<std::int64_t>& b) {
         QPainterPath path;
@@ -274,21 +312,16 @@ void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int
 }  // namespace
 
 FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& result, const Theme& t) {
+    using N = FrequencyLayout::Notes;
     FrequencyLayout l;
     const QFontMetricsF fm(t.smallFont());
-    const auto height = [&](bool brief) {
+    const auto notesHeight = [&](N mode, const std::vector<int>& dropped) {
+        const QStringList lines = notes(result, mode, dropped);
+        if (lines.isEmpty()) return 4.0;
         double h = 4;
-        for (const auto& n : notes(result, brief)) h += fm.boundingRect(QRectF(0, 0, rect.width() - 12, 1000), Qt::TextWordWrap, n).height() + 2;
+        for (const auto& n : lines) h += fm.boundingRect(QRectF(0, 0, rect.width() - 12, 1000), Qt::TextWordWrap, n).height() + 2;
         return h;
     };
-    double h = height(false);
-    bool any0 = false;
-    for (const auto& c : result.configs) any0 = any0 || (c.error.isEmpty() && (c.hasFrequencies || hasPicture(c)));
-    if (any0 && h > rect.height() / 3) {
-        l.brief = true;
-        h = height(true);
-    }
-    l.header = QRectF(rect.left() + 6, rect.top() + 2, rect.width() - 12, h);
     double lo = std::numeric_limits<double>::infinity(), hi = 0;
     bool any = false;
     for (const auto& c : result.configs) {
@@ -308,27 +341,112 @@ FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& res
             }
     }
     any = any && hi > 0;
-    // The frequency plot and one panel per picture share the space below the notes (layout.h).
     std::vector<int> pics;
     for (int k = 0; k < static_cast<int>(result.configs.size()); ++k)
         if (hasPicture(result.configs[static_cast<std::size_t>(k)])) pics.push_back(k);
-    const int n = (any ? 1 : 0) + static_cast<int>(pics.size());
-    if (n == 0) return l;
-    const QRectF body(rect.left(), l.header.bottom(), rect.width(), rect.bottom() - l.header.bottom());
-    const auto areas = placePanels(body, n, PanelChrome{}, false, 3.0);
-    for (std::size_t i = 0; i < pics.size(); ++i) l.pictures.push_back({pics[i], areas[i + (any ? 1 : 0)].area});
-    if (!any) return l;
-    const QRectF freqArea = areas[0].area;
-    l.lo = std::pow(10.0, std::floor(std::log10(lo)));
-    l.hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    if (l.hi <= l.lo) l.hi = l.lo * 10;
-    QMarginsF m = plot::axesMargins(t);
-    // The θ axis on the right: its widest tick label, then its title.
-    double thetaW = 0;
-    for (double th : thetaTicks(l.lo, l.hi, 12)) thetaW = std::max(thetaW, fm.horizontalAdvance(plot::tickLabel(th)));
-    m.setRight(thetaW + 6 + 6 + plot::lineHeight(t.bodyFont()) + 4);
-    l.area = freqArea;
-    l.plot = freqArea.marginsRemoved(m);
+    if (!any && pics.empty()) {
+        l.header = QRectF(rect.left() + 6, rect.top() + 2, rect.width() - 12, notesHeight(N::Full, {}));
+        return l;
+    }
+    if (any) {
+        l.lo = std::pow(10.0, std::floor(std::log10(lo)));
+        l.hi = std::pow(10.0, std::ceil(std::log10(hi)));
+        if (l.hi <= l.lo) l.hi = l.lo * 10;
+    }
+    const double hb = plot::lineHeight(t.bodyFont());
+    // The frequency plot's tick labels and titles; the θ axis on the right: its widest tick
+    // label, then its title.
+    const auto freqMargins = [&](bool theta, bool titles) {
+        QMarginsF m = plot::axesMargins(t, titles, titles, plot::tickLabelWidth(t, l.lo, l.hi, true));
+        if (theta) {
+            double thetaW = 0;
+            for (const QString& s : plot::tickLabels(thetaTicks(l.lo, l.hi, 12), true)) thetaW = std::max(thetaW, fm.horizontalAdvance(s));
+            m.setRight(thetaW + 6 + 6 + (titles ? hb + 4 : 0.0));
+        }
+        return m;
+    };
+    // The panels (the plot first, then the pictures in order) in rows of `body`: every way to
+    // break the sequence into rows (equal heights), each row's width shared so that its plots
+    // are equally wide after each panel's own margins; the one whose smallest plot is largest.
+    struct Arranged {
+        std::vector<QRectF> areas;
+        double side = -1e300;
+    };
+    const auto arrange = [](const QRectF& body, const std::vector<QMarginsF>& chrome) {
+        const int n = static_cast<int>(chrome.size());
+        Arranged best;
+        for (int rows = 1; rows <= n; ++rows)
+            for (unsigned breaks = 0; breaks < (1u << (n - 1)); ++breaks) {
+                if (std::popcount(breaks) + 1 != rows) continue;
+                const double rowH = body.height() / rows;
+                Arranged a;
+                a.areas.resize(std::size_t(n));
+                a.side = 1e300;
+                for (int i = 0, start = 0, row = 0; i < n; ++i) {
+                    if (i < n - 1 && !((breaks >> i) & 1u)) continue;
+                    double fixed = 0;
+                    for (int j = start; j <= i; ++j) fixed += chrome[std::size_t(j)].left() + chrome[std::size_t(j)].right();
+                    const double plotW = (body.width() - fixed) / (i - start + 1);
+                    double x = body.left();
+                    for (int j = start; j <= i; ++j) {
+                        const QMarginsF& c = chrome[std::size_t(j)];
+                        const double w = c.left() + plotW + c.right();
+                        a.areas[std::size_t(j)] = QRectF(x, body.top() + row * rowH, w, rowH);
+                        x += w;
+                        a.side = std::min({a.side, plotW, rowH - c.top() - c.bottom()});
+                    }
+                    start = i + 1;
+                    ++row;
+                }
+                if (a.side > best.side + 0.5) best = std::move(a);
+            }
+        return best;
+    };
+    struct Level {
+        N notes;
+        bool theta, titles, dropPictures;
+    };
+    const Level levels[] = {{N::Full, true, true, false},      {N::Brief, true, true, false},    {N::Unpictured, true, true, false},
+                            {N::Minimal, true, true, false},   {N::Minimal, false, true, false}, {N::Minimal, false, false, false},
+                            {N::Minimal, false, false, true}};
+    const double minSide = minPlotSide(t);
+    FrequencyLayout best;
+    double bestSide = -1e300;
+    for (const Level& lv : levels) {
+        if (lv.dropPictures && (pics.empty() || !any)) continue;
+        FrequencyLayout x = l;
+        x.notes = lv.notes;
+        x.theta = lv.theta && any;
+        x.titles = lv.titles;
+        if (lv.dropPictures) x.dropped = pics;
+        const double h = notesHeight(x.notes, x.dropped);
+        x.header = QRectF(rect.left() + 6, rect.top() + 2, rect.width() - 12, h);
+        const QRectF body(rect.left(), x.header.bottom(), rect.width(), std::max(0.0, rect.bottom() - x.header.bottom()));
+        std::vector<QMarginsF> chrome;
+        if (any) chrome.push_back(freqMargins(x.theta, x.titles));
+        if (!lv.dropPictures)
+            for (int k : pics) chrome.push_back(pictureMargins(result.configs[std::size_t(k)], t, x.titles));
+        const Arranged a = arrange(body, chrome);
+        std::size_t i = 0;
+        if (any) {
+            x.area = a.areas[i++];
+            x.plot = x.area.marginsRemoved(chrome.front());
+        }
+        if (!lv.dropPictures)
+            for (int k : pics) x.pictures.push_back({k, a.areas[i++]});
+        // Notes may take a third of the view (the plots the rest), however large the plots.
+        const bool notesFit = h <= rect.height() / 3 || lv.notes == N::Minimal;
+        if (a.side >= minSide && notesFit) {
+            best = x;
+            bestSide = a.side;
+            break;
+        }
+        if (a.side > bestSide + 0.5) {
+            best = x;
+            bestSide = a.side;
+        }
+    }
+    l = best;
     if (l.plot.height() < 20 || l.plot.width() < 20) l.plot = QRectF();
     return l;
 }
@@ -345,50 +463,68 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
         const QRectF box = rect.adjusted(rect.width() * 0.08, rect.height() * 0.2, -rect.width() * 0.08, 0);
         // Too long for the view: each method says only that it has no frequencies.
         if (QFontMetricsF(t.bodyFont()).boundingRect(box, Qt::TextWordWrap, lines.join(QStringLiteral("\n\n"))).height() > box.height())
-            lines = notes(result, true);
+            lines = notes(result, FrequencyLayout::Notes::Brief);
         plot::wrappedText(p, box, lines.join(QStringLiteral("\n\n")), t.muted);
         p.restore();
         return;
     }
     p.setFont(t.smallFont());
     double y = l.header.top();
-    int k = 0;
-    for (const auto& n : notes(result, l.brief)) {
+    std::vector<int> noted;
+    const QStringList lines = notes(result, l.notes, l.dropped, &noted);
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const int k = noted[std::size_t(i)];
         const auto& c = result.configs[static_cast<std::size_t>(k)];
-        y += plot::wrappedText(p, QRectF(l.header.left(), y, l.header.width(), 1000), n,
+        y += plot::wrappedText(p, QRectF(l.header.left(), y, l.header.width(), 1000), lines[i],
                                !c.error.isEmpty() ? t.error : (c.hasFrequencies ? t.series(k) : t.muted)) + 2;
-        ++k;
     }
     for (const auto& pic : l.pictures) {
+        layoutRecord(p, LayoutItemKind::Panel, pic.area);   // each picture must be legible (layout.h)
         const auto& c = result.configs[static_cast<std::size_t>(pic.config)];
-        if (!c.slopes.empty()) drawAlibi(p, pic.area, c, t);
-        else if (!c.temperatureScale.empty()) drawTemperature(p, pic.area, c, t);
-        else drawT5(p, pic.area, c, pic.config, t);
+        if (!c.slopes.empty()) drawAlibi(p, pic.area, c, t, l.titles);
+        else if (!c.temperatureScale.empty()) drawTemperature(p, pic.area, c, t, l.titles);
+        else drawT5(p, pic.area, c, pic.config, t, l.titles);
     }
+    if (!l.area.isEmpty()) layoutRecord(p, LayoutItemKind::Panel, l.area);
     if (l.plot.isEmpty()) {
+        // Even the rules leave the plot no room: its place says so.
+        if (!l.area.isEmpty()) {
+            p.setFont(t.smallFont());
+            plot::wrappedText(p, l.area.adjusted(6, 4, -6, -4), QObject::tr("no room for the frequency plot at this size"), t.muted);
+        }
         p.restore();
         return;
     }
     const plot::Axis ax{0, double(std::max(1, l.pairs - 1)), false, l.plot.left(), l.plot.right()};
     const plot::Axis ay{l.lo, l.hi, true, l.plot.bottom(), l.plot.top()};
-    plot::axes(p, l.plot, ax, ay, t, QStringList{QObject::tr("pair i"), QObject::tr("i")},
-               QStringList{QObject::tr("wavelength 2π/θ_i (positions)"), QObject::tr("wavelength 2π/θ_i"), QObject::tr("2π/θ_i")}, true, 8,
+    plot::axes(p, l.plot, ax, ay, t, l.titles ? QStringList{QObject::tr("pair i"), QObject::tr("i")} : QStringList{},
+               l.titles ? QStringList{QObject::tr("wavelength 2π/θ_i (positions)"), QObject::tr("wavelength 2π/θ_i"), QObject::tr("2π/θ_i")}
+                        : QStringList{},
+               true, 8,
                std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))));
-    // Right axis: θ = 2π/wavelength at the same heights.
-    p.setFont(t.smallFont());
-    p.setPen(QPen(t.foreground, t.axisWidth));
-    for (double th : thetaTicks(l.lo, l.hi, std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))))) {
-        const double yy = ay.map(kTwoPi / th);
-        p.drawLine(QPointF(l.plot.right(), yy), QPointF(l.plot.right() + 4, yy));
-        plot::text(p, QPointF(l.plot.right() + 6, yy), plot::tickLabel(th), plot::Align::Left, t.muted);
+    // Right axis: θ = 2π/wavelength at the same heights (where the rule keeps it).
+    if (l.theta) {
+        p.setFont(t.smallFont());
+        p.setPen(QPen(t.foreground, t.axisWidth));
+        std::optional<LayoutGroup> thetaGroup(std::in_place);
+        const auto thetas = thetaTicks(l.lo, l.hi, std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))));
+        const QStringList thetaLabels = plot::tickLabels(thetas, true);
+        for (std::size_t i = 0; i < thetas.size(); ++i) {
+            const double yy = ay.map(kTwoPi / thetas[i]);
+            p.drawLine(QPointF(l.plot.right(), yy), QPointF(l.plot.right() + 4, yy));
+            plot::text(p, QPointF(l.plot.right() + 6, yy), thetaLabels[qsizetype(i)], plot::Align::Left, t.muted);
+        }
+        thetaGroup.reset();
+        if (l.titles) {
+            p.setFont(t.bodyFont());
+            p.save();
+            p.translate(QPointF(l.area.right() - plot::lineHeight(t.bodyFont()) / 2 - 2, l.plot.center().y()));
+            p.rotate(-90);
+            plot::text(p, QPointF(0, 0), fitText(QObject::tr("θ_i (rad / position)"), t.bodyFont(), l.plot.height()), plot::Align::Center,
+                       t.foreground);
+            p.restore();
+        }
     }
-    p.setFont(t.bodyFont());
-    p.save();
-    p.translate(QPointF(l.area.right() - plot::lineHeight(t.bodyFont()) / 2 - 2, l.plot.center().y()));
-    p.rotate(-90);
-    plot::text(p, QPointF(0, 0), fitText(QObject::tr("θ_i (rad / position)"), t.bodyFont(), l.plot.height()), plot::Align::Center,
-               t.foreground);
-    p.restore();
     p.save();
     p.setClipRect(l.plot.adjusted(-4, -4, 4, 4));
     // Context lengths.
@@ -441,16 +577,14 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
                     break;
                 }
             }
-            if (!label) {
-                label = fitText(forms.back(), t.smallFont(), l.plot.width() - 12);
-                if (label->text.isEmpty() || label->elided) continue;
-                right = labelY - lh / 2 < legendBottom && labelY + lh / 2 > l.plot.top();
-            }
+            // Nowhere clear of the curve and the legend: the line goes unlabelled rather than
+            // the label over a curve.
+            if (!label) continue;
             plot::text(p, QPointF(right ? l.plot.right() - 6 : l.plot.left() + 6, labelY), *label,
                        right ? plot::Align::Right : plot::Align::Left, t.error);
         }
     }
-    k = 0;
+    int k = 0;
     for (const auto& c : result.configs) {
         if (!c.hasFrequencies || !c.error.isEmpty()) {
             ++k;
@@ -477,20 +611,42 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
         ++k;
     }
     p.restore();
-    // Legend
+    // Legend, top left inside the plot, each entry in the longest form that ends before the
+    // curves reach its line (they rise to the right); a line a context line crosses is skipped.
     p.setFont(t.smallFont());
     const double lh = plot::lineHeight(t.smallFont());
+    std::vector<QLineF> curveInk;
+    for (const auto& c : result.configs) {
+        if (!c.hasFrequencies || !c.error.isEmpty()) continue;
+        for (const auto* th : {&c.after, &c.before})
+            for (std::size_t i = 1; i < th->size(); ++i)
+                curveInk.emplace_back(QPointF(ax.map(double(i - 1)), ay.map(kTwoPi / (*th)[i - 1])), QPointF(ax.map(double(i)), ay.map(kTwoPi / (*th)[i])));
+    }
+    const double dot = 2.2 + t.lineWidth;   // the dots and the line's half width
+    const auto clearUntil = [&](double y0, double y1) {
+        double x = l.plot.right();
+        for (const QLineF& s : curveInk)
+            if (std::max(s.y1(), s.y2()) + dot >= y0 && std::min(s.y1(), s.y2()) - dot <= y1) x = std::min(x, std::min(s.x1(), s.x2()) - dot);
+        return x;
+    };
     double ly = l.plot.top() + lh / 2 + 4;
     k = 0;
     for (const auto& c : result.configs) {
         if (c.hasFrequencies && c.error.isEmpty()) {
             QString s = c.title;
             if (c.scaled && c.before != c.after) s += QObject::tr(" (dashed: before scaling)");
+            const auto crossed = [&](double y) {
+                for (auto ctx : marked)
+                    if (std::abs(ay.map(double(ctx)) - y) < lh / 2 + 2) return true;
+                return false;
+            };
+            while (crossed(ly) && ly + lh <= l.plot.bottom()) ly += lh;
             // Legend lines stay inside the plot (one that would not fit is left out).
-            if (ly + lh / 2 <= l.plot.bottom())
-                plot::text(p, QPointF(l.plot.left() + 6, ly),
-                           fitText(QStringList{s, c.title, c.title.section(QStringLiteral(": "), 0, 0)}, t.smallFont(), l.plot.width() - 12),
-                           plot::Align::Left, t.series(k));
+            if (ly + lh / 2 <= l.plot.bottom()) {
+                const double room = clearUntil(ly - lh / 2, ly + lh / 2) - 4 - (l.plot.left() + 6);
+                const FittedText f = fitText(QStringList{s, c.title, c.title.section(QStringLiteral(": "), 0, 0)}, t.smallFont(), room);
+                if (!f.text.contains(QChar(0x2026)) && f.width <= room) plot::text(p, QPointF(l.plot.left() + 6, ly), f, plot::Align::Left, t.series(k));
+            }
             ly += lh;
         }
         ++k;

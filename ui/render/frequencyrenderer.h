@@ -15,9 +15,19 @@
 
 namespace poslab::ui {
 
+// The plots come first. By rule, until every plot is at least minPlotSide (layout.h): the notes
+// get shorter (a method without frequencies says only that), then leave out what a picture's
+// title says, then all but what the view shows nowhere else; then the θ axis goes, then the axis
+// titles; last the pictures (a note says each is left out). The plot and the pictures are placed
+// in the rows, and within a row the widths, whose smallest plot is largest (each panel's own
+// tick labels and titles around it).
 struct FrequencyLayout {
+    enum class Notes { Full, Brief, Unpictured, Minimal };
     QRectF header;   // notes
-    bool brief = false;       // notes shortened by rule (they would squeeze the plot)
+    Notes notes = Notes::Full;
+    bool theta = true;        // the θ axis on the right of the frequency plot
+    bool titles = true;       // axis titles
+    std::vector<int> dropped; // configurations whose picture is left out (no room: a note says so)
     QRectF area;     // the frequency plot's share, with its axes (empty when nothing has frequencies)
     QRectF plot;     // the plot area (empty when nothing has frequencies)
     double lo = 1, hi = 10;   // wavelength range of the log axis
@@ -26,7 +36,7 @@ struct FrequencyLayout {
         int config = 0;       // index into FrequencyResult::configs
         QRectF area;
     };
-    std::vector<Picture> pictures;   // ALiBi slopes, T5 buckets (placed by the layout engine with the plot)
+    std::vector<Picture> pictures;   // ALiBi slopes, T5 buckets (placed with the plot)
 };
 FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& result, const Theme& theme);
 

@@ -222,8 +222,41 @@ PanelChrome heatmapChrome(const Theme& theme, bool compact, bool sinkStrip) {
     return c;
 }
 
-std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square,
-                                              bool sinkStrip) {
+int heatmapDifferences(const HeatmapResult& result) {
+    int n = 0;
+    for (auto it = result.panels.rbegin(); it != result.panels.rend() && it->difference; ++it) ++n;
+    return n;
+}
+
+namespace {
+std::vector<HeatmapPanelLayout> layoutHeatmapPanels(const QRectF& rect, int panels, const Theme& theme, bool square, bool sinkStrip);
+}
+
+std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square, bool sinkStrip,
+                                              int differences) {
+    panels = std::max(panels, 1);
+    differences = std::clamp(differences, 0, panels - 1);
+    auto all = layoutHeatmapPanels(rect, panels, theme, square, sinkStrip);
+    const auto side = [](const std::vector<HeatmapPanelLayout>& l) { return std::min(l.front().image.width(), l.front().image.height()); };
+    const double minSide = minPlotSide(theme);
+    if (differences == 0 || side(all) >= minSide) return all;
+    // The differences give way: the configurations' own panels take the room, above a line
+    // that says what is left out.
+    const double line = metrics(theme).small + 4;
+    auto own = layoutHeatmapPanels(rect.adjusted(0, 0, 0, -line), panels - differences, theme, square, sinkStrip);
+    if (side(own) < side(all)) return all;
+    own.front().leftOut = QRectF(rect.left() + 6, rect.bottom() - line, rect.width() - 12, line);
+    for (int k = 0; k < differences; ++k) {
+        HeatmapPanelLayout hidden;
+        hidden.shown = false;
+        hidden.compact = own.front().compact;
+        own.push_back(hidden);
+    }
+    return own;
+}
+
+namespace {
+std::vector<HeatmapPanelLayout> layoutHeatmapPanels(const QRectF& rect, int panels, const Theme& theme, bool square, bool sinkStrip) {
     const Metrics m = metrics(theme);
     std::vector<HeatmapPanelLayout> out;
     panels = std::max(panels, 1);
@@ -286,6 +319,7 @@ std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, co
     }
     return out;
 }
+}  // namespace
 
 bool heatmapHasSinkStrip(const HeatmapResult& result) {
     return std::any_of(result.panels.begin(), result.panels.end(),
@@ -298,10 +332,10 @@ bool heatmapHasSinkStrip(const SceneParams& scene) {
     return false;
 }
 
-int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square, bool sinkStrip) {
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square, bool sinkStrip, int differences) {
     // One cell per device pixel along the shorter side of the plot (so that no cell is thinner
     // than a pixel either way).
-    const auto l = layoutHeatmap(rect, panels, theme, square, sinkStrip);
+    const auto l = layoutHeatmap(rect, panels, theme, square, sinkStrip, differences);
     const QRectF& im = l.front().image;
     return std::max(16, static_cast<int>(std::floor(std::min(im.width(), im.height()) * dpr)));
 }
@@ -436,12 +470,14 @@ void drawSinkStrip(QPainter& p, const HeatmapPanelLayout& l, const HeatmapPanel&
     p.setFont(t.smallFont());
     const double y = l.sink.bottom() + 4 + m.small / 2;
     p.setPen(QPen(t.foreground, t.axisWidth));
+    std::optional<LayoutGroup> group(std::in_place);
     for (std::size_t k = 0; k < ticks.size(); ++k) {
         const double x = l.sink.left() + l.sink.width() * ticks[k] / scale;
         p.drawLine(QPointF(x, l.sink.bottom()), QPointF(x, l.sink.bottom() + 3));
         const plot::Align a = k == 0 ? plot::Align::Left : k + 1 == ticks.size() ? plot::Align::Right : plot::Align::Center;
         plot::text(p, QPointF(x, y), sinkStripLabel(ticks[k]), a, t.muted);
     }
+    group.reset();
     if (!l.compact) {
         // What a bar is: the block's statistic, one query's p_sink, or a sampled query's.
         const bool sampled = panel.sinkSampled || panel.cells == HeatmapCells::Sample;
@@ -466,11 +502,31 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.restore();
         return;
     }
-    const auto layout = layoutHeatmap(rect, n, t, result.squareCells, heatmapHasSinkStrip(result));
+    const auto layout = layoutHeatmap(rect, n, t, result.squareCells, heatmapHasSinkStrip(result), heatmapDifferences(result));
     const Metrics m = metrics(t);
+    // Cells smaller than a line of type show nothing: the view says so instead.
+    if (std::min(layout.front().image.width(), layout.front().image.height()) < m.small) {
+        p.setFont(t.bodyFont());
+        plot::wrappedText(p, rect.adjusted(8, 8, -8, -8), n == 1 ? QObject::tr("no room for the heatmap at this size") : QObject::tr("no room for the %1 heatmap panels at this size").arg(n), t.muted);
+        p.restore();
+        return;
+    }
+    if (!layout.front().leftOut.isEmpty()) {
+        // The difference panels left out by rule, in words.
+        QStringList names;
+        for (const auto& panel : result.panels)
+            if (panel.difference) names << panel.title;
+        p.setFont(t.smallFont());
+        plot::text(p, QPointF(layout.front().leftOut.left(), layout.front().leftOut.center().y()),
+                   fitText(QStringList{QObject::tr("%1: no room at this size").arg(names.join(QStringLiteral(", "))),
+                                       QObject::tr("differences to A: no room at this size"), QObject::tr("differences: no room")},
+                           t.smallFont(), layout.front().leftOut.width()),
+                   plot::Align::Left, t.muted);
+    }
     for (int k = 0; k < n; ++k) {
         const auto& panel = result.panels[static_cast<std::size_t>(k)];
         const auto& l = layout[static_cast<std::size_t>(k)];
+        if (!l.shown) continue;
         p.setFont(t.titleFont());
         const double titleY = l.area.top() + m.title / 2 + 2;
         p.setPen(t.foreground);
@@ -495,7 +551,8 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
                               panel.error.isEmpty() ? QObject::tr("computing…") : panel.error, t.error);
             continue;
         }
-        // Cells, nearest neighbour.
+        // Cells, nearest neighbour (a panel that says why it has none, above, has no plot to show).
+        layoutRecord(p, LayoutItemKind::Panel, l.area);
         drawCells(p, l.image, heatmapImage(panel, t, result.causal));
         layoutRecord(p, LayoutItemKind::Plot, l.image);
         drawMaskEdges(p, l.image, panel, t);
@@ -521,29 +578,44 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         const auto [q0, q1] = span(panel.queryRanges);
         const QFontMetricsF tickFm(t.smallFont());
         double lastRight = -1e300;
-        for (std::int64_t v : plot::integerTicks(k0, k1, maxTicks)) {
+        std::optional<LayoutGroup> group;   // each axis' labels, one group, written one way (plot::tickLabels)
+        group.emplace();
+        const auto labelsOf = [](const std::vector<std::int64_t>& ticks) {
+            return plot::tickLabels(std::vector<double>(ticks.begin(), ticks.end()));
+        };
+        const auto keyTicks = plot::integerTicks(k0, k1, maxTicks);
+        const QStringList keyLabels = labelsOf(keyTicks);
+        const double gap = std::max(4.0, tickFm.horizontalAdvance(QLatin1Char(' ')));
+        for (std::size_t i = 0; i < keyTicks.size(); ++i) {
+            const std::int64_t v = keyTicks[i];
             const double x = l.image.left() + positionToCell(v, panel.keyRanges) * cw;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(x, l.image.bottom() + 1), QPointF(x, l.image.bottom() + 5));
-            const QString label = plot::tickLabel(static_cast<double>(v));
+            const QString& label = keyLabels[qsizetype(i)];
             const double w = tickFm.horizontalAdvance(label);
             // With a sink strip, its scale's labels sit under it: tick labels stay left of it.
             const bool clearOfStrip = l.sink.isEmpty() || x + w / 2 <= l.sink.left() - 4;
-            if (l.xTickLabels && x - w / 2 >= lastRight + 4 && clearOfStrip) {
+            if (l.xTickLabels && x - w / 2 >= lastRight + gap && clearOfStrip) {
                 plot::text(p, QPointF(x, l.image.bottom() + 4 + m.small / 2), label, plot::Align::Center, t.muted);
                 lastRight = x + w / 2;
             }
         }
         double lastBottom = -1e300;
-        for (std::int64_t v : plot::integerTicks(q0, q1, maxTicks)) {
+        group.reset();
+        group.emplace();
+        const auto queryTicks = plot::integerTicks(q0, q1, maxTicks);
+        const QStringList queryLabels = labelsOf(queryTicks);
+        for (std::size_t i = 0; i < queryTicks.size(); ++i) {
+            const std::int64_t v = queryTicks[i];
             const double y = l.image.top() + positionToCell(v, panel.queryRanges) * ch;
             p.setPen(QPen(t.foreground, t.axisWidth));
             p.drawLine(QPointF(l.image.left() - 6, y), QPointF(l.image.left() - 2, y));
             if (l.yTickLabels && y - m.small / 2 >= lastBottom) {
-                plot::text(p, QPointF(l.image.left() - 6, y), plot::tickLabel(static_cast<double>(v)), plot::Align::Right, t.muted);
+                plot::text(p, QPointF(l.image.left() - 6, y), queryLabels[qsizetype(i)], plot::Align::Right, t.muted);
                 lastBottom = y + m.small / 2;
             }
         }
+        group.reset();
         p.setFont(t.bodyFont());
         if (!l.xTitle.isEmpty())
             plot::text(p, l.xTitle.center(),
@@ -573,10 +645,12 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         const double barLo = barValues.empty() ? s.lo : std::min(s.lo, barValues.front());
         const double barHi = barValues.empty() ? s.hi : std::max(s.hi, barValues.back());
         const plot::Axis barAxis{barLo, barHi > barLo ? barHi : barLo + 1, false, l.colorbar.bottom(), l.colorbar.top()};
-        for (double v : barValues) {
-            const double y = barAxis.map(v);
+        const LayoutGroup barGroup;
+        const QStringList barLabels = plot::tickLabels(barValues);
+        for (std::size_t i = 0; i < barValues.size(); ++i) {
+            const double y = barAxis.map(barValues[i]);
             p.drawLine(QPointF(l.colorbar.right(), y), QPointF(l.colorbar.right() + 4, y));
-            plot::text(p, QPointF(l.colorbar.right() + 6, y), plot::tickLabel(v), plot::Align::Left, t.muted);
+            plot::text(p, QPointF(l.colorbar.right() + 6, y), barLabels[qsizetype(i)], plot::Align::Left, t.muted);
         }
     }
     p.restore();
@@ -586,7 +660,7 @@ std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult
                                          const QPointF& point) {
     const int n = static_cast<int>(result.panels.size());
     if (n == 0) return std::nullopt;
-    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells, heatmapHasSinkStrip(result));
+    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells, heatmapHasSinkStrip(result), heatmapDifferences(result));
     for (int k = 0; k < n; ++k) {
         const auto& l = layout[static_cast<std::size_t>(k)];
         const auto& panel = result.panels[static_cast<std::size_t>(k)];

@@ -35,6 +35,10 @@ struct HeatmapPanelLayout {
     // room a title and tick labels per panel would take.
     QRectF xTitle, yTitle;
     bool xTickLabels = true, yTickLabels = true;
+    // A difference panel left out by rule (no room: empty rectangles); the grid's first panel
+    // carries the line that says so (`leftOut`, empty when none is).
+    bool shown = true;
+    QRectF leftOut;
 };
 
 // Room around each panel's cells: title and subtitle, tick labels and axis titles, colour bar.
@@ -46,8 +50,13 @@ PanelChrome heatmapChrome(const Theme& theme, bool compact = false, bool sinkStr
 // engine (placePanels): the cells fill their share; `square` keeps each cell square;
 // `sinkStrip` puts a narrow strip for each row's sink mass between the cells and the colour bar.
 // With more than one panel the axis titles are the grid's, not each panel's (xTitle, yTitle).
+// `differences`: how many of the panels, the last ones, are differences (compare mode's B − A …):
+// when the cells of all the panels would be smaller than minPlotSide (layout.h) they are left out
+// (HeatmapPanelLayout::shown) and a line under the grid says so, the others taking the room.
 std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square = false,
-                                              bool sinkStrip = false);
+                                              bool sinkStrip = false, int differences = 0);
+// The difference panels of a result (its last ones).
+int heatmapDifferences(const HeatmapResult& result);
 // Whether a result's panels carry a sink-mass strip (a configuration with a sink logit).
 bool heatmapHasSinkStrip(const HeatmapResult& result);
 // The same for a scene (before its result exists): a configuration with a sink logit.
@@ -64,7 +73,7 @@ QString sinkStripLabel(double v);
 // Cells per axis the view should ask for: the shorter side of the cells' rectangle in device
 // pixels (>= 16).
 int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double devicePixelRatio = 1.0, bool square = false,
-                    bool sinkStrip = false);
+                    bool sinkStrip = false, int differences = 0);
 
 // The mask of a panel's layer in words, for the subtitle: "window 1024", "bidirectional window
 // 128 (|i − j| ≤ 64)", "chunks of 8192"; empty for full attention.

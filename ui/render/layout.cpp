@@ -198,9 +198,18 @@ FittedText fitText(const QString& raw, const QFont& font, double width) {
         if (fits(c)) return {c, fm.horizontalAdvance(c), true};
     }
     t = closed(t);
-    // Rule 2: drop a trailing parenthesis.
-    static const QRegularExpression paren(QStringLiteral("\\s*\\([^()]*\\)\\s*$"));
-    const QString noParen = QString(t).remove(paren);
+    // Rule 2: drop a trailing parenthesis (with any inside it: "(seeded N(0, 0.02²), seed 0)").
+    const auto withoutParen = [](const QString& x) {
+        const QString u = x.trimmed();
+        if (!u.endsWith(QLatin1Char(')'))) return x;
+        int depth = 0;
+        for (qsizetype i = u.size() - 1; i >= 0; --i) {
+            if (u[i] == QLatin1Char(')')) ++depth;
+            else if (u[i] == QLatin1Char('(') && --depth == 0) return u.left(i).trimmed();
+        }
+        return x;
+    };
+    const QString noParen = withoutParen(t);
     if (noParen != t && !noParen.isEmpty() && fits(noParen)) return {noParen, fm.horizontalAdvance(noParen), true};
     // Rule 3: cut with an ellipsis.
     const QString cut = fm.elidedText(noParen.isEmpty() ? t : noParen, Qt::ElideRight, std::max(0.0, width));
@@ -232,6 +241,7 @@ QString layoutItemKindKey(LayoutItemKind k) {
     case LayoutItemKind::Text: return QStringLiteral("text");
     case LayoutItemKind::Legend: return QStringLiteral("legend");
     case LayoutItemKind::Colorbar: return QStringLiteral("colorbar");
+    case LayoutItemKind::Panel: return QStringLiteral("panel");
     }
     return {};
 }
@@ -244,15 +254,42 @@ LayoutCapture::~LayoutCapture() { tCapture = previous_; }
 
 void LayoutCapture::setView(const QString& view) { view_ = view; }
 
+LayoutGroup::LayoutGroup() {
+    if (LayoutCapture* c = tCapture) {
+        previous_ = c->group_;
+        c->group_ = ++c->groups_;
+    }
+}
+
+LayoutGroup::~LayoutGroup() {
+    if (LayoutCapture* c = tCapture) c->group_ = previous_;
+}
+
 bool layoutCapturing() { return tCapture != nullptr; }
 LayoutCapture* currentLayoutCapture() { return tCapture; }
+bool layoutPaintsText() { return !tCapture || tCapture->paintText(); }
 
-void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text, bool elided) {
+double minPlotSide(const Theme& theme) { return 3 * plot::lineHeight(theme.smallFont()); }
+
+void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text, bool elided, bool painted) {
     LayoutCapture* c = tCapture;
     if (!c || rect.isEmpty()) return;
     QRectF r = p.transform().mapRect(rect);
     r = QRectF(r.left() * c->scale_, r.top() * c->scale_, r.width() * c->scale_, r.height() * c->scale_);
-    c->report_.items.push_back(LayoutItem{c->view_, kind, r, text, elided});
+    LayoutItem item{c->view_, kind, r, text, elided};
+    if (kind == LayoutItemKind::Text) {
+        item.group = c->group_;
+        item.unpainted = !painted;
+    }
+    c->report_.items.push_back(item);
+}
+
+void layoutRecordFramelessPlot(const QPainter& p, const QRectF& rect) {
+    LayoutCapture* c = tCapture;
+    if (!c) return;
+    const std::size_t n = c->report_.items.size();
+    layoutRecord(p, LayoutItemKind::Plot, rect);
+    if (c->report_.items.size() > n) c->report_.items.back().frameless = true;
 }
 
 QStringList layoutProblems(const LayoutReport& report, double tol) {
@@ -284,12 +321,111 @@ QStringList layoutProblems(const LayoutReport& report, double tol) {
             case LayoutItemKind::Colorbar: out << QStringLiteral("text over a colour bar: %1 and %2").arg(describe(A), describe(B)); break;
             case LayoutItemKind::Plot:
             case LayoutItemKind::Legend:
+                if (B.frameless) break;
                 // Wholly inside: an annotation of the plot, an entry of the legend.
                 if (!B.rect.adjusted(-tol, -tol, tol, tol).contains(A.rect))
                     out << QStringLiteral("text partly over a %1: %2 and %3").arg(layoutItemKindKey(B.kind), describe(A), describe(B));
                 break;
+            case LayoutItemKind::Panel: break;
             }
         }
+    }
+    // Labels of one group: apart by a quarter of their height (closer, "1", "3" and "2" read as
+    // "132"), and one way of writing numbers (never "1e5" beside "10000").
+    static const QRegularExpression plain(QStringLiteral("^[−-]?\\d+(\\.\\d+)?$"));
+    static const QRegularExpression exponent(QStringLiteral("^[−-]?\\d+(\\.\\d+)?e[+−-]?\\d+$"));
+    std::vector<std::size_t> grouped;
+    for (std::size_t a = 0; a < items.size(); ++a)
+        if (items[a].kind == LayoutItemKind::Text && items[a].group > 0) grouped.push_back(a);
+    std::sort(grouped.begin(), grouped.end(), [&](std::size_t a, std::size_t b) { return items[a].group < items[b].group; });
+    for (std::size_t from = 0; from < grouped.size();) {
+        std::size_t to = from;
+        while (to < grouped.size() && items[grouped[to]].group == items[grouped[from]].group) ++to;
+        bool anyPlain = false, anyExponent = false;
+        QStringList labels;
+        for (std::size_t i = from; i < to; ++i) {
+            const LayoutItem& A = items[grouped[i]];
+            labels << A.text;
+            anyPlain = anyPlain || (plain.match(A.text).hasMatch() && A.text != QLatin1String("0"));
+            anyExponent = anyExponent || exponent.match(A.text).hasMatch();
+            for (std::size_t j = i + 1; j < to; ++j) {
+                const LayoutItem& B = items[grouped[j]];
+                const double room = 0.25 * std::min(A.rect.height(), B.rect.height());
+                const double dx = std::max(B.rect.left() - A.rect.right(), A.rect.left() - B.rect.right());
+                const double dy = std::max(B.rect.top() - A.rect.bottom(), A.rect.top() - B.rect.bottom());
+                if (dx < room && dy < room) out << QStringLiteral("labels run together: %1 and %2").arg(describe(A), describe(B));
+            }
+        }
+        if (anyPlain && anyExponent)
+            out << QStringLiteral("numbers written two ways in one axis (%1): %2").arg(items[grouped[from]].view, labels.join(QStringLiteral(", ")));
+        from = to;
+    }
+    // Panels: a plot at least minPlot in both directions in each.
+    if (report.minPlot > 0)
+        for (const LayoutItem& P : items) {
+            if (P.kind != LayoutItemKind::Panel) continue;
+            QSizeF largest;
+            bool legible = false;
+            for (const LayoutItem& B : items) {
+                if (B.kind != LayoutItemKind::Plot || B.view != P.view || !P.rect.contains(B.rect.center())) continue;
+                if (B.rect.width() * B.rect.height() > largest.width() * largest.height()) largest = B.rect.size();
+                legible = legible || std::min(B.rect.width(), B.rect.height()) >= report.minPlot - tol;
+            }
+            if (!legible)
+                out << QStringLiteral("a panel without a legible plot (at least %1 px; the largest %2 × %3): %4")
+                           .arg(report.minPlot, 0, 'f', 0)
+                           .arg(largest.width(), 0, 'f', 0)
+                           .arg(largest.height(), 0, 'f', 0)
+                           .arg(describe(P));
+        }
+    return out;
+}
+
+namespace {
+// Whether colour `c` lies within `tol` (per channel) of the blend of `a` and `b`.
+bool nearBlend(QRgb c, const QColor& a, const QColor& b, int tol) {
+    const double ar = a.red(), ag = a.green(), ab = a.blue();
+    const double dr = b.red() - ar, dg = b.green() - ag, db = b.blue() - ab;
+    const double len2 = dr * dr + dg * dg + db * db;
+    const double cr = qRed(c), cg = qGreen(c), cb = qBlue(c);
+    double t = len2 > 0 ? ((cr - ar) * dr + (cg - ag) * dg + (cb - ab) * db) / len2 : 0.0;
+    t = std::clamp(t, 0.0, 1.0);
+    return std::abs(cr - (ar + t * dr)) <= tol && std::abs(cg - (ag + t * dg)) <= tol && std::abs(cb - (ab + t * db)) <= tol;
+}
+}  // namespace
+
+QStringList layoutInkProblems(const LayoutReport& report, const QImage& image, const Theme& t) {
+    QStringList out;
+    // A figure's pixels are opaque (its background fills it): premultiplied or not, the same.
+    const bool direct = image.format() == QImage::Format_RGB32 || image.format() == QImage::Format_ARGB32 ||
+                        image.format() == QImage::Format_ARGB32_Premultiplied;
+    const QImage img = direct ? image : image.convertToFormat(QImage::Format_ARGB32);
+    constexpr int kTol = 24;
+    for (const LayoutItem& item : report.items) {
+        if (item.kind != LayoutItemKind::Text || !item.unpainted) continue;
+        // The text's ink less a pixel all round (antialiased edges of neighbours may touch it).
+        const QRect r = item.rect.adjusted(1, 1, -1, -1).toAlignedRect().intersected(img.rect());
+        if (r.isEmpty()) continue;
+        int ink = 0;
+        for (int y = r.top(); y <= r.bottom(); ++y) {
+            const auto* line = reinterpret_cast<const QRgb*>(img.constScanLine(y));
+            for (int x = r.left(); x <= r.right(); ++x) {
+                const QRgb c = line[x];
+                if (!nearBlend(c, t.background, t.grid, kTol) && !nearBlend(c, t.panel, t.grid, kTol) &&
+                    !nearBlend(c, t.background, t.panel, kTol))
+                    ++ink;
+            }
+        }
+        // A few stray pixels are forgiven (a tick's antialiased end); a line through the label is not.
+        if (ink > 2 + r.width() * r.height() / 50)
+            out << QStringLiteral("text over ink (%1 of %2 pixels): %3 \"%4\" [%5, %6, %7 × %8]")
+                       .arg(ink)
+                       .arg(r.width() * r.height())
+                       .arg(item.view, item.text)
+                       .arg(item.rect.x(), 0, 'f', 0)
+                       .arg(item.rect.y(), 0, 'f', 0)
+                       .arg(item.rect.width(), 0, 'f', 0)
+                       .arg(item.rect.height(), 0, 'f', 0);
     }
     return out;
 }

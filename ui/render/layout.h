@@ -20,6 +20,7 @@
 #include "ui/model/sceneparams.h"
 
 #include <QFont>
+#include <QImage>
 #include <QPainter>
 #include <QRectF>
 #include <QString>
@@ -121,8 +122,12 @@ FittedText fitText(const QStringList& forms, const QFont& font, double width);
 
 // ---- The report --------------------------------------------------------------------------------
 
-enum class LayoutItemKind { Plot, Text, Legend, Colorbar };
-QString layoutItemKindKey(LayoutItemKind k);   // "plot", "text", "legend", "colorbar"
+// Panel: a part of a view that exists to show a plot (a configuration's pair dials or bias curve,
+// a picture of the frequencies view, a heatmap panel). Its plot must be legible: at least one
+// plot item of minPlotSide() in both directions lies in it (layoutProblems). Panels are the
+// report's own bookkeeping: the JSON `layout` (cli.md) lists the other kinds only.
+enum class LayoutItemKind { Plot, Text, Legend, Colorbar, Panel };
+QString layoutItemKindKey(LayoutItemKind k);   // "plot", "text", "legend", "colorbar", "panel"
 
 struct LayoutItem {
     QString view;                  // "pairs", "heatmap", "decay", "frequencies", "slide"
@@ -130,12 +135,29 @@ struct LayoutItem {
     QRectF rect;                   // in the capture's pixels
     QString text;                  // text items
     bool elided = false;
+    // Labels that belong together (the tick labels of one axis or colour bar, the position
+    // labels of one dial): the same number > 0 (LayoutGroup). They must stay apart by a
+    // quarter of their height and write their numbers one way (layoutProblems).
+    int group = 0;
+    // The text was recorded but not painted (LayoutCapture::setPaintText(false)): what the image
+    // shows under its rectangle is what it would cover.
+    bool unpainted = false;
+    // A plot without a frame (a pair dial): labels may straddle its edge (the ink check still
+    // sees what they cover).
+    bool frameless = false;
 };
 
 struct LayoutReport {
     std::vector<LayoutItem> items;
     QRectF bounds;                 // the whole figure, in the same pixels
+    double minPlot = 0;            // the smallest legible plot side in these pixels (0: not checked)
 };
+
+// The smallest side a plot may have and still be read: three lines of the theme's small type
+// (two tick labels and the room between them; a dial with its position labels around it).
+// Renderers give a plot at least this by rule (fewer or shorter labels, the legend moved, the
+// grid re-flowed) and say in words where even that cannot make room.
+double minPlotSide(const Theme& theme);
 
 // While one is alive, layoutRecord() on this thread appends to `report`. Rectangles are mapped
 // through the painter's transform, then multiplied by `scale` (device pixels per logical pixel:
@@ -148,25 +170,63 @@ public:
     LayoutCapture& operator=(const LayoutCapture&) = delete;
     // The view the next records belong to.
     void setView(const QString& view);
+    // Whether text drawn through plot::text and plot::wrappedText is painted (default) or only
+    // recorded (LayoutItem::unpainted): a test then reads what lies under each text's rectangle.
+    void setPaintText(bool paint) { paintText_ = paint; }
+    bool paintText() const { return paintText_; }
 
 private:
     LayoutCapture* previous_;
-    friend void layoutRecord(const QPainter&, LayoutItemKind, const QRectF&, const QString&, bool);
+    friend void layoutRecord(const QPainter&, LayoutItemKind, const QRectF&, const QString&, bool, bool);
     friend bool layoutCapturing();
+    friend class LayoutGroup;
+    friend void layoutRecordFramelessPlot(const QPainter&, const QRectF&);
     LayoutReport& report_;
     double scale_;
     QString view_;
+    bool paintText_ = true;
+    int group_ = 0, groups_ = 0;
+};
+
+// While one is alive, the text recorded on this thread belongs to one new group
+// (LayoutItem::group): the tick labels of an axis, the position labels of a dial.
+class LayoutGroup {
+public:
+    LayoutGroup();
+    ~LayoutGroup();
+    LayoutGroup(const LayoutGroup&) = delete;
+    LayoutGroup& operator=(const LayoutGroup&) = delete;
+
+private:
+    int previous_ = 0;
 };
 
 bool layoutCapturing();
 // The capture active on this thread, or nullptr.
 LayoutCapture* currentLayoutCapture();
 // Records an item drawn with painter `p` at `rect` (painter coordinates). No-op without a capture.
-void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text = {}, bool elided = false);
+// Text joins the current LayoutGroup; `painted` false: the text was left unpainted (paintText).
+void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text = {}, bool elided = false,
+                  bool painted = true);
+
+// Records a plot without a frame (LayoutItem::frameless) drawn with painter `p` at `rect`.
+void layoutRecordFramelessPlot(const QPainter& p, const QRectF& rect);
+
+// Whether text recorded now is to be painted (no capture, or one that paints text).
+bool layoutPaintsText();
 
 // Problems of a report, one line each (empty = none): text overlapping other text, a legend or a
 // colour bar; text partly over a plot (text wholly inside a plot is an annotation and allowed);
-// anything outside the report's bounds. `tolerance` pixels of overlap are forgiven (antialiasing).
+// anything outside the report's bounds; labels of one group closer than a quarter of their height
+// (they would read as one: "1", "3", "2" as "132") or writing their numbers two ways ("1e5" beside
+// "10000"); with report.minPlot, a panel without a plot at least that large in both directions.
+// `tolerance` pixels of overlap are forgiven (antialiasing).
 QStringList layoutProblems(const LayoutReport& report, double tolerance = 1.0);
+
+// Problems of the text a figure covers: `image` is the figure drawn with a capture that does not
+// paint text (LayoutCapture::setPaintText(false)), in the report's pixels. Under each unpainted
+// text there must be nothing but the background, the grid lines and the panel colour (and their
+// antialiased blends): a label over a curve, an arrow, a frame or heatmap cells is a problem.
+QStringList layoutInkProblems(const LayoutReport& report, const QImage& image, const Theme& theme);
 
 }  // namespace poslab::ui

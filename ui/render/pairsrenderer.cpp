@@ -7,10 +7,13 @@
 #include "ui/render/plot.h"
 #include "ui/render/typeset.h"
 #include "ui/model/sceneparams.h"
+#include "ui/render/layout.h"
+#include "core/method.h"
 
 #include <QFontMetricsF>
 #include <QObject>
 #include <QPainterPath>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -63,10 +66,26 @@ double bestCircleSide(const QRectF& body, int k, double labelH, int& cols) {
 }
 
 // Text lines of a cell with its text (two above the circle, two below) and without (the position
-// labels only).
+// labels only: a line above and below, where they sit wholly outside the circle).
 double cellLabelHeight(const Theme& t, bool cellText) {
     const double small = plot::lineHeight(t.smallFont());
-    return cellText ? small * 4.6 + 8 : small * 2.4 + 4;
+    return cellText ? small * 4.6 + 8 : small * 2.0 + 4;
+}
+
+// The width the cells' text lines need in their shortest forms (renderPairs: "i = 10", the
+// θ_i value, "m = 32:", the angle without its parenthesis): narrower cells would cut them.
+double cellTextWidth(const PairsConfigResult& cfg, const Theme& t) {
+    const QFontMetricsF fm(t.smallFont());
+    int far = 0;
+    for (int k = 1; k < static_cast<int>(cfg.positions.size()); ++k)
+        if (cfg.positions[std::size_t(k)] > cfg.positions[std::size_t(far)]) far = k;
+    double w = cfg.positions.empty() ? 0.0 : fm.horizontalAdvance(QObject::tr("m = %1:").arg(cfg.positions[std::size_t(far)]));
+    for (const auto& pp : cfg.pairs) {
+        w = std::max({w, fm.horizontalAdvance(QObject::tr("i = %1").arg(pp.pair)), fm.horizontalAdvance(QString::number(pp.theta, 'g', 4))});
+        if (std::size_t(far) < pp.angle.size())
+            w = std::max(w, fm.horizontalAdvance(typeset(angleText(pp.angle[std::size_t(far)]).section(QStringLiteral(" ("), 0, 0))));
+    }
+    return w;
 }
 
 QPointF toScreen(const PairsCellLayout& l, const QPointF& v) { return {l.center.x() + v.x() * l.scale, l.center.y() - v.y() * l.scale}; }
@@ -100,105 +119,291 @@ QColor positionColor(int k, int n, const Theme& t) {
     return QColor::fromRgb(colormapRgb(ColormapKind::Viridis, lo + f * (hi - lo)));
 }
 
+namespace {
+
+// One configuration's pictures in `cell` (layoutPairs): the header, then the dials or the bias
+// curve and table, by the rules below; `radius` is the largest vector of all configurations.
+PairsRowLayout layoutPairsCell(const QRectF& cell, const PairsConfigResult& cfg, const Theme& t, double radius) {
+    PairsRowLayout r;
+    r.row = cell;
+    const double small = plot::lineHeight(t.smallFont());
+    const double minSide = minPlotSide(t);
+    // No plot fits: the title, and under it (else beside it) what could not be drawn.
+    const auto noRoom = [&](PairsRowLayout x, const QString& sentence) {
+        x.summary = false;
+        x.legend = false;
+        x.cells.clear();
+        x.curveText = x.curve = x.table = x.tableBar = QRectF();
+        x.plotSide = 0;
+        const double th = plot::lineHeight(t.titleFont());
+        x.header = QRectF(cell.left() + 4, cell.top() + 2, cell.width() - 8, std::min(th + 4, std::max(0.0, cell.height() - 4)));
+        if (cell.bottom() - 2 - x.header.bottom() >= small) {
+            x.missingText = QRectF(x.header.left(), x.header.bottom(), x.header.width(), cell.bottom() - 2 - x.header.bottom());
+            x.missing = sentence;
+            if (x.missingText.height() < 2 * small)
+                x.missing = fitText(QStringList{sentence, QObject::tr("no room at this size"), QObject::tr("no room")}, t.smallFont(),
+                                    x.missingText.width())
+                                .text;
+        } else {
+            // Beside the title; the title by its letter where "no room" would not fit beside it whole.
+            const QFontMetricsF tfm(t.titleFont());
+            const double need = QFontMetricsF(t.smallFont()).horizontalAdvance(QObject::tr("no room"));
+            double titleW = tfm.horizontalAdvance(typeset(cfg.title)) + small;
+            if (x.header.width() - titleW < need) {
+                x.shortTitle = true;
+                titleW = tfm.horizontalAdvance(typeset(cfg.title.section(QStringLiteral(": "), 0, 0))) + small;
+            }
+            x.missingText = QRectF(x.header.left() + titleW, x.header.top(), std::max(0.0, x.header.width() - titleW), th);
+            x.missing = fitText(QStringList{sentence, QObject::tr("no room at this size"), QObject::tr("no room")}, t.smallFont(),
+                                x.missingText.width())
+                            .text;
+        }
+        return x;
+    };
+    // The plots come first: the summary sentence goes when the header would take more than a
+    // third of the row (the formula sheet and the tooltip still say it).
+    double hh = headerHeight(cfg, t, cell.width());
+    if (hh > cell.height() / 3 && cfg.error.isEmpty()) {
+        r.summary = false;
+        hh = headerHeight(cfg, t, cell.width(), false);
+    }
+    hh = std::min(hh, cell.height() * 0.5);
+    r.header = QRectF(cell.left() + 4, cell.top() + 2, cell.width() - 8, hh);
+    const QRectF body(cell.left() + 4, r.header.bottom() + 2, cell.width() - 8, cell.bottom() - r.header.bottom() - 4);
+    if (!cfg.error.isEmpty()) return r;
+    if (cfg.rotates) {
+        const int k = std::max<int>(1, static_cast<int>(cfg.pairs.size()));
+        // The grid (columns × rows) whose circles are largest; a cell is as wide as its
+        // share and as tall as its circle plus its text lines (two above, two below). When
+        // the circles would be smaller than three lines of text, the lines go (by rule).
+        int cols = k;
+        double labelH = cellLabelHeight(t, true);
+        double plotSide = bestCircleSide(body, k, labelH, cols);
+        // The lines go too where even their shortest forms would not fit the cells.
+        if (plotSide < small * 3 || body.width() / cols - 4 < cellTextWidth(cfg, t)) {
+            r.cellText = false;
+            labelH = cellLabelHeight(t, false);   // room for the position labels outside the circle
+            plotSide = bestCircleSide(body, k, labelH, cols);
+        }
+        // Still below a legible size: the summary gives its lines to the circles too.
+        if (plotSide < minSide && r.summary) {
+            PairsRowLayout shorter = r;
+            shorter.summary = false;
+            shorter.header.setHeight(std::min(headerHeight(cfg, t, cell.width(), false), cell.height() * 0.5));
+            const QRectF b(body.left(), shorter.header.bottom() + 2, body.width(), cell.bottom() - shorter.header.bottom() - 4);
+            int c2 = k;
+            const double s2 = bestCircleSide(b, k, labelH, c2);
+            if (s2 > plotSide) {
+                shorter.cellText = r.cellText;
+                r = shorter;
+                plotSide = s2;
+                cols = c2;
+            }
+        }
+        const QRectF b(body.left(), r.header.bottom() + 2, body.width(), cell.bottom() - r.header.bottom() - 4);
+        r.plotSide = plotSide;
+        // Smaller than a line of type a dial shows nothing: the row says so instead.
+        if (plotSide < small) return noRoom(r, k == 1 ? QObject::tr("no room for the pair dial at this size") : QObject::tr("no room for the %1 pair dials at this size").arg(k));
+        const double cw = b.width() / cols;
+        const double ch = plotSide + labelH;
+        const double above = r.cellText ? small * 2 + 4 : small + 2;
+        for (int i = 0; i < static_cast<int>(cfg.pairs.size()); ++i) {
+            PairsCellLayout cl;
+            cl.pairIndex = i;
+            cl.cell = QRectF(b.left() + (i % cols) * cw, b.top() + (i / cols) * ch, cw, ch);
+            cl.center = QPointF(cl.cell.center().x(), cl.cell.top() + above + plotSide / 2);
+            cl.scale = plotSide / 2 * 0.92 / radius;
+            r.cells.push_back(cl);
+        }
+        return r;
+    }
+    // A bias curve and/or a table. Legible first, by rule: the curve's sentence goes (the header
+    // names the method), then the axis titles, then the curve and the table stack instead of
+    // standing side by side, and last the table goes (a line says so).
+    const bool hasCurve = !cfg.curves.empty();
+    const bool hasTable = cfg.table.size() > 0;
+    const double textFull = [&] {
+        if (cfg.curveTitle.isEmpty()) return 0.0;
+        const QFontMetricsF fm(t.bodyFont());
+        return fm.boundingRect(QRectF(0, 0, body.width(), 1000), Qt::TextWordWrap, cfg.curveTitle).height() + 6;
+    }();
+    // The table's colour bar and its labels (the widest its ticks write, drawTable), its row
+    // labels left of it.
+    const QFontMetricsF sfm(t.smallFont());
+    double barLabelW = 0, rowLabelW = 0;
+    if (hasTable) {
+        double m = 0;
+        for (Eigen::Index i = 0; i < cfg.table.size(); ++i)
+            if (std::isfinite(cfg.table.data()[i])) m = std::max(m, std::abs(cfg.table.data()[i]));
+        if (m == 0) m = 1;
+        for (double h : {3.0, 6.0, 12.0, 24.0})
+            for (const QString& s : plot::tickLabels(colorbarTicks(-m, m, small * h, small))) barLabelW = std::max(barLabelW, sfm.horizontalAdvance(typeset(s)));
+        for (auto v : cfg.tableRows) rowLabelW = std::max(rowLabelW, sfm.horizontalAdvance(QString::number(v)));
+    }
+    const double barW = std::max(10.0, small * 0.8) + 8 + barLabelW + 6;
+    struct Option {
+        bool text, titles, stacked, table, tableTitle = true;
+    };
+    const auto place = [&](const Option& o) {
+        PairsRowLayout x = r;
+        x.axisTitles = o.titles;
+        // At most the body's height (the text is shortened by rule past it, plot::wrappedText).
+        const double textH = o.text ? std::min(textFull, body.height()) : 0.0;
+        x.curveText = o.text && textH > 0 ? QRectF(body.left(), body.top(), body.width(), textH) : QRectF();
+        QRectF area(body.left(), body.top() + textH, body.width(), std::max(0.0, body.height() - textH));
+        if (hasTable && !o.table) {
+            // The line that says the table is left out.
+            x.missing = fitText(QStringList{QObject::tr("%1: no room at this size").arg(cfg.tableTitle), QObject::tr("table: no room at this size"),
+                                            QObject::tr("table: no room")},
+                                t.smallFont(), area.width())
+                            .text;
+            x.missingText = QRectF(area.left(), area.bottom() - small, area.width(), small);
+            area.setBottom(area.bottom() - small - 2);
+        }
+        const QMarginsF m = plot::axesMargins(t, o.titles, o.titles);
+        const QMarginsF tm = plot::axesMargins(t, o.titles, o.titles, rowLabelW);
+        const bool table = hasTable && o.table;
+        if (hasCurve && table) {
+            if (o.stacked) {
+                const double split = area.height() * 0.5;
+                x.curve = QRectF(area.left(), area.top(), area.width(), split).marginsRemoved(m);
+                x.table = QRectF(area.left(), area.top() + split, area.width(), area.height() - split).marginsRemoved(tm);
+            } else {
+                const double split = area.width() * 0.58;
+                x.curve = QRectF(area.left(), area.top(), split, area.height()).marginsRemoved(m);
+                x.table = QRectF(area.left() + split, area.top(), area.width() - split, area.height()).marginsRemoved(tm);
+            }
+            x.table.setRight(x.table.right() - barW + tm.right());
+        } else if (hasCurve) {
+            x.curve = area.marginsRemoved(m);
+        } else if (table) {
+            x.table = area.marginsRemoved(tm);
+            x.table.setRight(x.table.right() - barW + tm.right());
+        }
+        if (table) {
+            x.tableTitle = o.tableTitle;
+            if (o.tableTitle) x.table.setTop(x.table.top() + small * 2);  // room for the table title
+            x.tableBar = QRectF(x.table.right() + 8, x.table.top(), std::max(10.0, small * 0.8), x.table.height());
+        }
+        double side = 1e300;
+        if (hasCurve) side = std::min({side, x.curve.width(), x.curve.height()});
+        if (table) side = std::min({side, x.table.width(), x.table.height()});
+        x.plotSide = side >= 1e300 ? 0.0 : std::max(0.0, side);
+        return x;
+    };
+    // Nothing to plot (NoPE): the sentence says so.
+    if (!hasCurve && !hasTable) return place({true, true, false, false});
+    std::vector<Option> options;
+    for (bool text : {true, false}) {
+        if (text && textFull <= 0) continue;
+        for (bool titles : {true, false})
+            for (bool stacked : {false, true}) {
+                if (stacked && !(hasCurve && hasTable)) continue;
+                options.push_back({text, titles, stacked, true});
+            }
+    }
+    if (hasTable) options.push_back({false, false, true, true, false});   // the table without its title
+    if (hasCurve && hasTable) options.push_back({false, false, false, false});
+    PairsRowLayout best;
+    bool any = false;
+    for (const Option& o : options) {
+        PairsRowLayout x = place(o);
+        if (x.plotSide >= minSide) return x;
+        if (!any || x.plotSide > best.plotSide + 0.5) best = x, any = true;
+    }
+    if (!any) return r;
+    // Nothing legible fits: the row says so instead of drawing a sliver.
+    if (best.plotSide < small) return noRoom(r, hasCurve ? QObject::tr("no room for the curve at this size") : QObject::tr("no room for the table at this size"));
+    return best;
+}
+
+}  // namespace
+
 std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& result, const Theme& t) {
     std::vector<PairsRowLayout> rows;
     const int n = static_cast<int>(result.configs.size());
     if (n == 0) return rows;
-    const double rowH = rect.height() / n;
     const double radius = maxRadius(result);
-    const double small = plot::lineHeight(t.smallFont());
-    for (int c = 0; c < n; ++c) {
-        const auto& cfg = result.configs[static_cast<std::size_t>(c)];
-        PairsRowLayout r;
-        r.row = QRectF(rect.left(), rect.top() + c * rowH, rect.width(), rowH);
-        // The plots come first: the summary sentence goes when the header would take more than a
-        // third of the row (the formula sheet and the tooltip still say it).
-        double hh = headerHeight(cfg, t, rect.width());
-        if (hh > rowH / 3 && cfg.error.isEmpty()) {
-            r.summary = false;
-            hh = headerHeight(cfg, t, rect.width(), false);
+    const double minSide = minPlotSide(t);
+    // One configuration a row, as long as every one's plots stay legible (minPlotSide); else the
+    // grid of configurations (columns × rows) whose smallest plot is largest.
+    const auto inGrid = [&](int cols) {
+        const int gridRows = (n + cols - 1) / cols;
+        const double w = rect.width() / cols, h = rect.height() / gridRows;
+        std::vector<PairsRowLayout> out;
+        double smallest = 1e300;
+        for (int c = 0; c < n; ++c) {
+            const QRectF cell(rect.left() + (c % cols) * w, rect.top() + (c / cols) * h, w, h);
+            const auto& cfg = result.configs[static_cast<std::size_t>(c)];
+            out.push_back(layoutPairsCell(cell, cfg, t, radius));
+            // A configuration with nothing to plot (NoPE says so in words) does not count.
+            const bool plots = cfg.rotates ? !cfg.pairs.empty() : (!cfg.curves.empty() || cfg.table.size() > 0);
+            if (cfg.error.isEmpty() && plots) smallest = std::min(smallest, out.back().plotSide);
         }
-        hh = std::min(hh, rowH * 0.5);
-        r.header = QRectF(r.row.left() + 4, r.row.top() + 2, r.row.width() - 8, hh);
-        const QRectF body(r.row.left() + 4, r.header.bottom() + 2, r.row.width() - 8, r.row.bottom() - r.header.bottom() - 4);
-        if (!cfg.error.isEmpty()) {
-            rows.push_back(r);
-            continue;
+        return std::pair{out, smallest};
+    };
+    auto [best, bestSide] = inGrid(1);
+    if (bestSide >= minSide) return best;
+    for (int cols = 2; cols <= n; ++cols) {
+        auto [grid, side] = inGrid(cols);
+        if (side > bestSide + 0.5) {
+            best = std::move(grid);
+            bestSide = side;
         }
-        if (cfg.rotates) {
-            const int k = std::max<int>(1, static_cast<int>(cfg.pairs.size()));
-            // The grid (columns × rows) whose circles are largest; a cell is as wide as its
-            // share and as tall as its circle plus its text lines (two above, two below). When
-            // the circles would be smaller than three lines of text, the lines go (by rule).
-            int cols = k;
-            double labelH = cellLabelHeight(t, true);
-            double plotSide = bestCircleSide(body, k, labelH, cols);
-            if (plotSide < small * 3) {
-                r.cellText = false;
-                labelH = cellLabelHeight(t, false);   // room for the position labels outside the circle
-                plotSide = bestCircleSide(body, k, labelH, cols);
-            }
-            plotSide = std::max(10.0, plotSide);
-            const double cw = body.width() / cols;
-            const double ch = plotSide + labelH;
-            const double above = r.cellText ? small * 2 + 4 : small * 1.2 + 2;
-            for (int i = 0; i < static_cast<int>(cfg.pairs.size()); ++i) {
-                PairsCellLayout cl;
-                cl.pairIndex = i;
-                cl.cell = QRectF(body.left() + (i % cols) * cw, body.top() + (i / cols) * ch, cw, ch);
-                cl.center = QPointF(cl.cell.center().x(), cl.cell.top() + above + plotSide / 2);
-                cl.scale = plotSide / 2 * 0.92 / radius;
-                r.cells.push_back(cl);
-            }
-        } else {
-            double textH = 0;
-            if (!cfg.curveTitle.isEmpty()) {
-                const QFontMetricsF fm(t.bodyFont());
-                textH = fm.boundingRect(QRectF(0, 0, body.width(), 1000), Qt::TextWordWrap, cfg.curveTitle).height() + 6;
-            }
-            // At most the body's height (the text is shortened by rule past it, plot::wrappedText).
-            textH = std::min(textH, body.height());
-            r.curveText = QRectF(body.left(), body.top(), body.width(), textH);
-            const QRectF area(body.left(), body.top() + textH, body.width(), std::max(0.0, body.height() - textH));
-            const bool hasCurve = !cfg.curves.empty();
-            const bool hasTable = cfg.table.size() > 0;
-            const QMarginsF m = plot::axesMargins(t);
-            const double barW = std::max(10.0, small * 0.8) + 8 + QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("−0.00000")) + 6;
-            if (hasCurve && hasTable) {
-                const double split = area.width() * 0.58;
-                r.curve = QRectF(area.left(), area.top(), split, area.height()).marginsRemoved(m);
-                r.table = QRectF(area.left() + split, area.top(), area.width() - split, area.height()).marginsRemoved(m);
-                r.table.setRight(r.table.right() - barW + m.right());
-            } else if (hasCurve) {
-                r.curve = area.marginsRemoved(m);
-            } else if (hasTable) {
-                r.table = area.marginsRemoved(m);
-                r.table.setRight(r.table.right() - barW + m.right());
-            }
-            if (hasTable) {
-                r.table.setTop(r.table.top() + small * 2);  // room for the table title
-                r.tableBar = QRectF(r.table.right() + 8, r.table.top(), std::max(10.0, small * 0.8), r.table.height());
-            }
-        }
-        rows.push_back(r);
     }
-    return rows;
+    return best;
 }
 
 int automaticPairsFor(const QRectF& rect, int configs, const Theme& t) {
-    // A row's body as layoutPairs makes it, with a header of a title, two lines of summary and
-    // the legend.
-    const double rowH = rect.height() / std::max(1, configs);
-    const double small = plot::lineHeight(t.smallFont());
-    const double header = plot::lineHeight(t.titleFont()) + 4 + 3 * (small + 4);
-    const QRectF body(0, 0, rect.width() - 8, rowH - header - 6);
-    const double labelH = cellLabelHeight(t, true);
-    int cols = 0;
-    const double four = bestCircleSide(body, 4, labelH, cols);
-    const double eight = bestCircleSide(body, 8, labelH, cols);
-    // Eight cells must stay as wide as their text lines (else the numbers would be cut).
-    const double textW = QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("θᵢ = 0.0001334 rad/pos"));
-    return four > small * 3 && eight >= 0.85 * four && body.width() / cols >= textW ? 8 : 4;
+    // The layout of `configs` rotating configurations of k pairs each (a title, the RoPE
+    // summary and the legend above each): how large their circles are, and how much of the
+    // first one's body the circles and their text fill.
+    configs = std::max(1, configs);
+    struct Dials {
+        double side = 0, empty = 0, cellWidth = 0;
+    };
+    const auto dials = [&](int k) {
+        PairsResult r;
+        for (int c = 0; c < configs; ++c) {
+            PairsConfigResult cfg;
+            cfg.title = QStringLiteral("%1: RoPE").arg(QChar('A' + c % 26));
+            cfg.rotates = true;
+            cfg.summary = QString::fromUtf8(methodSummary(Method::Rope).data(), qsizetype(methodSummary(Method::Rope).size()));
+            cfg.positions = {0, 1, 2, 4, 8, 16, 32};
+            cfg.pairs.assign(std::size_t(k), PairPanel{});
+            r.configs.push_back(std::move(cfg));
+        }
+        const auto rows = layoutPairs(rect, r, t);
+        Dials d;
+        const auto& first = rows.front();
+        if (first.cells.empty()) return d;
+        d.side = first.plotSide;
+        double bottom = 0;
+        for (const auto& c : first.cells) bottom = std::max(bottom, c.cell.bottom());
+        const double bodyTop = first.header.bottom() + 2, bodyH = first.row.bottom() - 2 - bodyTop;
+        d.empty = bodyH > 0 ? (first.row.bottom() - 2 - bottom) / bodyH : 0.0;
+        d.cellWidth = first.cells.front().cell.width();
+        return d;
+    };
+    const double minSide = minPlotSide(t);
+    const Dials four = dials(4);
+    if (four.side < minSide) {
+        // Fewer pairs rather than illegible circles: two, else one (else the largest there are).
+        const Dials two = dials(2);
+        if (two.side >= minSide) return 2;
+        const Dials one = dials(1);
+        if (one.side >= minSide || one.side > two.side + 0.5) return one.side > four.side + 0.5 ? 1 : 4;
+        return two.side > four.side + 0.5 ? 2 : 4;
+    }
+    const Dials eight = dials(8);
+    const QFontMetricsF fm(t.smallFont());
+    // Eight cells stay as wide as their text lines (else the numbers would be cut): whole, or
+    // where four would leave a quarter of the pane empty, in their shorter forms.
+    const double textW = fm.horizontalAdvance(QStringLiteral("θᵢ = 0.0001334 rad/pos"));
+    const double shortW = fm.horizontalAdvance(QStringLiteral("θᵢ = 0.0001334"));
+    if (eight.side >= 0.85 * four.side && eight.cellWidth >= textW) return 8;
+    if (four.empty >= 0.25 && eight.side >= std::max(minSide, 0.5 * four.side) && eight.cellWidth >= shortW) return 8;
+    return 4;
 }
 
 static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowLayout& r, const Theme& t) {
@@ -215,6 +420,7 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
         for (int j = 0; j < cols; ++j) line[j] = s.rgb(cfg.table(i, j));
     }
     drawCells(p, r.table, img);
+    layoutRecord(p, LayoutItemKind::Plot, r.table);
     p.setPen(QPen(t.foreground, t.axisWidth));
     p.setBrush(Qt::NoBrush);
     p.drawRect(r.table);
@@ -222,18 +428,21 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     const double small = plot::lineHeight(t.smallFont());
     // The title may be as wide as the row allows around the table's centre.
     const double titleRoom = 2 * std::min(r.table.center().x() - r.row.left(), r.row.right() - r.table.center().x()) - 8;
-    plot::text(p, QPointF(r.table.center().x(), r.table.top() - small - 4), fitText(cfg.tableTitle, t.smallFont(), titleRoom),
-               plot::Align::Center, t.foreground);
+    if (r.tableTitle)
+        plot::text(p, QPointF(r.table.center().x(), r.table.top() - small - 4), fitText(cfg.tableTitle, t.smallFont(), titleRoom),
+                   plot::Align::Center, t.foreground);
     // Row ticks from the row labels.
     const double rh = r.table.height() / rows;
     const int maxTicks = std::max(2, static_cast<int>(r.table.height() / (small * 1.8)));
     const int step = std::max(1, rows / maxTicks);
-    double lastY = -1e300;
+    double lastY = -1e300, rowLabelsW = 0;
+    std::optional<LayoutGroup> group(std::in_place);   // each axis' labels, one group
     for (int i = 0; i < rows; i += step) {
         const double y = r.table.top() + (i + 0.5) * rh;
         p.drawLine(QPointF(r.table.left() - 4, y), QPointF(r.table.left(), y));
         if (y - lastY < small) continue;   // a label that would touch the previous one is left out
         lastY = y;
+        rowLabelsW = std::max(rowLabelsW, QFontMetricsF(t.smallFont()).horizontalAdvance(QString::number(cfg.tableRows[static_cast<std::size_t>(i)])));
         plot::text(p, QPointF(r.table.left() - 6, y), QString::number(cfg.tableRows[static_cast<std::size_t>(i)]),
                    plot::Align::Right, t.muted);
     }
@@ -241,19 +450,35 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     const double cw = r.table.width() / cols;
     const double c0 = cfg.tableCols.empty() ? 0.0 : double(cfg.tableCols.front());
     const double c1 = cfg.tableCols.empty() ? double(cols - 1) : double(cfg.tableCols.back());
-    for (double v : plot::ticks(c0, c1, std::max(2, static_cast<int>(r.table.width() / 50)))) {
+    group.reset();
+    group.emplace();
+    const auto colTicks = plot::ticks(c0, c1, std::max(2, static_cast<int>(r.table.width() / 50)));
+    const QStringList colLabels = plot::tickLabels(colTicks);
+    const QFontMetricsF tfm(t.smallFont());
+    const double gap = std::max(4.0, tfm.horizontalAdvance(QLatin1Char(' ')));
+    double lastRight = -1e300;
+    for (std::size_t i = 0; i < colTicks.size(); ++i) {
+        const double v = colTicks[i];
         const double k = c1 > c0 ? (v - c0) / (c1 - c0) * (cols - 1) : 0.0;
         const double x = r.table.left() + (k + 0.5) * cw;
         p.drawLine(QPointF(x, r.table.bottom()), QPointF(x, r.table.bottom() + 4));
-        plot::text(p, QPointF(x, r.table.bottom() + 4 + small / 2), plot::tickLabel(v), plot::Align::Center, t.muted);
+        // A label that would run into the previous one is left out (the tick stays).
+        const double w = tfm.horizontalAdvance(colLabels[qsizetype(i)]);
+        if (x - w / 2 < lastRight + gap) continue;
+        lastRight = x + w / 2;
+        plot::text(p, QPointF(x, r.table.bottom() + 4 + small / 2), colLabels[qsizetype(i)], plot::Align::Center, t.muted);
     }
+    group.reset();
     p.setFont(t.bodyFont());
     const double body = plot::lineHeight(t.bodyFont());
-    plot::text(p, QPointF(r.table.center().x(), r.table.bottom() + 6 + small + body / 2), cfg.tableColLabel,
-               plot::Align::Center, t.foreground);
-    plot::verticalText(p, QPointF(r.table.left() - 10 - QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("−0000")) - body / 2,
-                                  r.table.center().y()),
-                       cfg.tableRowLabel, t.foreground);
+    // The axis titles where the rule keeps them, each along its side of the table (a title that
+    // does not fit whole is left out).
+    const QFontMetricsF bfm(t.bodyFont());
+    if (r.axisTitles && bfm.horizontalAdvance(typeset(cfg.tableColLabel)) <= r.table.width())
+        plot::text(p, QPointF(r.table.center().x(), r.table.bottom() + 6 + small + body / 2), cfg.tableColLabel, plot::Align::Center,
+                   t.foreground);
+    if (r.axisTitles && bfm.horizontalAdvance(typeset(cfg.tableRowLabel)) <= r.table.height())
+        plot::verticalText(p, QPointF(r.table.left() - 10 - rowLabelsW - body / 2, r.table.center().y()), cfg.tableRowLabel, t.foreground);
     // Colour bar
     QImage bar(1, 256, QImage::Format_RGB32);
     for (int i = 0; i < 256; ++i) bar.setPixel(0, 255 - i, colormapRgb(ColormapKind::Diverging, i / 255.0));
@@ -262,14 +487,19 @@ static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowL
     p.drawRect(r.tableBar);
     p.setFont(t.smallFont());
     const plot::Axis ax{-m, m, false, r.tableBar.bottom(), r.tableBar.top()};
-    for (double v : colorbarTicks(-m, m, r.tableBar.height(), small)) {
-        const double y = ax.map(v);
+    group.emplace();
+    const auto barValues = colorbarTicks(-m, m, r.tableBar.height(), small);
+    const QStringList barLabels = plot::tickLabels(barValues);
+    for (std::size_t i = 0; i < barValues.size(); ++i) {
+        const double y = ax.map(barValues[i]);
         p.drawLine(QPointF(r.tableBar.right(), y), QPointF(r.tableBar.right() + 3, y));
-        plot::text(p, QPointF(r.tableBar.right() + 5, y), plot::tickLabel(v), plot::Align::Left, t.muted);
+        plot::text(p, QPointF(r.tableBar.right() + 5, y), barLabels[qsizetype(i)], plot::Align::Left, t.muted);
     }
 }
 
-static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRowLayout& r, const Theme& t) {
+// `titleRight`: where the row's title ends (a legend with no free corner in the plot moves to
+// the title's line).
+static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRowLayout& r, const Theme& t, double titleRight) {
     if (r.curve.width() < 10 || r.curve.height() < 10) return;
     double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
     for (const auto& s : cfg.curves)
@@ -289,7 +519,14 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
     const double pad = (y1 - y0) * 0.05;
     plot::Axis ax{x0, x1, false, r.curve.left(), r.curve.right()};
     plot::Axis ay{y0 - pad, y1 + pad, false, r.curve.bottom(), r.curve.top()};
-    plot::axes(p, r.curve, ax, ay, t, cfg.curveXLabel, cfg.curveYLabel);
+    // An axis title whole, else from its symbol on ("i − j" of "distance i − j").
+    const auto forms = [&](const QString& title) {
+        if (!r.axisTitles || title.isEmpty()) return QStringList{};
+        static const QRegularExpression symbol(QStringLiteral("\\s(\\|?[a-zA-Z](?=\\s|\\||$).*)$"));
+        const auto m = symbol.match(title);
+        return m.hasMatch() ? QStringList{title, m.captured(1)} : QStringList{title};
+    };
+    plot::axes(p, r.curve, ax, ay, t, forms(cfg.curveXLabel), forms(cfg.curveYLabel));
     p.save();
     p.setClipRect(r.curve);
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -363,6 +600,7 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
     }
     if (entries.empty()) return;
     const double legendH = double(entries.size()) * small;
+    const bool inside = legendW + 12 <= r.curve.width();   // else no corner holds it
     const auto inkUnder = [&](const QRectF& box) {
         int n = 0;
         for (const QLineF& l : ink)
@@ -378,6 +616,31 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
     int best = 0, bestInk = inkUnder(corners[0]);
     for (int c = 1; c < 4 && bestInk > 0; ++c)
         if (const int n = inkUnder(corners[c]); n < bestInk) best = c, bestInk = n;
+    if (bestInk > 0 || !inside) {
+        // Every corner has a line under it: the entries move to the title's line, right-aligned,
+        // where they fit (else the tooltip names the series).
+        // The names whole, else without their parentheses ("head 0" of "head 0 (m = 0.5)").
+        const double space = fm.horizontalAdvance(QStringLiteral("   "));
+        static const QRegularExpression paren(QStringLiteral("\\s*\\([^()]*\\)\\s*$"));
+        for (bool whole : {true, false}) {
+            QStringList names;
+            double total = 0;
+            for (int j : entries) {
+                names << (whole ? cfg.curves[std::size_t(j)].name : QString(cfg.curves[std::size_t(j)].name).remove(paren));
+                total += fm.horizontalAdvance(typeset(names.back())) + (total > 0 ? space : 0.0);
+            }
+            if (r.header.right() - total < titleRight + space) continue;
+            double x = r.header.right();
+            const double y = r.header.top() + plot::lineHeight(t.titleFont()) / 2;
+            for (qsizetype i = names.size() - 1; i >= 0; --i) {
+                const int j = entries[std::size_t(i)];
+                const QColor c = cfg.curves.size() == 1 ? t.series(0) : t.series(j);
+                x -= plot::text(p, QPointF(x, y), FittedText{names[i], 0, !whole}, plot::Align::Right, c).width() + space;
+            }
+            return;
+        }
+        return;
+    }
     const QRectF& box = corners[best];
     const bool right = best == 0 || best == 2;
     double y = box.top() + small / 2;
@@ -403,7 +666,13 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
         // Header: title, summary, legend.
         p.setFont(t.titleFont());
         const double th = plot::lineHeight(t.titleFont());
-        plot::text(p, QPointF(r.header.left(), r.header.top() + th / 2), cfg.title, plot::Align::Left, t.foreground);
+        const double titleRight =
+            plot::text(p, QPointF(r.header.left(), r.header.top() + th / 2),
+                       fitText(r.shortTitle ? QStringList{cfg.title.section(QStringLiteral(": "), 0, 0)}
+                                            : QStringList{cfg.title, cfg.title.section(QStringLiteral(": "), 0, 0)},
+                               t.titleFont(), r.header.width()),
+                       plot::Align::Left, t.foreground)
+                .right();
         p.setFont(t.smallFont());
         double y = r.header.top() + th + 2;
         if (r.summary)
@@ -415,21 +684,40 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
         }
         if (r.summary && !cfg.note.isEmpty())
             y += plot::wrappedText(p, QRectF(r.header.left(), y, r.header.width(), r.header.bottom() - y), cfg.note, t.muted) + 2;
+        // A configuration's pictures must be legible (layout.h: a panel).
+        if (cfg.rotates ? !cfg.pairs.empty() : (!cfg.curves.empty() || cfg.table.size() > 0)) layoutRecord(p, LayoutItemKind::Panel, r.row);
+        if (!r.missing.isEmpty()) {
+            // What could not be drawn, in words.
+            p.setFont(t.smallFont());
+            plot::wrappedText(p, r.missingText, r.missing, t.muted);
+        }
         if (!cfg.rotates) {
             p.setFont(t.bodyFont());
-            if (!cfg.curveTitle.isEmpty()) plot::wrappedText(p, r.curveText, cfg.curveTitle, t.foreground);
-            drawCurves(p, cfg, r, t);
+            if (!cfg.curveTitle.isEmpty() && !r.curveText.isEmpty()) plot::wrappedText(p, r.curveText, cfg.curveTitle, t.foreground);
+            drawCurves(p, cfg, r, t, titleRight);
             if (cfg.table.size() > 0) drawTable(p, cfg, r, t);
             continue;
         }
+        if (!r.legend) continue;
         // Legend: positions in their colours; query arrow, key dot.
         const int np = static_cast<int>(cfg.positions.size());
         double x = r.header.left();
         const double ly = y + small / 2;
-        x += plot::text(p, QPointF(x, ly), QObject::tr("position m:"), plot::Align::Left, t.foreground).width() + 6;
-        for (int k = 0; k < np; ++k)
-            x += plot::text(p, QPointF(x, ly), QString::number(cfg.positions[static_cast<std::size_t>(k)]), plot::Align::Left,
-                            positionColor(k, np, t)).width() + 6;
+        // On one line: "position m:" (else "m:", else nothing) and the positions, as many as fit.
+        const QFontMetricsF hfm(t.smallFont());
+        double numbersW = 0;
+        for (int k = 0; k < np; ++k) numbersW += hfm.horizontalAdvance(QString::number(cfg.positions[std::size_t(k)])) + 6;
+        for (const QString& lead : {QObject::tr("position m:"), QObject::tr("m:")}) {
+            const double w = hfm.horizontalAdvance(typeset(lead)) + 6;
+            if (x + w + numbersW > r.header.right()) continue;
+            x += plot::text(p, QPointF(x, ly), lead, plot::Align::Left, t.foreground).width() + 6;
+            break;
+        }
+        for (int k = 0; k < np; ++k) {
+            const QString num = QString::number(cfg.positions[static_cast<std::size_t>(k)]);
+            if (x + hfm.horizontalAdvance(num) > r.header.right()) break;
+            x += plot::text(p, QPointF(x, ly), num, plot::Align::Left, positionColor(k, np, t)).width() + 6;
+        }
         x += 10;
         const QString legend = cfg.method == Method::Sinusoidal ? QObject::tr("→ PE_m pair (cos, sin)   ··· trail over positions")
                                : cfg.keyDiffers               ? QObject::tr("→ query q_m   ○ key k_m   ··· trail over positions")
@@ -472,6 +760,7 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
             p.setPen(QPen(t.muted, 1, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
             p.drawEllipse(cl.center, rr * cl.scale, rr * cl.scale);
+            layoutRecordFramelessPlot(p, QRectF(cl.center.x() - R, cl.center.y() - R, 2 * R, 2 * R));
             // Trail, in an opaque faint colour (the foreground 27 % over the background).
             if (pp.trail.size() > 1) {
                 const auto mix = [](int a, int b) { return (a * 70 + b * 185) / 255; };
@@ -552,6 +841,7 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
             // Arrows and key dots; position labels where they collide neither with each other
             // nor with the ink of the cell's text lines.
             std::vector<QRectF> placed = cellText;
+            const LayoutGroup labels;   // the dial's position labels
             for (int k = 0; k < np && k < static_cast<int>(pp.query.size()); ++k) {
                 const QColor col = positionColor(k, np, t);
                 const QPointF tip = toScreen(cl, pp.query[static_cast<std::size_t>(k)]);
@@ -564,13 +854,22 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                 }
                 const QPointF dir = tip - cl.center;
                 const double len = std::max(1e-9, std::hypot(dir.x(), dir.y()));
-                const QPointF at = tip + dir / len * (small * 0.7);
+                const QPointF u = dir / len;
                 const QString lab = QString::number(cfg.positions[static_cast<std::size_t>(k)]);
                 const QFontMetricsF lfm(t.smallFont());
                 const double w = lfm.horizontalAdvance(lab);
-                // Its ink, as plot::text places it (centred on `at`), one pixel of room around.
-                const QRectF lr = lfm.tightBoundingRect(lab).translated(at.x() - w / 2, at.y() - lfm.height() / 2 + lfm.ascent())
-                                      .adjusted(-1, -1, 1, 1);
+                const QRectF ink = lfm.tightBoundingRect(lab);
+                // In the arrow's direction, wholly outside the reference circle (and the tip), a
+                // gap away: its ink's nearest corner lies beyond the circle's tangent there.
+                const double gap = small * 0.15;
+                const double reach = std::abs(u.x()) * ink.width() / 2 + std::abs(u.y()) * ink.height() / 2;
+                const QPointF inkCentre = cl.center + u * (std::max(len, rr * cl.scale) + 2 * gap + reach);
+                // plot::text centres the advance box on `at`: the ink's centre sits that far off.
+                const QPointF inkOffset(ink.center().x() - w / 2, ink.center().y() - lfm.height() / 2 + lfm.ascent());
+                const QPointF at = inkCentre - inkOffset;
+                // Its ink, as plot::text places it, with room around it: labels closer than a
+                // quarter of their height read as one number ("1", "3", "2" as "132").
+                const QRectF lr = ink.translated(at.x() - w / 2, at.y() - lfm.height() / 2 + lfm.ascent()).adjusted(-gap, -gap, gap, gap);
                 // Position labels stay inside their cell, clear of each other and of its text.
                 bool clash = !cl.cell.intersected(r.row).contains(lr);
                 for (const auto& q : placed)

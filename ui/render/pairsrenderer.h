@@ -26,20 +26,36 @@ struct PairsCellLayout {
 };
 
 struct PairsRowLayout {
-    QRectF row;
+    QRectF row;                 // the configuration's share of the view (a row, or a cell of a grid)
     QRectF header;              // title, summary, legend
     bool summary = true;        // the summary fits (dropped, by rule, when it would squeeze the plots)
     bool cellText = true;       // each cell's text lines (dropped, by rule, when the circles would be tiny)
+    bool shortTitle = false;    // the title by its letter ("D" of "D: Sinusoidal"), to say "no room" beside it
+    bool legend = true;         // the positions' legend (rotating methods; dropped with the dials where none fits)
     std::vector<PairsCellLayout> cells;   // rotating methods
     QRectF curveText, curve, table, tableBar;  // other methods (empty rects when absent)
+    bool axisTitles = true;     // the curve's and table's axis titles (dropped, by rule, when a plot would be too small)
+    bool tableTitle = true;     // the table's title (dropped, by rule, after the axis titles)
+    double plotSide = 0;        // the smaller side of its smallest plot (a circle's diameter, a curve's or table's)
+    // What could not be drawn, in words, and where (a table left out, no room for any plot).
+    QString missing;
+    QRectF missingText;
 };
 
+// The configurations' pictures: one configuration a row while each one's plots are at least
+// minPlotSide (layout.h), else the grid of configurations whose smallest plot is largest. In each,
+// by rule: the summary goes when the header would take a third of the row; the cells' text lines
+// when the circles would be under three lines; a curve's sentence, then its axis titles, then the
+// curve and table side by side (stacked instead), then the table, when a plot would be under
+// minPlotSide; where nothing legible fits, a sentence says so (PairsRowLayout::missing).
 std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& result, const Theme& theme);
 
 // How many automatic pairs (DisplaySpec::autoPairs) a pair-vector view of this size shows for
-// `configs` configurations: four, or eight when eight circles in their best grid are at least
-// 85 % as large as four would be and each cell is as wide as its text lines (a wide and tall
-// pane then shows twice the frequencies instead of leaving its lower half empty).
+// `configs` configurations (laid out as layoutPairs lays out rotating ones): four; eight when
+// eight circles are at least 85 % as large as four and each cell is as wide as its text lines, or
+// when four would leave a quarter of the pane's height empty and eight stay legible, half as large
+// and as wide as their text's shorter forms; two or one when four circles would be under
+// minPlotSide (fewer dials rather than illegible ones).
 int automaticPairsFor(const QRectF& rect, int configs, const Theme& theme);
 
 // Colour of the k-th of n positions of interest (sequential, readable on the theme's background).

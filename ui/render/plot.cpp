@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace poslab::ui::plot {
 
@@ -122,6 +123,29 @@ QString tickLabel(double v, bool log) {
     return QString::number(v, 'g', 4);
 }
 
+QStringList tickLabels(const std::vector<double>& values, bool log) {
+    QStringList out;
+    bool exponent = false;
+    for (double v : values) {
+        out << tickLabel(v, log);
+        exponent = exponent || out.back().contains(QLatin1Char('e'));
+    }
+    if (!exponent) return out;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double v = values[i];
+        if (v == 0 || !std::isfinite(v)) continue;
+        int k = static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9));
+        double mantissa = v / std::pow(10.0, k);
+        // 9.99995 rounds to 10 at 4 digits: one more in the exponent.
+        if (std::abs(std::stod(QString::number(mantissa, 'g', 4).toStdString())) >= 10) {
+            ++k;
+            mantissa = v / std::pow(10.0, k);
+        }
+        out[qsizetype(i)] = QStringLiteral("%1e%2").arg(QString::number(mantissa, 'g', 4)).arg(k);
+    }
+    return out;
+}
+
 double lineHeight(const QFont& f) { return QFontMetricsF(f).height(); }
 
 namespace {
@@ -134,7 +158,9 @@ QRectF textAt(QPainter& p, const QPointF& at, const QString& raw, Align h, const
     if (h == Align::Center) x -= w / 2;
     if (h == Align::Right) x -= w;
     const QRectF r(x, at.y() - ht / 2, w, ht);
-    if (c.isValid()) {
+    const bool paint = layoutPaintsText();
+    if (!paint) {
+    } else if (c.isValid()) {
         p.save();
         p.setPen(c);
         p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, s);
@@ -145,7 +171,7 @@ QRectF textAt(QPainter& p, const QPointF& at, const QString& raw, Align h, const
     // The report holds the text's ink (what could cover other ink), not its line box.
     if (layoutCapturing() && !s.isEmpty())
         layoutRecord(p, LayoutItemKind::Text, fm.tightBoundingRect(s).translated(r.left(), r.top() + fm.ascent()), s,
-                     elided || s.contains(QChar(0x2026)));
+                     elided || s.contains(QChar(0x2026)), paint);
     return r;
 }
 }  // namespace
@@ -202,21 +228,37 @@ double wrappedText(QPainter& p, const QRectF& r, const QString& raw, const QColo
         text = lo > 0 ? s.left(cut).trimmed() + QStringLiteral("…") : QString();
         if (text.isEmpty()) return 0.0;
     }
-    p.save();
-    p.setPen(c);
     QRectF used;
-    p.drawText(r, flags, text, &used);
-    p.restore();
-    layoutRecord(p, LayoutItemKind::Text, used, text, false);
+    const bool paint = layoutPaintsText();
+    if (paint) {
+        p.save();
+        p.setPen(c);
+        p.drawText(r, flags, text, &used);
+        p.restore();
+    } else {
+        used = p.boundingRect(r, flags, text);
+    }
+    layoutRecord(p, LayoutItemKind::Text, used, text, false, paint);
     return used.height();
 }
 
 QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel) {
+    return axesMargins(t, xLabel, yLabel, QFontMetricsF(t.smallFont()).horizontalAdvance(QStringLiteral("−0.0000")));
+}
+
+QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel, double tickW) {
     const double h = lineHeight(t.smallFont());
     const double hb = lineHeight(t.bodyFont());   // axis titles are in the body font
-    const QFontMetricsF fm(t.smallFont());
-    const double tickW = fm.horizontalAdvance(QStringLiteral("−0.0000"));
     return QMarginsF(tickW + 10 + (yLabel ? hb + 2 : 0), h * 0.6, h * 0.8, h + 6 + (xLabel ? hb + 2 : 0));
+}
+
+double tickLabelWidth(const Theme& t, double lo, double hi, bool log, int maxTicks) {
+    const QFontMetricsF fm(t.smallFont());
+    double w = 0;
+    // The widest over every tick count up to `maxTicks` (the axis may draw any of them).
+    for (int n = 2; n <= maxTicks; ++n)
+        for (const QString& s : tickLabels(ticks(lo, hi, n, log), log)) w = std::max(w, fm.horizontalAdvance(typeset(s)));
+    return w;
 }
 
 void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QString& xLabel,
@@ -236,7 +278,13 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
     QPen axisPen(t.foreground, t.axisWidth);
     double maxLabelW = 0;
     double lastY = -1e300, lastRight = -1e300;
-    for (double v : xt) {
+    // Labels of one axis stay a space apart (closer, "10" and "20" read as "1020").
+    const double gap = std::max(4.0, QFontMetricsF(t.smallFont()).horizontalAdvance(QLatin1Char(' ')));
+    const QStringList xLabels = tickLabels(xt, x.log), yLabels = tickLabels(yt, y.log);
+    std::optional<LayoutGroup> group;   // each axis' tick labels, one group
+    group.emplace();
+    for (std::size_t i = 0; i < xt.size(); ++i) {
+        const double v = xt[i];
         const double px = x.map(v);
         if (grid) {
             p.setPen(gridPen);
@@ -244,16 +292,18 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         }
         p.setPen(axisPen);
         p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 4));
-        const QString label = tickLabel(v, x.log);
+        const QString& label = xLabels[qsizetype(i)];
         const double w = QFontMetricsF(t.smallFont()).horizontalAdvance(label);
         // A label at the right end moves left to end with the plot (never past the figure's edge).
         const double cx = std::min(px, plot.right() - w / 2);
-        if (cx - w / 2 < lastRight + 4) continue;
+        if (cx - w / 2 < lastRight + gap) continue;
         lastRight = cx + w / 2;
         text(p, QPointF(cx, plot.bottom() + 4 + h / 2), label, Align::Center, t.muted);
     }
-    for (double v : yt) {
-        const double py = y.map(v);
+    group.reset();
+    group.emplace();
+    for (std::size_t i = 0; i < yt.size(); ++i) {
+        const double py = y.map(yt[i]);
         if (grid) {
             p.setPen(gridPen);
             p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
@@ -263,9 +313,10 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         // A label that would touch the previous one is left out (the tick stays).
         if (std::abs(py - lastY) < h * 0.9) continue;
         lastY = py;
-        const QRectF r = text(p, QPointF(plot.left() - 6, py), tickLabel(v, y.log), Align::Right, t.muted);
+        const QRectF r = text(p, QPointF(plot.left() - 6, py), yLabels[qsizetype(i)], Align::Right, t.muted);
         maxLabelW = std::max(maxLabelW, r.width());
     }
+    group.reset();
     p.setPen(axisPen);
     p.setBrush(Qt::NoBrush);
     p.drawRect(plot);

@@ -34,6 +34,10 @@ std::vector<std::int64_t> integerTicks(std::int64_t lo, std::int64_t hi, int max
 std::int64_t integerTickStep(std::int64_t lo, std::int64_t hi, int maxTicks);
 // Tick label: integers as integers, else up to 4 significant digits; log: 10^k as "1e5".
 QString tickLabel(double v, bool log = false);
+// The labels of one axis' ticks, written one way: as tickLabel() writes them when none needs an
+// exponent, else every one but 0 as mantissa e exponent ("1e0 … 1e5", "5e5, 1e6, 1.5e6"),
+// never "10000" beside "1e5".
+QStringList tickLabels(const std::vector<double>& values, bool log = false);
 
 enum class Align { Left, Center, Right };
 // Draws text with its anchor point at `p`: h-aligned as given, v-centred. Returns its rect.
@@ -59,6 +63,10 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
 
 // Margins that axes() needs around the plot for its tick labels and titles.
 QMarginsF axesMargins(const Theme& t, bool xLabel = true, bool yLabel = true);
+// The same for y tick labels at most `tickLabelWidth` wide (the widest of tickLabels()).
+QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel, double tickLabelWidth);
+// The width of the widest label of the ticks axes() draws for [lo, hi] with up to `maxTicks`.
+double tickLabelWidth(const Theme& t, double lo, double hi, bool log = false, int maxTicks = 30);
 
 // Arrow from `from` to `to` with a head of `head` pixels.
 void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head);

@@ -216,6 +216,12 @@ void renderPanel(QPainter& p, const PrecisionPanelLayout& l, const PrecisionConf
         renderHeatmap(p, l.heatmap, c.scoreError, t);
         p.restore();
     }
+    if (!l.heatmapLeftOut.isEmpty() && !c.scoreError.panels.empty()) {
+        p.setFont(t.smallFont());
+        plot::text(p, QPointF(l.heatmapLeftOut.left(), l.heatmapLeftOut.center().y()),
+                   fit(p, {QObject::tr("score error heatmap: no room at this size"), QObject::tr("heatmap: no room")}, l.heatmapLeftOut.width()),
+                   plot::Align::Left, t.muted);
+    }
     // Legend of the pairs (coloured), then the caption.
     p.setFont(t.smallFont());
     double lx = rect.left() + 8;
@@ -259,6 +265,15 @@ std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int config
             const double hh = area.height() * 0.4;
             l.heatmap = QRectF(area.left(), area.bottom() - hh, area.width(), hh);
             plots.setBottom(l.heatmap.top() - 6);
+        }
+        // Cells too small to read: the heatmap gives its room to the plots, a line says so.
+        if (!l.heatmap.isEmpty()) {
+            const QRectF cells = layoutHeatmap(l.heatmap, 1, t).front().image;
+            if (std::min(cells.width(), cells.height()) < minPlotSide(t)) {
+                l.heatmap = QRectF();
+                plots = area.adjusted(0, 0, 0, -smallH - 4);
+                l.heatmapLeftOut = QRectF(area.left() + 8, area.bottom() - smallH, area.width() - 16, smallH);
+            }
         }
         const double gap = 4, h = (plots.height() - 2 * gap) / 3;
         const auto sub = [&](int k) {

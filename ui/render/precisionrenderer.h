@@ -26,6 +26,9 @@ namespace poslab::ui {
 // the score error heatmap's rectangle (empty when left out), the caption's top.
 struct PrecisionPanelLayout {
     QRectF column, angle, cos, log, heatmap;
+    // Where a line says the score error heatmap is left out (no room for legible cells: its
+    // cells would be under minPlotSide, layout.h); empty when it is drawn.
+    QRectF heatmapLeftOut;
     double captionTop = 0;
 };
 std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int configs, const Theme& theme);

@@ -505,7 +505,7 @@ void MainWindow::updateOutput(bool recompute) {
     r.logical = resolution < dpr;
     r.theme = heatmap_->theme();
     DisplaySpec d = scheduler_.display();
-    d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells, heatmapHasSinkStrip(s));
+    d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells, heatmapHasSinkStrip(s), panels - static_cast<int>(s.methods.size()));
     if (resolution < dpr) d.heatmapCells = std::max(16, static_cast<int>(d.heatmapCells / dpr));
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * resolution), 64, 2048);
     // At most 128 blocks per axis in the window: each one costs a score in the dtype and one in

@@ -116,6 +116,18 @@ struct Sweep {
     std::function<void(std::int64_t d, Eigen::Index k, double& c, double& s)> exact;
 };
 
+// The Angle32 sweep over float32 frequencies w: its fallback is the direct evaluation
+// f32(cos/sin(f32(f32(d)·f32(w_i)))).
+Sweep angle32Sweep(const Vector& w) {
+    Sweep sw{w, {}, Trig::Angle32, {}};
+    sw.exact = [w](std::int64_t d, Eigen::Index i, double& c, double& sn) {
+        const double x = static_cast<double>(static_cast<float>(static_cast<float>(d) * static_cast<float>(w[i])));
+        c = roundTo(Precision::Float32, std::cos(x));
+        sn = roundTo(Precision::Float32, std::sin(x));
+    };
+    return sw;
+}
+
 // 0 where every value within eps of v rounds to the same float32, else 1 (64-bit lanes only,
 // so that the loops vectorise).
 inline std::int64_t roundsApart(double v, double eps) {
@@ -606,12 +618,7 @@ void xposFloat32Rows(const XposParams& xp, const Matrix& q, const Matrix& k, con
         for (std::int64_t t = 0; t < B; ++t)
             T[j * static_cast<std::size_t>(B) + static_cast<std::size_t>(t)] = expBelowZero(std::max(static_cast<double>(t) * g[i], -700.0));
     }
-    Sweep sw{inv, {}, Trig::Angle32, {}};
-    sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
-        const double x = static_cast<double>(static_cast<float>(static_cast<float>(d) * static_cast<float>(inv[i])));
-        c = roundTo(Precision::Float32, std::cos(x));
-        sn = roundTo(Precision::Float32, std::sin(x));
-    };
+    const Sweep sw = angle32Sweep(inv);
     forEachRun(u, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
         sweepRunTwo(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {
             // Per call (the two threads call it at once): the block's scales and rows on the stack.
@@ -773,12 +780,7 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         const TransformerXLWeights wt = transformerXLWeights(tp);
         const Vector coef = wt.w_r.transpose() * (q.row(0).transpose() + wt.v);
         Vector mv = Vector::Zero(static_cast<Eigen::Index>(mapped.size()));
-        Sweep sw{w, {}, Trig::Angle32, {}};
-        sw.exact = [&](std::int64_t d, Eigen::Index i, double& c, double& sn) {
-            const double x = static_cast<double>(static_cast<float>(static_cast<float>(d) * static_cast<float>(w[i])));
-            c = roundTo(Precision::Float32, std::cos(x));
-            sn = roundTo(Precision::Float32, std::sin(x));
-        };
+        const Sweep sw = angle32Sweep(w);
         // On two threads: this float32 sweep (its guard and Taylor correction) is the slowest.
         forEachRun(mapped, [&](Eigen::Index idx, std::int64_t first, std::int64_t len) {
             sweepRunTwo(sw, first, len, [&](Eigen::Index i, const double* C, const double* S, std::int64_t b0, std::int64_t m) {

@@ -6,6 +6,7 @@
 #include "ui/model/compute.h"
 #include "ui/render/heatmaprenderer.h"
 #include "ui/render/layout.h"
+#include "ui/render/plot.h"
 #include "ui/views/views.h"
 
 #include <QFileInfo>
@@ -351,7 +352,7 @@ private Q_SLOTS:
             if (item.kind == LayoutItemKind::Text && item.rect.top() >= l[0].sink.bottom() && item.rect.left() >= l[0].sink.left() - 6 &&
                 item.rect.right() <= l[0].sink.right() + 6 && item.rect.top() < l[0].sink.bottom() + 4 + d.heatmapCells)
                 under << item.text;
-        for (double v : ticks) QVERIFY2(under.contains(sinkStripLabel(v)), qPrintable(under.join(QLatin1Char('|'))));
+        for (const QString& label : sinkStripLabels(ticks)) QVERIFY2(under.contains(label), qPrintable(under.join(QLatin1Char('|'))));
         const QStringList problems = layoutProblems(report);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
         // The row with the largest p_sink reaches past two thirds of the strip; its colour there.
@@ -368,7 +369,8 @@ private Q_SLOTS:
     // 1.5 times it (the bars fill at least two thirds), labels distinct.
     void sinkStripTicksFitTheLargest_data() {
         QTest::addColumn<double>("most");
-        for (double v : {1.0, 0.999, 0.5, 0.3333, 0.0101, 0.0123, 0.002, 0.0007, 3.1e-5, 1e-9})
+        // 0.0009 and 0.00095: a scale 0, 5e-4, 1e-3 (either side of 0.001, one way of writing).
+        for (double v : {1.0, 0.999, 0.5, 0.3333, 0.0101, 0.0123, 0.002, 0.0009, 0.00095, 0.0007, 3.1e-5, 1e-9})
             QTest::newRow(qPrintable(QString::number(v, 'g', 4))) << v;
     }
     void sinkStripTicksFitTheLargest() {
@@ -378,8 +380,19 @@ private Q_SLOTS:
         QCOMPARE(t[0], 0.0);
         QVERIFY(std::abs(t[2] - 2 * t[1]) <= 1e-15 * t[2]);
         QVERIFY2(t[2] >= most && t[2] <= most * 1.5 + 1e-300, qPrintable(QString::number(t[2])));
-        QStringList labels;
-        for (double v : t) labels << sinkStripLabel(v);
+        QStringList labels = sinkStripLabels(t);
+        // Written one way (the check every figure's axis labels pass: layoutProblems).
+        LayoutReport one;
+        {
+            QImage img(600, 40, QImage::Format_ARGB32_Premultiplied);
+            QPainter p(&img);
+            LayoutCapture capture(one);
+            LayoutGroup group;
+            for (qsizetype k = 0; k < labels.size(); ++k) plot::text(p, QPointF(40 + 150 * double(k), 20), labels[k]);
+        }
+        QCOMPARE(one.items.size(), std::size_t(3));
+        const QStringList problems = layoutProblems(one);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
         labels.removeDuplicates();
         QCOMPARE(labels.size(), 3);
         // The labels fit under the strip, a space apart.

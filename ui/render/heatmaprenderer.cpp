@@ -375,12 +375,20 @@ std::vector<double> sinkStripTicks(double maxMass) {
     return {0.0, half, maxMass};
 }
 
+namespace {
 QString sinkStripLabel(double v) {
     if (v == 0 || std::abs(v) >= 1e-3 || !std::isfinite(v)) return plot::tickLabel(v);
     int e = static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9));
     double mant = std::round(v / std::pow(10.0, e) * 100) / 100;
     if (std::abs(mant) >= 10) mant /= 10, ++e;
     return QString::number(mant, 'g', 3) + QStringLiteral("e") + QString::number(e);
+}
+}  // namespace
+
+QStringList sinkStripLabels(const std::vector<double>& ticks) {
+    QStringList labels;
+    for (double v : ticks) labels << sinkStripLabel(v);
+    return plot::labelsOneWay(ticks, labels);
 }
 
 ColorScale heatmapScale(const HeatmapPanel& panel) {
@@ -471,11 +479,12 @@ void drawSinkStrip(QPainter& p, const HeatmapPanelLayout& l, const HeatmapPanel&
     const double y = l.sink.bottom() + 4 + m.small / 2;
     p.setPen(QPen(t.foreground, t.axisWidth));
     std::optional<LayoutGroup> group(std::in_place);
+    const QStringList labels = sinkStripLabels(ticks);
     for (std::size_t k = 0; k < ticks.size(); ++k) {
         const double x = l.sink.left() + l.sink.width() * ticks[k] / scale;
         p.drawLine(QPointF(x, l.sink.bottom()), QPointF(x, l.sink.bottom() + 3));
         const plot::Align a = k == 0 ? plot::Align::Left : k + 1 == ticks.size() ? plot::Align::Right : plot::Align::Center;
-        plot::text(p, QPointF(x, y), sinkStripLabel(ticks[k]), a, t.muted);
+        plot::text(p, QPointF(x, y), labels[qsizetype(k)], a, t.muted);
     }
     group.reset();
     if (!l.compact) {

@@ -66,9 +66,10 @@ bool heatmapHasSinkStrip(const SceneParams& scene);
 // smallest of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k that reaches it (so the largest bar fills at
 // least two thirds of the strip); {0, 0.5, 1} when maxMass ≤ 0 or is not finite.
 std::vector<double> sinkStripTicks(double maxMass);
-// A sink strip tick's label: as the other tick labels (4 significant digits), below 0.001 in a
-// short exponent form ("1.5e-4").
-QString sinkStripLabel(double v);
+// The sink strip ticks' labels: as the other tick labels (4 significant digits), below 0.001 in a
+// short exponent form ("1.5e-4"); written one way (plot::labelsOneWay): when one needs an exponent
+// every one but 0 has one ("5e-4, 1e-3", never "5e-4" beside "0.001").
+QStringList sinkStripLabels(const std::vector<double>& ticks);
 
 // Cells per axis the view should ask for: the shorter side of the cells' rectangle in device
 // pixels (>= 16).

@@ -125,11 +125,12 @@ QString tickLabel(double v, bool log) {
 
 QStringList tickLabels(const std::vector<double>& values, bool log) {
     QStringList out;
-    bool exponent = false;
-    for (double v : values) {
-        out << tickLabel(v, log);
-        exponent = exponent || out.back().contains(QLatin1Char('e'));
-    }
+    for (double v : values) out << tickLabel(v, log);
+    return labelsOneWay(values, out);
+}
+
+QStringList labelsOneWay(const std::vector<double>& values, QStringList out) {
+    const bool exponent = std::any_of(out.begin(), out.end(), [](const QString& s) { return s.contains(QLatin1Char('e')); });
     if (!exponent) return out;
     for (std::size_t i = 0; i < values.size(); ++i) {
         const double v = values[i];

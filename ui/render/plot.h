@@ -38,6 +38,9 @@ QString tickLabel(double v, bool log = false);
 // exponent, else every one but 0 as mantissa e exponent ("1e0 … 1e5", "5e5, 1e6, 1.5e6"),
 // never "10000" beside "1e5".
 QStringList tickLabels(const std::vector<double>& values, bool log = false);
+// The rule of tickLabels() for labels written another way first (`labels[i]` writes `values[i]`):
+// unchanged when none has an exponent, else every one but 0 as mantissa e exponent.
+QStringList labelsOneWay(const std::vector<double>& values, QStringList labels);
 
 enum class Align { Left, Center, Right };
 // Draws text with its anchor point at `p`: h-aligned as given, v-centred. Returns its rect.

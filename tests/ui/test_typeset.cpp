@@ -1,6 +1,7 @@
 // Prose is typeset (ui/render/typeset.h): sub- and superscripts written "θ_i", "R_{n−m}",
 // "x^{2}" reach people as "θᵢ", "Rₙ₋ₘ", "x²", identifiers (rotary_dim) stay as written; and no
-// text any figure or demonstration slide draws holds a raw "_{", "^{" or "x_i".
+// text any figure or demonstration slide draws holds a raw "_{", "^{" or "x_i"; no figure text
+// holds a caret at all (an exponent without Unicode forms, "base^(2i/r)", is drawn raised).
 #include "core/demonstrations.h"
 #include "ui/io/export.h"
 #include "ui/render/typeset.h"
@@ -28,6 +29,7 @@ private Q_SLOTS:
         QTest::newRow("braced_group") << "R_{n−m} q" << "Rₙ₋ₘ q";
         QTest::newRow("combining_mark_base") << "q̃_j k̃_j*" << "q̃ⱼ k̃ⱼ*";
         QTest::newRow("superscript_group") << "e^{i(m−n)θ}" << "eⁱ⁽ᵐ⁻ⁿ⁾ᶿ";
+        QTest::newRow("capital_superscript_group") << "Key table a^{K}" << "Key table aᴷ";
         QTest::newRow("identifier_kept") << "rotary_dim and inv_freq" << "rotary_dim and inv_freq";
         QTest::newRow("long_base_kept") << "theta_i" << "theta_i";
         QTest::newRow("word_subscript_kept") << "n_heads" << "n_heads";
@@ -56,7 +58,7 @@ private Q_SLOTS:
         for (const auto& [view, report] : testsupport::everyFigureLayout(scene)) {
             QVERIFY(!report.items.empty());
             for (const auto& item : report.items)
-                if (hasRawScript(item.text)) raw << view + QStringLiteral(": ") + item.text;
+                if (hasRawScript(item.text) || item.text.contains(QLatin1Char('^'))) raw << view + QStringLiteral(": ") + item.text;
         }
         QVERIFY2(raw.isEmpty(), qPrintable(raw.join(QLatin1Char('\n'))));
     }

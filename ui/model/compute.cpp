@@ -240,14 +240,14 @@ void computeBiasPairs(const SceneParams& scene, const ScoreParams& p, PairsConfi
             s.y.push_back(static_cast<double>(idx(0, static_cast<Eigen::Index>(j))));
         }
         out.curves.push_back(std::move(s));
-        out.curveTitle = QObject::tr("Row of a^K used: clip(j − i, −%1, %1) + %1").arg(sp.max_relative_position);
+        out.curveTitle = QObject::tr("Row of a^{K} used: clip(j − i, −%1, %1) + %1").arg(sp.max_relative_position);
         out.curveXLabel = QObject::tr("relative position j − i");
         out.curveYLabel = QObject::tr("row");
         const Positions rows = samplePositions(2 * sp.max_relative_position + 1, d.tableRows);
         out.table = shawKeyRows(sp, rows);
         for (std::int64_t r : rows) out.tableRows.push_back(r - sp.max_relative_position);
         sampleTableColumns(out, d);
-        out.tableTitle = QObject::tr("Key table a^K (added to k_j)");
+        out.tableTitle = QObject::tr("Key table a^{K} (added to k_j)");
         out.tableRowLabel = QObject::tr("j − i");
         out.tableColLabel = QObject::tr("channel");
         break;

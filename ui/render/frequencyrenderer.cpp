@@ -319,7 +319,7 @@ FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& res
         const QStringList lines = notes(result, mode, dropped);
         if (lines.isEmpty()) return 4.0;
         double h = 4;
-        for (const auto& n : lines) h += fm.boundingRect(QRectF(0, 0, rect.width() - 12, 1000), Qt::TextWordWrap, n).height() + 2;
+        for (const auto& n : lines) h += plot::wrappedTextHeight(t.smallFont(), rect.width() - 12, n) + 2;
         return h;
     };
     double lo = std::numeric_limits<double>::infinity(), hi = 0;

@@ -3,8 +3,10 @@
 #include "ui/render/layout.h"
 #include "ui/render/typeset.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QFontMetricsF>
 #include <QPainterPath>
+#include <QTextDocument>
 
 #include <algorithm>
 #include <cmath>
@@ -207,10 +209,81 @@ void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,
     p.restore();
 }
 
+namespace {
+// An exponent typeset() leaves as written ("base^(2i/r)": a script without Unicode forms) as
+// rich text: the group raised and smaller (<sup>), its parentheses dropped; nullopt without one.
+// `plain`: what the reader sees, without the caret and the parentheses ("1/base2i/r").
+std::optional<QString> superscriptHtml(const QString& s, QString* plain = nullptr) {
+    if (!s.contains(QStringLiteral("^(")) && !s.contains(QStringLiteral("^{"))) return std::nullopt;
+    QString html, text;
+    for (qsizetype i = 0; i < s.size(); ++i) {
+        const QChar c = s[i];
+        if (c == QLatin1Char('^') && i > 0 && i + 1 < s.size() && (s[i + 1] == QLatin1Char('(') || s[i + 1] == QLatin1Char('{'))) {
+            const QChar open = s[i + 1], close = open == QLatin1Char('(') ? QLatin1Char(')') : QLatin1Char('}');
+            int depth = 0;
+            qsizetype end = -1;
+            for (qsizetype j = i + 1; j < s.size() && end < 0; ++j) {
+                if (s[j] == open) ++depth;
+                else if (s[j] == close && --depth == 0) end = j;
+            }
+            if (end > i + 2) {
+                const QString group = s.mid(i + 2, end - i - 2);
+                html += QStringLiteral("<sup>") + group.toHtmlEscaped() + QStringLiteral("</sup>");
+                text += group;
+                i = end;
+                continue;
+            }
+        }
+        if (c == QLatin1Char('\n')) html += QStringLiteral("<br>");
+        else html += QString(c).toHtmlEscaped();
+        text += c;
+    }
+    if (plain) *plain = text;
+    return QStringLiteral("<span style=\"white-space: pre-wrap\">") + html + QStringLiteral("</span>");
+}
+
+void setUpDocument(QTextDocument& doc, const QFont& font, double width, const QString& html) {
+    doc.setDocumentMargin(0);
+    doc.setDefaultFont(font);
+    doc.setTextWidth(width);
+    doc.setHtml(html);
+}
+}  // namespace
+
+double wrappedTextHeight(const QFont& font, double width, const QString& raw) {
+    const QString s = typeset(raw);
+    if (const auto html = superscriptHtml(s)) {
+        QTextDocument doc;
+        setUpDocument(doc, font, width, *html);
+        return doc.size().height();
+    }
+    return QFontMetricsF(font).boundingRect(QRectF(0, 0, width, 1e6), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, s).height();
+}
+
 double wrappedText(QPainter& p, const QRectF& r, const QString& raw, const QColor& c) {
     // Text that does not fit the rectangle's height is shortened by rule (whole words, then "…"),
     // never drawn over what lies below it.
     const QString s = typeset(raw);
+    // An exponent with no Unicode form is drawn raised (rich text) where the whole text fits.
+    QString plain;
+    if (const auto html = superscriptHtml(s, &plain)) {
+        QTextDocument doc;
+        setUpDocument(doc, p.font(), r.width(), *html);
+        if (r.height() <= 0 || doc.size().height() <= r.height() + 0.5) {
+            const QRectF used(r.topLeft(), QSizeF(std::min(r.width(), doc.idealWidth()), doc.size().height()));
+            const bool paint = layoutPaintsText();
+            if (paint) {
+                p.save();
+                p.translate(r.topLeft());
+                QAbstractTextDocumentLayout::PaintContext ctx;
+                ctx.palette.setColor(QPalette::Text, c);
+                doc.documentLayout()->draw(&p, ctx);
+                p.restore();
+            }
+            layoutRecord(p, LayoutItemKind::Text, used, plain, false, paint);
+            return used.height();
+        }
+    }
     constexpr int flags = Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap;
     const QFontMetricsF fm(p.font());
     const auto heightOf = [&](const QString& x) { return fm.boundingRect(r, flags, x).height(); };

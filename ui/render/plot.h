@@ -55,7 +55,11 @@ QRectF text(QPainter& p, const QPointF& at, const FittedText& s, Align h, const 
 // Text rotated 90° counter-clockwise, centred at `at`.
 void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor& c);
 // Text wrapped into a rectangle (top-left aligned); returns the height used.
+// An exponent typeset() cannot write in Unicode ("base^(2i/r)") is drawn as a real superscript
+// (raised, smaller, without its parentheses) and recorded without the caret.
 double wrappedText(QPainter& p, const QRectF& r, const QString& s, const QColor& c);
+// The height wrappedText() takes for `s` in `font` at `width` (no height limit).
+double wrappedTextHeight(const QFont& font, double width, const QString& s);
 
 // Frame with ticks and grid: x along the bottom, y along the left, labels from the theme.
 void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QString& xLabel,

@@ -20,8 +20,8 @@ const QHash<QChar, QChar>& subscripts() {
 const QHash<QChar, QChar>& superscripts() {
     static const QHash<QChar, QChar> m = [] {
         QHash<QChar, QChar> h;
-        const QString from = QStringLiteral("0123456789+-−=()abcdefghijklmnoprstuvwxyzθ");
-        const QString to = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᶿ");
+        const QString from = QStringLiteral("0123456789+-−=()abcdefghijklmnoprstuvwxyzθABDEGHIJKLMNOPRTUVW");
+        const QString to = QStringLiteral("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᶿᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂ");
         for (qsizetype i = 0; i < from.size(); ++i) h.insert(from[i], to[i]);
         return h;
     }();

@@ -338,10 +338,25 @@ private Q_SLOTS:
                                 .arg(bar.rect.width())
                                 .arg(bar.rect.height());
         }
+        // A legend's entries are written in full: a legend wraps, moves or takes another row
+        // before it shortens one (the decay chart's "A: RoPE…" beside room below it).
+        for (const auto& legend : report.items) {
+            if (legend.kind != LayoutItemKind::Legend) continue;
+            for (const auto& item : report.items)
+                if (item.kind == LayoutItemKind::Text && item.elided && item.view == legend.view && legend.rect.contains(item.rect.center()))
+                    problems << QStringLiteral("legend entry abbreviated: %1 \"%2\"").arg(item.view, item.text);
+        }
         // With text × 1.5 there, a label may take a shorter form, never be cut mid-word ("…").
         if (kScreens[screen].width >= 1920 && configs <= 2)
             for (const auto& item : report.items)
                 if (item.text.contains(QChar(0x2026))) problems << QStringLiteral("cut mid-word: %1 \"%2\"").arg(item.view, item.text);
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            ExportRequest png = r;
+            png.format = ExportFormat::Png;
+            QString error;
+            QVERIFY2(exportToFile(QStringLiteral("%1/figure_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, png, &error),
+                     qPrintable(error));
+        }
         // The first six problems (POSLAB_ALL_PROBLEMS=1: every one).
         const qsizetype shown = qEnvironmentVariableIsSet("POSLAB_ALL_PROBLEMS") ? problems.size() : 6;
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, shown).join(QLatin1Char('\n'))));

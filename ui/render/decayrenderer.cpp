@@ -3,6 +3,7 @@
 #include "ui/model/sceneparams.h"
 #include "ui/render/layout.h"
 #include "ui/render/plot.h"
+#include "ui/render/typeset.h"
 
 #include <QChart>
 #include <QFontMetricsF>
@@ -10,6 +11,7 @@
 #include <QTextDocument>
 #include <QGraphicsTextItem>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsItemGroup>
 #include <QAreaSeries>
 #include <QGraphicsLayout>
 #include <QLegend>
@@ -269,21 +271,50 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
     };
     // Linear axes have ticks at nice steps anchored at 0 (Qt Charts' dynamic ticks). The distance
-    // axis ends where the data ends; the value axis ends half a step beyond its outermost ticks,
-    // so that its first label sits above the distance axis's first label, never on it.
+    // axis ends where the data ends; so does the value axis, a label's height beyond (setY).
     const auto setTicks = [](QValueAxis* a, double lo, double hi, double step) {
         if (a->tickType() != QValueAxis::TicksDynamic) a->setTickType(QValueAxis::TicksDynamic);
         if (a->tickAnchor() != 0.0) a->setTickAnchor(0.0);
         if (a->tickInterval() != step) a->setTickInterval(step);
         if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
     };
-    const auto niceStep = [](double lo, double hi) {
-        const NiceRange n = niceRange(lo, hi, 6);
+    const auto niceStep = [](double lo, double hi, int ticks) {
+        const NiceRange n = niceRange(lo, hi, ticks);
         return (n.hi - n.lo) / std::max(1, n.ticks - 1);
     };
+    // The value labels stay apart (layout.h: a quarter of their height; here more than half):
+    // up to 6 ticks, fewer where the plot, the chart less its title, margins, distance labels and
+    // axis title (an estimate on the generous side), is too short for them.
+    // renderDecay() lays the chart out once and tells the plot's and a tick label's real heights
+    // (the properties below); until then, estimates.
+    const double body = QFontMetricsF(t.bodyFont()).height();
+    const QVariant measuredPlot = chart->property("poslabPlotHeight"), measuredLabel = chart->property("poslabLabelHeight");
+    const double plotH = measuredPlot.isValid() ? measuredPlot.toDouble()
+                         : chart->size().height() <= 0
+                             ? 0.0
+                             : chart->size().height() - 8 - (chart->title().isEmpty() ? 0.0 : titleH * 1.6) - small * 1.5 - body * 1.6 - 16;
+    const double labelH = measuredLabel.isValid() ? measuredLabel.toDouble() : small * 1.3;
     const auto setY = [&](QValueAxis* a, double lo, double hi) {
-        const double step = niceStep(lo, hi);
-        setTicks(a, std::floor(lo / step) * step - step / 2, std::ceil(hi / step) * step + step / 2, step);
+        // The axis ends where the data ends, a label's height beyond it (in value units), so that
+        // its lowest label sits above the distance axis's first label, never on it.
+        const double pad = plotH > labelH * 4 ? (hi - lo) * labelH * 0.8 / (plotH - labelH * 1.6) : (hi - lo) * 0.08;
+        double from = lo - pad, to = hi + pad;
+        double step = niceStep(lo, hi, 6);
+        for (int n = 5; n >= 2 && plotH > 0; --n) {
+            if (plotH * step / (to - from) >= labelH * 1.3) break;
+            step = std::max(step, niceStep(lo, hi, n));
+        }
+        // Fewer than two ticks inside: the axis reaches out to the ticks around the data, half a
+        // step beyond them.
+        if (std::floor(to / step) - std::ceil(from / step) < 1) {
+            from = std::floor(lo / step) * step - step / 2;
+            to = std::ceil(hi / step) * step + step / 2;
+        }
+        // A tick in the room beyond the data keeps that room beyond it (its label clear of the
+        // distance axis's labels).
+        if (const double first = std::ceil(from / step) * step; first < lo) from = std::min(from, first - pad);
+        if (const double last = std::floor(to / step) * step; last > hi) to = std::max(to, last + pad);
+        setTicks(a, from, to, step);
     };
     // Distance ticks: integers (multiples of a 1, 2, 5 × 10^k step >= 1) inside the window.
     const auto setDistance = [](QValueAxis* a, double lo, double hi) {
@@ -408,37 +439,178 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
 }
 
+namespace {
+
+// A figure's legend: every entry of the chart's own legend (its line drawn as the series
+// draws it: solid score, dashed bound, dash-dotted stop) in full, flowed into as many centred rows
+// under the chart as the width needs. An entry is shortened by rule (fitText) only when it alone
+// is wider than the figure.
+struct FigureLegend {
+    struct Entry {
+        QString name;
+        QPen pen;
+        double width = 0;   // sample, gap and text
+    };
+    std::vector<Entry> entries;
+    std::vector<std::vector<std::size_t>> rows;
+    double marker = 0, gap = 0, spacing = 0, line = 0;
+    double height() const { return rows.empty() ? 0.0 : double(rows.size()) * line + 2 * gap; }
+};
+
+FigureLegend figureLegend(QChart* chart, const Theme& t, double width) {
+    FigureLegend l;
+    const QFontMetricsF fm(t.smallFont());
+    l.line = fm.height();
+    l.marker = l.line * 1.5;
+    l.gap = l.line * 0.3;
+    l.spacing = l.line;
+    // The chart's legend entries: its line series (the bands, area series, have none).
+    for (QAbstractSeries* series : chart->series()) {
+        auto* line = qobject_cast<QLineSeries*>(series);
+        if (!line || series->type() == QAbstractSeries::SeriesTypeArea || series->name().isEmpty()) continue;
+        l.entries.push_back({series->name(), line->pen(), l.marker + l.gap + fm.horizontalAdvance(typeset(series->name()))});
+    }
+    double used = 0;
+    for (std::size_t i = 0; i < l.entries.size(); ++i) {
+        const double w = l.entries[i].width;
+        if (l.rows.empty() || used + l.spacing + w > width) {
+            l.rows.push_back({i});
+            used = w;
+        } else {
+            l.rows.back().push_back(i);
+            used += l.spacing + w;
+        }
+    }
+    return l;
+}
+
+void drawFigureLegend(QPainter& p, const QRectF& area, const FigureLegend& l, const Theme& t) {
+    if (l.rows.empty()) return;
+    p.save();
+    p.setFont(t.smallFont());
+    QRectF all;
+    double y = area.top() + l.gap;
+    for (const auto& row : l.rows) {
+        double w = -l.spacing;
+        for (std::size_t i : row) w += l.spacing + std::min(l.entries[i].width, area.width());
+        double x = area.left() + std::max(0.0, (area.width() - w) / 2);
+        const double yc = y + l.line / 2;
+        for (std::size_t i : row) {
+            const auto& e = l.entries[i];
+            QPen pen = e.pen;
+            pen.setCapStyle(Qt::FlatCap);
+            p.setPen(pen);
+            p.drawLine(QPointF(x, yc), QPointF(x + l.marker, yc));
+            const double textW = std::min(e.width, area.width()) - l.marker - l.gap;
+            const QRectF r = plot::text(p, QPointF(x + l.marker + l.gap, yc), fitText(e.name, t.smallFont(), textW), plot::Align::Left,
+                                        t.foreground);
+            // The legend holds each entry's line box and its ink (which may overhang the box).
+            const QFontMetricsF fm(p.font());
+            const QString shown = typeset(fitText(e.name, t.smallFont(), textW).text);
+            all = all.united(QRectF(x, y, r.right() - x, l.line)).united(fm.tightBoundingRect(shown).translated(r.left(), r.top() + fm.ascent()));
+            x += std::min(e.width, area.width()) + l.spacing;
+        }
+        y += l.line;
+    }
+    layoutRecord(p, LayoutItemKind::Legend, all.adjusted(-1, -1, 1, 1));
+    p.restore();
+}
+
+}  // namespace
+
 // The chart as the window's QChartView shows it: configureDecayChart(), laid out (outside a
 // running event loop Qt Charts does not lay itself out: without this its axes, title and legend
-// would be missing), then painted; with layout capture on, what Qt Charts placed is recorded.
+// would be missing), then painted; with layout capture on, what Qt Charts placed is recorded. The
+// legend is the figure's own (figureLegend: every entry in full, in as many rows as it needs),
+// under the chart, which keeps the rest of the height.
 void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {
     QGraphicsScene scene;
     auto* chart = new QChart;  // owned by the scene
     scene.addItem(chart);
     chart->setGeometry(QRectF(QPointF(0, 0), rect.size()));
     configureDecayChart(chart, result, theme);
+    const FigureLegend legend = figureLegend(chart, theme, rect.width() - 8);
+    chart->legend()->setVisible(false);
+    const QSizeF chartSize(rect.width(), std::max(1.0, rect.height() - legend.height()));
+    chart->setGeometry(QRectF(QPointF(0, 0), chartSize));
+    configureDecayChart(chart, result, theme);   // the title fitted to the chart's own height
+    chart->legend()->setVisible(false);
     // Laid out again once the fonts and labels are known: the first pass can squeeze the axes
-    // until Qt Charts cuts every label to "...".
-    for (int pass = 0; pass < 2 && chart->layout(); ++pass) {
-        chart->layout()->invalidate();
-        chart->layout()->activate();
+    // until Qt Charts cuts every label to "...". Then the value axis is set again for the plot's
+    // and its labels' real heights (the ticks apart, the lowest label clear of the distance axis).
+    const auto layOut = [&] {
+        for (int pass = 0; pass < 2 && chart->layout(); ++pass) {
+            chart->layout()->invalidate();
+            chart->layout()->activate();
+        }
+    };
+    layOut();
+    double labelHeight = 0;
+    for (QGraphicsItem* item : scene.items())
+        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+            text && text->isVisible() && item->parentItem() && item->parentItem()->type() == QGraphicsItemGroup::Type) {
+            const double m = text->document() ? text->document()->documentMargin() : 0.0;
+            labelHeight = std::max(labelHeight, text->boundingRect().height() - 2 * m);
+        }
+    if (labelHeight > 0 && chart->plotArea().height() > 0) {
+        chart->setProperty("poslabPlotHeight", chart->plotArea().height());
+        chart->setProperty("poslabLabelHeight", labelHeight);
+        configureDecayChart(chart, result, theme);
+        chart->legend()->setVisible(false);
+        layOut();
     }
-    scene.setSceneRect(QRectF(QPointF(0, 0), rect.size()));
-    painter.save();
-    painter.fillRect(rect, theme.background);
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    scene.render(&painter, rect, scene.sceneRect());
-    painter.restore();
-    if (layoutCapturing()) {
-        // What Qt Charts placed: the plot area, the legend, and every piece of text (title, tick
-        // labels, axis titles, legend entries). Qt Charts cuts a label that does not fit with "...".
-        const QPointF at = rect.topLeft();
-        // The view exists for its plot when some series has values (layout.h: a panel).
-        if (std::any_of(result.series.begin(), result.series.end(), [](const DecaySeries& s) { return s.error.isEmpty() && !s.distance.empty(); }))
-            layoutRecord(painter, LayoutItemKind::Panel, rect);
-        layoutRecord(painter, LayoutItemKind::Plot, chart->plotArea().translated(at));
-        if (chart->legend() && chart->legend()->isVisible())
-            layoutRecord(painter, LayoutItemKind::Legend, chart->legend()->geometry().translated(at));
+    scene.setSceneRect(QRectF(QPointF(0, 0), chartSize));
+    // What Qt Charts placed as text (title, tick labels, axis titles): recorded after painting;
+    // the tick labels of one axis (one item group) as one LayoutGroup. Without text painting
+    // (LayoutCapture::setPaintText) the text is hidden, so that the image shows what it covers.
+    // Qt Charts writes its tick values as it adds up the steps ("-5.551e-17" for 0) and with one
+    // printf format ("1e-05" beside "0.001"): each axis' labels are rewritten by the rule of every
+    // other axis (plot::tickLabels: 4 significant digits, one way), a value within a billionth of
+    // a step of 0 as 0; each keeps its place against its tick (right-aligned on the value axis,
+    // centred on the distance axis).
+    {
+        std::vector<QGraphicsItem*> groups;
+        for (QGraphicsItem* item : scene.items())
+            if (item->isVisible() && item->type() == QGraphicsItemGroup::Type) groups.push_back(item);
+        for (QGraphicsItem* g : groups) {
+            std::vector<QGraphicsTextItem*> labels;
+            std::vector<double> values;
+            bool numbers = true;
+            for (QGraphicsItem* child : g->childItems()) {
+                auto* text = dynamic_cast<QGraphicsTextItem*>(child);
+                if (!text || !text->isVisible()) continue;
+                bool ok = false;
+                const double v = text->toPlainText().replace(QChar(0x2212), QLatin1Char('-')).toDouble(&ok);
+                numbers = numbers && ok && std::isfinite(v);
+                labels.push_back(text);
+                values.push_back(v);
+            }
+            if (!numbers || labels.size() < 2) continue;
+            double step = std::numeric_limits<double>::infinity();
+            for (std::size_t i = 1; i < values.size(); ++i)
+                if (values[i] != values[i - 1]) step = std::min(step, std::abs(values[i] - values[i - 1]));
+            for (double& v : values)
+                if (std::isfinite(step) && std::abs(v) < step * 1e-9) v = 0;
+            const QStringList written = plot::tickLabels(values);
+            bool vertical = true;
+            for (auto* text : labels) vertical = vertical && std::abs(text->sceneBoundingRect().right() - labels.front()->sceneBoundingRect().right()) < 1;
+            for (std::size_t i = 0; i < labels.size(); ++i) {
+                if (labels[i]->toPlainText() == written[qsizetype(i)]) continue;
+                const double before = labels[i]->boundingRect().width();
+                labels[i]->setPlainText(written[qsizetype(i)]);
+                const double shift = before - labels[i]->boundingRect().width();
+                labels[i]->moveBy(vertical ? shift : shift / 2, 0);
+            }
+        }
+    }
+    struct Placed {
+        QString text;
+        QRectF box;
+        const QGraphicsItem* group;
+    };
+    std::vector<Placed> placed;
+    const bool capturing = layoutCapturing(), paintText = layoutPaintsText();
+    if (capturing) {
         for (QGraphicsItem* item : scene.items()) {
             if (!item->isVisible()) continue;
             QString text;
@@ -454,8 +626,37 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
                 continue;
             }
             if (text.isEmpty()) continue;
-            const bool elided = text.contains(QStringLiteral("...")) || text.contains(QChar(0x2026));
-            layoutRecord(painter, LayoutItemKind::Text, box.translated(at), text, elided);
+            const QGraphicsItem* parent = item->parentItem();
+            placed.push_back({text, box, parent && parent->type() == QGraphicsItemGroup::Type ? parent : nullptr});
+            if (!paintText) item->setVisible(false);
+        }
+    }
+    painter.save();
+    painter.fillRect(rect, theme.background);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    scene.render(&painter, QRectF(rect.topLeft(), chartSize), scene.sceneRect());
+    drawFigureLegend(painter, QRectF(rect.left() + 4, rect.top() + chartSize.height(), rect.width() - 8, legend.height()), legend, theme);
+    painter.restore();
+    if (capturing) {
+        const QPointF at = rect.topLeft();
+        // The view exists for its plot when some series has values (layout.h: a panel).
+        if (std::any_of(result.series.begin(), result.series.end(), [](const DecaySeries& s) { return s.error.isEmpty() && !s.distance.empty(); }))
+            layoutRecord(painter, LayoutItemKind::Panel, rect);
+        layoutRecord(painter, LayoutItemKind::Plot, chart->plotArea().translated(at));
+        // Qt Charts cuts a label that does not fit with "...".
+        const auto record = [&](const Placed& x) {
+            const bool elided = x.text.contains(QStringLiteral("...")) || x.text.contains(QChar(0x2026));
+            layoutRecord(painter, LayoutItemKind::Text, x.box.translated(at), x.text, elided, paintText);
+        };
+        std::vector<const QGraphicsItem*> groups;   // in the order they first appear
+        for (const Placed& x : placed) {
+            if (!x.group) record(x);
+            else if (std::find(groups.begin(), groups.end(), x.group) == groups.end()) groups.push_back(x.group);
+        }
+        for (const QGraphicsItem* g : groups) {
+            LayoutGroup group;
+            for (const Placed& x : placed)
+                if (x.group == g) record(x);
         }
     }
 }

@@ -17,11 +17,13 @@ namespace poslab::ui {
 namespace {
 
 // Text drawn into a box (QPainter::drawText) and recorded in the layout report (layout.h) as the
-// rectangle its ink takes, so that `figure layers -o F.json` carries the overview's `layout`.
-void drawRecordedText(QPainter& p, const QRectF& box, int flags, const QString& text) {
-    p.drawText(box, flags, text);
+// rectangle its ink takes, so that `figure layers -o F.json` carries the overview's `layout`;
+// left unpainted where the capture asks (LayoutCapture::setPaintText: the ink check).
+void drawRecordedText(QPainter& p, const QRectF& box, int flags, const QString& text, bool elided = false) {
+    const bool paint = layoutPaintsText();
+    if (paint) p.drawText(box, flags, text);
     if (layoutCapturing() && !text.isEmpty())
-        layoutRecord(p, LayoutItemKind::Text, p.boundingRect(box, flags, text).intersected(box), text);
+        layoutRecord(p, LayoutItemKind::Text, p.boundingRect(box, flags, text).intersected(box), text, elided, paint);
 }
 
 }  // namespace
@@ -69,7 +71,20 @@ struct Geometry {
     // curve's plot area, which lines up with the bar plot; the x tick labels under it.
     QRectF tempBand, tempCaption, tempPlot;
     std::optional<AttentionParams> tuned;   // the tuned layers' attention (temperature_tuning)
+    // The legend line under the axis, or two lines (the entries; the chunked layers' note and the
+    // context) where one does not fit from the table's left edge to the plot's right.
+    bool legendTwoLines = false;
 };
+
+// The legend's parts (legendParts): which signals the rows show (RoPE, NoPE, NoPE with
+// temperature tuning), the chunked layers' note (empty: none), the context.
+struct LegendParts {
+    bool present[3] = {};
+    QString note, context;
+};
+LegendParts legendParts(const LayersPicture& pic, std::int64_t rows);
+// The entries' width (each: swatch, text, a line's height of space), and the note's and context's.
+double legendEntriesWidth(const LegendParts& l, const QFontMetricsF& fm, double lh);
 
 // The attention of the first shown layer with temperature tuning (a NoPE layer of Llama 4).
 std::optional<AttentionParams> tunedAttention(const LayerPattern& m, std::int64_t rows) {
@@ -106,6 +121,25 @@ QString headText(int c) {
     const char* heads[5] = {QT_TR_NOOP("layer"), QT_TR_NOOP("type"), QT_TR_NOOP("position"), QT_TR_NOOP("base, scaling"),
                             QT_TR_NOOP("sees")};
     return QObject::tr(heads[c]);
+}
+
+LegendParts legendParts(const LayersPicture& pic, std::int64_t rows) {
+    LegendParts l;
+    for (std::int64_t i = 0; i < rows; ++i) {
+        const LayerParams lp = layerParams(pic.model, i);
+        l.present[lp.rope ? 0 : lp.attention.temperature_tuning.empty() ? 1 : 2] = true;
+    }
+    if (firstLayerOfType(pic.model, LayerType::Chunked)) l.note = QObject::tr("chunked: fades, fewer queries see that far back");
+    l.context = QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context)));
+    return l;
+}
+
+double legendEntriesWidth(const LegendParts& l, const QFontMetricsF& fm, double lh) {
+    const QString names[] = {QObject::tr("RoPE"), QObject::tr("NoPE"), QObject::tr("NoPE, queries × τ(i) (temperature tuning)")};
+    double w = 0;
+    for (int k = 0; k < 3; ++k)
+        if (l.present[k]) w += lh * 1.1 + fm.horizontalAdvance(names[k]) + lh;
+    return w;
 }
 
 Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
@@ -169,6 +203,21 @@ Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
     g.plot = QRectF(g.table.right() + lh * 0.5, top, std::max(10.0, r.right() - 12 - lh * 1.2 - g.table.right() - lh * 0.5),
                     bottom - top);
     g.axis = QRectF(g.plot.left(), bottom, g.plot.width(), axisH);
+    // The legend line: on two lines where one would run past the plot from the table's left edge
+    // (the rows give up a line's height).
+    {
+        const LegendParts parts = legendParts(pic, g.rows);
+        const double one = legendEntriesWidth(parts, fm, lh) + (parts.note.isEmpty() ? 0.0 : fm.horizontalAdvance(parts.note) + lh) +
+                           fm.horizontalAdvance(parts.context);
+        if (g.rows > 0 && one + lh > g.plot.right() - g.table.left() && bottom - top - lh > static_cast<double>(g.rows)) {
+            g.legendTwoLines = true;
+            bottom -= lh;
+            g.rowH = std::max(1.0, (bottom - top) / static_cast<double>(g.rows));
+            g.table.setBottom(bottom);
+            g.plot.setBottom(bottom);
+            g.axis = QRectF(g.plot.left(), bottom, g.plot.width(), axisH + lh);
+        }
+    }
     if (!g.tempBand.isEmpty()) {
         // The curve under the bars (the same left and right ends), its τ labels left of it, the
         // caption left of those; the position labels on the band's last line.
@@ -220,10 +269,14 @@ void drawTemperature(QPainter& p, const Geometry& g, const LayersPicture& pic, c
         p.drawLine(QPointF(x, pr.top()), QPointF(x, pr.bottom()));
         const QString label = tickText(d);
         const double half = p.fontMetrics().horizontalAdvance(label) / 2 + 3;
-        if (x - half < lastRight || x + half > g.tempBand.right() + 4) continue;
-        lastRight = x + half;
+        // A label at the frame's corner starts there (left-aligned), clear of the τ labels that
+        // end left of the frame.
+        const bool corner = x - half + 3 < pr.left();
+        if ((!corner && x - half < lastRight) || x + half > g.tempBand.right() + 4) continue;
+        lastRight = corner ? pr.left() + 2 * half : x + half;
         p.setPen(t.muted);
-        drawRecordedText(p, QRectF(x - 40, pr.bottom() + 2, 80, sh), Qt::AlignHCenter | Qt::AlignTop, label);
+        if (corner) drawRecordedText(p, QRectF(pr.left(), pr.bottom() + 2, 80, sh), Qt::AlignLeft | Qt::AlignTop, label);
+        else drawRecordedText(p, QRectF(x - 40, pr.bottom() + 2, 80, sh), Qt::AlignHCenter | Qt::AlignTop, label);
     }
     // τ: round ticks, as many as fit a label height apart, at least the two ends.
     std::vector<double> ys = plot::ticks(tp.tauLo, tp.tauHi, std::max(2, static_cast<int>(pr.height() / (sh * 1.3))));
@@ -499,24 +552,22 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
         lastLabelRight = x + half;
         drawRecordedText(p, QRectF(x - 40, g.axis.top() + 2, 80, lh), Qt::AlignHCenter | Qt::AlignTop, tickText(d));
     }
-    // Legend under the axis.
-    const double ly = g.axis.top() + lh * 1.3;
-    double lx = g.plot.left();
-    bool present[3] = {};
-    for (std::int64_t i = 0; i < g.rows; ++i) {
-        const LayerParams lp = layerParams(pic.model, i);
-        present[lp.rope ? 0 : lp.attention.temperature_tuning.empty() ? 1 : 2] = true;
-    }
+    // Legend under the axis: the entries, the chunked layers' note, the context; moved left (as
+    // far as the table's edge) when it would run past the plot; on two lines where one does not
+    // fit even so (Geometry::legendTwoLines); the note shortened only where that leaves it no room.
+    double ly = g.axis.top() + lh * 1.3;
+    const LegendParts parts = legendParts(pic, g.rows);
+    const QFontMetricsF lfm(p.font());
+    const double entriesW = legendEntriesWidth(parts, lfm, lh);
+    const double tailW = (parts.note.isEmpty() ? 0.0 : lfm.horizontalAdvance(parts.note) + lh) + lfm.horizontalAdvance(parts.context);
+    // (A few pixels to spare: the entries advance by whole pixels.)
+    const auto startFor = [&](double width) { return std::max(g.table.left(), std::min(g.plot.left(), g.plot.right() - width - 4)); };
+    double lx = startFor(g.legendTwoLines ? entriesW : entriesW + tailW);
     const std::pair<QColor, QString> legend[] = {{ropeC, QObject::tr("RoPE")},
                                                  {nopeC, QObject::tr("NoPE")},
                                                  {tempC, QObject::tr("NoPE, queries × τ(i) (temperature tuning)")}};
-    // Under the plot; moved left (as far as the table's edge) when it would run past the plot.
-    double legendW = 0;
-    for (int k = 0; k < 3; ++k)
-        if (present[k]) legendW += lh * 1.1 + p.fontMetrics().horizontalAdvance(legend[k].second) + lh;
-    lx = std::max(g.table.left(), std::min(lx, g.plot.right() + lh - legendW));
     for (int k = 0; k < 3; ++k) {
-        if (!present[k]) continue;
+        if (!parts.present[k]) continue;
         const auto& [c, s] = legend[k];
         p.fillRect(QRectF(lx, ly + lh * 0.25, lh * 0.9, lh * 0.5), c);
         lx += lh * 1.1;
@@ -525,21 +576,22 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
         drawRecordedText(p, QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, s);
         lx += w + lh;
     }
-    if (firstLayerOfType(pic.model, LayerType::Chunked)) {
-        // What is left of the line after the context's text; elided when narrow.
-        const QString context = QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context)));
-        const double room = g.plot.right() - lx - p.fontMetrics().horizontalAdvance(context) - lh;
-        const QString note = p.fontMetrics().elidedText(QObject::tr("chunked: fades, fewer queries see that far back"),
-                                                        Qt::ElideRight, static_cast<int>(std::max(0.0, room)));
+    if (g.legendTwoLines) {
+        ly += lh;
+        lx = startFor(tailW);
+    }
+    if (!parts.note.isEmpty()) {
+        // What is left of the line after the context's text; elided when narrow (and so reported).
+        const double room = g.plot.right() - lx - p.fontMetrics().horizontalAdvance(parts.context) - lh;
+        const QString note = p.fontMetrics().elidedText(parts.note, Qt::ElideRight, static_cast<int>(std::max(0.0, room)));
         p.setPen(t.muted);
         const double w = p.fontMetrics().horizontalAdvance(note);
-        drawRecordedText(p, QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, note);
+        drawRecordedText(p, QRectF(lx, ly, w + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, note, note != parts.note);
         lx += w + lh;
     }
-    const QString context = QObject::tr("context %1 positions").arg(count(static_cast<double>(pic.context)));
-    if (p.fontMetrics().horizontalAdvance(context) <= g.plot.right() - lx) {   // only where it fits
+    if (p.fontMetrics().horizontalAdvance(parts.context) <= g.plot.right() - lx) {   // only where it fits
         p.setPen(t.muted);
-        drawRecordedText(p, QRectF(lx, ly, g.plot.right() - lx, lh), Qt::AlignRight | Qt::AlignVCenter, context);
+        drawRecordedText(p, QRectF(lx, ly, g.plot.right() - lx, lh), Qt::AlignRight | Qt::AlignVCenter, parts.context);
     }
     if (!g.tempBand.isEmpty()) drawTemperature(p, g, pic, t, tempC);
     p.restore();

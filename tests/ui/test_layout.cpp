@@ -370,6 +370,70 @@ private Q_SLOTS:
         }
     }
 
+    // Every context line of the frequency plot is labelled (beside its line, else at the top of
+    // the legend), a clear gap from the θ axis' labels (half a label's height), and passes the
+    // figures' checks: RoPE with context 2048 and 32768 (base 1e6) among one to four
+    // configurations, the frequencies view alone and in `figure all`.
+    void contextLinesAreLabelled_data() {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<int>("screen");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<int>("configs");
+        QTest::addColumn<qint64>("context");
+        for (const char* view : {"frequencies", "all"})
+            for (int s = 0; s < int(std::size(kScreens)); ++s)
+                for (double scale : {1.0, 1.5})
+                    for (int configs : {1, 2, 4})
+                        for (qint64 context : {2048, 32768})
+                            QTest::newRow(qPrintable(QStringLiteral("%1_%2_projector_text%3_%4configs_context%5")
+                                                         .arg(QLatin1String(view), QLatin1String(kScreens[s].name))
+                                                         .arg(scale)
+                                                         .arg(configs)
+                                                         .arg(context)))
+                                << QString::fromLatin1(view) << s << scale << configs << context;
+    }
+    void contextLinesAreLabelled() {
+        QFETCH(QString, view);
+        QFETCH(int, screen);
+        QFETCH(double, fontScale);
+        QFETCH(int, configs);
+        QFETCH(qint64, context);
+        SceneParams scene = sceneWith(configs, 0);   // RoPE, ALiBi, T5, sinusoidal
+        scene.methods[0].params.rope.max_positions = context;
+        if (context > 2048) scene.methods[0].params.rope.base = 1e6;
+        ExportRequest r;
+        r.view = viewFromKey(view);
+        r.format = ExportFormat::Json;
+        r.pixels = QSize(kScreens[screen].width, kScreens[screen].height);
+        r.dpi = kScreens[screen].dpi;
+        r.theme = QStringLiteral("projector");
+        r.fontScale = fontScale;
+        QImage textFree;
+        const LayoutReport report = exportLayout(scene, r, &textFree);
+        QStringList problems = layoutProblems(report) + layoutInkProblems(report, textFree, exportTheme(scene, r));
+        const QString number = QString::number(context);
+        std::vector<const LayoutItem*> labels;
+        for (const auto& i : report.items)
+            if (i.view == QLatin1String("frequencies") && i.kind == LayoutItemKind::Text &&
+                (i.text == number || i.text.endsWith(QLatin1Char(' ') + number)))
+                labels.push_back(&i);
+        if (labels.empty()) problems << QStringLiteral("context %1 unlabelled").arg(number);
+        for (const LayoutItem* label : labels)
+            for (const auto& i : report.items) {
+                if (&i == label || i.view != label->view || i.kind != LayoutItemKind::Text) continue;
+                const bool sameHeight = i.rect.top() < label->rect.bottom() && label->rect.top() < i.rect.bottom();
+                const double gap = std::max(i.rect.left() - label->rect.right(), label->rect.left() - i.rect.right());
+                if (sameHeight && gap < 0.5 * std::min(i.rect.height(), label->rect.height()))
+                    problems << QStringLiteral("\"%1\" %2 px from \"%3\"").arg(label->text).arg(gap, 0, 'f', 1).arg(i.text);
+            }
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            r.format = ExportFormat::Png;
+            QString error;
+            QVERIFY(exportToFile(QStringLiteral("%1/context_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, r, &error));
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+    }
+
     // Each demonstration's scene (what its slide and the window show beside the numbers), at
     // 1280×720 and 1920×1080, light and projector: no overlaps, nothing cut, all inside.
     void demonstrationScenesHaveNoOverlaps_data() {

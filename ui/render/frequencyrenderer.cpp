@@ -2,6 +2,7 @@
 
 #include "ui/render/layout.h"
 #include "ui/render/plot.h"
+#include "ui/render/typeset.h"
 #include "ui/model/sceneparams.h"
 
 #include <QFontMetricsF>
@@ -529,12 +530,23 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     p.setClipRect(l.plot.adjusted(-4, -4, 4, 4));
     // Context lengths.
     std::vector<std::int64_t> marked;
+    std::vector<std::pair<std::int64_t, QStringList>> unlabelledContexts;   // no place beside their line
     // The legend's rows, top left inside the plot: the wavelengths grow with the pair index, so
     // the curves rise from the bottom left and leave that corner empty (top right they end).
     const double legendH = plot::lineHeight(t.smallFont());
     int legendRows = 0;
     for (const auto& c : result.configs) legendRows += c.hasFrequencies && c.error.isEmpty();
     const double legendBottom = std::min(l.plot.bottom(), l.plot.top() + 4 + legendRows * legendH);
+    // Every curve's segments (a context label goes where none runs).
+    std::vector<QLineF> contextCurveInk;
+    for (const auto& c : result.configs) {
+        if (!c.hasFrequencies || !c.error.isEmpty()) continue;
+        for (const auto* th : {&c.after, &c.before})
+            for (std::size_t i = 1; i < th->size(); ++i)
+                contextCurveInk.emplace_back(QPointF(ax.map(double(i - 1)), ay.map(kTwoPi / (*th)[i - 1])),
+                                             QPointF(ax.map(double(i)), ay.map(kTwoPi / (*th)[i])));
+    }
+    const double curveDot = 2.2 + t.lineWidth;   // the dots and the line's half width
     for (const auto& c : result.configs) {
         if (!c.hasFrequencies || !c.error.isEmpty()) continue;
         for (auto ctx : {c.originalContext, c.context}) {
@@ -552,8 +564,10 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             // Where this configuration's curve crosses the line: left of it the curve is below the
             // line (the wavelengths grow with i), right of it above. So a label goes above the
             // line at the left end, or below it at the right end, clear of the crossing (and of
-            // the legend's rows, top left): the longest form that is clear at either; else the
-            // shortest above at the left (at the right where the legend is).
+            // the legend's rows, top left); else below it at the left end or above it at the
+            // right, where no curve (of any configuration) runs under it: the longest form that
+            // is clear somewhere. A label at the right end keeps half a line from the frame (the
+            // θ axis' labels are just outside it).
             double crossX = l.plot.right();
             for (std::size_t i = 0; i < c.after.size(); ++i)
                 if (kTwoPi / c.after[i] >= double(ctx)) {
@@ -562,26 +576,46 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
                 }
             const double above = yy - lh / 2 - 1, below = yy + lh / 2 + 1;
             const bool aboveFits = yy - lh - 1 >= l.plot.top(), belowFits = yy + lh + 1 <= l.plot.bottom();
+            const double leftX = l.plot.left() + 6, rightX = l.plot.right() - std::max(6.0, lh / 2);
             std::optional<FittedText> label;
             bool right = false;
             double labelY = aboveFits ? above : below;
+            const auto clearOfCurves = [&](const QRectF& r) {
+                const QRectF hit = r.adjusted(-curveDot, -curveDot, curveDot, curveDot);
+                for (const QLineF& seg : contextCurveInk)
+                    for (double f : {0.0, 0.25, 0.5, 0.75, 1.0})
+                        if (hit.contains(seg.pointAt(f))) return false;
+                return true;
+            };
             for (const QString& form : forms) {
                 const FittedText f = fitText(form, t.smallFont(), l.plot.width() - 12);
                 if (f.elided) continue;
-                if (aboveFits && l.plot.left() + 6 + f.width <= crossX - 4 && above - lh / 2 >= legendBottom) {
+                if (aboveFits && leftX + f.width <= crossX - 4 && above - lh / 2 >= legendBottom) {
                     label = f, right = false, labelY = above;
                     break;
                 }
-                if (belowFits && l.plot.right() - 6 - f.width >= crossX + 4) {
+                if (belowFits && rightX - f.width >= crossX + 4) {
                     label = f, right = true, labelY = below;
                     break;
                 }
+                if (belowFits && leftX + f.width <= rightX && below - lh / 2 >= legendBottom &&
+                    clearOfCurves(QRectF(leftX, below - lh / 2, f.width, lh))) {
+                    label = f, right = false, labelY = below;
+                    break;
+                }
+                if (aboveFits && rightX - f.width >= leftX && above - lh / 2 >= legendBottom &&
+                    clearOfCurves(QRectF(rightX - f.width, above - lh / 2, f.width, lh))) {
+                    label = f, right = true, labelY = above;
+                    break;
+                }
             }
-            // Nowhere clear of the curve and the legend: the line goes unlabelled rather than
-            // the label over a curve.
-            if (!label) continue;
-            plot::text(p, QPointF(right ? l.plot.right() - 6 : l.plot.left() + 6, labelY), *label,
-                       right ? plot::Align::Right : plot::Align::Left, t.error);
+            // Nowhere clear of the curves and the legend: the label goes to the legend's first
+            // rows (unlabelledContexts), never over a curve.
+            if (!label) {
+                unlabelledContexts.push_back({ctx, forms});
+                continue;
+            }
+            plot::text(p, QPointF(right ? rightX : leftX, labelY), *label, right ? plot::Align::Right : plot::Align::Left, t.error);
         }
     }
     int k = 0;
@@ -630,6 +664,32 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
         return x;
     };
     double ly = l.plot.top() + lh / 2 + 4;
+    // A context line with no place for its label beside it is named in the legend, in its colour,
+    // first: the top rows have the most room left of the curves (they rise to the right).
+    const auto crossedByContext = [&](double y) {
+        for (auto ctx : marked)
+            if (std::abs(ay.map(double(ctx)) - y) < lh / 2 + 2) return true;
+        return false;
+    };
+    for (const auto& [ctx, forms] : unlabelledContexts) {
+        while (crossedByContext(ly) && ly + lh <= l.plot.bottom()) ly += lh;
+        if (ly + lh / 2 > l.plot.bottom()) break;
+        // The longest form whose ink (digits have no descent: the ink, not the line box, must be
+        // clear) ends before the curves, a little closer to the frame than an entry.
+        const QFontMetricsF fm(t.smallFont());
+        std::optional<QString> fits;
+        for (const QString& form : forms) {
+            const QRectF ink = fm.tightBoundingRect(typeset(form)).translated(0, ly - fm.height() / 2 + fm.ascent());
+            const double room = clearUntil(ink.top() - 1, ink.bottom() + 1) - 2 - (l.plot.left() + 3);
+            if (fm.horizontalAdvance(typeset(form)) <= room) {
+                fits = form;
+                break;
+            }
+        }
+        if (!fits) continue;
+        plot::text(p, QPointF(l.plot.left() + 3, ly), *fits, plot::Align::Left, t.error);
+        ly += lh;
+    }
     k = 0;
     for (const auto& c : result.configs) {
         if (c.hasFrequencies && c.error.isEmpty()) {

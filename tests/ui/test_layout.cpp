@@ -434,6 +434,58 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
     }
 
+    // The decay chart on log axes (distance, |score|, both): its labels apart, written one way,
+    // off the curves, the legend in full; one to four configurations from RoPE (with its bound),
+    // ALiBi, T5 and xPos.
+    void decayOnLogAxesPassesTheChecks_data() {
+        QTest::addColumn<int>("screen");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<int>("configs");
+        QTest::addColumn<bool>("logX");
+        QTest::addColumn<bool>("logY");
+        for (int s = 0; s < int(std::size(kScreens)); ++s)
+            for (double scale : {1.0, 1.5})
+                for (int configs = 1; configs <= 4; ++configs)
+                    for (auto [x, y] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}})
+                        QTest::newRow(qPrintable(QStringLiteral("%1_text%2_%3configs_log%4%5")
+                                                     .arg(QLatin1String(kScreens[s].name))
+                                                     .arg(scale)
+                                                     .arg(configs)
+                                                     .arg(x ? QStringLiteral("X") : QString(), y ? QStringLiteral("Y") : QString())))
+                            << s << scale << configs << x << y;
+    }
+    void decayOnLogAxesPassesTheChecks() {
+        QFETCH(int, screen);
+        QFETCH(double, fontScale);
+        QFETCH(int, configs);
+        QFETCH(bool, logX);
+        QFETCH(bool, logY);
+        SceneParams scene = sceneWith(configs, 0);
+        const Method methods[] = {Method::Rope, Method::Alibi, Method::T5, Method::Xpos};
+        for (int c = 0; c < configs; ++c) scene.methods[std::size_t(c)].params.method = methods[c];
+        scene.view.decayLogX = logX;
+        scene.view.decayLogY = logY;
+        ExportRequest r;
+        r.view = ViewKind::Decay;
+        r.format = ExportFormat::Json;
+        r.pixels = QSize(kScreens[screen].width, kScreens[screen].height);
+        r.dpi = kScreens[screen].dpi;
+        r.theme = QStringLiteral("projector");
+        r.fontScale = fontScale;
+        QImage textFree;
+        const LayoutReport report = exportLayout(scene, r, &textFree);
+        QVERIFY(report.items.size() > 6);
+        QStringList problems = layoutProblems(report) + layoutInkProblems(report, textFree, exportTheme(scene, r));
+        for (const auto& item : report.items)
+            if (item.elided) problems << QStringLiteral("abbreviated: \"%1\"").arg(item.text);
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            r.format = ExportFormat::Png;
+            QString error;
+            QVERIFY(exportToFile(QStringLiteral("%1/decaylog_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, r, &error));
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+    }
+
     // Each demonstration's scene (what its slide and the window show beside the numbers), at
     // 1280×720 and 1920×1080, light and projector: no overlaps, nothing cut, all inside.
     void demonstrationScenesHaveNoOverlaps_data() {

@@ -597,6 +597,7 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
             for (std::size_t i = 0; i < labels.size(); ++i) {
                 if (labels[i]->toPlainText() == written[qsizetype(i)]) continue;
                 const double before = labels[i]->boundingRect().width();
+                labels[i]->setTextWidth(-1);   // one line, as wide as the new text
                 labels[i]->setPlainText(written[qsizetype(i)]);
                 const double shift = before - labels[i]->boundingRect().width();
                 labels[i]->moveBy(vertical ? shift : shift / 2, 0);

@@ -9,10 +9,14 @@
 #include "ui/model/compute.h"
 #include "ui/render/decayrenderer.h"
 #include "ui/render/frequencyrenderer.h"
+#include "ui/render/plot.h"
 #include "ui/views/views.h"
 
 #include <QChart>
 #include <QFileInfo>
+#include <QGraphicsItemGroup>
+#include <QGraphicsTextItem>
+#include <QLegend>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -97,6 +101,8 @@ private Q_SLOTS:
     void boundIsScaledToTheScore_data() {
         QTest::addColumn<QString>("content");
         QTest::addColumn<bool>("logY");
+        QTest::addColumn<int>("first");   // the first configuration's method
+        QTest::addColumn<qint64>("maxDistance");
         QTest::newRow("random_linear") << "random" << false;
         QTest::newRow("random_log") << "random" << true;
         QTest::newRow("ones_linear") << "ones" << false;
@@ -330,6 +336,104 @@ private Q_SLOTS:
         const QString tip = v.toolTipAt(widgetPt);
         QVERIFY2(tip.contains(QStringLiteral("distance i − j = 20")), qPrintable(tip));
         QVERIFY(tip.contains(QString::fromStdString(formatNumber(r.series[0].value[20]))));
+    }
+
+    // The window's decay chart has the figures' legend (Qt Charts' own shortens entries to
+    // "A: RoPE…"): every series named in full, in as many rows as the width needs, inside the
+    // view and below the plot; and its tick labels are written as the figures write them
+    // (plot::tickLabels: one format per axis, 0 rather than "-5.551e-17").
+    void windowLegendInFullAndTicksOneWay_data() {
+        QTest::addColumn<int>("configs");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<bool>("logX");
+        QTest::addColumn<bool>("logY");
+        QTest::addColumn<int>("first");   // the first configuration's method
+        QTest::addColumn<qint64>("maxDistance");
+        QTest::newRow("1config_w360_projector") << 1 << 360 << QStringLiteral("projector") << false << false << int(Method::Rope) << qint64(256);
+        QTest::newRow("3configs_w420_projector") << 3 << 420 << QStringLiteral("projector") << false << false << int(Method::Rope) << qint64(256);
+        QTest::newRow("4configs_w600_light") << 4 << 600 << QStringLiteral("light") << false << false << int(Method::Rope) << qint64(256);
+        QTest::newRow("4configs_w1200_dark") << 4 << 1200 << QStringLiteral("dark") << false << false << int(Method::Rope) << qint64(256);
+        QTest::newRow("2configs_w600_light_logX") << 2 << 600 << QStringLiteral("light") << true << false << int(Method::Rope) << qint64(256);
+        QTest::newRow("2configs_w600_light_logY") << 2 << 600 << QStringLiteral("light") << false << true << int(Method::Rope) << qint64(256);
+        QTest::newRow("alibi_D1000000_w600_light_logXY") << 1 << 600 << QStringLiteral("light") << true << true << int(Method::Alibi) << qint64(1000000);
+        QTest::newRow("alibi_D100000_w600_light_logY") << 2 << 600 << QStringLiteral("light") << false << true << int(Method::Alibi) << qint64(100000);
+        QTest::newRow("nope_D256_w400_projector") << 1 << 400 << QStringLiteral("projector") << false << false << int(Method::NoPE) << qint64(256);
+        QTest::newRow("4configs_w800_projector_logXY") << 4 << 800 << QStringLiteral("projector") << true << true << int(Method::Rope) << qint64(256);
+    }
+    void windowLegendInFullAndTicksOneWay() {
+        QFETCH(int, configs);
+        QFETCH(int, width);
+        QFETCH(QString, theme);
+        QFETCH(bool, logX);
+        QFETCH(bool, logY);
+        QFETCH(int, first);
+        QFETCH(qint64, maxDistance);
+        const Method methods[] = {static_cast<Method>(first), Method::Shaw, Method::TransformerXL, Method::Sinusoidal};
+        SceneParams s;
+        s.methods.clear();
+        for (int c = 0; c < configs; ++c) {
+            MethodConfig m;
+            m.params.method = methods[c];
+            m.params.dim = 64;
+            s.methods.push_back(m);
+        }
+        s.view.decayLogX = logX;
+        s.view.decayLogY = logY;
+        s.view.decayMaxDistance = maxDistance;
+        DecayView v;
+        v.resize(width, 420);
+        v.setTheme(themeByName(theme));
+        DecayResult r = computeDecay(s, DisplaySpec{});
+        r.generation = 1;
+        v.setResult(r);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.grab();   // laid out and painted (the labels are rewritten on paint)
+        QVERIFY(!v.chart()->legend()->isVisible());
+        const DecayLegend& l = v.legend();
+        QStringList names;
+        for (auto* series : v.chart()->series())
+            if (auto* line = qobject_cast<QLineSeries*>(series); line && !series->name().isEmpty()) names << series->name();
+        QVERIFY(names.size() >= configs);
+        QCOMPARE(int(l.entries.size()), int(names.size()));
+        const double room = v.viewport()->width() - 8.0;
+        for (const auto& row : l.rows) {
+            double w = -l.spacing;
+            for (std::size_t i : row) w += l.spacing + l.entries[i].width;
+            QVERIFY2(w <= room + 0.5, qPrintable(QStringLiteral("legend row %1 px wide in %2").arg(w).arg(room)));
+        }
+        for (std::size_t i = 0; i < l.entries.size(); ++i) QCOMPARE(l.entries[i].name, names[qsizetype(i)]);
+        // Below the plot area and its distance labels.
+        const QRectF plot = v.chart()->mapRectToScene(v.chart()->plotArea());
+        QVERIFY2(plot.bottom() + l.height() < v.viewport()->height(), "the legend has no room below the plot");
+        // Every axis' numeric labels are plot::tickLabels of their values.
+        int axes = 0;
+        for (QGraphicsItem* g : v.scene()->items()) {
+            if (!g->isVisible() || g->type() != QGraphicsItemGroup::Type) continue;
+            QStringList shown;
+            std::vector<double> values;
+            for (QGraphicsItem* child : g->childItems())
+                if (auto* t = dynamic_cast<QGraphicsTextItem*>(child); t && t->isVisible()) {
+                    bool ok = false;
+                    values.push_back(t->toPlainText().replace(QChar(0x2212), QLatin1Char('-')).toDouble(&ok));
+                    if (!ok) break;
+                    shown << t->toPlainText();
+                }
+            if (shown.size() < 2 || shown.size() != qsizetype(values.size())) continue;
+            ++axes;
+            QCOMPARE(shown, plot::tickLabels(values));
+            // No rounding residue for 0 (a value a billion times smaller than the axis' largest).
+            // (A log axis, every label ten times the last, may span many decades.)
+            double top = 0;
+            bool decades = true;
+            for (std::size_t i = 0; i < values.size(); ++i) {
+                top = std::max(top, std::abs(values[i]));
+                decades = decades && values[i] > 0 && (i == 0 || std::abs(values[i] / values[i - 1] - 10) < 1e-6);
+            }
+            for (double x : values) QVERIFY2(decades || x == 0 || std::abs(x) > top * 1e-9, qPrintable(shown.join(u' ')));
+        }
+        QVERIFY(axes >= 2);
     }
 
     // The θ axis on the right of the frequency plot is ticked at θ's own round values (1, 0.1,

@@ -439,26 +439,9 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
 }
 
-namespace {
 
-// A figure's legend: every entry of the chart's own legend (its line drawn as the series
-// draws it: solid score, dashed bound, dash-dotted stop) in full, flowed into as many centred rows
-// under the chart as the width needs. An entry is shortened by rule (fitText) only when it alone
-// is wider than the figure.
-struct FigureLegend {
-    struct Entry {
-        QString name;
-        QPen pen;
-        double width = 0;   // sample, gap and text
-    };
-    std::vector<Entry> entries;
-    std::vector<std::vector<std::size_t>> rows;
-    double marker = 0, gap = 0, spacing = 0, line = 0;
-    double height() const { return rows.empty() ? 0.0 : double(rows.size()) * line + 2 * gap; }
-};
-
-FigureLegend figureLegend(QChart* chart, const Theme& t, double width) {
-    FigureLegend l;
+DecayLegend decayLegend(QChart* chart, const Theme& t, double width) {
+    DecayLegend l;
     const QFontMetricsF fm(t.smallFont());
     l.line = fm.height();
     l.marker = l.line * 1.5;
@@ -484,7 +467,7 @@ FigureLegend figureLegend(QChart* chart, const Theme& t, double width) {
     return l;
 }
 
-void drawFigureLegend(QPainter& p, const QRectF& area, const FigureLegend& l, const Theme& t) {
+void drawDecayLegend(QPainter& p, const QRectF& area, const DecayLegend& l, const Theme& t) {
     if (l.rows.empty()) return;
     p.save();
     p.setFont(t.smallFont());
@@ -516,12 +499,55 @@ void drawFigureLegend(QPainter& p, const QRectF& area, const FigureLegend& l, co
     p.restore();
 }
 
-}  // namespace
+// Qt Charts writes its tick values as it adds up the steps ("-5.551e-17" for 0) and with one
+// printf format ("1e-05" beside "0.001"): each axis' labels are rewritten by the rule of every
+// other axis (plot::tickLabels: 4 significant digits, one way), a value within a billionth of a
+// step of 0 as 0; each keeps its place against its tick (right-aligned on the value axis, centred
+// on the distance axis). Returns whether any label changed.
+bool relabelDecayTicks(QGraphicsScene& scene) {
+    bool changed = false;
+    std::vector<QGraphicsItem*> groups;
+    for (QGraphicsItem* item : scene.items())
+        if (item->isVisible() && item->type() == QGraphicsItemGroup::Type) groups.push_back(item);
+    for (QGraphicsItem* g : groups) {
+        std::vector<QGraphicsTextItem*> labels;
+        std::vector<double> values;
+        bool numbers = true;
+        for (QGraphicsItem* child : g->childItems()) {
+            auto* text = dynamic_cast<QGraphicsTextItem*>(child);
+            if (!text || !text->isVisible()) continue;
+            bool ok = false;
+            const double v = text->toPlainText().replace(QChar(0x2212), QLatin1Char('-')).toDouble(&ok);
+            numbers = numbers && ok && std::isfinite(v);
+            labels.push_back(text);
+            values.push_back(v);
+        }
+        if (!numbers || labels.size() < 2) continue;
+        double step = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 1; i < values.size(); ++i)
+            if (values[i] != values[i - 1]) step = std::min(step, std::abs(values[i] - values[i - 1]));
+        for (double& v : values)
+            if (std::isfinite(step) && std::abs(v) < step * 1e-9) v = 0;
+        const QStringList written = plot::tickLabels(values);
+        bool vertical = true;
+        for (auto* text : labels) vertical = vertical && std::abs(text->sceneBoundingRect().right() - labels.front()->sceneBoundingRect().right()) < 1;
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            if (labels[i]->toPlainText() == written[qsizetype(i)]) continue;
+            const double before = labels[i]->boundingRect().width();
+            labels[i]->setTextWidth(-1);   // one line, as wide as the new text
+            labels[i]->setPlainText(written[qsizetype(i)]);
+            const double shift = before - labels[i]->boundingRect().width();
+            labels[i]->moveBy(vertical ? shift : shift / 2, 0);
+            changed = true;
+        }
+    }
+    return changed;
+}
 
 // The chart as the window's QChartView shows it: configureDecayChart(), laid out (outside a
 // running event loop Qt Charts does not lay itself out: without this its axes, title and legend
 // would be missing), then painted; with layout capture on, what Qt Charts placed is recorded. The
-// legend is the figure's own (figureLegend: every entry in full, in as many rows as it needs),
+// legend is the figure's own (decayLegend: every entry in full, in as many rows as it needs),
 // under the chart, which keeps the rest of the height.
 void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {
     QGraphicsScene scene;
@@ -529,7 +555,7 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
     scene.addItem(chart);
     chart->setGeometry(QRectF(QPointF(0, 0), rect.size()));
     configureDecayChart(chart, result, theme);
-    const FigureLegend legend = figureLegend(chart, theme, rect.width() - 8);
+    const DecayLegend legend = decayLegend(chart, theme, rect.width() - 8);
     chart->legend()->setVisible(false);
     const QSizeF chartSize(rect.width(), std::max(1.0, rect.height() - legend.height()));
     chart->setGeometry(QRectF(QPointF(0, 0), chartSize));
@@ -560,50 +586,10 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
         layOut();
     }
     scene.setSceneRect(QRectF(QPointF(0, 0), chartSize));
+    relabelDecayTicks(scene);   // the tick labels written as every other axis writes them
     // What Qt Charts placed as text (title, tick labels, axis titles): recorded after painting;
     // the tick labels of one axis (one item group) as one LayoutGroup. Without text painting
     // (LayoutCapture::setPaintText) the text is hidden, so that the image shows what it covers.
-    // Qt Charts writes its tick values as it adds up the steps ("-5.551e-17" for 0) and with one
-    // printf format ("1e-05" beside "0.001"): each axis' labels are rewritten by the rule of every
-    // other axis (plot::tickLabels: 4 significant digits, one way), a value within a billionth of
-    // a step of 0 as 0; each keeps its place against its tick (right-aligned on the value axis,
-    // centred on the distance axis).
-    {
-        std::vector<QGraphicsItem*> groups;
-        for (QGraphicsItem* item : scene.items())
-            if (item->isVisible() && item->type() == QGraphicsItemGroup::Type) groups.push_back(item);
-        for (QGraphicsItem* g : groups) {
-            std::vector<QGraphicsTextItem*> labels;
-            std::vector<double> values;
-            bool numbers = true;
-            for (QGraphicsItem* child : g->childItems()) {
-                auto* text = dynamic_cast<QGraphicsTextItem*>(child);
-                if (!text || !text->isVisible()) continue;
-                bool ok = false;
-                const double v = text->toPlainText().replace(QChar(0x2212), QLatin1Char('-')).toDouble(&ok);
-                numbers = numbers && ok && std::isfinite(v);
-                labels.push_back(text);
-                values.push_back(v);
-            }
-            if (!numbers || labels.size() < 2) continue;
-            double step = std::numeric_limits<double>::infinity();
-            for (std::size_t i = 1; i < values.size(); ++i)
-                if (values[i] != values[i - 1]) step = std::min(step, std::abs(values[i] - values[i - 1]));
-            for (double& v : values)
-                if (std::isfinite(step) && std::abs(v) < step * 1e-9) v = 0;
-            const QStringList written = plot::tickLabels(values);
-            bool vertical = true;
-            for (auto* text : labels) vertical = vertical && std::abs(text->sceneBoundingRect().right() - labels.front()->sceneBoundingRect().right()) < 1;
-            for (std::size_t i = 0; i < labels.size(); ++i) {
-                if (labels[i]->toPlainText() == written[qsizetype(i)]) continue;
-                const double before = labels[i]->boundingRect().width();
-                labels[i]->setTextWidth(-1);   // one line, as wide as the new text
-                labels[i]->setPlainText(written[qsizetype(i)]);
-                const double shift = before - labels[i]->boundingRect().width();
-                labels[i]->moveBy(vertical ? shift : shift / 2, 0);
-            }
-        }
-    }
     struct Placed {
         QString text;
         QRectF box;
@@ -636,7 +622,7 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
     painter.fillRect(rect, theme.background);
     painter.setRenderHint(QPainter::Antialiasing, true);
     scene.render(&painter, QRectF(rect.topLeft(), chartSize), scene.sceneRect());
-    drawFigureLegend(painter, QRectF(rect.left() + 4, rect.top() + chartSize.height(), rect.width() - 8, legend.height()), legend, theme);
+    drawDecayLegend(painter, QRectF(rect.left() + 4, rect.top() + chartSize.height(), rect.width() - 8, legend.height()), legend, theme);
     painter.restore();
     if (capturing) {
         const QPointF at = rect.topLeft();

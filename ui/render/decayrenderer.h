@@ -12,8 +12,14 @@
 
 #include <optional>
 
+#include <QPen>
+#include <QString>
+
+#include <vector>
+
 QT_BEGIN_NAMESPACE
 class QChart;
+class QGraphicsScene;
 QT_END_NAMESPACE
 
 namespace poslab::ui {
@@ -22,6 +28,31 @@ namespace poslab::ui {
 void configureDecayChart(QChart* chart, const DecayResult& result, const Theme& theme);
 
 void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme);
+
+// The chart's legend, the same in figures and in the window (Qt Charts' own legend is hidden: it
+// shortens entries to "A: RoPE…"): every line series of the chart by name, its line drawn as the
+// series draws it (solid score, dashed bound, dash-dotted stop), in full, flowed into as many
+// centred rows as `width` needs. An entry is shortened by rule (fitText) only when it alone is
+// wider than `width`.
+struct DecayLegend {
+    struct Entry {
+        QString name;
+        QPen pen;
+        double width = 0;   // sample, gap and text
+    };
+    std::vector<Entry> entries;
+    std::vector<std::vector<std::size_t>> rows;   // indices into entries
+    double marker = 0, gap = 0, spacing = 0, line = 0;
+    double height() const { return rows.empty() ? 0.0 : double(rows.size()) * line + 2 * gap; }
+};
+DecayLegend decayLegend(QChart* chart, const Theme& theme, double width);
+// Draws `l` in `area` (its height l.height()), recorded as a Legend item when layout capture is on.
+void drawDecayLegend(QPainter& p, const QRectF& area, const DecayLegend& l, const Theme& theme);
+
+// Rewrites the chart's tick labels in `scene` (after Qt Charts laid it out) by the rule of every
+// other axis (plot::tickLabels: 4 significant digits, one format per axis, 0 rather than
+// "-5.551e-17"), each kept in its place against its tick. Returns whether any label changed.
+bool relabelDecayTicks(QGraphicsScene& scene);
 
 // The sample nearest to distance `d` (index into each series' distance list), or nullopt.
 std::optional<std::size_t> nearestDecaySample(const DecayResult& result, double d);

@@ -298,13 +298,14 @@ DecayView::DecayView(QWidget* parent) : QChartView(new QChart, parent) {
     // One chart fills the view: repaint all of it, so that no pixel of replaced axes (a theme
     // or log-axis change rebuilds them) survives a partial update.
     setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
-    chart()->legend()->setVisible(true);
+    chart()->legend()->setVisible(false);   // the figures' legend instead (placeLegend)
 }
 
 void DecayView::setTheme(const Theme& theme) {
     theme_ = theme;
     setBackgroundBrush(theme.background);
     configureDecayChart(chart(), result_, theme_);
+    placeLegend();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     viewport()->update();
 }
@@ -312,19 +313,37 @@ void DecayView::setTheme(const Theme& theme) {
 void DecayView::setResult(const DecayResult& r) {
     result_ = r;
     configureDecayChart(chart(), result_, theme_);
+    placeLegend();
     // Qt Charts lays out axes on a posted LayoutRequest; do it now so that the next paint shows
     // the new result completely (ticks included) rather than in two passes.
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     viewport()->update();
 }
 
+// The figures' legend (decayLegend: every entry in full, in as many rows as the width needs)
+// instead of Qt Charts' own, which shortens entries; the chart keeps the height above it.
+void DecayView::placeLegend() {
+    legend_ = decayLegend(chart(), theme_, std::max(1.0, width() - 8.0));
+    chart()->legend()->setVisible(false);
+    chart()->setMargins(QMargins(4, 4, 4, 4 + static_cast<int>(std::ceil(legend_.height()))));
+}
+
 void DecayView::paintEvent(QPaintEvent* e) {
+    // Tick labels as the figures write them (Qt Charts rewrites its own on every layout).
+    if (chart()->scene()) relabelDecayTicks(*chart()->scene());
     QChartView::paintEvent(e);
+    {
+        QPainter p(viewport());
+        p.setRenderHint(QPainter::Antialiasing, true);
+        const double h = legend_.height();
+        drawDecayLegend(p, QRectF(4, viewport()->height() - 4 - h, std::max(1.0, viewport()->width() - 8.0), h), legend_, theme_);
+    }
     painted_ = result_.generation;
     Q_EMIT painted(painted_);
 }
 
 void DecayView::resizeEvent(QResizeEvent* e) {
+    placeLegend();   // its rows follow the width
     QChartView::resizeEvent(e);
     Q_EMIT resized();
 }

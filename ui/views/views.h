@@ -4,6 +4,7 @@
 // When the result carries a Picture that fits the view's size and theme (the scheduler's workers
 // drew it with the same renderer), the view copies its pixels instead of drawing again.
 // Each records the generation it last painted (for tests and the live-update benchmark).
+#include "ui/render/decayrenderer.h"
 #include "ui/render/theme.h"
 #include "ui/model/results.h"
 #include "ui/model/sceneparams.h"
@@ -224,6 +225,7 @@ public:
     const DecayResult& result() const { return result_; }
     std::uint64_t paintedGeneration() const { return painted_; }
     std::uint64_t resultGeneration() const { return result_.generation; }
+    const DecayLegend& legend() const { return legend_; }   // drawn under the chart
     QString toolTipAt(const QPoint& pos) const;
     QSize minimumSizeHint() const override { return {240, 200}; }
 
@@ -250,9 +252,11 @@ private:
     QRectF plotRect() const;   // the plot area in widget coordinates
     void zoomAbout(double x, double factor, ZoomGesture g);
     void request(const ViewWindow& w, ZoomGesture g);
+    void placeLegend();
 
     Theme theme_;
     DecayResult result_;
+    DecayLegend legend_;
     std::uint64_t painted_ = 0;
     ViewWindow window_{0, 257}, whole_{0, 257};
     ZoomGesture last_ = ZoomGesture::None;

@@ -303,6 +303,7 @@ DecayView::DecayView(QWidget* parent) : QChartView(new QChart, parent) {
 
 void DecayView::setTheme(const Theme& theme) {
     theme_ = theme;
+    legendPixmap_ = QPixmap();   // the legend's colours and font
     setBackgroundBrush(theme.background);
     configureDecayChart(chart(), result_, theme_);
     placeLegend();
@@ -323,7 +324,15 @@ void DecayView::setResult(const DecayResult& r) {
 // The figures' legend (decayLegend: every entry in full, in as many rows as the width needs)
 // instead of Qt Charts' own, which shortens entries; the chart keeps the height above it.
 void DecayView::placeLegend() {
-    legend_ = decayLegend(chart(), theme_, std::max(1.0, width() - 8.0));
+    DecayLegend l = decayLegend(chart(), theme_, std::max(1.0, width() - 8.0));
+    const auto same = [](const DecayLegend& a, const DecayLegend& b) {
+        if (a.rows != b.rows || a.entries.size() != b.entries.size() || a.line != b.line) return false;
+        for (std::size_t i = 0; i < a.entries.size(); ++i)
+            if (a.entries[i].name != b.entries[i].name || a.entries[i].pen != b.entries[i].pen) return false;
+        return true;
+    };
+    if (!same(l, legend_)) legendPixmap_ = QPixmap();   // drawn again on the next paint
+    legend_ = std::move(l);
     chart()->legend()->setVisible(false);
     chart()->setMargins(QMargins(4, 4, 4, 4 + static_cast<int>(std::ceil(legend_.height()))));
 }
@@ -332,11 +341,22 @@ void DecayView::paintEvent(QPaintEvent* e) {
     // Tick labels as the figures write them (Qt Charts rewrites its own on every layout).
     if (chart()->scene()) relabelDecayTicks(*chart()->scene());
     QChartView::paintEvent(e);
-    {
+    // The legend, drawn once per legend, width and pixel ratio into a pixmap (its text shaping
+    // would otherwise cost every repaint of a drag), then copied under the chart.
+    if (const double h = legend_.height(); h > 0) {
+        const QSizeF size(std::max(1.0, viewport()->width() - 8.0), h);
+        const qreal dpr = viewport()->devicePixelRatioF();
+        if (legendPixmap_.isNull() || legendPixmapSize_ != size || legendPixmap_.devicePixelRatio() != dpr) {
+            legendPixmap_ = QPixmap((size * dpr).toSize());
+            legendPixmap_.setDevicePixelRatio(dpr);
+            legendPixmap_.fill(Qt::transparent);
+            QPainter lp(&legendPixmap_);
+            lp.setRenderHint(QPainter::Antialiasing, true);
+            drawDecayLegend(lp, QRectF(QPointF(0, 0), size), legend_, theme_);
+            legendPixmapSize_ = size;
+        }
         QPainter p(viewport());
-        p.setRenderHint(QPainter::Antialiasing, true);
-        const double h = legend_.height();
-        drawDecayLegend(p, QRectF(4, viewport()->height() - 4 - h, std::max(1.0, viewport()->width() - 8.0), h), legend_, theme_);
+        p.drawPixmap(QPointF(4, viewport()->height() - 4 - h), legendPixmap_);
     }
     painted_ = result_.generation;
     Q_EMIT painted(painted_);

@@ -10,6 +10,7 @@
 #include "ui/model/sceneparams.h"
 
 #include <QChartView>
+#include <QPixmap>
 #include <QPointer>
 #include <QWidget>
 
@@ -257,6 +258,8 @@ private:
     Theme theme_;
     DecayResult result_;
     DecayLegend legend_;
+    QPixmap legendPixmap_;   // legend_ as last drawn (paintEvent)
+    QSizeF legendPixmapSize_;
     std::uint64_t painted_ = 0;
     ViewWindow window_{0, 257}, whole_{0, 257};
     ZoomGesture last_ = ZoomGesture::None;

@@ -269,10 +269,11 @@ qreal tableGrid(QPainter& p, const QRectF& r, const std::vector<std::vector<QStr
         if (ri == 0) p.fillRect(QRectF(r.left(), y, r.width(), rh), t.panel);
         for (std::size_t c = 0; c < rows[ri].size(); ++c) {
             const qreal w = r.width() * frac[c];
-            const std::optional<DemoId> link = (links && ri > 0 && ri - 1 < links->size() && c < (*links)[ri - 1].size()) ? (*links)[ri - 1][c] : std::nullopt;
+            const std::optional<DemoId>* link = nullptr;   // the cell's link, if it has one
+            if (links && ri > 0 && ri - 1 < links->size() && c < (*links)[ri - 1].size() && (*links)[ri - 1][c]) link = &(*links)[ri - 1][c];
             const QColor col = link ? t.series(4) : t.foreground;
             text(p, xs[c] + pad, y + pad, w - 2 * pad, rows[ri][c], f, link ? QColor(t.name == QLatin1String("dark") ? t.series(1) : QColor(0, 90, 170)) : col);
-            if (link && hits) hits->push_back({QRectF(xs[c], y, w, rh), *link});
+            if (link && hits) hits->push_back({QRectF(xs[c], y, w, rh), **link});
         }
         p.setPen(QPen(t.grid, 1));
         p.drawLine(QPointF(r.left(), y + rh), QPointF(r.right(), y + rh));

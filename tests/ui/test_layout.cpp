@@ -752,6 +752,73 @@ private Q_SLOTS:
         QVERIFY2(long_.isEmpty(), qPrintable(long_.mid(0, 8).join(QLatin1Char('\n'))));
     }
 
+    // The views fill the space they are given (issue #12): the pair dials' share of their column
+    // is no taller than they can use (the heatmap beside them keeps its own); what they leave goes
+    // to the decay view below them, so the band between the dials' last ink and the next view is
+    // at most three lines of small type. Rotating configurations (their dials' size is known),
+    // one to four; all four views, and three.
+    void pairsLeaveNoEmptyBand_data() {
+        QTest::addColumn<int>("screen");
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<int>("configs");
+        QTest::addColumn<QString>("views");
+        const struct {
+            int screen;
+            const char* theme;
+            double scale;
+        } looks[] = {{0, "projector", 1.5}, {1, "light", 1.0}, {1, "projector", 1.5}};
+        for (const auto& look : looks)
+            for (int configs = 1; configs <= 4; ++configs)
+                for (const char* views : {"all", "pairs_decay_frequencies", "pairs_heatmap_decay"})
+                    QTest::newRow(qPrintable(QStringLiteral("%1_%2_text%3_%4configs_%5")
+                                                 .arg(QLatin1String(kScreens[look.screen].name), QLatin1String(look.theme))
+                                                 .arg(look.scale)
+                                                 .arg(configs)
+                                                 .arg(QLatin1String(views))))
+                        << look.screen << QString::fromLatin1(look.theme) << look.scale << configs << QString::fromLatin1(views);
+    }
+    void pairsLeaveNoEmptyBand() {
+        QFETCH(int, screen);
+        QFETCH(QString, theme);
+        QFETCH(double, fontScale);
+        QFETCH(int, configs);
+        QFETCH(QString, views);
+        const Method rotating[] = {Method::Rope, Method::Xpos, Method::Sinusoidal, Method::Rope};
+        SceneParams scene = sceneWith(configs, 0);
+        for (int c = 0; c < configs; ++c) scene.methods[std::size_t(c)].params.method = rotating[c];
+        const bool all = views == QLatin1String("all");
+        scene.view.showHeatmap = all || views.contains(QLatin1String("heatmap"));
+        scene.view.showFrequencies = all || views.contains(QLatin1String("frequencies"));
+        ExportRequest r;
+        r.format = ExportFormat::Json;
+        r.pixels = QSize(kScreens[screen].width, kScreens[screen].height);
+        r.dpi = kScreens[screen].dpi;
+        r.theme = theme;
+        r.fontScale = fontScale;
+        const Theme t = exportTheme(scene, r);
+        const double px = r.dpi / 96.0;   // the report's pixels per logical pixel
+        const LayoutReport report = exportLayout(scene, r);
+        double ink = 0;
+        for (const auto& i : report.items)
+            if (i.view == QLatin1String("pairs") && i.kind != LayoutItemKind::Panel) ink = std::max(ink, i.rect.bottom());
+        QVERIFY(ink > 0);
+        double next = 1e300;
+        const auto placed = placeViews(QRectF(0, 0, r.pixels.width() / px, r.pixels.height() / px), sceneArrangement(scene), t);
+        for (const auto& p : placed)
+            if (p.view != ViewKind::Pairs && p.rect.top() * px > ink) next = std::min(next, p.rect.top() * px);
+        QVERIFY(next < 1e300);
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            ExportRequest png = r;
+            png.format = ExportFormat::Png;
+            QString error;
+            QVERIFY2(exportToFile(QStringLiteral("%1/band_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, png, &error),
+                     qPrintable(error));
+        }
+        const double band = next - ink, lines = 3 * plot::lineHeight(t.smallFont()) * px;
+        QVERIFY2(band <= lines, qPrintable(QStringLiteral("%1 px empty under the dials (at most %2)").arg(band).arg(lines)));
+    }
+
     void allViewsFillTheImage_data() {
         QTest::addColumn<int>("screen");
         QTest::addColumn<QString>("theme");

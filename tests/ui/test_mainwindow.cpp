@@ -522,17 +522,17 @@ private Q_SLOTS:
                                     .arg(want.left()).arg(want.top()).arg(want.width()).arg(want.height())));
         }
         shot(w, QStringLiteral("layout_") + QString::fromLatin1(QTest::currentDataTag()));
-        // A dragged splitter keeps its place across a resize.
-        auto* rows = qobject_cast<QSplitter*>(central);
-        QVERIFY(rows);
-        const QList<int> before = rows->sizes();
-        Q_EMIT rows->splitterMoved(before[0] - 40, 1);
-        rows->setSizes({before[0] - 40, before[1] + 40, before[2]});
+        // A dragged splitter keeps its place across a resize (the pairs view's column: pairs over decay).
+        auto* column = qobject_cast<QSplitter*>(w.pairsView()->parentWidget());
+        QVERIFY(column && column->indexOf(w.decayView()) == 1);
+        const QList<int> before = column->sizes();
+        Q_EMIT column->splitterMoved(before[0] - 40, 1);
+        column->setSizes({before[0] - 40, before[1] + 40});
         w.resize(size + QSize(0, 1));
         QVERIFY(settle(w));
         w.resize(size);
         QVERIFY(settle(w));
-        QVERIFY(std::abs(rows->sizes()[0] - (before[0] - 40)) <= 1);
+        QVERIFY(std::abs(column->sizes()[0] - (before[0] - 40)) <= 1);
     }
 
     // The window with its docks (parameters, teaching) fits a 1280×720 screen.

@@ -1,5 +1,6 @@
 #include "ui/render/layout.h"
 
+#include "ui/render/pairsrenderer.h"
 #include "ui/render/plot.h"
 #include "ui/render/typeset.h"
 
@@ -22,7 +23,16 @@ ViewArrangement sceneArrangement(const SceneParams& scene) {
     for (int i = 0; i < 6; ++i)
         if (show[i]) a.views.push_back(all[i]);
     if (a.views.empty()) a.views.assign(std::begin(all), std::begin(all) + 4);
+    // Automatic pairs of rotating configurations (each with room for eight): the dials' height is known.
+    bool dials = scene.pairs.empty() && !scene.methods.empty();
+    for (const auto& m : scene.methods) dials = dials && methodRotates(m.params.method) && pairCount(m.params) >= 8;
+    if (dials) a.pairsDials = static_cast<int>(scene.methods.size());
     return a;
+}
+
+double usableHeight(ViewKind view, const QRectF& rect, const ViewArrangement& a, const Theme& theme) {
+    if (view == ViewKind::Pairs && a.pairsDials > 0) return std::min(rect.height(), pairsUsableHeight(rect, a.pairsDials, theme));
+    return rect.height();
 }
 
 namespace {
@@ -83,7 +93,7 @@ std::vector<ViewPlacement> placeViews(const QRectF& rect, const ViewArrangement&
     // third of the height).
     for (ViewKind own : {ViewKind::Precision, ViewKind::Contributions}) {
         if (kind == ArrangementKind::Row || std::find(v.begin(), v.end(), own) == v.end()) continue;
-        ViewArrangement rest{a.kind, {}};
+        ViewArrangement rest{a.kind, {}, a.pairsDials};
         for (ViewKind k : v)
             if (k != own) rest.views.push_back(k);
         const double h = std::round((rect.height() - gap) * 2.0 / 3.0);
@@ -104,27 +114,57 @@ std::vector<ViewPlacement> placeViews(const QRectF& rect, const ViewArrangement&
         split(rect, v, false, {});
         return out;
     }
-    // Grid: two rows of up to two. In explorer order, the plots that need height (pairs,
-    // heatmap) go on top and take 3/5 of the height when the decay or frequency view is below.
-    std::vector<ViewKind> top, bottom;
-    const auto isTop = [](ViewKind k) { return k == ViewKind::Pairs || k == ViewKind::Heatmap; };
-    bool explorer = true;
+    // Grid, explorer order: two columns, the pairs view over the decay view beside the heatmap
+    // over the frequency view; a column with one view gives it the whole height, a single
+    // column the whole width. In a column, the plot that needs height (pairs, heatmap) takes 3/5
+    // of it; what a view cannot use (usableHeight: the pair dials are as large with less) goes to
+    // the other view of its column, so plots grow before text shrinks.
+    std::vector<ViewKind> left, right;
+    bool explorer = v.size() <= 4;
     for (ViewKind k : v) {
-        if (isTop(k) && top.size() < 2) top.push_back(k);
-        else if (!isTop(k) && bottom.size() < 2) bottom.push_back(k);
-        else explorer = false;
+        auto& col = (k == ViewKind::Pairs || k == ViewKind::Decay) ? left : right;
+        if (k == ViewKind::Contributions || k == ViewKind::Precision) explorer = false;
+        else col.push_back(k);
     }
-    if (!explorer || top.empty() || bottom.empty()) {
-        top.assign(v.begin(), v.begin() + std::min<std::ptrdiff_t>(2, std::ptrdiff_t(v.size())));
-        bottom.assign(v.begin() + std::ptrdiff_t(top.size()), v.begin() + std::min<std::ptrdiff_t>(4, std::ptrdiff_t(v.size())));
-        explorer = false;
+    const auto rank = [](ViewKind k) { return k == ViewKind::Pairs || k == ViewKind::Heatmap ? 0 : 1; };
+    for (const auto* col : {&left, &right})
+        if (col->size() > 2 || (col->size() == 2 && rank((*col)[0]) == rank((*col)[1]))) explorer = false;
+    if (explorer) {
+        std::vector<std::vector<ViewKind>*> cols;
+        for (auto* col : {&left, &right})
+            if (!col->empty()) cols.push_back(col);
+        const auto colRects = splitRect(rect, int(cols.size()), true, {}, gap);
+        for (std::size_t c = 0; c < cols.size(); ++c) {
+            auto& col = *cols[c];
+            std::sort(col.begin(), col.end(), [&](ViewKind x, ViewKind y) { return rank(x) < rank(y); });
+            const QRectF r = colRects[c];
+            if (col.size() == 1) {
+                out.push_back({col.front(), r});
+                continue;
+            }
+            double upperH = std::round((r.height() - gap) * 3.0 / 5.0);
+            const double lowerH = r.height() - upperH - gap;
+            const auto use = [&](ViewKind k, double h) { return std::ceil(usableHeight(k, QRectF(r.left(), r.top(), r.width(), h), a, theme)); };
+            if (const double u = use(col[0], upperH); u < upperH) upperH = u;
+            else if (const double l = use(col[1], lowerH); l < lowerH) upperH += lowerH - l;
+            out.push_back({col[0], QRectF(r.left(), r.top(), r.width(), upperH)});
+            out.push_back({col[1], QRectF(r.left(), r.top() + upperH + gap, r.width(), r.height() - upperH - gap)});
+        }
+        // In reading order (the arrangement's).
+        std::vector<ViewPlacement> ordered;
+        for (ViewKind k : v)
+            for (const auto& p : out)
+                if (p.view == k) ordered.push_back(p);
+        return ordered;
     }
+    // Other views: rows of two, equal heights.
+    std::vector<ViewKind> top(v.begin(), v.begin() + std::min<std::ptrdiff_t>(2, std::ptrdiff_t(v.size())));
+    std::vector<ViewKind> bottom(v.begin() + std::ptrdiff_t(top.size()), v.begin() + std::min<std::ptrdiff_t>(4, std::ptrdiff_t(v.size())));
     if (bottom.empty()) {
         split(rect, top, true, {});
         return out;
     }
-    const double share = explorer ? 3.0 / 5.0 : 1.0 / 2.0;
-    const double topH = std::round((rect.height() - gap) * share);
+    const double topH = std::round((rect.height() - gap) / 2.0);
     split(QRectF(rect.left(), rect.top(), rect.width(), topH), top, true, {});
     split(QRectF(rect.left(), rect.top() + topH + gap, rect.width(), rect.height() - topH - gap), bottom, true, {});
     return out;

@@ -37,9 +37,12 @@ namespace poslab::ui {
 //   Single  the first view, full size
 //   Row     side by side, equal widths
 //   Column  stacked, equal heights
-//   Grid    2×2 (explorer order: pairs | heatmap over decay | frequencies; rows 3 : 2 when the
-//           pairs or heatmap view shares the top row with the decay or frequency view below;
-//           views of one row only side by side; other views two per row, rows equal)
+//   Grid    2×2. Explorer views (pairs, heatmap, decay, frequencies) in two columns: pairs over
+//           decay beside heatmap over frequencies; a view alone in its column takes all of it,
+//           one column all the width. In a column the pairs or heatmap view takes 3/5 of the
+//           height, less what it cannot use (usableHeight: the pair dials are as large with less),
+//           which goes to the view below it: plots grow before text shrinks. Other views: two
+//           per row, rows equal.
 // With more than one view, the contributions view (a wide strip of per-pair curves) takes a row
 // of its own below the others, a third of the height, in every kind but Row.
 enum class ArrangementKind { Auto, Single, Row, Column, Grid };
@@ -62,6 +65,9 @@ namespace poslab::ui {
 struct ViewArrangement {
     ArrangementKind kind = ArrangementKind::Auto;
     std::vector<ViewKind> views;   // empty: nothing is placed
+    // The pairs view shows the automatic dials of this many rotating configurations: it can say
+    // how much height it uses (pairsrenderer.h pairsUsableHeight). 0: it uses all it is given.
+    int pairsDials = 0;
     bool operator==(const ViewArrangement&) const = default;
 };
 
@@ -74,6 +80,10 @@ struct ViewPlacement {
     ViewKind view;
     QRectF rect;
 };
+
+// The height a view of the arrangement can use in `rect` (its width and the height it is given):
+// the pairs view its dials' (ViewArrangement::pairsDials), every other view all of it.
+double usableHeight(ViewKind view, const QRectF& rect, const ViewArrangement& arrangement, const Theme& theme);
 
 // Space between views: the window's splitter handle (6 px), more for large type.
 double viewGap(const Theme& theme);

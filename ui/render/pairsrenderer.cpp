@@ -354,6 +354,35 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
     return best;
 }
 
+namespace {
+// `configs` rotating configurations of k pairs each, as the automatic pairs show them (a title,
+// the RoPE summary and the legend above each): what automaticPairsFor and pairsUsableHeight lay out.
+// With `numbers`, each dial's pair, θ_i and angles as RoPE (dim 64) has them, so that its text
+// lines are as wide as drawn ones (whether the cells keep them decides how tall the cells are).
+PairsResult automaticDials(int configs, int k, bool numbers = false) {
+    PairsResult r;
+    for (int c = 0; c < configs; ++c) {
+        PairsConfigResult cfg;
+        cfg.title = QStringLiteral("%1: RoPE").arg(QChar('A' + c % 26));
+        cfg.rotates = true;
+        cfg.summary = QString::fromUtf8(methodSummary(Method::Rope).data(), qsizetype(methodSummary(Method::Rope).size()));
+        cfg.positions = {0, 1, 2, 4, 8, 16, 32};
+        cfg.pairs.assign(std::size_t(k), PairPanel{});
+        if (numbers) {
+            const auto shown = defaultPairs(32, k);
+            for (std::size_t i = 0; i < cfg.pairs.size() && i < shown.size(); ++i) {
+                auto& pp = cfg.pairs[i];
+                pp.pair = shown[i];
+                pp.theta = std::pow(10000.0, -shown[i] / 32.0);
+                for (auto m : cfg.positions) pp.angle.push_back(double(m) * pp.theta);
+            }
+        }
+        r.configs.push_back(std::move(cfg));
+    }
+    return r;
+}
+}  // namespace
+
 int automaticPairsFor(const QRectF& rect, int configs, const Theme& t) {
     // The layout of `configs` rotating configurations of k pairs each (a title, the RoPE
     // summary and the legend above each): how large their circles are, and how much of the
@@ -363,16 +392,7 @@ int automaticPairsFor(const QRectF& rect, int configs, const Theme& t) {
         double side = 0, empty = 0, cellWidth = 0;
     };
     const auto dials = [&](int k) {
-        PairsResult r;
-        for (int c = 0; c < configs; ++c) {
-            PairsConfigResult cfg;
-            cfg.title = QStringLiteral("%1: RoPE").arg(QChar('A' + c % 26));
-            cfg.rotates = true;
-            cfg.summary = QString::fromUtf8(methodSummary(Method::Rope).data(), qsizetype(methodSummary(Method::Rope).size()));
-            cfg.positions = {0, 1, 2, 4, 8, 16, 32};
-            cfg.pairs.assign(std::size_t(k), PairPanel{});
-            r.configs.push_back(std::move(cfg));
-        }
+        const PairsResult r = automaticDials(configs, k);
         const auto rows = layoutPairs(rect, r, t);
         Dials d;
         const auto& first = rows.front();
@@ -404,6 +424,46 @@ int automaticPairsFor(const QRectF& rect, int configs, const Theme& t) {
     if (eight.side >= 0.85 * four.side && eight.cellWidth >= textW) return 8;
     if (four.empty >= 0.25 && eight.side >= std::max(minSide, 0.5 * four.side) && eight.cellWidth >= shortW) return 8;
     return 4;
+}
+
+double pairsUsableHeight(const QRectF& rect, int configs, const Theme& t) {
+    configs = std::max(1, configs);
+    if (rect.width() <= 0 || rect.height() <= 0) return std::max(0.0, rect.height());
+    // The dials at height h: how many, how large, and how far down their cells reach.
+    struct Fill {
+        int k = 0;
+        double side = 0, bottom = 0;
+        bool dials = false;
+    };
+    const auto at = [&](double h) {
+        const QRectF r(rect.left(), rect.top(), rect.width(), h);
+        Fill f;
+        f.k = automaticPairsFor(r, configs, t);
+        const auto rows = layoutPairs(r, automaticDials(configs, f.k, true), t);
+        f.side = 1e300;
+        for (const auto& row : rows) {
+            if (row.cells.empty()) return Fill{};
+            f.side = std::min(f.side, row.plotSide);
+            for (const auto& c : row.cells) f.bottom = std::max(f.bottom, c.cell.bottom() - rect.top());
+        }
+        f.dials = !rows.empty();
+        return f;
+    };
+    const Fill full = at(rect.height());
+    if (!full.dials) return rect.height();
+    // The least height that shows the same dials as large (their cells and two pixels under them);
+    // the layout's rules (the summary dropped, eight pairs for four) depend on the height, so search.
+    double lo = std::min(rect.height(), full.bottom + 2), hi = rect.height();
+    const auto same = [&](double h) {
+        const Fill f = at(h);
+        return f.dials && f.k == full.k && f.side >= full.side - 0.5;
+    };
+    if (same(lo)) return std::ceil(lo);
+    for (int i = 0; i < 12 && hi - lo > 1; ++i) {
+        const double mid = (lo + hi) / 2;
+        (same(mid) ? hi : lo) = mid;
+    }
+    return std::ceil(hi);
 }
 
 static void drawTable(QPainter& p, const PairsConfigResult& cfg, const PairsRowLayout& r, const Theme& t) {

@@ -58,6 +58,12 @@ std::vector<PairsRowLayout> layoutPairs(const QRectF& rect, const PairsResult& r
 // minPlotSide (fewer dials rather than illegible ones).
 int automaticPairsFor(const QRectF& rect, int configs, const Theme& theme);
 
+// The height of `rect` that the automatic pairs of `configs` rotating configurations (as
+// automaticPairsFor counts them) can use: the least height at which as many dials are as large as
+// in the whole of `rect`, down to their cells' bottom. Below it the dials shrink; above it the
+// view stays empty (layout.h placeViews gives that height to other views).
+double pairsUsableHeight(const QRectF& rect, int configs, const Theme& theme);
+
 // Colour of the k-th of n positions of interest (sequential, readable on the theme's background).
 QColor positionColor(int k, int n, const Theme& theme);
 

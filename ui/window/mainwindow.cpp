@@ -74,25 +74,32 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
-    top_ = new QSplitter(Qt::Horizontal, rows_);
-    top_->setObjectName(QStringLiteral("top"));
-    bottom_ = new QSplitter(Qt::Horizontal, rows_);
-    bottom_->setObjectName(QStringLiteral("bottom"));
-    top_->addWidget(pairs_);
-    top_->addWidget(heatmap_);
-    bottom_->addWidget(decay_);
-    bottom_->addWidget(frequencies_);
+    // The explorer views in two columns (the layout engine's grid): pairs over decay beside
+    // heatmap over frequencies; each column splits its own height.
+    grid_ = new QSplitter(Qt::Horizontal, rows_);
+    grid_->setObjectName(QStringLiteral("grid"));
+    left_ = new QSplitter(Qt::Vertical, grid_);
+    left_->setObjectName(QStringLiteral("left"));
+    right_ = new QSplitter(Qt::Vertical, grid_);
+    right_->setObjectName(QStringLiteral("right"));
+    left_->addWidget(pairs_);
+    left_->addWidget(decay_);
+    right_->addWidget(heatmap_);
+    right_->addWidget(frequencies_);
     rows_->addWidget(contributions_);   // RoPE's per-pair contributions, a row of its own (View menu; hidden by default)
     rows_->addWidget(precision_);       // RoPE's precision errors, a row of its own (View menu; hidden by default)
     precision_->hide();                 // until a scene shows it (its minimum width must not widen a restored window)
     rows_->addWidget(layers_);          // the layer overview, a row of its own (when the configuration has a layer pattern)
     layers_->hide();
-    top_->setStretchFactor(0, 1);
-    top_->setStretchFactor(1, 1);
-    rows_->setStretchFactor(0, 3);
-    rows_->setStretchFactor(1, 2);
-    rows_->setStretchFactor(2, 2);
-    for (auto* s : {rows_, top_, bottom_}) {
+    grid_->setStretchFactor(0, 1);
+    grid_->setStretchFactor(1, 1);
+    for (auto* s : {left_, right_}) {
+        s->setStretchFactor(0, 3);
+        s->setStretchFactor(1, 2);
+    }
+    rows_->setStretchFactor(0, 2);
+    rows_->setStretchFactor(1, 1);
+    for (auto* s : {rows_, grid_, left_, right_}) {
         s->setChildrenCollapsible(false);
         // Sizes come from the layout engine (applyLayout) until the user drags a handle.
         connect(s, &QSplitter::splitterMoved, this, [this] {
@@ -394,8 +401,9 @@ void MainWindow::onSceneChanged() {
         const QSignalBlocker b(layersAction_);
         layersAction_->setChecked(s.view.showLayers);
     }
-    top_->setVisible(show[0] || show[1]);
-    bottom_->setVisible(show[2] || show[3]);
+    left_->setVisible(show[0] || show[2]);
+    right_->setVisible(show[1] || show[3]);
+    grid_->setVisible(show[0] || show[1] || show[2] || show[3]);
     heatmap_->setWindow(heatmapQueryWindow(s), heatmapKeyWindow(s), s.length);
     decay_->setWindow(decayWindow(s), decayRange(s));
     applyLayout();
@@ -450,7 +458,7 @@ void MainWindow::applyLayout() {
     if (fullScreenView_ || userArranged_ || rows_->width() <= 0 || rows_->height() <= 0) return;
     const Theme t = heatmap_->theme();
     const int gap = static_cast<int>(viewGap(t));
-    for (auto* sp : {rows_, top_, bottom_})
+    for (auto* sp : {rows_, grid_, left_, right_})
         if (sp->handleWidth() != gap) sp->setHandleWidth(gap);
     // The layer overview (a model's layer pattern): a row of its own at the bottom, a third of the
     // height; the engine places the other views above it.
@@ -470,7 +478,9 @@ void MainWindow::applyLayout() {
     const QRectF pairs = rectOf(ViewKind::Pairs), heat = rectOf(ViewKind::Heatmap), decay = rectOf(ViewKind::Decay),
                  freq = rectOf(ViewKind::Frequencies), contrib = rectOf(ViewKind::Contributions),
                  prec = rectOf(ViewKind::Precision);
-    const double topH = std::max(pairs.height(), heat.height()), bottomH = std::max(decay.height(), freq.height());
+    // The columns: each view's share of its column, the columns' widths, the grid's height.
+    const QRectF grid = pairs.united(heat).united(decay).united(freq);
+    const double leftW = std::max(pairs.width(), decay.width()), rightW = std::max(heat.width(), freq.width());
     // Only what changed (an edit that shows or hides no view changes nothing: no relayout).
     const auto set = [](QSplitter* sp, QList<int> sizes) {
         const QList<int> now = sp->sizes();
@@ -478,9 +488,10 @@ void MainWindow::applyLayout() {
             if (!sp->widget(static_cast<int>(i))->isVisibleTo(sp)) sizes[i] = now[i];
         if (sizes != now) sp->setSizes(sizes);
     };
-    set(rows_, {len(topH), len(bottomH), len(contrib.height()), len(prec.height()), len(layersH)});
-    set(top_, {len(pairs.width()), len(heat.width())});
-    set(bottom_, {len(decay.width()), len(freq.width())});
+    set(rows_, {len(grid.height()), len(contrib.height()), len(prec.height()), len(layersH)});
+    set(grid_, {len(leftW), len(rightW)});
+    set(left_, {len(pairs.height()), len(decay.height())});
+    set(right_, {len(heat.height()), len(freq.height())});
 }
 
 void MainWindow::updateOutput(bool recompute) {
@@ -578,9 +589,10 @@ void MainWindow::saveWindowState() {
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/arranged"), userArranged_);
     settings.setValue(QStringLiteral("window/docksTabbedForRoom"), docksTabbedForRoom_);
-    settings.setValue(QStringLiteral("window/rows"), rows_->saveState());
-    settings.setValue(QStringLiteral("window/top"), top_->saveState());
-    settings.setValue(QStringLiteral("window/bottom"), bottom_->saveState());
+    settings.setValue(QStringLiteral("window/viewRows"), rows_->saveState());
+    settings.setValue(QStringLiteral("window/grid"), grid_->saveState());
+    settings.setValue(QStringLiteral("window/left"), left_->saveState());
+    settings.setValue(QStringLiteral("window/right"), right_->saveState());
     settings.sync();   // on disk now: a crash after this keeps it
 }
 
@@ -668,9 +680,10 @@ void MainWindow::restoreSettings() {
     userArranged_ = settings.value(QStringLiteral("window/arranged"), false).toBool();
     docksTabbedForRoom_ = settings.value(QStringLiteral("window/docksTabbedForRoom"), false).toBool();
     if (userArranged_) {
-        rows_->restoreState(settings.value(QStringLiteral("window/rows")).toByteArray());
-        top_->restoreState(settings.value(QStringLiteral("window/top")).toByteArray());
-        bottom_->restoreState(settings.value(QStringLiteral("window/bottom")).toByteArray());
+        rows_->restoreState(settings.value(QStringLiteral("window/viewRows")).toByteArray());
+        grid_->restoreState(settings.value(QStringLiteral("window/grid")).toByteArray());
+        left_->restoreState(settings.value(QStringLiteral("window/left")).toByteArray());
+        right_->restoreState(settings.value(QStringLiteral("window/right")).toByteArray());
     }
 }
 

@@ -142,8 +142,9 @@ private:
     LayersView* layers_ = nullptr;
     QAction* layersAction_ = nullptr;
     QSplitter* rows_ = nullptr;
-    QSplitter* top_ = nullptr;
-    QSplitter* bottom_ = nullptr;
+    QSplitter* grid_ = nullptr;    // the explorer views' columns (left_, right_)
+    QSplitter* left_ = nullptr;    // pairs over decay
+    QSplitter* right_ = nullptr;   // heatmap over frequencies
     bool docksTabbedForRoom_ = false;   // fitDocks() made the teaching dock a tab of the parameters'
     bool fitDocksQueued_ = false;
     QElapsedTimer lastSceneChange_;

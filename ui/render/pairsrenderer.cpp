@@ -581,12 +581,15 @@ static void drawCurves(QPainter& p, const PairsConfigResult& cfg, const PairsRow
     plot::Axis ay{y0 - pad, y1 + pad, false, r.curve.bottom(), r.curve.top()};
     // An axis title whole, else from its symbol on ("i − j" of "distance i − j").
     const auto forms = [&](const QString& title) {
-        if (!r.axisTitles || title.isEmpty()) return QStringList{};
+        if (!r.axisTitles || title.isEmpty()) return QStringList();
         static const QRegularExpression symbol(QStringLiteral("\\s(\\|?[a-zA-Z](?=\\s|\\||$).*)$"));
         const auto m = symbol.match(title);
-        return m.hasMatch() ? QStringList{title, m.captured(1)} : QStringList{title};
+        QStringList titles(title);
+        if (m.hasMatch()) titles.append(m.captured(1));
+        return titles;
     };
-    plot::axes(p, r.curve, ax, ay, t, forms(cfg.curveXLabel), forms(cfg.curveYLabel));
+    const QStringList xTitles = forms(cfg.curveXLabel), yTitles = forms(cfg.curveYLabel);
+    plot::axes(p, r.curve, ax, ay, t, xTitles, yTitles);
     p.save();
     p.setClipRect(r.curve);
     p.setRenderHint(QPainter::Antialiasing, true);

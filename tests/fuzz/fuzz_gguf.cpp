@@ -21,17 +21,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const char* bytes = reinterpret_cast<const char*>(data);
     const GgufResult g = parseGgufMetadata(bytes, size);
     if (!g.meta) {
-        FUZZ_ASSERT(fuzzcheck::oneLine(g.error), "refusal not one line", g.error);
+        assert(fuzzcheck::oneLine(g.error) || fuzzcheck::explain("refusal not one line", g.error));
     } else {
-        FUZZ_ASSERT(g.meta->version == 2 || g.meta->version == 3, "accepted version", QString::number(g.meta->version));
-        FUZZ_ASSERT(g.meta->kv.size() <= kGgufMaxKeys, "too many keys", QString::number(g.meta->kv.size()));
+        assert((g.meta->version == 2 || g.meta->version == 3) ||
+               fuzzcheck::explain("accepted version", QString::number(g.meta->version)));
+        assert(g.meta->kv.size() <= kGgufMaxKeys ||
+               fuzzcheck::explain("too many keys", QString::number(g.meta->kv.size())));
     }
     const ModelConfigResult r = parseGgufConfig(bytes, size);
     if (!r.config) {
-        FUZZ_ASSERT(fuzzcheck::oneLine(r.error), "configuration refusal not one line", r.error);
+        assert(fuzzcheck::oneLine(r.error) ||
+               fuzzcheck::explain("configuration refusal not one line", r.error));
     } else {
         const auto e = r.config->params.validate();
-        FUZZ_ASSERT(!e, "accepted parameters that do not validate", e ? QString::fromStdString(e->parameter) : QString());
+        assert(!e || fuzzcheck::explain("accepted parameters that do not validate",
+                                        e ? QString::fromStdString(e->parameter) : QString()));
     }
     return 0;
 }

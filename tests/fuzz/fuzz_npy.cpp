@@ -2,8 +2,8 @@
 // query/key rows built from it (loadQkFromBuffer, heads 0 and 1).
 // Build and run: tests/fuzz/run_fuzzers.sh fuzz_npy; seeds in tests/fuzz/corpus/npy/.
 //
-// Contract asserted (fuzzcheck.h checkQkReader, abort on violation): never reads outside [data, data + size) (ASan: the
-// input is libFuzzer's exactly-sized buffer, and accepted tensors are read whole); a refusal is
+// Contract asserted (fuzzcheck.h qkReaderKeepsContract, asserted): never reads outside [data, data + size)
+// (ASan: the input is libFuzzer's exactly-sized buffer, and accepted tensors are read whole); a refusal is
 // one line; every accepted tensor lies inside the buffer (stored data) with bytes = its shape's
 // size; accepted rows have the shape's d, N >= 1, and finite values.
 #include "fuzzcheck.h"
@@ -11,6 +11,6 @@
 #include <cstdint>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    fuzzcheck::checkQkReader(poslab::ui::parseNpy, data, size, QStringLiteral("f.npy"));
+    assert(fuzzcheck::qkReaderKeepsContract(poslab::ui::parseNpy, data, size, QStringLiteral("f.npy")));
     return 0;
 }

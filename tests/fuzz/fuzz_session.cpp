@@ -29,26 +29,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     QStringList warnings;
     const auto session = sessionFromJson(json, source, &error, &warnings);
     for (const auto& w : warnings)
-        FUZZ_ASSERT(w.startsWith(source + QStringLiteral(": ")) && oneLine(w), "warning not one line naming the source", w);
+        assert((w.startsWith(source + QStringLiteral(": ")) && oneLine(w)) ||
+               fuzzcheck::explain("warning not one line naming the source", w));
     if (!session) {
-        FUZZ_ASSERT(error.startsWith(source + QStringLiteral(": ")) && error.size() > source.size() + 2 && oneLine(error),
-                    "refusal not one line naming the source", error);
+        assert((error.startsWith(source + QStringLiteral(": ")) && error.size() > source.size() + 2 &&
+                oneLine(error)) ||
+               fuzzcheck::explain("refusal not one line naming the source", error));
         return 0;
     }
-    FUZZ_ASSERT(!session->scenes.empty() && session->scenes.size() <= std::size_t(kMaxSessionScenes), "scene count",
-                QString::number(session->scenes.size()));
-    FUZZ_ASSERT(session->current >= 0 && session->current < int(session->scenes.size()), "current",
-                QString::number(session->current));
+    assert((!session->scenes.empty() && session->scenes.size() <= std::size_t(kMaxSessionScenes)) ||
+           fuzzcheck::explain("scene count", QString::number(session->scenes.size())));
+    assert((session->current >= 0 && session->current < int(session->scenes.size())) ||
+           fuzzcheck::explain("current", QString::number(session->current)));
     for (const auto& s : session->scenes) {
-        FUZZ_ASSERT(!s.scene.methods.empty() && s.scene.methods.size() <= std::size_t(kMaxConfigs), "configuration count",
-                    QString::number(s.scene.methods.size()));
+        assert((!s.scene.methods.empty() && s.scene.methods.size() <= std::size_t(kMaxConfigs)) ||
+               fuzzcheck::explain("configuration count", QString::number(s.scene.methods.size())));
         const auto p = sceneProblemApartFromFiles(s.scene);
-        FUZZ_ASSERT(!p, "accepted a scene that does not validate", p ? *p : QString());
+        assert(!p || fuzzcheck::explain("accepted a scene that does not validate", p ? *p : QString()));
     }
     const QByteArray saved = sessionToJson(*session);
     QString again;
     const auto back = sessionFromJson(saved, source, &again);
-    FUZZ_ASSERT(back.has_value(), "accepted, saved, then refused", again);
-    FUZZ_ASSERT(sessionToJson(*back) == saved, "save → open → save changed the bytes", QString::fromUtf8(saved.left(300)));
+    assert(back.has_value() || fuzzcheck::explain("accepted, saved, then refused", again));
+    assert(sessionToJson(*back) == saved ||
+           fuzzcheck::explain("save → open → save changed the bytes", QString::fromUtf8(saved.left(300))));
     return 0;
 }

@@ -68,6 +68,20 @@ std::pair<double, double> inkedRowsAndColumns(const QImage& img, QRgb background
     return {double(std::count(row.begin(), row.end(), 1)) / h, double(std::count(col.begin(), col.end(), 1)) / w};
 }
 
+// With POSLAB_SCREENSHOT_DIR set, the figure `r` asks for as <dir>/<prefix>_<data tag>.png (for
+// looking at what a row checked); an empty string when saved or not asked, else the error.
+QString saveScreenshot(const QString& prefix, const SceneParams& scene, ExportRequest r) {
+    const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return {};
+    r.format = ExportFormat::Png;
+    QString error;
+    const QString path = QStringLiteral("%1/%2_%3.png").arg(dir, prefix, QString::fromUtf8(QTest::currentDataTag()));
+    return exportToFile(path, scene, r, &error) ? QString() : path + QStringLiteral(": ") + error;
+}
+
+// The first problems of a list, one a line, for a failure message.
+QByteArray firstProblems(const QStringList& problems) { return problems.mid(0, 6).join(QLatin1Char('\n')).toUtf8(); }
+
 }  // namespace
 
 class TestLayout : public QObject {
@@ -352,13 +366,7 @@ private Q_SLOTS:
         if (kScreens[screen].width >= 1920 && configs <= 2)
             for (const auto& item : report.items)
                 if (item.text.contains(QChar(0x2026))) problems << QStringLiteral("cut mid-word: %1 \"%2\"").arg(item.view, item.text);
-        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
-            ExportRequest png = r;
-            png.format = ExportFormat::Png;
-            QString error;
-            QVERIFY2(exportToFile(QStringLiteral("%1/figure_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, png, &error),
-                     qPrintable(error));
-        }
+        if (const QString e = saveScreenshot(QStringLiteral("figure"), scene, r); !e.isEmpty()) QFAIL(qPrintable(e));
         // The first six problems (POSLAB_ALL_PROBLEMS=1: every one).
         const qsizetype shown = qEnvironmentVariableIsSet("POSLAB_ALL_PROBLEMS") ? problems.size() : 6;
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, shown).join(QLatin1Char('\n'))));
@@ -428,12 +436,8 @@ private Q_SLOTS:
                 if (sameHeight && gap < 0.5 * std::min(i.rect.height(), label->rect.height()))
                     problems << QStringLiteral("\"%1\" %2 px from \"%3\"").arg(label->text).arg(gap, 0, 'f', 1).arg(i.text);
             }
-        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
-            r.format = ExportFormat::Png;
-            QString error;
-            QVERIFY(exportToFile(QStringLiteral("%1/context_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, r, &error));
-        }
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+        if (const QString e = saveScreenshot(QStringLiteral("context"), scene, r); !e.isEmpty()) QFAIL(qPrintable(e));
+        QVERIFY2(problems.isEmpty(), firstProblems(problems).constData());
     }
 
     // The decay chart on log axes (distance, |score|, both): its labels apart, written one way,
@@ -480,12 +484,8 @@ private Q_SLOTS:
         QStringList problems = layoutProblems(report) + layoutInkProblems(report, textFree, exportTheme(scene, r));
         for (const auto& item : report.items)
             if (item.elided) problems << QStringLiteral("abbreviated: \"%1\"").arg(item.text);
-        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
-            r.format = ExportFormat::Png;
-            QString error;
-            QVERIFY(exportToFile(QStringLiteral("%1/decaylog_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, r, &error));
-        }
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+        if (const QString e = saveScreenshot(QStringLiteral("decaylog"), scene, r); !e.isEmpty()) QFAIL(qPrintable(e));
+        QVERIFY2(problems.isEmpty(), firstProblems(problems).constData());
     }
 
     // Each demonstration's scene (what its slide and the window show beside the numbers), at
@@ -513,13 +513,8 @@ private Q_SLOTS:
         const LayoutReport report = exportLayout(scene, r);
         QVERIFY(!report.items.empty());
         const QStringList problems = layoutProblems(report);
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
-        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
-            r.format = ExportFormat::Png;
-            QString error;
-            QVERIFY2(exportToFile(QStringLiteral("%1/scene_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, r, &error),
-                     qPrintable(error));
-        }
+        QVERIFY2(problems.isEmpty(), firstProblems(problems).constData());
+        if (const QString e = saveScreenshot(QStringLiteral("scene"), scene, r); !e.isEmpty()) QFAIL(qPrintable(e));
     }
 
     // The layer overview of each shipped model (`figure layers`, the Layers view) with its
@@ -578,7 +573,7 @@ private Q_SLOTS:
             drawLayers(p, rect, pic, t);
             shot.save(QStringLiteral("%1/layers_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())));
         }
-        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join(QLatin1Char('\n'))));
+        QVERIFY2(problems.isEmpty(), firstProblems(problems).constData());
     }
 
     void reportFindsOverlaps() {
@@ -704,11 +699,7 @@ private Q_SLOTS:
         }
         // Something gave way (fewer pairs or plots, a table, the differences), and it is said.
         if (view != QLatin1String("pairs")) QVERIFY(said);
-        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
-            r.format = ExportFormat::Png;
-            QString error;
-            QVERIFY(exportToFile(QStringLiteral("%1/small_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, r, &error));
-        }
+        if (const QString e = saveScreenshot(QStringLiteral("small"), scene, r); !e.isEmpty()) QFAIL(qPrintable(e));
     }
 
     // Numbers shown to people carry at most 4 significant digits (exact values stay in hover,
@@ -808,13 +799,7 @@ private Q_SLOTS:
         for (const auto& p : placed)
             if (p.view != ViewKind::Pairs && p.rect.top() * px > ink) next = std::min(next, p.rect.top() * px);
         QVERIFY(next < 1e300);
-        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
-            ExportRequest png = r;
-            png.format = ExportFormat::Png;
-            QString error;
-            QVERIFY2(exportToFile(QStringLiteral("%1/band_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())), scene, png, &error),
-                     qPrintable(error));
-        }
+        if (const QString e = saveScreenshot(QStringLiteral("band"), scene, r); !e.isEmpty()) QFAIL(qPrintable(e));
         const double band = next - ink, lines = 3 * plot::lineHeight(t.smallFont()) * px;
         QVERIFY2(band <= lines, qPrintable(QStringLiteral("%1 px empty under the dials (at most %2)").arg(band).arg(lines)));
     }

@@ -83,6 +83,8 @@ struct LegendParts {
     QString note, context;
 };
 LegendParts legendParts(const LayersPicture& pic, std::int64_t rows);
+// The name of legend entry k (0 RoPE, 1 NoPE, 2 NoPE with temperature tuning).
+QString legendName(int k);
 // The entries' width (each: swatch, text, a line's height of space), and the note's and context's.
 double legendEntriesWidth(const LegendParts& l, const QFontMetricsF& fm, double lh);
 
@@ -134,11 +136,18 @@ LegendParts legendParts(const LayersPicture& pic, std::int64_t rows) {
     return l;
 }
 
+QString legendName(int k) {
+    switch (k) {
+    case 0: return QObject::tr("RoPE");
+    case 1: return QObject::tr("NoPE");
+    default: return QObject::tr("NoPE, queries × τ(i) (temperature tuning)");
+    }
+}
+
 double legendEntriesWidth(const LegendParts& l, const QFontMetricsF& fm, double lh) {
-    const QString names[] = {QObject::tr("RoPE"), QObject::tr("NoPE"), QObject::tr("NoPE, queries × τ(i) (temperature tuning)")};
     double w = 0;
     for (int k = 0; k < 3; ++k)
-        if (l.present[k]) w += lh * 1.1 + fm.horizontalAdvance(names[k]) + lh;
+        if (l.present[k]) w += lh * 1.1 + fm.horizontalAdvance(legendName(k)) + lh;
     return w;
 }
 
@@ -563,9 +572,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     // (A few pixels to spare: the entries advance by whole pixels.)
     const auto startFor = [&](double width) { return std::max(g.table.left(), std::min(g.plot.left(), g.plot.right() - width - 4)); };
     double lx = startFor(g.legendTwoLines ? entriesW : entriesW + tailW);
-    const std::pair<QColor, QString> legend[] = {{ropeC, QObject::tr("RoPE")},
-                                                 {nopeC, QObject::tr("NoPE")},
-                                                 {tempC, QObject::tr("NoPE, queries × τ(i) (temperature tuning)")}};
+    const std::pair<QColor, QString> legend[] = {{ropeC, legendName(0)}, {nopeC, legendName(1)}, {tempC, legendName(2)}};
     for (int k = 0; k < 3; ++k) {
         if (!parts.present[k]) continue;
         const auto& [c, s] = legend[k];

@@ -485,11 +485,11 @@ void drawDecayLegend(QPainter& p, const QRectF& area, const DecayLegend& l, cons
             p.setPen(pen);
             p.drawLine(QPointF(x, yc), QPointF(x + l.marker, yc));
             const double textW = std::min(e.width, area.width()) - l.marker - l.gap;
-            const QRectF r = plot::text(p, QPointF(x + l.marker + l.gap, yc), fitText(e.name, t.smallFont(), textW), plot::Align::Left,
-                                        t.foreground);
+            const FittedText fitted = fitText(e.name, t.smallFont(), textW);
+            const QRectF r = plot::text(p, QPointF(x + l.marker + l.gap, yc), fitted, plot::Align::Left, t.foreground);
             // The legend holds each entry's line box and its ink (which may overhang the box).
             const QFontMetricsF fm(p.font());
-            const QString shown = typeset(fitText(e.name, t.smallFont(), textW).text);
+            const QString shown = typeset(fitted.text);
             all = all.united(QRectF(x, y, r.right() - x, l.line)).united(fm.tightBoundingRect(shown).translated(r.left(), r.top() + fm.ascent()));
             x += std::min(e.width, area.width()) + l.spacing;
         }
@@ -503,9 +503,8 @@ void drawDecayLegend(QPainter& p, const QRectF& area, const DecayLegend& l, cons
 // printf format ("1e-05" beside "0.001"): each axis' labels are rewritten by the rule of every
 // other axis (plot::tickLabels: 4 significant digits, one way), a value within a billionth of a
 // step of 0 as 0; each keeps its place against its tick (right-aligned on the value axis, centred
-// on the distance axis). Returns whether any label changed.
-bool relabelDecayTicks(QGraphicsScene& scene) {
-    bool changed = false;
+// on the distance axis).
+void relabelDecayTicks(QGraphicsScene& scene) {
     std::vector<QGraphicsItem*> groups;
     for (QGraphicsItem* item : scene.items())
         if (item->isVisible() && item->type() == QGraphicsItemGroup::Type) groups.push_back(item);
@@ -538,10 +537,8 @@ bool relabelDecayTicks(QGraphicsScene& scene) {
             labels[i]->setPlainText(written[qsizetype(i)]);
             const double shift = before - labels[i]->boundingRect().width();
             labels[i]->moveBy(vertical ? shift : shift / 2, 0);
-            changed = true;
         }
     }
-    return changed;
 }
 
 // The chart as the window's QChartView shows it: configureDecayChart(), laid out (outside a

@@ -51,8 +51,8 @@ void drawDecayLegend(QPainter& p, const QRectF& area, const DecayLegend& l, cons
 
 // Rewrites the chart's tick labels in `scene` (after Qt Charts laid it out) by the rule of every
 // other axis (plot::tickLabels: 4 significant digits, one format per axis, 0 rather than
-// "-5.551e-17"), each kept in its place against its tick. Returns whether any label changed.
-bool relabelDecayTicks(QGraphicsScene& scene);
+// "-5.551e-17"), each kept in its place against its tick. Labels already so are left alone.
+void relabelDecayTicks(QGraphicsScene& scene);
 
 // The sample nearest to distance `d` (index into each series' distance list), or nullopt.
 std::optional<std::size_t> nearestDecaySample(const DecayResult& result, double d);

@@ -161,15 +161,12 @@ QRectF textAt(QPainter& p, const QPointF& at, const QString& raw, Align h, const
     if (h == Align::Center) x -= w / 2;
     if (h == Align::Right) x -= w;
     const QRectF r(x, at.y() - ht / 2, w, ht);
-    const bool paint = layoutPaintsText();
-    if (!paint) {
-    } else if (c.isValid()) {
+    const bool paint = layoutPaintsText();   // off: the ink check sees what the text covers
+    if (paint) {
         p.save();
-        p.setPen(c);
+        if (c.isValid()) p.setPen(c);
         p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, s);
         p.restore();
-    } else {
-        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, s);
     }
     // The report holds the text's ink (what could cover other ink), not its line box.
     if (layoutCapturing() && !s.isEmpty())

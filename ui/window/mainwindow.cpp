@@ -468,7 +468,12 @@ void MainWindow::applyLayout() {
         layersH = std::round((area.height() - gap) / 3.0);
         area.setHeight(area.height() - layersH - gap);
     }
-    const auto placed = placeViews(area, sceneArrangement(scene_.params()), t);
+    PlacementKey key{area.size(), sceneArrangement(scene_.params()), t.name, t.fontPt, t.fontScale};
+    if (placementKey_ != key) {
+        placement_ = placeViews(area, key.arrangement, t);
+        placementKey_ = std::move(key);
+    }
+    const auto& placed = placement_;
     const auto rectOf = [&](ViewKind v) {
         for (const auto& p : placed)
             if (p.view == v) return p.rect;

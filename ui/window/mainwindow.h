@@ -7,11 +7,13 @@
 // state (geometry, maximised, docks, splitters) is written when it changes (a maximise at once, a
 // move or resize a moment after it ends), not only on quit, so that a crash does not lose it.
 #include "ui/model/scene.h"
+#include "ui/render/layout.h"
 #include "ui/views/scheduler.h"
 
 #include <QElapsedTimer>
 #include <QMainWindow>
 
+#include <optional>
 #include <vector>
 
 QT_BEGIN_NAMESPACE
@@ -153,6 +155,17 @@ private:
     bool editsStreaming_ = false;
     QTimer* sharpen_ = nullptr;     // 200 ms after the last streamed edit: full resolution again
     bool userArranged_ = false;   // a splitter was dragged: its sizes stay (View → Arrange views to fit resets)
+    // The layout engine's last answer and what it depends on (applyLayout runs on every edit; the
+    // engine measures the pair dials, so it is asked again only when one of these changes).
+    struct PlacementKey {
+        QSizeF area;
+        ViewArrangement arrangement;
+        QString theme;
+        double fontPt = 0, fontScale = 0;
+        bool operator==(const PlacementKey&) const = default;
+    };
+    std::optional<PlacementKey> placementKey_;
+    std::vector<ViewPlacement> placement_;
     QAction* viewActions_[6] = {};
     QAction* undo_ = nullptr;
     QAction* redo_ = nullptr;

@@ -12,6 +12,7 @@
 #include "ui/teaching/handbook.h"
 #include "ui/views/layersview.h"
 #include "ui/window/welcome.h"
+#include "ui/window/windowstate.h"
 #include "ui/views/views.h"
 #include "ui/window/teaching.h"
 
@@ -20,12 +21,16 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCursor>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QDialog>
 #include <QKeyEvent>
 #include <QDockWidget>
 #include <QStyle>
 #include <QTabWidget>
 
+#include <algorithm>
 #include <cmath>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -45,6 +50,7 @@
 #include <QStatusBar>
 #include <QElapsedTimer>
 #include <QTimer>
+#include <QToolBar>
 #include <QUndoStack>
 
 namespace poslab::ui {
@@ -176,6 +182,9 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
 
     buildMenus();
     installTeaching(this);
+    // A dock opened or closed (the deck, the teaching dock) changes the room the views have.
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        connect(d, &QDockWidget::visibilityChanged, this, &MainWindow::queueFitDocks);
     statusBar()->showMessage(tr("Drag a slider: every view follows. Hover a view for exact values."));
     resize(1500, 950);
     // The views' visibility follows the scene before the saved geometry is restored: a view
@@ -620,18 +629,22 @@ void MainWindow::moveEvent(QMoveEvent* e) {
 void MainWindow::resizeEvent(QResizeEvent* e) {
     QMainWindow::resizeEvent(e);
     scheduleWindowStateSave();
-    if (!fitDocksQueued_) {   // once the resize has settled (moving a dock resizes again)
-        fitDocksQueued_ = true;
-        QTimer::singleShot(0, this, [this] {
-            fitDocksQueued_ = false;
-            fitDocks();
-        });
-    }
+    queueFitDocks();
+}
+
+void MainWindow::queueFitDocks() {
+    if (fitDocksQueued_) return;   // once the resize has settled (moving a dock resizes again)
+    fitDocksQueued_ = true;
+    QTimer::singleShot(0, this, [this] {
+        fitDocksQueued_ = false;
+        fitDocks();
+    });
 }
 
 void MainWindow::fitDocks() {
     auto* params = findChild<QDockWidget*>(QStringLiteral("parametersDock"));
     auto* teach = findChild<QDockWidget*>(QStringLiteral("teachingDock"));
+    auto* deck = findChild<QDockWidget*>(QStringLiteral("deckDock"));
     if (!params || !teach || fullScreenView_) return;
     const Theme t = heatmap_->theme();
     // Two plots side by side: each a heatmap's chrome around at least 160 pixels of cells.
@@ -640,29 +653,54 @@ void MainWindow::fitDocks() {
     const int need = std::max(twoViews, width() * 45 / 100);
     const int separators = 2 * style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this) + 4;
     const int paramsW = !params->isHidden() ? std::max(panelWidthNeeded(), 300) : 0;
-    // The teaching dock's width beside the views: as it stands there, else as it would (its tabs
-    // at the theme's text size).
-    const bool beside = !tabifiedDockWidgets(params).contains(teach) && teach->isVisible();
-    const int teachW = std::max({teach->minimumWidth(), teach->minimumSizeHint().width(), 400,
-                                 beside ? teach->width() : teach->sizeHint().width()});
-    const int roomBeside = width() - paramsW - teachW - separators;   // for the views, with the teaching dock beside them
-    if (!tabifiedDockWidgets(params).contains(teach)) {
+    if (params->isFloating() || params->isHidden() || dockWidgetArea(params) != Qt::LeftDockWidgetArea) return;
+    // The docks beside the views on the right (the teaching dock, the deck when it is open): as wide
+    // as they stand there, else as they would (their tabs at the theme's text size).
+    const auto tabbedWithParams = [&](QDockWidget* d) { return tabifiedDockWidgets(params).contains(d); };
+    const auto sideWidth = [&](QDockWidget* d) {
+        const bool beside = !tabbedWithParams(d) && d->isVisible();
+        return std::max({d->minimumWidth(), d->minimumSizeHint().width(), 400, beside ? d->width() : d->sizeHint().width()});
+    };
+    QList<QDockWidget*> right;   // the right-hand docks a person has open, docked
+    for (QDockWidget* d : {teach, deck})
+        if (d && !d->isFloating() && !d->isHidden() && (tabbedWithParams(d) || dockWidgetArea(d) == Qt::RightDockWidgetArea)) right.append(d);
+    if (right.isEmpty()) {
         docksTabbedForRoom_ = false;
-        const bool ours = dockWidgetArea(teach) == Qt::RightDockWidgetArea && !teach->isFloating() && !teach->isHidden() &&
-                          dockWidgetArea(params) == Qt::LeftDockWidgetArea && !params->isFloating() && !params->isHidden();
-        if (!ours || roomBeside >= need) return;
-        // The tab in front: the parameters, unless a demonstration is on show in the teaching dock.
+        return;
+    }
+    // The right-hand column is as wide as its widest dock (docks tabbed together share one column).
+    int teachW = 0;
+    for (QDockWidget* d : right) teachW = std::max(teachW, sideWidth(d));
+    const int roomBeside = width() - paramsW - teachW - separators;   // for the views, with the right docks beside them
+    const bool anyBeside = std::any_of(right.begin(), right.end(), [&](QDockWidget* d) { return !tabbedWithParams(d); });
+    if (anyBeside) {
+        if (roomBeside >= need) {
+            if (!std::any_of(right.begin(), right.end(), tabbedWithParams)) docksTabbedForRoom_ = false;
+            return;
+        }
+        // No room: the right docks become tabs of the parameters. The tab in front: the parameters,
+        // unless a demonstration is on show in the teaching dock or the deck is being edited.
         const auto* tabs = teach->findChild<QTabWidget*>(QStringLiteral("teachingTabs"));
         const auto* demo = tabs ? qobject_cast<const DemoPanel*>(tabs->currentWidget()) : nullptr;
         const bool showingDemo = demo && demo->currentDemo().has_value();
-        tabifyDockWidget(params, teach);
-        (showingDemo ? teach : params)->raise();
+        QDockWidget* front = params;
+        if (deck && right.contains(deck) && !tabbedWithParams(deck) && !deck->visibleRegion().isEmpty()) front = deck;
+        else if (showingDemo) front = teach;
+        for (QDockWidget* d : right)
+            if (!tabbedWithParams(d)) tabifyDockWidget(params, d);
+        front->raise();
         docksTabbedForRoom_ = true;
         // As wide as the parameters need (up to 40 %), not as the teaching tabs would like.
         resizeDocks({params}, {std::min(std::max(panelWidthNeeded(), 300), std::max(380, width() * 2 / 5))}, Qt::Horizontal);
     } else if (docksTabbedForRoom_ && roomBeside >= need + 40) {   // (40: no flicker about the edge)
         addDockWidget(Qt::RightDockWidgetArea, teach);
         teach->show();
+        if (deck && right.contains(deck)) {
+            addDockWidget(Qt::RightDockWidgetArea, deck);
+            tabifyDockWidget(teach, deck);
+            deck->show();
+            deck->raise();
+        }
         docksTabbedForRoom_ = false;
     }
 }
@@ -679,17 +717,154 @@ void MainWindow::fitPanelWidth() {
 
 void MainWindow::restoreSettings() {
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    // The docks first, while the window is not yet maximised. Qt keeps a dock state restored into a
+    // hidden maximised or full-screen window aside and applies it again at the first resize that fits
+    // it, over whatever was done to the docks in between: fitDocks() tabifying the teaching dock there
+    // left Qt's layout pointing at a tab bar that was gone (the crash at every start, issue #27).
+    const QByteArray state = settings.value(QStringLiteral("window/state")).toByteArray();
+    if (!state.isEmpty() && !restoreState(state)) {
+        qWarning("PosLab: the saved dock layout could not be read; the docks are laid out fresh");
+        layDocksFresh();
+    }
+    settleDocks();
+    // Then the geometry, only where it fits the screens present (windowstate.h).
+    QList<QRect> available;
+    for (const QScreen* s : QGuiApplication::screens()) available.append(s->availableGeometry());
+    const QByteArray geometry = settings.value(QStringLiteral("window/geometry")).toByteArray();
+    const GeometryPlacement place = placeSavedGeometry(decodeSavedGeometry(geometry), available, frameEstimate(), minimumSizeHint());
+    switch (place.kind) {
+    case GeometryPlacement::Kind::Restore:
+        restoreGeometry(geometry);
+        break;
+    case GeometryPlacement::Kind::Adjust:
+        qWarning("PosLab: the saved window geometry was moved onto the screen: %s", qPrintable(place.why));
+        setGeometry(place.normal);
+        if (place.fullScreen) setWindowState(Qt::WindowFullScreen);
+        else if (place.maximized) setWindowState(Qt::WindowMaximized);
+        break;
+    case GeometryPlacement::Kind::Drop:
+        if (!geometry.isEmpty()) qWarning("PosLab: the saved window geometry was dropped: %s", qPrintable(place.why));
+        fitFirstStart();
+        break;
+    }
     // Splitter sizes the user chose; else the layout engine's (applyLayout).
     userArranged_ = settings.value(QStringLiteral("window/arranged"), false).toBool();
     docksTabbedForRoom_ = settings.value(QStringLiteral("window/docksTabbedForRoom"), false).toBool();
     if (userArranged_) {
-        rows_->restoreState(settings.value(QStringLiteral("window/viewRows")).toByteArray());
-        grid_->restoreState(settings.value(QStringLiteral("window/grid")).toByteArray());
-        left_->restoreState(settings.value(QStringLiteral("window/left")).toByteArray());
-        right_->restoreState(settings.value(QStringLiteral("window/right")).toByteArray());
+        // Each splitter keeps the direction it was built with (a saved state carries one too).
+        const auto restore = [&](QSplitter* s, const QString& key) {
+            const Qt::Orientation built = s->orientation();
+            const bool ok = s->restoreState(settings.value(key).toByteArray()) && s->orientation() == built;
+            s->setOrientation(built);
+            return ok;
+        };
+        bool ok = restore(rows_, QStringLiteral("window/viewRows"));
+        ok = restore(grid_, QStringLiteral("window/grid")) && ok;
+        ok = restore(left_, QStringLiteral("window/left")) && ok;
+        ok = restore(right_, QStringLiteral("window/right")) && ok;
+        if (!ok) {
+            qWarning("PosLab: saved view sizes could not be read; the views are arranged to fit");
+            userArranged_ = false;
+        }
     }
+}
+
+QMargins MainWindow::frameEstimate() const {
+    // Before the first show the window manager's frame is unknown: a title bar and thin borders.
+    const int title = std::max(24, style()->pixelMetric(QStyle::PM_TitleBarHeight, nullptr, this) + 6);
+    return QMargins(4, title, 4, 4);
+}
+
+void MainWindow::fitFirstStart() {
+    // The preferred size where the screen has room, else as much as it has (a 1280×720 projector).
+    const QScreen* screen = QGuiApplication::screenAt(QCursor::pos());
+    if (!screen) screen = QGuiApplication::primaryScreen();
+    if (!screen) return;
+    setGeometry(firstStartGeometry(screen->availableGeometry(), QSize(1500, 950), frameEstimate(), minimumSizeHint()));
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+    QMainWindow::showEvent(e);
+    if (shownOnce_) return;
+    shownOnce_ = true;
+    QTimer::singleShot(0, this, &MainWindow::ensureFitsScreen);
+}
+
+void MainWindow::ensureFitsScreen() {
+    // Whatever was restored (dock sizes, docks stacked in odd places), the window must fit the
+    // screen it opened on: docks that make it larger than the screen are laid out fresh (the right
+    // ones then become tabs of the parameters), and a window reaching past the screen is moved in.
+    const QScreen* s = screen();
+    if (!s || isFullScreen()) return;
+    const QRect avail = s->availableGeometry();
+    QMargins frame(geometry().left() - frameGeometry().left(), geometry().top() - frameGeometry().top(),
+                   frameGeometry().right() - geometry().right(), frameGeometry().bottom() - geometry().bottom());
+    if (frame.left() < 0 || frame.top() < 0 || frame.right() < 0 || frame.bottom() < 0) frame = frameEstimate();
+    const QRect room = avail.marginsRemoved(frame);
+    const auto tooBig = [&] { return minimumSizeHint().width() > room.width() || minimumSizeHint().height() > room.height(); };
+    if (tooBig()) {
+        qWarning("PosLab: the restored docks make the window larger than the %dx%d screen; they are laid out fresh",
+                 avail.width(), avail.height());
+        layDocksFresh();
+        fitDocks();
+    }
+    if (tooBig() && userArranged_) {   // the views' saved sizes, then: arranged to fit again
+        qWarning("PosLab: the saved view sizes make the window larger than the screen; the views are arranged to fit");
+        userArranged_ = false;
+        applyLayout();
+    }
+    if (avail.adjusted(-8, -8, 8, 8).contains(frameGeometry())) return;
+    if (isMaximized()) showNormal();   // maximised past the screen (no window manager to do it)
+    QRect r(geometry().topLeft(), geometry().size().boundedTo(room.size()).expandedTo(minimumSizeHint()));
+    r.moveLeft(std::clamp(r.left(), room.left(), std::max(room.left(), room.right() - r.width() + 1)));
+    r.moveTop(std::clamp(r.top(), room.top(), std::max(room.top(), room.bottom() - r.height() + 1)));
+    setGeometry(r);
+}
+
+void MainWindow::layDocksFresh() {
+    auto* params = findChild<QDockWidget*>(QStringLiteral("parametersDock"));
+    auto* teach = findChild<QDockWidget*>(QStringLiteral("teachingDock"));
+    auto* deck = findChild<QDockWidget*>(QStringLiteral("deckDock"));
+    if (params) {
+        params->setFloating(false);
+        addDockWidget(Qt::LeftDockWidgetArea, params);
+        params->show();
+    }
+    if (teach) {
+        teach->setFloating(false);
+        addDockWidget(Qt::RightDockWidgetArea, teach);
+    }
+    if (deck && teach) {
+        deck->setFloating(false);
+        addDockWidget(Qt::RightDockWidgetArea, deck);
+        tabifyDockWidget(teach, deck);
+        deck->hide();
+        teach->raise();
+    }
+    // Toolbars back in the top row (a toolbar restored at the side makes the window taller).
+    for (QToolBar* tb : findChildren<QToolBar*>()) {
+        if (tb->parentWidget() != this) continue;
+        addToolBar(Qt::TopToolBarArea, tb);
+        tb->show();
+    }
+    docksTabbedForRoom_ = false;
+}
+
+void MainWindow::settleDocks() {
+    // A floating dock that is not on any screen comes back into the window; the parameters are
+    // never lost (they cannot be closed, so a hidden parameters dock is shown again).
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        if (!d->isFloating()) continue;
+        const QRect g = d->geometry();
+        bool onScreen = false;
+        for (const QScreen* s : QGuiApplication::screens())
+            if (s->availableGeometry().intersected(g).width() >= 48 && s->availableGeometry().intersected(g).height() >= 32) onScreen = true;
+        if (!onScreen || g.width() < 48 || g.height() < 32) {
+            qWarning("PosLab: the %s dock was off every screen; it is docked again", qPrintable(d->windowTitle()));
+            d->setFloating(false);
+        }
+    }
+    if (auto* params = findChild<QDockWidget*>(QStringLiteral("parametersDock")); params && params->isHidden()) params->show();
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {

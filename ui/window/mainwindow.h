@@ -89,6 +89,7 @@ protected:
     void changeEvent(QEvent* e) override;
     void moveEvent(QMoveEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     // A dropped config.json / .gguf opens as a model configuration; a .npz / .safetensors as
     // queries and keys.
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -112,6 +113,7 @@ private:
     // projector, text ×1.5), the teaching dock becomes a tab of the parameters' dock; it goes back
     // to the right once there is room again, unless the user has moved it meanwhile.
     void fitDocks();
+    void queueFitDocks();   // fitDocks() once the current resize or dock change has settled
     // The parameter panel's width at its text size (its minimum size hint and a scroll bar).
     int panelWidthNeeded() const;
     void fitPanelWidth();
@@ -121,6 +123,11 @@ private:
     // saveWindowState() once the window has not moved or resized for a moment.
     void scheduleWindowStateSave();
     void restoreSettings();
+    QMargins frameEstimate() const;   // the window manager's frame before it is known
+    void fitFirstStart();             // the window on a first start: within the screen it opens on
+    void layDocksFresh();             // the docks where a first start puts them
+    void ensureFitsScreen();          // after the first show: the window within its screen, whatever was restored
+    void settleDocks();               // a restored floating dock off every screen comes back in
 
     bool persist_;
     QWidget* fullScreen_ = nullptr;       // the full-screen window holding fullScreenView_
@@ -149,6 +156,7 @@ private:
     QSplitter* right_ = nullptr;   // heatmap over frequencies
     bool docksTabbedForRoom_ = false;   // fitDocks() made the teaching dock a tab of the parameters'
     bool fitDocksQueued_ = false;
+    bool shownOnce_ = false;
     QElapsedTimer lastSceneChange_;
     // Scene edits < 250 ms apart (a drag, an animation): on a high-DPI screen the views are
     // computed and drawn at logical rather than device resolution (updateOutput).

@@ -26,6 +26,7 @@
 #include "ui/io/qkfile.h"
 #include "ui/render/layersrenderer.h"
 #include "ui/render/theme.h"
+#include "ui/teaching/deckexport.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/presentation.h"
 #include "ui/io/session.h"
@@ -46,6 +47,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -64,7 +66,7 @@ std::string s(const QString& q) { return q.toStdString(); }
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 std::string viewList() {
-    return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all, layers (with --config), demo KEY";
+    return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all, layers (with --config), demo KEY, deck";
 }
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
@@ -181,7 +183,11 @@ std::string figureHelp() {
             "\"font_scale\", \"args\": [more options]}]}.\n"
             "Method options (as `poslab compute scores`) apply to the first configuration; each applies to its\n"
             "method only (`poslab figure VIEW --method M --help` lists M's).\n"
-            "`poslab figure layers --config FILE -o F` draws a model's layer overview (`figure layers --help`).",
+            "`poslab figure layers --config FILE -o F` draws a model's layer overview (`figure layers --help`).\n"
+            "`poslab figure demo KEY -o F` draws a demonstration's slide (`figure demo KEY --help`).\n"
+            "`poslab figure deck [--session FILE] [--theme T] [--width W --height H] [--notes] -o F.pdf|DIR/` writes every slide\n"
+            "of the deck: one PDF page per slide, or one PNG per slide in DIR (`figure deck --help`).\n"
+            "In a --batch file, \"view\" is any of these: \"demo KEY\", \"layers\", \"deck\" (and \"session\" the deck's session).",
         concat(concat(concat(figureSpecs(), methodChoiceSpecs()), everyMethodSpecs()), layerAndAttentionSpecs()));
 }
 
@@ -216,9 +222,9 @@ std::vector<std::string> normalise(const std::vector<std::string>& args) {
     return out;
 }
 
-// The scene a session holds: its current one, or scene `sceneK` (the raw --scene text).
-// Unknown fields go to `warnings`.
-SceneParams loadScene(const QString& path, const std::optional<std::string>& sceneK, QStringList& warnings) {
+// The session in a --session FILE (a .poslab file, or a figure PosLab exported). Unknown fields go
+// to `warnings`.
+ui::Session loadSessionArg(const QString& path, QStringList& warnings) {
     QString error;
     std::optional<ui::Session> session;
     const QFileInfo info(path);
@@ -241,6 +247,13 @@ SceneParams loadScene(const QString& path, const std::optional<std::string>& sce
             failIo(s(error));
         fail("invalid --session", "a PosLab session", s(error));
     }
+    return *session;
+}
+
+// The scene a session holds: its current one, or scene `sceneK` (the raw --scene text).
+// Unknown fields go to `warnings`.
+SceneParams loadScene(const QString& path, const std::optional<std::string>& sceneK, QStringList& warnings) {
+    const std::optional<ui::Session> session = loadSessionArg(path, warnings);
     int index = session->current;
     if (sceneK) {
         const std::string valid = "an integer from 0 to " + std::to_string(session->scenes.size() - 1) + " (the session's scenes)";
@@ -665,8 +678,18 @@ const PictureDefaults& demoPictureDefaults() {
     return d;
 }
 
+// What a figure writes, once every figure of a batch is checked: the picture is drawn and the
+// file written only when it is called.
+using FigureWriter = std::function<void()>;
+
+// The options of a batch entry, with --force when the batch has it (and the entry has not).
+std::vector<std::string> withForce(std::vector<std::string> args, bool force) {
+    if (force && std::find(args.begin(), args.end(), "--force") == args.end()) args.push_back("--force");
+    return args;
+}
+
 // `poslab figure layers --config FILE -o F` (cli.md "Added in 0.3"): the layer overview.
-void renderLayersFigure(const std::vector<std::string>& rawArgs) {
+FigureWriter prepareLayersFigure(const std::vector<std::string>& rawArgs) {
     const std::vector<std::string> args = normalise(rawArgs);
     std::vector<OptionSpec> specs = concat(std::vector<OptionSpec>{configSpec()}, pictureSpecs(layersPictureDefaults()));
     specs.front().def = "required";
@@ -700,21 +723,23 @@ void renderLayersFigure(const std::vector<std::string>& rawArgs) {
     pic.context = config->contextLength.value_or(params.rope.max_positions);
     pic.selected = highlight ? params.model.layer : -1;
     pic.title = QFileInfo(q(o.raw("config"))).completeBaseName();
-    const ui::Theme theme = ui::themeByName(out.theme, out.fontScale);
-    const QSize size(width, height);
-    const QByteArray bytes =
-        out.format == ui::ExportFormat::Json  ? layersJson(pic, params.dim, size, theme)
-        : out.format == ui::ExportFormat::Csv ? layersCsv(pic, params.dim)
-                                              : paintedBytes(out.format, size, QStringLiteral("PosLab layers: ") + pic.title,
-                                                          [&](QPainter& p) { ui::drawLayers(p, QRectF(0, 0, width, height), pic, theme); });
-    QString error;
-    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
-    if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+    return [=] {
+        const ui::Theme theme = ui::themeByName(out.theme, out.fontScale);
+        const QSize size(width, height);
+        const QByteArray bytes =
+            out.format == ui::ExportFormat::Json  ? layersJson(pic, params.dim, size, theme)
+            : out.format == ui::ExportFormat::Csv ? layersCsv(pic, params.dim)
+                                                  : paintedBytes(out.format, size, QStringLiteral("PosLab layers: ") + pic.title,
+                                                              [&](QPainter& p) { ui::drawLayers(p, QRectF(0, 0, width, height), pic, theme); });
+        QString error;
+        if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
+        if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+    };
 }
 
 // `poslab figure demo KEY -o F`: the demonstration's slide as presentation mode draws it (the
 // demonstration's scene on the left, its numbers on the right), one slide of its own.
-void renderDemoFigure(const std::vector<std::string>& rawArgs) {
+FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
     const std::vector<std::string> args = normalise(rawArgs);
     if (args.size() < 2) fail("missing demonstration KEY for figure demo", demoKeyList(), "nothing");
     if (args[1] == "--help" || args[1] == "-h") {
@@ -732,30 +757,129 @@ void renderDemoFigure(const std::vector<std::string>& rawArgs) {
         throw CliError{0, ""};
     }
     const PictureOutput out = readPictureOutput(o, demoPictureDefaults());
-    const int width = out.width, height = out.height;
-    const QString theme = out.theme;
+    return [=] {
+        const int width = out.width, height = out.height;
+        const QString theme = out.theme;
 
-    ui::Session deck;
-    deck.scenes = {ui::demoSlide(id)};
-    deck.current = 0;
-    ui::PresentationWindow slide(deck);
-    slide.setThemeName(theme);
-    slide.setKeyHints(false);
-    slide.resize(width, height);
-    const QSize size(width, height);
-    QByteArray bytes;
-    QString error;
-    if (out.format == ui::ExportFormat::Png) {
-        const QImage img = slide.renderSlide(size);
-        QBuffer buffer(&bytes);
-        buffer.open(QIODevice::WriteOnly);
-        if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
-    } else {
-        bytes = paintedBytes(out.format, size, QStringLiteral("PosLab demonstration: ") + q(demoInfo(id).title),
-                             [&](QPainter& p) { slide.paintSlide(p, size); });
+        ui::Session deck;
+        deck.scenes = {ui::demoSlide(id)};
+        deck.current = 0;
+        ui::PresentationWindow slide(deck);
+        slide.setThemeName(theme);
+        slide.setKeyHints(false);
+        slide.resize(width, height);
+        const QSize size(width, height);
+        QByteArray bytes;
+        QString error;
+        if (out.format == ui::ExportFormat::Png) {
+            const QImage img = slide.renderSlide(size);
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::WriteOnly);
+            if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
+        } else {
+            bytes = paintedBytes(out.format, size, QStringLiteral("PosLab demonstration: ") + q(demoInfo(id).title),
+                                 [&](QPainter& p) { slide.paintSlide(p, size); });
+        }
+        if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
+        if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+    };
+}
+
+// `poslab figure deck [--session FILE] [--theme T] [--width W --height H] [--notes] -o F.pdf|DIR/`
+// (cli.md "Figures and the deck"): every slide of the deck (the session's, else the default
+// lecture) as presentation mode shows it to the audience; one PDF page per slide, or one PNG per
+// slide in DIR (DIR/01-KEY.png, …); --notes sets each slide's speaker notes under it.
+FigureWriter prepareDeckFigure(const std::vector<std::string>& rawArgs) {
+    const std::vector<std::string> args = normalise(rawArgs);
+    static const PictureDefaults defaults{{ui::ExportFormat::Pdf},
+                                          "F.pdf: one page per slide (text as text); DIR/: one PNG per slide, DIR/01-KEY.png, …",
+                                          1920,
+                                          1080,
+                                          "projector",
+                                          "projector (high contrast, large type, as presented), light or dark",
+                                          false};
+    std::vector<OptionSpec> specs = pictureSpecs(defaults);
+    const std::string validOutput = "a file name ending in .pdf, or a folder DIR/ (one PNG per slide)";
+    specs.front().valid = validOutput;
+    specs.insert(specs.begin() + 1, OptionSpec{"session", "FILE", "the deck of a saved session (.poslab) or of a figure PosLab exported (a deck PDF included)",
+                                               "the default lecture", "a readable session or exported figure"});
+    specs.push_back(flagSpec("notes", "each slide's speaker notes under it (a handout for the lecturer)"));
+    Options o(std::vector<std::string>(args.begin() + 1, args.end()), specs, "figure deck");
+    if (o.help()) {
+        std::fputs(helpText("poslab figure deck [--session FILE] [--theme T] [--width W --height H] [--notes] -o F.pdf|DIR/",
+                            "Every slide of the deck (the session's, else the default lecture) as presentation mode shows it to "
+                            "the audience:\none PDF page per slide, text as text, the deck in the PDF's metadata (--session F.pdf "
+                            "reads it back);\nor, with -o DIR/, one PNG per slide: DIR/01-KEY.png, DIR/02-KEY.png, … (KEY: the "
+                            "demonstration's key, else the title).",
+                            specs)
+                       .c_str(),
+                   stdout);
+        throw CliError{0, ""};
     }
-    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
-    if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+    o.require("output");
+    const QString output = q(o.raw("output"));
+    ui::DeckExportOptions opt;
+    opt.slide = QSize(int(o.has("width") ? o.integer("width", ui::kMinExportPixels, ui::kMaxExportPixels) : defaults.width),
+                      int(o.has("height") ? o.integer("height", ui::kMinExportPixels, ui::kMaxExportPixels) : defaults.height));
+    opt.theme = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, defaults.theme) : defaults.theme);
+    opt.notes = o.has("notes");
+    const bool force = o.has("force");
+
+    // Where it goes: a folder (DIR/, or an existing folder) for PNGs, else a .pdf file; checked
+    // before anything is drawn.
+    const QFileInfo info(output);
+    const bool folder = output.endsWith(QLatin1Char('/')) || info.isDir();
+    if (output.isEmpty() || (!folder && ui::exportFormatFromPath(output) != ui::ExportFormat::Pdf))
+        fail("invalid --output", validOutput, o.raw("output"));
+    // The nearest folder that exists must be a writable folder (a missing DIR/ is made; a PDF's
+    // folder must exist).
+    QFileInfo existing(folder ? QFileInfo(QDir::cleanPath(info.absoluteFilePath())) : QFileInfo(info.absolutePath()));
+    if (folder)
+        while (!existing.exists() && !existing.isRoot() && existing.absoluteFilePath() != existing.absolutePath())
+            existing = QFileInfo(existing.absolutePath());
+    if (!existing.exists())
+        fail("invalid --output", "a file in an existing folder", o.raw("output") + " (no folder " + s(existing.absoluteFilePath()) + ")");
+    if (!existing.isDir()) fail("invalid --output", "a path through folders", o.raw("output") + " (" + s(existing.absoluteFilePath()) + " is a file)");
+    if (!existing.isWritable()) fail("invalid --output", "a writable folder", o.raw("output") + " (" + s(existing.absoluteFilePath()) + " is read-only)");
+
+    QStringList warnings;
+    const ui::Session deck = o.has("session") ? loadSessionArg(q(o.raw("session")), warnings) : ui::demoDeck();
+    if (auto problem = ui::deckExportProblem(deck, opt)) {
+        const QString p = *problem;
+        if (deck.scenes.empty() || p.startsWith(QStringLiteral("the deck")))
+            fail("invalid deck", "a deck of 1 to " + std::to_string(ui::kMaxSessionScenes) + " slides", s(p));
+        fail("invalid --width/--height", s(p.section(QStringLiteral(": "), 1).section(QStringLiteral(", got "), 0, 0)),
+             s(p.section(QStringLiteral(", got "), -1)));
+    }
+    QStringList targets;
+    if (folder)
+        for (const QString& name : ui::deckPngNames(deck)) targets << QDir(output).filePath(name);
+    else
+        targets << output;
+    if (!force)
+        for (const QString& t : targets)
+            if (QFileInfo::exists(t)) fail("output file exists", "pass --force to overwrite it", s(t));
+    return [=] {
+        QString error;
+        if (folder) {
+            if (!ui::writeDeckPngs(output, deck, opt, &error)) failIo(s(error));
+        } else {
+            const auto bytes = ui::deckPdf(deck, opt, &error);
+            if (!bytes) failIo("cannot export " + s(output) + ": " + s(error));
+            if (!ui::writeFileAtomically(output, *bytes, &error)) failIo(s(error));
+        }
+        printWarnings(warnings);
+    };
+}
+
+// The figures that are not views of one scene (`figure demo KEY`, `figure layers`, `figure deck`):
+// their writer, once their options are checked; nullptr for a view.
+FigureWriter prepareSpecialFigure(const std::vector<std::string>& args) {
+    if (args.empty()) return nullptr;
+    if (args.front() == "demo") return prepareDemoFigure(args);
+    if (args.front() == "layers") return prepareLayersFigure(args);
+    if (args.front() == "deck") return prepareDeckFigure(args);
+    return nullptr;
 }
 
 // Qt's own chatter (e.g. "XDG_RUNTIME_DIR not set", libpng's warnings through Qt's image
@@ -846,7 +970,10 @@ std::vector<std::vector<std::string>> batchEntries(const QString& path) {
         std::vector<std::string> args;
         const auto view = str("view");
         if (!view) fail("missing \"view\" in " + where, viewList(), "nothing");
-        args.push_back(*view);
+        // "demo KEY": the view and its key, as on the command line.
+        const QStringList words = q(*view).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (words.isEmpty()) fail("invalid \"view\" in " + where, viewList(), "an empty name");
+        for (const QString& word : words) args.push_back(s(word));
         const auto output = str("output");
         if (!output) fail("missing \"output\" in " + where, "a file name", "nothing");
         args.push_back("--output=" + s(resolve(q(*output))));
@@ -861,9 +988,19 @@ std::vector<std::vector<std::string>> batchEntries(const QString& path) {
         const QJsonValue extra = e.value(QStringLiteral("args"));
         if (!extra.isUndefined()) {
             if (!extra.isArray()) fail("invalid \"args\" in " + where, "an array of strings", "not an array");
+            // The files an option names are relative to the batch file too (cli.md).
+            static const std::set<std::string> fileOptions = {"--config", "--session", "--q", "--k", "--qk"};
+            bool fileNext = false;
             for (const auto& a : extra.toArray()) {
                 if (!a.isString()) fail("invalid \"args\" in " + where, "an array of strings", "a non-string");
-                args.push_back(s(a.toString()));
+                std::string arg = s(a.toString());
+                const auto eq = arg.find('=');
+                if (fileNext && arg != "-") arg = s(resolve(q(arg)));   // "-": standard input
+                else if (!fileNext && arg.rfind("--", 0) == 0 && eq != std::string::npos && fileOptions.count(arg.substr(0, eq)) &&
+                         eq + 1 < arg.size() && arg.substr(eq + 1) != "-")
+                    arg = arg.substr(0, eq + 1) + s(resolve(q(arg.substr(eq + 1))));
+                fileNext = !fileNext && fileOptions.count(arg) != 0;
+                args.push_back(arg);
             }
         }
         out.push_back(std::move(args));
@@ -889,22 +1026,33 @@ int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>
     }
     if (file.empty()) fail("invalid --batch", "a JSON FILE listing figures", "an empty name");
     ensureApplication(app);
+    // Every entry is checked (its writer prepared) before anything is written.
     std::vector<Job> jobs;
+    std::vector<FigureWriter> writers;
     std::set<QString> outputs;
     const auto entries = batchEntries(q(file));
     for (std::size_t k = 0; k < entries.size(); ++k) {
+        QString output;
         try {
-            jobs.push_back(prepare(entries[k], force));
+            if (FigureWriter special = prepareSpecialFigure(withForce(entries[k], force))) {
+                writers.push_back(std::move(special));
+                for (const auto& a : entries[k])
+                    if (a.rfind("--output=", 0) == 0) output = q(a.substr(9));
+            } else {
+                jobs.push_back(prepare(entries[k], force));
+                writers.push_back([job = jobs.back()] { render(job); });
+                output = jobs.back().output;
+            }
         } catch (CliError& e) {
             e.line = "batch figure " + std::to_string(k) + ": " + e.line;
             throw;
         }
-        const QString canonical = QFileInfo(jobs.back().output).absoluteFilePath();
+        const QString canonical = QFileInfo(output).absoluteFilePath();
         if (!outputs.insert(canonical).second)
             fail("batch figure " + std::to_string(k) + " writes the same file as an earlier one",
-                 "a different output for each figure", s(jobs.back().output));
+                 "a different output for each figure", s(output));
     }
-    for (const auto& job : jobs) render(job);
+    for (const auto& write : writers) write();
     for (const auto& job : jobs) printWarnings(job.warnings);
     return 0;
 }
@@ -927,12 +1075,8 @@ int runFigure(const QStringList& list) {
         if (batch) return runBatch(args, app);
         // The application first: reading a figure's embedded scene may need image plugins.
         ensureApplication(app);
-        if (!args.empty() && args.front() == "demo") {
-            renderDemoFigure(args);
-            return 0;
-        }
-        if (!args.empty() && args.front() == "layers") {
-            renderLayersFigure(args);
+        if (FigureWriter special = prepareSpecialFigure(args)) {
+            special();
             return 0;
         }
         const Job job = prepare(args, false);

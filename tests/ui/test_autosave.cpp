@@ -2,6 +2,8 @@
 // killed (SIGKILL, a real child process) leaves its autosave as a leftover for the next start,
 // while a running instance's autosave is never taken for a leftover.
 #include <QApplication>
+#include <QDirIterator>
+#include <QElapsedTimer>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -76,6 +78,8 @@ private Q_SLOTS:
     void leftoversNewestFirstAndDiscard();
     void unreadableLeftoverIsReported();
     void unwritableDirectoryFailsCleanly();
+    void killedWindowRestoresItsDeck_data();
+    void killedWindowRestoresItsDeck();
 };
 
 void TestAutosave::writesAfterQuietDelay() {
@@ -212,6 +216,107 @@ void TestAutosave::unwritableDirectoryFailsCleanly() {
     a.setScene(markedScene(3));
     QVERIFY(!a.saveNow());
     QCOMPARE(failed.size(), 1);
+}
+
+namespace {
+
+// PosLab's window as a process of its own: offscreen, with its own home, settings and data
+// folders (so that its autosave folder is the test's).
+void startWindow(QProcess& p, const QString& home, const QStringList& args, const QString& answer = {}) {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("HOME"), home);
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/.config"));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/.local/share"));
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), home + QStringLiteral("/.cache"));
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), home + QStringLiteral("/.run"));
+    if (!answer.isEmpty()) env.insert(QStringLiteral("POSLAB_ANSWER_RESTORE"), answer);
+    QDir(home).mkpath(QStringLiteral(".run"));
+    QFile::setPermissions(home + QStringLiteral("/.run"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+    p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    p.start(QStringLiteral(POSLAB_EXE), args);
+}
+
+// The slide titles of every autosave under `home` other than `except`, waiting up to `ms` for one
+// whose titles are `titles`; its path, or empty.
+QString waitForAutosave(const QString& home, const QStringList& titles, const QString& except, int ms) {
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < ms) {
+        QDirIterator it(home, {QStringLiteral("autosave-*.poslab")}, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            if (path == except) continue;
+            QString error;
+            const auto session = loadSessionFile(path, &error);
+            if (!session) continue;
+            QStringList got;
+            for (const auto& sc : session->scenes) got << sc.title;
+            if (got == titles) return path;
+        }
+        QTest::qWait(100);
+    }
+    return {};
+}
+
+}  // namespace
+
+// The window killed with SIGKILL after its deck was autosaved: the next start restores that deck
+// (not the default lecture): its slides, titles and notes, and the slide it was on.
+void TestAutosave::killedWindowRestoresItsDeck_data() {
+    QTest::addColumn<QStringList>("titles");
+    QTest::addColumn<int>("current");
+    QTest::newRow("threeSlides_current2") << QStringList{"Mine: rotation", "Mine: decay", "Mine: buckets"} << 2;
+    QTest::newRow("twoSlides_current0") << QStringList{"Only two", "slides here"} << 0;
+}
+
+void TestAutosave::killedWindowRestoresItsDeck() {
+    QFETCH(QStringList, titles);
+    QFETCH(int, current);
+    QTemporaryDir home;
+    Session deck;
+    deck.scenes.clear();
+    for (const QString& t : titles) {
+        SessionScene sc;
+        sc.title = t;
+        sc.notes = QStringLiteral("say: ") + t;
+        sc.scene.length = 16 + int(deck.scenes.size());
+        deck.scenes.push_back(sc);
+    }
+    deck.current = current;
+    const QString file = home.filePath(QStringLiteral("edited.poslab"));
+    QString error;
+    QVERIFY2(saveSessionFile(file, deck, &error), qPrintable(error));
+
+    // First run: the edited deck is the session; once autosaved, SIGKILL.
+    QProcess first;
+    startWindow(first, home.path(), {QStringLiteral("--session"), file});
+    QVERIFY(first.waitForStarted(10000));
+    const QString leftover = waitForAutosave(home.path(), titles, {}, 30000);
+    QVERIFY2(!leftover.isEmpty(), "the first run never autosaved its deck");
+    first.kill();
+    QVERIFY(first.waitForFinished(10000));
+    QCOMPARE(first.exitStatus(), QProcess::CrashExit);
+
+    // Second run: it offers the restore (answered "restore"), and its own autosave then holds
+    // the deck it restored.
+    QProcess second;
+    startWindow(second, home.path(), {}, QStringLiteral("restore"));
+    QVERIFY(second.waitForStarted(10000));
+    const QString restored = waitForAutosave(home.path(), titles, leftover, 30000);
+    second.kill();
+    second.waitForFinished(10000);
+    QVERIFY2(!restored.isEmpty(), "the second run did not restore the edited deck");
+    const auto back = loadSessionFile(restored, &error);
+    QVERIFY2(back.has_value(), qPrintable(error));
+    QCOMPARE(back->current, current);
+    for (std::size_t k = 0; k < deck.scenes.size(); ++k) {
+        QCOMPARE(back->scenes[k].notes, deck.scenes[k].notes);
+        QCOMPARE(back->scenes[k].scene.length, deck.scenes[k].scene.length);
+    }
 }
 
 int main(int argc, char** argv) {

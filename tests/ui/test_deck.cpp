@@ -6,7 +6,9 @@
 #include "core/demonstrations.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/sessionactions.h"
+#include "support/pdftext.h"
 #include "ui/teaching/deck.h"
+#include "ui/teaching/deckexport.h"
 #include "ui/teaching/deckpanel.h"
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
@@ -14,7 +16,10 @@
 #include "ui/teaching/presenter.h"
 #include "ui/window/teaching.h"
 
+#include <QAction>
 #include <QApplication>
+#include <QDir>
+#include <QMenu>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -86,8 +91,26 @@ private Q_SLOTS:
     void notesAreNotOnTheSlide();
     void theWholeLectureAt1920x1080_data();
     void theWholeLectureAt1920x1080();
-    void keyHintsOnlyUntilTheFirstKey();
+    void keyHintsOnlyWhenAsked();
     void presenterViewBesideTheAudience();
+    void presentingStartsAtTheFirstOrSelectedSlide_data();
+    void presentingStartsAtTheFirstOrSelectedSlide();
+    void audienceNeverSeesKeysOrNotes_data();
+    void audienceNeverSeesKeysOrNotes();
+    void rehearsalGeometryIsSideBySide_data();
+    void rehearsalGeometryIsSideBySide();
+    void rehearsalWindowsFitTheScreen_data();
+    void rehearsalWindowsFitTheScreen();
+    void presenterPreviewsFillTheirBoxes_data();
+    void presenterPreviewsFillTheirBoxes();
+    void drawingsStayWithWhatTheyWereDrawnOn_data();
+    void drawingsStayWithWhatTheyWereDrawnOn();
+    void deleteKeyRemovesAndSelectionStaysNear_data();
+    void deleteKeyRemovesAndSelectionStaysNear();
+    void showingASlideKeepsTheExplorersLook_data();
+    void showingASlideKeepsTheExplorersLook();
+    void exportTheDeckFromTheWindow_data();
+    void exportTheDeckFromTheWindow();
     void slidesFillTheirHeight_data();
     void slidesFillTheirHeight();
     void longContextSlidesAtTheFullContext_data();
@@ -102,7 +125,7 @@ void TestDeck::authoringOperation_data() {
     QTest::addColumn<int>("currentAfter");
     QTest::newRow("up_slide2") << "up" << QStringList{"Slide 2", "Slide 1", "Slide 3", "Slide 4"} << 0;
     QTest::newRow("down_slide2") << "down" << QStringList{"Slide 1", "Slide 3", "Slide 2", "Slide 4"} << 2;
-    QTest::newRow("duplicate_slide2") << "duplicate" << QStringList{"Slide 1", "Slide 2", "Slide 2", "Slide 3", "Slide 4"} << 2;
+    QTest::newRow("duplicate_slide2") << "duplicate" << QStringList{"Slide 1", "Slide 2", "Slide 2 (copy)", "Slide 3", "Slide 4"} << 2;
     QTest::newRow("delete_slide2") << "delete" << QStringList{"Slide 1", "Slide 3", "Slide 4"} << 1;
     QTest::newRow("retitle_slide2") << "retitle" << QStringList{"Slide 1", "RoPE rotates", "Slide 3", "Slide 4"} << 1;
     QTest::newRow("notes_slide2") << "notes" << QStringList{"Slide 1", "Slide 2", "Slide 3", "Slide 4"} << 1;
@@ -356,7 +379,8 @@ void TestDeck::authoredDeckSurvivesSaveAndReopen() {
     QCOMPARE(mine.title, QStringLiteral("My RoPE slide"));
     QCOMPARE(mine.notes, QStringLiteral("ask: why m − n?"));
     QCOMPARE(mine.slide.arrangement, SlideArrangement::SideBySide);
-    QVERIFY(w.scene()->committed() == expected.scenes[std::size_t(expected.current)].scene);
+    // The window shows the current slide in its own look (theme, text size: deck.h).
+    QVERIFY(w.scene()->committed() == withLook(expected.scenes[std::size_t(expected.current)].scene, w.scene()->committed()));
 }
 
 void TestDeck::authoredDeckSurvivesACrash() {
@@ -493,9 +517,9 @@ void TestDeck::theWholeLectureAt1920x1080() {
     if (!dir.isEmpty()) img.save(QStringLiteral("%1/lecture_%2.png").arg(dir).arg(slide + 1, 2, 10, QLatin1Char('0')));
 }
 
-// The footer's keys are the presenter's: on the first slide shown until a key is pressed, then
-// gone; never on a figure of a slide.
-void TestDeck::keyHintsOnlyUntilTheFirstKey() {
+// The footer's keys are the presenter's: never shown by themselves (the audience may be looking),
+// H shows and hides them, other keys leave them as they are; never on a figure of a slide.
+void TestDeck::keyHintsOnlyWhenAsked() {
     Session d = demoDeck();
     d.current = 3;
     PresentationWindow p(d);
@@ -504,10 +528,15 @@ void TestDeck::keyHintsOnlyUntilTheFirstKey() {
         const QImage img = p.renderSlide(QSize(1280, 720));
         return countViews(img, p.lastLayout().footer, img.pixelColor(1, 1));
     };
+    QVERIFY(!p.keyHints());
+    QCOMPARE(footerInk(), 0);
+    QTest::keyClick(&p, Qt::Key_H);
     QVERIFY(p.keyHints());
     QVERIFY(footerInk() > 20);
     QTest::keyClick(&p, Qt::Key_Right);
     QCOMPARE(p.current(), 4);
+    QVERIFY(p.keyHints());
+    QTest::keyClick(&p, Qt::Key_H);
     QVERIFY(!p.keyHints());
     QCOMPARE(footerInk(), 0);
     PresentationWindow figure(d);
@@ -596,6 +625,429 @@ void TestDeck::presenterViewBesideTheAudience() {
     QTest::keyClick(v, Qt::Key_Escape);
     QTRY_VERIFY(!t->presenterView());
     QTRY_VERIFY(!t->presentation());
+}
+
+// ------------------------------------------------------------------ presenting
+
+// F5 starts at the first slide (not where the last presentation ended), or at the slide selected
+// in the deck list while the list is open; "Present from here" at the selected slide.
+void TestDeck::presentingStartsAtTheFirstOrSelectedSlide_data() {
+    QTest::addColumn<bool>("session");        // the deck is the session (authored), else the lecture
+    QTest::addColumn<int>("lastShown");       // where an earlier presentation ended (−1: none)
+    QTest::addColumn<int>("selected");        // the slide selected in the open deck list (−1: list closed)
+    QTest::addColumn<int>("expected");
+    QTest::newRow("lecture_afterEndingAt5_listClosed") << false << 5 << -1 << 0;
+    QTest::newRow("lecture_afterEndingAt5_listOn3") << false << 5 << 3 << 3;
+    QTest::newRow("lecture_listOn7") << false << -1 << 7 << 7;
+    QTest::newRow("session_afterEndingAt3_listClosed") << true << 3 << -1 << 0;
+    QTest::newRow("session_listOn2") << true << -1 << 2 << 2;
+}
+
+void TestDeck::presentingStartsAtTheFirstOrSelectedSlide() {
+    QFETCH(bool, session);
+    QFETCH(int, lastShown);
+    QFETCH(int, selected);
+    QFETCH(int, expected);
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    auto* t = teachingOf(&w);
+    w.show();
+    if (session) actions.setSession(smallDeck());
+    if (lastShown >= 0) {
+        PresentationWindow* p = t->startPresentation(false);
+        p->goTo(lastShown);
+        QTest::keyClick(p, Qt::Key_Escape);
+        QTRY_VERIFY(!t->presentation());
+    }
+    if (selected >= 0) {
+        t->showDeck(selected);
+        QVERIFY(t->deckDock()->isVisible());
+    }
+    PresentationWindow* p = t->startPresentation(false);
+    QCOMPARE(p->current(), expected);
+    p->close();
+    QTRY_VERIFY(!t->presentation());
+    // The presenter view likewise.
+    PresentationWindow* q = t->startPresenterView();
+    QCOMPARE(q->current(), expected);
+    q->close();
+    QTRY_VERIFY(!t->presentation());
+}
+
+// The audience's window never shows the keys or the notes: F5 (one window) and Shift+F5 (with the
+// presenter view), from the first paint on.
+void TestDeck::audienceNeverSeesKeysOrNotes_data() {
+    QTest::addColumn<bool>("presenter");
+    QTest::newRow("F5_presentation") << false;
+    QTest::newRow("ShiftF5_presenterView") << true;
+}
+
+void TestDeck::audienceNeverSeesKeysOrNotes() {
+    QFETCH(bool, presenter);
+    MainWindow w(false);
+    w.show();
+    auto* t = teachingOf(&w);
+    t->setDeck(smallDeck());
+    PresentationWindow* p = presenter ? t->startPresenterView() : t->startPresentation(false);
+    QVERIFY(QTest::qWaitForWindowExposed(p));
+    QVERIFY(!p->keyHints());
+    QVERIFY(!p->notesShown());
+    const QImage shown = p->slideImage();
+    // The same slide without notes and without keys draws the same picture; with the keys it
+    // would differ.
+    Session bare = smallDeck();
+    for (auto& sl : bare.scenes) sl.notes.clear();
+    bare.current = p->current();
+    PresentationWindow plain(bare);
+    plain.setKeyHints(false);
+    plain.resize(p->size());
+    QCOMPARE(shown, plain.renderSlide(p->size(), shown.devicePixelRatio()));
+    plain.setKeyHints(true);
+    QVERIFY(shown != plain.renderSlide(p->size(), shown.devicePixelRatio()));
+    if (presenter) {
+        // Asking changes nothing on the audience's window.
+        QTest::keyClick(t->presenterView(), Qt::Key_H);
+        QTest::keyClick(t->presenterView(), Qt::Key_N);
+        QVERIFY(!p->keyHints());
+        QVERIFY(!p->notesShown());
+        QVERIFY(t->presenterView()->findChild<QLabel*>(QStringLiteral("presenterKeys")));
+    }
+    p->close();
+    QTRY_VERIFY(!t->presentation());
+}
+
+// One screen: the audience's 16:9 slide on the left, the presenter view on the right, frames
+// included within the available area and not overlapping.
+void TestDeck::rehearsalGeometryIsSideBySide_data() {
+    QTest::addColumn<QRect>("available");
+    QTest::addColumn<QMargins>("frame");
+    QTest::addColumn<QSize>("presenterMinimum");
+    QTest::newRow("1920x1080_noFrame") << QRect(0, 0, 1920, 1080) << QMargins() << QSize();
+    QTest::newRow("1920x1080_openbox") << QRect(0, 0, 1920, 1080) << QMargins(1, 22, 1, 5) << QSize();
+    QTest::newRow("1280x720_openbox") << QRect(0, 0, 1280, 720) << QMargins(1, 22, 1, 5) << QSize();
+    QTest::newRow("1366x768_panelAtTop") << QRect(0, 28, 1366, 740) << QMargins(4, 30, 4, 4) << QSize();
+    QTest::newRow("secondScreen_3840x2160") << QRect(1920, 0, 3840, 2160) << QMargins(2, 24, 2, 2) << QSize();
+    QTest::newRow("wide_2560x600") << QRect(0, 0, 2560, 600) << QMargins(1, 22, 1, 5) << QSize();
+    QTest::newRow("800x600_presenterNeeds500") << QRect(0, 0, 800, 600) << QMargins(1, 22, 1, 5) << QSize(500, 400);
+}
+
+void TestDeck::rehearsalGeometryIsSideBySide() {
+    QFETCH(QRect, available);
+    QFETCH(QMargins, frame);
+    QFETCH(QSize, presenterMinimum);
+    const RehearsalGeometry g = rehearsalGeometry(available, frame, presenterMinimum);
+    QVERIFY(g.presenter.width() >= presenterMinimum.width());
+    const QRect a = g.audience.marginsAdded(frame), v = g.presenter.marginsAdded(frame);
+    QVERIFY2(available.contains(a), qPrintable(QStringLiteral("audience %1,%2 %3x%4").arg(a.x()).arg(a.y()).arg(a.width()).arg(a.height())));
+    QVERIFY2(available.contains(v), qPrintable(QStringLiteral("presenter %1,%2 %3x%4").arg(v.x()).arg(v.y()).arg(v.width()).arg(v.height())));
+    QVERIFY(!a.intersects(v));
+    QVERIFY(a.right() < v.left());
+    QVERIFY(std::abs(g.audience.width() * 9.0 / 16.0 - g.audience.height()) <= 1.0);
+    // Neither is left tiny: the audience at least a third of the width or the whole height, the
+    // presenter at least 40 % of the width.
+    if (presenterMinimum.isEmpty()) {
+        QVERIFY(g.audience.width() >= available.width() / 3 || a.height() >= available.height() - 1);
+        QVERIFY(v.width() >= available.width() * 2 / 5);
+    }
+}
+
+// The two windows opened with one screen (offscreen: no frames): side by side, within the
+// screen, the presenter view as wide as it was placed even when a slide's title is very long.
+void TestDeck::rehearsalWindowsFitTheScreen_data() {
+    QTest::addColumn<QString>("title");
+    QTest::newRow("shortTitle") << QStringLiteral("RoPE");
+    QTest::newRow("longTitle") << QStringLiteral("Local and global layers: how Gemma 3 and Llama 4 reach 128k and what the "
+                                                 "window, the chunk and the NoPE layers each contribute to it, at length");
+}
+
+void TestDeck::rehearsalWindowsFitTheScreen() {
+    QFETCH(QString, title);
+    if (QGuiApplication::screens().size() > 1) return;   // two screens: test_deck_two_screens
+    MainWindow w(false);
+    w.show();
+    auto* t = teachingOf(&w);
+    Session d = smallDeck();
+    for (auto& sl : d.scenes) sl.title = title;
+    t->setDeck(d);
+    PresentationWindow* p = t->startPresenterView(0);
+    PresenterView* v = t->presenterView();
+    QVERIFY(QTest::qWaitForWindowExposed(v));
+    const QRect screen = w.screen()->availableGeometry();
+    const auto within = [&] {
+        return screen.contains(p->frameGeometry()) && screen.contains(v->frameGeometry()) &&
+               !p->frameGeometry().intersects(v->frameGeometry());
+    };
+    const auto where = [&] {
+        const QRect a = p->frameGeometry(), b = v->frameGeometry();
+        return QStringLiteral("screen %1x%2, audience %3,%4 %5x%6, presenter %7,%8 %9x%10")
+            .arg(screen.width()).arg(screen.height()).arg(a.x()).arg(a.y()).arg(a.width()).arg(a.height())
+            .arg(b.x()).arg(b.y()).arg(b.width()).arg(b.height());
+    };
+    QVERIFY2(within(), qPrintable(where()));
+    const int width = v->width();
+    // Every slide shown (the next slide's title too): the view keeps its width.
+    for (int i = 0; i < p->count(); ++i) {
+        p->goTo(i);
+        QApplication::processEvents();
+        QCOMPARE(v->width(), width);
+    }
+    QVERIFY2(within(), qPrintable(where()));
+    QVERIFY(v->minimumSizeHint().width() <= width);
+    const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) v->grab().save(QStringLiteral("%1/rehearsal_presenter_%2.png").arg(dir, QLatin1String(QTest::currentDataTag())));
+    p->close();
+    QTRY_VERIFY(!t->presentation());
+}
+
+// The presenter view's previews have their slide's shape: the picture fills the box (no band of
+// more than 2 px on any side), at the sizes a presenter's screen has.
+void TestDeck::presenterPreviewsFillTheirBoxes_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+    QTest::newRow("1280x720") << QSize(1280, 720);
+    QTest::newRow("1366x768") << QSize(1366, 768);
+    QTest::newRow("960x1000") << QSize(960, 1000);
+}
+
+void TestDeck::presenterPreviewsFillTheirBoxes() {
+    QFETCH(QSize, size);
+    Session d = smallDeck();
+    d.current = 0;
+    PresentationWindow audience(d);
+    audience.resize(1280, 720);
+    PresenterView v(&audience);
+    v.resize(size);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    QTRY_VERIFY(!v.nextSlide()->image().isNull());
+    for (SlidePreview* preview : {v.currentSlide(), v.nextSlide()}) {
+        const QSizeF img = preview->image().deviceIndependentSize();
+        const QSize box = preview->size();
+        const qreal k = std::min(box.width() / img.width(), box.height() / img.height());
+        const qreal bandX = box.width() - img.width() * k, bandY = box.height() - img.height() * k;
+        QVERIFY2(bandX <= 2 && bandY <= 2, qPrintable(QStringLiteral("%1: box %2x%3, bands %4 and %5 px")
+                                                      .arg(preview->objectName()).arg(box.width()).arg(box.height()).arg(bandX).arg(bandY)));
+        // And the previews use the room: the current slide at least 45 % of the view's width.
+        if (preview == v.currentSlide()) QVERIFY2(box.width() >= size.width() * 0.45, qPrintable(QString::number(box.width())));
+    }
+    const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
+    if (!dir.isEmpty()) v.grab().save(QStringLiteral("%1/presenter_previews_%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
+}
+
+// A drawing belongs to what it was drawn on: when F shows or hides the numbers column, N the notes
+// band, or the window changes size, it keeps its place on that view (or column) relative to it;
+// drawn on the numbers column, it goes with the column when F hides it and comes back with it.
+void TestDeck::drawingsStayWithWhatTheyWereDrawnOn_data() {
+    QTest::addColumn<QString>("on");       // "view" or "numbers"
+    QTest::addColumn<QString>("change");   // "F", "N", "resize"
+    QTest::newRow("view_F") << "view" << "F";
+    QTest::newRow("view_N") << "view" << "N";
+    QTest::newRow("view_resize") << "view" << "resize";
+    QTest::newRow("numbers_resize") << "numbers" << "resize";
+    QTest::newRow("numbers_FtwiceHidesThenBrings") << "numbers" << "F";
+}
+
+void TestDeck::drawingsStayWithWhatTheyWereDrawnOn() {
+    QFETCH(QString, on);
+    QFETCH(QString, change);
+    Session d;
+    d.scenes = {demoSlide(DemoId::RopeDecay)};
+    d.scenes.front().notes = QStringLiteral("a note\nover two lines");
+    PresentationWindow p(d);
+    p.resize(1920, 1080);
+    p.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&p));
+    p.slideImage();
+    const auto before = p.lastLayout();
+    QVERIFY(p.numbersShown() && !before.numbers.isEmpty() && !before.viewRects.empty());
+    const QRectF region = on == "view" ? before.viewRects.front() : before.numbers;
+    // A stroke across the middle of that part of the slide.
+    const QPointF a = region.topLeft() + QPointF(region.width() * 0.3, region.height() * 0.4);
+    const QPointF b = region.topLeft() + QPointF(region.width() * 0.6, region.height() * 0.55);
+    // What it is drawn on: the plot (data area) under its middle, else the view or the column.
+    const auto partOf = [&](const PresentationWindow::Layout& L, int plot) {
+        if (plot >= 0) return plot < int(L.plots.size()) ? L.plots[std::size_t(plot)] : QRectF();
+        return on == "view" ? (L.viewRects.empty() ? QRectF() : L.viewRects.front()) : L.numbers;
+    };
+    int plot = -1;
+    for (std::size_t k = 0; k < before.plots.size() && plot < 0; ++k)
+        if (before.plots[k].contains((a + b) / 2)) plot = int(k);
+    if (on == "view") QVERIFY2(plot >= 0, "no plot under the stroke drawn on the view");
+    const QRectF part = partOf(before, plot);
+    QTest::keyClick(&p, Qt::Key_D);
+    QTest::mousePress(p.overlay(), Qt::LeftButton, {}, a.toPoint());
+    QTest::mouseMove(p.overlay(), ((a + b) / 2).toPoint());
+    QTest::mouseMove(p.overlay(), b.toPoint());
+    QTest::mouseRelease(p.overlay(), Qt::LeftButton, {}, b.toPoint());
+    QCOMPARE(int(p.overlay()->strokes().size()), 1);
+    const auto relative = [](const QPointF& pt, const QRectF& r) {
+        return QPointF((pt.x() - r.left()) / r.width(), (pt.y() - r.top()) / r.height());
+    };
+    const QPointF startIn = relative(p.overlay()->strokes().front().front(), part);
+    const QPointF endIn = relative(p.overlay()->strokes().front().back(), part);
+    if (change == "F") QTest::keyClick(&p, Qt::Key_F);
+    else if (change == "N") QTest::keyClick(&p, Qt::Key_N);
+    else p.resize(1280, 720);
+    QApplication::processEvents();
+    p.slideImage();
+    if (on == "numbers" && change == "F") {
+        QVERIFY(p.lastLayout().numbers.isEmpty());
+        QCOMPARE(int(p.overlay()->strokes().size()), 0);   // hidden with its column
+        QTest::keyClick(&p, Qt::Key_F);                    // and back with it
+        p.slideImage();
+    }
+    const QRectF moved = partOf(p.lastLayout(), plot);
+    QVERIFY(!moved.isEmpty());
+    if (on == "view") QVERIFY2(moved != part, "the change did not move the plot: the test would prove nothing");
+    QCOMPARE(int(p.overlay()->strokes().size()), 1);
+    const auto& stroke = p.overlay()->strokes().front();
+    const QPointF startNow = relative(stroke.front(), moved), endNow = relative(stroke.back(), moved);
+    const qreal tolerance = 2.0 / std::min(moved.width(), moved.height());
+    QVERIFY2((startNow - startIn).manhattanLength() < tolerance && (endNow - endIn).manhattanLength() < tolerance,
+             qPrintable(QStringLiteral("drawn at (%1, %2) of it, now at (%3, %4)").arg(startIn.x()).arg(startIn.y()).arg(startNow.x()).arg(startNow.y())));
+    p.close();
+}
+
+// ------------------------------------------------------------------ deck list
+
+// Delete (or Backspace) in the deck list removes the selected slide; the selection stays where it
+// was (the slide that took its place, or the new last one), whether the deck was the lecture or
+// the session.
+void TestDeck::deleteKeyRemovesAndSelectionStaysNear_data() {
+    QTest::addColumn<bool>("session");
+    QTest::addColumn<int>("selected");
+    QTest::addColumn<int>("key");
+    QTest::addColumn<int>("selectedAfter");
+    QTest::newRow("lecture_slide6_Delete") << false << 5 << int(Qt::Key_Delete) << 5;
+    QTest::newRow("lecture_lastSlide_Delete") << false << int(demonstrations().size()) - 1 << int(Qt::Key_Delete)
+                                              << int(demonstrations().size()) - 2;
+    QTest::newRow("lecture_slide3_Backspace") << false << 2 << int(Qt::Key_Backspace) << 2;
+    QTest::newRow("session_slide3_Delete") << true << 2 << int(Qt::Key_Delete) << 2;
+    QTest::newRow("session_slide1_Delete") << true << 0 << int(Qt::Key_Delete) << 0;
+}
+
+void TestDeck::deleteKeyRemovesAndSelectionStaysNear() {
+    QFETCH(bool, session);
+    QFETCH(int, selected);
+    QFETCH(int, key);
+    QFETCH(int, selectedAfter);
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    auto* t = teachingOf(&w);
+    if (session) actions.setSession(smallDeck());
+    w.show();
+    t->showDeck(selected);
+    DeckPanel* panel = t->deckPanel();
+    QCOMPARE(panel->selected(), selected);
+    const Session before = t->deck();
+    const QString removed = before.scenes[std::size_t(selected)].title;
+    panel->list()->setFocus();
+    QTest::keyClick(panel->list(), Qt::Key(key));
+    QCOMPARE(t->deckModel()->count(), int(before.scenes.size()) - 1);
+    QStringList expected = titles(before);
+    expected.removeAt(selected);
+    QCOMPARE(titles(t->deck()), expected);
+    QCOMPARE(panel->selected(), selectedAfter);
+    QCOMPARE(panel->list()->currentRow(), selectedAfter);
+    QCOMPARE(panel->titleEdit()->text(), expected[selectedAfter]);
+    QVERIFY(!titles(t->deck()).contains(removed));
+    // The window shows the selected slide (the deck is the session now).
+    QVERIFY(w.scene()->committed() == withLook(t->deck().scenes[std::size_t(selectedAfter)].scene, w.scene()->committed()));
+    // One undo brings it back.
+    w.scene()->undoStack()->undo();
+    QCOMPARE(titles(t->deck()), titles(before));
+}
+
+// Showing a slide (a click in the list) puts the slide's scene in the window but keeps the
+// explorer's own theme and text size; the slide keeps its own, and the window's edits go into it.
+void TestDeck::showingASlideKeepsTheExplorersLook_data() {
+    QTest::addColumn<QString>("theme");
+    QTest::addColumn<double>("fontScale");
+    QTest::addColumn<int>("slide");
+    QTest::newRow("light_x1.3_slide3") << "light" << 1.3 << 2;
+    QTest::newRow("dark_x0.8_slide8") << "dark" << 0.8 << 7;
+    QTest::newRow("light_x1_slide21") << "light" << 1.0 << int(demonstrations().size()) - 1;
+}
+
+void TestDeck::showingASlideKeepsTheExplorersLook() {
+    QFETCH(QString, theme);
+    QFETCH(double, fontScale);
+    QFETCH(int, slide);
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    auto* t = teachingOf(&w);
+    w.scene()->edit(QStringLiteral("look"), QStringLiteral("look"), [&](SceneParams& s) {
+        s.view.theme = theme;
+        s.view.fontScale = fontScale;
+    });
+    w.show();
+    t->showDeck(0);
+    t->deckModel()->setTitle(0, QStringLiteral("Retitled"));   // the deck is the session from now on
+    QVERIFY(t->deckModel()->isSession());
+    const SessionScene target = t->deck().scenes[std::size_t(slide)];
+    t->deckPanel()->list()->setCurrentRow(slide);   // a click on the row
+    QCOMPARE(t->deckModel()->current(), slide);
+    const SceneParams shown = w.scene()->committed();
+    QCOMPARE(shown.view.theme, theme);
+    QCOMPARE(shown.view.fontScale, fontScale);
+    QCOMPARE(shown.length, target.scene.length);
+    QVERIFY(shown.methods == target.scene.methods);
+    // The slide keeps its own look, and an edit in the window goes into it (not the look).
+    QCOMPARE(t->deck().scenes[std::size_t(slide)].scene.view.theme, target.scene.view.theme);
+    w.scene()->edit(QStringLiteral("length"), QStringLiteral("length"), [](SceneParams& s) { s.length = 40; });
+    QCOMPARE(t->deck().scenes[std::size_t(slide)].scene.length, 40);
+    QCOMPARE(t->deck().scenes[std::size_t(slide)].scene.view.theme, target.scene.view.theme);
+    QCOMPARE(t->deck().scenes[std::size_t(slide)].scene.view.fontScale, target.scene.view.fontScale);
+    QVERIFY(actions.session() == t->deck());
+    // A second click elsewhere: the look is still the explorer's.
+    t->deckPanel()->list()->setCurrentRow(slide == 0 ? 1 : 0);
+    QCOMPARE(w.scene()->committed().view.theme, theme);
+    QCOMPARE(w.scene()->committed().view.fontScale, fontScale);
+}
+
+// Teach ▸ Export the deck…: the deck the window holds (an authored one included), as one PDF with
+// a page per slide (titles as text; notes only when asked) or a folder of PNGs.
+void TestDeck::exportTheDeckFromTheWindow_data() {
+    QTest::addColumn<QString>("target");   // "deck.pdf" or "slides/"
+    QTest::addColumn<bool>("notes");
+    QTest::newRow("pdf") << "deck.pdf" << false;
+    QTest::newRow("pdf_notes") << "deck.pdf" << true;
+    QTest::newRow("pngFolder") << "slides/" << false;
+}
+
+void TestDeck::exportTheDeckFromTheWindow() {
+    QFETCH(QString, target);
+    QFETCH(bool, notes);
+    MainWindow w(false);
+    SessionActions actions(&w, SessionActions::Options{false, false, {}});
+    actions.setSession(smallDeck());
+    auto* t = teachingOf(&w);
+    t->deckModel()->setTitle(2, QStringLiteral("Retitled third"));
+    auto* action = t->menu()->findChild<QAction*>(QStringLiteral("teachExportDeck"));
+    if (!action)
+        for (QAction* a : t->menu()->actions())
+            if (a->objectName() == QLatin1String("teachExportDeck")) action = a;
+    QVERIFY2(action, "no Teach ▸ Export the deck… entry");
+    QTemporaryDir dir;
+    const QString path = dir.filePath(target);
+    QString error;
+    QVERIFY2(t->exportDeckTo(path, notes, &error), qPrintable(error));
+    const QStringList expected = titles(t->deck());
+    if (target.endsWith(QLatin1Char('/'))) {
+        QCOMPARE(QDir(path).entryList(QDir::Files, QDir::Name), deckPngNames(t->deck()));
+        QCOMPARE(deckPngNames(t->deck()).at(2), QStringLiteral("03-retitled-third.png"));
+        return;
+    }
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList pages = testsupport::pdfPageTexts(f.readAll());
+    QCOMPARE(int(pages.size()), int(expected.size()));
+    for (qsizetype i = 0; i < pages.size(); ++i) {
+        const QString page = testsupport::withoutSpaces(pages[i]);
+        QVERIFY2(page.contains(testsupport::withoutSpaces(expected[i])), qPrintable(page.left(200)));
+        const QString note = testsupport::withoutSpaces(t->deck().scenes[std::size_t(i)].notes);
+        QCOMPARE(page.contains(note), notes);
+    }
 }
 
 // Every slide of the lecture fills at least 85 % of the slide's height (the footer band, hidden

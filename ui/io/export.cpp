@@ -203,19 +203,7 @@ std::optional<QByteArray> renderPng(const SceneParams& scene, const ExportReques
     const int dpm = qRound(r.dpi / 0.0254);
     img.setDotsPerMeterX(dpm);
     img.setDotsPerMeterY(dpm);
-    img.setText(QStringLiteral("Title"), figureTitle(scene, r.view));
-    img.setText(QStringLiteral("Software"), QStringLiteral("PosLab ") + poslabVersion());
-    img.setText(QStringLiteral("Description"), describeScene(scene));
-    img.setText(QString::fromLatin1(kSessionKey), QString::fromUtf8(sceneToJson(scene, true)));
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QImageWriter writer(&buffer, "png");
-    if (!writer.write(img)) {
-        if (error) *error = QStringLiteral("PNG encoder: ") + writer.errorString();
-        return std::nullopt;
-    }
-    return bytes;
+    return encodePng(img, figureTitle(scene, r.view), describeScene(scene), sceneToJson(scene, true), error);
 }
 
 std::optional<QByteArray> renderSvg(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
@@ -294,7 +282,8 @@ std::optional<QByteArray> renderSvg(const SceneParams& scene, const ExportReques
     return bytes;
 }
 
-QByteArray xmpPacket(const SceneParams& scene, std::optional<ViewKind> view) {
+// The XMP metadata of a PDF: its title, description and the session that reproduces it.
+QByteArray xmpPacket(const QString& title, const QString& description, const QByteArray& sessionJson) {
     const QString xml =
         QStringLiteral(
             "<?xpacket begin=\"%6\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
@@ -313,23 +302,44 @@ QByteArray xmpPacket(const SceneParams& scene, std::optional<ViewKind> view) {
             " </rdf:RDF>\n"
             "</x:xmpmeta>\n"
             "<?xpacket end=\"w\"?>")
-            .arg(QLatin1String(kXmlNamespace), escapeXml(figureTitle(scene, view)), escapeXml(describeScene(scene)),
-                 poslabVersion(), escapeXml(QString::fromUtf8(sceneToJson(scene, true))), QString(QChar(0xFEFF)));
+            .arg(QLatin1String(kXmlNamespace), escapeXml(title), escapeXml(description), poslabVersion(),
+                 escapeXml(QString::fromUtf8(sessionJson)), QString(QChar(0xFEFF)));
     return xml.toUtf8();
 }
 
 std::optional<QByteArray> renderPdf(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
     const QSizeF size = logicalSize(r);
+    PaintedDocument doc;
+    doc.title = figureTitle(scene, r.view);
+    doc.description = describeScene(scene);
+    doc.session = sceneToJson(scene, true);
+    doc.attachmentName = QStringLiteral("scene.poslab");
+    doc.attachment = sceneToJson(scene);
+    return paintedPdf(doc, size, 1, [&](QPainter& p, int) {
+        p.setRenderHint(QPainter::Antialiasing, true);
+        paintViews(p, QRectF(QPointF(0, 0), size), scene, r.view, theme, r.dpi / kScreenDpi);
+    }, error);
+}
+
+}  // namespace
+
+std::optional<QByteArray> paintedPdf(const PaintedDocument& doc, const QSizeF& size, int pages,
+                                     const std::function<void(QPainter&, int)>& paint, QString* error) {
+    if (pages < 1 || !(size.width() > 0) || !(size.height() > 0)) {
+        if (error) *error = QStringLiteral("a PDF needs at least one page of a positive size");
+        return std::nullopt;
+    }
     QByteArray bytes;
     {
         QBuffer buffer(&bytes);
         buffer.open(QIODevice::WriteOnly);
         QPdfWriter pdf(&buffer);
         pdf.setResolution(int(kScreenDpi));
-        pdf.setTitle(figureTitle(scene, r.view));
+        pdf.setTitle(doc.title);
         pdf.setCreator(QStringLiteral("PosLab ") + poslabVersion());
-        pdf.setDocumentXmpMetadata(xmpPacket(scene, r.view));
-        pdf.addFileAttachment(QStringLiteral("scene.poslab"), sceneToJson(scene), QStringLiteral("application/json"));
+        if (!doc.session.isEmpty()) pdf.setDocumentXmpMetadata(xmpPacket(doc.title, doc.description, doc.session));
+        if (!doc.attachmentName.isEmpty())
+            pdf.addFileAttachment(doc.attachmentName, doc.attachment, QStringLiteral("application/json"));
         const QSizeF inches(size.width() / kScreenDpi, size.height() / kScreenDpi);
         pdf.setPageLayout(QPageLayout(QPageSize(inches, QPageSize::Inch, QString(), QPageSize::ExactMatch),
                                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
@@ -338,12 +348,19 @@ std::optional<QByteArray> renderPdf(const SceneParams& scene, const ExportReques
             if (error) *error = QStringLiteral("the PDF writer could not start");
             return std::nullopt;
         }
-        p.setRenderHint(QPainter::Antialiasing, true);
         // The page in the painter's coordinates (device pixels at 96 dpi): scale the logical
         // size onto it exactly, whatever rounding the page size went through.
         const QRect page = p.viewport();
-        p.scale(page.width() / size.width(), page.height() / size.height());
-        paintViews(p, QRectF(QPointF(0, 0), size), scene, r.view, theme, r.dpi / kScreenDpi);
+        for (int k = 0; k < pages; ++k) {
+            if (k > 0 && !pdf.newPage()) {
+                if (error) *error = QStringLiteral("the PDF writer could not start page %1").arg(k + 1);
+                return std::nullopt;
+            }
+            p.save();
+            p.scale(page.width() / size.width(), page.height() / size.height());
+            paint(p, k);
+            p.restore();
+        }
         p.end();
     }
     if (!bytes.startsWith("%PDF")) {
@@ -352,6 +369,25 @@ std::optional<QByteArray> renderPdf(const SceneParams& scene, const ExportReques
     }
     return bytes;
 }
+
+std::optional<QByteArray> encodePng(QImage image, const QString& title, const QString& description,
+                                    const QByteArray& sessionJson, QString* error) {
+    image.setText(QStringLiteral("Title"), title);
+    image.setText(QStringLiteral("Software"), QStringLiteral("PosLab ") + poslabVersion());
+    if (!description.isEmpty()) image.setText(QStringLiteral("Description"), description);
+    if (!sessionJson.isEmpty()) image.setText(QString::fromLatin1(kSessionKey), QString::fromUtf8(sessionJson));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(image)) {
+        if (error) *error = QStringLiteral("PNG encoder: ") + writer.errorString();
+        return std::nullopt;
+    }
+    return bytes;
+}
+
+namespace {
 
 // ---- Data formats ---------------------------------------------------------------------------------
 

@@ -24,11 +24,13 @@
 #include "ui/io/session.h"
 
 #include <QByteArray>
+#include <QImage>
 #include <QPainter>
 #include <QSize>
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace poslab::ui {
@@ -103,6 +105,23 @@ std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequ
 // Writes the export to `path` atomically. Overwriting is the caller's decision (the window
 // asks, the command line needs --force); this function overwrites.
 bool exportToFile(const QString& path, const SceneParams& scene, const ExportRequest& request, QString* error);
+
+// The writers every picture goes through (the figures above, the deck, ui/teaching/deckexport.h).
+// A PDF of `pages` pages of `size` logical pixels at 96 dpi, each painted by paint(painter, page)
+// in logical pixels: vector, text as text. `session` (a compact session JSON) goes into the XMP
+// metadata, where sessionFromExport() reads it; `attachment` (if named) is attached as a file.
+struct PaintedDocument {
+    QString title;
+    QString description;
+    QByteArray session;
+    QString attachmentName;
+    QByteArray attachment;
+};
+std::optional<QByteArray> paintedPdf(const PaintedDocument& doc, const QSizeF& size, int pages,
+                                     const std::function<void(QPainter&, int)>& paint, QString* error);
+// A PNG of `image` with its title, description and session (text chunk "poslab-session").
+std::optional<QByteArray> encodePng(QImage image, const QString& title, const QString& description,
+                                    const QByteArray& sessionJson, QString* error);
 
 // The session embedded in an exported file (any of the five formats), or nullopt with *error.
 std::optional<Session> sessionFromExport(const QString& path, QString* error, QStringList* warnings = nullptr);

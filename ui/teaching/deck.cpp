@@ -36,6 +36,16 @@ private:
 
 }  // namespace
 
+SceneParams withLook(SceneParams scene, const SceneParams& look) {
+    scene.view.theme = look.view.theme;
+    scene.view.fontScale = look.view.fontScale;
+    return scene;
+}
+
+QString copyTitle(const QString& title) {
+    return title.isEmpty() ? DeckModel::tr("(copy)") : DeckModel::tr("%1 (copy)").arg(title);
+}
+
 DeckModel::DeckModel(Scene* scene, const Session& deck, QObject* parent) : QObject(parent), scene_(scene) {
     reset(deck, false);
     connect(scene_, &Scene::changed, this, &DeckModel::onSceneChanged);
@@ -51,9 +61,12 @@ void DeckModel::reset(const Session& deck, bool isSession) {
 
 void DeckModel::onSceneChanged() {
     if (!isSession_ || restoring_) return;
+    // The window's edits go into the slide; the window's look (theme, text size) is the
+    // explorer's and stays out of it.
     SceneParams& slot = deck_.scenes.at(std::size_t(deck_.current)).scene;
-    if (slot == scene_->committed()) return;
-    slot = scene_->committed();
+    const SceneParams edited = withLook(scene_->committed(), slot);
+    if (slot == edited) return;
+    slot = edited;
     Q_EMIT changed();
 }
 
@@ -75,7 +88,8 @@ void DeckModel::edit(const QString& text, const QString& mergeKey, const std::fu
     if (after.deck.scenes.empty()) return;
     after.deck.current = std::clamp(after.deck.current, 0, int(after.deck.scenes.size()) - 1);
     after.isSession = true;
-    after.window = after.deck.scenes.at(std::size_t(after.deck.current)).scene;
+    // The slide in the window, in the window's own theme and text size.
+    after.window = withLook(after.deck.scenes.at(std::size_t(after.deck.current)).scene, before.window);
     if (sameState(before, after)) return;
     scene_->finishMerge();   // the next edit in the window is a step of its own
     scene_->undoStack()->push(new DeckCommand(this, text, mergeKey, before, after));
@@ -115,7 +129,9 @@ void DeckModel::moveSlide(int from, int to) {
 void DeckModel::duplicateSlide(int i) {
     if (i < 0 || i >= count() || count() >= kMaxSessionScenes) return;
     edit(tr("Duplicate slide %1").arg(i + 1), {}, [&](Session& d) {
-        d.scenes.insert(d.scenes.begin() + i + 1, d.scenes[std::size_t(i)]);
+        SessionScene copy = d.scenes[std::size_t(i)];
+        copy.title = copyTitle(copy.title);
+        d.scenes.insert(d.scenes.begin() + i + 1, copy);
         d.current = i + 1;
     });
 }
@@ -124,8 +140,9 @@ void DeckModel::removeSlide(int i) {
     if (i < 0 || i >= count() || count() <= 1) return;
     edit(tr("Delete slide %1").arg(i + 1), {}, [&](Session& d) {
         d.scenes.erase(d.scenes.begin() + i);
-        if (d.current > i) --d.current;
-        d.current = std::min(d.current, int(d.scenes.size()) - 1);
+        // The slide that took its place (the one before it, at the end) is current: the
+        // selection stays where it was.
+        d.current = std::min(i, int(d.scenes.size()) - 1);
     });
 }
 

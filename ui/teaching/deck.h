@@ -7,7 +7,8 @@
 //     presenting steps through the deck.
 //   * the session (after the first authoring edit, or when a deck is opened or restored): the
 //     current slide IS the window's scene — an edit in the window edits that slide, and showing
-//     another slide (openSlide) puts its scene in the window. Save, autosave and restore carry the
+//     another slide (openSlide) puts its scene in the window. The window keeps its own theme and
+//     text size (withLook): they are the explorer's, not the slide's. Save, autosave and restore carry the
 //     whole deck (sessionactions.h).
 // Every authoring operation is one step on the scene's undo stack (Edit ▸ Undo), and undoing it
 // restores the deck, whether it was the session, and the window's scene as they were. Title and
@@ -20,6 +21,13 @@
 #include <functional>
 
 namespace poslab::ui {
+
+// `scene` in the look (theme and text size) of `look`: a slide shown in the window keeps the
+// window's look, and the window's look never goes into a slide.
+SceneParams withLook(SceneParams scene, const SceneParams& look);
+
+// The title of a duplicate: "<title> (copy)".
+QString copyTitle(const QString& title);
 
 class DeckModel : public QObject {
     Q_OBJECT
@@ -44,8 +52,8 @@ public:
     // Adds the window's scene (titled `title`) after the last slide, current.
     int addWindowScene(const QString& title);
     void moveSlide(int from, int to);
-    void duplicateSlide(int i);          // the copy goes after it and becomes current
-    void removeSlide(int i);             // never the last slide
+    void duplicateSlide(int i);          // the copy ("<title> (copy)") goes after it and becomes current
+    void removeSlide(int i);             // never the last slide; the slide now at i (else i − 1) becomes current
     void setTitle(int i, const QString& title);
     void setNotes(int i, const QString& notes);
     void setLayout(int i, const SlideLayout& layout);

@@ -6,6 +6,7 @@
 #include "ui/teaching/demoscenes.h"
 
 #include <QAbstractItemModel>
+#include <QKeyEvent>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -178,6 +179,8 @@ DeckPanel::DeckPanel(DeckModel* model, QWidget* parent) : QWidget(parent), model
         selected_ = std::min(i, model_->count() - 1);
         refresh();
     });
+    // Delete (or Backspace) in the list removes the selected slide, as the Delete button does.
+    list_->installEventFilter(this);
     connect(add_, &QPushButton::clicked, this, &DeckPanel::addSceneRequested);
     connect(present_, &QPushButton::clicked, this, [this] { Q_EMIT presentRequested(selected_); });
     connect(title_, &QLineEdit::textEdited, this, [this](const QString& t) { model_->setTitle(selected_, t); });
@@ -188,6 +191,17 @@ DeckPanel::DeckPanel(DeckModel* model, QWidget* parent) : QWidget(parent), model
     connect(demo_, &QComboBox::activated, this, &DeckPanel::layoutEdited);
     connect(model_, &DeckModel::changed, this, &DeckPanel::refresh);
     refresh();
+}
+
+bool DeckPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == list_ && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->key() == Qt::Key_Delete || key->key() == Qt::Key_Backspace) && key->modifiers() == Qt::NoModifier) {
+            if (delete_->isEnabled()) delete_->click();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void DeckPanel::select(int index) {

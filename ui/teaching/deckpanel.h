@@ -2,7 +2,7 @@
 // The deck panel (Teach ▸ Edit the deck…, a dock): the slides of the teaching deck in order, and
 // for the selected slide its title, how it arranges its views and its speaker notes.
 //   list        one row per slide ("3  T5: buckets"); drag a row to move the slide
-//   buttons     Up, Down, Duplicate, Delete, Add this scene, Present from here
+//   buttons     Up, Down, Duplicate, Delete (or the Delete key in the list), Add this scene, Present from here
 //   Title       the slide's title
 //   Shows       Auto (the scene's shown views) | One view full size | Two views side by side |
 //               2×2 grid | A demonstration (views + its numbers); then which views, in order, and
@@ -49,6 +49,9 @@ public:
     QPushButton* deleteButton() const { return delete_; }
     QPushButton* addButton() const { return add_; }
     QPushButton* presentButton() const { return present_; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 Q_SIGNALS:
     void addSceneRequested();

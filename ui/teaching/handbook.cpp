@@ -103,7 +103,7 @@ QString handbookHtml(const QMainWindow* window) {
     for (const QString& row : windowShortcutRows(window)) keys.append({row.section(QLatin1Char('\t'), 0, 0), row.section(QLatin1Char('\t'), 1)});
     html.replace(QStringLiteral("<!--@methods-->"), methodsHtml());
     html.replace(QStringLiteral("<!--@demos-->"), demosHtml());
-    html.replace(QStringLiteral("<!--@figure-views-->"), viewKeys().join(QStringLiteral(", ")) + QStringLiteral(", all, demo"));
+    html.replace(QStringLiteral("<!--@figure-views-->"), viewKeys().join(QStringLiteral(", ")) + QStringLiteral(", all, layers, demo, deck"));
     html.replace(QStringLiteral("<!--@window-keys-->"),
                  keys.isEmpty() ? QStringLiteral("<p>Open the handbook from the window (Help ▸ Handbook) to see them.</p>") : table(keys));
     html.replace(QStringLiteral("<!--@presentation-keys-->"), presentationKeysHtml());

@@ -13,6 +13,7 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <algorithm>
 #include <cmath>
 
 namespace poslab::ui {
@@ -154,6 +155,80 @@ void PresentationWindow::setDeck(const Session& deck) {
     invalidate();
 }
 
+namespace {
+
+constexpr int kSlideAnchor = -1, kNumbersAnchor = 1000, kTitleAnchor = 1001, kPlotAnchor = 2000;
+
+// The parts of a slide a drawing can belong to, each with a key that finds the same part after
+// the slide reflows: each plot's data area (the same plots are drawn in the same order whatever
+// the shape; those of the numbers column come last), each arranged view (or the views' area of an
+// "auto" slide), the numbers column, the title band. The first that holds a stroke's middle is its.
+std::vector<std::pair<int, QRectF>> anchorRects(const PresentationWindow::Layout& L) {
+    std::vector<std::pair<int, QRectF>> out;
+    for (std::size_t k = 0; k < L.plots.size(); ++k) out.emplace_back(kPlotAnchor + int(k), L.plots[k]);
+    for (std::size_t k = 0; k < L.viewRects.size(); ++k) out.emplace_back(int(k), L.viewRects[k]);
+    if (L.viewRects.empty() && !L.views.isEmpty()) out.emplace_back(0, L.views);
+    if (!L.numbers.isEmpty()) out.emplace_back(kNumbersAnchor, L.numbers);
+    if (!L.title.isEmpty()) out.emplace_back(kTitleAnchor, L.title.united(L.counter));
+    return out;
+}
+
+}  // namespace
+
+void PresentationWindow::storeStrokes() {
+    // The drawing as shown, each stroke relative to the part of the slide under its middle; the
+    // strokes on a part the slide does not show now (F hid the numbers) are kept as they were.
+    const auto parts = anchorRects(shown_);
+    const auto shown = [&](int anchor) {
+        return anchor == kSlideAnchor || std::any_of(parts.begin(), parts.end(), [&](const auto& a) { return a.first == anchor; });
+    };
+    std::vector<AnchoredStroke> kept;
+    for (const AnchoredStroke& s : drawings_[current_])
+        if (!shown(s.anchor)) kept.push_back(s);
+    const QRectF whole(QPointF(0, 0), QSizeF(size()));
+    for (const auto& stroke : overlay_->strokes()) {
+        if (stroke.empty()) continue;
+        QRectF box(stroke.front(), QSizeF(0, 0));
+        for (const QPointF& pt : stroke) box = box.united(QRectF(pt, QSizeF(0, 0)));
+        AnchoredStroke a;
+        QRectF r = whole;
+        for (const auto& [key, rect] : parts)
+            if (rect.contains(box.center())) {
+                a.anchor = key;
+                r = rect;
+                break;
+            }
+        if (r.width() <= 0 || r.height() <= 0) continue;
+        for (const QPointF& pt : stroke)
+            a.points.emplace_back((pt.x() - r.left()) / r.width(), (pt.y() - r.top()) / r.height());
+        kept.push_back(std::move(a));
+    }
+    drawings_[current_] = std::move(kept);
+}
+
+void PresentationWindow::showStrokes() {
+    const auto it = drawings_.find(current_);
+    if (it == drawings_.end() || it->second.empty()) {
+        overlay_->setStrokes({});
+        return;
+    }
+    slideImage();   // the layout of the slide as it is shown now
+    const auto parts = anchorRects(shown_);
+    std::vector<AnnotationOverlay::Stroke> strokes;
+    for (const AnchoredStroke& a : it->second) {
+        QRectF r(QPointF(0, 0), QSizeF(size()));
+        if (a.anchor != kSlideAnchor) {
+            const auto part = std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == a.anchor; });
+            if (part == parts.end()) continue;   // not on the slide now
+            r = part->second;
+        }
+        AnnotationOverlay::Stroke s;
+        for (const QPointF& pt : a.points) s.emplace_back(r.left() + pt.x() * r.width(), r.top() + pt.y() * r.height());
+        strokes.push_back(std::move(s));
+    }
+    overlay_->setStrokes(strokes);
+}
+
 void PresentationWindow::applySlideDefaults() {
     // Views arranged to fill the slide get the whole width, as does an "auto" slide with three or
     // more views; F shows the numbers.
@@ -173,19 +248,15 @@ void PresentationWindow::applySlideDefaults() {
 
 const SessionScene& PresentationWindow::slide() const { return deck_.scenes[std::size_t(current_)]; }
 
-void PresentationWindow::storeStrokes() { drawings_[current_] = overlay_->strokes(); }
-
 void PresentationWindow::goTo(int index) {
     const int i = std::clamp(index, 0, count() - 1);
     if (i == current_) return;
-    storeStrokes();
     current_ = i;
     deck_.current = i;
-    auto it = drawings_.find(i);
-    overlay_->setStrokes(it == drawings_.end() ? std::vector<AnnotationOverlay::Stroke>{} : it->second);
     blank_ = false;
     applySlideDefaults();
     invalidate();
+    showStrokes();
     Q_EMIT slideChanged(i);
 }
 
@@ -219,6 +290,7 @@ void PresentationWindow::resizeEvent(QResizeEvent* e) {
     overlay_->setGeometry(rect());
     overlay_->setPenWidth(std::max(4.0, height() / 180.0));
     invalidate();
+    showStrokes();
 }
 
 Theme PresentationWindow::slideTheme() const {
@@ -286,9 +358,9 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
     // Footer with the keys.
     const QFont small = t.smallFont();
     const QFontMetricsF sfm(small, p.device());
-    const QString keys = tr("PgDn/→ next · PgUp/← back · P pointer · D draw · C clear · N notes · F numbers · B black · Esc leave");
+    const QString keys = tr("PgDn/→ next · PgUp/← back · P pointer · D draw · C clear · N notes · F numbers · B black · H keys · Esc leave");
     L.footer = QRectF(margin, H - margin * 0.4 - sfm.height(), W - 2 * margin, sfm.height());
-    // The keys are the presenter's, not lecture content: shown until the first key, never on figures.
+    // The keys are the presenter's, not lecture content: only when asked for (H), never on figures.
     if (keyHints_) {
         p.setFont(small);
         p.setPen(t.muted);
@@ -429,7 +501,18 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
 
 QImage PresentationWindow::slideImage() const {
     const qreal dpr = devicePixelRatioF();
-    if (cache_.size() != size() * dpr) cache_ = renderSlide(size(), dpr);
+    if (cache_.size() != size() * dpr) {
+        // The plots' data areas as drawn: what a drawing on the slide belongs to.
+        LayoutReport report;
+        {
+            LayoutCapture capture(report);
+            cache_ = renderSlide(size(), dpr);
+        }
+        shown_ = layout_;
+        for (const LayoutItem& item : report.items)
+            if (item.kind == LayoutItemKind::Plot) shown_.plots.push_back(item.rect);
+        layout_.plots = shown_.plots;
+    }
     return cache_;
 }
 
@@ -455,6 +538,7 @@ const std::vector<PresentationKey>& presentationKeys() {
         {{Qt::Key_D}, "draw on the slide on/off (the drawing stays with the slide)"},
         {{Qt::Key_C}, "clear the drawing"},
         {{Qt::Key_N}, "speaker notes on/off (a band at the bottom; never on figures)"},
+        {{Qt::Key_H}, "the keys on/off (a footer; never on the audience's screen of a presenter view)"},
         {{Qt::Key_F}, "the numbers column on/off"},
         {{Qt::Key_B}, "black screen on/off"},
         {{Qt::Key_Escape}, "leave presentation mode"},
@@ -479,24 +563,30 @@ void PresentationWindow::keyPressEvent(QKeyEvent* e) {
         case Qt::Key_D:
             overlay_->setTool(overlay_->tool() == AnnotationOverlay::Tool::Pen ? AnnotationOverlay::Tool::None : AnnotationOverlay::Tool::Pen);
             break;
-        case Qt::Key_C: overlay_->clear(); break;
+        case Qt::Key_C:
+            overlay_->clear();
+            drawings_.erase(current_);   // the hidden strokes too
+            break;
         case Qt::Key_N:
             showNotes_ = !showNotes_ && !audience_;   // the presenter view has them
             invalidate();
+            showStrokes();
+            break;
+        case Qt::Key_H:
+            keyHints_ = !keyHints_ && !audience_;   // the presenter view lists them
+            invalidate();
+            showStrokes();
             break;
         case Qt::Key_F:
             showNumbers_ = !showNumbers_;
             invalidate();
+            showStrokes();
             break;
         case Qt::Key_B:
             blank_ = !blank_;
             invalidate();
             break;
         default: QWidget::keyPressEvent(e); return;
-    }
-    if (keyHints_) {
-        keyHints_ = false;
-        invalidate();
     }
     e->accept();
 }

@@ -13,12 +13,16 @@
 // Speaker notes are never part of the slide the audience sees: N shows them only in a presenter's
 // band at the bottom (one screen), and figures of a slide never include them; with a presenter
 // view (presenter.h) the audience window shows neither the notes nor the key-hint footer.
-// Keys (listed in the footer until the first key press, and in the handbook: presentationKeys()):
+// Keys (in the handbook: presentationKeys(); H lists them in a footer, never on the audience's
+// window of a presenter view, never by itself):
 //       PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
-//       P = pointer, D = draw, C = clear the drawing, N = speaker notes,
+//       P = pointer, D = draw, C = clear the drawing, N = speaker notes, H = the keys,
 //       B = black screen, F = toggle the numbers column, Esc = leave (emits finished(current)).
 // The pointer/annotation overlay is a transparent widget on top; drawings belong to a slide
-// and are kept while the deck is open.
+// and are kept while the deck is open. A drawing belongs to what it was drawn on (a plot's data
+// area, else a view, the numbers column, the title): it is kept relative to that part of the
+// slide, so when F, N or a new window size moves that part, the drawing moves and scales with it
+// (and while F hides the numbers column, the drawings on it are hidden with it).
 #include "ui/render/theme.h"
 #include "ui/io/session.h"
 
@@ -105,8 +109,8 @@ public:
     void paintSlide(QPainter& p, QSize size) const;
     // The theme slides are drawn in: "projector" (default), "light" or "dark" (figures).
     void setThemeName(const QString& name) { themeName_ = name; invalidate(); }
-    // The footer with the keys: shown until the first key press; figures of a slide switch it off.
-    void setKeyHints(bool on) { keyHints_ = on; invalidate(); }
+    // The footer with the keys: off unless asked for (H, or here); never in audience mode.
+    void setKeyHints(bool on) { keyHints_ = on && !audience_; invalidate(); }
     bool keyHints() const { return keyHints_; }
     // Audience mode (a presenter view shows the notes and the keys elsewhere, presenter.h): no
     // key-hint footer and no notes band on this window, whatever is pressed.
@@ -122,6 +126,7 @@ public:
         std::vector<QRectF> viewRects;   // each arranged view's area (empty for "auto")
         qreal numbersHeightNeeded = 0;   // height the numbers column wanted at the chosen scale
         double numbersScale = 1;         // font scale used for the numbers column
+        std::vector<QRectF> plots;       // the data areas drawn, in drawing order (slideImage() only)
     };
     Layout lastLayout() const { return layout_; }
 
@@ -146,15 +151,23 @@ protected:
 private:
     void invalidate();
     void storeStrokes();
+    void showStrokes();
     void applySlideDefaults();
+    // A stroke kept relative to the part of the slide it was drawn on (anchor: a view's index, the
+    // views' area, the numbers column, the title, or the whole slide), in that part's unit square.
+    struct AnchoredStroke {
+        int anchor = -1;
+        std::vector<QPointF> points;
+    };
     Session deck_;
     QString themeName_ = QStringLiteral("projector");
     int current_ = 0;
-    bool showNumbers_ = true, showNotes_ = false, blank_ = false, keyHints_ = true, audience_ = false;
+    bool showNumbers_ = true, showNotes_ = false, blank_ = false, keyHints_ = false, audience_ = false;
     AnnotationOverlay* overlay_ = nullptr;
     mutable QImage cache_;
     mutable Layout layout_;
-    std::map<int, std::vector<AnnotationOverlay::Stroke>> drawings_;
+    mutable Layout shown_;   // the layout of slideImage(), with its plots: what drawings belong to
+    std::map<int, std::vector<AnchoredStroke>> drawings_;
     bool finishedEmitted_ = false;
 };
 

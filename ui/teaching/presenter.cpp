@@ -17,6 +17,9 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace poslab::ui {
 
 PresenterScreens presenterScreens(const QList<QScreen*>& screens, QScreen* home) {
@@ -32,15 +35,55 @@ PresenterScreens presenterScreens(const QList<QScreen*>& screens, QScreen* home)
     return s;
 }
 
+RehearsalGeometry rehearsalGeometry(const QRect& available, const QMargins& frame, const QSize& presenterMinimum) {
+    const int fw = frame.left() + frame.right(), fh = frame.top() + frame.bottom();
+    // The audience's slide: 16:9, as wide as half the screen (frame included) allows, and as the
+    // presenter view's smallest width leaves room for.
+    int aw = std::max(16, std::min(available.width() / 2 - fw, available.width() - presenterMinimum.width() - 2 * fw));
+    int ah = aw * 9 / 16;
+    if (ah > available.height() - fh) {
+        ah = std::max(9, available.height() - fh);
+        aw = ah * 16 / 9;
+    }
+    RehearsalGeometry g;
+    g.audience = QRect(available.left() + frame.left(), available.top() + frame.top(), aw, ah);
+    // The presenter view: the rest of the width, the whole height.
+    const int left = available.left() + aw + fw;
+    g.presenter = QRect(left + frame.left(), available.top() + frame.top(), std::max(16, available.right() + 1 - left - fw),
+                        std::max(16, available.height() - fh));
+    return g;
+}
+
 // ============================================================================ preview
 SlidePreview::SlidePreview(QWidget* parent) : QWidget(parent) {
     setMinimumSize(160, 90);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    QSizePolicy policy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    policy.setHeightForWidth(true);
+    setSizePolicy(policy);
+}
+
+QSize SlidePreview::sizeHint() const { return {480, heightForWidth(480)}; }
+
+int SlidePreview::heightForWidth(int w) const { return std::max(1, int(std::lround(w * aspect_))); }
+
+QRectF SlidePreview::pictureRect() const {
+    if (image_.isNull()) return {};
+    const QSizeF img = image_.deviceIndependentSize();
+    const qreal k = std::min(width() / img.width(), height() / img.height());
+    const QSizeF s = img * k;
+    return QRectF((width() - s.width()) / 2, (height() - s.height()) / 2, s.width(), s.height());
 }
 
 void SlidePreview::setImage(const QImage& image) {
     image_ = image;
     placeholder_.clear();
+    if (!image.isNull() && image.width() > 0) {
+        const double aspect = double(image.height()) / image.width();
+        if (std::abs(aspect - aspect_) > 1e-3) {
+            aspect_ = aspect;
+            updateGeometry();   // the box takes the slide's shape
+        }
+    }
     update();
 }
 
@@ -58,11 +101,8 @@ void SlidePreview::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, placeholder_);
         return;
     }
-    // The slide scaled to fit, centred, aspect ratio kept.
-    const QSizeF img = image_.deviceIndependentSize();
-    const qreal k = std::min(width() / img.width(), height() / img.height());
-    const QSizeF s = img * k;
-    const QRectF target((width() - s.width()) / 2, (height() - s.height()) / 2, s.width(), s.height());
+    // The slide scaled to fit, centred, aspect ratio kept (the box has its shape: it fills it).
+    const QRectF target = pictureRect();
     p.setRenderHint(QPainter::SmoothPixmapTransform);
     p.drawImage(target, image_);
     p.setPen(palette().color(QPalette::Mid));
@@ -70,6 +110,33 @@ void SlidePreview::paintEvent(QPaintEvent*) {
 }
 
 // ============================================================================ presenter view
+namespace {
+// A one-line label that cuts its text short with "…" to its width and asks for no width of its
+// own (a long slide title never widens the window); the whole text is its tooltip.
+class ElidedLabel : public QLabel {
+public:
+    explicit ElidedLabel(QWidget* parent) : QLabel(parent) {
+        setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        setMinimumWidth(0);
+    }
+    void setFullText(const QString& text) {
+        full_ = text;
+        setToolTip(text);
+        elide();
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override {
+        QLabel::resizeEvent(e);
+        elide();
+    }
+
+private:
+    void elide() { setText(fontMetrics().elidedText(full_, Qt::ElideRight, std::max(0, contentsRect().width()))); }
+    QString full_;
+};
+}  // namespace
+
 PresenterView::PresenterView(PresentationWindow* audience, QWidget* parent) : QWidget(parent, Qt::Window), audience_(audience) {
     setObjectName(QStringLiteral("presenterView"));
     setWindowTitle(tr("PosLab — presenter view"));
@@ -89,19 +156,31 @@ PresenterView::PresenterView(PresentationWindow* audience, QWidget* parent) : QW
     notes_->setFont(nf);
     counter_ = new QLabel(this);
     counter_->setObjectName(QStringLiteral("presenterCounter"));
-    nextTitle_ = new QLabel(tr("Next"), this);
+    // Titles are cut short with "…" (the whole title in the tooltip): a long one never widens the view.
+    title_ = new ElidedLabel(this);
+    title_->setObjectName(QStringLiteral("presenterTitle"));
+    nextTitle_ = new ElidedLabel(this);
+    nextTitle_->setObjectName(QStringLiteral("presenterNextTitle"));
+    static_cast<ElidedLabel*>(nextTitle_)->setFullText(tr("Next"));
     elapsedLabel_ = new QLabel(this);
     elapsedLabel_->setObjectName(QStringLiteral("presenterElapsed"));
     elapsedLabel_->setToolTip(tr("Time since the presentation started"));
     clockLabel_ = new QLabel(this);
     clockLabel_->setObjectName(QStringLiteral("presenterClock"));
     clockLabel_->setToolTip(tr("The time of day"));
-    for (QLabel* l : {elapsedLabel_, clockLabel_, counter_}) {
+    for (QLabel* l : {elapsedLabel_, clockLabel_, counter_, title_}) {
         QFont f = l->font();
         f.setPointSizeF(f.pointSizeF() * 2);
         f.setBold(true);
         l->setFont(f);
     }
+    // The keys, for the presenter only (the audience's window never lists them).
+    auto* keys = new QLabel(tr("Keys: → or PgDn next · ← or PgUp back · Home/End first/last · P pointer · D draw · "
+                               "C clear · F numbers · B black screen · Esc end"),
+                            this);
+    keys->setObjectName(QStringLiteral("presenterKeys"));
+    keys->setWordWrap(true);
+    keys->setForegroundRole(QPalette::PlaceholderText);
     auto* prev = new QPushButton(tr("◀ Previous"), this);
     prev->setObjectName(QStringLiteral("presenterPrevious"));
     auto* nextB = new QPushButton(tr("Next ▶"), this);
@@ -113,11 +192,12 @@ PresenterView::PresenterView(PresentationWindow* audience, QWidget* parent) : QW
     connect(nextB, &QPushButton::clicked, audience, &PresentationWindow::next);
     connect(restart, &QPushButton::clicked, this, &PresenterView::restartTimer);
 
+    // The previews take their slide's shape (heightForWidth); the notes take the rest of the height.
     auto* side = new QVBoxLayout;
     side->addWidget(nextTitle_);
-    side->addWidget(next_, 3);
+    side->addWidget(next_);
     side->addWidget(new QLabel(tr("Notes"), this));
-    side->addWidget(notes_, 4);
+    side->addWidget(notes_, 1);
     auto* clocks = new QHBoxLayout;
     clocks->addWidget(elapsedLabel_);
     clocks->addStretch(1);
@@ -125,14 +205,19 @@ PresenterView::PresenterView(PresentationWindow* audience, QWidget* parent) : QW
     side->addLayout(clocks);
 
     auto* main = new QVBoxLayout;
-    main->addWidget(counter_);
-    main->addWidget(current_, 1);
+    auto* heading = new QHBoxLayout;
+    heading->addWidget(counter_);
+    heading->addWidget(title_, 1);
+    main->addLayout(heading);
+    main->addWidget(current_);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(prev);
     buttons->addWidget(nextB);
     buttons->addStretch(1);
     buttons->addWidget(restart);
     main->addLayout(buttons);
+    main->addWidget(keys);
+    main->addStretch(1);
 
     auto* grid = new QHBoxLayout(this);
     grid->addLayout(main, 3);
@@ -174,7 +259,8 @@ void PresenterView::tick() {
 void PresenterView::refresh() {
     if (!audience_) return;
     const int i = audience_->current(), n = audience_->count();
-    counter_->setText(tr("Slide %1 / %2 — %3").arg(i + 1).arg(n).arg(audience_->slide().title));
+    counter_->setText(tr("Slide %1 / %2 —").arg(i + 1).arg(n));
+    static_cast<ElidedLabel*>(title_)->setFullText(audience_->slide().title);
     current_->setImage(audience_->slideImage());
     const QString notes = slideNotesText(audience_->slide());
     notes_->setPlainText(notes.isEmpty() ? tr("(no notes for this slide)") : notes);
@@ -184,10 +270,10 @@ void PresenterView::refresh() {
         lookahead_->setThemeName(audience_->slideTheme().name);
         lookahead_->goTo(i + 1);
         next_->setImage(lookahead_->renderSlide(audience_->size()));
-        nextTitle_->setText(tr("Next: %1").arg(audience_->deck().scenes[std::size_t(i + 1)].title));
+        static_cast<ElidedLabel*>(nextTitle_)->setFullText(tr("Next: %1").arg(audience_->deck().scenes[std::size_t(i + 1)].title));
     } else {
         next_->setPlaceholder(tr("The end of the deck"));
-        nextTitle_->setText(tr("Next"));
+        static_cast<ElidedLabel*>(nextTitle_)->setFullText(tr("Next"));
     }
 }
 

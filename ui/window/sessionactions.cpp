@@ -203,6 +203,9 @@ void SessionActions::updateTitle() {
 
 void SessionActions::onSceneChanged() {
     updateTitle();
+    // A deck: its model takes the window's edits into the current slide (deck.h), and
+    // onDeckChanged follows it.
+    if (sessionIsDeck_) return;
     // The window's scene is the session's current one (a preview, an animation frame, is not).
     SceneParams& slot = session_.scenes.at(std::size_t(session_.current)).scene;
     if (slot == window_->scene()->committed()) return;
@@ -249,10 +252,12 @@ void SessionActions::setSession(const Session& session) {
         else if (teaching->deckModel()->isSession()) teaching->deckModel()->reset(demoDeck(), false);
     }
     sessionIsDeck_ = isDeck;
-    window_->scene()->setParams(session_.scenes.at(std::size_t(session_.current)).scene);
+    SceneParams& slot = session_.scenes.at(std::size_t(session_.current)).scene;
+    // A deck's slide is shown in the window's own theme and text size (deck.h).
+    window_->scene()->setParams(isDeck ? withLook(slot, window_->scene()->committed()) : slot);
     adopting_ = false;
     // What the scene holds (setParams completes a scene without configurations).
-    session_.scenes.at(std::size_t(session_.current)).scene = window_->scene()->committed();
+    slot = isDeck ? withLook(window_->scene()->committed(), slot) : window_->scene()->committed();
     if (isDeck)
         if (auto* teaching = teachingOf(window_)) teaching->deckModel()->reset(session_, true);
     autosaveSession();
@@ -437,6 +442,11 @@ void SessionActions::offerRestore() {
     });
     prompt_ = box;
     box->open();
+    // Tests that start PosLab as a process answer the question through the environment
+    // (POSLAB_ANSWER_RESTORE=restore or discard), as a click would.
+    const QString answer = qEnvironmentVariable("POSLAB_ANSWER_RESTORE");
+    if (answer == QLatin1String("restore")) restore->click();
+    else if (answer == QLatin1String("discard")) discard->click();
 }
 
 }  // namespace poslab::ui

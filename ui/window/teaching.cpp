@@ -2,7 +2,10 @@
 
 #include "ui/window/mainwindow.h"
 #include "ui/teaching/animation.h"
+#include "ui/io/atomicfile.h"
+#include "ui/io/export.h"
 #include "ui/teaching/deck.h"
+#include "ui/teaching/deckexport.h"
 #include "ui/teaching/deckpanel.h"
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
@@ -12,6 +15,16 @@
 #include "ui/teaching/stepper.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QVBoxLayout>
 #include <QGuiApplication>
 #include <QScreen>
 #include <QComboBox>
@@ -23,6 +36,7 @@
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 
 #include <algorithm>
@@ -199,6 +213,9 @@ void TeachingController::buildMenu() {
         QString error;
         if (!saveSessionFile(path, deck(), &error)) QMessageBox::warning(window_, tr("Save the deck"), error);
     });
+    auto* exportDeckAction = menu_->addAction(tr("E&xport the deck…"), this, &TeachingController::exportDeck);
+    exportDeckAction->setObjectName(QStringLiteral("teachExportDeck"));
+    exportDeckAction->setStatusTip(tr("Every slide as the audience sees it: one PDF (a page per slide) or a folder of PNG images"));
 
     menu_->addSection(tr("Animation"));
     auto* play = menu_->addAction(tr("Play the position forward"), animator_, &Animator::toggle);
@@ -287,6 +304,13 @@ void TeachingController::addSceneToDeck() {
     window_->statusBar()->showMessage(tr("Slide %1 added to the deck: give it a title, choose its views.").arg(i + 1), 6000);
 }
 
+int TeachingController::firstSlide(int from) const {
+    if (from >= 0) return std::clamp(from, 0, deckModel_->count() - 1);
+    // F5: the slide selected in the deck list while the list is open, else the first slide (not
+    // where the last presentation ended).
+    return deckDock_->isVisible() ? std::clamp(deckPanel_->selected(), 0, deckModel_->count() - 1) : 0;
+}
+
 PresentationWindow* TeachingController::startPresentation(bool fullScreen, int from) {
     if (presentation_) {
         if (from >= 0) presentation_->goTo(from);
@@ -295,7 +319,7 @@ PresentationWindow* TeachingController::startPresentation(bool fullScreen, int f
         return presentation_;
     }
     Session d = deckModel_->deck();
-    if (from >= 0) d.current = std::clamp(from, 0, int(d.scenes.size()) - 1);
+    d.current = firstSlide(from);
     auto* p = new PresentationWindow(d, window_);
     p->setAttribute(Qt::WA_DeleteOnClose);
     presentation_ = p;
@@ -317,7 +341,7 @@ PresentationWindow* TeachingController::startPresentation(bool fullScreen, int f
 }
 
 PresentationWindow* TeachingController::startPresenterView(int from) {
-    PresentationWindow* p = presentation_ ? presentation_.data() : startPresentation(false, from);
+    PresentationWindow* p = presentation_ ? presentation_.data() : startPresentation(false, firstSlide(from));
     if (from >= 0) p->goTo(from);
     if (presenter_) {
         presenter_->raise();
@@ -337,16 +361,112 @@ PresentationWindow* TeachingController::startPresenterView(int from) {
         v->setGeometry(screens.presenter->availableGeometry());
         v->showMaximized();
     } else {
-        // One screen: a rehearsal, the audience's slide and the presenter view as windows.
-        const QRect avail = screens.presenter ? screens.presenter->availableGeometry() : QRect(0, 0, 1280, 720);
+        // One screen: a rehearsal, the audience's slide and the presenter view as windows side by
+        // side within the screen. Placed once with no frames known, and again when the window
+        // manager has framed them (its frames are known only then).
         p->showNormal();
-        p->resize(avail.width() / 2, avail.width() / 2 * 9 / 16);
-        v->resize(avail.width() / 2, avail.height() * 3 / 4);
+        placeSideBySide();
         v->show();
+        placeSideBySide();
+        QTimer::singleShot(250, this, &TeachingController::placeSideBySide);
     }
     v->activateWindow();
     v->setFocus();
     return p;
+}
+
+bool TeachingController::exportDeckTo(const QString& path, bool notes, QString* error) {
+    DeckExportOptions options;
+    options.notes = notes;
+    const bool pdf = exportFormatFromPath(path) == ExportFormat::Pdf && !QFileInfo(path).isDir();
+    QString why;
+    bool ok = false;
+    if (pdf) {
+        const auto bytes = deckPdf(deck(), options, &why);
+        ok = bytes && writeFileAtomically(path, *bytes, &why);
+    } else {
+        ok = writeDeckPngs(path, deck(), options, &why);
+    }
+    if (!ok) {
+        if (error) *error = tr("Cannot export the deck to %1: %2").arg(QDir::toNativeSeparators(path), why);
+        return false;
+    }
+    window_->statusBar()->showMessage(pdf ? tr("Exported the deck's %1 slides to %2").arg(deck().scenes.size()).arg(QDir::toNativeSeparators(path))
+                                          : tr("Exported the deck's %1 slides as PNG images into %2")
+                                                .arg(deck().scenes.size())
+                                                .arg(QDir::toNativeSeparators(path)),
+                                      8000);
+    return true;
+}
+
+void TeachingController::exportDeck() {
+    // What to write: one PDF or a folder of PNGs, with or without the speaker notes.
+    QDialog ask(window_);
+    ask.setObjectName(QStringLiteral("exportDeckDialog"));
+    ask.setWindowTitle(tr("Export the deck"));
+    auto* layout = new QVBoxLayout(&ask);
+    layout->addWidget(new QLabel(tr("Every slide of the deck, %1 in all, as the audience sees it: 1920 × 1080, projector theme.")
+                                     .arg(deckModel_->count()),
+                                 &ask));
+    auto* asPdf = new QRadioButton(tr("One &PDF file, a page per slide (text stays text)"), &ask);
+    asPdf->setObjectName(QStringLiteral("exportDeckPdf"));
+    auto* asPng = new QRadioButton(tr("A &folder of PNG images, one per slide (01-…png, 02-…png, …)"), &ask);
+    asPng->setObjectName(QStringLiteral("exportDeckPng"));
+    asPdf->setChecked(true);
+    auto* notes = new QCheckBox(tr("With each slide's speaker &notes under it (a handout for you, not for the audience)"), &ask);
+    notes->setObjectName(QStringLiteral("exportDeckNotes"));
+    for (QWidget* w : std::initializer_list<QWidget*>{asPdf, asPng, notes}) layout->addWidget(w);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &ask);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Choose where…"));
+    connect(buttons, &QDialogButtonBox::accepted, &ask, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &ask, &QDialog::reject);
+    layout->addWidget(buttons);
+    if (ask.exec() != QDialog::Accepted) return;
+
+    QString path;
+    if (asPdf->isChecked()) {
+        path = QFileDialog::getSaveFileName(window_, tr("Export the deck as a PDF"), QDir::homePath() + QStringLiteral("/deck.pdf"),
+                                            tr("PDF documents (*.pdf)"));
+        if (path.isEmpty()) return;
+        if (QFileInfo(path).suffix().compare(QLatin1String("pdf"), Qt::CaseInsensitive) != 0) path += QStringLiteral(".pdf");
+    } else {
+        path = QFileDialog::getExistingDirectory(window_, tr("Export the deck into a folder of PNG images"), QDir::homePath());
+        if (path.isEmpty()) return;
+        // Files of the same names are replaced only when asked.
+        int existing = 0;
+        for (const QString& name : deckPngNames(deck())) existing += QFileInfo::exists(QDir(path).filePath(name)) ? 1 : 0;
+        if (existing > 0 &&
+            QMessageBox::question(window_, tr("Replace the images?"),
+                                  tr("Images of this deck already exist in %1 (%2 of %3). Replace them?")
+                                      .arg(QDir::toNativeSeparators(path))
+                                      .arg(existing)
+                                      .arg(deckModel_->count()),
+                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Yes)
+            return;
+    }
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = exportDeckTo(path, notes->isChecked(), &error);
+    QApplication::restoreOverrideCursor();
+    if (!ok) QMessageBox::warning(window_, tr("Export the deck"), error);
+}
+
+void TeachingController::placeSideBySide() {
+    if (!presentation_ || !presenter_ || presentation_->isFullScreen()) return;
+    QScreen* screen = presenterScreens(QGuiApplication::screens(), window_->screen()).presenter;
+    const QRect avail = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 720);
+    // The frame the window manager adds (none before the window is framed, none offscreen).
+    const auto frameOf = [](const QWidget* w) {
+        const QRect f = w->frameGeometry(), g = w->geometry();
+        return QMargins(std::max(0, g.left() - f.left()), std::max(0, g.top() - f.top()), std::max(0, f.right() - g.right()),
+                        std::max(0, f.bottom() - g.bottom()));
+    };
+    const QMargins a = frameOf(presentation_), b = frameOf(presenter_);
+    const QMargins frame(std::max(a.left(), b.left()), std::max(a.top(), b.top()), std::max(a.right(), b.right()),
+                         std::max(a.bottom(), b.bottom()));
+    const RehearsalGeometry g = rehearsalGeometry(avail, frame, presenter_->minimumSizeHint().expandedTo(presenter_->minimumSize()));
+    presentation_->setGeometry(g.audience);
+    presenter_->setGeometry(g.presenter);
 }
 
 }  // namespace poslab::ui

@@ -89,6 +89,10 @@ public Q_SLOTS:
     // as windows (a rehearsal). Returns the audience's window.
     PresentationWindow* startPresenterView(int from = -1);
     PresenterView* presenterView() const;
+    // Teach ▸ Export the deck…: asks for a PDF file or a folder of PNGs (and whether to add the
+    // speaker notes), then writes the deck (deckexport.h). exportDeckTo() does it without dialogs.
+    void exportDeck();
+    bool exportDeckTo(const QString& path, bool notes, QString* error);
 
 Q_SIGNALS:
     void demoApplied(poslab::DemoId id);
@@ -99,6 +103,11 @@ private:
     void buildMenu();
     void buildDock();
     void syncTheme();
+    // The slide a presentation starts at: `from`, else the slide selected in the open deck list,
+    // else the first.
+    int firstSlide(int from) const;
+    // One screen: the audience's window and the presenter view side by side (rehearsalGeometry).
+    void placeSideBySide();
 
     MainWindow* window_;
     QMenu* menu_ = nullptr;

@@ -684,7 +684,7 @@ void MainWindow::fitDocks() {
         const auto* demo = tabs ? qobject_cast<const DemoPanel*>(tabs->currentWidget()) : nullptr;
         const bool showingDemo = demo && demo->currentDemo().has_value();
         QDockWidget* front = params;
-        if (deck && right.contains(deck) && !tabbedWithParams(deck) && !deck->visibleRegion().isEmpty()) front = deck;
+        if (deck && right.contains(deck) && !tabbedWithParams(deck) && deck->isVisible()) front = deck;   // just opened
         else if (showingDemo) front = teach;
         for (QDockWidget* d : right)
             if (!tabbedWithParams(d)) tabifyDockWidget(params, d);
@@ -834,12 +834,13 @@ void MainWindow::layDocksFresh() {
         teach->setFloating(false);
         addDockWidget(Qt::RightDockWidgetArea, teach);
     }
-    if (deck && teach) {
+    if (deck && teach) {   // (an open deck stays open)
+        const bool open = !deck->isHidden();
         deck->setFloating(false);
         addDockWidget(Qt::RightDockWidgetArea, deck);
         tabifyDockWidget(teach, deck);
-        deck->hide();
-        teach->raise();
+        deck->setVisible(open);
+        (open ? deck : teach)->raise();
     }
     // Toolbars back in the top row (a toolbar restored at the side makes the window taller).
     for (QToolBar* tb : findChildren<QToolBar*>()) {

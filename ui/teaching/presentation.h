@@ -16,9 +16,13 @@
 // Keys (listed in the footer until the first key press, and in the handbook: presentationKeys()):
 //       PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
 //       P = pointer, D = draw, C = clear the drawing, N = speaker notes,
-//       B = black screen, F = toggle the numbers column, Esc = leave (emits finished(current)).
+//       B = black screen, F = toggle the numbers column, Ctrl++ / Ctrl+− / Ctrl+0 = larger, smaller,
+//       the deck's own text; Esc = leave (emits finished(current)).
+// Text on a slide is never smaller than slideMinTextPx: a slide that cannot hold its numbers at
+// that size holds less (DemoDetail, demopanel.h) and leaves the rest to the speaker notes.
 // The pointer/annotation overlay is a transparent widget on top; drawings belong to a slide
 // and are kept while the deck is open.
+#include "ui/render/layout.h"
 #include "ui/render/theme.h"
 #include "ui/io/session.h"
 
@@ -37,6 +41,14 @@ std::vector<ViewKind> slideViews(const SessionScene& slide);
 // (a demonstration's two are stacked when that gives each a larger short side); three or four a 2×2 grid (a
 // third spans the bottom row). Pure geometry, so a layout engine can take it over.
 std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap);
+
+// The smallest text a slide holds at `height` pixels: 24 px at 1080, 16 px at 720 (legible from
+// the back of a lecture room), times `textScale` (the deck's text size and the presenter's zoom).
+double slideMinTextPx(double height, double textScale = 1.0);
+
+// A slide's speaker notes (slideNotesText) and, for a demonstration's slide, every number of it
+// with its note (demoSpeakerNotes): what the slide itself may leave out.
+QString slideSpeakerNotes(const SessionScene& slide);
 
 // The keys of presentation mode, for the handbook and the welcome page: each row's keys (Qt::Key
 // values) and what they do. keyPressEvent handles exactly these keys (tests/ui/test_handbook checks).
@@ -112,6 +124,13 @@ public:
     // key-hint footer and no notes band on this window, whatever is pressed.
     void setAudience(bool on);
     bool audience() const { return audience_; }
+    // The layout report (ui/render/layout.h) of the current slide drawn at `size`: every text with
+    // its pixel size ("px"), the plots, legends and colour bars; view "slide" for the slide's own
+    // title, counter and numbers column.
+    LayoutReport slideLayout(QSize size) const;
+    // Ctrl++ / Ctrl+− while presenting: the slide's text size times this (1 = the deck's own).
+    double textZoom() const { return zoom_; }
+    void setTextZoom(double zoom);
     // The picture of the current slide at the window's size and device pixel ratio, as shown
     // (drawn once per slide and size; the presenter view shows the same picture).
     QImage slideImage() const;
@@ -122,6 +141,7 @@ public:
         std::vector<QRectF> viewRects;   // each arranged view's area (empty for "auto")
         qreal numbersHeightNeeded = 0;   // height the numbers column wanted at the chosen scale
         double numbersScale = 1;         // font scale used for the numbers column
+        int numbersDetail = 0;           // how much of a demonstration it holds (DemoDetail, demopanel.h)
     };
     Layout lastLayout() const { return layout_; }
 
@@ -156,6 +176,7 @@ private:
     mutable Layout layout_;
     std::map<int, std::vector<AnnotationOverlay::Stroke>> drawings_;
     bool finishedEmitted_ = false;
+    double zoom_ = 1.0;
 };
 
 }  // namespace poslab::ui

@@ -2,7 +2,7 @@
 // every text of every slide of the default deck at least 24 px at 1920×1080 and 16 px at
 // 1280×720 in the projector theme; heatmap cells on slides square; the presenter's Ctrl++ and the
 // deck's own text size reach the slide's text; a view shown full screen scales its labels with
-// the screen.
+// the screen. Each slide is drawn once per size and test (about a second for the whole deck).
 #include "support/runposlab.h"
 #include "support/testsupport.h"
 #include "ui/io/session.h"
@@ -62,6 +62,8 @@ class TestSlides : public QObject {
 private Q_SLOTS:
     void everyTextOfEverySlideIsLegible_data();
     void everyTextOfEverySlideIsLegible();
+    void heatmapCellsOnSlidesAreSquare_data();
+    void heatmapCellsOnSlidesAreSquare();
     void ctrlPlusWhilePresentingChangesTheSlidesText();
     void theDecksTextSizeReachesTheSlide_data();
     void theDecksTextSizeReachesTheSlide();
@@ -94,16 +96,25 @@ void TestSlides::everyTextOfEverySlideIsLegible() {
         if (i.kind == LayoutItemKind::Text) QVERIFY2(i.px > 0, qPrintable(i.text));
     const double least = smallestTextPx(r);
     QVERIFY2(least >= minPx - 0.01, qPrintable(smallestTexts(r, minPx - 0.01)));
-    // Heatmap cells square (the scores are N × N, the plot as wide as tall, within a pixel): the
+    // Nothing drawn past the slide.
+    for (const auto& i : r.items)
+        if (i.kind == LayoutItemKind::Text)
+            QVERIFY2(r.bounds.adjusted(-1, -1, 1, 1).contains(i.rect), qPrintable(QStringLiteral("outside the slide: ") + i.text));
+}
+
+void TestSlides::heatmapCellsOnSlidesAreSquare_data() { everyTextOfEverySlideIsLegible_data(); }
+
+void TestSlides::heatmapCellsOnSlidesAreSquare() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    static const Session deck = demoDeck();
+    const LayoutReport r = slideReport(deck, slide, size);
+    // The scores are N × N: a plot as wide as tall (within a pixel) has square cells, and the
     // diagonals a claim is about run at 45°.
     for (const auto& i : r.items)
         if (i.kind == LayoutItemKind::Plot && i.view == QLatin1String("heatmap"))
             QVERIFY2(std::abs(i.rect.width() - i.rect.height()) <= 1.0,
                      qPrintable(QStringLiteral("heatmap plot %1 × %2").arg(i.rect.width()).arg(i.rect.height())));
-    // Nothing drawn past the slide.
-    for (const auto& i : r.items)
-        if (i.kind == LayoutItemKind::Text)
-            QVERIFY2(r.bounds.adjusted(-1, -1, 1, 1).contains(i.rect), qPrintable(QStringLiteral("outside the slide: ") + i.text));
 }
 
 void TestSlides::ctrlPlusWhilePresentingChangesTheSlidesText() {

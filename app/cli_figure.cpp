@@ -668,8 +668,9 @@ const PictureDefaults& layersPictureDefaults() {
 }
 
 const PictureDefaults& demoPictureDefaults() {
-    static const PictureDefaults d{{ui::ExportFormat::Png, ui::ExportFormat::Svg, ui::ExportFormat::Pdf},
-                                   "the file to write: .png, .svg or .pdf",
+    static const PictureDefaults d{{ui::ExportFormat::Png, ui::ExportFormat::Svg, ui::ExportFormat::Pdf, ui::ExportFormat::Json},
+                                   "the file to write: .png, .svg or .pdf; .json: the slide's layout report (every text with "
+                                   "its pixel size)",
                                    1920,
                                    1080,
                                    "projector",
@@ -745,7 +746,7 @@ FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
     if (args[1] == "--help" || args[1] == "-h") {
         std::fputs("Usage: poslab figure demo KEY -o FILE [--width W] [--height H] [--theme T] [--force]\n\n"
                    "Draw a demonstration (`poslab demos` lists the keys) as its slide: the demonstration's scene and its "
-                   "numbers, PNG, SVG or PDF by the file's extension.\n",
+                   "numbers, PNG, SVG or PDF by the file's extension; .json writes the slide's layout report.\n",
                    stdout);
         throw CliError{0, ""};
     }
@@ -771,7 +772,21 @@ FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
         const QSize size(width, height);
         QByteArray bytes;
         QString error;
-        if (out.format == ui::ExportFormat::Png) {
+        if (out.format == ui::ExportFormat::Json) {
+            // The slide's layout report, as `figure all` writes a figure's (cli.md "Added in 0.4").
+            JsonWriter w(JsonWriter::Style::Pretty);
+            w.beginObject();
+            w.key("format").string("poslab-data");
+            w.key("app_version").string(s(ui::poslabVersion()));
+            w.key("title").string(demoInfo(id).title);
+            w.key("demo").string(demoInfo(id).key);
+            w.key("width").integer(width);
+            w.key("height").integer(height);
+            w.key("theme").string(s(theme));
+            ui::writeLayoutJson(w.key("layout"), slide.slideLayout(size));
+            w.endObject();
+            bytes = QByteArray::fromStdString(w.text()) + '\n';
+        } else if (out.format == ui::ExportFormat::Png) {
             const QImage img = slide.renderSlide(size);
             QBuffer buffer(&bytes);
             buffer.open(QIODevice::WriteOnly);

@@ -154,6 +154,49 @@ private Q_SLOTS:
     }
 
     // `figure … -o F.json` writes the layout the PNG of the same request is drawn with.
+    // A text item's "px" is its font's pixel size in the report's pixels: the point size at the
+    // device's 96 dpi, times the painter's scale (a rotated label keeps its size) and the capture's.
+    void textCarriesItsPixelSize_data() {
+        QTest::addColumn<double>("pointSize");
+        QTest::addColumn<double>("painterScale");
+        QTest::addColumn<double>("rotation");
+        QTest::addColumn<double>("captureScale");
+        QTest::newRow("12pt") << 12.0 << 1.0 << 0.0 << 1.0;
+        QTest::newRow("18pt") << 18.0 << 1.0 << 0.0 << 1.0;
+        QTest::newRow("12pt-painter-scaled-0.5") << 12.0 << 0.5 << 0.0 << 1.0;
+        QTest::newRow("12pt-rotated-90") << 12.0 << 1.0 << 90.0 << 1.0;
+        QTest::newRow("12pt-capture-scale-2") << 12.0 << 1.0 << 0.0 << 2.0;
+    }
+    void textCarriesItsPixelSize() {
+        QFETCH(double, pointSize);
+        QFETCH(double, painterScale);
+        QFETCH(double, rotation);
+        QFETCH(double, captureScale);
+        QImage img(400, 400, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::white);
+        LayoutReport report;
+        {
+            QPainter p(&img);
+            LayoutCapture capture(report, captureScale);
+            QFont f = p.font();
+            f.setPointSizeF(pointSize);
+            p.setFont(f);
+            p.translate(200, 200);
+            p.scale(painterScale, painterScale);
+            p.rotate(rotation);
+            plot::text(p, QPointF(0, 0), QStringLiteral("label"));
+            QRectF used;
+            plot::recordedText(p, QRectF(-100, 20, 200, 100), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("wrapped"), &used);
+        }
+        QCOMPARE(report.items.size(), std::size_t(2));
+        const double expected = pointSize * img.logicalDpiY() / 72.0 * painterScale * captureScale;
+        for (const LayoutItem& i : report.items) {
+            QCOMPARE(i.kind, LayoutItemKind::Text);
+            QVERIFY2(std::abs(i.px - expected) < 0.01, qPrintable(QStringLiteral("%1: %2 px, expected %3").arg(i.text).arg(i.px).arg(expected)));
+        }
+        QCOMPARE(smallestTextPx(report), report.items.front().px);
+    }
+
     void jsonCarriesTheLayout() {
         const SceneParams scene = sceneWith(2, 0);
         ExportRequest r;
@@ -176,6 +219,10 @@ private Q_SLOTS:
             QCOMPARE(rect.size(), qsizetype(4));
             QVERIFY(std::abs(rect[0].toDouble() - item.rect.x()) <= 0.01 && std::abs(rect[3].toDouble() - item.rect.height()) <= 0.01);
             QCOMPARE(o.contains(QStringLiteral("text")), item.kind == LayoutItemKind::Text);
+            // Every text its font's pixel size (cli.md "Added in 0.4").
+            QCOMPARE(o.contains(QStringLiteral("px")), item.kind == LayoutItemKind::Text);
+            if (item.kind == LayoutItemKind::Text)
+                QVERIFY(item.px > 4 && std::abs(o.value(QStringLiteral("px")).toDouble() - item.px) <= 0.01);
             QCOMPARE(o.value(QStringLiteral("elided")).toBool(), item.elided);
             kinds << o.value(QStringLiteral("kind")).toString();
         }

@@ -1063,7 +1063,10 @@ void writeLayoutJson(JsonWriter& w, const LayoutReport& report) {
         w.key("rect").beginArray();
         for (double v : {item.rect.x(), item.rect.y(), item.rect.width(), item.rect.height()}) w.number(std::round(v * 100) / 100);
         w.endArray();
-        if (item.kind == LayoutItemKind::Text) jstr(w.key("text"), item.text);
+        if (item.kind == LayoutItemKind::Text) {
+            jstr(w.key("text"), item.text);
+            w.key("px").number(std::round(item.px * 100) / 100);
+        }
         w.key("elided").boolean(item.elided);
         w.endObject();
     }

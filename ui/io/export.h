@@ -89,7 +89,8 @@ LayoutReport exportLayout(const SceneParams& scene, const ExportRequest& request
 
 // The plotted values as CSV / JSON (the data formats), computed at the request's resolution.
 // A layout report as the `layout` array of a figure's JSON (cli.md): [{"view", "kind", "rect":
-// [x, y, w, h], "text" (text items), "elided"}], written as the next value of `w`.
+// [x, y, w, h], "text" and "px" (text items: its font's pixel size), "elided"}], written as the
+// next value of `w`.
 void writeLayoutJson(JsonWriter& w, const LayoutReport& report);
 QByteArray exportCsv(const SceneParams& scene, const ExportRequest& request);
 QByteArray exportJson(const SceneParams& scene, const ExportRequest& request);

@@ -591,6 +591,7 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
         QString text;
         QRectF box;
         const QGraphicsItem* group;
+        QFont font;
     };
     std::vector<Placed> placed;
     const bool capturing = layoutCapturing(), paintText = layoutPaintsText();
@@ -598,20 +599,23 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
         for (QGraphicsItem* item : scene.items()) {
             if (!item->isVisible()) continue;
             QString text;
+            QFont font;
             QRectF box = item->sceneBoundingRect();
             if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) {
                 text = t->toPlainText();
+                font = t->font();
                 // The text without the document's margin around it.
                 const double m = t->document() ? t->document()->documentMargin() : 0.0;
                 box = t->mapRectToScene(t->boundingRect().adjusted(m, m, -m, -m));
             } else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
                 text = st->text();
+                font = st->font();
             } else {
                 continue;
             }
             if (text.isEmpty()) continue;
             const QGraphicsItem* parent = item->parentItem();
-            placed.push_back({text, box, parent && parent->type() == QGraphicsItemGroup::Type ? parent : nullptr});
+            placed.push_back({text, box, parent && parent->type() == QGraphicsItemGroup::Type ? parent : nullptr, font});
             if (!paintText) item->setVisible(false);
         }
     }
@@ -630,7 +634,7 @@ void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& resul
         // Qt Charts cuts a label that does not fit with "...".
         const auto record = [&](const Placed& x) {
             const bool elided = x.text.contains(QStringLiteral("...")) || x.text.contains(QChar(0x2026));
-            layoutRecord(painter, LayoutItemKind::Text, x.box.translated(at), x.text, elided, paintText);
+            layoutRecordText(painter, x.box.translated(at), x.text, x.font, elided, paintText);
         };
         std::vector<const QGraphicsItem*> groups;   // in the order they first appear
         for (const Placed& x : placed) {

@@ -1,5 +1,7 @@
 #include "ui/render/formula.h"
 
+#include "ui/render/plot.h"
+
 #include <mutex>
 
 #include <QFontDatabase>
@@ -595,6 +597,8 @@ struct Metrics {
     qreal em, xh, axis, rule;
 };
 
+thread_local double tScriptFloor = 0;
+
 class Layouter {
 public:
     Layouter(const QFont& base, QPaintDevice* dev) : base_(base), dev_(dev) {
@@ -605,7 +609,7 @@ public:
 
     QFont font(Style st, Face f, qreal extraScale = 1.0) const {
         QFont ft = base_;
-        const qreal k = styleScale(st) * extraScale;
+        const qreal k = std::max<qreal>(styleScale(st), tScriptFloor) * extraScale;
         if (base_.pointSizeF() > 0) ft.setPointSizeF(std::max(1.0, base_.pointSizeF() * k));
         else ft.setPixelSize(std::max(1, int(std::lround(base_.pixelSize() * k))));
         ft.setItalic(f == Face::Italic);
@@ -1161,6 +1165,10 @@ LaidOut layoutAll(const std::shared_ptr<const Node>& root, const QFont& font, QP
 
 }  // namespace
 
+FormulaScriptFloor::FormulaScriptFloor(double ratio) : previous_(tScriptFloor) { tScriptFloor = std::clamp(ratio, 0.0, 1.0); }
+FormulaScriptFloor::~FormulaScriptFloor() { tScriptFloor = previous_; }
+double FormulaScriptFloor::current() { return tScriptFloor; }
+
 struct Formula::Cache {
     struct Entry {
         QString key;
@@ -1175,7 +1183,8 @@ struct Formula::Cache {
         const QString key = font.key() + QLatin1Char('|') +
                             (dev ? QString::number(dev->logicalDpiX()) + QLatin1Char(',') + QString::number(dev->logicalDpiY())
                                  : QStringLiteral("screen")) +
-                            (display ? QStringLiteral("|D") : QStringLiteral("|T"));
+                            (display ? QStringLiteral("|D") : QStringLiteral("|T")) + QLatin1Char('|') +
+                            QString::number(tScriptFloor, 'g', 17);
         {
             const std::lock_guard<std::mutex> lock(mutex);
             for (auto it = entries.begin(); it != entries.end(); ++it)
@@ -1202,7 +1211,7 @@ void paintBox(QPainter* p, const Box& b, const QColor& color) {
             case Draw::Text:
                 p->setFont(d.font);
                 p->setPen(color);
-                p->drawText(d.pos, d.text);
+                plot::recordedText(*p, d.pos, d.text);   // a glyph of the formula, at its size
                 break;
             case Draw::Line:
                 p->setPen(QPen(color, d.width, Qt::SolidLine, Qt::FlatCap));

@@ -97,6 +97,21 @@ private:
     std::shared_ptr<Cache> cache_;
 };
 
+// While one is alive, no glyph of a formula laid out on this thread is smaller than `ratio` of the
+// formula's font (scripts are 0.7 of it, scripts of scripts 0.5): a projected slide's scripts
+// stay as legible as its smallest text. Nested floors: the innermost holds.
+class FormulaScriptFloor {
+public:
+    explicit FormulaScriptFloor(double ratio);
+    ~FormulaScriptFloor();
+    FormulaScriptFloor(const FormulaScriptFloor&) = delete;
+    FormulaScriptFloor& operator=(const FormulaScriptFloor&) = delete;
+    static double current();   // 0 without one
+
+private:
+    double previous_;
+};
+
 // Format a number for substitution into a formula source: at most `digits` significant digits,
 // a real minus sign, no exponent for ordinary magnitudes ("−0.416", "1.0e−4" → "1.0\times10^{-4}").
 QString formulaNumber(double x, int digits = 4);

@@ -311,7 +311,28 @@ bool layoutPaintsText() { return !tCapture || tCapture->paintText(); }
 
 double minPlotSide(const Theme& theme) { return 3 * plot::lineHeight(theme.smallFont()); }
 
-void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text, bool elided, bool painted) {
+double fontPixelSize(const QFont& font, const QPaintDevice* device) {
+    if (font.pixelSize() > 0) return font.pixelSize();
+    const double dpi = device && device->logicalDpiY() > 0 ? device->logicalDpiY() : 96.0;
+    return font.pointSizeF() * dpi / 72.0;
+}
+
+double legibleTextPx(double height) { return std::max(1.0, height) * 24.0 / 1080.0; }
+
+double legibleFontScale(const QString& themeName, double height, double textScale) {
+    const double smallPx = fontPixelSize(themeByName(themeName, 1.0).smallFont(), nullptr);
+    return std::clamp(legibleTextPx(height) * textScale / smallPx, 0.5, 3.0);
+}
+
+double smallestTextPx(const LayoutReport& report) {
+    double least = 0;
+    for (const LayoutItem& i : report.items)
+        if (i.kind == LayoutItemKind::Text && i.px > 0 && (least == 0 || i.px < least)) least = i.px;
+    return least;
+}
+
+void layoutRecordItem(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text, bool elided, bool painted,
+                      const QFont& font) {
     LayoutCapture* c = tCapture;
     if (!c || rect.isEmpty()) return;
     QRectF r = p.transform().mapRect(rect);
@@ -320,8 +341,21 @@ void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, co
     if (kind == LayoutItemKind::Text) {
         item.group = c->group_;
         item.unpainted = !painted;
+        // The painter's scale (a column drawn scaled to fit, a rotated label: the same length).
+        const double k = std::sqrt(std::abs(p.transform().determinant()));
+        item.px = fontPixelSize(font, p.device()) * k * c->scale_;
     }
     c->report_.items.push_back(item);
+}
+
+void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text, bool elided, bool painted) {
+    if (!tCapture) return;
+    layoutRecordItem(p, kind, rect, text, elided, painted, p.font());
+}
+
+void layoutRecordText(const QPainter& p, const QRectF& rect, const QString& text, const QFont& font, bool elided, bool painted) {
+    if (!tCapture) return;
+    layoutRecordItem(p, LayoutItemKind::Text, rect, text, elided, painted, font);
 }
 
 void layoutRecordFramelessPlot(const QPainter& p, const QRectF& rect) {

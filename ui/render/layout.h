@@ -15,7 +15,8 @@
 // What was placed is reported: a LayoutCapture on the stack makes every renderer on this thread
 // record its plot areas, text, legends and colour bars (layoutRecord()) into a LayoutReport, in
 // the capture's pixels (figure pixels for an export). `figure … -o F.json` writes that report as
-// `layout` (../shared/spec/cli.md): [{"view", "kind", "rect": [x, y, w, h], "text", "elided"}].
+// `layout` (../shared/spec/cli.md): [{"view", "kind", "rect": [x, y, w, h], "text", "px", "elided"}],
+// "px" (text items) the pixel size of the text's font in the figure: what legibility is measured by.
 #include "ui/render/theme.h"
 #include "ui/model/sceneparams.h"
 
@@ -155,6 +156,10 @@ struct LayoutItem {
     // A plot without a frame (a pair dial): labels may straddle its edge (the ink check still
     // sees what they cover).
     bool frameless = false;
+    // Text items: the pixel size of the text's font in the capture's pixels (its point size at
+    // the device's resolution, times the painter's scale and the capture's): what a reader at
+    // the back of a room gets (fontPixelSize).
+    double px = 0;
 };
 
 struct LayoutReport {
@@ -187,7 +192,7 @@ public:
 
 private:
     LayoutCapture* previous_;
-    friend void layoutRecord(const QPainter&, LayoutItemKind, const QRectF&, const QString&, bool, bool);
+    friend void layoutRecordItem(const QPainter&, LayoutItemKind, const QRectF&, const QString&, bool, bool, const QFont&);
     friend bool layoutCapturing();
     friend class LayoutGroup;
     friend void layoutRecordFramelessPlot(const QPainter&, const QRectF&);
@@ -218,6 +223,28 @@ LayoutCapture* currentLayoutCapture();
 // Text joins the current LayoutGroup; `painted` false: the text was left unpainted (paintText).
 void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text = {}, bool elided = false,
                   bool painted = true);
+
+// What layoutRecord and layoutRecordText do: the item, the text's font `font`.
+void layoutRecordItem(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text, bool elided, bool painted,
+                      const QFont& font);
+
+// Records text drawn in `font` (not the painter's: Qt Charts' labels, a formula's glyphs).
+void layoutRecordText(const QPainter& p, const QRectF& rect, const QString& text, const QFont& font, bool elided = false,
+                      bool painted = true);
+
+// The pixel size of `font` on `device` (its pixel size, else its point size at the device's
+// logical resolution; 96 dpi without a device), before any painter transform.
+double fontPixelSize(const QFont& font, const QPaintDevice* device);
+
+// The smallest text legible from the back of a lecture room on a picture `height` pixels tall:
+// 24 px at 1080, 16 px at 720 (slides, a view shown full screen).
+double legibleTextPx(double height);
+// The text scale (Theme::fontScale) at which theme `themeName`'s smallest type (its small font)
+// is legibleTextPx(height) × textScale, within the themes' range (0.5 … 3).
+double legibleFontScale(const QString& themeName, double height, double textScale = 1.0);
+
+// The smallest "px" of the report's text items (0 without text).
+double smallestTextPx(const LayoutReport& report);
 
 // Records a plot without a frame (LayoutItem::frameless) drawn with painter `p` at `rect`.
 void layoutRecordFramelessPlot(const QPainter& p, const QRectF& rect);

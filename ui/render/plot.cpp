@@ -6,6 +6,8 @@
 #include <QAbstractTextDocumentLayout>
 #include <QFontMetricsF>
 #include <QPainterPath>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 
 #include <algorithm>
@@ -190,6 +192,22 @@ void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor
     p.restore();
 }
 
+QRectF recordedText(QPainter& p, const QRectF& r, int flags, const QString& s, QRectF* used) {
+    QRectF u;
+    p.drawText(r, flags, s, &u);
+    if (used) *used = u;
+    // Where the ink is, also where it runs past `r` (drawText does not clip): the report shows it.
+    if (layoutCapturing() && !s.trimmed().isEmpty()) layoutRecord(p, LayoutItemKind::Text, u, s);
+    return u;
+}
+
+void recordedText(QPainter& p, const QPointF& baseline, const QString& s) {
+    p.drawText(baseline, s);
+    if (!layoutCapturing() || s.trimmed().isEmpty()) return;
+    const QFontMetricsF fm(p.font(), p.device());
+    layoutRecord(p, LayoutItemKind::Text, QRectF(baseline.x(), baseline.y() - fm.ascent(), fm.horizontalAdvance(s), fm.height()), s);
+}
+
 void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,
                    const std::function<void(QPainter&, const QRectF&, int)>& panel) {
     p.save();
@@ -244,6 +262,23 @@ void setUpDocument(QTextDocument& doc, const QFont& font, double width, const QS
     doc.setDefaultFont(font);
     doc.setTextWidth(width);
     doc.setHtml(html);
+    // The exponent raised at the text's own size, not Qt's two thirds of it: the smallest text
+    // of a figure is its font (a slide's legible minimum, layout.h legibleTextPx), exponents too.
+    std::vector<std::pair<int, int>> scripts;   // position, length
+    for (QTextBlock b = doc.begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextFragment f = it.fragment();
+            if (f.isValid() && f.charFormat().verticalAlignment() == QTextCharFormat::AlignSuperScript) scripts.emplace_back(f.position(), f.length());
+        }
+    for (const auto& [at, length] : scripts) {
+        QTextCursor c(&doc);
+        c.setPosition(at);
+        c.setPosition(at + length, QTextCursor::KeepAnchor);
+        QTextCharFormat raised;
+        raised.setVerticalAlignment(QTextCharFormat::AlignNormal);
+        raised.setBaselineOffset(35);   // percent of the line's height
+        c.mergeCharFormat(raised);
+    }
 }
 }  // namespace
 

@@ -54,6 +54,13 @@ void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,
 QRectF text(QPainter& p, const QPointF& at, const FittedText& s, Align h, const QColor& c);
 // Text rotated 90° counter-clockwise, centred at `at`.
 void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor& c);
+
+// QPainter::drawText in the painter's font and pen, the text recorded in the layout report
+// (layout.h) where its ink lies: for text laid out by Qt's own flags (wrapped paragraphs, a
+// slide's title) rather than by text().
+QRectF recordedText(QPainter& p, const QRectF& r, int flags, const QString& s, QRectF* used = nullptr);
+// At a baseline point, as QPainter::drawText(QPointF, QString).
+void recordedText(QPainter& p, const QPointF& baseline, const QString& s);
 // Text wrapped into a rectangle (top-left aligned); returns the height used.
 // An exponent typeset() cannot write in Unicode ("base^(2i/r)") is drawn as a real superscript
 // (raised, smaller, without its parentheses) and recorded without the caret.

@@ -171,7 +171,9 @@ void renderPanel(QPainter& p, const PrecisionPanelLayout& l, const PrecisionConf
     const QRectF& rect = l.column;
     p.setFont(t.titleFont());
     const double titleH = plot::lineHeight(t.titleFont());
-    plot::text(p, QPointF(rect.center().x(), rect.top() + titleH * 0.6), c.title, plot::Align::Center, t.foreground);
+    // Fitted to the column (a slide's large type): shortened by rule, never cut at both edges.
+    plot::text(p, QPointF(rect.center().x(), rect.top() + titleH * 0.6), fit(p, {c.title}, rect.width() - 16), plot::Align::Center,
+               t.foreground);
     if (!c.error.isEmpty()) {
         p.setFont(t.bodyFont());
         const double top = rect.top() + titleH * 1.2;

@@ -54,7 +54,7 @@ qreal text(QPainter& p, qreal x, qreal y, qreal w, const QString& s, const QFont
     p.setFont(f);
     p.setPen(c);
     QRectF used;
-    p.drawText(QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, typeset(s), &used);
+    ui::plot::recordedText(p, QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, typeset(s), &used);
     return used.height();
 }
 qreal textHeight(QPainter& p, qreal w, const QString& s, const QFont& f) {
@@ -116,7 +116,15 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
     if (hi - lo < 1e-12) hi = lo + 1;
     const qreal left = r.left() + fm.horizontalAdvance(QStringLiteral("−000.0")) + 6;
     const QRectF plot(left, r.top() + 4, r.right() - left - 6, h - fm.height() * 2.6);
-    const qreal total = h + fm.height() * qreal(series.size()) + 8;
+    // The legend's entries wrap within the width (a slide's narrow column), never run past it.
+    const qreal legendLeft = plot.left() + 30, legendW = std::max<qreal>(40, r.right() - legendLeft);
+    std::vector<qreal> entryH;
+    qreal legendH = 0;
+    for (const auto& s : series) {
+        entryH.push_back(std::max(fm.height(), textHeight(p, legendW, typeset(s.name), sf)));
+        legendH += entryH.back();
+    }
+    const qreal total = h + legendH + 8;
     p.setPen(QPen(t.grid, 1));
     p.drawLine(QPointF(plot.left(), plot.bottom()), QPointF(plot.right(), plot.bottom()));
     p.setPen(QPen(t.foreground, t.axisWidth));
@@ -129,18 +137,20 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
     }
     p.setFont(sf);
     p.setPen(t.muted);
-    p.drawText(QRectF(r.left(), Y(hi) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(hi));
-    p.drawText(QRectF(r.left(), Y(lo) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(lo));
+    ui::plot::recordedText(p, QRectF(r.left(), Y(hi) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(hi));
+    ui::plot::recordedText(p, QRectF(r.left(), Y(lo) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(lo));
     // x labels: skip some when crowded.
     qreal lastRight = -1e9;
     for (std::size_t i = 0; i < xlabels.size(); ++i) {
         const qreal w = fm.horizontalAdvance(xlabels[i]);
         const qreal x = std::clamp(X(i) - w / 2, r.left(), r.right() - w);
         if (x < lastRight + 6) continue;
-        p.drawText(QPointF(x, plot.bottom() + fm.ascent() + 3), xlabels[i]);
+        ui::plot::recordedText(p, QPointF(x, plot.bottom() + fm.ascent() + 3), xlabels[i]);
         lastRight = x + w;
     }
-    p.drawText(QRectF(plot.left(), plot.bottom() + fm.height() + 3, plot.width(), fm.height()), Qt::AlignHCenter, xname);
+    // The axis title as it fits the plot's width (a parenthesis dropped first, layout.h fitText).
+    ui::plot::recordedText(p, QRectF(plot.left(), plot.bottom() + fm.height() + 3, plot.width(), fm.height()), Qt::AlignHCenter,
+                           fitText(xname, sf, plot.width()).text);
     p.setRenderHint(QPainter::Antialiasing);
     // Lines first, then the dotted series on top of them.
     for (bool dotsPass : {false, true})
@@ -176,10 +186,8 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
             p.setPen(QPen(s.color, t.lineWidth));
             p.drawLine(QPointF(plot.left(), ly + fm.height() / 2), QPointF(plot.left() + 24, ly + fm.height() / 2));
         }
-        p.setPen(t.foreground);
-        p.setFont(sf);
-        p.drawText(QPointF(plot.left() + 30, ly + fm.ascent()), typeset(s.name));
-        ly += fm.height();
+        text(p, legendLeft, ly, legendW, s.name, sf, t.foreground);
+        ly += entryH[std::size_t(&s - series.data())];
     }
     return total;
 }
@@ -208,7 +216,7 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
     p.drawLine(plot.bottomLeft(), plot.bottomRight());
     p.setPen(t.muted);
     for (double b : {0.0, double(maxExact), top}) {
-        p.drawText(QRectF(r.left(), Y(b) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
+        ui::plot::recordedText(p, QRectF(r.left(), Y(b) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
                    QString::number(b));
     }
     qreal lastRight = -1e9;
@@ -217,18 +225,18 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
         const qreal w = fm.horizontalAdvance(l);
         const qreal x = std::clamp(X(double(d)) - w / 2, r.left(), r.right() - w);
         if (x < lastRight + 4) continue;
-        p.drawText(QPointF(x, plot.bottom() + fm.ascent() + 3), l);
+        ui::plot::recordedText(p, QPointF(x, plot.bottom() + fm.ascent() + 3), l);
         lastRight = x + w;
     }
-    p.drawText(QRectF(plot.left(), plot.bottom() + fm.height() + 3, plot.width(), fm.height()), Qt::AlignHCenter,
-               QObject::tr("distance d of the key before the query (log scale)"));
+    ui::plot::recordedText(p, QRectF(plot.left(), plot.bottom() + fm.height() + 3, plot.width(), fm.height()), Qt::AlignHCenter,
+                           fitText(QObject::tr("distance d of the key before the query (log scale)"), sf, plot.width()).text);
     // The two bounds of the rule.
     p.setPen(QPen(t.muted, 1, Qt::DashLine));
     for (std::int64_t d : {maxExact, tp.max_distance}) p.drawLine(QPointF(X(double(d)), plot.top()), QPointF(X(double(d)), plot.bottom()));
     p.setPen(t.muted);
-    p.drawText(QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("max_exact %1").arg(maxExact));
+    ui::plot::recordedText(p, QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("max_exact %1").arg(maxExact));
     const QString md = QObject::tr("max_distance %1").arg(tp.max_distance);
-    p.drawText(QPointF(std::min(X(double(tp.max_distance)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.top() + fm.ascent() + fm.height()), md);
+    ui::plot::recordedText(p, QPointF(std::min(X(double(tp.max_distance)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.top() + fm.ascent() + fm.height()), md);
     // The steps: bucket(d) holds on [d, d + 1).
     QPainterPath path;
     for (std::int64_t d = 0; d <= dMax; ++d) {
@@ -284,7 +292,9 @@ qreal tableGrid(QPainter& p, const QRectF& r, const std::vector<std::vector<QStr
 
 // Local and global layers: the two models' numbers as a table (a column each), then the first
 // periods of each model's layer overview side by side (the overview's own rows and bars).
-qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, const Theme& t, qreal gap) {
+// `rows`: the first rows of each overview (12: two periods of Gemma 3's pattern, three of Llama
+// 4's; 6: one period of Gemma 3's); 0: the table alone.
+qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, const Theme& t, qreal gap, int rows = 12) {
     const std::vector<DemoLayerModel>& models = demoLayerModels();
     if (models.size() < 2) return 0;
     auto num = [&](const char* name) {
@@ -311,7 +321,7 @@ qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, co
         for (double v : f->list) l << shortNumber(v);
         tau = l.join(QStringLiteral(" / "));
     }
-    const std::vector<std::vector<QString>> rows = {
+    const std::vector<std::vector<QString>> table = {
         {QString(), qs(models[0].name), qs(models[1].name)},
         {QObject::tr("layers"), num("gemma_layers"), num("llama4_layers")},
         {QObject::tr("local layers"), QObject::tr("%1 %2: %3, up to %4 tokens back").arg(num("gemma_local_layers"), gl.type, gl.reach, num("gemma_local_reach")),
@@ -324,11 +334,12 @@ qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, co
         {QObject::tr("query scale τ at 128k / 1M / 10M"), QObject::tr("none"), tau},
     };
     qreal y = r.top();
-    y += tableGrid(p, QRectF(r.left(), y, r.width(), 0), rows, {0.24, 0.38, 0.38}, t, nullptr, nullptr) + gap;
+    y += tableGrid(p, QRectF(r.left(), y, r.width(), 0), table, {0.24, 0.38, 0.38}, t, nullptr, nullptr) + gap;
+    if (rows <= 0) return y - r.top();
     // Two periods of Gemma 3's pattern (12 layers), three of Llama 4's: side by side on a slide,
     // one under the other where that leaves each too narrow for its columns (the dock).
     const double lh = plot::lineHeight(t.font(t.fontPt));
-    const qreal h = plot::lineHeight(t.font(t.titlePt)) * 2.2 + lh * (4.0 + 12 * 1.15) + 8;
+    const qreal h = plot::lineHeight(t.font(t.titlePt)) * 2.2 + lh * (4.0 + rows * 1.15) + 8;
     const bool stacked = (r.width() - gap) / 2 < lh * 34;
     const qreal colW = stacked ? r.width() : (r.width() - gap) / 2;
     for (int k = 0; k < 2; ++k) {
@@ -337,7 +348,7 @@ qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, co
         pic.dim = models[std::size_t(k)].params.dim;
         pic.context = models[std::size_t(k)].context;
         pic.title = qs(models[std::size_t(k)].name);
-        pic.firstRows = 12;
+        pic.firstRows = rows;
         pic.temperatureCurve = false;   // τ at 128k / 1M / 10M is in the table above, its formula in the heading
         drawLayers(p, stacked ? QRectF(r.left(), y + k * (h + gap), colW, h) : QRectF(r.left() + k * (colW + gap), y, colW, h), pic, t);
     }
@@ -428,7 +439,22 @@ QString demoFormula(DemoId id) {
     return {};
 }
 
-qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std::vector<DemoHit>* hits, bool compact) {
+QString demoSpeakerNotes(DemoId id) {
+    const DemoData& d = demoData(id);
+    QStringList lines;
+    for (const auto& f : d.summary.figures) {
+        if (!f.list.empty()) continue;
+        QString line = typeset(qs(f.label)) + QStringLiteral(": ") + shortNumber(f.value);
+        if (!f.note.empty()) line += QStringLiteral(" (") + typeset(qs(f.note)) + QLatin1Char(')');
+        lines << line;
+    }
+    // The verdicts table a slide leaves out where it cannot hold it at a legible size.
+    if (id == DemoId::Extrapolation && d.extrapolation)
+        for (const auto& r : d.extrapolation->rows) lines << qs(r.method) + QStringLiteral(": ") + typeset(qs(r.verdict));
+    return lines.join(QLatin1Char('\n'));
+}
+
+qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std::vector<DemoHit>* hits, bool compact, DemoDetail detail) {
     const DemoData& d = demoData(id);
     const DemoInfo& info = demoInfo(id);
     p.save();
@@ -449,13 +475,19 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
         const Formula f = Formula::parse(tex);
         QFont ff;
         ff.setPointSizeF(t.fontPt * 1.35 * t.fontScale);
+        // On a slide: no script smaller than the small type (TeX's 0.5 for scripts of scripts
+        // would be half the smallest legible size), and the formula no smaller than that.
+        const double minPt = compact ? small.pointSizeF() / 0.7 : 6.0;
+        const FormulaScriptFloor scripts(compact ? 0.7 : 0.0);
         QSizeF fs = f.size(ff, p.device());
         if (fs.width() > w - 16 && fs.width() > 0) {
-            ff.setPointSizeF(std::max(6.0, ff.pointSizeF() * (w - 16) / fs.width()));
+            ff.setPointSizeF(std::max(minPt, ff.pointSizeF() * (w - 16) / fs.width()));
             fs = f.size(ff, p.device());
         }
-        f.paint(&p, QPointF(x + 8, y), ff, t.foreground);
-        y += fs.height() + gap;
+        if (fs.width() <= w + 0.5 || !compact) {
+            f.paint(&p, QPointF(x + 8, y), ff, t.foreground);
+            y += fs.height() + gap;
+        }
     }
     if (!d.error.isEmpty()) {
         y += text(p, x, y, w, d.error, body, t.error) + gap;
@@ -467,12 +499,15 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
     const qreal valueW = std::min(w * 0.32, QFontMetricsF(bold, p.device()).horizontalAdvance(QStringLiteral("−0.0000·10⁻¹⁶")) + 8);
     const qreal labelW = w - valueW - 8;
     if (id != DemoId::ComparisonTable && id != DemoId::LocalGlobalLayers) {   // those two: a table of their own below
+        int shown = 0;
         for (const auto& f : d.summary.figures) {
             if (!f.list.empty()) continue;   // lists are the evidence's charts below
+            if (detail >= DemoDetail::FewFigures && shown == kSlideFigures) break;
+            ++shown;
             const qreal h1 = text(p, x, y, labelW, qs(f.label), body, t.foreground);
             text(p, x + labelW + 8, y, valueW, shortNumber(f.value), bold, t.foreground, Qt::AlignRight | Qt::AlignTop);
             qreal h = h1;
-            if (!f.note.empty()) h += text(p, x + 12, y + h1, labelW - 12, qs(f.note), small, t.muted);
+            if (!f.note.empty() && detail == DemoDetail::Full) h += text(p, x + 12, y + h1, labelW - 12, qs(f.note), small, t.muted);
             y += h + gap * 0.6;
         }
         y += gap * 0.4;
@@ -480,7 +515,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
 
     // Evidence.
     const QRectF area(x, y, w, 100000);
-    switch (id) {
+    if (detail != DemoDetail::ClaimOnly || demoFillsSlide(id)) switch (id) {
         case DemoId::PermutationEquivariance:
             if (d.permutation) {
                 const auto& v = *d.permutation;
@@ -578,7 +613,12 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                            QObject::tr("position p: largest phase error over the pairs (rad)"), t) + gap;
             break;
         }
-        case DemoId::LocalGlobalLayers: y += layerModelsEvidence(p, QRectF(x, y, w, 0), d.summary, t, gap); break;
+        case DemoId::LocalGlobalLayers: {
+            // A slide that cannot hold two periods of each pattern holds one of Gemma 3's, then the table alone.
+            const int rows = detail <= DemoDetail::NoNotes ? 12 : detail == DemoDetail::FewFigures ? 6 : 0;
+            y += layerModelsEvidence(p, QRectF(x, y, w, 0), d.summary, t, gap, rows);
+            break;
+        }
         case DemoId::ShawClipping:
         case DemoId::T5Buckets:
         case DemoId::AlibiSlopes:

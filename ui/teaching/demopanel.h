@@ -51,10 +51,24 @@ struct DemoHit {
     DemoId target;
 };
 
+// How much of a demonstration a slide holds: presentation mode takes the most that fits at the
+// slide's smallest legible type (never smaller type). Full: everything; NoNotes: the figures
+// without the notes under them; FewFigures: also only the first kSlideFigures figures (those that
+// carry the claim); ClaimOnly: the claim, its formula, those figures and the conclusion, without
+// the evidence picture. What a slide leaves out is in its speaker notes (demoSpeakerNotes).
+enum class DemoDetail { Full, NoNotes, FewFigures, ClaimOnly };
+inline constexpr int kSlideFigures = 3;
+
 // Draws the demonstration in `rect` (top-aligned). Returns the height used. `hits` receives the
-// clickable cells. `compact` leaves out the claim (when a title above already says it).
+// clickable cells. `compact` leaves out the title (when a title above already says it); a compact
+// formula never shrinks below the theme's small type (it is left out where it cannot fit: the
+// formula sheet has it).
 qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& theme, std::vector<DemoHit>* hits = nullptr,
-                bool compact = false);
+                bool compact = false, DemoDetail detail = DemoDetail::Full);
+
+// Every figure of the demonstration with its value and note, one per line, as plain text: what a
+// slide that holds less (DemoDetail) leaves to the speaker notes.
+QString demoSpeakerNotes(DemoId id);
 
 class DemoCanvas : public QWidget {
     Q_OBJECT

@@ -13,6 +13,7 @@
 #include "ui/panel/controls.h"
 #include "ui/model/results.h"
 #include "ui/model/scene.h"
+#include "ui/render/plot.h"
 #include "ui/render/typeset.h"
 
 #include <QCoreApplication>
@@ -631,7 +632,7 @@ qreal paintSheet(QPainter& p, const QRectF& rect, const SheetContent& sheet) {
         const QFontMetricsF fm(titleF, p.device());
         const QRectF r(rect.left(), y, rect.width(), fm.height() * 3);
         QRectF used;
-        p.drawText(r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, typeset(sheet.title), &used);
+        ui::plot::recordedText(p, r, Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, typeset(sheet.title), &used);
         y += used.height() + pad * 1.5;
     }
     for (std::size_t i = 0; i < sheet.formulas.size(); ++i) {
@@ -640,7 +641,7 @@ qreal paintSheet(QPainter& p, const QRectF& rect, const SheetContent& sheet) {
             p.setPen(theme.muted);
             const QFontMetricsF fm(labelF, p.device());
             QRectF used;
-            p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 3), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
+            ui::plot::recordedText(p, QRectF(rect.left(), y, rect.width(), fm.height() * 3), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
                        typeset(sheet.labels[i]), &used);
             y += used.height() + pad * 0.4;
         }
@@ -659,7 +660,7 @@ qreal paintSheet(QPainter& p, const QRectF& rect, const SheetContent& sheet) {
         p.setPen(theme.error);
         const QFontMetricsF fm(theme.bodyFont(), p.device());
         QRectF used;
-        p.drawText(QRectF(rect.left(), y, rect.width(), fm.height() * 4), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
+        ui::plot::recordedText(p, QRectF(rect.left(), y, rect.width(), fm.height() * 4), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop,
                    typeset(sheet.note), &used);
         y += used.height();
     }

@@ -2,6 +2,7 @@
 
 #include "ui/io/export.h"
 #include "ui/render/layout.h"
+#include "ui/render/plot.h"
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
 #include "ui/teaching/formulapanel.h"
@@ -35,6 +36,17 @@ std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QR
                                  : n == 2 ? (stack ? ArrangementKind::Column : ArrangementKind::Row)
                                           : ArrangementKind::Grid;
     return placeRects(area, kind, n, gap);
+}
+
+double slideMinTextPx(double height, double textScale) { return legibleTextPx(height) * textScale; }
+
+QString slideSpeakerNotes(const SessionScene& slide) {
+    QString notes = slideNotesText(slide);
+    if (const auto demo = demoOfSlide(slide)) {
+        const QString numbers = demoSpeakerNotes(*demo);
+        if (!numbers.isEmpty()) notes += (notes.isEmpty() ? QString() : QStringLiteral("\n\n")) + numbers;
+    }
+    return notes;
 }
 
 // ============================================================================ overlay
@@ -295,14 +307,32 @@ void PresentationWindow::resizeEvent(QResizeEvent* e) {
 
 Theme PresentationWindow::slideTheme() const {
     const qreal h = std::max(height(), 360);
-    const double base = std::max(1.0, slide().scene.view.fontScale);
-    // The projector theme, text and lines scaled so that 1080 px of height gets at least 1.45× the
-    // window's default text (a scene's own larger text size, e.g. ×1.5, is taken as it is, not
-    // multiplied again: ×1.5 × 1.45 left the views no room for their labels).
-    Theme t = themeByName(themeName_, std::clamp(std::max(base, 1.45) * h / 1080.0, 0.5, 3.0));
+    // The deck's own text size (the slide's scene) and the presenter's zoom (Ctrl++ / Ctrl+−).
+    const double textScale = std::clamp(slide().scene.view.fontScale, 0.5, 3.0) * zoom_;
+    // The theme's smallest type (its small font: tick labels, notes, table cells) at
+    // slideMinTextPx; every other text is larger.
+    Theme t = themeByName(themeName_, legibleFontScale(themeName_, h, textScale));
     t.lineWidth *= std::max(1.0, h / 1080.0);
     t.axisWidth *= std::max(1.0, h / 1080.0);
     return t;
+}
+
+void PresentationWindow::setTextZoom(double zoom) {
+    const double z = std::clamp(zoom, 0.5, 2.0);
+    if (z == zoom_) return;
+    zoom_ = z;
+    invalidate();
+}
+
+LayoutReport PresentationWindow::slideLayout(QSize size) const {
+    LayoutReport report;
+    report.bounds = QRectF(QPointF(0, 0), QSizeF(size));
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    if (img.isNull()) return report;
+    QPainter p(&img);
+    LayoutCapture capture(report);
+    paintSlide(p, size);
+    return report;
 }
 
 QImage PresentationWindow::renderSlide(QSize size, qreal dpr) const {
@@ -320,6 +350,7 @@ QImage PresentationWindow::renderSlide(QSize size, qreal dpr) const {
 void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
     const SessionScene& sl = slide();
     const Theme t = slideTheme();
+    if (auto* capture = currentLayoutCapture()) capture->setView(QStringLiteral("slide"));
     p.fillRect(QRectF(0, 0, size.width(), size.height()), t.background);
     p.setRenderHint(QPainter::Antialiasing);
     p.setRenderHint(QPainter::TextAntialiasing);
@@ -347,10 +378,10 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
     L.counter = QRectF(W - margin - counterW, margin * 0.6, counterW, titleH);
     p.setFont(titleF);
     p.setPen(t.foreground);
-    p.drawText(L.title, Qt::AlignLeft | Qt::AlignVCenter, tfm2.elidedText(title, Qt::ElideRight, L.title.width()));
+    ui::plot::recordedText(p, L.title, Qt::AlignLeft | Qt::AlignVCenter, tfm2.elidedText(title, Qt::ElideRight, L.title.width()));
     p.setFont(counterF);
     p.setPen(t.muted);
-    p.drawText(L.counter, Qt::AlignRight | Qt::AlignVCenter, counter);
+    ui::plot::recordedText(p, L.counter, Qt::AlignRight | Qt::AlignVCenter, counter);
     p.setPen(QPen(t.foreground, std::max(2.0, H / 540.0)));
     const qreal ruleY = L.title.bottom() + margin * 0.25;
     p.drawLine(QPointF(margin, ruleY), QPointF(W - margin, ruleY));
@@ -364,13 +395,13 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
     if (keyHints_) {
         p.setFont(small);
         p.setPen(t.muted);
-        p.drawText(L.footer, Qt::AlignLeft | Qt::AlignVCenter, sfm.elidedText(keys, Qt::ElideRight, L.footer.width()));
+        ui::plot::recordedText(p, L.footer, Qt::AlignLeft | Qt::AlignVCenter, sfm.elidedText(keys, Qt::ElideRight, L.footer.width()));
     }
 
     qreal contentTop = ruleY + margin * 0.5;
     qreal contentBottom = L.footer.top() - margin * 0.4;
     // Speaker notes band.
-    const QString notes = slideNotesText(sl);
+    const QString notes = slideSpeakerNotes(sl);
     if (showNotes_ && !notes.isEmpty()) {
         const QFont nf = t.bodyFont();
         const qreal nh = std::min((contentBottom - contentTop) * 0.25,
@@ -379,100 +410,128 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
         p.fillRect(nr, t.panel);
         p.setFont(nf);
         p.setPen(t.foreground);
-        p.drawText(nr.adjusted(12, 8, -12, -8), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, notes);
+        ui::plot::recordedText(p, nr.adjusted(12, 8, -12, -8), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, notes);
         contentBottom = nr.top() - margin * 0.3;
     }
 
     const std::optional<DemoId> demo = demoOfSlide(sl);
     const bool tableOnly = demo && demoFillsSlide(*demo);
     const qreal contentH = contentBottom - contentTop;
+    const qreal fullW = W - 2 * margin;
+
+    // The numbers column: a demonstration's panel, else the formula sheet of the first
+    // configuration, at `detail`.
+    auto draw = [&](QPainter& painter, const Theme& th, const QRectF& r, DemoDetail detail) -> qreal {
+        if (demo) return paintDemo(painter, r, *demo, th, nullptr, true, detail);
+        const FormulaSheet sh = formulaSheet(sl.scene, 0, FormulaFocus{});
+        FormulaView v;
+        v.setTheme(th, th.fontPt * 1.45);
+        std::vector<FormulaLine> lines = sh.definitions;
+        lines.insert(lines.end(), sh.numbers.begin(), sh.numbers.end());
+        v.setSheet(sh.title, lines, sh.note);
+        return v.paintSheet(painter, r);
+    };
+    // The theme at text scale `k`, and the height the column needs in it at width `w`.
+    const auto themeAt = [&](double k) {
+        Theme th = themeByName(themeName_, k);
+        th.lineWidth = t.lineWidth;
+        th.axisWidth = t.axisWidth;
+        return th;
+    };
+    const auto needAt = [&](const Theme& th, qreal w, DemoDetail detail) {
+        LayoutReport scratch;   // measuring draws nothing the report should hold
+        LayoutCapture quiet(scratch);
+        QImage probe(int(w) + 2, 8, QImage::Format_ARGB32_Premultiplied);
+        QPainter pp(&probe);
+        return draw(pp, th, QRectF(0, 0, w, 1e6), detail);
+    };
+    // The slide's type, never smaller: the most of the demonstration that fits, in a column of
+    // 30 % of the width, else up to 46 % (the views give way before the numbers shrink).
+    Theme nt = t;
+    double scale = t.fontScale;
+    DemoDetail detail = DemoDetail::Full;
+    qreal numbersW = 0, need = 0;
+    if (tableOnly || showNumbers_) {
+        const std::vector<DemoDetail> levels = demo ? std::vector<DemoDetail>{DemoDetail::Full, DemoDetail::NoNotes, DemoDetail::FewFigures,
+                                                                             DemoDetail::ClaimOnly}
+                                                    : std::vector<DemoDetail>{DemoDetail::Full};
+        // The narrowest column that holds it: the views keep what the numbers do not need.
+        const std::vector<double> fractions = tableOnly ? std::vector<double>{1.0} : std::vector<double>{0.3, 0.38, 0.46};
+        const auto tryAt = [&](const Theme& th) {
+            for (const DemoDetail level : levels)
+                for (const double f : fractions) {
+                    numbersW = std::round(tableOnly ? fullW : (fullW - margin) * f);
+                    detail = level;
+                    need = needAt(th, numbersW, level);
+                    if (need <= contentH) return true;
+                }
+            return false;
+        };
+        // A deck's text size above the legible minimum is a wish: where even the least detail
+        // does not fit at it, the column's type comes down towards that minimum, never below.
+        const double floorScale = legibleFontScale(themeName_, std::max(height(), 360), std::min(1.0, zoom_ * sl.scene.view.fontScale));
+        bool fits = tryAt(nt);
+        while (!fits && scale > floorScale * 1.001) {
+            scale = std::max(floorScale, scale * 0.92);
+            nt = themeAt(scale);
+            fits = tryAt(nt);
+        }
+    }
     if (tableOnly) {
-        L.numbers = QRectF(margin, contentTop, W - 2 * margin, contentH);
+        L.numbers = QRectF(margin, contentTop, fullW, contentH);
     } else if (showNumbers_) {
-        const qreal numbersW = std::round((W - 2 * margin) * 0.38);
-        L.views = QRectF(margin, contentTop, W - 2 * margin - numbersW - margin, contentH);
+        L.views = QRectF(margin, contentTop, fullW - numbersW - margin, contentH);
         L.numbers = QRectF(L.views.right() + margin, contentTop, numbersW, contentH);
     } else {
-        L.views = QRectF(margin, contentTop, W - 2 * margin, contentH);
+        L.views = QRectF(margin, contentTop, fullW, contentH);
     }
 
     if (!L.views.isEmpty()) {
-        // The views carry many labels: a little smaller type than the numbers column (still
-        // >= 20 px of body text at 1080 px), so that their labels have room.
-        Theme vt = themeByName(themeName_, std::max(0.5, t.fontScale * 0.85));
-        vt.lineWidth = t.lineWidth;
-        vt.axisWidth = t.axisWidth;
+        // The views in the slide's type: their smallest labels at slideMinTextPx too (they make
+        // room by rule: fewer ticks, shorter labels, the legend moved).
+        const Theme& vt = t;
+        // A heatmap's cells square on a slide: the diagonals a claim is about run at 45°.
+        SceneParams scene = sl.scene;
+        scene.view.heatmapSquareCells = true;
         if (sl.slide.arrangement == SlideArrangement::Auto) {
-            paintViews(p, L.views, sl.scene, std::nullopt, vt, p.device()->devicePixelRatioF());
+            paintViews(p, L.views, scene, std::nullopt, vt, p.device()->devicePixelRatioF());
         } else {
             const std::vector<ViewKind> views = slideViews(sl);
             const auto rects = slideViewRects(sl.slide.arrangement, int(views.size()), L.views, margin * 0.5);
             L.viewRects.clear();
             for (std::size_t k = 0; k < rects.size(); ++k) {
-                paintViews(p, rects[k], sl.scene, views[k], vt, p.device()->devicePixelRatioF());
+                paintViews(p, rects[k], scene, views[k], vt, p.device()->devicePixelRatioF());
                 L.viewRects.push_back(rects[k]);
             }
         }
+        if (auto* capture = currentLayoutCapture()) capture->setView(QStringLiteral("slide"));
     }
     if (!L.numbers.isEmpty()) {
-        // Fit the numbers column: shrink the type (not below the window's size) until it fits,
-        // then scale the drawing if it still does not.
-        auto draw = [&](QPainter& painter, const Theme& th, const QRectF& r) -> qreal {
-            if (demo) return paintDemo(painter, r, *demo, th, nullptr, true);
-            const FormulaSheet sh = formulaSheet(sl.scene, 0, FormulaFocus{});
-            FormulaView v;
-            v.setTheme(th, th.fontPt * 1.45);
-            std::vector<FormulaLine> lines = sh.definitions;
-            lines.insert(lines.end(), sh.numbers.begin(), sh.numbers.end());
-            v.setSheet(sh.title, lines, sh.note);
-            return v.paintSheet(painter, r);
-        };
-        // The theme at text scale `k`, and the height the column needs in it at width `w`.
-        const auto themeAt = [&](double k) {
-            Theme th = themeByName(themeName_, k);
-            th.lineWidth = t.lineWidth;
-            th.axisWidth = t.axisWidth;
-            return th;
-        };
-        const auto needAt = [&](const Theme& th, qreal w) {
-            QImage probe(int(w) + 2, 8, QImage::Format_ARGB32_Premultiplied);
-            QPainter pp(&probe);
-            return draw(pp, th, QRectF(0, 0, w, 1e6));
-        };
         qreal drawW = L.numbers.width();
-        Theme nt = t;
-        double scale = t.fontScale;
-        const double minScale = std::max(0.8, t.fontScale * 0.6);
-        qreal need = 0;
-        for (int iter = 0; iter < 12; ++iter) {
-            nt = themeAt(scale);
-            need = needAt(nt, drawW);
-            if (need <= L.numbers.height() || scale <= minScale) break;
-            scale = std::max(minScale, scale * 0.92);
-        }
-        // A demonstration alone on its slide (the comparison table, the layer overviews): the largest type that still fits (found by
-        // bisection to within 1 %), so that it fills the slide instead of its top part. Its cells
-        // wrap, so its height jumps with the type size: a slightly narrower table (down to 80 %
-        // of the width, centred) is taken when that fills more of the height.
+        // A demonstration alone on its slide (the comparison table, the layer overviews): the
+        // largest type that still fits (found by bisection to within 1 %), so that it fills the
+        // slide instead of its top part. Its cells wrap, so its height jumps with the type size: a
+        // slightly narrower table (down to 80 % of the width, centred) is taken when that fills
+        // more of the height.
         if (tableOnly && need <= L.numbers.height()) {
             const double start = scale;
             for (const double fraction : {1.0, 0.95, 0.9, 0.85, 0.8}) {
                 const qreal w = L.numbers.width() * fraction;
                 double lo = start, hi = start;
                 Theme best = themeAt(lo);
-                qreal bestNeed = needAt(best, w);
+                qreal bestNeed = needAt(best, w, detail);
                 if (bestNeed > L.numbers.height()) continue;
                 for (int iter = 0; iter < 8 && hi < 3 * t.fontScale; ++iter) {   // bracket: grow until it no longer fits
                     hi = lo * 1.3;
                     const Theme th = themeAt(hi);
-                    const qreal n = needAt(th, w);
+                    const qreal n = needAt(th, w, detail);
                     if (n > L.numbers.height()) break;
                     lo = hi, best = th, bestNeed = n;
                 }
                 while (hi > lo * 1.01) {
                     const double mid = std::sqrt(lo * hi);
                     const Theme th = themeAt(mid);
-                    const qreal n = needAt(th, w);
+                    const qreal n = needAt(th, w, detail);
                     if (n > L.numbers.height()) {
                         hi = mid;
                     } else {
@@ -485,15 +544,12 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
         }
         L.numbersHeightNeeded = need;
         L.numbersScale = scale;
+        L.numbersDetail = int(detail);
         p.save();
-        if (need > L.numbers.height()) {
-            const qreal k = L.numbers.height() / need;
-            p.translate(L.numbers.topLeft());
-            p.scale(k, k);
-            draw(p, nt, QRectF(0, 0, L.numbers.width() / k, need));
-        } else {
-            draw(p, nt, QRectF(L.numbers.left() + (L.numbers.width() - drawW) / 2, L.numbers.top(), drawW, L.numbers.height()));
-        }
+        // What does not fit even with the least detail is cut at the column's edge, never drawn
+        // smaller (numbersHeightNeeded says how much).
+        p.setClipRect(L.numbers.adjusted(-2, -2, 2, 2));
+        draw(p, nt, QRectF(L.numbers.left() + (L.numbers.width() - drawW) / 2, L.numbers.top(), drawW, L.numbers.height()), detail);
         p.restore();
     }
     layout_ = L;
@@ -541,6 +597,9 @@ const std::vector<PresentationKey>& presentationKeys() {
         {{Qt::Key_H}, "the keys on/off (a footer; never on the audience's screen of a presenter view)"},
         {{Qt::Key_F}, "the numbers column on/off"},
         {{Qt::Key_B}, "black screen on/off"},
+        {{Qt::Key_Plus, Qt::Key_Equal}, "larger text (with or without Ctrl)"},
+        {{Qt::Key_Minus}, "smaller text (with or without Ctrl)"},
+        {{Qt::Key_0}, "the deck's own text size (with or without Ctrl)"},
         {{Qt::Key_Escape}, "leave presentation mode"},
     };
     return keys;
@@ -586,6 +645,9 @@ void PresentationWindow::keyPressEvent(QKeyEvent* e) {
             blank_ = !blank_;
             invalidate();
             break;
+        case Qt::Key_Plus: case Qt::Key_Equal: setTextZoom(zoom_ * 1.15); break;
+        case Qt::Key_Minus: setTextZoom(zoom_ / 1.15); break;
+        case Qt::Key_0: setTextZoom(1.0); break;
         default: QWidget::keyPressEvent(e); return;
     }
     e->accept();

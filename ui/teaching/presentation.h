@@ -17,12 +17,16 @@
 // window of a presenter view, never by itself):
 //       PageDown, →, ↓, Space, Enter = next; PageUp, ←, ↑, Backspace = previous; Home/End;
 //       P = pointer, D = draw, C = clear the drawing, N = speaker notes, H = the keys,
-//       B = black screen, F = toggle the numbers column, Esc = leave (emits finished(current)).
+//       B = black screen, F = toggle the numbers column, Ctrl++ / Ctrl+− / Ctrl+0 = larger, smaller,
+//       the deck's own text; Esc = leave (emits finished(current)).
+// Text on a slide is never smaller than slideMinTextPx: a slide that cannot hold its numbers at
+// that size holds less (DemoDetail, demopanel.h) and leaves the rest to the speaker notes.
 // The pointer/annotation overlay is a transparent widget on top; drawings belong to a slide
 // and are kept while the deck is open. A drawing belongs to what it was drawn on (a plot's data
 // area, else a view, the numbers column, the title): it is kept relative to that part of the
 // slide, so when F, N or a new window size moves that part, the drawing moves and scales with it
 // (and while F hides the numbers column, the drawings on it are hidden with it).
+#include "ui/render/layout.h"
 #include "ui/render/theme.h"
 #include "ui/io/session.h"
 
@@ -41,6 +45,14 @@ std::vector<ViewKind> slideViews(const SessionScene& slide);
 // (a demonstration's two are stacked when that gives each a larger short side); three or four a 2×2 grid (a
 // third spans the bottom row). Pure geometry, so a layout engine can take it over.
 std::vector<QRectF> slideViewRects(SlideArrangement arrangement, int n, const QRectF& area, qreal gap);
+
+// The smallest text a slide holds at `height` pixels: 24 px at 1080, 16 px at 720 (legible from
+// the back of a lecture room), times `textScale` (the deck's text size and the presenter's zoom).
+double slideMinTextPx(double height, double textScale = 1.0);
+
+// A slide's speaker notes (slideNotesText) and, for a demonstration's slide, every number of it
+// with its note (demoSpeakerNotes): what the slide itself may leave out.
+QString slideSpeakerNotes(const SessionScene& slide);
 
 // The keys of presentation mode, for the handbook and the welcome page: each row's keys (Qt::Key
 // values) and what they do. keyPressEvent handles exactly these keys (tests/ui/test_handbook checks).
@@ -116,6 +128,13 @@ public:
     // key-hint footer and no notes band on this window, whatever is pressed.
     void setAudience(bool on);
     bool audience() const { return audience_; }
+    // The layout report (ui/render/layout.h) of the current slide drawn at `size`: every text with
+    // its pixel size ("px"), the plots, legends and colour bars; view "slide" for the slide's own
+    // title, counter and numbers column.
+    LayoutReport slideLayout(QSize size) const;
+    // Ctrl++ / Ctrl+− while presenting: the slide's text size times this (1 = the deck's own).
+    double textZoom() const { return zoom_; }
+    void setTextZoom(double zoom);
     // The picture of the current slide at the window's size and device pixel ratio, as shown
     // (drawn once per slide and size; the presenter view shows the same picture).
     QImage slideImage() const;
@@ -127,6 +146,7 @@ public:
         qreal numbersHeightNeeded = 0;   // height the numbers column wanted at the chosen scale
         double numbersScale = 1;         // font scale used for the numbers column
         std::vector<QRectF> plots;       // the data areas drawn, in drawing order (slideImage() only)
+        int numbersDetail = 0;           // how much of a demonstration it holds (DemoDetail, demopanel.h)
     };
     Layout lastLayout() const { return layout_; }
 
@@ -169,6 +189,7 @@ private:
     mutable Layout shown_;   // the layout of slideImage(), with its plots: what drawings belong to
     std::map<int, std::vector<AnchoredStroke>> drawings_;
     bool finishedEmitted_ = false;
+    double zoom_ = 1.0;
 };
 
 }  // namespace poslab::ui

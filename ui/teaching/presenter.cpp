@@ -262,12 +262,13 @@ void PresenterView::refresh() {
     counter_->setText(tr("Slide %1 / %2 —").arg(i + 1).arg(n));
     static_cast<ElidedLabel*>(title_)->setFullText(audience_->slide().title);
     current_->setImage(audience_->slideImage());
-    const QString notes = slideNotesText(audience_->slide());
+    const QString notes = slideSpeakerNotes(audience_->slide());   // with the numbers the slide may leave out
     notes_->setPlainText(notes.isEmpty() ? tr("(no notes for this slide)") : notes);
     if (i + 1 < n) {
         if (!(lookahead_->deck().scenes == audience_->deck().scenes)) lookahead_->setDeck(audience_->deck());
         lookahead_->resize(audience_->size());
         lookahead_->setThemeName(audience_->slideTheme().name);
+        lookahead_->setTextZoom(audience_->textZoom());
         lookahead_->goTo(i + 1);
         next_->setImage(lookahead_->renderSlide(audience_->size()));
         static_cast<ElidedLabel*>(nextTitle_)->setFullText(tr("Next: %1").arg(audience_->deck().scenes[std::size_t(i + 1)].title));

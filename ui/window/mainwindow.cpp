@@ -40,6 +40,7 @@
 #include <QMouseEvent>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QShortcut>
 #include <QVBoxLayout>
 #include <QMessageBox>
@@ -350,6 +351,23 @@ void MainWindow::buildMenus() {
     });
 }
 
+Theme MainWindow::viewsTheme() const {
+    // A view shown full screen: its text with the screen, as legible as a slide's (layout.h).
+    if (fullScreen_ && fullScreen_->screen())
+        return themeByName(themeName_, legibleFontScale(themeName_, fullScreen_->screen()->geometry().height(), fontScale_));
+    return themeByName(themeName_, fontScale_);
+}
+
+void MainWindow::setViewsTheme(const Theme& t) {
+    pairs_->setTheme(t);
+    heatmap_->setTheme(t);
+    decay_->setTheme(t);
+    frequencies_->setTheme(t);
+    contributions_->setTheme(t);
+    precision_->setTheme(t);
+    layers_->setTheme(t);
+}
+
 void MainWindow::onSceneChanged() {
     const SceneParams& s = scene_.params();
     // Edits closer than a quarter of a second apart are a stream (a drag, an animation).
@@ -361,14 +379,7 @@ void MainWindow::onSceneChanged() {
     if (s.view.theme != themeName_ || s.view.fontScale != fontScale_) {
         themeName_ = s.view.theme;
         fontScale_ = s.view.fontScale;
-        const Theme t = themeByName(themeName_, fontScale_);
-        pairs_->setTheme(t);
-        heatmap_->setTheme(t);
-        decay_->setTheme(t);
-        frequencies_->setTheme(t);
-        contributions_->setTheme(t);
-        precision_->setTheme(t);
-        layers_->setTheme(t);
+        setViewsTheme(viewsTheme());
     }
     const bool show[6] = {s.view.showPairs, s.view.showHeatmap, s.view.showDecay, s.view.showFrequencies,
                           s.view.showContributions, s.view.showPrecision};
@@ -443,6 +454,7 @@ void MainWindow::showViewFullScreen(QWidget* view) {
     fullScreen_ = w;
     w->setScreen(screen());
     w->showFullScreen();
+    setViewsTheme(viewsTheme());
     w->activateWindow();
     view->setFocus();
     updateDisplay();
@@ -454,6 +466,7 @@ void MainWindow::leaveViewFullScreen() {
     QWidget* w = fullScreen_;
     fullScreenView_ = nullptr;
     fullScreen_ = nullptr;
+    setViewsTheme(viewsTheme());
     fullScreenHome_->insertWidget(fullScreenIndex_, view);
     fullScreenHome_->setSizes(fullScreenSizes_);
     w->hide();

@@ -99,6 +99,10 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // The views' theme: the scene's, or with a view shown full screen its text scaled with the
+    // screen (legibleFontScale); and handing one to every view.
+    Theme viewsTheme() const;
+    void setViewsTheme(const Theme& theme);
     void buildMenus();
     void onSceneChanged();
     void updateDisplay() { updateOutput(true); }

@@ -1,0 +1,203 @@
+// Slides legible from the back of the room (issue 27, item 3), measured by the layout report:
+// every text of every slide of the default deck at least 24 px at 1920×1080 and 16 px at
+// 1280×720 in the projector theme; heatmap cells on slides square; the presenter's Ctrl++ and the
+// deck's own text size reach the slide's text; a view shown full screen scales its labels with
+// the screen. Each slide is drawn once per size and test (about a second for the whole deck).
+#include "support/runposlab.h"
+#include "support/testsupport.h"
+#include "ui/io/session.h"
+#include "ui/render/layout.h"
+#include "ui/teaching/demoscenes.h"
+#include "ui/teaching/presentation.h"
+#include "ui/views/views.h"
+#include "ui/window/mainwindow.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QKeyEvent>
+#include <QScreen>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+// The report's text items, smallest first, as "px "text" (view)" lines for a failure message.
+QString smallestTexts(const LayoutReport& r, double below, int most = 6) {
+    std::vector<const LayoutItem*> texts;
+    for (const auto& i : r.items)
+        if (i.kind == LayoutItemKind::Text && i.px < below) texts.push_back(&i);
+    std::sort(texts.begin(), texts.end(), [](const LayoutItem* a, const LayoutItem* b) { return a->px < b->px; });
+    QStringList out;
+    for (std::size_t k = 0; k < texts.size() && int(k) < most; ++k)
+        out << QStringLiteral("%1 px \"%2\" (%3)").arg(texts[k]->px, 0, 'f', 1).arg(texts[k]->text.left(40), texts[k]->view);
+    return QStringLiteral("%1 texts below %2 px: ").arg(texts.size()).arg(below) + out.join(QStringLiteral("; "));
+}
+
+int textCount(const LayoutReport& r) {
+    return int(std::count_if(r.items.begin(), r.items.end(), [](const LayoutItem& i) { return i.kind == LayoutItemKind::Text; }));
+}
+
+LayoutReport slideReport(const Session& deck, int index, QSize size, double zoom = 1.0) {
+    Session d = deck;
+    d.current = index;
+    PresentationWindow p(d);
+    p.setKeyHints(false);
+    p.setTextZoom(zoom);
+    p.resize(size);
+    return p.slideLayout(size);
+}
+
+}  // namespace
+
+class TestSlides : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyTextOfEverySlideIsLegible_data();
+    void everyTextOfEverySlideIsLegible();
+    void heatmapCellsOnSlidesAreSquare_data();
+    void heatmapCellsOnSlidesAreSquare();
+    void ctrlPlusWhilePresentingChangesTheSlidesText();
+    void theDecksTextSizeReachesTheSlide_data();
+    void theDecksTextSizeReachesTheSlide();
+    void figureDemoWritesTheLayoutReportWithPx();
+    void aFullScreenViewScalesItsLabelsWithTheScreen();
+};
+
+void TestSlides::everyTextOfEverySlideIsLegible_data() {
+    QTest::addColumn<int>("slide");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<double>("minPx");
+    const Session deck = demoDeck();
+    for (int i = 0; i < int(deck.scenes.size()); ++i) {
+        const auto demo = demoOfSlide(deck.scenes[std::size_t(i)]);
+        const QString key = demo ? QString::fromStdString(demoInfo(*demo).key) : QString::number(i + 1);
+        QTest::newRow(qPrintable(QStringLiteral("%1-%2-1920x1080").arg(i + 1, 2, 10, QLatin1Char('0')).arg(key))) << i << QSize(1920, 1080) << 24.0;
+        QTest::newRow(qPrintable(QStringLiteral("%1-%2-1280x720").arg(i + 1, 2, 10, QLatin1Char('0')).arg(key))) << i << QSize(1280, 720) << 16.0;
+    }
+}
+
+void TestSlides::everyTextOfEverySlideIsLegible() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    QFETCH(double, minPx);
+    static const Session deck = demoDeck();
+    const LayoutReport r = slideReport(deck, slide, size);
+    // The slide says something (its title at least), and every text carries its size.
+    QVERIFY(textCount(r) >= 2);
+    for (const auto& i : r.items)
+        if (i.kind == LayoutItemKind::Text) QVERIFY2(i.px > 0, qPrintable(i.text));
+    const double least = smallestTextPx(r);
+    QVERIFY2(least >= minPx - 0.01, qPrintable(smallestTexts(r, minPx - 0.01)));
+    // Nothing drawn past the slide.
+    for (const auto& i : r.items)
+        if (i.kind == LayoutItemKind::Text)
+            QVERIFY2(r.bounds.adjusted(-1, -1, 1, 1).contains(i.rect), qPrintable(QStringLiteral("outside the slide: ") + i.text));
+}
+
+void TestSlides::heatmapCellsOnSlidesAreSquare_data() { everyTextOfEverySlideIsLegible_data(); }
+
+void TestSlides::heatmapCellsOnSlidesAreSquare() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    static const Session deck = demoDeck();
+    const LayoutReport r = slideReport(deck, slide, size);
+    // The scores are N × N: a plot as wide as tall (within a pixel) has square cells, and the
+    // diagonals a claim is about run at 45°.
+    for (const auto& i : r.items)
+        if (i.kind == LayoutItemKind::Plot && i.view == QLatin1String("heatmap"))
+            QVERIFY2(std::abs(i.rect.width() - i.rect.height()) <= 1.0,
+                     qPrintable(QStringLiteral("heatmap plot %1 × %2").arg(i.rect.width()).arg(i.rect.height())));
+}
+
+void TestSlides::ctrlPlusWhilePresentingChangesTheSlidesText() {
+    Session deck = demoDeck();
+    deck.current = 1;
+    PresentationWindow p(deck);
+    p.resize(1280, 720);
+    const double before = smallestTextPx(p.slideLayout(QSize(1280, 720)));
+    QVERIFY(before > 0);
+    const auto press = [&](int key, Qt::KeyboardModifiers mods) {
+        QKeyEvent e(QEvent::KeyPress, key, mods);
+        e.setAccepted(false);
+        QApplication::sendEvent(&p, &e);
+        return e.isAccepted();
+    };
+    QVERIFY(press(Qt::Key_Plus, Qt::ControlModifier));
+    const double larger = smallestTextPx(p.slideLayout(QSize(1280, 720)));
+    QVERIFY2(larger > before * 1.1, qPrintable(QStringLiteral("%1 → %2").arg(before).arg(larger)));
+    QVERIFY(press(Qt::Key_Minus, Qt::ControlModifier));
+    QVERIFY(press(Qt::Key_Minus, Qt::ControlModifier));
+    const double smaller = smallestTextPx(p.slideLayout(QSize(1280, 720)));
+    QVERIFY2(smaller < before * 0.95, qPrintable(QStringLiteral("%1 → %2").arg(before).arg(smaller)));
+    QVERIFY(press(Qt::Key_0, Qt::ControlModifier));
+    QCOMPARE(smallestTextPx(p.slideLayout(QSize(1280, 720))), before);
+}
+
+void TestSlides::theDecksTextSizeReachesTheSlide_data() {
+    QTest::addColumn<double>("fontScale");
+    QTest::newRow("text-size-1.25") << 1.25;
+    QTest::newRow("text-size-1.5") << 1.5;
+}
+
+void TestSlides::theDecksTextSizeReachesTheSlide() {
+    QFETCH(double, fontScale);
+    Session deck = demoDeck();
+    const int slide = 1;
+    const double base = smallestTextPx(slideReport(deck, slide, QSize(1920, 1080)));
+    deck.scenes[std::size_t(slide)].scene.view.fontScale = fontScale;
+    const double scaled = smallestTextPx(slideReport(deck, slide, QSize(1920, 1080)));
+    QVERIFY2(std::abs(scaled - base * fontScale) < 0.05, qPrintable(QStringLiteral("%1 → %2").arg(base).arg(scaled)));
+}
+
+void TestSlides::figureDemoWritesTheLayoutReportWithPx() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath(QStringLiteral("slide.json"));
+    const auto run = testsupport::runPoslab({"figure", "demo", "rope-decay", "--theme", "projector", "--width", "1280", "--height", "720", "-o", out});
+    QVERIFY2(run.code == 0, qPrintable(run.describe()));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonArray layout = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("layout")).toArray();
+    int texts = 0;
+    double least = 1e9;
+    for (const auto& v : layout) {
+        const QJsonObject o = v.toObject();
+        if (o.value(QStringLiteral("kind")).toString() != QLatin1String("text")) continue;
+        ++texts;
+        QVERIFY2(o.contains(QStringLiteral("px")), qPrintable(o.value(QStringLiteral("text")).toString()));
+        least = std::min(least, o.value(QStringLiteral("px")).toDouble());
+    }
+    QVERIFY(texts > 5);
+    // The title, the numbers column and the views' labels are all there.
+    QStringList views;
+    for (const auto& v : layout) views << v.toObject().value(QStringLiteral("view")).toString();
+    QVERIFY(views.contains(QStringLiteral("slide")));
+    QVERIFY2(least >= 16 - 0.01, qPrintable(QString::number(least)));
+}
+
+void TestSlides::aFullScreenViewScalesItsLabelsWithTheScreen() {
+    MainWindow w(false);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const auto labelPx = [&] { return fontPixelSize(w.heatmapView()->theme().smallFont(), nullptr); };
+    const double inWindow = labelPx();
+    w.showViewFullScreen(w.heatmapView());
+    QVERIFY(w.fullScreenWindow());
+    const double screenH = w.fullScreenWindow()->screen()->geometry().height();
+    const double fullScreen = labelPx();
+    QVERIFY2(fullScreen >= legibleTextPx(screenH) - 0.01 && fullScreen > inWindow,
+             qPrintable(QStringLiteral("window %1 px, full screen %2 px on a screen %3 px tall").arg(inWindow).arg(fullScreen).arg(screenH)));
+    w.leaveViewFullScreen();
+    QCOMPARE(labelPx(), inWindow);
+}
+
+QTEST_MAIN(TestSlides)
+#include "test_slides.moc"

@@ -20,7 +20,7 @@ namespace poslab::cli {
 const std::string& computeWhatNames() {
     static const std::string names =
         "frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, "
-        "contributions, layers, demo";
+        "contributions, layers, config, demo";
     return names;
 }
 
@@ -439,7 +439,9 @@ std::vector<OptionSpec> commonScoreSpecs(bool decay) {
         paramSpec("seed", "0", "seed of random content and of the learned tables"),
         {"head", "h", "alibi/t5 head; with --q/--k/--qk also the files' head ([H,N,d] tensors)", "0",
          "an integer from 0 to heads−1"},
-        flag("causal", "mask keys after the query (decoder); t5 uses decoder buckets"),
+        flag("causal", "mask keys after the query (decoder); t5 uses decoder buckets; a decoder's --config is causal "
+                       "without it"),
+        flag("bidirectional", "every key visible both ways (an encoder): overrides a decoder --config's causal masking"),
     });
     const auto qk = qkSpecs();
     s.insert(s.end(), qk.begin(), qk.end());
@@ -470,7 +472,15 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScorePa
     p.source = std::move(source);
     readOwnOptions(o, {"content", "seed"}, p);
     p.head = toInt(o, "head", 0);
-    p.causal = o.has("causal");
+    // A config's own masking (a decoder is causal) unless --causal / --bidirectional says otherwise.
+    if (o.has("causal") && o.has("bidirectional"))
+        fail("give at most one of --causal and --bidirectional", "one direction", "both");
+    const bool configCausal = fromConfig && preset && preset->causal;
+    if (o.has("bidirectional") && !configCausal)
+        fail("--bidirectional changes nothing here: the scene attends both ways unless --causal or a decoder's --config "
+             "masks it",
+             "--bidirectional with a decoder's --config", "--bidirectional");
+    p.causal = o.has("causal") || (configCausal && !o.has("bidirectional"));
     p.softmax = o.has("softmax");
     p.precision = precisionOf(o);
     p.learned.seed = p.shaw.seed = p.t5.seed = p.transformer_xl.seed = p.seed;
@@ -656,7 +666,40 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
 
 // ----- layers -------------------------------------------------------------------------------------
 
-// `compute layers --config FILE` (cli.md "Added in 0.3"): every layer as transformers main builds it.
+// One layer's query scaling: Llama 4's temperature on its NoPE layers, Ministral 3's on every
+// layer; the factor at a few positions (cli.md "compute layers").
+void writeQueryScale(Json& j, const ui::ModelFileConfig& c, const AttentionParams& a) {
+    static const std::int64_t kAt[] = {0, 16384, 131072, 1048576};
+    j.key("query_scale");
+    if (!a.temperature_tuning.empty()) {
+        j.beginObject();
+        j.key("formula").string("1 + " + formatNumber(a.temperature_tuning[1]) + "·ln(1 + ⌊(p + 1)/" +
+                                formatNumber(a.temperature_tuning[0]) + "⌋)");
+        j.key("at").beginObject();
+        for (auto p : kAt) j.key(formatInt(p)).number(temperatureScale(a, p, c.params.precision));
+        j.endObject().endObject();
+    } else if (c.queryScaling.size() == 2) {
+        const double n = c.queryScaling[0], beta = c.queryScaling[1];
+        j.beginObject();
+        j.key("formula").string("1 + " + formatNumber(beta) + "·ln(1 + ⌊p/" + formatNumber(n) + "⌋)");
+        j.key("at").beginObject();
+        for (auto p : kAt) j.key(formatInt(p)).number(1.0 + beta * std::log(1.0 + std::floor(static_cast<double>(p) / n)));
+        j.endObject().endObject();
+    } else {
+        j.null();
+    }
+}
+
+void writeSoftcap(Json& j, const ui::ModelFileConfig& c) {
+    j.key("softcap");
+    if (c.softcap) j.number(*c.softcap);
+    else j.null();
+}
+
+// `compute layers --config FILE` (cli.md "Added in 0.3", "Added in 0.4"): every layer as
+// transformers main builds it, for every config the product reads (non-RoPE families: "rope":
+// false and their method), with the model's masking and each layer's layout, soft-cap and
+// query scaling.
 int layers(const std::vector<std::string>& args) {
     std::vector<OptionSpec> specs = {configSpec()};
     specs.front().def = "required";
@@ -664,30 +707,94 @@ int layers(const std::vector<std::string>& args) {
     if (o.help()) {
         printHelpAndExit("poslab compute layers --config FILE",
                          "The model's layers, exactly as transformers main builds them from the file: per layer its type, "
-                         "RoPE or NoPE,\nRoPE type and base, window or chunk, temperature tuning, q/k norm and softmax scale. "
-                         "Prints {\"num_layers\", \"bidirectional\", \"layers\": [...]}.",
+                         "RoPE or NoPE,\nRoPE type and base, layout, window or chunk, temperature tuning, q/k norm, softmax "
+                         "scale, logit soft-cap and query scaling.\nPrints {\"num_layers\", \"method\", \"causal\", "
+                         "\"bidirectional\", \"layers\": [...]}.",
                          specs);
         return 0;
     }
     o.require("config");
     const auto c = peekConfig(args);
-    const std::string path = o.raw("config");
-    if (c->params.method != Method::Rope)
-        fail("--config " + path + " is not a RoPE model", "a config with RoPE (rope_theta, rope_parameters, ...)",
-             "method " + std::string(methodKey(c->params.method)));
     const LayerPattern& m = c->params.model;
-    const std::int64_t n = layerCount(m);
-    if (n == 0) fail("--config " + path + " has no layers", "a config with num_hidden_layers", "none");
+    const std::int64_t patternLayers = layerCount(m);
+    const std::int64_t n = patternLayers > 0 ? patternLayers : std::max<std::int64_t>(c->layerCount, 1);
+    const bool causal = c->params.causal;
     Json j;
     j.beginObject();
     j.key("num_layers").integer(n);
-    j.key("bidirectional").boolean(m.bidirectional);
+    j.key("method").string(methodKey(c->params.method));
+    j.key("causal").boolean(causal);
+    j.key("bidirectional").boolean(!causal);
     j.key("layers").beginArray();
     for (std::int64_t i = 0; i < n; ++i) {
         j.beginObject();
-        writeLayerFields(j, m, i, c->params.dim);
+        if (patternLayers > 0) {
+            writeLayerFields(j, m, i, c->params.dim);
+            const LayerParams lp = layerParams(m, i);
+            writeSoftcap(j, *c);
+            writeQueryScale(j, *c, lp.attention);
+        } else {
+            // One scheme on every layer (no layer pattern): the config's own parameters.
+            const bool rope = c->params.method == Method::Rope;
+            j.key("index").integer(i);
+            j.key("layer_type").string("full_attention");
+            j.key("rope").boolean(rope);
+            if (!rope) j.key("method").string(methodKey(c->params.method));
+            if (rope) {
+                const RopeParams r = c->params.ropeParams();
+                j.key("rope_type").string(r.scaling == RopeScaling::None ? std::string_view("default") : enumKey(r.scaling));
+                j.key("rope_theta").number(r.base);
+                if (r.scaling != RopeScaling::None) j.key("factor").number(r.resolvedFactor());
+                j.key("layout").string(enumKey(r.layout));
+            }
+            j.key("softmax_scale").number(scoreScale(c->params.attention, c->params.dim));
+            writeSoftcap(j, *c);
+            writeQueryScale(j, *c, c->params.attention);
+        }
         j.endObject();
     }
+    j.endArray();
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
+// `compute config --config FILE` (cli.md "Added in 0.4"): what the reader did with every key.
+int configReport(const std::vector<std::string>& args) {
+    std::vector<OptionSpec> specs = {configSpec()};
+    specs.front().def = "required";
+    Options o(args, specs, "compute config");
+    if (o.help()) {
+        printHelpAndExit("poslab compute config --config FILE",
+                         "How the file is read: its family (and that family's modeling file), method and masking, and every "
+                         "key\nof the file as used (what it set), ignored (why) or not_modelled (what it would do), plus the "
+                         "defaults taken.\nPrints {\"file\", \"model_type\", \"family\", \"source\", \"method\", "
+                         "\"causal\", \"used\", \"ignored\", \"not_modelled\", \"defaults\", \"warnings\"}.",
+                         specs);
+        return 0;
+    }
+    o.require("config");
+    const auto c = peekConfig(args);
+    const ui::ConfigReport& r = c->report;
+    auto map = [](const char* name, const std::map<QString, QString>& m) {
+        return std::pair<const char*, const std::map<QString, QString>*>{name, &m};
+    };
+    Json j;
+    j.beginObject();
+    j.key("file").string(o.raw("config"));
+    j.key("model_type").string(c->modelType.toStdString());
+    j.key("family").string(r.family.toStdString());
+    j.key("source").string(r.source.toStdString());
+    j.key("method").string(methodKey(c->params.method));
+    j.key("causal").boolean(c->params.causal);
+    for (const auto& [name, m] : {map("used", r.used), map("ignored", r.ignored), map("not_modelled", r.notModelled),
+                                  map("defaults", r.defaults)}) {
+        j.key(name).beginObject();
+        for (const auto& [k, v] : *m) j.key(k.toStdString()).string(v.toStdString());
+        j.endObject();
+    }
+    j.key("warnings").beginArray();
+    for (const QString& w : r.warnings) j.string(w.toStdString());
     j.endArray();
     j.endObject();
     printJson(j);
@@ -712,6 +819,7 @@ std::string computeHelp() {
            "  decay           score against distance (what the decay view draws)\n"
            "  contributions   RoPE's per-pair contributions to the score against distance\n"
            "  layers          a model's layers from --config: type, RoPE or NoPE, window or chunk, scale\n"
+           "  config          how --config is read: every key used, ignored or not modelled, defaults taken\n"
            "  demo KEY        a demonstration of the Teach menu: its claim, whether it holds, its numbers\n\n"
            "`poslab compute WHAT --help` lists every option with its default and valid range.\n"
            "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
@@ -790,6 +898,7 @@ int runCompute(const std::vector<std::string>& args) {
     if (what == "decay") return scoresOrDecay(rest, true);
     if (what == "contributions") return scoresOrDecay(rest, true, true);
     if (what == "layers") return layers(rest);
+    if (what == "config") return configReport(rest);
     if (what == "demo") return runComputeDemo(rest);
     fail("unknown WHAT for compute", kWhatList, what);
 }

@@ -103,7 +103,8 @@ std::vector<OptionSpec> figureSpecs() {
         {"pairs", "LIST", "pair indices shown by the pair-vector view", "automatic", "a LIST of integers from 0 to 32767"},
         {"head", "h", "ALiBi/T5 head; with --q/--k/--qk also the files' head ([H,N,d] tensors)", "0", "an integer from 0 to 4095"},
         flagSpec("softmax", "heatmap: softmax weights instead of scores"),
-        flagSpec("causal", "heatmap: mask keys after the query"),
+        flagSpec("causal", "heatmap: mask keys after the query (a decoder's --config is causal without it)"),
+        flagSpec("bidirectional", "every key visible both ways: overrides a decoder --config's causal masking"),
         {"colormap", "C", "heatmap colours: auto (diverging for scores, viridis for weights), viridis or diverging",
          "auto", "auto, viridis or diverging"},
         {"max-distance", "D", "decay: largest distance plotted", "the scene's (256)", "an integer from 1 to 1048576"},
@@ -382,7 +383,15 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     }
     if (o.has("head")) sc.head = static_cast<int>(o.integer("head", 0, 4095));
     if (o.has("softmax")) sc.view.softmax = true;
+    if (o.has("causal") && o.has("bidirectional")) fail("give at most one of --causal and --bidirectional", "one direction", "both");
+    if (o.has("bidirectional") && !(modelConfig && modelConfig->params.causal))
+        fail("--bidirectional changes nothing here: the scene attends both ways unless --causal or a decoder's --config "
+             "masks it",
+             "--bidirectional with a decoder's --config", "--bidirectional");
     if (o.has("causal")) sc.view.causal = true;
+    // A model configuration makes the scene its model's own: a decoder's is causal.
+    if (modelConfig && !o.has("causal")) sc.view.causal = modelConfig->params.causal && !o.has("bidirectional");
+    if (o.has("bidirectional")) sc.view.causal = false;
     if (o.has("colormap")) {
         const std::string c = o.choice("colormap", {"auto", "viridis", "diverging"}, "auto");
         sc.view.colormap = c == "viridis" ? ui::HeatmapColormap::Viridis

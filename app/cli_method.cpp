@@ -302,6 +302,7 @@ void writeLayerFields(Json& j, const LayerPattern& m, std::int64_t i, int dim) {
     j.key("rope_type").string(r.scaling == RopeScaling::None ? std::string_view("default") : enumKey(r.scaling));
     j.key("rope_theta").number(r.base);
     if (r.scaling != RopeScaling::None) j.key("factor").number(r.resolvedFactor());
+    if (lp.rope) j.key("layout").string(enumKey(r.layout));
     if (lp.attention.window) j.key("window").integer(*lp.attention.window);
     if (lp.attention.chunk) j.key("chunk").integer(*lp.attention.chunk);
     if (!lp.attention.temperature_tuning.empty()) j.key("temperature_tuning").doubles(lp.attention.temperature_tuning);

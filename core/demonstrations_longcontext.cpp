@@ -99,6 +99,7 @@ DemoLayerModel gemma3() {
     p.rope_chunked = p.rope_full;
     m.params.method = Method::Rope;
     m.params.dim = 128;
+    m.params.causal = true;   // a decoder (modeling file: is_causal = True), as its config reads
     m.params.model = p;
     m.params.applyLayer(0);
     return m;
@@ -138,6 +139,7 @@ DemoLayerModel llama4() {
     p.rope_full = p.rope_sliding = p.rope_chunked = rope;
     m.params.method = Method::Rope;
     m.params.dim = 128;
+    m.params.causal = true;   // a decoder (modeling file: is_causal = True), as its config reads
     m.params.model = p;
     m.params.applyLayer(0);
     return m;

@@ -940,7 +940,9 @@ void TestCli::configScoresAndDecay() {
     const QString gpt2 = writeConfig(dir, "gpt2.json", R"({"model_type":"gpt2","n_head":12,"n_embd":768,"n_positions":1024})");
     const Run g = runPoslab({"compute", "scores", "--config", gpt2, "--length", "4", "--summary", "--dim", "32"});
     EXPECT_OK(g);
-    QCOMPARE(withoutLayerKeys(g.out), runPoslab(split("compute scores --method learned --dim 32 --table-size 1024 --length 4 --summary")).out);
+    // GPT-2 is a decoder: its config makes the scene causal (cli.md "Added in 0.4").
+    QCOMPARE(withoutLayerKeys(g.out),
+             runPoslab(split("compute scores --method learned --dim 32 --table-size 1024 --length 4 --summary --causal")).out);
     // --method must agree with the file.
     const Run m = runPoslab({"compute", "scores", "--config", gpt2, "--method", "rope", "--length", "4"});
     QCOMPARE(m.code, 2);

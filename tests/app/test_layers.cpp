@@ -441,7 +441,11 @@ void TestLayers::figureLayersData() {
     QVERIFY(context > 1);
     for (qsizetype i = 0; i < layers.size(); ++i) {
         const QJsonObject e = layers[i].toObject(), c = expected[i].toObject();
-        for (const QString& k : c.keys()) QVERIFY2(e.value(k) == c.value(k), qPrintable(QStringLiteral("layer %1 %2").arg(i).arg(k)));
+        // (softcap and query_scale come from the model's report, compute layers' own: the overview
+        // does not draw them.)
+        for (const QString& k : c.keys())
+            if (k != QLatin1String("softcap") && k != QLatin1String("query_scale"))
+                QVERIFY2(e.value(k) == c.value(k), qPrintable(QStringLiteral("layer %1 %2").arg(i).arg(k)));
         // A decoder's window reaches W − 1 keys back; an encoder's ⌊W/2⌋ on either side.
         const bool bidirectional = computed.value("bidirectional").toBool();
         QCOMPARE(v.value("bidirectional").toBool(), bidirectional);

@@ -642,6 +642,42 @@ private Q_SLOTS:
         QVERIFY(!enter2.isAccepted());
     }
 
+    // A model configuration makes the scene its model's own (a decoder's is causal) and the note
+    // under the preset selector shows the read report: the family, what was read, what is not
+    // modelled with a warning line, and a warning for a family read Llama-style (issue #28).
+    void modelConfigNoteShowsTheReport() {
+        const QString real = QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/config/real/");
+        MainWindow w(false);
+        QVERIFY(open(w, QSize(1600, 1000)));
+        QVERIFY(w.openModelConfig(real + QStringLiteral("gemma-2-27b.json")));
+        QVERIFY(settle(w));
+        QVERIFY(w.scene()->params().view.causal);
+        QCOMPARE(*w.scene()->params().methods[0].params.attention.softmax_scale, 1.0 / 12);
+        auto* note = w.panel()->presetNoteLabel();
+        QVERIFY(note->isVisible());
+        QVERIFY2(note->text().contains(QStringLiteral("gemma2")) && note->text().contains(QStringLiteral("causal decoder")),
+                 qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("sliding_window")), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("Not modelled: attn_logit_softcapping")), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("Warning: 1 part")), qPrintable(note->text()));
+        shot(w, QStringLiteral("model_config_gemma2_27b"));
+        QVERIFY(w.openModelConfig(real + QStringLiteral("llama-3.1-8b.json")));
+        QVERIFY(settle(w));
+        QVERIFY2(!note->text().contains(QStringLiteral("Warning")), qPrintable(note->text()));
+        QVERIFY(w.openModelConfig(real + QStringLiteral("olmo-2-7b.json")));
+        QVERIFY(settle(w));
+        QVERIFY2(note->text().contains(QStringLiteral("Not modelled: rms_norm_eps")), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("Warning: 1 part")), qPrintable(note->text()));
+        QVERIFY(w.openModelConfig(real + QStringLiteral("internlm2-7b.json")));
+        QVERIFY(settle(w));
+        QVERIFY2(note->text().contains(QStringLiteral("Warning: model_type internlm2 is not in PosLab's family table")),
+                 qPrintable(note->text()));
+        // An encoder's scene attends both ways.
+        QVERIFY(w.openModelConfig(real + QStringLiteral("snowflake-arctic-embed-m-bert.json")));
+        QVERIFY(settle(w));
+        QVERIFY(!w.scene()->params().view.causal);
+    }
+
     // File → Open queries and keys: one undo step; the content selector shows "file: NAME"; every
     // view (and the contributions view) computes from the file's rows; a session naming a file
     // that is gone shows its error in the views and keeps the path.

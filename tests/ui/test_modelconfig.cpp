@@ -5,11 +5,13 @@
 #include "support/testsupport.h"
 
 #include "core/demonstrations.h"
+#include "ui/io/families.h"
 #include "ui/io/modelconfig.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QFileInfo>
+#include <QSet>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -173,6 +175,9 @@ private Q_SLOTS:
     void ropeMapping();
     void families_data();
     void families();
+    void familyTable();
+    void familyLookup_data();
+    void familyLookup();
     void badValues_data();
     void badValues();
     void keysFromFile();
@@ -321,9 +326,11 @@ void TestModelConfig::ropeMapping_data() {
     QTest::newRow("neox_rotary_pct")
         << QByteArray(R"({"model_type":"gpt_neox","hidden_size":4096,"num_attention_heads":32,"max_position_embeddings":2048,
             "rotary_pct":0.25,"rotary_emb_base":10000})") << r;
-    // GPT-J: rotary_dim, n_embd/n_head/n_positions.
+    // GPT-J: rotary_dim, n_embd/n_head/n_positions; rotate_every_two rotates pairs (2i, 2i + 1)
+    // (modeling_gptj.py:57-70).
     r = rope(256, 10000, 2048);
     r.rotary_dim = 64;
+    r.layout = RopeLayout::Interleaved;
     QTest::newRow("gptj_rotary_dim")
         << QByteArray(R"({"model_type":"gptj","n_embd":4096,"n_head":16,"n_positions":2048,"rotary_dim":64})") << r;
     // v5 nested per layer type: the full-attention parameters.
@@ -386,6 +393,58 @@ void TestModelConfig::families_data() {
                           << Method::Learned << 768 << 12 << 512.0;
 }
 
+// The family table (ui/io/families.h): one row per model_type, each naming its modeling file;
+// the scheme, masking and layout the conventions (0.4) state for the families named there.
+void TestModelConfig::familyTable() {
+    QSet<QString> seen;
+    for (const Family& f : poslab::ui::families()) {
+        const QString type = QString::fromUtf8(f.modelType.data(), qsizetype(f.modelType.size()));
+        QVERIFY2(!seen.contains(type), qPrintable(type));
+        seen.insert(type);
+        QCOMPARE(findFamily(f.modelType), &f);
+        const QString source = QString::fromUtf8(f.source.data(), qsizetype(f.source.size()));
+        QVERIFY2(source.startsWith(QStringLiteral("models/")) && source.endsWith(QStringLiteral(".py")), qPrintable(source));
+    }
+    QVERIFY(seen.size() >= 40);
+    QCOMPARE(findFamily("gemma3_text"), findFamily("gemma3"));
+    QVERIFY(findFamily("no_such_model") == nullptr);
+    QCOMPARE(&llamaStyleFamily(), findFamily("llama"));
+    QCOMPARE(findFamily("cohere")->layout, RopeLayout::Interleaved);
+    QCOMPARE(findFamily("deepseek_v2")->layout, RopeLayout::Interleaved);
+    QCOMPARE(findFamily("gptj")->layout, RopeLayout::Interleaved);
+    QCOMPARE(findFamily("llama")->layout, RopeLayout::Half);
+    QCOMPARE(findFamily("gemma2")->scale, FamilyScale::QueryPreAttnScalar);
+    QVERIFY(findFamily("gemma2")->softcapKey == "attn_logit_softcapping");
+    QVERIFY(findFamily("gemma3")->softcapKey.empty());   // stored but not applied
+    QVERIFY(!findFamily("bert")->causal);
+    QVERIFY(!findFamily("modernbert")->causal);
+    QVERIFY(findFamily("gpt2")->causal);
+    QCOMPARE(findFamily("bloom")->scheme, FamilyScheme::Alibi);
+    QCOMPARE(findFamily("ministral3")->queryScale, FamilyQueryScale::Ministral3);
+    QCOMPARE(findFamily("olmo2")->qkNorm, FamilyQkNorm::RmsProjectionBefore);
+}
+
+void TestModelConfig::familyLookup_data() {
+    QTest::addColumn<QString>("architecture");
+    QTest::addColumn<QString>("family");   // "" = none
+    QTest::newRow("Gemma2ForCausalLM") << "Gemma2ForCausalLM" << "gemma2";
+    QTest::newRow("GemmaForCausalLM") << "GemmaForCausalLM" << "gemma";
+    QTest::newRow("BertForMaskedLM") << "BertForMaskedLM" << "bert";
+    QTest::newRow("BertModel") << "BertModel" << "bert";
+    QTest::newRow("XLMRobertaModel") << "XLMRobertaModel" << "xlm-roberta";
+    QTest::newRow("GPT2LMHeadModel") << "GPT2LMHeadModel" << "gpt2";
+    QTest::newRow("Qwen2MoeForCausalLM") << "Qwen2MoeForCausalLM" << "qwen2_moe";
+    QTest::newRow("TransfoXLLMHeadModel") << "TransfoXLLMHeadModel" << "";
+    QTest::newRow("Gemma3nForCausalLM") << "Gemma3nForCausalLM" << "";
+}
+
+void TestModelConfig::familyLookup() {
+    QFETCH(QString, architecture);
+    QFETCH(QString, family);
+    const Family* f = familyOfArchitecture(architecture.toStdString());
+    QCOMPARE(f ? QString::fromUtf8(f->modelType.data(), qsizetype(f->modelType.size())) : QString(), family);
+}
+
 void TestModelConfig::families() {
     QFETCH(QByteArray, json);
     QFETCH(Method, method);
@@ -422,9 +481,9 @@ void TestModelConfig::badValues_data() {
     QTest::newRow("theta_one_in_block")
         << QByteArray(R"({"head_dim":16,"rope_parameters":{"rope_type":"default","rope_theta":1}})")
         << "rope_parameters.rope_theta must be a number in (1, 1e12], got 1";
-    QTest::newRow("head_dim_odd") << QByteArray(R"({"head_dim":15})") << "head_dim must be an even integer from 2 to 65536 (the rope head dimension), got 15";
+    QTest::newRow("head_dim_odd") << QByteArray(R"({"model_type":"llama","head_dim":15})") << "head_dim must be an even integer from 2 to 65536 (the rope head dimension), got 15";
     QTest::newRow("max_pos_fraction")
-        << QByteArray(R"({"head_dim":16,"max_position_embeddings":20.5})")
+        << QByteArray(R"({"model_type":"llama","head_dim":16,"max_position_embeddings":20.5})")
         << "max_position_embeddings must be an integer from 1 to 1099511627776, got 20.5";
     QTest::newRow("unknown_type")
         << QByteArray(R"({"head_dim":16,"max_position_embeddings":20,"rope_scaling":{"type":"ntk-by-parts"}})")
@@ -444,7 +503,7 @@ void TestModelConfig::badValues_data() {
     QTest::newRow("longrope_entry_string")
         << QByteArray(R"({"head_dim":8,"max_position_embeddings":20,"rope_scaling":{"type":"longrope","short_factor":[1,"x",1,1],"long_factor":[1,1,1,1]}})")
         << "rope_scaling.short_factor must be a list of numbers, each from 1e-6 to 1e6 (at most 32768), got \"x\" at entry 1";
-    QTest::newRow("no_head_dim") << QByteArray(R"({"max_position_embeddings":20})")
+    QTest::newRow("no_head_dim") << QByteArray(R"({"model_type":"llama","max_position_embeddings":20})")
                                  << "head_dim is missing, and so is hidden_size or num_attention_heads";
     QTest::newRow("heads_zero") << QByteArray(R"({"hidden_size":64,"num_attention_heads":0})")
                                 << "num_attention_heads must be an integer from 1 to 65536, got 0";

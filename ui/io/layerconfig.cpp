@@ -1,6 +1,7 @@
 #include "ui/io/layerconfig.h"
 
 #include "core/layers.h"
+#include "ui/io/families.h"
 #include "ui/io/gguf.h"
 
 #include <QJsonArray>
@@ -83,6 +84,14 @@ void dropRopeKeys(QJsonObject& c) {
 
 }  // namespace
 
+bool isPerLayerTypeBlock(const QJsonObject& block) {
+    if (block.isEmpty()) return false;
+    for (const QString& k : block.keys())
+        if (k != QLatin1String("full_attention") && k != QLatin1String("sliding_attention") && k != QLatin1String("chunked_attention"))
+            return false;
+    return true;
+}
+
 QJsonObject textConfigObject(const QJsonObject& top) {
     const QJsonValue t = top.value(QLatin1String("text_config"));
     if (!t.isObject()) return top;
@@ -110,6 +119,8 @@ QJsonObject withFamilyDefaults(const QJsonObject& o) {
         {"cohere2", "max_position_embeddings", 8192},
         {"smollm3", "num_hidden_layers", 36}, {"smollm3", "max_position_embeddings", 32768},
         {"modernbert", "num_hidden_layers", 22}, {"modernbert", "max_position_embeddings", 8192},
+        // MistralConfig / MinistralConfig: sliding_window 4096 when the file has no such key.
+        {"mistral", "sliding_window", 4096}, {"ministral", "sliding_window", 4096},
     };
     QJsonObject out = o;
     const QString family = familyOf(o);
@@ -128,6 +139,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
                                                             : nullptr;
     try {
         const QString family = familyOf(o);
+        const Family* fam = findFamily(family.toStdString());
         if (!layersKey) {
             if (present(o, "layer_types")) bad(QStringLiteral("num_hidden_layers"), "the number of layers (layer_types is given)", "nothing");
             return std::nullopt;
@@ -210,8 +222,20 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
             const std::int64_t every = integerOr(o, "global_attn_every_n_layers", 1, 4096, 3);
             for (std::size_t i = 0; i < un; ++i)
                 types[i] = static_cast<std::int64_t>(i) % every == 0 ? LayerType::Full : LayerType::Sliding;
-        } else if ((family == QLatin1String("mistral") || family == QLatin1String("mixtral")) && present(o, "sliding_window")) {
+        } else if (fam && fam->windows == FamilyWindows::EveryLayerIfSet && present(o, "sliding_window")) {
+            // Mistral, Mixtral, Ministral, Phi-3, Starcoder2: sliding_window on every layer (null: none).
             std::fill(types.begin(), types.end(), LayerType::Sliding);
+        } else if (fam && fam->windows == FamilyWindows::Qwen2) {
+            // configuration_qwen2.py: sliding_window only with use_sliding_window, on layers >= max_window_layers.
+            if (truthy(val(o, "use_sliding_window")) && present(o, "sliding_window")) {
+                const std::int64_t from = integerOr(o, "max_window_layers", 0, 1e9, 28);
+                for (std::size_t i = 0; i < un; ++i)
+                    types[i] = static_cast<std::int64_t>(i) >= from ? LayerType::Sliding : LayerType::Full;
+            }
+        } else if (fam && fam->windows == FamilyWindows::Gemma2Even) {
+            // configuration_gemma2.py: sliding if (i + 1) % 2 else full (even layers slide).
+            if (!o.contains(QLatin1String("sliding_window")) || present(o, "sliding_window"))
+                for (std::size_t i = 0; i < un; ++i) types[i] = (i + 1) % 2 ? LayerType::Sliding : LayerType::Full;
         }
         if (family == QLatin1String("cohere2") || family == QLatin1String("exaone4")) {
             const bool anySliding = std::find(types.begin(), types.end(), LayerType::Sliding) != types.end();
@@ -227,7 +251,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
             const char* wk = family == QLatin1String("modernbert") ? "local_attention" : "sliding_window";
             std::optional<std::int64_t> def;
             if (family == QLatin1String("gemma3") || family == QLatin1String("cohere2") || family == QLatin1String("exaone4") ||
-                family == QLatin1String("olmo3"))
+                family == QLatin1String("olmo3") || family == QLatin1String("gemma2"))
                 def = 4096;
             if (family == QLatin1String("gpt_oss") || family == QLatin1String("modernbert")) def = 128;
             if (present(o, wk)) {
@@ -265,22 +289,26 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
                 m.qk_norm_rope_only = true;
                 m.norm_eps = number(o, "rms_norm_eps", 0, 1, 1e-5);
             }
-        } else if (family == QLatin1String("gemma3") || family == QLatin1String("qwen3") || family == QLatin1String("qwen3_moe")) {
+        } else if (fam && fam->qkNorm == FamilyQkNorm::RmsPerHeadBefore) {
+            // Gemma 3, Qwen3, EXAONE 4: q_norm/k_norm = RMSNorm(head_dim) before RoPE.
             m.qk_norm = QkNorm::Before;
             m.norm_eps = number(o, "rms_norm_eps", 0, 1, 1e-6);
         }
-        if (family == QLatin1String("gemma3")) {
+        if (fam && fam->scale == FamilyScale::QueryPreAttnScalar) {
             const double q = number(o, "query_pre_attn_scalar", 1e-12, 1e12, 256);
             m.softmax_scale = 1.0 / std::sqrt(q);
         }
-        if (family == QLatin1String("deepseek_v3")) {
+        if (fam && fam->scale == FamilyScale::AttentionMultiplier)
+            m.softmax_scale = number(o, "attention_multiplier", 1e-12, 1e6, 1.0);   // Granite: scaling = attention_multiplier
+        if (fam && fam->scale == FamilyScale::DeepseekMscale) {
+            // yarn_apply_mscale: qk_head_dim**-0.5, times mscale² when rope_type != default and
+            // mscale_all_dim is truthy; yarn_get_mscale is 1 for a factor <= 1 (math.log, double).
             const double qk = static_cast<double>(integerOr(o, "qk_nope_head_dim", 0, 65536, 128) +
                                                   integerOr(o, "qk_rope_head_dim", 1, 65536, 64));
             double scale = 1.0 / std::sqrt(qk);
             const RopeParams& r = out.params.rope;
-            if (r.scaling != RopeScaling::None && r.mscale_all_dim && *r.mscale_all_dim != 0 && r.factor) {
-                const double l = static_cast<double>(std::log(static_cast<float>(*r.factor)));   // torch.log of a float32 tensor
-                const double ms = 0.1 * *r.mscale_all_dim * l + 1.0;
+            if (r.scaling != RopeScaling::None && r.mscale_all_dim && *r.mscale_all_dim != 0 && r.factor && *r.factor > 1) {
+                const double ms = 0.1 * *r.mscale_all_dim * std::log(*r.factor) + 1.0;
                 scale = scale * ms * ms;
             }
             m.softmax_scale = scale;
@@ -302,8 +330,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
         };
         const QJsonValue rpv = val(o, "rope_parameters");
         const QJsonObject rpo = rpv.toObject();
-        const bool nested = rpv.isObject() && !rpo.isEmpty() && !rpo.contains(QLatin1String("rope_type")) &&
-                            !rpo.contains(QLatin1String("type")) && !rpo.contains(QLatin1String("rope_theta"));
+        const bool nested = rpv.isObject() && isPerLayerTypeBlock(rpo);
         const std::pair<LayerType, RopeParams LayerPattern::*> slots[] = {
             {LayerType::Full, &LayerPattern::rope_full}, {LayerType::Sliding, &LayerPattern::rope_sliding},
             {LayerType::Chunked, &LayerPattern::rope_chunked}};
@@ -352,11 +379,10 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
             c.insert(QStringLiteral("rope_theta"), family == QLatin1String("llama4") ? 5e5 : 2e6);
             m.rope_full = m.rope_sliding = m.rope_chunked = perType(c, {});
         }
-        // Llama 4 (complex freqs_cis over pairs 2i, 2i+1) and Cohere2 (repeat_interleave) rotate
-        // interleaved pairs.
-        // DeepSeek-V3's rope_interleave defaults to true (configuration_deepseek_v3.py).
-        const bool interleaved = family == QLatin1String("llama4") || family == QLatin1String("cohere2") ||
-                                 (family == QLatin1String("deepseek_v3") && (!present(o, "rope_interleave") || truthy(val(o, "rope_interleave"))));
+        // The family table's layout (families.h); DeepSeek-V3 rotates interleaved pairs only with
+        // rope_interleave (default true).
+        const bool interleaved = fam && fam->layout == RopeLayout::Interleaved &&
+                                 (family != QLatin1String("deepseek_v3") || !present(o, "rope_interleave") || truthy(val(o, "rope_interleave")));
         for (RopeParams* r : {&m.rope_full, &m.rope_sliding, &m.rope_chunked}) {
             r->head_dim = out.params.dim;
             r->precision = out.params.precision;

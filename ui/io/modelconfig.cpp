@@ -1,6 +1,7 @@
 #include "ui/io/modelconfig.h"
 
 #include "core/param.h"
+#include "ui/io/configreport.h"
 #include "ui/io/gguf.h"
 #include "ui/io/layerconfig.h"
 
@@ -135,8 +136,6 @@ QJsonValue firstOf(const QJsonObject& o, std::initializer_list<const char*> name
     return QJsonValue();
 }
 
-const char* const kLearnedTypes[] = {"gpt2", "bert", "roberta", "distilbert", "xlm-roberta", "electra", "albert",
-                                     "opt", "gpt_bigcode", "camembert", "bart", "mbart", "whisper", "gpt_neo"};
 const char* const kRopeKeys[] = {"rope_parameters", "rope_scaling", "rope_theta", "partial_rotary_factor",
                                  "rotary_pct", "rotary_emb_base", "rotary_dim", "qk_rope_head_dim"};
 
@@ -213,8 +212,7 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
         block = v.toObject();
         blockName = QStringLiteral("rope_parameters");
         // Per layer type ({"full_attention": {...}, "sliding_attention": {...}}): the full one.
-        if (!block.isEmpty() && !block.contains(QLatin1String("rope_type")) && !block.contains(QLatin1String("type")) &&
-            !block.contains(QLatin1String("rope_theta"))) {
+        if (isPerLayerTypeBlock(block)) {
             const QString layer = block.contains(QLatin1String("full_attention")) ? QStringLiteral("full_attention") : block.keys().front();
             const QJsonValue inner = block.value(layer);
             blockName += "." + printableText(layer.toStdString());
@@ -232,13 +230,31 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
     auto blockValue = [&](const char* k) { return block.value(QLatin1String(k)); };
     auto blockKey = [&](const char* k) { return pre + QString::fromLatin1(k); };
 
-    // rope_type (`type` in v4 rope_scaling).
+    // rope_type (`type` in v4 rope_scaling). A block without a type (or with a null one) that holds
+    // more than θ and the partial factor is refused: dropping its scaling would draw plain RoPE.
     QString type = QStringLiteral("default");
     QString typeKey;
+    const char* const kValidTypes = "one of default, linear, dynamic, yarn, longrope, llama3";
+    for (const char* k : {"rope_type", "type"})
+        if (block.contains(QLatin1String(k)) && block.value(QLatin1String(k)).isNull()) bad(pre + QLatin1String(k), kValidTypes, "null");
     const QJsonValue t = firstOf(block, {"rope_type", "type"}, typeKey);
     if (!t.isUndefined() && !t.isNull()) {
-        if (!t.isString()) bad(pre + typeKey, "one of default, linear, dynamic, yarn, longrope, llama3", describe(t));
+        if (!t.isString()) bad(pre + typeKey, kValidTypes, describe(t));
         type = t.toString();
+        // Phi-3's older names (`"type": "su"`; "yarn" spelled in `type` is read as it is).
+        if (type == QLatin1String("su")) {
+            type = QStringLiteral("longrope");
+            out.report.used[blockName.section(QLatin1Char('.'), 0, 0)] = QStringLiteral("type su read as longrope (its older name); ");
+        }
+    } else if (!block.isEmpty()) {
+        QStringList scalingKeys;
+        for (const QString& k : block.keys())
+            if (k != QLatin1String("rope_theta") && k != QLatin1String("partial_rotary_factor")) scalingKeys << printableText(k.toStdString(), 40);
+        if (!scalingKeys.isEmpty())
+            bad(pre + QStringLiteral("rope_type"),
+                std::string(kValidTypes) + " (the block has " + scalingKeys.join(QStringLiteral(", ")).toStdString() +
+                    ": a scaling without its type)",
+                "nothing");
     }
     static const std::map<QString, RopeScaling> kTypes = {
         {QStringLiteral("default"), RopeScaling::None}, {QStringLiteral("linear"), RopeScaling::Linear},
@@ -342,17 +358,48 @@ ModelConfigResult parseHfObject(const QJsonObject& o, bool layers) {
         const QJsonObject attn = o.value(QLatin1String("attn_config")).toObject();
         bool hasRope = false;
         for (const char* k : kRopeKeys) hasRope = hasRope || present(o, k);
-        bool learnedType = false;
-        for (const char* k : kLearnedTypes) learnedType = learnedType || out.modelType == QLatin1String(k);
-        if (out.modelType == QLatin1String("bloom") || out.modelType == QLatin1String("mpt") ||
-            attn.value(QLatin1String("alibi")).toBool(false))
+        QString via;
+        const Family* family = familyFor(o, &via);
+        const QString name = out.modelType.isEmpty() ? via : out.modelType;
+        // Keys that show a scheme other than RoPE are read as that scheme, or refused; never RoPE.
+        if (present(o, "position_embedding_type")) {
+            const QJsonValue pe = o.value(QLatin1String("position_embedding_type"));
+            // absolute (BERT's learned positions), rope / rotary / rope_gptj (Cohere2: RoPE).
+            if (!pe.isString() || (pe.toString() != QLatin1String("absolute") && !pe.toString().startsWith(QLatin1String("rope")) &&
+                                   !pe.toString().startsWith(QLatin1String("rotary"))))
+                bad(QStringLiteral("position_embedding_type"),
+                    "absolute (learned positions) or a RoPE kind: PosLab does not model relative_key / relative_key_query "
+                    "position embeddings",
+                    describe(pe));
+        }
+        const bool learnedKeys = present(o, "n_positions") ||
+                                 o.value(QLatin1String("position_embedding_type")).toString() == QLatin1String("absolute");
+        if (truthy(o.value(QLatin1String("alibi"))) || attn.value(QLatin1String("alibi")).toBool(false) ||
+            (family && family->scheme == FamilyScheme::Alibi)) {
             readAlibi(o, s, out, r);
-        else if (present(o, "relative_attention_num_buckets"))
+        } else if (present(o, "relative_attention_num_buckets") || (family && family->scheme == FamilyScheme::T5)) {
+            if (!present(o, "relative_attention_num_buckets"))
+                throw ConfigError{QStringLiteral("relative_attention_num_buckets is missing (model_type ") + name +
+                                  QStringLiteral(" uses T5 relative buckets)")};
             readT5(o, s, out, r);
-        else if (!hasRope && (learnedType || present(o, "n_positions")))
+        } else if (family && family->scheme == FamilyScheme::Learned) {
             readLearned(o, s, out, r);
-        else
+        } else if (family || hasRope) {
             readRope(o, s, out, r);
+        } else if (learnedKeys) {
+            // An unknown family whose keys show learned absolute positions.
+            readLearned(o, s, out, r);
+        } else {
+            const char* what = present(o, "clamp_len") || present(o, "mem_len")
+                                   ? " (its keys clamp_len / mem_len are Transformer-XL's relative positions with memory: "
+                                     "give --method transformer-xl instead)"
+                                   : present(o, "max_source_positions") ? " (an encoder-decoder with sinusoidal and learned positions)" : "";
+            throw ConfigError{(name.isEmpty() ? QStringLiteral("the file names no model_type or architectures")
+                                              : QStringLiteral("model_type ") + name + QStringLiteral(" is not a family PosLab reads")) +
+                              QStringLiteral(", and it has no RoPE key (rope_theta, rope_parameters, rope_scaling): its positional "
+                                             "scheme is not modelled") +
+                              QString::fromLatin1(what)};
+        }
         // Cross-field rules (list lengths, rotary_dim vs partial factor, ...): the core's
         // validate(), its field named by the file's key.
         if (auto e = out.params.validate()) {
@@ -381,7 +428,11 @@ ModelConfigResult parseHfConfig(const QByteArray& json) {
         return {std::nullopt, QStringLiteral("not a JSON config (") + perr.errorString() + QStringLiteral(" at byte ") +
                                   QString::number(perr.offset) + ")"};
     if (!doc.isObject()) return {std::nullopt, QStringLiteral("not a config.json (the top level is not an object)")};
-    return parseHfObject(withFamilyDefaults(textConfigObject(doc.object())), true);
+    const QJsonObject top = doc.object();
+    const QJsonObject read = withFamilyDefaults(textConfigObject(top));
+    ModelConfigResult r = parseHfObject(read, true);
+    if (r.config) finishHfConfig(top, read, *r.config);
+    return r;
 }
 
 namespace {
@@ -538,7 +589,9 @@ ModelConfigResult configFromGguf(const GgufMetadata& m) {
 ModelConfigResult parseGgufConfig(const char* data, std::size_t size) {
     const GgufResult g = parseGgufMetadata(data, size);
     if (!g.meta) return {std::nullopt, g.error};
-    return configFromGguf(*g.meta);
+    ModelConfigResult r = configFromGguf(*g.meta);
+    if (r.config) finishGgufConfig(*g.meta, *r.config);
+    return r;
 }
 
 ModelConfigResult readModelConfigFile(const QString& path) {
@@ -549,7 +602,9 @@ ModelConfigResult readModelConfigFile(const QString& path) {
         f.close();
         const GgufResult g = readGgufMetadata(path);
         if (!g.meta) return {std::nullopt, g.error};
-        return configFromGguf(*g.meta);
+        ModelConfigResult r = configFromGguf(*g.meta);
+        if (r.config) finishGgufConfig(*g.meta, *r.config);
+        return r;
     }
     // A config.json is small; refuse to read something huge as one.
     constexpr qint64 kMaxJson = qint64{64} << 20;

@@ -41,14 +41,34 @@
 
 namespace poslab::ui {
 
+// What a config.json's reading did with each of its keys (spec/cli.md "compute config"): every
+// top-level key (and text_config's, as "text_config.KEY", when the text model is read) is in
+// exactly one of used (what it set), ignored (why) and notModelled (what it would do); entries
+// named "KEY.PART" in notModelled say what part of a used key the product does not draw.
+// defaults: parameters taken because the file has no key for them. GGUF: its metadata keys.
+struct ConfigReport {
+    QString family;        // the family table's row the file was read as (ui/io/families.h)
+    QString source;        // that row's modeling file
+    std::map<QString, QString> used, ignored, notModelled, defaults;
+    QStringList warnings;  // e.g. an unknown model_type read as a Llama-style decoder
+};
+
 struct ModelFileConfig {
     ScoreParams params;                          // method, dim and the method's own parameters
+                                                 // (params.causal: the model's own masking)
     int heads = 1;                               // attention heads of the model
     std::optional<std::int64_t> contextLength;   // max_position_embeddings / context_length
     QString modelType;                           // "llama", "bloom", GGUF general.architecture, ...
     // scoreParamTable() path ("rope.factor", "dim") → the file's key it came from
     // ("rope_scaling.factor", "llama.rope.freq_base").
     std::map<std::string, QString> fromFile;
+    // What the family's attention does beyond the scene's parameters (compute layers reports
+    // them; the report lists them under not_modelled): Gemma 2's logit soft-cap, Ministral 3's
+    // query scaling [N, β] (q ×= 1 + β·ln(1 + ⌊p/N⌋)).
+    std::optional<double> softcap;
+    std::int64_t layerCount = 0;                 // num_hidden_layers (n_layer, num_layers; GGUF block_count), 0 = unknown
+    std::vector<double> queryScaling;
+    ConfigReport report;
     // The file's keys that set something, sorted.
     QStringList keys() const;
 };

@@ -414,6 +414,35 @@ void ParameterPanel::applyLook(const QString& themeName, double fontScale) {
     Q_EMIT lookChanged();
 }
 
+// The model note under the preset selector: what was read (the family, the keys used), what is
+// not modelled, and a warning line whenever something is not modelled or was guessed.
+QString ParameterPanel::modelFileNote(const ModelFileConfig& config, const QString& fileName) const {
+    const ConfigReport& r = config.report;
+    QStringList lines;
+    lines << tr("From %1 (%2): read as %3, %4.")
+                 .arg(fileName, config.modelType.isEmpty() ? tr("model") : config.modelType,
+                      r.family.isEmpty() ? tr("an unknown family") : r.family,
+                      config.params.causal ? tr("causal decoder") : tr("bidirectional encoder"));
+    // The keys that set a parameter (rope_scaling.factor, ...), then the other keys the report
+    // says were used (the layer pattern's, the scale's, ...).
+    QStringList read = config.keys();
+    for (const auto& [k, what] : r.used) {
+        bool covered = false;
+        for (const QString& e : read) covered = covered || e == k || e.startsWith(k + QLatin1Char('.'));
+        if (!covered) read << k;
+    }
+    read.sort();
+    if (!read.isEmpty()) lines << tr("Read: %1.").arg(read.join(QStringLiteral(", ")));
+    QStringList notModelled;
+    for (const auto& [k, v] : r.notModelled) notModelled << tr("%1 (%2)").arg(k, v);
+    if (!notModelled.isEmpty()) lines << tr("Not modelled: %1.").arg(notModelled.join(QStringLiteral("; ")));
+    for (const QString& w : r.warnings) lines << tr("Warning: %1.").arg(w);
+    if (!notModelled.isEmpty())
+        lines << tr("Warning: %n part(s) of this model's attention are not drawn; the views differ from the model there.", "",
+                    static_cast<int>(notModelled.size()));
+    return lines.join(QLatin1Char('\n'));
+}
+
 void ParameterPanel::applyModelConfig(const ModelFileConfig& config, const QString& fileName) {
     SceneParams s = scene_->committed();   // not an animation's frame
     auto& c = s.methods[static_cast<std::size_t>(scene_->activeConfig())];
@@ -421,9 +450,10 @@ void ParameterPanel::applyModelConfig(const ModelFileConfig& config, const QStri
     c.label = fileName;
     s.presetKey.clear();
     s.head = std::clamp(s.head, 0, std::max(1, config.heads) - 1);
+    // The model's own masking: a decoder's scene is causal, an encoder's bidirectional.
+    s.view.causal = config.params.causal;
     fileParams_ = config.params;
-    fileNote_ = tr("From %1 (%2): %3").arg(fileName, config.modelType.isEmpty() ? tr("model") : config.modelType,
-                                           config.keys().join(QStringLiteral(", ")));
+    fileNote_ = modelFileNote(config, fileName);
     scene_->apply(tr("Open model configuration %1").arg(fileName), s);
 }
 

@@ -92,6 +92,7 @@ private:
     QLineEdit* label_ = nullptr;
     QString labelShown_;
     QComboBox* preset_ = nullptr;
+    QString modelFileNote(const ModelFileConfig& config, const QString& fileName) const;
     QLabel* presetNote_ = nullptr;
     // The last model configuration file applied: its parameters and the note shown for them.
     std::optional<ScoreParams> fileParams_;

@@ -1,0 +1,432 @@
+#include "ui/io/configreport.h"
+
+#include "core/layers.h"
+#include "ui/io/gguf.h"
+
+#include <QJsonArray>
+#include <QJsonValue>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+namespace poslab::ui {
+
+namespace {
+
+bool present(const QJsonObject& o, const QString& key) { return o.contains(key) && !o.value(key).isNull(); }
+
+bool truthy(const QJsonValue& v) {
+    if (v.isNull() || v.isUndefined()) return false;
+    if (v.isBool()) return v.toBool();
+    if (v.isDouble()) return v.toDouble() != 0.0;
+    if (v.isString()) return !v.toString().isEmpty();
+    if (v.isArray()) return !v.toArray().isEmpty();
+    if (v.isObject()) return !v.toObject().isEmpty();
+    return true;
+}
+
+QString num(double x) { return QString::fromStdString(formatNumber(x)); }
+
+// "Base θ = 500000" for a parameter path of scoreParamTable().
+QString describePath(const ScoreParams& p, const std::string& path) {
+    const Param<ScoreParams>* param = findParam(scoreParamTable(), path);
+    if (!param) return QString::fromStdString(path);
+    const std::string label = param->info.label.empty() ? std::string(param->info.name) : std::string(param->info.label);
+    std::string value = formatParamValue(param->info, param->get(p));
+    if (value.size() > 60) value = value.substr(0, 57) + "…";
+    return QString::fromStdString(label + " = " + value);
+}
+
+// Why a key no family reads is not positional, by its name.
+std::optional<QString> notPositional(const QString& k) {
+    struct Rule {
+        const char* key;
+        const char* why;
+    };
+    static const Rule kExact[] = {
+        {"vocab_size", "vocabulary size"}, {"intermediate_size", "MLP width"}, {"ffn_dim", "MLP width"}, {"n_inner", "MLP width"},
+        {"hidden_act", "MLP activation"}, {"hidden_activation", "MLP activation"}, {"activation_function", "MLP activation"},
+        {"initializer_range", "weight initialisation"}, {"init_std", "weight initialisation"},
+        {"tie_word_embeddings", "embedding tying"}, {"torch_dtype", "the weights' dtype"}, {"dtype", "the weights' dtype"},
+        {"transformers_version", "the writer's version"}, {"use_cache", "KV cache at inference"},
+        {"attention_bias", "projection biases"}, {"mlp_bias", "projection biases"}, {"bias", "projection biases"},
+        {"pretraining_tp", "tensor parallelism"}, {"num_key_value_heads", "grouped-query attention: heads share keys; the scene shows one head"},
+        {"n_head_kv", "grouped-query attention: heads share keys; the scene shows one head"},
+        {"num_kv_heads", "grouped-query attention: heads share keys; the scene shows one head"},
+        {"multi_query", "multi-query attention: heads share keys; the scene shows one head"},
+        {"quantization_config", "weight quantisation"}, {"_name_or_path", "where the file came from"}, {"auto_map", "custom code classes"},
+        {"cache_implementation", "KV cache at inference"}, {"logit_scale", "scales the output logits, not the attention scores"},
+        {"final_logit_softcapping", "soft-caps the output logits, not the attention scores"},
+        {"task_specific_params", "generation settings"}, {"id2label", "classification labels"}, {"label2id", "classification labels"},
+        {"problem_type", "classification head"}, {"type_vocab_size", "segment (token type) embeddings"},
+        {"embedding_size", "embedding width"}, {"parallel_attn", "block layout (parallel attention and MLP)"},
+        {"new_decoder_architecture", "block layout"}, {"use_parallel_residual", "block layout"}, {"layer_norm_type", "layer norms"},
+        {"kv_lora_rank", "low-rank key/value projection"}, {"q_lora_rank", "low-rank query projection"},
+        {"v_head_dim", "value head width"}, {"scale_attn_weights", "GPT-2 scales scores by head_dim^-1/2 (the scene's default)"},
+        {"tie_embeddings", "embedding tying"}, {"head_dim_v", "value head width"}, {"num_nextn_predict_layers", "multi-token prediction"},
+        {"first_k_dense_replace", "dense and expert layers"}, {"topk_method", "expert routing"}, {"scoring_func", "expert routing"},
+        {"norm_topk_prob", "expert routing"}, {"ep_size", "expert parallelism"}, {"routed_scaling_factor", "expert routing"},
+        {"aux_loss_alpha", "expert routing loss"}, {"seq_aux", "expert routing loss"}, {"topk_group", "expert routing"},
+        {"n_group", "expert routing"}, {"output_router_logits", "expert routing"}, {"decoder_sparse_step", "expert layers"},
+        {"mlp_only_layers", "expert layers"}, {"residual_dropout", "dropout"}, {"embedding_dropout", "dropout"},
+        {"clip_qkv", "clips the q/k/v projections' values (not positional)"}, {"max_window_layers", "unused: no layer slides"},
+        {"is_encoder_decoder", "the scene shows the stack the family table names"}, {"is_decoder", "the scene shows the stack the family table names"},
+        {"num_beams", "generation settings"}, {"max_length", "generation settings"}, {"tokenizer_class", "tokenizer"},
+        {"feed_forward_proj", "MLP activation"}, {"dense_act_fn", "MLP activation"}, {"d_ff", "MLP width"},
+        {"num_decoder_layers", "decoder depth"}, {"classifier_dropout", "dropout"}, {"gradient_checkpointing", "training"},
+        {"layernorm_embedding", "layer norms"}, {"scale_embedding", "embedding scale"}, {"use_scaled_rope", "Meta's name for the llama3 scaling (rope_scaling says it)"},
+        {"rope_traditional", "MLX's layout flag (the family table gives the layout)"}, {"embd_pdrop", "dropout"},
+        {"summary_type", "classification head"}, {"summary_use_proj", "classification head"}, {"summary_activation", "classification head"},
+        {"summary_proj_to_labels", "classification head"}, {"summary_first_dropout", "dropout"}, {"n_ctx", "GPT-2's former name of n_positions (n_positions is read)"},
+        {"apply_residual_connection_post_layernorm", "block layout"}, {"slow_but_exact", "BLOOM inference path"},
+        {"offset_alibi", "BLOOM inference path"}, {"pretraining_tp", "tensor parallelism"}, {"skip_bias_add", "block layout"},
+        {"skip_bias_add_qkv", "block layout"}, {"masked_softmax_fusion", "kernel choice"}, {"unk_token_id", "special tokens"},
+        {"attn_implementation", "kernel choice"}, {"_attn_implementation", "kernel choice"}, {"use_flash_attn", "kernel choice"},
+        {"n_embed", "model width"}, {"bias_dropout_fusion", "kernel choice"}, {"learned_pos_emb", "MPT: see attn_config"},
+        {"no_bias", "projection biases"}, {"norm_type", "layer norms"}, {"init_device", "weight initialisation"},
+        {"logit_scale", "scales the output logits"}, {"verbose", "logging"}, {"emb_pdrop", "dropout"}, {"resid_pdrop", "dropout"},
+        {"expansion_ratio", "MLP width"}, {"ffn_config", "MLP"}, {"use_sliding_window", "no layer slides"},
+        {"bos_token_id", "special tokens"}, {"eos_token_id", "special tokens"}, {"pad_token_id", "special tokens"},
+    };
+    for (const Rule& r : kExact)
+        if (k == QLatin1String(r.key)) return QStringLiteral("not positional: ") + QLatin1String(r.why);
+    const QString l = k.toLower();
+    if (l.contains(QLatin1String("dropout")) || l.contains(QLatin1String("pdrop"))) return QStringLiteral("not positional: dropout");
+    if (l.endsWith(QLatin1String("token_id")) || l.endsWith(QLatin1String("token_ids")) || l.endsWith(QLatin1String("token_index")))
+        return QStringLiteral("not positional: special tokens");
+    if (l.contains(QLatin1String("expert")) || l.contains(QLatin1String("moe")) || l.contains(QLatin1String("router")))
+        return QStringLiteral("not positional: mixture of experts");
+    if (l.contains(QLatin1String("norm_eps")) || l.contains(QLatin1String("epsilon")) || l.endsWith(QLatin1String("_eps")))
+        return QStringLiteral("not positional: eps of the layer norms");
+    if (l.contains(QLatin1String("vocab"))) return QStringLiteral("not positional: vocabulary");
+    if (l.contains(QLatin1String("initializer"))) return QStringLiteral("not positional: weight initialisation");
+    return std::nullopt;
+}
+
+const char* const kRopeKeys[] = {"rope_parameters", "rope_scaling", "rope_theta", "partial_rotary_factor", "rotary_pct",
+                                 "rotary_emb_base", "rotary_dim", "original_max_position_embeddings", "rope_interleave"};
+
+}  // namespace
+
+const Family* familyFor(const QJsonObject& o, QString* via) {
+    const QString type = o.value(QLatin1String("model_type")).toString();
+    if (!type.isEmpty()) return findFamily(type.toStdString());
+    const QJsonArray arch = o.value(QLatin1String("architectures")).toArray();
+    if (!arch.isEmpty() && arch[0].isString()) {
+        if (via) *via = printableText(arch[0].toString().toStdString(), 60);
+        return familyOfArchitecture(arch[0].toString().toStdString());
+    }
+    return nullptr;
+}
+
+void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileConfig& out) {
+    ConfigReport& rep = out.report;
+    QString via;
+    const Family* fam = familyFor(read, &via);
+    const Family& f = fam ? *fam : llamaStyleFamily();
+    const bool rope = out.params.method == Method::Rope;
+    const QString name = out.modelType.isEmpty() ? via : out.modelType;
+    rep.family = fam ? QString::fromUtf8(fam->modelType.data(), static_cast<qsizetype>(fam->modelType.size()))
+                     : QStringLiteral("llama (assumed)");
+    rep.source = QString::fromUtf8(f.source.data(), static_cast<qsizetype>(f.source.size()));
+    if (!fam) {
+        const QString who = name.isEmpty() ? QStringLiteral("The file names no model_type")
+                                           : QStringLiteral("model_type %1 is not in PosLab's family table").arg(name);
+        rep.warnings << who + (rope ? QStringLiteral(": read as a Llama-style decoder (causal, RoPE pairs (i, i + r/2), softmax "
+                                                     "scale head_dim^-1/2)")
+                                    : QStringLiteral(": read as a causal decoder with %1")
+                                          .arg(QString::fromUtf8(familySchemeText(out.params.method == Method::Alibi ? FamilyScheme::Alibi
+                                                                                 : out.params.method == Method::T5  ? FamilyScheme::T5
+                                                                                                                     : FamilyScheme::Learned)
+                                                                     .data())));
+    }
+
+    // Causal: the family's own masking (T5: the encoder's stack; an unknown family: a decoder).
+    const bool causal = fam ? fam->causal : out.params.method != Method::T5;
+    out.params.causal = causal;
+    LayerPattern& m = out.params.model;
+    if (!m.empty()) m.bidirectional = !causal;
+    // A config without layers: the family's layout on its one set of RoPE parameters.
+    if (rope && m.empty() && f.layout == RopeLayout::Interleaved &&
+        (f.modelType != "deepseek_v3" || !present(read, QStringLiteral("rope_interleave")) ||
+         truthy(read.value(QLatin1String("rope_interleave")))))
+        out.params.rope.layout = RopeLayout::Interleaved;
+
+    // Gemma 2's soft-cap (class default 50; null switches it off).
+    const QString softcapKey = QString::fromUtf8(f.softcapKey.data(), static_cast<qsizetype>(f.softcapKey.size()));
+    if (!softcapKey.isEmpty()) {
+        if (!read.contains(softcapKey)) {
+            out.softcap = 50.0;
+            rep.defaults[softcapKey] = QStringLiteral("50 (the family's default)");
+        } else if (read.value(softcapKey).isDouble() && read.value(softcapKey).toDouble() > 0) {
+            out.softcap = read.value(softcapKey).toDouble();
+        }
+    }
+    // The RoPE block (v5 rope_parameters, else v4 rope_scaling).
+    const QString blockKey = present(read, QStringLiteral("rope_parameters")) ? QStringLiteral("rope_parameters") : QStringLiteral("rope_scaling");
+    const QJsonObject block = read.value(blockKey).toObject();
+    if (f.queryScale == FamilyQueryScale::Ministral3 && present(block, QStringLiteral("llama_4_scaling_beta"))) {
+        const double beta = block.value(QLatin1String("llama_4_scaling_beta")).toDouble();
+        const double n = present(block, QStringLiteral("original_max_position_embeddings"))
+                             ? block.value(QLatin1String("original_max_position_embeddings")).toDouble()
+                             : static_cast<double>(out.params.rope.max_positions);
+        out.queryScaling = {n, beta};
+    }
+
+    for (const char* k : {"num_hidden_layers", "n_layer", "num_layers"})
+        if (read.value(QLatin1String(k)).isDouble() && read.value(QLatin1String(k)).toDouble() >= 1 &&
+            read.value(QLatin1String(k)).toDouble() <= 4096) {
+            out.layerCount = static_cast<std::int64_t>(read.value(QLatin1String(k)).toDouble());
+            break;
+        }
+
+    // ----- the report -----
+    std::map<QString, QStringList> fromFile;   // top-level key → what it set
+    for (const auto& [path, key] : out.fromFile) {
+        const QString topKey = key.section(QLatin1Char('.'), 0, 0).section(QLatin1Char('['), 0, 0);
+        const QString d = describePath(out.params, path);
+        if (!fromFile[topKey].contains(d)) fromFile[topKey] << d;
+    }
+    const bool hasPattern = !m.empty();
+    const auto types = parseLayerTypes(m.layer_types).value_or(std::vector<LayerType>{});
+    const auto count = [&](LayerType t) { return static_cast<int>(std::count(types.begin(), types.end(), t)); };
+    const QString patternText =
+        hasPattern ? QStringLiteral("%1 layers: %2 full, %3 sliding, %4 chunked")
+                         .arg(types.size())
+                         .arg(count(LayerType::Full))
+                         .arg(count(LayerType::Sliding))
+                         .arg(count(LayerType::Chunked))
+                   : QString();
+    const double scale = scoreScale(out.params.attention, out.params.dim);
+
+    auto classify = [&](const QJsonObject& o, const QString& prefix) {
+        for (const QString& k : o.keys()) {
+            const QString key = prefix + k;
+            const QJsonValue v = o.value(k);
+            const QString pre = rep.used.count(key) ? rep.used[key] : QString();
+            auto use = [&](const QString& what) { rep.used[key] = pre + what; };
+            auto ignore = [&](const QString& why) { rep.ignored[key] = why; };
+            auto notModelled = [&](const QString& what) { rep.notModelled[key] = what; };
+            if (auto it = fromFile.find(k); it != fromFile.end()) {
+                use(it->second.join(QStringLiteral("; ")));
+                continue;
+            }
+            if (k == QLatin1String("model_type")) {
+                if (fam) use(QStringLiteral("family %1 (%2)").arg(rep.family, rep.source));
+                else use(QStringLiteral("not in the family table: read as a Llama-style decoder (see warnings)"));
+            } else if (k == QLatin1String("architectures")) {
+                if (!via.isEmpty() && fam) use(QStringLiteral("family %1 from %2 (no model_type)").arg(rep.family, via));
+                else ignore(QStringLiteral("model classes (the family comes from model_type)"));
+            } else if (k == QLatin1String("text_config") && prefix.isEmpty() && &o == &top && top != read) {
+                use(QStringLiteral("the text model: its keys are listed as text_config.KEY"));
+            } else if (k == QLatin1String("vision_config") || k == QLatin1String("audio_config")) {
+                ignore(QStringLiteral("the %1 encoder: not read (text positions only)").arg(k.section(QLatin1Char('_'), 0, 0)));
+            } else if (k == QLatin1String("num_attention_heads") || k == QLatin1String("n_head") || k == QLatin1String("n_heads") ||
+                       k == QLatin1String("num_heads")) {
+                if (v.isDouble()) use(QStringLiteral("%1 attention heads (the scene shows one)").arg(num(v.toDouble())));
+                else ignore(QStringLiteral("not a number"));
+            } else if (k == QLatin1String("hidden_size") || k == QLatin1String("n_embd") || k == QLatin1String("d_model") ||
+                       k == QLatin1String("n_embed")) {
+                ignore(QStringLiteral("model width: not positional (the head dimension comes from another key)"));
+            } else if (k == QLatin1String("num_hidden_layers") || k == QLatin1String("n_layer") || k == QLatin1String("num_layers")) {
+                if (hasPattern) use(patternText);
+                else ignore(QStringLiteral("every layer applies the same positional scheme"));
+            } else if (k == QLatin1String("sliding_window") || k == QLatin1String("local_attention")) {
+                if (m.window && count(LayerType::Sliding) > 0)
+                    use(QStringLiteral("window %1 on the sliding layers (%2)").arg(*m.window).arg(causal ? QStringLiteral("key j seen iff i − W < j ≤ i") : QStringLiteral("|i − j| ≤ ⌊W/2⌋")));
+                else if (v.isNull()) ignore(QStringLiteral("null: no window"));
+                else if (f.windows == FamilyWindows::Qwen2) ignore(QStringLiteral("use_sliding_window is false: no layer slides"));
+                else if (!rope) notModelled(QStringLiteral("a sliding window (the %1 scene draws full attention)").arg(QString::fromUtf8(familySchemeText(f.scheme).data())));
+                else ignore(QStringLiteral("no layer of this family slides"));
+            } else if (k == QLatin1String("use_sliding_window")) {
+                use(truthy(v) && count(LayerType::Sliding) > 0 ? QStringLiteral("true: layers from max_window_layers on slide")
+                                                               : QStringLiteral("false: no layer slides"));
+            } else if (k == QLatin1String("max_window_layers")) {
+                if (count(LayerType::Sliding) > 0) use(QStringLiteral("the first sliding layer: %1").arg(num(v.toDouble())));
+                else ignore(QStringLiteral("no layer slides (use_sliding_window is false)"));
+            } else if (k == QLatin1String("sliding_window_pattern") || k == QLatin1String("global_attn_every_n_layers") ||
+                       k == QLatin1String("no_rope_layer_interval") || k == QLatin1String("nope_layer_interval") ||
+                       k == QLatin1String("attention_chunk_size") || k == QLatin1String("no_rope_layers") ||
+                       k == QLatin1String("layer_types")) {
+                if (hasPattern) use(QStringLiteral("the layer pattern: ") + patternText);
+                else ignore(QStringLiteral("no layer pattern (%1)").arg(rope ? QStringLiteral("no layer count") : QStringLiteral("not a RoPE model")));
+            } else if (k == QLatin1String("rope_local_base_freq") || k == QLatin1String("local_rope_theta")) {
+                if (hasPattern) use(QStringLiteral("RoPE θ of the sliding layers = %1").arg(num(m.rope_sliding.base)));
+                else ignore(QStringLiteral("no layer pattern"));
+            } else if (k == QLatin1String("global_rope_theta")) {
+                if (hasPattern) use(QStringLiteral("RoPE θ of the full layers = %1").arg(num(m.rope_full.base)));
+                else ignore(QStringLiteral("no layer pattern"));
+            } else if (k == QLatin1String("query_pre_attn_scalar")) {
+                if (f.scale == FamilyScale::QueryPreAttnScalar && hasPattern)
+                    use(QStringLiteral("softmax scale = query_pre_attn_scalar^-1/2 = %1").arg(num(scale)));
+                else ignore(QStringLiteral("this family's scale is %1").arg(QString::fromStdString(familyScaleText(f))));
+            } else if (k == QLatin1String("attention_multiplier")) {
+                if (f.scale == FamilyScale::AttentionMultiplier && hasPattern) use(QStringLiteral("softmax scale = %1").arg(num(scale)));
+                else ignore(QStringLiteral("this family's scale is %1").arg(QString::fromStdString(familyScaleText(f))));
+            } else if (k == QLatin1String("qk_nope_head_dim")) {
+                if (f.scale == FamilyScale::DeepseekMscale) {
+                    use(QStringLiteral("softmax scale = (qk_nope_head_dim + qk_rope_head_dim)^-1/2 · mscale² = %1").arg(num(scale)));
+                    rep.notModelled[key + QStringLiteral(".channels")] =
+                        QStringLiteral("each head's %1 unrotated channels add a position-free term to the score; the scene "
+                                       "holds the %2 rotated ones")
+                            .arg(num(v.toDouble()))
+                            .arg(out.params.dim);
+                } else {
+                    ignore(QStringLiteral("not read by this family"));
+                }
+            } else if (k == QLatin1String("rope_interleave")) {
+                use(QStringLiteral("layout %1").arg(out.params.rope.layout == RopeLayout::Interleaved ? QStringLiteral("interleaved (2i, 2i + 1)")
+                                                                                                     : QStringLiteral("half (i, i + r/2)")));
+            } else if (k == QLatin1String("attn_logit_softcapping")) {
+                if (!softcapKey.isEmpty() && out.softcap)
+                    notModelled(QStringLiteral("scores s ↦ %1·tanh(s/%1) before the mask and softmax (%2:201-206); the scene's "
+                                               "scores, decay and heatmap are not capped (compute layers reports softcap)")
+                                    .arg(num(*out.softcap), rep.source));
+                else if (!softcapKey.isEmpty()) ignore(QStringLiteral("null: no soft-cap"));
+                else ignore(QStringLiteral("stored, but this family's attention does not apply it (%1)").arg(rep.source));
+            } else if (k == QLatin1String("attn_temperature_tuning") || k == QLatin1String("floor_scale") || k == QLatin1String("attn_scale")) {
+                if (!m.temperature_tuning.empty())
+                    use(QStringLiteral("temperature tuning of the NoPE layers: floor_scale %1, attn_scale %2")
+                            .arg(num(m.temperature_tuning[0]), num(m.temperature_tuning[1])));
+                else if (f.queryScale == FamilyQueryScale::Llama4Temperature) use(QStringLiteral("off: no temperature tuning"));
+                else ignore(QStringLiteral("not read by this family"));
+            } else if (k == QLatin1String("use_qk_norm") || k == QLatin1String("qk_layernorm")) {
+                if (m.qk_norm != QkNorm::None) use(QStringLiteral("q/k norm %1 RoPE").arg(m.qk_norm == QkNorm::After ? QStringLiteral("after") : QStringLiteral("before")));
+                else if (f.qkNorm == FamilyQkNorm::LayerNormIfKey && truthy(v))
+                    notModelled(QStringLiteral("LayerNorm of q and k (mean removed) before RoPE (%1); the scene does not normalise").arg(rep.source));
+                else if (f.qkNorm == FamilyQkNorm::LayerNormIfKey || f.queryScale == FamilyQueryScale::Llama4Temperature)
+                    use(QStringLiteral("false: no q/k norm"));
+                else ignore(QStringLiteral("not read by this family"));
+            } else if (k == QLatin1String("rms_norm_eps")) {
+                if (m.qk_norm != QkNorm::None) use(QStringLiteral("eps of the q/k norm = %1").arg(num(m.norm_eps)));
+                else if (f.qkNorm == FamilyQkNorm::RmsProjectionBefore)
+                    notModelled(QStringLiteral("q_norm/k_norm: RMSNorm over the whole q and k projections (all heads) before RoPE "
+                                               "(%1); the scene holds one head and does not normalise")
+                                    .arg(rep.source));
+                else ignore(QStringLiteral("not positional: eps of the layer norms"));
+            } else if (k == QLatin1String("alibi")) {
+                if (out.params.method == Method::Alibi) {
+                    use(QStringLiteral("ALiBi"));
+                    if (f.modelType == "falcon")
+                        rep.notModelled[key + QStringLiteral(".scale")] =
+                            QStringLiteral("Falcon multiplies the ALiBi bias by head_dim^-1/2 with the scores "
+                                           "(modeling_falcon.py:405-406); the scene adds it unscaled");
+                } else {
+                    ignore(QStringLiteral("false: RoPE"));
+                }
+            } else if (k == QLatin1String("attn_config")) {
+                const QJsonObject a = v.toObject();
+                use(QStringLiteral("attention: %1").arg(out.params.method == Method::Alibi ? QStringLiteral("ALiBi") : QStringLiteral("see its keys")));
+                if (present(a, QStringLiteral("softmax_scale")))
+                    rep.notModelled[key + QStringLiteral(".softmax_scale")] =
+                        QStringLiteral("scores × %1 instead of head_dim^-1/2; the ALiBi scene keeps head_dim^-1/2").arg(num(a.value(QLatin1String("softmax_scale")).toDouble()));
+            } else if (k == QLatin1String("position_embedding_type")) {
+                use(QStringLiteral("%1 positions").arg(v.toString()));
+            } else if (k == QLatin1String("max_position_embeddings") || k == QLatin1String("n_positions") || k == QLatin1String("max_seq_len") ||
+                       k == QLatin1String("seq_length")) {
+                if (out.contextLength) use(QStringLiteral("context length %1 (the views' training context)").arg(*out.contextLength));
+                else ignore(QStringLiteral("another key gives the context length"));
+            } else if ((k == QLatin1String("attention_types") || k == QLatin1String("window_size")) && f.windows == FamilyWindows::GptNeoLocal) {
+                notModelled(QStringLiteral("local layers see only the last window_size keys (%1:62-72); the learned-position scene draws full attention").arg(rep.source));
+            } else if (k == QLatin1String("pad_token_id") && f.positionOffset == "pad_token_id + 1") {
+                notModelled(QStringLiteral("positions start at row pad_token_id + 1 of the learned table (%1:137); the scene starts at row 0").arg(rep.source));
+            } else if (std::find_if(std::begin(kRopeKeys), std::end(kRopeKeys), [&](const char* r) { return k == QLatin1String(r); }) !=
+                       std::end(kRopeKeys)) {
+                if (v.isNull()) ignore(QStringLiteral("null"));
+                else if (!rope) ignore(QStringLiteral("not a RoPE model (%1)").arg(QString::fromUtf8(familySchemeText(f.scheme).data())));
+                else ignore(QStringLiteral("another key sets it (rope_parameters or the block's own value wins)"));
+            } else if (auto why = notPositional(k)) {
+                ignore(*why);
+            } else {
+                ignore(QStringLiteral("not read by PosLab (no positional or attention meaning known to it)"));
+            }
+        }
+    };
+    classify(top, QString());
+    if (top != read) {
+        // The text model's keys (the family defaults added to it are not the file's keys).
+        QJsonObject inner = top.value(QLatin1String("text_config")).toObject();
+        if (!inner.contains(QLatin1String("model_type")) && read.contains(QLatin1String("model_type")))
+            inner.insert(QStringLiteral("model_type"), read.value(QLatin1String("model_type")));
+        QJsonObject own;
+        for (const QString& k : top.value(QLatin1String("text_config")).toObject().keys()) own.insert(k, inner.value(k));
+        classify(own, QStringLiteral("text_config."));
+    }
+    // Ministral 3's query scaling sits inside the RoPE block (a used key): named as its part.
+    if (!out.queryScaling.empty())
+        rep.notModelled[(top != read ? QStringLiteral("text_config.") : QString()) + blockKey + QStringLiteral(".llama_4_scaling_beta")] =
+            QStringLiteral("queries × 1 + %1·ln(1 + ⌊p/%2⌋) after RoPE (%3:105-107, 146-150); the scene does not scale the "
+                           "queries (compute layers reports query_scale)")
+                .arg(num(out.queryScaling[1]), num(out.queryScaling[0]), rep.source);
+
+    // Defaults taken (the family's class defaults added to `read` are not the file's keys).
+    const QJsonObject textConfig = top.value(QLatin1String("text_config")).toObject();
+    auto fileHas = [&](const QString& k) { return top.contains(k) || (top != read && textConfig.contains(k)); };
+    if (rope) {
+        if (!out.fromFile.count("rope.base")) rep.defaults[QStringLiteral("rope_theta")] = num(hasPattern ? m.rope_full.base : out.params.rope.base);
+        if (!out.fromFile.count("rope.scaling")) rep.defaults[QStringLiteral("rope_type")] = QStringLiteral("default (no scaling)");
+        if (!fileHas(QStringLiteral("head_dim")) && !fileHas(QStringLiteral("qk_rope_head_dim"))) {
+            const QString from = out.fromFile.count("dim") ? out.fromFile.at("dim") : QString();
+            rep.defaults[QStringLiteral("head_dim")] =
+                from.isEmpty() || from == QLatin1String("head_dim") ? QStringLiteral("%1 (the family's default)").arg(out.params.dim)
+                                                                     : QStringLiteral("%1 = %2 / attention heads").arg(out.params.dim).arg(from);
+        }
+        if (!fileHas(QStringLiteral("max_position_embeddings")) && !fileHas(QStringLiteral("n_positions")))
+            rep.defaults[QStringLiteral("max_position_embeddings")] = QString::number(out.params.rope.max_positions);
+        if (hasPattern && !fileHas(QStringLiteral("num_hidden_layers")) && !fileHas(QStringLiteral("n_layer")) &&
+            !fileHas(QStringLiteral("num_layers")))
+            rep.defaults[QStringLiteral("num_hidden_layers")] = QStringLiteral("%1 (the family's default)").arg(types.size());
+        const RopeParams& r = out.params.rope;
+        if (r.scaling == RopeScaling::Yarn) {
+            if (!out.fromFile.count("rope.beta_fast")) rep.defaults[QStringLiteral("beta_fast")] = QStringLiteral("32");
+            if (!out.fromFile.count("rope.beta_slow")) rep.defaults[QStringLiteral("beta_slow")] = QStringLiteral("1");
+        }
+        if ((r.scaling == RopeScaling::Yarn || r.scaling == RopeScaling::LongRope) && !out.fromFile.count("rope.factor"))
+            rep.defaults[QStringLiteral("factor")] = num(r.resolvedFactor()) + QStringLiteral(" = max / original max positions");
+        if ((r.scaling == RopeScaling::Yarn || r.scaling == RopeScaling::LongRope || r.scaling == RopeScaling::Llama3) &&
+            !out.fromFile.count("rope.original_max_positions"))
+            rep.defaults[QStringLiteral("original_max_position_embeddings")] = QString::number(r.max_positions);
+        if (hasPattern && count(LayerType::Sliding) > 0 && m.window && !fileHas(QStringLiteral("sliding_window")) &&
+            !fileHas(QStringLiteral("local_attention")))
+            rep.defaults[QStringLiteral("sliding_window")] = QString::number(*m.window);
+        if (hasPattern && count(LayerType::Chunked) > 0 && !out.fromFile.count("model.chunk") && m.chunk)
+            rep.defaults[QStringLiteral("attention_chunk_size")] = QString::number(*m.chunk);
+        if (hasPattern && !out.fromFile.count("model.layer_types") && !read.contains(QLatin1String("layer_types")))
+            rep.defaults[QStringLiteral("layer_types")] = QStringLiteral("the family's pattern: ") + patternText;
+        if (f.scale == FamilyScale::QueryPreAttnScalar && !read.contains(QLatin1String("query_pre_attn_scalar")))
+            rep.defaults[QStringLiteral("query_pre_attn_scalar")] = QStringLiteral("256");
+    }
+}
+
+void finishGgufConfig(const GgufMetadata& meta, ModelFileConfig& out) {
+    ConfigReport& rep = out.report;
+    const Family* fam = findFamily(out.modelType.toStdString());
+    rep.family = fam ? QString::fromUtf8(fam->modelType.data(), static_cast<qsizetype>(fam->modelType.size())) : out.modelType;
+    rep.source = QStringLiteral("llama.cpp GGUF metadata (general.architecture %1)").arg(out.modelType);
+    out.params.causal = fam ? fam->causal : out.params.method != Method::T5;
+    if (const GgufValue* b = meta.find(out.modelType.toStdString() + ".block_count"))
+        if (auto* x = std::get_if<std::uint64_t>(&b->value); x && *x >= 1 && *x <= 4096) out.layerCount = static_cast<std::int64_t>(*x);
+    if (fam && fam->layout == RopeLayout::Interleaved && out.params.method == Method::Rope) out.params.rope.layout = RopeLayout::Interleaved;
+    std::map<QString, QStringList> fromFile;
+    for (const auto& [path, key] : out.fromFile) {
+        const QString d = describePath(out.params, path);
+        if (!fromFile[key].contains(d)) fromFile[key] << d;
+    }
+    for (const auto& [k, v] : meta.kv) {
+        const QString key = printableText(k, 120);
+        if (auto it = fromFile.find(key); it != fromFile.end()) rep.used[key] = it->second.join(QStringLiteral("; "));
+        else if (k == "general.architecture") rep.used[key] = QStringLiteral("family %1").arg(rep.family);
+        else if (k.rfind("general.", 0) == 0) rep.ignored[key] = QStringLiteral("not positional: the file's description");
+        else if (k.rfind("tokenizer.", 0) == 0) rep.ignored[key] = QStringLiteral("not positional: tokenizer");
+        else if (k.find("attention.head_count") != std::string::npos) rep.used[key] = QStringLiteral("attention heads (the scene shows one)");
+        else if (k.find("rope") != std::string::npos || k.find("sliding_window") != std::string::npos || k.find("softcap") != std::string::npos)
+            rep.notModelled[key] = QStringLiteral("a positional or attention key PosLab's GGUF reader does not apply");
+        else rep.ignored[key] = QStringLiteral("not read by PosLab (no positional meaning known to it)");
+    }
+    if (!meta.ropeFreqs.empty()) rep.used[QStringLiteral("rope_freqs.weight")] = fromFile.count(QStringLiteral("rope_freqs.weight"))
+                                                                                    ? fromFile[QStringLiteral("rope_freqs.weight")].join(QStringLiteral("; "))
+                                                                                    : QStringLiteral("per-pair frequency divisors");
+}
+
+}  // namespace poslab::ui

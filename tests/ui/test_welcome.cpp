@@ -83,6 +83,7 @@ void TestWelcome::lectureOpensItsFirstSlideAndTheDeck() {
     MainWindow w(false);
     auto* t = teachingOf(&w);
     QVERIFY(t->deckDock()->isHidden());
+    const SceneParams look = w.scene()->committed();
     WelcomeDialog d(&w);
     d.show();
     d.lectureButton()->click();
@@ -90,7 +91,10 @@ void TestWelcome::lectureOpensItsFirstSlideAndTheDeck() {
     QVERIFY(!t->deckDock()->isHidden());
     QCOMPARE(t->deckModel()->current(), 0);
     QCOMPARE(t->deck().scenes.front().slide.demo, demoDeck().scenes.front().slide.demo);
-    QVERIFY(w.scene()->committed() == t->deck().scenes.front().scene);
+    // The first slide in the window, in the window's own theme and text size (deck.h withLook).
+    QVERIFY(w.scene()->committed() == withLook(t->deck().scenes.front().scene, look));
+    QCOMPARE(w.scene()->committed().view.theme, look.view.theme);
+    QVERIFY(t->deck().scenes.front() == demoDeck().scenes.front());
 }
 
 void TestWelcome::presentStartsPresentationMode() {

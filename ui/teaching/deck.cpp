@@ -61,12 +61,9 @@ void DeckModel::reset(const Session& deck, bool isSession) {
 
 void DeckModel::onSceneChanged() {
     if (!isSession_ || restoring_) return;
-    // The window's edits go into the slide; the window's look (theme, text size) is the
-    // explorer's and stays out of it.
     SceneParams& slot = deck_.scenes.at(std::size_t(deck_.current)).scene;
-    const SceneParams edited = withLook(scene_->committed(), slot);
-    if (slot == edited) return;
-    slot = edited;
+    if (slot == scene_->committed()) return;
+    slot = scene_->committed();
     Q_EMIT changed();
 }
 

@@ -7,8 +7,8 @@
 //     presenting steps through the deck.
 //   * the session (after the first authoring edit, or when a deck is opened or restored): the
 //     current slide IS the window's scene — an edit in the window edits that slide, and showing
-//     another slide (openSlide) puts its scene in the window. The window keeps its own theme and
-//     text size (withLook): they are the explorer's, not the slide's. Save, autosave and restore carry the
+//     another slide (openSlide) puts its scene in the window. Showing a slide keeps the window's
+//     own theme and text size (withLook): a click in the deck list does not restyle the explorer. Save, autosave and restore carry the
 //     whole deck (sessionactions.h).
 // Every authoring operation is one step on the scene's undo stack (Edit ▸ Undo), and undoing it
 // restores the deck, whether it was the session, and the window's scene as they were. Title and
@@ -23,7 +23,7 @@
 namespace poslab::ui {
 
 // `scene` in the look (theme and text size) of `look`: a slide shown in the window keeps the
-// window's look, and the window's look never goes into a slide.
+// window's look.
 SceneParams withLook(SceneParams scene, const SceneParams& look);
 
 // The title of a duplicate: "<title> (copy)".

@@ -203,9 +203,6 @@ void SessionActions::updateTitle() {
 
 void SessionActions::onSceneChanged() {
     updateTitle();
-    // A deck: its model takes the window's edits into the current slide (deck.h), and
-    // onDeckChanged follows it.
-    if (sessionIsDeck_) return;
     // The window's scene is the session's current one (a preview, an animation frame, is not).
     SceneParams& slot = session_.scenes.at(std::size_t(session_.current)).scene;
     if (slot == window_->scene()->committed()) return;
@@ -252,12 +249,10 @@ void SessionActions::setSession(const Session& session) {
         else if (teaching->deckModel()->isSession()) teaching->deckModel()->reset(demoDeck(), false);
     }
     sessionIsDeck_ = isDeck;
-    SceneParams& slot = session_.scenes.at(std::size_t(session_.current)).scene;
-    // A deck's slide is shown in the window's own theme and text size (deck.h).
-    window_->scene()->setParams(isDeck ? withLook(slot, window_->scene()->committed()) : slot);
+    window_->scene()->setParams(session_.scenes.at(std::size_t(session_.current)).scene);
     adopting_ = false;
     // What the scene holds (setParams completes a scene without configurations).
-    slot = isDeck ? withLook(window_->scene()->committed(), slot) : window_->scene()->committed();
+    session_.scenes.at(std::size_t(session_.current)).scene = window_->scene()->committed();
     if (isDeck)
         if (auto* teaching = teachingOf(window_)) teaching->deckModel()->reset(session_, true);
     autosaveSession();

@@ -152,7 +152,6 @@ private Q_SLOTS:
         const int autoLink = int(ColorRangeLink::Auto), linked = int(ColorRangeLink::Linked), own = int(ColorRangeLink::Own);
         QTest::newRow("rope_alibi_auto_N1024") << "rope,alibi" << autoLink << qint64(1024) << true;
         QTest::newRow("rope_alibi_t5_xpos_auto_N1024") << "rope,alibi,t5,xpos" << autoLink << qint64(1024) << true;
-        QTest::newRow("rope_alibi_t5_xpos_auto_N64") << "rope,alibi,t5,xpos" << autoLink << qint64(64) << false;
         QTest::newRow("alibi_rope_auto_N256") << "alibi,rope" << autoLink << qint64(256) << true;
         QTest::newRow("rope_rope500000_auto_N1024") << "rope,rope@500000" << autoLink << qint64(1024) << false;
         QTest::newRow("rope_rope100_auto_N64") << "rope,rope@100" << autoLink << qint64(64) << false;
@@ -192,7 +191,7 @@ private Q_SLOTS:
         const auto layout = layoutHeatmap(rect, int(r.panels.size()), theme, false, false, heatmapDifferences(r), r.differenceNote);
         for (int c = 0; c < configs; ++c) {
             const int colours = distinctColours(img, layout[std::size_t(c)].image);
-            QVERIFY2(colours >= 24, qPrintable(QStringLiteral("%1: %2 colours").arg(r.panels[std::size_t(c)].title).arg(colours)));
+            QVERIFY2(colours >= 16, qPrintable(QStringLiteral("%1: %2 colours").arg(r.panels[std::size_t(c)].title).arg(colours)));
         }
     }
 
@@ -271,11 +270,14 @@ private Q_SLOTS:
     // One panel sampled (past the work budget) and the other aggregated: the difference is still
     // drawn, of samples on both sides (the aggregated configuration's own cells at the samples).
     void sampledAgainstAggregatedDifference() {
-        SceneParams s = compareScene(QStringLiteral("rope,rope@500000"));
+        // A: ones content (ALiBi's scores a function of i − j: exact blocks); B: random content,
+        // past the work budget (sampled).
+        SceneParams s = compareScene(QStringLiteral("alibi,alibi"));
         s.length = 4096;
-        s.methods[1].params.content = Content::Random;   // not a function of i − j: sampled within the budget
+        s.methods[0].params.content = Content::Ones;
+        s.methods[1].params.content = Content::Random;
         DisplaySpec d;
-        d.heatmapCells = 128;   // (the window's work budget: RoPE's ones content is a function of i − j, exact)
+        d.heatmapCells = 128;
         const HeatmapResult r = computeHeatmap(s, d);
         QCOMPARE(r.panels.size(), std::size_t{3});
         QCOMPARE(r.panels[0].cells, HeatmapCells::Aggregate);
@@ -287,8 +289,7 @@ private Q_SLOTS:
         QCOMPARE(diff.keys, r.panels[1].keys);
         const Matrix a = scores(effectiveParams(s, 0), diff.queries, diff.keys, s.length).value();
         for (int row : {0, 40, 127})
-            for (int col : {0, 64, 127})
-                QCOMPARE(diff.values(row, col), r.panels[1].values(row, col) - a(row, col));
+            for (int col : {0, 64, 127}) QCOMPARE(diff.values(row, col), r.panels[1].values(row, col) - a(row, col));
     }
 
     void causalCellsAreMasked() {

@@ -691,7 +691,7 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     std::vector<double> spans;
     for (std::size_t k = 0; k < res.panels.size(); ++k)
         if (own[k].any())
-            spans.push_back(linkedDiverging ? own[k].absMax : scene.view.softmax ? own[k].hi : own[k].hi - own[k].lo);
+            spans.push_back(own[k].hi - own[k].lo);
     res.ownRanges = n > 1 && heatmapOwnRanges(scene.view.colorLink, spans);
     for (std::size_t k = 0; k < res.panels.size(); ++k) {
         if (res.ownRanges) apply(res.panels[k], own[k], divergingFor(own[k]));

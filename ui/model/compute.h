@@ -58,8 +58,8 @@ std::vector<int> heatmapDifferenceConfigs(const SceneParams& scene);
 QString heatmapDifferenceNote(const SceneParams& scene);
 // Compare mode's colour ranges: whether each panel takes its own (view.colorLink own, or auto
 // and the largest of the configurations' ranges more than 10× the smallest); `spans` are the
-// panels' ranges (max |value| for a diverging map, max − min otherwise), a panel without values
-// left out. A range of 0 beside one that is not is more than 10× apart.
+// panels' ranges (max − min of their values), a panel without values left out. A range of 0
+// beside one that is not is more than 10× apart.
 bool heatmapOwnRanges(ColorRangeLink link, const std::vector<double>& spans);
 inline constexpr double kLinkedRangeRatio = 10.0;
 

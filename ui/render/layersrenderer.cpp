@@ -267,15 +267,19 @@ Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
                            fm.horizontalAdvance(parts.context);
         if (g.rows > 0 && one + lh > g.plot.right() - g.table.left() && bottom - top - lh > static_cast<double>(g.rows)) {
             g.legendTwoLines = true;
-            if (g.groups.empty() || top + g.rowH * static_cast<double>(g.rows) > bottom - lh) {
+            if (g.groups.empty()) {   // (grouped rows leave the room under them)
                 bottom -= lh;
                 g.rowH = rowHeight();
-                if (!g.groups.empty()) bottom = top + g.rowH * static_cast<double>(g.rows);
             }
             g.table.setBottom(bottom);
             g.plot.setBottom(bottom);
             g.axis = QRectF(g.plot.left(), bottom, g.plot.width(), axisH + lh);
         }
+    }
+    if (!g.tempBand.isEmpty() && !g.groups.empty()) {
+        // Grouped rows: the band follows the axis and legend up (at most 9 lines), no gap above it.
+        const double bandTop = g.axis.bottom() + lh * 0.3;
+        g.tempBand = QRectF(g.tempBand.left(), bandTop, g.tempBand.width(), std::min(lh * 9, r.bottom() - bandTop));
     }
     if (!g.tempBand.isEmpty()) {
         // The curve under the bars (the same left and right ends), its τ labels left of it, the

@@ -73,7 +73,7 @@ OptionSpec flagSpec(const std::string& name, const std::string& help) { return {
 
 // View options generated from the view parameter table (ui/model/sceneparams.cpp).
 const TableSelection& viewSelection() {
-    static const TableSelection sel{.only = {"aggregate"}};
+    static const TableSelection sel{.only = {"aggregate", "link_color_ranges"}};
     return sel;
 }
 

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "ui/io/export.h"
+#include "ui/io/modelconfig.h"
 #include "ui/io/session.h"
 
 using namespace poslab;
@@ -130,7 +131,63 @@ private Q_SLOTS:
     void scenesASessionCannotHoldAreRefused();
     void failedExportKeepsExistingFile();
     void formatAndViewNames();
+    void allViewsIncludeTheLayerOverview_data();
+    void allViewsIncludeTheLayerOverview();
 };
+
+// "All views" (File → Export, `figure all`) draws the layer overview under the other views when
+// the window shows it (a configuration with a model's layer pattern, view.show_layers), as the
+// window does; never for one view, nor when it is hidden.
+void TestExport::allViewsIncludeTheLayerOverview_data() {
+    QTest::addColumn<QString>("view");      // "" = all views
+    QTest::addColumn<bool>("showLayers");
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<bool>("drawn");
+    for (const char* f : {"png", "pdf"}) {
+        QTest::addRow("all_shown_%s", f) << "" << true << f << true;
+        QTest::addRow("all_hidden_%s", f) << "" << false << f << false;
+        QTest::addRow("heatmap_shown_%s", f) << "heatmap" << true << f << false;
+    }
+}
+
+void TestExport::allViewsIncludeTheLayerOverview() {
+    QFETCH(QString, view);
+    QFETCH(bool, showLayers);
+    QFETCH(QString, format);
+    QFETCH(bool, drawn);
+    const ModelConfigResult config = readModelConfigFile(QStringLiteral(POSLAB_SOURCE_DIR "/resources/models/gemma-3-27b.json"));
+    QVERIFY2(config.config.has_value(), qPrintable(config.error));
+    SceneParams scene;
+    scene.methods[0].params = config.config->params;
+    scene.length = 256;
+    scene.view.showLayers = showLayers;
+    QVERIFY2(!sceneProblem(scene), qPrintable(sceneProblem(scene).value_or(QString())));
+    ExportRequest req;
+    if (!view.isEmpty()) req.view = viewFromKey(view);
+    req.format = *exportFormatFromKey(format);
+    req.pixels = QSize(1600, 1000);
+    // What the figure draws (every format paints the same views: paintViews): the overview's
+    // heading and its rows, in the bottom third.
+    const LayoutReport report = exportLayout(scene, req);
+    bool heading = false, rows = false;
+    for (const auto& i : report.items) {
+        if (i.view != QLatin1String("layers")) continue;
+        QVERIFY2(i.rect.top() >= report.bounds.height() * 0.6 - 1, qPrintable(i.text));
+        heading = heading || i.text.contains(QStringLiteral("62 layers"));
+        rows = rows || i.text == QLatin1String("sliding");
+    }
+    QCOMPARE(heading, drawn);
+    QCOMPARE(rows, drawn);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("figure.") + format);
+    QString error;
+    QVERIFY2(exportToFile(path, scene, req, &error), qPrintable(error));
+    QVERIFY(readAll(path).size() > 1000);
+    if (format == QLatin1String("png")) {
+        if (const QString shots = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !shots.isEmpty())
+            QFile::copy(path, shots + QStringLiteral("/export_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"));
+    }
+}
 
 void TestExport::everyViewMethodFormat_data() {
     QTest::addColumn<int>("method");      // index into kAllMethods, −1 = compare scene
@@ -568,14 +625,18 @@ void TestExport::compareConfigurations() {
     checkEmbeddedScene(path, scene);
     if (req.format != ExportFormat::Json || (req.view && *req.view != ViewKind::Heatmap)) return;
 
-    // The heatmap's panels: one per configuration, then B − A, C − A, D − A, each the
-    // difference of its configuration's values and A's on the same queries and keys.
+    // The heatmap's panels: one per configuration, then B − A, C − A, D − A for the
+    // configurations of A's method and head dimension (the same ones; none of the mixed ones,
+    // which a sentence explains), each the difference of its configuration's values and A's on
+    // the same queries and keys.
     const QJsonObject hm = QJsonDocument::fromJson(readAll(path)).object().value(QStringLiteral("views")).toObject()
                                .value(QStringLiteral("heatmap")).toObject();
     const QJsonArray panels = hm.value(QStringLiteral("panels")).toArray();
-    QCOMPARE(panels.size(), configs > 1 ? 2 * configs - 1 : 1);
+    const int differences = configs > 1 && !mixed ? configs - 1 : 0;
+    QCOMPARE(panels.size(), configs + differences);
+    QCOMPARE(hm.contains(QStringLiteral("difference_note")), mixed && configs > 1);
     const QJsonObject a = panels.at(0).toObject();
-    for (int c = 1; c < configs; ++c) {
+    for (int c = 1; c <= differences; ++c) {
         const QJsonObject b = panels.at(c).toObject();
         const QJsonObject d = panels.at(configs - 1 + c).toObject();
         QVERIFY(d.value(QStringLiteral("difference")).toBool());

@@ -8,6 +8,7 @@
 #include "ui/render/layout.h"
 #include "ui/render/plot.h"
 #include "ui/views/views.h"
+#include "ui/io/export.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -15,6 +16,8 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QtTest>
+
+#include <set>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -53,6 +56,29 @@ SceneParams layerScene(qint64 length, qint64 window, qint64 chunk, bool causal, 
     if (window > 0) s.methods[0].params.attention.window = window;
     if (chunk > 0) s.methods[0].params.attention.chunk = chunk;
     return s;
+}
+
+// A compare scene from "rope,alibi,t5" (a method key, or "rope@B" for RoPE with base B).
+SceneParams compareScene(const QString& methods) {
+    SceneParams s;
+    s.methods.clear();
+    for (const QString& m : methods.split(QLatin1Char(','))) {
+        MethodConfig c;
+        const QStringList parts = m.split(QLatin1Char('@'));
+        c.params.method = *methodFromKey(parts[0].toStdString());
+        if (parts.size() > 1) c.params.rope.base = parts[1].toDouble();
+        s.methods.push_back(c);
+    }
+    return s;
+}
+
+// Distinct colours among the pixels of `r` (inset by a pixel: not the frame).
+int distinctColours(const QImage& img, const QRectF& r) {
+    std::set<QRgb> seen;
+    const QRect px = r.toAlignedRect().adjusted(2, 2, -2, -2).intersected(img.rect());
+    for (int y = px.top(); y <= px.bottom(); ++y)
+        for (int x = px.left(); x <= px.right(); ++x) seen.insert(img.pixel(x, y));
+    return static_cast<int>(seen.size());
 }
 
 }  // namespace
@@ -113,6 +139,157 @@ private Q_SLOTS:
                 QVERIFY2(tip.contains(QStringLiteral("= ") + QString::fromStdString(formatNumber(core))), qPrintable(tip + QStringLiteral(" / ") + QString::fromStdString(formatNumber(core))));
                 QVERIFY(tip.contains(QStringLiteral("query i = %1, key j = %2").arg(i).arg(j)));
             }
+    }
+
+    // Compare mode: when the configurations' ranges differ by more than 10× (ALiBi's bias
+    // against RoPE's scores) each panel takes its own colour range, so that none is one flat
+    // colour; within 10× (RoPE with two bases) the range stays linked; the toggle overrides both.
+    void compareColourRanges_data() {
+        QTest::addColumn<QString>("methods");
+        QTest::addColumn<int>("link");        // ColorRangeLink
+        QTest::addColumn<qint64>("length");
+        QTest::addColumn<bool>("own");
+        const int autoLink = int(ColorRangeLink::Auto), linked = int(ColorRangeLink::Linked), own = int(ColorRangeLink::Own);
+        QTest::newRow("rope_alibi_auto_N1024") << "rope,alibi" << autoLink << qint64(1024) << true;
+        QTest::newRow("rope_alibi_t5_xpos_auto_N1024") << "rope,alibi,t5,xpos" << autoLink << qint64(1024) << true;
+        QTest::newRow("alibi_rope_auto_N256") << "alibi,rope" << autoLink << qint64(256) << true;
+        QTest::newRow("rope_rope500000_auto_N1024") << "rope,rope@500000" << autoLink << qint64(1024) << false;
+        QTest::newRow("rope_rope100_auto_N64") << "rope,rope@100" << autoLink << qint64(64) << false;
+        QTest::newRow("rope_alibi_linked_N1024") << "rope,alibi" << linked << qint64(1024) << false;
+        QTest::newRow("rope_rope500000_own_N1024") << "rope,rope@500000" << own << qint64(1024) << true;
+    }
+    void compareColourRanges() {
+        QFETCH(QString, methods);
+        QFETCH(int, link);
+        QFETCH(qint64, length);
+        QFETCH(bool, own);
+        SceneParams s = compareScene(methods);
+        s.length = length;
+        s.view.colorLink = static_cast<ColorRangeLink>(link);
+        QVERIFY2(!sceneProblem(s), qPrintable(sceneProblem(s).value_or(QString())));
+        const Theme theme = themeByName(QStringLiteral("projector"));
+        const QRectF rect(0, 0, 1280, 720);
+        const int configs = int(s.methods.size());
+        DisplaySpec d;
+        d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(s), theme, 1.0, false, false, heatmapPanelCount(s) - configs,
+                                         heatmapDifferenceNote(s));
+        const HeatmapResult r = computeHeatmap(s, d);
+        QCOMPARE(r.ownRanges, own);
+        for (int c = 1; c < configs; ++c) {
+            const bool same = r.panels[std::size_t(c)].lo == r.panels[0].lo && r.panels[std::size_t(c)].hi == r.panels[0].hi;
+            QVERIFY2(same != own, qPrintable(QStringLiteral("%1: [%2, %3] against A's [%4, %5]").arg(c)
+                                                 .arg(r.panels[std::size_t(c)].lo).arg(r.panels[std::size_t(c)].hi)
+                                                 .arg(r.panels[0].lo).arg(r.panels[0].hi)));
+        }
+        QImage img(rect.size().toSize(), QImage::Format_RGB32);
+        QPainter p(&img);
+        renderHeatmap(p, rect, r, theme);
+        p.end();
+        saveShot(img, QStringLiteral("compare_ranges_") + QString::fromLatin1(QTest::currentDataTag()));
+        if (!own && link == int(ColorRangeLink::Linked)) return;   // linked on purpose: a panel may be flat
+        // No configuration's panel is one flat colour: each shows its structure in many colours.
+        const auto layout = layoutHeatmap(rect, int(r.panels.size()), theme, false, false, heatmapDifferences(r), r.differenceNote);
+        for (int c = 0; c < configs; ++c) {
+            const int colours = distinctColours(img, layout[std::size_t(c)].image);
+            QVERIFY2(colours >= 16, qPrintable(QStringLiteral("%1: %2 colours").arg(r.panels[std::size_t(c)].title).arg(colours)));
+        }
+    }
+
+    // Difference panels only between configurations of one method and head dimension; the others
+    // are said in one whole sentence under the panels, wrapped within the view, never cut.
+    void differencesOnlyOfOneKind_data() {
+        QTest::addColumn<QString>("methods");
+        QTest::addColumn<QString>("theme");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QStringList>("differences");   // the difference panels' titles
+        QTest::addColumn<QString>("missing");           // the configurations the sentence names
+        const QSize small(1280, 720), large(1920, 1080);
+        for (const char* theme : {"projector", "light"})
+            for (const QSize& size : {small, large}) {
+                const QString tag = QStringLiteral("_%1_%2x%3").arg(QLatin1String(theme)).arg(size.width()).arg(size.height());
+                QTest::addRow("rope_alibi_t5_xpos%s", qPrintable(tag)) << "rope,alibi,t5,xpos" << QString::fromLatin1(theme) << size
+                                                                     << QStringList{} << "B (ALiBi), C (T5) and D (xPos)";
+                QTest::addRow("rope_rope500000_alibi%s", qPrintable(tag)) << "rope,rope@500000,alibi" << QString::fromLatin1(theme) << size
+                                                                        << QStringList{QStringLiteral("B − A")} << "C (ALiBi)";
+            }
+        QTest::newRow("rope_rope100_rope500000_projector_1280x720") << "rope,rope@100,rope@500000" << "projector" << small
+                                                                   << QStringList{QStringLiteral("B − A"), QStringLiteral("C − A")} << "";
+    }
+    void differencesOnlyOfOneKind() {
+        QFETCH(QString, methods);
+        QFETCH(QString, theme);
+        QFETCH(QSize, size);
+        QFETCH(QStringList, differences);
+        QFETCH(QString, missing);
+        SceneParams s = compareScene(methods);
+        s.length = 256;
+        s.view.theme = theme;
+        s.view.showHeatmap = true;
+        s.view.showPairs = s.view.showDecay = s.view.showFrequencies = false;
+        ExportRequest req;
+        req.view = ViewKind::Heatmap;
+        req.format = ExportFormat::Json;
+        req.pixels = size;
+        const LayoutReport report = exportLayout(s, req);
+        const QByteArray json = exportJson(s, req);
+        const QJsonArray panels = QJsonDocument::fromJson(json).object().value(QStringLiteral("views")).toObject()
+                                      .value(QStringLiteral("heatmap")).toObject().value(QStringLiteral("panels")).toArray();
+        QStringList titles;
+        for (const auto& p : panels)
+            if (p.toObject().value(QStringLiteral("difference")).toBool()) {
+                titles << p.toObject().value(QStringLiteral("title")).toString();
+                QVERIFY2(!p.toObject().contains(QStringLiteral("error")), qPrintable(p.toObject().value(QStringLiteral("error")).toString()));
+            }
+        QCOMPARE(titles, differences);
+        QCOMPARE(panels.size(), qsizetype(s.methods.size()) + differences.size());
+        // The sentence: whole (ends with a full stop, not elided), inside the view, naming them.
+        QString said;
+        for (const auto& item : report.items) {
+            if (item.kind != LayoutItemKind::Text || item.text.isEmpty()) continue;
+            QVERIFY2(!(item.elided && item.text.contains(QStringLiteral("difference"))), qPrintable(item.text));
+            if (!item.text.startsWith(QStringLiteral("No difference"))) continue;
+            QVERIFY2(!item.elided, qPrintable(item.text));
+            QVERIFY2(report.bounds.contains(item.rect), qPrintable(item.text));
+            said = item.text;
+        }
+        if (missing.isEmpty()) {
+            QVERIFY2(said.isEmpty(), qPrintable(said));
+            return;
+        }
+        QVERIFY2(said.contains(missing), qPrintable(said));
+        QVERIFY2(said.endsWith(QLatin1Char('.')), qPrintable(said));
+        QVERIFY(!said.contains(QStringLiteral("…")));
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            req.format = ExportFormat::Png;
+            QString error;
+            exportToFile(dir + QStringLiteral("/compare_differences_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"),
+                         s, req, &error);
+        }
+    }
+
+    // One panel sampled (past the work budget) and the other aggregated: the difference is still
+    // drawn, of samples on both sides (the aggregated configuration's own cells at the samples).
+    void sampledAgainstAggregatedDifference() {
+        // A: ones content (ALiBi's scores a function of i − j: exact blocks); B: random content,
+        // past the work budget (sampled).
+        SceneParams s = compareScene(QStringLiteral("alibi,alibi"));
+        s.length = 4096;
+        s.methods[0].params.content = Content::Ones;
+        s.methods[1].params.content = Content::Random;
+        DisplaySpec d;
+        d.heatmapCells = 128;
+        const HeatmapResult r = computeHeatmap(s, d);
+        QCOMPARE(r.panels.size(), std::size_t{3});
+        QCOMPARE(r.panels[0].cells, HeatmapCells::Aggregate);
+        QCOMPARE(r.panels[1].cells, HeatmapCells::Sample);
+        const HeatmapPanel& diff = r.panels[2];
+        QVERIFY2(diff.error.isEmpty(), qPrintable(diff.error));
+        QCOMPARE(diff.cells, HeatmapCells::Sample);
+        QCOMPARE(diff.queries, r.panels[1].queries);
+        QCOMPARE(diff.keys, r.panels[1].keys);
+        const Matrix a = scores(effectiveParams(s, 0), diff.queries, diff.keys, s.length).value();
+        for (int row : {0, 40, 127})
+            for (int col : {0, 64, 127}) QCOMPARE(diff.values(row, col), r.panels[1].values(row, col) - a(row, col));
     }
 
     void causalCellsAreMasked() {

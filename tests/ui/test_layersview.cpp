@@ -5,7 +5,10 @@
 // 1920×1080, light and projector, for Gemma 3, Llama 4 and GPT-OSS.
 #include <QtTest>
 
+#include <QFontMetricsF>
 #include <QUndoStack>
+
+#include <optional>
 
 #include "ui/window/mainwindow.h"
 #include "ui/views/layersview.h"
@@ -124,6 +127,60 @@ private Q_SLOTS:
         QVERIFY(v->isVisible());
         w.scene()->apply(QStringLiteral("Reset"), SceneParams{});
         QVERIFY(!v->isVisible());
+    }
+
+    // Gemma 3 27B's 62 layers in the window at 1280×720 and 1920×1080: every row at least a line
+    // of text tall (rows of layers alike, grouped), and a click at a row's centre selects that
+    // row: the scene shows one of its layers and the highlight is drawn under the pointer.
+    void clickSelectsTheRowUnderThePointer_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("theme");
+        QTest::newRow("1280x720_light") << QSize(1280, 720) << "light";
+        QTest::newRow("1280x720_projector") << QSize(1280, 720) << "projector";
+        QTest::newRow("1920x1080_light") << QSize(1920, 1080) << "light";
+    }
+    void clickSelectsTheRowUnderThePointer() {
+        QFETCH(QSize, size);
+        QFETCH(QString, theme);
+        MainWindow w(false);
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QString error;
+        QVERIFY2(w.openModelConfig(model(QStringLiteral("gemma-3-27b")), &error), qPrintable(error));
+        w.scene()->edit(QStringLiteral("theme"), QString(), [&](SceneParams& s) { s.view.theme = theme; });
+        QVERIFY(settle(w));
+        LayersView* v = w.layersView();
+        QVERIFY(v->isVisible());
+        // The rows: runs of one layer down the bars.
+        std::vector<std::pair<int, int>> rows;
+        std::optional<std::int64_t> last;
+        for (int y = 0; y < v->height(); ++y) {
+            const auto at = v->layerAt(QPoint(v->width() * 4 / 5, y));
+            if (at && at == last && !rows.empty() && rows.back().second == y) rows.back().second = y + 1;
+            else if (at) rows.emplace_back(y, y + 1);
+            last = at;
+        }
+        QVERIFY(rows.size() >= 2);
+        const double line = QFontMetricsF(themeByName(theme).font(themeByName(theme).fontPt)).height();
+        for (const auto& [from, to] : rows)
+            QVERIFY2(to - from >= std::floor(line), qPrintable(QStringLiteral("a row of %1 px, a line is %2 px").arg(to - from).arg(line)));
+        for (std::size_t k = rows.size(); k-- > 0;) {
+            const QPoint centre(v->width() * 3 / 5, (rows[k].first + rows[k].second) / 2);
+            const auto under = v->layerAt(centre);
+            QVERIFY(under.has_value());
+            QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier, centre);
+            QCOMPARE(w.scene()->params().methods[0].params.model.layer, *under);
+            QVERIFY(settle(w));
+            // The highlight is on the clicked row, and on no other.
+            const QImage img = v->grab().toImage();
+            const QRgb clicked = img.pixel(4, centre.y());
+            for (std::size_t j = 0; j < rows.size(); ++j) {
+                const QRgb other = img.pixel(4, (rows[j].first + rows[j].second) / 2);
+                QVERIFY2((other == clicked) == (j == k), qPrintable(QStringLiteral("clicked row %1, row %2").arg(k).arg(j)));
+            }
+        }
+        shot(w, QStringLiteral("layers_gemma-3-27b_") + QString::fromLatin1(QTest::currentDataTag()));
     }
 };
 

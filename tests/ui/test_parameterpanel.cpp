@@ -107,6 +107,40 @@ private Q_SLOTS:
         }
     }
 
+    // Compare mode's "Link colour ranges" (auto / linked / own): a choice of the Views box,
+    // offered with two configurations or more, one undo step, and the scene's (so its session's).
+    void linkColourRangesIsAViewChoice_data() {
+        QTest::addColumn<int>("configs");
+        QTest::addColumn<int>("index");
+        QTest::addColumn<int>("link");
+        QTest::newRow("one_config") << 1 << 2 << int(ColorRangeLink::Own);
+        QTest::newRow("two_configs_linked") << 2 << 1 << int(ColorRangeLink::Linked);
+        QTest::newRow("four_configs_own") << 4 << 2 << int(ColorRangeLink::Own);
+    }
+    void linkColourRangesIsAViewChoice() {
+        QFETCH(int, configs);
+        QFETCH(int, index);
+        QFETCH(int, link);
+        Scene scene;
+        SceneParams start;
+        start.methods.assign(std::size_t(configs), MethodConfig{});
+        scene.setParams(start);
+        ParameterPanel panel(&scene);
+        panel.show();
+        auto* box = qobject_cast<QComboBox*>(panel.control(QStringLiteral("view.link_color_ranges")));
+        QVERIFY(box);
+        QCOMPARE(box->count(), 3);
+        QCOMPARE(box->currentIndex(), 0);   // automatic
+        QCOMPARE(box->isEnabled(), configs > 1);
+        if (configs == 1) return;
+        box->setCurrentIndex(index);
+        QCOMPARE(int(scene.params().view.colorLink), link);
+        QCOMPARE(scene.undoStack()->count(), 1);
+        scene.undoStack()->undo();
+        QCOMPARE(scene.params().view.colorLink, ColorRangeLink::Auto);
+        QCOMPARE(box->currentIndex(), 0);
+    }
+
     // No control clamps: the panel has no spin boxes, and every declared parameter a
     // configuration owns has exactly one control.
     void everyParameterHasOneControl() {

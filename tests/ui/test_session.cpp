@@ -176,6 +176,7 @@ public:
             v.causal = coin();
             v.colormap = std::array{HeatmapColormap::Auto, HeatmapColormap::Viridis, HeatmapColormap::Diverging}[std::size_t(uniform(0, 2))];
             v.showDifference = coin();
+            v.colorLink = std::array{ColorRangeLink::Auto, ColorRangeLink::Linked, ColorRangeLink::Own}[std::size_t(uniform(0, 2))];
             v.heatmapSquareCells = coin();
             v.decayMaxDistance = uniform(1, 1048576);
             v.decayLogX = coin();
@@ -423,6 +424,8 @@ void TestSession::malformed_data() {
     QTest::newRow("decayDistanceZero") << withScene("\"view\": {\"decay_max_distance\": 0}")
                                        << "scenes[0].view.decay_max_distance: an integer from 1 to 1048576, got 0";
     QTest::newRow("softmaxNumber") << withScene("\"view\": {\"softmax\": 1}") << "scenes[0].view.softmax: true or false, got 1";
+    QTest::newRow("linkColorRangesUnknown") << withScene("\"view\": {\"link_color_ranges\": \"sometimes\"}")
+                                            << "scenes[0].view.link_color_ranges: one of auto, linked, own, got \"sometimes\"";
     QTest::newRow("colormapUnknown") << withScene("\"view\": {\"colormap\": \"jet\"}")
                                      << "scenes[0].view.colormap: one of auto, viridis, diverging, got \"jet\"";
     QTest::newRow("methodsEmpty") << withScene("\"methods\": []") << "scenes[0].methods: 1 to 4 configurations, got 0";

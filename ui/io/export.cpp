@@ -9,6 +9,7 @@
 #include "ui/render/decayrenderer.h"
 #include "ui/render/frequencyrenderer.h"
 #include "ui/render/heatmaprenderer.h"
+#include "ui/render/layersrenderer.h"
 #include "ui/render/layout.h"
 #include "ui/render/pairsrenderer.h"
 
@@ -121,7 +122,8 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
     DisplaySpec d;
     if (view == ViewKind::Heatmap) {
         d.heatmapCells = heatmapCellsFor(rect, heatmapPanelCount(scene), theme, dpr, scene.view.heatmapSquareCells,
-                                         heatmapHasSinkStrip(scene), heatmapPanelCount(scene) - static_cast<int>(scene.methods.size()));
+                                         heatmapHasSinkStrip(scene), heatmapPanelCount(scene) - static_cast<int>(scene.methods.size()),
+                                         heatmapDifferenceNote(scene));
         // A figure may take seconds to reduce every cell exactly (about 2^32 multiply-adds).
         d.heatmapWork = std::int64_t{1} << 32;
     }
@@ -545,6 +547,8 @@ void heatmapJson(JsonWriter& w, const HeatmapResult& res) {
     w.key("softmax").boolean(res.softmax);
     w.key("causal").boolean(res.causal);
     w.key("head").integer(res.head);
+    if (res.panels.size() > 1) w.key("own_color_ranges").boolean(res.ownRanges);
+    if (!res.differenceNote.isEmpty()) jstr(w.key("difference_note"), res.differenceNote);
     w.key("panels").beginArray();
     for (const auto& p : res.panels) {
         w.beginObject();
@@ -1021,7 +1025,19 @@ Theme exportTheme(const SceneParams& scene, const ExportRequest& r) {
 void paintViews(QPainter& painter, const QRectF& rect, const SceneParams& scene, std::optional<ViewKind> view,
                 const Theme& theme, double devicePixelRatio) {
     painter.fillRect(rect, theme.background);
-    for (const auto& placed : placeSceneViews(rect, scene, view, theme)) {
+    QRectF area = rect;
+    if (const int layers = view ? -1 : layersConfigOf(scene); layers >= 0) {
+        // The layer overview, as the window shows it: a row of its own under the other views.
+        const auto [views, overview] = splitForLayers(rect, theme);
+        area = views;
+        if (auto* capture = currentLayoutCapture()) capture->setView(QStringLiteral("layers"));
+        painter.save();
+        painter.setClipRect(overview);
+        painter.setRenderHint(QPainter::TextAntialiasing, true);
+        drawLayers(painter, overview, layersPictureOf(scene, layers), theme);
+        painter.restore();
+    }
+    for (const auto& placed : placeSceneViews(area, scene, view, theme)) {
         if (auto* capture = currentLayoutCapture()) capture->setView(viewKey(placed.view));
         paintOne(painter, placed.rect, scene, placed.view, theme, devicePixelRatio);
     }

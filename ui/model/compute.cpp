@@ -474,8 +474,59 @@ void computeSinkMass(HeatmapPanel& panel, ScoreParams p, std::int64_t length, st
 }  // namespace
 
 int heatmapPanelCount(const SceneParams& scene) {
-    const int configs = static_cast<int>(scene.methods.size());
-    return configs + ((configs > 1 && scene.view.showDifference) ? configs - 1 : 0);
+    return static_cast<int>(scene.methods.size() + heatmapDifferenceConfigs(scene).size());
+}
+
+namespace {
+// What makes two configurations' heatmaps subtractable: the method and the head dimension.
+bool sameKind(const ScoreParams& a, const ScoreParams& b) { return a.method == b.method && a.dim == b.dim; }
+
+// "B", "B and C", "B, C and D".
+QString listOf(const QStringList& items) {
+    if (items.size() <= 1) return items.join(QString());
+    return QObject::tr("%1 and %2").arg(items.mid(0, items.size() - 1).join(QStringLiteral(", ")), items.back());
+}
+}  // namespace
+
+std::vector<int> heatmapDifferenceConfigs(const SceneParams& scene) {
+    std::vector<int> out;
+    const int n = static_cast<int>(scene.methods.size());
+    if (n < 2 || !scene.view.showDifference) return out;
+    const ScoreParams& a = scene.methods.front().params;
+    for (int c = 1; c < n; ++c)
+        if (sameKind(a, scene.methods[static_cast<std::size_t>(c)].params)) out.push_back(c);
+    return out;
+}
+
+QString heatmapDifferenceNote(const SceneParams& scene) {
+    const int n = static_cast<int>(scene.methods.size());
+    if (n < 2 || !scene.view.showDifference) return {};
+    const ScoreParams& a = scene.methods.front().params;
+    QStringList missing;
+    for (int c = 1; c < n; ++c) {
+        const ScoreParams& b = scene.methods[static_cast<std::size_t>(c)].params;
+        if (sameKind(a, b)) continue;
+        QStringList what;
+        if (b.method != a.method) what << methodShortName(b.method);
+        if (b.dim != a.dim) what << QObject::tr("d = %1").arg(b.dim);
+        missing << QStringLiteral("%1 (%2)").arg(QChar('A' + c)).arg(what.join(QStringLiteral(", ")));
+    }
+    if (missing.isEmpty()) return {};
+    return QObject::tr("No difference to A for %1: a difference is drawn only between configurations of A's method and "
+                       "head dimension (%2, d = %3).")
+        .arg(listOf(missing), methodShortName(a.method))
+        .arg(a.dim);
+}
+
+bool heatmapOwnRanges(ColorRangeLink link, const std::vector<double>& spans) {
+    if (link != ColorRangeLink::Auto) return link == ColorRangeLink::Own;
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (double s : spans) {
+        if (!std::isfinite(s)) continue;
+        lo = std::min(lo, s);
+        hi = std::max(hi, s);
+    }
+    return hi > 0 && hi > kLinkedRangeRatio * lo;
 }
 
 PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
@@ -593,26 +644,39 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
         }
         res.panels.push_back(std::move(panel));
     }
-    // Linked colour range over the configurations' panels.
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo, absMax = 0;
-    for (const auto& p : res.panels) {
-        for (Eigen::Index i = 0; i < p.values.size(); ++i) {
-            const double v = p.values.data()[i];
-            if (!std::isfinite(v)) continue;
+    // Colour ranges: each panel's own values' range, and the linked range over all of them; the
+    // panels take the linked one unless their ranges differ by more than 10× (heatmapOwnRanges).
+    struct Range {
+        double lo = std::numeric_limits<double>::infinity(), hi = -std::numeric_limits<double>::infinity(), absMax = 0;
+        bool any() const { return hi >= lo; }
+        void add(double v) {
             lo = std::min(lo, v);
             hi = std::max(hi, v);
             absMax = std::max(absMax, std::abs(v));
         }
+    };
+    Range all;
+    std::vector<Range> own(res.panels.size());
+    for (std::size_t k = 0; k < res.panels.size(); ++k) {
+        const auto& p = res.panels[k];
+        for (Eigen::Index i = 0; i < p.values.size(); ++i) {
+            const double v = p.values.data()[i];
+            if (!std::isfinite(v)) continue;
+            own[k].add(v);
+            all.add(v);
+        }
     }
-    if (!(hi >= lo)) lo = hi = 0;
     // Automatic: diverging (centred on 0) when the scores take both signs, else viridis over
     // [min, max] so that a one-signed matrix still shows its structure.
-    bool diverging = scene.view.colormap == HeatmapColormap::Diverging ||
-                     (scene.view.colormap == HeatmapColormap::Auto && !scene.view.softmax && lo < 0 && hi > 0);
-    for (auto& p : res.panels) {
+    const auto divergingFor = [&](const Range& r) {
+        return scene.view.colormap == HeatmapColormap::Diverging ||
+               (scene.view.colormap == HeatmapColormap::Auto && !scene.view.softmax && r.any() && r.lo < 0 && r.hi > 0);
+    };
+    const auto apply = [&](HeatmapPanel& p, const Range& r, bool diverging) {
+        const double lo = r.any() ? r.lo : 0.0, hi = r.any() ? r.hi : 0.0;
         p.diverging = diverging;
         if (diverging) {
-            const double m = absMax > 0 ? absMax : 1.0;
+            const double m = r.absMax > 0 ? r.absMax : 1.0;
             p.lo = -m;
             p.hi = m;
         } else if (scene.view.softmax) {
@@ -622,45 +686,85 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
             p.lo = lo;
             p.hi = hi > lo ? hi : lo + 1.0;
         }
+    };
+    const bool linkedDiverging = divergingFor(all);
+    std::vector<double> spans;
+    for (std::size_t k = 0; k < res.panels.size(); ++k)
+        if (own[k].any())
+            spans.push_back(own[k].hi - own[k].lo);
+    res.ownRanges = n > 1 && heatmapOwnRanges(scene.view.colorLink, spans);
+    for (std::size_t k = 0; k < res.panels.size(); ++k) {
+        if (res.ownRanges) apply(res.panels[k], own[k], divergingFor(own[k]));
+        else apply(res.panels[k], all, linkedDiverging);
     }
-    // Differences against the first configuration. Appending to res.panels may move its
-    // elements: a and b are looked up afresh for each difference and not used after the append.
-    if (n >= 2 && scene.view.showDifference && !problem) {
-        for (int c = 1; c < n; ++c) {
-            const HeatmapPanel& a = res.panels.front();
-            const HeatmapPanel& b = res.panels[static_cast<std::size_t>(c)];
+    // Differences against the first configuration, for the configurations of its kind (the others
+    // are said in one sentence: differenceNote). Appending to res.panels may move its elements:
+    // a and b are looked up afresh for each difference and not used after the append.
+    res.differenceNote = heatmapDifferenceNote(scene);
+    if (!problem) {
+        for (int c : heatmapDifferenceConfigs(scene)) {
             HeatmapPanel diff;
             diff.difference = true;
             diff.diverging = true;
             diff.title = QObject::tr("%1 − %2").arg(QString(QChar('A' + c)), QStringLiteral("A"));
-            if (!a.error.isEmpty() || !b.error.isEmpty()) {
+            const HeatmapPanel& a0 = res.panels.front();
+            const HeatmapPanel& b0 = res.panels[static_cast<std::size_t>(c)];
+            if (!a0.error.isEmpty() || !b0.error.isEmpty()) {
                 diff.error = QObject::tr("needs both panels");
-            } else {
-                diff.queries = a.queries;
-                diff.keys = a.keys;
-                diff.queryRanges = a.queryRanges;
-                diff.keyRanges = a.keyRanges;
-                diff.aggregate = a.aggregate;
-                // A sample on either side makes the difference a sample; blocks of the same
-                // ranges otherwise (for max/min: the difference of the blocks' maxima/minima).
-                diff.cells = a.cells == HeatmapCells::Sample || b.cells == HeatmapCells::Sample ? HeatmapCells::Sample : a.cells;
-                if (a.cells != b.cells && diff.cells == HeatmapCells::Sample) {
-                    diff.error = QObject::tr("one panel is sampled, the other aggregated: no difference shown");
+                res.panels.push_back(std::move(diff));
+                continue;
+            }
+            // One panel sampled (past the work budget) and the other aggregated: the aggregated
+            // one's exact cells at the sampled positions, so that both sides are the same samples.
+            std::optional<Matrix> resampled;
+            const bool aSampled = a0.cells == HeatmapCells::Sample, bSampled = b0.cells == HeatmapCells::Sample;
+            if (aSampled != bSampled) {
+                const HeatmapPanel& sampled = aSampled ? a0 : b0;
+                const HeatmapPanel& other = aSampled ? b0 : a0;
+                guarded(diff.error, [&] {
+                    auto r = scores(effectiveParams(scene, aSampled ? c : 0), sampled.queries, sampled.keys, scene.length);
+                    if (!r) {
+                        diff.error = QString::fromStdString(r.error().message());
+                        return;
+                    }
+                    HeatmapPanel cells;   // the other panel's mask at the sampled positions
+                    cells.attention = other.attention;
+                    cells.maskCausal = other.maskCausal;
+                    cells.queries = sampled.queries;
+                    cells.keys = sampled.keys;
+                    cells.values = std::move(r.value());
+                    maskInvisibleCells(cells, scene.length);
+                    resampled = std::move(cells.values);
+                });
+                if (!diff.error.isEmpty()) {
                     res.panels.push_back(std::move(diff));
                     continue;
                 }
-                diff.values = b.values - a.values;
-                double m = 0;
-                for (Eigen::Index i = 0; i < diff.values.size(); ++i) {
-                    double& v = diff.values.data()[i];
-                    if (!std::isfinite(a.values.data()[i]) || !std::isfinite(b.values.data()[i]))
-                        v = -std::numeric_limits<double>::infinity();
-                    else
-                        m = std::max(m, std::abs(v));
-                }
-                diff.lo = -(m > 0 ? m : 1.0);
-                diff.hi = m > 0 ? m : 1.0;
             }
+            const HeatmapPanel& a = res.panels.front();
+            const HeatmapPanel& b = res.panels[static_cast<std::size_t>(c)];
+            const HeatmapPanel& shape = aSampled || !bSampled ? a : b;   // the sampled side's positions
+            diff.queries = shape.queries;
+            diff.keys = shape.keys;
+            diff.queryRanges = a.queryRanges;
+            diff.keyRanges = a.keyRanges;
+            diff.aggregate = a.aggregate;
+            // A sample on either side makes the difference a sample; blocks of the same ranges
+            // otherwise (for max/min: the difference of the blocks' maxima/minima).
+            diff.cells = aSampled || bSampled ? HeatmapCells::Sample : a.cells;
+            const Matrix& av = aSampled == bSampled || aSampled ? a.values : *resampled;
+            const Matrix& bv = aSampled == bSampled || bSampled ? b.values : *resampled;
+            diff.values = bv - av;
+            double m = 0;
+            for (Eigen::Index i = 0; i < diff.values.size(); ++i) {
+                double& v = diff.values.data()[i];
+                if (!std::isfinite(av.data()[i]) || !std::isfinite(bv.data()[i]))
+                    v = -std::numeric_limits<double>::infinity();
+                else
+                    m = std::max(m, std::abs(v));
+            }
+            diff.lo = -(m > 0 ? m : 1.0);
+            diff.hi = m > 0 ? m : 1.0;
             res.panels.push_back(std::move(diff));
         }
     }

@@ -45,8 +45,23 @@ std::vector<PositionRange> decayColumns(std::int64_t maxDistance, int count, boo
 std::vector<PositionRange> decayColumns(const PositionRange& window, int count, bool logScale);
 
 // Panels the heatmap view shows for a scene: one per configuration, plus the differences
-// (configuration − A) in compare mode when view.showDifference.
+// (configuration − A) in compare mode when view.showDifference, for the configurations of A's
+// kind (heatmapDifferenceConfigs).
 int heatmapPanelCount(const SceneParams& scene);
+// The configurations (1 … n−1) whose difference to A the heatmap shows: those of A's kind — the
+// same method and head dimension — so that a difference means something (RoPE with two bases,
+// a scaling, two layers of one model); none without view.showDifference or in single mode.
+std::vector<int> heatmapDifferenceConfigs(const SceneParams& scene);
+// Why the other configurations have no difference panel, as one whole sentence for people
+// ("No difference to A for B (ALiBi) and C (T5): a difference is drawn only between
+// configurations of A's method and head dimension (RoPE, d = 64)."); empty when none is missing.
+QString heatmapDifferenceNote(const SceneParams& scene);
+// Compare mode's colour ranges: whether each panel takes its own (view.colorLink own, or auto
+// and the largest of the configurations' ranges more than 10× the smallest); `spans` are the
+// panels' ranges (max − min of their values), a panel without values left out. A range of 0
+// beside one that is not is more than 10× apart.
+bool heatmapOwnRanges(ColorRangeLink link, const std::vector<double>& spans);
+inline constexpr double kLinkedRangeRatio = 10.0;
 
 // The heatmap and the decay compute only their view window (heatmapQueryWindow(),
 // heatmapKeyWindow(), decayWindow() of the scene): the whole range unless zoomed.

@@ -128,6 +128,10 @@ struct HeatmapResult {
     int head = 0;
     QString content;                    // real content: "file: q.npy, k.npy · head 1"; else empty
     std::vector<HeatmapPanel> panels;   // one per configuration, then the differences
+    // Compare mode: each configuration's panel has its own colour range (else one linked range).
+    bool ownRanges = false;
+    // Why some configurations have no difference panel (heatmapDifferenceNote), else empty.
+    QString differenceNote;
     Picture picture;
 };
 

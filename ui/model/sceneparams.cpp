@@ -39,7 +39,11 @@ const ParamTable<ViewOptions>& viewParamTable() {
                              .help = "automatic: diverging for signed scores, viridis for softmax weights",
                              .choiceLabels = {"automatic", "viridis", "diverging (blue–white–red)"}}),
         field<&V::showDifference>({.name = "show_difference", .kind = K::Bool, .label = "difference",
-                                   .help = "compare mode: add panels B − A"}),
+                                   .help = "compare mode: add panels B − A (between configurations of one method and head dimension)"}),
+        field<&V::colorLink>({.name = "link_color_ranges", .kind = K::Choice, .label = "Link colour ranges",
+                              .help = "compare mode: one colour range for every panel, or each its own (automatic: its own when "
+                                      "the panels' ranges differ by more than 10×)",
+                              .choiceLabels = {"automatic", "linked", "each panel its own"}}),
         field<&V::aggregate>({.name = "aggregate", .kind = K::Choice, .label = "Pixel shows",
                               .help = "heatmap: a pixel covering a block of cells shows their exact mean, max or min",
                               .choiceLabels = {"mean of its cells", "max of its cells", "min of its cells"}}),
@@ -199,25 +203,28 @@ ScoreParams effectiveParams(const SceneParams& scene, int config) {
     return p;
 }
 
+QString methodShortName(Method m) {
+    switch (m) {
+    case Method::NoPE: return QStringLiteral("NoPE");
+    case Method::Sinusoidal: return QStringLiteral("Sinusoidal");
+    case Method::Learned: return QStringLiteral("Learned");
+    case Method::Shaw: return QStringLiteral("Shaw");
+    case Method::T5: return QStringLiteral("T5");
+    case Method::TransformerXL: return QStringLiteral("Transformer-XL");
+    case Method::Alibi: return QStringLiteral("ALiBi");
+    case Method::Xpos: return QStringLiteral("xPos");
+    case Method::Rope: return QStringLiteral("RoPE");
+    }
+    return {};
+}
+
 QString configTitle(const SceneParams& scene, int config) {
     const auto& c = scene.methods.at(static_cast<std::size_t>(config));
     QString title = c.label;
     if (title.isEmpty()) {
         const auto& p = c.params;
-        switch (p.method) {
-        case Method::NoPE: title = QStringLiteral("NoPE"); break;
-        case Method::Sinusoidal: title = QStringLiteral("Sinusoidal"); break;
-        case Method::Learned: title = QStringLiteral("Learned"); break;
-        case Method::Shaw: title = QStringLiteral("Shaw"); break;
-        case Method::T5: title = QStringLiteral("T5"); break;
-        case Method::TransformerXL: title = QStringLiteral("Transformer-XL"); break;
-        case Method::Alibi: title = QStringLiteral("ALiBi"); break;
-        case Method::Xpos: title = QStringLiteral("xPos"); break;
-        case Method::Rope:
-            title = QStringLiteral("RoPE");
-            if (p.rope.scaling != RopeScaling::None) title += QStringLiteral(" + ") + scalingTitle(p.rope.scaling);
-            break;
-        }
+        title = methodShortName(p.method);
+        if (p.method == Method::Rope && p.rope.scaling != RopeScaling::None) title += QStringLiteral(" + ") + scalingTitle(p.rope.scaling);
     }
     if (scene.methods.size() > 1) title = QString(QChar('A' + config)) + QStringLiteral(": ") + title;
     return title;

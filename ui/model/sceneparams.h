@@ -45,6 +45,10 @@ struct MethodConfig {
 
 // Heatmap colour map: auto = diverging for signed scores, viridis for softmax weights.
 enum class HeatmapColormap { Auto, Viridis, Diverging };
+
+// Compare mode's colour ranges: auto = each panel its own when the panels' ranges differ by more
+// than 10× (heatmapOwnRanges), else one linked range; linked; own.
+enum class ColorRangeLink { Auto, Linked, Own };
 }  // namespace poslab::ui
 
 template <>
@@ -52,6 +56,12 @@ struct poslab::EnumKeys<poslab::ui::HeatmapColormap> {
     static constexpr std::array<EnumKey<ui::HeatmapColormap>, 3> keys{{{ui::HeatmapColormap::Auto, "auto"},
                                                                      {ui::HeatmapColormap::Viridis, "viridis"},
                                                                      {ui::HeatmapColormap::Diverging, "diverging"}}};
+};
+template <>
+struct poslab::EnumKeys<poslab::ui::ColorRangeLink> {
+    static constexpr std::array<EnumKey<ui::ColorRangeLink>, 3> keys{{{ui::ColorRangeLink::Auto, "auto"},
+                                                                    {ui::ColorRangeLink::Linked, "linked"},
+                                                                    {ui::ColorRangeLink::Own, "own"}}};
 };
 
 namespace poslab::ui {
@@ -64,7 +74,8 @@ struct ViewOptions {
     bool softmax = false;               // row-wise softmax weights instead of raw scores
     bool causal = false;                // mask keys after the query (j > i)
     HeatmapColormap colormap = HeatmapColormap::Auto;
-    bool showDifference = true;         // compare mode: add a "B − A" panel (each config − the first)
+    bool showDifference = true;         // compare mode: add a "B − A" panel (each config of A's kind − the first)
+    ColorRangeLink colorLink = ColorRangeLink::Auto;   // compare mode: one colour range or each panel its own
     Aggregate aggregate = Aggregate::Mean;   // a pixel covering many cells: their mean, max or min
     bool heatmapSquareCells = false;    // keep heatmap cells square (else they fill the panel)
     // Decay
@@ -151,6 +162,8 @@ inline constexpr int kMaxLabelLength = 200;             // a configuration's lab
 // (head clamped to the method's head count) and per-method dims synchronised.
 ScoreParams effectiveParams(const SceneParams& scene, int config);
 
+// A method's short name for people: "RoPE", "ALiBi", "T5", "Transformer-XL".
+QString methodShortName(Method m);
 // "A: RoPE" style title: the label if set, else a description (method, scaling).
 QString configTitle(const SceneParams& scene, int config);
 

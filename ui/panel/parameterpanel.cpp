@@ -542,6 +542,7 @@ void ParameterPanel::refresh() {
     if (auto* head = control(QStringLiteral("scene.head")))
         enableIf(head, p.method == Method::Alibi || p.method == Method::T5 || !s.qFile.isEmpty());
     if (auto* diff = control(QStringLiteral("view.show_difference"))) enableIf(diff, s.methods.size() > 1);
+    if (auto* link = control(QStringLiteral("view.link_color_ranges"))) enableIf(link, s.methods.size() > 1);
     refreshing_ = false;
 }
 

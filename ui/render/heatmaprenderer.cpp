@@ -233,7 +233,15 @@ std::vector<HeatmapPanelLayout> layoutHeatmapPanels(const QRectF& rect, int pane
 }
 
 std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square, bool sinkStrip,
-                                              int differences) {
+                                              int differences, const QString& note) {
+    if (!note.isEmpty()) {
+        // The note's lines under everything else, wrapped to the width (never cut).
+        const QRectF noteRect(rect.left() + 6, 0, std::max(1.0, rect.width() - 12), 0);
+        const double h = std::ceil(plot::wrappedTextHeight(theme.smallFont(), noteRect.width(), note)) + 4;
+        auto out = layoutHeatmap(rect.adjusted(0, 0, 0, -h), panels, theme, square, sinkStrip, differences);
+        out.front().note = QRectF(noteRect.left(), rect.bottom() - h + 2, noteRect.width(), h - 2);
+        return out;
+    }
     panels = std::max(panels, 1);
     differences = std::clamp(differences, 0, panels - 1);
     auto all = layoutHeatmapPanels(rect, panels, theme, square, sinkStrip);
@@ -332,10 +340,11 @@ bool heatmapHasSinkStrip(const SceneParams& scene) {
     return false;
 }
 
-int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square, bool sinkStrip, int differences) {
+int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double dpr, bool square, bool sinkStrip, int differences,
+                    const QString& note) {
     // One cell per device pixel along the shorter side of the plot (so that no cell is thinner
     // than a pixel either way).
-    const auto l = layoutHeatmap(rect, panels, theme, square, sinkStrip, differences);
+    const auto l = layoutHeatmap(rect, panels, theme, square, sinkStrip, differences, note);
     const QRectF& im = l.front().image;
     return std::max(16, static_cast<int>(std::floor(std::min(im.width(), im.height()) * dpr)));
 }
@@ -511,7 +520,8 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         p.restore();
         return;
     }
-    const auto layout = layoutHeatmap(rect, n, t, result.squareCells, heatmapHasSinkStrip(result), heatmapDifferences(result));
+    const auto layout = layoutHeatmap(rect, n, t, result.squareCells, heatmapHasSinkStrip(result), heatmapDifferences(result),
+                                      result.differenceNote);
     const Metrics m = metrics(t);
     // Cells smaller than a line of type show nothing: the view says so instead.
     if (std::min(layout.front().image.width(), layout.front().image.height()) < m.small) {
@@ -519,6 +529,11 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         plot::wrappedText(p, rect.adjusted(8, 8, -8, -8), n == 1 ? QObject::tr("no room for the heatmap at this size") : QObject::tr("no room for the %1 heatmap panels at this size").arg(n), t.muted);
         p.restore();
         return;
+    }
+    if (!layout.front().note.isEmpty()) {
+        // Why some configurations have no difference panel: a whole sentence, wrapped.
+        p.setFont(t.smallFont());
+        plot::wrappedText(p, layout.front().note, result.differenceNote, t.muted);
     }
     if (!layout.front().leftOut.isEmpty()) {
         // The difference panels left out by rule, in words.
@@ -669,7 +684,8 @@ std::optional<HeatmapHit> hitTestHeatmap(const QRectF& rect, const HeatmapResult
                                          const QPointF& point) {
     const int n = static_cast<int>(result.panels.size());
     if (n == 0) return std::nullopt;
-    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells, heatmapHasSinkStrip(result), heatmapDifferences(result));
+    const auto layout = layoutHeatmap(rect, n, theme, result.squareCells, heatmapHasSinkStrip(result), heatmapDifferences(result),
+                                      result.differenceNote);
     for (int k = 0; k < n; ++k) {
         const auto& l = layout[static_cast<std::size_t>(k)];
         const auto& panel = result.panels[static_cast<std::size_t>(k)];

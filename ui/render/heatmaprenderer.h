@@ -39,6 +39,9 @@ struct HeatmapPanelLayout {
     // carries the line that says so (`leftOut`, empty when none is).
     bool shown = true;
     QRectF leftOut;
+    // The grid's first panel: where the sentence saying why some configurations have no
+    // difference panel goes (HeatmapResult::differenceNote), wrapped, under everything else.
+    QRectF note;
 };
 
 // Room around each panel's cells: title and subtitle, tick labels and axis titles, colour bar.
@@ -53,8 +56,9 @@ PanelChrome heatmapChrome(const Theme& theme, bool compact = false, bool sinkStr
 // `differences`: how many of the panels, the last ones, are differences (compare mode's B − A …):
 // when the cells of all the panels would be smaller than minPlotSide (layout.h) they are left out
 // (HeatmapPanelLayout::shown) and a line under the grid says so, the others taking the room.
+// `note`: a sentence under the grid (HeatmapResult::differenceNote) given the lines it wraps to.
 std::vector<HeatmapPanelLayout> layoutHeatmap(const QRectF& rect, int panels, const Theme& theme, bool square = false,
-                                              bool sinkStrip = false, int differences = 0);
+                                              bool sinkStrip = false, int differences = 0, const QString& note = {});
 // The difference panels of a result (its last ones).
 int heatmapDifferences(const HeatmapResult& result);
 // Whether a result's panels carry a sink-mass strip (a configuration with a sink logit).
@@ -74,7 +78,7 @@ QStringList sinkStripLabels(const std::vector<double>& ticks);
 // Cells per axis the view should ask for: the shorter side of the cells' rectangle in device
 // pixels (>= 16).
 int heatmapCellsFor(const QRectF& rect, int panels, const Theme& theme, double devicePixelRatio = 1.0, bool square = false,
-                    bool sinkStrip = false, int differences = 0);
+                    bool sinkStrip = false, int differences = 0, const QString& note = {});
 
 // The mask of a panel's layer in words, for the subtitle: "window 1024", "bidirectional window
 // 128 (|i − j| ≤ 64)", "chunks of 8192"; empty for full attention.

@@ -1,5 +1,6 @@
 #include "ui/render/layersrenderer.h"
 
+#include "ui/render/layout.h"
 #include "ui/render/plot.h"
 
 #include <QFontMetricsF>
@@ -65,7 +66,15 @@ QString scalingText(const RopeParams& r) {
 struct Geometry {
     QRectF heading, table, plot, axis;
     double rowH = 0;
-    std::int64_t rows = 0;
+    std::int64_t layers = 0;   // the layers shown (0 … layers − 1)
+    std::int64_t rows = 0;     // the rows drawn: one per layer, or one per group
+    // Grouped (layers too many for a line of text each): each row's layers, alike in everything
+    // the row shows (layerGroups); empty otherwise.
+    std::vector<std::vector<std::int64_t>> groups;
+    // The layer a row stands for: its own, or its group's first.
+    std::int64_t layerOf(std::int64_t row) const {
+        return groups.empty() ? row : groups[static_cast<std::size_t>(row)].front();
+    }
     double cols[6] = {};   // x of: index, type, signal, base/scaling, reach; [5] = the table's right end
     // The temperature band under the axis and legend (empty: none): the caption left of the
     // curve's plot area, which lines up with the bar plot; the x tick labels under it.
@@ -87,6 +96,23 @@ LegendParts legendParts(const LayersPicture& pic, std::int64_t rows);
 QString legendName(int k);
 // The entries' width (each: swatch, text, a line's height of space), and the note's and context's.
 double legendEntriesWidth(const LegendParts& l, const QFontMetricsF& fm, double lh);
+
+// The forms of a group's layer list for its row, longest first: every run ("0–4, 6–10, 12–16
+// (15)"), the first two and the last ("0–4, 6–10, …, 60–61 (52)"), the first and the last, the
+// count alone ("52 layers"). A group of one layer: its index.
+QStringList groupForms(const std::vector<std::int64_t>& layers) {
+    const QString text = layerListText(layers);
+    if (layers.size() == 1) return {text, text};
+    QStringList runs = text.split(QStringLiteral(", "));
+    const QString count = QStringLiteral(" (%1)").arg(layers.size());
+    const QString ellipsis = QStringLiteral("…");
+    QStringList forms{text + count};
+    if (runs.size() > 3) forms << QStringList{runs[0], runs[1], ellipsis, runs.back()}.join(QStringLiteral(", ")) + count;
+    else forms << forms.front();
+    if (runs.size() > 2) forms << QStringList{runs[0], ellipsis, runs.back()}.join(QStringLiteral(", ")) + count;
+    forms << QObject::tr("%1 layers").arg(layers.size());
+    return forms;
+}
 
 // The attention of the first shown layer with temperature tuning (a NoPE layer of Llama 4).
 std::optional<AttentionParams> tunedAttention(const LayerPattern& m, std::int64_t rows) {
@@ -153,8 +179,9 @@ double legendEntriesWidth(const LegendParts& l, const QFontMetricsF& fm, double 
 
 Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
     Geometry g;
-    g.rows = layerCount(pic.model);
-    if (pic.firstRows >= 0) g.rows = std::min(g.rows, pic.firstRows);
+    g.layers = layerCount(pic.model);
+    if (pic.firstRows >= 0) g.layers = std::min(g.layers, pic.firstRows);
+    g.rows = g.layers;
     const QFont body = t.font(t.fontPt);
     const double lh = plot::lineHeight(body);
     const double th = plot::lineHeight(t.font(t.titlePt));
@@ -165,26 +192,46 @@ Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
     // The temperature band: as tall as leaves every row a full line (5.5 to 9 lines), never
     // taking the rows' text away (rows under 0.6 of a line have none); where they have none
     // anyway, 5.5 lines while each row keeps 3 pixels of bar; else no band.
-    if (pic.temperatureCurve) g.tuned = tunedAttention(pic.model, g.rows);
-    if (g.tuned && g.rows > 0) {
-        const double avail = bottom - top, rows = static_cast<double>(g.rows);
-        double band = 0;
-        if (avail - lh * 5.5 >= rows * lh * 0.6) band = std::clamp(avail - rows * lh, lh * 5.5, lh * 9);
-        else if (avail < rows * lh * 0.6 && avail - lh * 5.5 >= rows * 3) band = lh * 5.5;
-        if (band > 0) {
-            bottom -= band;
-            g.tempBand = QRectF(r.left() + 8, r.bottom() - band, r.width() - 16, band);
+    if (pic.temperatureCurve) g.tuned = tunedAttention(pic.model, g.layers);
+    const auto bandFor = [&](std::int64_t n) {
+        if (!g.tuned || n <= 0) return 0.0;
+        const double avail = bottom - top, rows = static_cast<double>(n);
+        if (avail - lh * 5.5 >= rows * lh * 0.6) return std::clamp(avail - rows * lh, lh * 5.5, lh * 9);
+        if (avail < rows * lh * 0.6 && avail - lh * 5.5 >= rows * 3) return lh * 5.5;
+        return 0.0;
+    };
+    // A line of text per layer, or one row per group of layers alike (Gemma 3's 62 layers: two
+    // rows, "sliding" and "full"), each at least a line tall.
+    if (g.layers > 0 && (bottom - bandFor(g.layers) - top) / static_cast<double>(g.layers) < lh) {
+        auto groups = layerGroups(pic.model, g.layers);
+        if (groups.size() < static_cast<std::size_t>(g.layers)) {
+            g.groups = std::move(groups);
+            g.rows = static_cast<std::int64_t>(g.groups.size());
         }
     }
-    g.rowH = g.rows > 0 ? std::max(1.0, (bottom - top) / static_cast<double>(g.rows)) : 0;
+    if (const double band = bandFor(g.rows); band > 0) {
+        bottom -= band;
+        g.tempBand = QRectF(r.left() + 8, r.bottom() - band, r.width() - 16, band);
+    }
+    // Grouped rows are at most two lines tall (the axis follows them up).
+    const auto rowHeight = [&] {
+        if (g.rows <= 0) return 0.0;
+        const double h = std::max(1.0, (bottom - top) / static_cast<double>(g.rows));
+        return g.groups.empty() ? h : std::min(h, lh * 2);
+    };
+    g.rowH = rowHeight();
+    if (!g.groups.empty()) bottom = top + g.rowH * static_cast<double>(g.rows);
     // Column widths: the widest cell (or heading) of each column; the layers repeat a few
     // patterns, so the distinct rows are few.
     const QFontMetricsF fm(body);
     double w[5] = {};
     for (int c = 0; c < 5; ++c) w[c] = fm.horizontalAdvance(headText(c));
+    if (!g.groups.empty()) w[0] = fm.horizontalAdvance(QObject::tr("layers"));
     for (std::int64_t i = 0; i < g.rows; ++i) {
-        const LayerRowText rt = layerRowText(pic.model, i, pic.context);
-        for (int c = 0; c < 5; ++c) w[c] = std::max(w[c], fm.horizontalAdvance(cellText(rt, c)));
+        const LayerRowText rt = layerRowText(pic.model, g.layerOf(i), pic.context);
+        for (int c = 1; c < 5; ++c) w[c] = std::max(w[c], fm.horizontalAdvance(cellText(rt, c)));
+        const QString index = g.groups.empty() ? rt.index : groupForms(g.groups[static_cast<std::size_t>(i)]).value(1);
+        w[0] = std::max(w[0], fm.horizontalAdvance(index));
     }
     const double gap = lh * 0.8;
     // The table takes what its text needs, at most 55 % of the width: past that the columns go,
@@ -215,17 +262,24 @@ Geometry geometry(const QRectF& r, const LayersPicture& pic, const Theme& t) {
     // The legend line: on two lines where one would run past the plot from the table's left edge
     // (the rows give up a line's height).
     {
-        const LegendParts parts = legendParts(pic, g.rows);
+        const LegendParts parts = legendParts(pic, g.layers);
         const double one = legendEntriesWidth(parts, fm, lh) + (parts.note.isEmpty() ? 0.0 : fm.horizontalAdvance(parts.note) + lh) +
                            fm.horizontalAdvance(parts.context);
         if (g.rows > 0 && one + lh > g.plot.right() - g.table.left() && bottom - top - lh > static_cast<double>(g.rows)) {
             g.legendTwoLines = true;
-            bottom -= lh;
-            g.rowH = std::max(1.0, (bottom - top) / static_cast<double>(g.rows));
+            if (g.groups.empty()) {   // (grouped rows leave the room under them)
+                bottom -= lh;
+                g.rowH = rowHeight();
+            }
             g.table.setBottom(bottom);
             g.plot.setBottom(bottom);
             g.axis = QRectF(g.plot.left(), bottom, g.plot.width(), axisH + lh);
         }
+    }
+    if (!g.tempBand.isEmpty() && !g.groups.empty()) {
+        // Grouped rows: the band follows the axis and legend up (at most 9 lines), no gap above it.
+        const double bandTop = g.axis.bottom() + lh * 0.3;
+        g.tempBand = QRectF(g.tempBand.left(), bandTop, g.tempBand.width(), std::min(lh * 9, r.bottom() - bandTop));
     }
     if (!g.tempBand.isEmpty()) {
         // The curve under the bars (the same left and right ends), its τ labels left of it, the
@@ -341,6 +395,8 @@ void drawTemperature(QPainter& p, const Geometry& g, const LayersPicture& pic, c
         const double to = std::pow(10.0, l1 * (c + 1) / pr.width());
         const std::int64_t p1 = std::min<std::int64_t>(tp.positionTo, static_cast<std::int64_t>(std::ceil(to)) - 1);
         if (p1 < next) continue;
+        // τ is a step function: a step is drawn upright at the position where it happens.
+        if (!curve.isEmpty()) curve << QPointF(tp.x(static_cast<double>(next)), curve.last().y());
         curve << QPointF(tp.x(static_cast<double>(next)), tp.y(tau(next)));
         if (p1 > next) curve << QPointF(tp.x(static_cast<double>(p1)), tp.y(tau(p1)));
         next = p1 + 1;
@@ -414,6 +470,72 @@ QString layersSubtitle(const LayerPattern& m, int dim) {
     return parts.join(QStringLiteral(" · "));
 }
 
+LayersPicture layersPictureOf(const SceneParams& s, int active) {
+    LayersPicture pic;
+    if (active < 0 || active >= static_cast<int>(s.methods.size())) return pic;
+    const ScoreParams& ap = s.methods[static_cast<std::size_t>(active)].params;
+    pic.model = ap.model;
+    pic.model.layer = 0;
+    pic.dim = ap.dim;
+    pic.context = ap.rope.max_positions;
+    pic.selected = ap.model.empty() ? -1 : ap.model.layer;
+    pic.title = configTitle(s, active);
+    for (int i = 0; i < static_cast<int>(s.methods.size()); ++i) {
+        if (i == active) continue;
+        LayerPattern other = s.methods[static_cast<std::size_t>(i)].params.model;
+        const std::int64_t layer = other.layer;
+        other.layer = 0;
+        if (other == pic.model && !other.empty()) {
+            pic.compared = layer;
+            break;
+        }
+    }
+    return pic;
+}
+
+int layersConfigOf(const SceneParams& s) {
+    if (!s.view.showLayers) return -1;
+    for (int i = 0; i < static_cast<int>(s.methods.size()); ++i)
+        if (!s.methods[static_cast<std::size_t>(i)].params.model.empty()) return i;
+    return -1;
+}
+
+std::pair<QRectF, QRectF> splitForLayers(const QRectF& area, const Theme& theme) {
+    const double gap = std::round(viewGap(theme));
+    const double h = std::round((area.height() - gap) / 3.0);
+    return {QRectF(area.left(), area.top(), area.width(), std::max(0.0, area.height() - h - gap)),
+            QRectF(area.left(), area.bottom() - h, area.width(), h)};
+}
+
+std::vector<std::vector<std::int64_t>> layerGroups(const LayerPattern& m, std::int64_t layers) {
+    std::vector<std::vector<std::int64_t>> groups;
+    std::vector<LayerParams> kinds;
+    for (std::int64_t i = 0; i < layers; ++i) {
+        const LayerParams lp = layerParams(m, i);
+        std::size_t k = 0;
+        while (k < kinds.size() && !(kinds[k].type == lp.type && kinds[k].rope == lp.rope &&
+                                     kinds[k].ropeParams == lp.ropeParams && kinds[k].attention == lp.attention))
+            ++k;
+        if (k == kinds.size()) {
+            kinds.push_back(lp);
+            groups.emplace_back();
+        }
+        groups[k].push_back(i);
+    }
+    return groups;
+}
+
+QString layerListText(const std::vector<std::int64_t>& layers) {
+    QStringList runs;
+    for (std::size_t a = 0; a < layers.size();) {
+        std::size_t b = a;
+        while (b + 1 < layers.size() && layers[b + 1] == layers[b] + 1) ++b;
+        runs << (b == a ? QString::number(layers[a]) : QStringLiteral("%1–%2").arg(layers[a]).arg(layers[b]));
+        a = b + 1;
+    }
+    return runs.join(QStringLiteral(", "));
+}
+
 LayerRowText layerRowText(const LayerPattern& m, std::int64_t layer, std::int64_t context) {
     const LayerParams lp = layerParams(m, layer);
     LayerRowText t;
@@ -453,8 +575,11 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     const double dmax = static_cast<double>(std::max<std::int64_t>(pic.context, 16));
     const QString name = pic.title.isEmpty() ? QString::fromStdString(pic.model.model_type) : pic.title;
     const std::int64_t all = layerCount(pic.model);
-    const QString heading = g.rows < all ? QObject::tr("%1 — layers 0–%2 of %3 (the pattern repeats)").arg(name).arg(g.rows - 1).arg(all)
-                                         : QObject::tr("%1 — %2 layers: what each layer sees, and with which positional signal").arg(name).arg(g.rows);
+    const QString heading =
+        g.layers < all      ? QObject::tr("%1 — layers 0–%2 of %3 (the pattern repeats)").arg(name).arg(g.layers - 1).arg(all)
+        : !g.groups.empty() ? QObject::tr("%1 — %2 layers of %3 kinds: what each kind sees, and with which positional signal")
+                                  .arg(name).arg(g.layers).arg(g.rows)
+                            : QObject::tr("%1 — %2 layers: what each layer sees, and with which positional signal").arg(name).arg(g.layers);
     drawRecordedText(p, g.heading, Qt::AlignLeft | Qt::AlignTop,
                p.fontMetrics().elidedText(heading, Qt::ElideRight, static_cast<int>(g.heading.width())));
     {
@@ -476,9 +601,11 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     p.setPen(t.muted);
     const double hy = g.table.top() - lh * 1.2;
     for (int c = 0; c < 5; ++c)
-        if (g.cols[c + 1] - g.cols[c] > 4)
+        if (g.cols[c + 1] - g.cols[c] > 4) {
+            const QString head = c == 0 && !g.groups.empty() ? QObject::tr("layers") : headText(c);
             drawRecordedText(p, QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
-                       p.fontMetrics().elidedText(headText(c), Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
+                       p.fontMetrics().elidedText(head, Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
+        }
     drawRecordedText(p, QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
                p.fontMetrics().elidedText(pic.model.bidirectional ? QObject::tr("distance |i − j| it can attend to, on either side (log scale)")
                                                                   : QObject::tr("distance i − j it can attend to (log scale)"),
@@ -494,21 +621,34 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     for (std::int64_t i = 0; i < g.rows; ++i) {
         const double y = g.table.top() + g.rowH * static_cast<double>(i);
         const QRectF row(rect.left() + 2, y, rect.width() - 4, g.rowH);
-        if (i == pic.selected || i == pic.compared) {
-            QColor hl = i == pic.selected ? t.series(3) : t.series(4);
+        const auto holds = [&](std::int64_t layer) {
+            if (layer < 0) return false;
+            if (g.groups.empty()) return layer == i;
+            const auto& group = g.groups[static_cast<std::size_t>(i)];
+            return std::binary_search(group.begin(), group.end(), layer);
+        };
+        if (holds(pic.selected) || holds(pic.compared)) {
+            QColor hl = holds(pic.selected) ? t.series(3) : t.series(4);
             hl.setAlpha(70);
             p.fillRect(row, hl);
         } else if (i % 2 == 1) {
             p.fillRect(row, t.panel);
         }
-        const LayerParams lp = layerParams(pic.model, i);
+        const LayerParams lp = layerParams(pic.model, g.layerOf(i));
         const QColor signalC = lp.rope ? ropeC : (!lp.attention.temperature_tuning.empty() ? tempC : nopeC);
         if (text) {
-            const LayerRowText rt = layerRowText(pic.model, i, pic.context);
+            const LayerRowText rt = layerRowText(pic.model, g.layerOf(i), pic.context);
             for (int c = 0; c < 5; ++c) {
                 p.setPen(c == 2 ? signalC.darker(115) : t.foreground);
                 const double width = g.cols[c + 1] - g.cols[c] - 2;
                 if (width <= 2) continue;   // a column left out for want of room
+                if (c == 0 && !g.groups.empty()) {
+                    // The group's layers, as many runs as fit, with their count.
+                    const FittedText f = fitText(groupForms(g.groups[static_cast<std::size_t>(i)]), p.font(), width);
+                    drawRecordedText(p, QRectF(g.cols[c], y, width, g.rowH), Qt::AlignLeft | Qt::AlignVCenter, f.text,
+                                     f.elided && f.text.endsWith(QStringLiteral("…")));
+                    continue;
+                }
                 drawRecordedText(p, QRectF(g.cols[c], y, width, g.rowH), Qt::AlignLeft | Qt::AlignVCenter,
                            p.fontMetrics().elidedText(cellText(rt, c), Qt::ElideRight, static_cast<int>(width)));
             }
@@ -565,7 +705,7 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     // far as the table's edge) when it would run past the plot; on two lines where one does not
     // fit even so (Geometry::legendTwoLines); the note shortened only where that leaves it no room.
     double ly = g.axis.top() + lh * 1.3;
-    const LegendParts parts = legendParts(pic, g.rows);
+    const LegendParts parts = legendParts(pic, g.layers);
     const QFontMetricsF lfm(p.font());
     const double entriesW = legendEntriesWidth(parts, lfm, lh);
     const double tailW = (parts.note.isEmpty() ? 0.0 : lfm.horizontalAdvance(parts.note) + lh) + lfm.horizontalAdvance(parts.context);
@@ -604,12 +744,34 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     p.restore();
 }
 
-std::optional<std::int64_t> layerRowAt(const QRectF& rect, const LayersPicture& pic, const Theme& theme, const QPointF& pt) {
+std::vector<LayersRow> layersRows(const QRectF& rect, const LayersPicture& pic, const Theme& theme) {
+    const Geometry g = geometry(rect, pic, theme);
+    std::vector<LayersRow> rows;
+    for (std::int64_t i = 0; i < g.rows; ++i) {
+        LayersRow row;
+        row.rect = QRectF(rect.left() + 2, g.table.top() + g.rowH * static_cast<double>(i), rect.width() - 4, g.rowH);
+        if (g.groups.empty()) row.layers = {i};
+        else row.layers = g.groups[static_cast<std::size_t>(i)];
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::vector<std::int64_t> layerRowLayersAt(const QRectF& rect, const LayersPicture& pic, const Theme& theme, const QPointF& pt) {
     const Geometry g = geometry(rect, pic, theme);
     if (g.rows == 0 || g.rowH <= 0 || pt.y() < g.table.top() || pt.y() >= g.table.top() + g.rowH * static_cast<double>(g.rows) ||
         !rect.contains(pt))
-        return std::nullopt;
-    return static_cast<std::int64_t>((pt.y() - g.table.top()) / g.rowH);
+        return {};
+    const auto row = std::clamp<std::int64_t>(static_cast<std::int64_t>((pt.y() - g.table.top()) / g.rowH), 0, g.rows - 1);
+    if (g.groups.empty()) return {row};
+    return g.groups[static_cast<std::size_t>(row)];
+}
+
+std::optional<std::int64_t> layerRowAt(const QRectF& rect, const LayersPicture& pic, const Theme& theme, const QPointF& pt) {
+    const auto layers = layerRowLayersAt(rect, pic, theme, pt);
+    if (layers.empty()) return std::nullopt;
+    if (std::binary_search(layers.begin(), layers.end(), pic.selected)) return pic.selected;
+    return layers.front();
 }
 
 }  // namespace poslab::ui

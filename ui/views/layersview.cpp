@@ -48,15 +48,20 @@ void LayersView::mousePressEvent(QMouseEvent* e) {
 bool LayersView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* h = static_cast<QHelpEvent*>(e);
+        const auto layers = layerRowLayersAt(QRectF(rect()), picture_, theme_, QPointF(h->pos()));
         if (const auto layer = layerAt(h->pos())) {
             const LayerRowText t = layerRowText(picture_.model, *layer, picture_.context);
-            QStringList parts{tr("layer %1").arg(t.index), t.type, t.signal};
+            // A group's row: every layer of it (they are alike), and which one a click shows.
+            QStringList parts{layers.size() > 1 ? tr("%1 layers alike: %2").arg(layers.size()).arg(layerListText(layers))
+                                                : tr("layer %1").arg(t.index),
+                              t.type, t.signal};
             if (!t.base.isEmpty()) parts << t.base;
             if (!t.scaling.isEmpty()) parts << t.scaling;
             parts << t.reach;
             QToolTip::showText(h->globalPos(),
                                parts.join(QStringLiteral(" · ")) + QStringLiteral("\n") +
-                                   tr("Click: show this layer in every view · Shift-click: compare it beside the shown one"),
+                                   (layers.size() > 1 ? tr("Click: show layer %1 in every view · Shift-click: compare it beside the shown one").arg(*layer)
+                                                      : tr("Click: show this layer in every view · Shift-click: compare it beside the shown one")),
                                this);
         } else {
             QToolTip::hideText();

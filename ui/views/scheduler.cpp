@@ -38,8 +38,8 @@ double threadCpuMs() {
 
 bool sameHeatmapInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.head == b.head && a.view.softmax == b.view.softmax &&
-           a.view.causal == b.view.causal && a.view.colormap == b.view.colormap &&
-           a.view.showDifference == b.view.showDifference && heatmapQueryWindow(a) == heatmapQueryWindow(b) &&
+           a.view.causal == b.view.causal && a.view.colormap == b.view.colormap && a.view.colorLink == b.view.colorLink &&
+           a.view.aggregate == b.view.aggregate && a.view.showDifference == b.view.showDifference && heatmapQueryWindow(a) == heatmapQueryWindow(b) &&
            heatmapKeyWindow(a) == heatmapKeyWindow(b) && a.view.heatmapSquareCells == b.view.heatmapSquareCells;
 }
 bool samePairsInputs(const SceneParams& a, const SceneParams& b) {

@@ -132,7 +132,8 @@ void HeatmapView::setWindow(const ViewWindow& queries, const ViewWindow& keys, s
 
 HeatmapView::PanelAxes HeatmapView::axesAt(const QPointF& p) const {
     const int n = std::max<int>(1, static_cast<int>(result_.panels.size()));
-    const auto layout = layoutHeatmap(QRectF(rect()), n, theme_, result_.squareCells, heatmapHasSinkStrip(result_), heatmapDifferences(result_));
+    const auto layout = layoutHeatmap(QRectF(rect()), n, theme_, result_.squareCells, heatmapHasSinkStrip(result_), heatmapDifferences(result_),
+                                      result_.differenceNote);
     std::size_t k = 0;
     for (std::size_t i = 0; i < layout.size(); ++i)
         if (layout[i].image.contains(p)) {
@@ -271,8 +272,8 @@ QString HeatmapView::toolTipAt(const QPoint& pos) const {
     const auto hit = hitTestHeatmap(QRectF(rect()), result_, theme_, QPointF(pos));
     return hit ? heatmapToolTip(result_, *hit) : QString();
 }
-int HeatmapView::cellsFor(int panels, bool square, bool sinkStrip, int differences) const {
-    return heatmapCellsFor(QRectF(rect()), panels, theme_, devicePixelRatioF(), square, sinkStrip, differences);
+int HeatmapView::cellsFor(int panels, bool square, bool sinkStrip, int differences, const QString& note) const {
+    return heatmapCellsFor(QRectF(rect()), panels, theme_, devicePixelRatioF(), square, sinkStrip, differences, note);
 }
 
 // ---- Frequencies

@@ -101,7 +101,7 @@ public:
     // Cells per axis for `panels` panels at the current size (device pixels); `square`: the
     // scene's view.heatmapSquareCells.
     // `sinkStrip`: room for the sink-mass strip beside the cells (heatmapHasSinkStrip).
-    int cellsFor(int panels, bool square = false, bool sinkStrip = false, int differences = 0) const;
+    int cellsFor(int panels, bool square = false, bool sinkStrip = false, int differences = 0, const QString& note = {}) const;
     // The scene's window and sequence length N (the whole range is [0, N)).
     void setWindow(const ViewWindow& queries, const ViewWindow& keys, std::int64_t length);
     ViewWindow queryWindow() const { return queries_; }

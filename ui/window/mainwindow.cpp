@@ -396,26 +396,7 @@ void MainWindow::onSceneChanged() {
     const int active = scene_.activeConfig();
     const ScoreParams& ap = s.methods[static_cast<std::size_t>(active)].params;
     const bool showLayers = s.view.showLayers && !ap.model.empty();
-    {
-        LayersPicture pic;
-        pic.model = ap.model;
-        pic.model.layer = 0;
-        pic.dim = ap.dim;
-        pic.context = ap.rope.max_positions;
-        pic.selected = ap.model.empty() ? -1 : ap.model.layer;
-        pic.title = configTitle(s, active);
-        for (int i = 0; i < static_cast<int>(s.methods.size()); ++i) {
-            if (i == active) continue;
-            LayerPattern other = s.methods[static_cast<std::size_t>(i)].params.model;
-            const std::int64_t layer = other.layer;
-            other.layer = 0;
-            if (other == pic.model && !other.empty()) {
-                pic.compared = layer;
-                break;
-            }
-        }
-        layers_->setPicture(pic);
-    }
+    layers_->setPicture(layersPictureOf(s, active));
     layers_->setVisible(showLayers);
     if (layersAction_) {
         const QSignalBlocker b(layersAction_);
@@ -487,8 +468,9 @@ void MainWindow::applyLayout() {
     QRectF area(QPointF(0, 0), QSizeF(rows_->size()));
     double layersH = 0;
     if (layers_->isVisibleTo(rows_)) {
-        layersH = std::round((area.height() - gap) / 3.0);
-        area.setHeight(area.height() - layersH - gap);
+        const auto [views, layers] = splitForLayers(area, t);
+        area = views;
+        layersH = layers.height();
     }
     PlacementKey key{area.size(), sceneArrangement(scene_.params()), t.name, t.fontPt, t.fontScale};
     if (placementKey_ != key) {
@@ -543,7 +525,8 @@ void MainWindow::updateOutput(bool recompute) {
     r.logical = resolution < dpr;
     r.theme = heatmap_->theme();
     DisplaySpec d = scheduler_.display();
-    d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells, heatmapHasSinkStrip(s), panels - static_cast<int>(s.methods.size()));
+    d.heatmapCells = heatmap_->cellsFor(panels, s.view.heatmapSquareCells, heatmapHasSinkStrip(s), panels - static_cast<int>(s.methods.size()),
+                                        heatmapDifferenceNote(s));
     if (resolution < dpr) d.heatmapCells = std::max(16, static_cast<int>(d.heatmapCells / dpr));
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * resolution), 64, 2048);
     // At most 128 blocks per axis in the window: each one costs a score in the dtype and one in

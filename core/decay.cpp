@@ -82,6 +82,24 @@ Vector roformerBound(const Vector& theta, const std::vector<std::int64_t>& dista
     return b;
 }
 
+// RoFormer's bound in the value's units (decay.h DecayCurve::scoreBound) from the relative bound
+// (1/h)·Σ_j |S_j|: g_j the complex product of the query's pair j and the rotated key's (times the
+// attention factor, as the value has it), g_h = 0; Abel summation gives
+// |Σ_j g_j e^{i d θ_j}| <= max_j |g_j − g_{j+1}|·Σ_j |S_j|, and the pass-through channels add c.
+Vector roformerScoreBound(const Vector& relative, const Matrix& q, const Matrix& rk, Eigen::Index h, bool inter, double att,
+                          double s, Eigen::Index dim) {
+    auto g = [&](Eigen::Index i) -> std::complex<double> {
+        if (i >= h) return {0, 0};
+        const Eigen::Index j0 = inter ? 2 * i : i, j1 = inter ? 2 * i + 1 : i + h;
+        return {(q(0, j0) * rk(0, j0) + q(0, j1) * rk(0, j1)) * att, (q(0, j0) * rk(0, j1) - q(0, j1) * rk(0, j0)) * att};
+    };
+    double gmax = 0;
+    for (Eigen::Index i = 0; i < h; ++i) gmax = std::max(gmax, std::abs(g(i) - g(i + 1)));
+    double constant = 0;
+    for (Eigen::Index c = 2 * h; c < dim; ++c) constant += q(0, c) * rk(0, c);
+    return (s * (gmax * static_cast<double>(h) * relative.array() + std::abs(constant))).matrix();
+}
+
 // ---------------------------------------------------------------------------------------------
 // The O(D·d) sweep. Every method whose curve is a sum over frequency pairs of cos/sin(d·w_k)
 // gets those values block by block: for a block starting at d0, cos/sin(d0·w_k) once (std::cos
@@ -716,6 +734,7 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         });
         val = s * (val.array() + constant).matrix();
         if (h > 0) bound /= static_cast<double>(h);
+        curve.scoreBound = roformerScoreBound(bound, q, rk, h, inter, att, s, params.dim);
         curve.bound = std::move(bound);
         return curve;
     }
@@ -900,7 +919,12 @@ Result<DecayCurve> curveOnSorted(const ScoreParams& params, const std::vector<st
         }
         val.segment(static_cast<Eigen::Index>(a), m) = v;
     }
-    if (params.method == Method::Rope) curve.bound = roformerBound(freqs.inv_freq, u);
+    if (params.method == Method::Rope) {
+        curve.bound = roformerBound(freqs.inv_freq, u);
+        const Eigen::Index h = freqs.inv_freq.size();
+        curve.scoreBound = roformerScoreBound(*curve.bound, q, rotatedKey, h, rp.layout == RopeLayout::Interleaved,
+                                              freqs.attention_factor, s, params.dim);
+    }
     return curve;
 }
 
@@ -963,8 +987,11 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& layer, const std::vector<std:
             f *= 1.0 / std::sqrt(x.row(0).squaredNorm() / params.dim + at.norm_eps);
         }
     }
-    for (Eigen::Index i = 0; i < c.value.size(); ++i)
-        c.value[i] *= f * temperatureScale(at, c.distance[static_cast<std::size_t>(i)], params.precision);
+    for (Eigen::Index i = 0; i < c.value.size(); ++i) {
+        const double scale = f * temperatureScale(at, c.distance[static_cast<std::size_t>(i)], params.precision);
+        c.value[i] *= scale;
+        if (c.scoreBound) (*c.scoreBound)[i] *= std::abs(scale);
+    }
     for (Eigen::Index i = 0; i < c.value.size(); ++i)
         if (!std::isfinite(c.value[i]))
             return ParamError{"result", "parameters for which every value is finite", formatNumber(c.value[i])};
@@ -1021,10 +1048,12 @@ Result<DecayCurve> decayCurvePlain(const ScoreParams& params, const std::vector<
         c.distance = distances;
         c.value.resize(static_cast<Eigen::Index>(distances.size()));
         if (cu.bound) c.bound = Vector(c.value.size());
+        if (cu.scoreBound) c.scoreBound = Vector(c.value.size());
         for (std::size_t i = 0; i < distances.size(); ++i) {
             const auto at = static_cast<Eigen::Index>(std::lower_bound(u.begin(), u.end(), distances[i]) - u.begin());
             c.value[static_cast<Eigen::Index>(i)] = cu.value[at];
             if (c.bound) (*c.bound)[static_cast<Eigen::Index>(i)] = (*cu.bound)[at];
+            if (c.scoreBound) (*c.scoreBound)[static_cast<Eigen::Index>(i)] = (*cu.scoreBound)[at];
         }
         r = std::move(c);
     }

@@ -32,7 +32,13 @@ namespace poslab {
 struct DecayCurve {
     std::vector<std::int64_t> distance;   // 0 .. max_distance (or the requested sample)
     Vector value;
-    std::optional<Vector> bound;          // rope only
+    std::optional<Vector> bound;          // rope only: RoFormer's relative bound (their Figure 2)
+    // rope only, content held fixed (not a mean over a sequence's rows): RoFormer's bound in the
+    // value's own units, |value(d)| <= scoreBound(d). With g_j = q̃_j·(R_0 k)̃_j* the pair j's
+    // complex product (times the attention factor), g_{r/2} = 0 and c the pass-through channels'
+    // constant: s·(max_j |g_j − g_{j+1}| · Σ_j |S_j| + |c|) (Abel summation, RoFormer §3.4.3),
+    // times the layer's softmax-scale, norm and temperature factors as the value.
+    std::optional<Vector> scoreBound;
     std::vector<std::int64_t> count;      // real content only: rows each mean covers
     // A window or chunk (attention.h): the largest distance the layer sees; the curve stops there.
     std::optional<std::int64_t> visibleTo;

@@ -10,6 +10,7 @@
 #include "core/sinusoidal.h"
 #include "core/t5.h"
 #include "core/transformer_xl.h"
+#include "core/xpos.h"
 
 #include <algorithm>
 #include <cmath>
@@ -92,7 +93,7 @@ const std::vector<DemoInfo>& demonstrations() {
     // Transformer-XL), RoPE, ALiBi, inference, long context (scalings), overview.
     static const std::vector<DemoInfo> list = {
         {DemoId::PermutationEquivariance, "permutation", "Attention without positions is permutation-equivariant",
-         "Shuffle the tokens and the outputs shuffle the same way: without positions, attention cannot see order.", "Attention",
+         "Shuffle the tokens and the outputs shuffle the same way: without positions and without a causal mask, attention cannot see order.", "Attention",
          {"nope", "rope", "sinusoidal"}},
         {DemoId::SinusoidalShift, "sinusoidal-shift", "Sinusoidal: a shift is a rotation",
          "PE(p+Δ) = R(Δ)·PE(p): moving Δ positions rotates every (sin, cos) pair by Δ·w_i.", "Sinusoidal", {"sinusoidal"}},
@@ -116,28 +117,35 @@ const std::vector<DemoInfo>& demonstrations() {
          "Shift every position by Δ and the score heatmap is unchanged.", "RoPE", {"rope"}},
         {DemoId::RopeNorm, "rope-norm", "RoPE: norms are preserved",
          "A rotation never changes a vector's length: |R_m x| = |x| at every position.", "RoPE", {"rope"}},
-        {DemoId::RopeDecay, "rope-decay", "RoPE: long-term decay",
-         "With equal content, the score and RoFormer's bound shrink as the distance grows.", "RoPE", {"rope"}},
+        {DemoId::RopeDecay, "rope-decay", "RoPE: long-term decay, for equal content",
+         "With equal content (q = k), the score and RoFormer's bound on it shrink as the distance grows; with random q and k the "
+         "score does not decay (Barbero et al., 2025).", "RoPE", {"rope"}},
+        {DemoId::XposDecay, "xpos-decay", "xPos: RoPE with an explicit decay",
+         "xPos multiplies pair i of RoPE by ζᵢ^((m−n)/512), ζᵢ < 1: its score still depends on m − n only, and falls with distance "
+         "for random content too, where RoPE's does not.",
+         "RoPE", {"xpos", "rope"}},
         {DemoId::RopeComplexIdentity, "rope-complex", "RoPE: the complex identity (with its sine term)",
          "⟨R_m q, R_n k⟩ = Re[Σ q̃_j k̃_j* e^(i(m−n)θ_j)] exactly; dropping the sine term (a common error) is wrong.", "RoPE", {"rope"}},
         {DemoId::HalfVsInterleaved, "rope-layouts", "Half-split vs interleaved RoPE",
          "The same rotation up to a permutation of channels; mixing the layouts gives wrong numbers.", "RoPE", {"rope"}},
         {DemoId::AlibiSlopes, "alibi-slopes", "ALiBi: one slope per head, a linear penalty",
-         "Head h subtracts m_h·(i − j) with m_h = 2^(−8h/H): a straight line in the distance, defined at every distance, so it extrapolates.",
+         "Head h subtracts m_h·(i − j) with m_h = 2^(−8h/H) (H a power of 2): a straight line in the distance, defined at every distance, so it runs "
+         "past the training length; the steep heads give far tokens almost no weight.",
          "ALiBi", {"alibi"}},
-        {DemoId::KvCache, "kv-cache", "KV cache: rotate once vs recompute every step",
-         "RoPE rotates each key once and caches it; relative-bias methods recompute one term per cached key at every step.", "Inference",
-         {"rope", "alibi", "t5", "shaw", "transformer-xl"}},
+        {DemoId::KvCache, "kv-cache", "KV cache: what can be cached",
+         "RoPE rotates each key once and caches it; ALiBi caches m·j once per key, since −m·i is the same for the whole row and softmax "
+         "ignores it; T5 and Shaw must recompute one term per cached key at every step.", "Inference",
+         {"rope", "alibi", "t5", "shaw", "transformer-xl", "xpos", "sinusoidal", "learned", "nope"}},
         {DemoId::Extrapolation, "extrapolation", "Beyond the training length",
-         "Learned tables fail, sinusoidal and ALiBi continue, RoPE's slow pairs leave the trained range; "
-         "linear interpolation, NTK and YaRN bring them back.", "Long context",
-         {"rope", "learned", "sinusoidal", "alibi", "shaw", "t5", "transformer-xl", "linear", "dynamic", "yarn"}},
+         "Learned tables fail, sinusoidal and ALiBi stay defined, RoPE's slow pairs reach angles never seen in training; "
+         "linear interpolation, NTK and YaRN bring those angles back into the trained range.", "Long context",
+         {"rope", "learned", "sinusoidal", "alibi", "shaw", "t5", "transformer-xl", "nope", "linear", "dynamic", "yarn"}},
         {DemoId::Llama3Bands, "llama3-bands", "Llama 3.1: three frequency bands, 8k → 128k",
          "Short wavelengths are kept, long ones divided by the factor, and the band between is blended smoothly.", "Long context",
          {"rope", "llama3"}},
         {DemoId::YarnRamp, "yarn-ramp", "YaRN: a ramp between β_fast and β_slow, and a temperature",
          "Pairs that turn more than β_fast times in the original context keep their frequency, pairs that turn less than β_slow times are "
-         "interpolated, a linear ramp between; the logits are sharpened by the attention factor 0.1·ln s + 1.",
+         "interpolated, a linear ramp between; cos and sin are multiplied by 0.1·ln s + 1, so the logits by its square.",
          "Long context", {"rope", "yarn"}},
         {DemoId::RopeBf16, "rope-bf16", "RoPE in bf16 at position 4096",
          "Angles built in bfloat16 (the legacy path) are off by radians at long context and integer positions above 256 collide; "
@@ -344,6 +352,13 @@ Result<RopeDemoResult> demoRope(const RopeDemoInput& in) {
         const Matrix rq = ropeRotate(p, *pos, Q);
         for (Eigen::Index i = 0; i < Q.rows(); ++i)
             r.normError = std::max(r.normError, std::abs(rq.row(i).norm() - Q.row(i).norm()) / Q.row(i).norm());
+        // One x at every position: its length before and after the rotation.
+        const Matrix rx = ropeRotate(p, *pos, Q.row(0).replicate(Q.rows(), 1));
+        for (Eigen::Index i = 0; i < rx.rows(); ++i) {
+            r.normPositions.push_back((*pos)[std::size_t(i)]);
+            r.normBefore.push_back(Q.row(0).norm());
+            r.normAfter.push_back(rx.row(i).norm());
+        }
     }
 
     // Complex identity at (m, n) with q = Q row 0, k = K row 0.
@@ -403,12 +418,26 @@ Result<RopeDecayResult> demoRopeDecay(const RopeDecayInput& in) {
     const auto& v = curve.value().value;
     r.value.assign(v.data(), v.data() + v.size());
     if (curve.value().bound) r.bound.assign(curve.value().bound->data(), curve.value().bound->data() + curve.value().bound->size());
+    if (curve.value().scoreBound)
+        r.scoreBound.assign(curve.value().scoreBound->data(), curve.value().scoreBound->data() + curve.value().scoreBound->size());
     // Cross-check with the rotation itself: ones q at position d, ones k at position 0.
     const RopeParams rp = sp.ropeParams();
     const Matrix ones = Matrix::Ones(1, in.head_dim);
     const Matrix k0 = ropeRotate(rp, Positions{0}, ones);
     const double s = 1.0 / std::sqrt(double(in.head_dim));
     for (auto d : r.distance) r.directValue.push_back(s * ropeRotate(rp, Positions{d}, ones).row(0).dot(k0.row(0)));
+    // Random Gaussian q and k (one pair per draw): the mean |score| at each distance.
+    r.draws = 256;
+    r.randomMeanAbs.assign(r.distance.size(), 0.0);
+    Positions at(r.distance.begin(), r.distance.end());
+    for (int seed = 0; seed < r.draws; ++seed) {
+        const Matrix q = seededNormal(1, in.head_dim, std::uint64_t(seed), kStreamQ);
+        const Matrix k = seededNormal(1, in.head_dim, std::uint64_t(seed), kStreamK);
+        const Matrix rk = ropeRotate(rp, Positions{0}, k);
+        const Matrix rq = ropeRotate(rp, at, q.replicate(Eigen::Index(at.size()), 1));
+        const Vector v = s * (rq * rk.row(0).transpose());
+        for (std::size_t i = 0; i < r.distance.size(); ++i) r.randomMeanAbs[i] += std::abs(v[Eigen::Index(i)]) / r.draws;
+    }
     return r;
 }
 
@@ -440,7 +469,7 @@ Result<KvCacheResult> demoKvCache(const KvCacheInput& in) {
         // Full recomputation of every key at this step.
         const Matrix full = q * ropeRotate(rp, arangePositions(0, t), K.topRows(t)).transpose();
         r.ropeCacheError = std::max(r.ropeCacheError, maxAbs(cached - full));
-        r.steps.push_back({t, t - 1, 2, t});
+        r.steps.push_back({t, t - 1, 2, 1, t});
     }
     const std::vector<Method> methods = {Method::Rope, Method::Xpos, Method::Alibi, Method::T5, Method::Shaw,
                                          Method::TransformerXL, Method::Sinusoidal, Method::Learned, Method::NoPE};
@@ -450,6 +479,7 @@ Result<KvCacheResult> demoKvCache(const KvCacheInput& in) {
             std::int64_t n = 0;
             switch (m) {
                 case Method::Rope: case Method::Xpos: n = s.ropeRotations; break;
+                case Method::Alibi: n = s.alibiTerms; break;                   // m·j of the new key, cached
                 case Method::Sinusoidal: case Method::Learned: n = 1; break;  // PE of the new token, added once
                 case Method::NoPE: n = 0; break;
                 default: n = s.relativeTerms; break;
@@ -460,22 +490,55 @@ Result<KvCacheResult> demoKvCache(const KvCacheInput& in) {
         r.methods.push_back(std::move(c));
     }
 
-    // A relative term cached one step earlier is wrong now: compare the terms for keys 0..T−2 as
-    // seen by query T−2 (previous step) and by query T−1 (this step).
+    // A positional term cached one step earlier, reused now: the attention weights of the last
+    // query (T−1) over keys 0..T−1 with each old key's term from query T−2 (the new key's term is
+    // fresh), against the weights with every term recomputed. softmax(z + c) = softmax(z) for a
+    // constant c, so only what changes the row's shape counts.
     if (T >= 2) {
-        const Positions keys = arangePositions(0, T - 1);
+        const Positions keys = arangePositions(0, T), oldKeys = arangePositions(0, T - 1);
         const Positions prevQ{T - 2}, lastQ{T - 1};
+        const double sc = 1.0 / std::sqrt(double(in.head_dim));
+        const Vector content = sc * (K * Q.row(T - 1).transpose());
+        auto weights = [](Vector z) {
+            z.array() -= z.maxCoeff();
+            z = z.array().exp().matrix();
+            return Vector(z / z.sum());
+        };
+        // fresh: 1 × T terms of query T−1; prev: 1 × (T−1) terms of query T−2 for the old keys.
+        auto staleError = [&](const Matrix& fresh, const Matrix& prev) {
+            Vector now = content + fresh.row(0).transpose();
+            Vector cached = now;
+            for (int j = 0; j + 1 < T; ++j) cached[j] = content[j] + prev(0, j);
+            return (weights(now) - weights(cached)).cwiseAbs().maxCoeff();
+        };
+        // ALiBi as BLOOM caches it: the key's own term m_h·j, computed once when key j arrives
+        // (the new key's too); −m_h·i is left out, the same for the whole row.
         AlibiParams ap;
         ap.heads = in.heads;
-        for (int h = 0; h < in.heads; ++h)
-            r.alibiStaleError = std::max(r.alibiStaleError, maxAbs(alibiBias(ap, h, prevQ, keys) - alibiBias(ap, h, lastQ, keys)));
+        const Vector slopes = alibiSlopes(ap);
+        for (int h = 0; h < in.heads; ++h) {
+            const Matrix fresh = alibiBias(ap, h, lastQ, keys);
+            Matrix cached(1, T);
+            for (int j = 0; j < T; ++j) cached(0, j) = slopes[h] * j;
+            r.alibiStaleLogit = std::max(r.alibiStaleLogit, maxAbs(cached - fresh));
+            Vector now = content + fresh.row(0).transpose(), withCache = content + cached.row(0).transpose();
+            r.alibiStaleError = std::max(r.alibiStaleError, (weights(now) - weights(withCache)).cwiseAbs().maxCoeff());
+        }
         T5Params tp;
         tp.heads = in.heads;
         tp.bidirectional = false;  // decoding is causal
-        r.t5StaleError = maxAbs(t5Bias(tp, 0, prevQ, keys) - t5Bias(tp, 0, lastQ, keys));
+        r.t5StaleError = staleError(t5Bias(tp, 0, lastQ, keys), t5Bias(tp, 0, prevQ, oldKeys));
         ShawParams sh;
-        const IntMatrix i0 = shawIndexAt(prevQ, keys, sh.max_relative_position);
-        const IntMatrix i1 = shawIndexAt(lastQ, keys, sh.max_relative_position);
+        sh.dim = in.head_dim;
+        auto shawTerms = [&](const Positions& q, const Positions& k) {
+            const IntMatrix ix = shawIndexAt(q, k, sh.max_relative_position);
+            std::vector<std::int64_t> rows;
+            for (Eigen::Index j = 0; j < ix.cols(); ++j) rows.push_back(ix(0, j));
+            return Matrix((sc * (shawKeyRows(sh, rows) * Q.row(T - 1).transpose())).transpose());
+        };
+        r.shawStaleError = staleError(shawTerms(lastQ, keys), shawTerms(prevQ, oldKeys));
+        const IntMatrix i0 = shawIndexAt(prevQ, oldKeys, sh.max_relative_position);
+        const IntMatrix i1 = shawIndexAt(lastQ, oldKeys, sh.max_relative_position);
         for (Eigen::Index j = 0; j < i0.cols(); ++j) r.shawIndicesChanged += i0(0, j) != i1(0, j);
         const auto d0 = transformerXLDistances(T - 1, 0);
         const auto d1 = transformerXLDistances(T, 0);
@@ -701,10 +764,11 @@ const TableRow* ComparisonTable::find(Method m) const {
 ComparisonTable comparisonTable() {
     ComparisonTable t;
     t.columns = {"Learnable", "Extrapolation", "Relative", "Memory"};
-    const LearnedParams lp;
-    const ShawParams sh;
-    const T5Params tp;
-    const TransformerXLParams xp;
+    // The sizes of the demonstrations the cells link to (the same numbers on every slide).
+    const LearnedParams lp = demoParams(DemoId::LearnedTable).learnedParams();
+    const ShawParams sh = demoParams(DemoId::ShawClipping).shawParams();
+    const T5Params tp = demoParams(DemoId::T5Buckets).t5Params();
+    const TransformerXLParams xp = demoParams(DemoId::TransformerXLTerms).transformerXLParams();
     const double learnedParams = double(learnedTable(lp).size());
     const double shawParams = double(shawKeyTable(sh).size() + shawValueTable(sh).size());
     const double t5Params = double(t5BiasTable(tp).size());
@@ -733,11 +797,12 @@ ComparisonTable comparisonTable() {
                 break;
             case Method::Learned:
                 row(m, {"yes: " + formatInt(lp.table_size) + " × " + formatInt(lp.dim) + " table", D::LearnedTable, 0},
-                    {"fails past the table", D::Extrapolation, 0}, {"absolute (indexed by position)", D::Extrapolation, 0},
+                    {"fails past the table", D::Extrapolation, 0}, {"absolute (indexed by position)", D::LearnedTable, 0},
                     mem(learnedParams, "added once per token"));
                 break;
             case Method::Shaw:
-                row(m, {"yes: (2k+1) × d key and value tables", D::ShawClipping, 0},
+                row(m, {"yes: (2k+1) × d key and value tables (k = " + formatInt(sh.max_relative_position) + ", d = " + formatInt(sh.dim) + ")",
+                         D::ShawClipping, 0},
                     {"clipped at ±k", D::Extrapolation, 0}, {"relative, clipped at ±k", D::ShawClipping, 0},
                     mem(shawParams, "one term per cached key per step"));
                 break;
@@ -752,18 +817,18 @@ ComparisonTable comparisonTable() {
                 break;
             case Method::Alibi:
                 row(m, {"no: fixed slopes", D::AlibiSlopes, 0}, {"yes: linear bias continues", D::Extrapolation, 0},
-                    {"relative: −m_h (i − j)", D::AlibiSlopes, 0}, mem(0, "one bias per cached key per step"));
+                    {"relative: −m_h (i − j)", D::AlibiSlopes, 0}, mem(0, "m·j cached once per key"));
                 break;
             case Method::Rope:
                 row(m, {"no: fixed rotation frequencies", D::RopeComplexIdentity, 0},
-                    {"slow pairs leave the trained range; fixed by scaling", D::Extrapolation, 0},
+                    {"slow pairs leave the trained range; scaling brings them back", D::Extrapolation, 0},
                     {"relative: depends only on m − n", D::RopeShiftInvariance, 0},
                     mem(0, "keys rotated once, then cached"));
                 break;
             case Method::Xpos:
-                row(m, {"no: fixed rotation and decay", D::RopeDecay, 0},
-                    {"better than RoPE (explicit decay)", D::RopeDecay, 0},
-                    {"relative: depends only on m − n", D::RopeShiftInvariance, 0},
+                row(m, {"no: fixed rotation and decay", D::XposDecay, 0},
+                    {"explicit decay: far scores fall for any content", D::XposDecay, 0},
+                    {"relative: depends only on m − n", D::XposDecay, 0},
                     mem(0, "keys rotated and scaled once, then cached"));
                 break;
         }
@@ -852,6 +917,12 @@ ScoreParams demoParams(DemoId id) {
             return p;
         }
         case DemoId::LocalGlobalLayers: return demoLayerModels().front().params;
+        case DemoId::XposDecay: {
+            ScoreParams p = sceneOf(Method::Xpos, 64, Precision::Double);
+            p.xpos.head_dim = 64;
+            p.xpos.precision = Precision::Double;
+            return p;
+        }
     }
     return ScoreParams{};
 }
@@ -879,6 +950,7 @@ const std::vector<std::string>& demoSceneParams(DemoId id) {
         {DemoId::YarnRamp, {"dim", "precision", "rope.*"}},
         {DemoId::RopeBf16, {"dim", "precision", "rope.base"}},
         {DemoId::LocalGlobalLayers, {}},
+        {DemoId::XposDecay, {"dim", "xpos.scale_base"}},
     };
     static const std::vector<std::string> none;
     auto it = m.find(id);
@@ -954,7 +1026,7 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             fig("rope_error", "the same with RoPE", v.ropeError, "≠ 0: positions break the symmetry");
             fig("sinusoidal_error", "the same with sinusoidal PE", v.sinusoidalError, "≠ 0");
             s.holds = v.nopeError < 1e-12 && v.ropeError > 1e-3 && v.sinusoidalError > 1e-3;
-            s.conclusion = "Without positions, attention is blind to order.";
+            s.conclusion = "Without positions (and without a causal mask, which alone reveals some order), attention is blind to order.";
             break;
         }
         case DemoId::SinusoidalShift: {
@@ -1000,8 +1072,15 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
         case DemoId::RopeNorm: {
             auto r = demoRope(ropeIn);
             if (!r) return r.error();
-            fig("norm_error", "max | |R_m x| − |x| | / |x|", r.value().normError, "≈ 0");
-            s.holds = r.value().normError < 1e-12;
+            const auto& v = r.value();
+            fig("norm_error", "max | |R_m x| − |x| | / |x|, " + formatInt(ropeIn.tokens) + " random vectors", v.normError, "≈ 0");
+            std::vector<double> at(v.normPositions.begin(), v.normPositions.end());
+            figList("position", "position m", at);
+            figList("norm_before", "|x| (one random x)", v.normBefore);
+            figList("norm_after", "|R_m x|: the same x rotated to position m", v.normAfter);
+            double spread = 0;
+            for (std::size_t i = 0; i < v.normAfter.size(); ++i) spread = std::max(spread, std::abs(v.normAfter[i] - v.normBefore[i]) / v.normBefore[i]);
+            s.holds = v.normError < 1e-12 && spread < 1e-12;
             s.conclusion = "Rotations change direction, never length.";
             break;
         }
@@ -1012,12 +1091,26 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             auto r = demoRopeDecay(in);
             if (!r) return r.error();
             const auto& v = r.value();
+            std::vector<double> dist(v.distance.begin(), v.distance.end());
             for (std::size_t i = 0; i < v.distance.size(); ++i)
-                fig("score_at_" + formatInt(v.distance[i]), "score at distance " + formatInt(v.distance[i]), v.value[i],
-                    i < v.bound.size() ? "RoFormer bound " + num(v.bound[i]) : "");
-            figList("bound", "RoFormer's bound at the same distances", v.bound);
-            s.holds = !v.bound.empty() && v.bound.back() < v.bound.front() && std::abs(v.value.back()) < std::abs(v.value.front());
-            s.conclusion = "Far tokens get smaller scores: the high-frequency pairs average out.";
+                if (v.distance[i] == 0 || v.distance[i] == v.distance.back())
+                    fig("score_at_" + formatInt(v.distance[i]), "equal content: score at distance " + formatInt(v.distance[i]), v.value[i],
+                        i < v.scoreBound.size() ? "RoFormer's bound on |score|: " + num(v.scoreBound[i]) : "");
+            figList("distance", "distance m − n", dist);
+            figList("score", "equal content (ones): score", v.value);
+            figList("bound", "RoFormer's bound on |score| (same units)", v.scoreBound);
+            figList("relative_bound", "RoFormer's relative bound (1/(d/2))·Σ|S_j| (their Figure 2)", v.bound);
+            figList("random_mean_abs", "random q, k: mean |score| over " + formatInt(v.draws) + " draws", v.randomMeanAbs);
+            const double nearRandom = v.randomMeanAbs.empty() ? 0 : v.randomMeanAbs.front();
+            const double farRandom = v.randomMeanAbs.empty() ? 0 : v.randomMeanAbs.back();
+            fig("random_far_over_near", "random q, k: mean |score| far / near", nearRandom > 0 ? farRandom / nearRandom : 0,
+                "≈ 1: no decay without equal content");
+            bool bounded = v.scoreBound.size() == v.value.size();
+            for (std::size_t i = 0; bounded && i < v.value.size(); ++i) bounded = std::abs(v.value[i]) <= v.scoreBound[i] * (1 + 1e-12);
+            s.holds = bounded && !v.scoreBound.empty() && v.scoreBound.back() < v.scoreBound.front() &&
+                      std::abs(v.value.back()) < std::abs(v.value.front()) && nearRandom > 0 && farRandom > 0.5 * nearRandom;
+            s.conclusion = "Equal content: far tokens get smaller scores (the high-frequency pairs average out). Random content: no decay — "
+                           "the decay is a property of aligned q and k, not of RoPE alone.";
             break;
         }
         case DemoId::RopeComplexIdentity: {
@@ -1039,19 +1132,23 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             auto r = demoKvCache(in);
             if (!r) return r.error();
             const auto& v = r.value();
-            for (const auto& m : v.methods)
-                if (m.method == Method::Rope || m.method == Method::Alibi || m.method == Method::T5) {
-                    std::string key(methodKey(m.method));
-                    for (char& c : key)
-                        if (c == '-') c = '_';
-                    fig(key + "_operations", std::string(methodKey(m.method)) + ": positional operations over " + formatInt(std::int64_t(v.steps.size())) + " steps",
-                        double(m.total));
-                }
-            fig("rope_cache_error", "RoPE: cached keys vs full recomputation, max |diff|", v.ropeCacheError, "≈ 0: rotate once, cache");
-            fig("alibi_stale_error", "ALiBi: a bias cached one step ago is off by", v.alibiStaleError, "must be recomputed");
-            fig("t5_stale_error", "T5: a bias cached one step ago is off by", v.t5StaleError);
-            s.holds = v.ropeCacheError < 1e-12 && v.alibiStaleError > 0;
-            s.conclusion = "RoPE's cost per step is constant; relative biases grow with the cache.";
+            std::vector<double> every;
+            std::string order;
+            // The positional work of every method over the steps (the slide's chart draws three).
+            for (const auto& m : v.methods) {
+                every.push_back(double(m.total));
+                order += (order.empty() ? "" : ", ") + std::string(methodTitle(m.method));
+            }
+            figList("operations", "positional operations over " + formatInt(std::int64_t(v.steps.size())) + " steps: " + order, every);
+            fig("rope_cache_error", "RoPE: scores from cached keys vs full recomputation, max |diff|", v.ropeCacheError, "≈ 0: rotate once, cache");
+            fig("alibi_stale_logit", "ALiBi before softmax: cached m·j differs from −m(i − j) by", v.alibiStaleLogit,
+                "m·i: the same for every key of the row");
+            fig("alibi_stale_error", "ALiBi after softmax: attention weights with m·j cached, max |diff|", v.alibiStaleError,
+                "≈ 0: softmax ignores a row constant, so cached m·j is exact");
+            fig("t5_stale_error", "T5 after softmax: weights with buckets cached one step ago, max |diff|", v.t5StaleError, "≠ 0: must be recomputed");
+            fig("shaw_stale_error", "Shaw after softmax: the same with clipped indices cached", v.shawStaleError, "≠ 0: must be recomputed");
+            s.holds = v.ropeCacheError < 1e-12 && v.alibiStaleError < 1e-12 && v.t5StaleError > 1e-6 && v.shawStaleError > 1e-6;
+            s.conclusion = "RoPE and ALiBi do constant positional work per step; T5 and Shaw recompute a term for every cached key.";
             break;
         }
         case DemoId::Extrapolation: {
@@ -1105,12 +1202,19 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
                     if (c == '-') c = '_';
                 fig(key + "_parameters", std::string(methodKey(row.method)) + ": positional parameters", row.cells[int(TableColumn::Memory)].number);
             }
-            // Every linked cell names a demonstration of the catalogue.
+            // Every cell names a demonstration of the catalogue (the default deck) about its method.
             s.holds = true;
             for (const auto& row : t.rows)
-                for (const auto& c : row.cells)
-                    if (c.demo && !demoFromKey(demoInfo(*c.demo).key)) s.holds = false;
-            s.conclusion = "Every cell is backed by a demonstration's numbers.";
+                for (const auto& c : row.cells) {
+                    if (!c.demo || !demoFromKey(demoInfo(*c.demo).key)) {
+                        s.holds = false;
+                        continue;
+                    }
+                    const auto& ms = demoInfo(*c.demo).methods;
+                    if (std::find(ms.begin(), ms.end(), std::string(methodKey(row.method))) == ms.end()) s.holds = false;
+                }
+            s.conclusion = s.holds ? "Every cell is backed by a demonstration of its own method in this deck."
+                                   : "Some cells are not backed by a demonstration of their method.";
             break;
         }
         case DemoId::LearnedTable: {
@@ -1377,6 +1481,84 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
                                          formatInt(legacy.collidingPositions) + " positions collide; in float32: at most " + sci2(main.maxPhaseError) + " rad."
                                    : "In " + dtype + " the angles are as good in both paths (" + num(legacy.maxPhaseError) +
                                          " rad at most): the error needs a reduced dtype.";
+            break;
+        }
+        case DemoId::XposDecay: {
+            // xPos against RoPE (interleaved, base 10000: xPos's own θ) at the rope-decay slide's
+            // distances, in double: equal content (ones), and random content (mean |score| over draws).
+            XposParams xp = scene.xposParams();
+            xp.head_dim = scene.dim;
+            xp.precision = Precision::Double;
+            if (auto e = xp.validate()) return *e;
+            const std::vector<std::int64_t> dist = RopeDecayInput{}.distances;
+            for (auto d : dist)
+                if (double(d) / xp.scale_base * std::log(3.5) > kXposMaxLogScale)
+                    return ParamError{"scale_base", "a scale base for which ζ^(d/scale_base) stays in range at distance " + formatInt(dist.back()),
+                                      formatNumber(xp.scale_base)};
+            auto curveOf = [&](Method m, Content c, std::uint64_t seed) -> Result<Vector> {
+                ScoreParams p = sceneOf(m, xp.head_dim, Precision::Double);
+                p.content = c;
+                p.seed = seed;
+                p.xpos = xp;
+                p.rope.head_dim = xp.head_dim;
+                p.rope.layout = RopeLayout::Interleaved;
+                auto r = decayCurveAt(p, dist);
+                if (!r) return r.error();
+                return r.value().value;
+            };
+            auto xposOnes = curveOf(Method::Xpos, Content::Ones, 0);
+            if (!xposOnes) return xposOnes.error();
+            auto ropeOnes = curveOf(Method::Rope, Content::Ones, 0);
+            if (!ropeOnes) return ropeOnes.error();
+            const int draws = 64;
+            Vector xposRandom = Vector::Zero(Eigen::Index(dist.size())), ropeRandom = xposRandom;
+            for (int seed = 0; seed < draws; ++seed) {
+                auto a = curveOf(Method::Xpos, Content::Random, std::uint64_t(seed));
+                auto b = curveOf(Method::Rope, Content::Random, std::uint64_t(seed));
+                if (!a) return a.error();
+                if (!b) return b.error();
+                xposRandom += a.value().cwiseAbs() / draws;
+                ropeRandom += b.value().cwiseAbs() / draws;
+            }
+            // The formula, written out: s·Σ_i 2·ζ_i^(d/scale_base)·cos(d·θ_i), θ_i = 10000^(−i/(d/2)),
+            // ζ_i = (2i + 0.4·dim)/(1.4·dim).
+            const int half = xp.head_dim / 2;
+            const double sc = 1.0 / std::sqrt(double(xp.head_dim));
+            double identity = 0, scaleRef = 0;
+            std::vector<double> envelope;
+            for (std::size_t k = 0; k < dist.size(); ++k) {
+                const double d = double(dist[k]);
+                double sum = 0, slowest = 0;
+                for (int i = 0; i < half; ++i) {
+                    const double zeta = (2.0 * i + 0.4 * xp.head_dim) / (1.4 * xp.head_dim);
+                    const double damp = std::pow(zeta, d / xp.scale_base);
+                    sum += 2 * damp * std::cos(d * std::pow(10000.0, -double(i) / half));
+                    slowest = std::max(slowest, damp);
+                }
+                envelope.push_back(slowest);
+                identity = std::max(identity, std::abs(xposOnes.value()[Eigen::Index(k)] - sc * sum));
+                scaleRef = std::max(scaleRef, std::abs(sc * sum));
+            }
+            // Shift invariance: scores of 8 random tokens at positions 0 … 7 and 100 … 107.
+            const Matrix Q = seededNormal(8, xp.head_dim, 0, kStreamQ), K = seededNormal(8, xp.head_dim, 0, kStreamK);
+            auto S = [&](std::int64_t offset) { return Matrix(xposApply(xp, Q, offset, false) * xposApply(xp, K, offset, true).transpose() * sc); };
+            const double shift = maxAbs(S(0) - S(100));
+            auto toList = [](const Vector& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
+            std::vector<double> dl(dist.begin(), dist.end());
+            figList("distance", "distance m − n", dl);
+            figList("xpos_score", "xPos, equal content: score", toList(xposOnes.value()));
+            figList("rope_score", "RoPE, equal content: score", toList(ropeOnes.value()));
+            figList("xpos_random_mean_abs", "xPos, random q, k: mean |score| over " + formatInt(draws) + " draws", toList(xposRandom));
+            figList("rope_random_mean_abs", "RoPE, random q, k: mean |score| over " + formatInt(draws) + " draws", toList(ropeRandom));
+            figList("xpos_envelope", "xPos: the slowest pair's factor ζ_max^(d/" + num(xp.scale_base) + ")", envelope);
+            fig("identity_error", "max |xPos score − s·Σ 2ζᵢ^(d/" + num(xp.scale_base) + ")·cos(d·θᵢ)|", identity, "≈ 0: RoPE's terms, each damped");
+            fig("shift_error", "max |S(0 … 7) − S(100 … 107)|, random tokens", shift, "≈ 0: depends only on m − n");
+            const double xr = xposRandom[xposRandom.size() - 1] / xposRandom[0], rr = ropeRandom[ropeRandom.size() - 1] / ropeRandom[0];
+            fig("xpos_random_far_over_near", "xPos, random q, k: mean |score| at " + formatInt(dist.back()) + " / at 0", xr, "< 1: decays for any content");
+            fig("rope_random_far_over_near", "RoPE, random q, k: the same", rr, "≈ 1: no decay without equal content");
+            s.holds = identity <= 1e-9 * std::max(1.0, scaleRef) && shift < 1e-9 && xr < 0.5 * rr;
+            s.conclusion = s.holds ? "xPos keeps RoPE's relativity and makes the decay explicit: far scores fall whatever q and k are."
+                                   : "With this scale base the explicit decay is too slow to show at these distances.";
             break;
         }
         case DemoId::LocalGlobalLayers: {

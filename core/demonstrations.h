@@ -13,14 +13,18 @@
 //   SinusoidalTokens         (x_p + PE(p))·(y_q + PE(q)) with fixed tokens x, y does not: spread O(1).
 //   RopeShiftInvariance      S(P) = (R_P q)(R_P k)ᵀ/√d equals S(P + Δ): max |ΔS|.
 //   RopeNorm                 |R_m x| = |x|: max relative change.
-//   RopeDecay                decay.h's curve and RoFormer bound at growing distances.
+//   RopeDecay                decay.h's curve and RoFormer's bound on it at growing distances, for
+//                            equal content (ones); and, for contrast, the mean |score| of random
+//                            Gaussian q, k, which does not decay (Barbero et al., ICLR 2025).
 //   RopeComplexIdentity      ⟨R_m q, R_n k⟩ = Re[Σ_j q̃_j conj(k̃_j) e^{i(m−n)θ_j}]
 //                            = Σ_j Re(q̃_j k̃_j*) cos((m−n)θ_j) − Im(q̃_j k̃_j*) sin((m−n)θ_j);
 //                            the cos-only form Σ Re(q̃ k̃*) cos(…) misses the sine term.
 //   KvCache                  per decoding step: RoPE rotates the new q and k once (cached keys are
-//                            reused; verified equal to a full recomputation); ALiBi/T5/Shaw/
-//                            Transformer-XL recompute one term per cached key (a cached term is wrong
-//                            one step later: measured).
+//                            reused; verified equal to a full recomputation); ALiBi caches m·j once per
+//                            key (BLOOM): −m(i − j) = −m·i + m·j and −m·i is the same for a whole row,
+//                            which softmax ignores; T5, Shaw and Transformer-XL depend on i − j through
+//                            a bucket, a clip or a sinusoid and recompute one term per cached key. The
+//                            stale error is measured where it matters: on the attention weights.
 //   Extrapolation            past the training length: learned → error; sinusoidal/ALiBi defined;
 //                            RoPE pairs whose angles leave the trained range, and how linear
 //                            interpolation, NTK (dynamic) and YaRN bring them back.
@@ -32,6 +36,9 @@
 //   LocalGlobalLayers        Gemma 3 and Llama 4: most layers see a window or chunk, a few global
 //                            layers (RoPE with a large base, or NoPE with temperature tuning) reach
 //                            128k and beyond.
+//   XposDecay                xPos = RoPE with each pair times ζ_i^((m−n)/scale_base): its decay beside
+//                            RoPE's (equal content and random content), the identity checked against
+//                            the formula, and shift invariance (scores depend on m − n only).
 //   ComparisonTable          learnable / extrapolation / relative / memory per method, each cell
 //                            linked to the demonstration that shows it.
 //
@@ -68,6 +75,7 @@ enum class DemoId {
     YarnRamp,
     RopeBf16,
     LocalGlobalLayers,
+    XposDecay,
 };
 
 struct DemoInfo {
@@ -151,6 +159,9 @@ struct RopeDemoResult {
     double shiftError = 0;           // max |scores − scoresShifted|
     double shiftErrorFloat32 = 0;    // the same computed with float32 tables (rounding, not the maths)
     double normError = 0;            // max_m | |R_m x| − |x| | / |x| over positions 0..tokens−1 and +Δ
+    // One vector x (q's row 0) rotated to each of those positions: |x| and |R_m x| (equal).
+    std::vector<std::int64_t> normPositions;
+    std::vector<double> normBefore, normAfter;
     // Complex identity at (m, n).
     double inner = 0;                // ⟨R_m q, R_n k⟩ via ropeRotate
     double complexFull = 0;          // Re[Σ q̃ k̃* e^{i(m−n)θ}]
@@ -170,8 +181,13 @@ struct RopeDecayInput {
 struct RopeDecayResult {
     std::vector<std::int64_t> distance;
     std::vector<double> value;       // decay.h curve (ones content)
-    std::vector<double> bound;       // RoFormer's relative upper bound
+    std::vector<double> bound;       // RoFormer's relative upper bound (their Figure 2; not in score units)
+    std::vector<double> scoreBound;  // RoFormer's bound on |score| in the score's units (decay.h scoreBound)
     std::vector<double> directValue; // the same score computed from ropeRotate (cross-check)
+    // Not equal content (Barbero et al., ICLR 2025): q, k ~ N(0, 1) drawn `draws` times (seeds
+    // 0 .. draws−1); at each distance the mean of |s·(R_d q)·k| over the draws. No decay.
+    int draws = 0;
+    std::vector<double> randomMeanAbs;
 };
 Result<RopeDecayResult> demoRopeDecay(const RopeDecayInput& in = {});
 
@@ -187,7 +203,8 @@ struct KvCacheStep {
     std::int64_t step = 0;           // 1-based: the sequence has `step` tokens after it
     std::int64_t cachedKeys = 0;     // keys reused from the cache (step − 1)
     std::int64_t ropeRotations = 0;  // vectors RoPE rotates at this step (the new q and the new k)
-    std::int64_t relativeTerms = 0;  // positional terms a relative-bias method computes (one per key)
+    std::int64_t alibiTerms = 0;     // ALiBi: m_h·j of the new key (1; the row's −m_h·i is dropped)
+    std::int64_t relativeTerms = 0;  // positional terms T5/Shaw/Transformer-XL compute (one per key)
 };
 struct KvCacheMethodCount {
     Method method;
@@ -196,14 +213,19 @@ struct KvCacheMethodCount {
 };
 struct KvCacheResult {
     std::vector<KvCacheStep> steps;
-    // Rope, Xpos (2 per step), Alibi, T5, Shaw, TransformerXL (one per key: step), Sinusoidal,
-    // Learned (1: the new token's encoding), NoPE (0).
+    // Rope, Xpos (2 per step), Alibi (1: m·j of the new key), T5, Shaw, TransformerXL (one per
+    // key: step), Sinusoidal, Learned (1: the new token's encoding), NoPE (0).
     std::vector<KvCacheMethodCount> methods;
     double ropeCacheError = 0;       // max |scores from cached rotated keys − full recomputation|
-    // At the last step, for the keys 0..T−2: the term computed one step earlier (query T−2) against
-    // the term needed now (query T−1). Nonzero: a relative term cannot be cached.
-    double alibiStaleError = 0;      // max over heads and keys |bias(T−2, j) − bias(T−1, j)|
-    double t5StaleError = 0;         // the same for T5 (causal buckets, head 0)
+    // At the last step (query T−1, keys 0..T−1): the attention weights softmax(s·q·k + term) with
+    // cached positional terms against the weights with every term recomputed now; s = 1/√d, the
+    // demo's seeded q and k. What softmax ignores (a constant added to a whole row) is no error.
+    // ALiBi caches m_h·j per key (BLOOM); T5 and Shaw the term each old key got one step earlier
+    // (query T−2; the new key's term fresh).
+    double alibiStaleError = 0;      // max over heads and keys |Δ weight|: cached m·j is exact (≈ 1e−17)
+    double t5StaleError = 0;         // T5 (causal buckets, head 0): > 0, the buckets move
+    double shawStaleError = 0;       // Shaw (k = 16, key table a^K): > 0 while a key is within k
+    double alibiStaleLogit = 0;      // ALiBi before softmax: max |m_h·j − (−m_h(T−1−j))| = m_h·(T−1), a row constant
     std::int64_t shawIndicesChanged = 0;   // cached keys whose Shaw index changed in one step
     std::int64_t txlDistancesChanged = 0;  // cached keys whose Transformer-XL distance changed
 };

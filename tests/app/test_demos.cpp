@@ -165,6 +165,35 @@ private Q_SLOTS:
         QVERIFY(std::abs(r.json().value("measured").toObject().value(name).toDouble() - value) <= 1e-6 * std::max(1.0, std::abs(value)));
     }
 
+    // KV cache: the stale error of a positional term cached one step earlier is measured on the
+    // attention weights (after softmax). ALiBi's −m(i − j) = −m·i + m·j: −m·i is the same for the
+    // whole row and softmax ignores it, so a cached m·j is exact (BLOOM); T5's buckets and Shaw's
+    // clipped indices depend on i − j otherwise, so a cached term changes the weights.
+    void kvCacheStaleErrorAfterSoftmax_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("exact");
+        QTest::newRow("alibi") << "alibi_stale_error" << true;
+        QTest::newRow("t5") << "t5_stale_error" << false;
+        QTest::newRow("shaw") << "shaw_stale_error" << false;
+    }
+    void kvCacheStaleErrorAfterSoftmax() {
+        QFETCH(QString, name);
+        QFETCH(bool, exact);
+        const Run r = runPoslab({"compute", "demo", "kv-cache"});
+        EXPECT_OK(r);
+        QVERIFY(r.json().value("holds").toBool());
+        const QJsonObject m = r.json().value("measured").toObject();
+        QVERIFY2(m.value(name).isDouble(), qPrintable(name));
+        const double v = m.value(name).toDouble();
+        // Attention weights lie in [0, 1]: an error is at most 1.
+        QVERIFY(v >= 0 && v <= 1);
+        if (exact) QVERIFY2(v <= 1e-15, qPrintable(QString::number(v)));
+        else QVERIFY2(v > 1e-6, qPrintable(QString::number(v)));
+        // The claim says what can be cached, and does not lump ALiBi with the recomputing methods.
+        const QString claim = r.json().value("claim").toString();
+        QVERIFY(claim.contains(QStringLiteral("ALiBi caches")));
+    }
+
     // T5's staircase against the bucket rule written out here (bidirectional, 32 buckets,
     // max_distance 128: 16 per direction, max_exact 8): exact near, logarithmic far, saturated.
     void t5StaircaseIsTheRule() {

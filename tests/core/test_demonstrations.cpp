@@ -2,6 +2,7 @@
 #include "core/demonstrations.h"
 #include "support/testsupport.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <complex>
@@ -76,7 +77,7 @@ private Q_SLOTS:
         QCOMPARE(int(ids.size()), int(keys.size()));
         QCOMPARE(*ids.begin(), 0);
         QCOMPARE(*ids.rbegin(), int(keys.size()) - 1);
-        QCOMPARE(int(keys.size()), int(DemoId::LocalGlobalLayers) + 1);
+        QCOMPARE(int(keys.size()), int(DemoId::XposDecay) + 1);
         QVERIFY(!demoFromKey("no-such-demo").has_value());
     }
 
@@ -321,6 +322,7 @@ private Q_SLOTS:
             QCOMPARE(s.step, std::int64_t(t));
             QCOMPARE(s.cachedKeys, std::int64_t(t - 1));
             QCOMPARE(s.ropeRotations, std::int64_t(2));
+            QCOMPARE(s.alibiTerms, std::int64_t(1));
             QCOMPARE(s.relativeTerms, std::int64_t(t));
         }
         QVERIFY2(v.ropeCacheError <= 1e-12, qPrintable(QString::number(v.ropeCacheError)));
@@ -328,23 +330,28 @@ private Q_SLOTS:
             std::int64_t expect = 0;
             switch (m.method) {
                 case Method::Rope: case Method::Xpos: expect = 2 * steps; break;
-                case Method::Alibi: case Method::T5: case Method::Shaw: case Method::TransformerXL:
+                case Method::T5: case Method::Shaw: case Method::TransformerXL:
                     expect = std::int64_t(steps) * (steps + 1) / 2; break;
-                case Method::Sinusoidal: case Method::Learned: expect = steps; break;
+                case Method::Alibi: case Method::Sinusoidal: case Method::Learned: expect = steps; break;
                 case Method::NoPE: expect = 0; break;
             }
             QCOMPARE(m.total, expect);
             QCOMPARE(int(m.perStep.size()), steps);
         }
-        // ALiBi: one step later every cached bias is off by its head's slope; the steepest is 2^(−8/p)
-        // for the p = 2^⌊log2 H⌋ first heads... the largest slope overall is the max over heads.
+        // ALiBi before softmax: a cached m·j differs from −m(i − j) by m·i, i = steps − 1, for the
+        // steepest head (2^(−8/p) for the p = 2^⌊log2 H⌋ first heads, or of the interleaved ones).
         double steepest = 0;
         int p = 1;
         while (p * 2 <= heads) p *= 2;
         steepest = std::pow(2.0, -8.0 / p);
         if (p != heads) steepest = std::max(steepest, std::pow(2.0, -8.0 / (2 * p)));
-        QVERIFY2(std::abs(v.alibiStaleError - steepest) <= 1e-12, qPrintable(QString::number(v.alibiStaleError)));
-        QVERIFY(v.t5StaleError > 0);
+        QVERIFY2(std::abs(v.alibiStaleLogit - steepest * (steps - 1)) <= 1e-12 * steps, qPrintable(QString::number(v.alibiStaleLogit)));
+        // ... but by the same amount for every key of the row, which softmax ignores: the attention
+        // weights with cached terms (m·j, as BLOOM caches it) are exact to rounding; T5's buckets and
+        // Shaw's clipped indices move with i − j, so their cached terms change the weights.
+        QVERIFY2(v.alibiStaleError <= 1e-15, qPrintable(QString::number(v.alibiStaleError)));
+        QVERIFY2(v.t5StaleError > 1e-6, qPrintable(QString::number(v.t5StaleError)));
+        QVERIFY2(v.shawStaleError > 1e-6, qPrintable(QString::number(v.shawStaleError)));
         // Shaw (k = 16): a cached key's index changes while its distance is below k.
         QCOMPARE(v.shawIndicesChanged, std::int64_t(std::min(steps - 1, 16)));
         QCOMPARE(v.txlDistancesChanged, std::int64_t(steps - 1));
@@ -436,10 +443,13 @@ private Q_SLOTS:
                 QVERIFY(demoInfo(*c.demo).id == *c.demo);
             }
         auto mem = [&](Method m) { return t.find(m)->cells[int(TableColumn::Memory)].number; };
-        QCOMPARE(mem(Method::Learned), 512.0 * 64);
+        // The sizes of the demonstrations the cells link to: learned-table's 2048 × 64 table,
+        // shaw-clipping's k = 4, d = 16, transformer-xl-terms' d = 16.
+        QCOMPARE(mem(Method::Learned), 2048.0 * 64);
         QCOMPARE(mem(Method::T5), 32.0 * 8);
-        QCOMPARE(mem(Method::Shaw), 2.0 * 33 * 64);
-        QCOMPARE(mem(Method::TransformerXL), 2.0 * 64 + 64.0 * 64);
+        QCOMPARE(mem(Method::Shaw), 2.0 * 9 * 16);
+        QCOMPARE(mem(Method::TransformerXL), 2.0 * 16 + 16.0 * 16);
+        QVERIFY(t.find(Method::Learned)->cells[int(TableColumn::Learnable)].text.find("2048 × 64") != std::string::npos);
         QCOMPARE(mem(Method::Alibi), 0.0);
         QCOMPARE(mem(Method::Rope), 0.0);
         QCOMPARE(mem(Method::NoPE), 0.0);
@@ -451,6 +461,136 @@ private Q_SLOTS:
         QCOMPARE(*t.find(Method::T5)->cells[int(TableColumn::Relative)].demo, DemoId::T5Buckets);
         QCOMPARE(*t.find(Method::TransformerXL)->cells[int(TableColumn::Relative)].demo, DemoId::TransformerXLTerms);
         QCOMPARE(*t.find(Method::Alibi)->cells[int(TableColumn::Relative)].demo, DemoId::AlibiSlopes);
+    }
+
+    // Every cell of the comparison table names a demonstration that exists (in the catalogue,
+    // which is the default deck) and is about the cell's method: its numbers back the cell.
+    void comparisonCellNamesADemonstrationOfItsMethod_data() {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<int>("column");
+        const char* cols[] = {"learnable", "extrapolation", "relative", "memory"};
+        for (Method m : kAllMethods)
+            for (int c = 0; c < 4; ++c)
+                QTest::newRow((std::string(methodKey(m)) + "_" + cols[c]).c_str()) << int(m) << c;
+    }
+    void comparisonCellNamesADemonstrationOfItsMethod() {
+        QFETCH(int, method);
+        QFETCH(int, column);
+        const auto t = poslab::comparisonTable();
+        const TableRow* row = t.find(Method(method));
+        QVERIFY(row);
+        const TableCell& cell = row->cells[column];
+        QVERIFY(cell.demo.has_value());
+        const std::string key = demoInfo(*cell.demo).key;
+        QCOMPARE(demoFromKey(key), std::optional<DemoId>(*cell.demo));
+        const auto& ms = demoInfo(*cell.demo).methods;
+        QVERIFY2(std::find(ms.begin(), ms.end(), std::string(methodKey(Method(method)))) != ms.end(),
+                 qPrintable(QString::fromStdString(key + " is not about " + std::string(methodKey(Method(method))))));
+        // The demonstration runs and holds on its own scene.
+        auto r = runDemonstration(*cell.demo);
+        QVERIFY(r.ok());
+        QVERIFY2(r.value().holds, key.c_str());
+    }
+
+    // RoPE keeps lengths: the norms demonstration's figure data is one x rotated to each position,
+    // its length before and after the rotation, equal.
+    void ropeNormFigureData_data() {
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<double>("base");
+        QTest::addColumn<QString>("layout");
+        QTest::newRow("d16_base10000_half") << 16 << 10000.0 << "half";
+        QTest::newRow("d64_base500000_interleaved") << 64 << 500000.0 << "interleaved";
+        QTest::newRow("d8_base100_half") << 8 << 100.0 << "half";
+    }
+    void ropeNormFigureData() {
+        QFETCH(int, dim);
+        QFETCH(double, base);
+        QFETCH(QString, layout);
+        ScoreParams scene = demoParams(DemoId::RopeNorm);
+        scene.dim = dim;
+        scene.rope.head_dim = dim;
+        scene.rope.base = base;
+        scene.rope.layout = *enumFromKey<RopeLayout>(layout.toStdString());
+        auto r = runDemonstration(DemoId::RopeNorm, scene);
+        QVERIFY(r.ok());
+        QVERIFY(r.value().holds);
+        const DemoFigure* at = r.value().find("position");
+        const DemoFigure* before = r.value().find("norm_before");
+        const DemoFigure* after = r.value().find("norm_after");
+        QVERIFY(at && before && after);
+        QVERIFY(before->list.size() >= 8);
+        QCOMPARE(before->list.size(), after->list.size());
+        QCOMPARE(at->list.size(), after->list.size());
+        for (std::size_t i = 0; i < after->list.size(); ++i) {
+            QCOMPARE(before->list[i], before->list.front());   // one x, the same length everywhere
+            QVERIFY2(std::abs(after->list[i] - before->list[i]) <= 1e-12 * before->list[i],
+                     qPrintable(QString("position %1: %2 vs %3").arg(at->list[i]).arg(after->list[i]).arg(before->list[i])));
+        }
+        QVERIFY(at->list.back() > at->list.front());   // positions far apart, not one position
+    }
+
+    // xPos beside RoPE: its score is RoPE's terms each damped by ζ_i^(d/scale_base) (the formula
+    // written out in the demonstration and checked here on its numbers), relative, and it decays
+    // for random content, where RoPE's does not.
+    void xposDecayHolds_data() {
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<double>("scaleBase");
+        QTest::newRow("d64_sb512") << 64 << 512.0;
+        QTest::newRow("d32_sb512") << 32 << 512.0;
+        QTest::newRow("d128_sb256") << 128 << 256.0;
+    }
+    void xposDecayHolds() {
+        QFETCH(int, dim);
+        QFETCH(double, scaleBase);
+        ScoreParams scene = demoParams(DemoId::XposDecay);
+        QCOMPARE(scene.method, Method::Xpos);
+        scene.dim = dim;
+        scene.xpos.head_dim = dim;
+        scene.xpos.scale_base = scaleBase;
+        auto r = runDemonstration(DemoId::XposDecay, scene);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+        const DemoSummary& v = r.value();
+        QVERIFY(v.holds);
+        const auto* dist = v.find("distance");
+        const auto* xo = v.find("xpos_score");
+        const auto* ro = v.find("rope_score");
+        const auto* env = v.find("xpos_envelope");
+        QVERIFY(dist && xo && ro && env);
+        QCOMPARE(xo->list.size(), dist->list.size());
+        // d = 0: no damping, both s·dim·... equal: s·Σ 2 = √dim.
+        QVERIFY(std::abs(xo->list.front() - std::sqrt(double(dim))) <= 1e-9);
+        QVERIFY(std::abs(ro->list.front() - std::sqrt(double(dim))) <= 1e-9);
+        // The slowest pair's factor, written out: ζ_max = (2(d/2 − 1) + 0.4d)/(1.4d), to the d/scale_base.
+        const double zmax = (2.0 * (dim / 2 - 1) + 0.4 * dim) / (1.4 * dim);
+        for (std::size_t i = 0; i < dist->list.size(); ++i) {
+            QVERIFY(std::abs(env->list[i] - std::pow(zmax, dist->list[i] / scaleBase)) <= 1e-12);
+            // |xPos| <= s·Σ 2ζ_i^(d/sb) <= √dim · the slowest factor.
+            QVERIFY(std::abs(xo->list[i]) <= std::sqrt(double(dim)) * env->list[i] * (1 + 1e-12));
+        }
+        QVERIFY(v.find("identity_error")->value <= 1e-9);
+        QVERIFY(v.find("shift_error")->value <= 1e-9);
+        QVERIFY(v.find("xpos_random_far_over_near")->value < 0.5 * v.find("rope_random_far_over_near")->value);
+        QVERIFY(v.find("rope_random_far_over_near")->value > 0.5);
+        // The comparison table's xPos cells are backed by it.
+        const auto t = poslab::comparisonTable();
+        QCOMPARE(*t.find(Method::Xpos)->cells[int(TableColumn::Extrapolation)].demo, DemoId::XposDecay);
+        QCOMPARE(*t.find(Method::Xpos)->cells[int(TableColumn::Relative)].demo, DemoId::XposDecay);
+    }
+
+    // RoPE's decay holds for equal content, not in general (Barbero et al., ICLR 2025): the
+    // demonstration shows both, and RoFormer's bound, in the score's units, bounds |score|.
+    void ropeDecayIsForEqualContent() {
+        auto r = runDemonstration(DemoId::RopeDecay);
+        QVERIFY(r.ok());
+        QVERIFY(r.value().holds);
+        const auto* score = r.value().find("score");
+        const auto* bound = r.value().find("bound");
+        const auto* random = r.value().find("random_mean_abs");
+        QVERIFY(score && bound && random);
+        QCOMPARE(bound->list.size(), score->list.size());
+        for (std::size_t i = 0; i < score->list.size(); ++i) QVERIFY(std::abs(score->list[i]) <= bound->list[i]);
+        QVERIFY(random->list.back() > 0.5 * random->list.front());
+        QVERIFY(demoInfo(DemoId::RopeDecay).claim.find("equal content") != std::string::npos);
     }
 
     // RoPE in bfloat16: the numbers, against the rounding written out here.

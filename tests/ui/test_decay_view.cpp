@@ -96,49 +96,111 @@ private Q_SLOTS:
         if (!ser.bound.empty()) QCOMPARE(list.size(), wide ? 4 : 2);
     }
 
-    // RoFormer's bound never flattens the score: drawn on a linear axis it is scaled by a round
-    // factor to the score's size, and its legend entry says so; on a log axis it keeps its values.
-    void boundIsScaledToTheScore_data() {
+    // RoFormer's bound is drawn where it is a bound: on |score|, in the score's units, on the
+    // score's axis, never rescaled; at every distance drawn, the bound's point is at or above the
+    // score's (linear axis: above the score, as it bounds |score|; log axis: above |score|).
+    void boundIsNeverBelowTheScore_data() {
         QTest::addColumn<QString>("content");
         QTest::addColumn<bool>("logY");
-        QTest::addColumn<int>("first");   // the first configuration's method
+        QTest::addColumn<bool>("logX");
+        QTest::addColumn<int>("dim");
+        QTest::addColumn<double>("base");
+        QTest::addColumn<QString>("scaling");
+        QTest::addColumn<QString>("layout");
         QTest::addColumn<qint64>("maxDistance");
-        QTest::newRow("random_linear") << "random" << false;
-        QTest::newRow("random_log") << "random" << true;
-        QTest::newRow("ones_linear") << "ones" << false;
+        QTest::newRow("ones_d64_linear") << "ones" << false << false << 64 << 10000.0 << "none" << "half" << qint64(2000);
+        QTest::newRow("ones_d64_log") << "ones" << true << true << 64 << 10000.0 << "none" << "half" << qint64(4096);
+        QTest::newRow("random_d64_linear") << "random" << false << false << 64 << 10000.0 << "none" << "half" << qint64(2000);
+        QTest::newRow("random_d16_interleaved_log") << "random" << true << false << 16 << 10000.0 << "none" << "interleaved" << qint64(300);
+        QTest::newRow("ones_d128_base500000_yarn") << "ones" << false << true << 128 << 500000.0 << "yarn" << "half" << qint64(100000);
+        QTest::newRow("random_d32_base100_linear") << "random" << false << false << 32 << 100.0 << "linear" << "interleaved" << qint64(50);
     }
-    void boundIsScaledToTheScore() {
+    void boundIsNeverBelowTheScore() {
         QFETCH(QString, content);
         QFETCH(bool, logY);
+        QFETCH(bool, logX);
+        QFETCH(int, dim);
+        QFETCH(double, base);
+        QFETCH(QString, scaling);
+        QFETCH(QString, layout);
+        QFETCH(qint64, maxDistance);
         SceneParams s;
-        s.methods[0].params.content = *enumFromKey<Content>(content.toStdString());
-        s.view.decayMaxDistance = 2000;
+        ScoreParams& p = s.methods[0].params;
+        p.content = *enumFromKey<Content>(content.toStdString());
+        p.dim = dim;
+        p.rope.head_dim = dim;
+        p.rope.base = base;
+        p.rope.layout = *enumFromKey<RopeLayout>(layout.toStdString());
+        p.rope.scaling = *enumFromKey<RopeScaling>(scaling.toStdString());
+        if (p.rope.scaling == RopeScaling::Linear) p.rope.factor = 4;
+        if (p.rope.scaling == RopeScaling::Yarn) {
+            p.rope.factor = 8;
+            p.rope.original_max_positions = 4096;
+            p.rope.max_positions = 32768;
+        }
+        s.view.decayMaxDistance = maxDistance;
         s.view.decayLogY = logY;
+        s.view.decayLogX = logX;
         DisplaySpec d;
         d.decaySamples = 200;
         const DecayResult r = computeDecay(s, d);
         const auto& ser = r.series.at(0);
-        QVERIFY(!ser.bound.empty());
-        double scoreMax = 0, boundMax = 0;
-        for (double v : ser.value) scoreMax = std::max(scoreMax, std::abs(v));
-        for (const auto* b : {&ser.bound, &ser.boundMax})
-            for (double v : *b) boundMax = std::max(boundMax, v);
+        QVERIFY2(ser.error.isEmpty(), qPrintable(ser.error));
+        QVERIFY(!ser.scoreBound.empty());
+        QCOMPARE(ser.scoreBound.size(), ser.value.size());
+        // The data: at every column the bound's envelope holds the score's.
+        for (std::size_t i = 0; i < ser.value.size(); ++i) {
+            const double tol = 1e-9 * std::max(1.0, ser.scoreBoundMax[i]);
+            QVERIFY2(ser.scoreBoundMax[i] + tol >= ser.absMax[i],
+                     qPrintable(QStringLiteral("distance %1: bound %2, |score| up to %3").arg(ser.distance[i]).arg(ser.scoreBoundMax[i]).arg(ser.absMax[i])));
+            QVERIFY(ser.scoreBound[i] + tol >= std::abs(ser.value[i]));
+        }
+        // The drawing: the dashed bound's points against the score line's, point for point.
         QChart chart;
         configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
-        QLineSeries* bound = nullptr;
-        for (auto* x : chart.series())
-            if (x->name().contains(QStringLiteral("upper bound")) && qobject_cast<QLineSeries*>(x)) bound = qobject_cast<QLineSeries*>(x);
-        QVERIFY(bound);
-        double drawnMax = 0;
-        for (const QPointF& pt : bound->points()) drawnMax = std::max(drawnMax, pt.y());
-        const bool scaled = !logY && boundMax > 2 * scoreMax;
-        QCOMPARE(bound->name().contains(QStringLiteral("×")), scaled);
-        if (scaled) {
-            QVERIFY2(drawnMax <= scoreMax * 1.0001 && drawnMax >= scoreMax * 0.2,
-                     qPrintable(QStringLiteral("bound drawn up to %1, score up to %2").arg(drawnMax).arg(scoreMax)));
-        } else if (!logY) {
-            QCOMPARE(drawnMax, boundMax);
+        QLineSeries *bound = nullptr, *score = nullptr;
+        for (auto* x : chart.series()) {
+            auto* line = qobject_cast<QLineSeries*>(x);
+            if (!line) continue;
+            if (x->name().contains(QStringLiteral("upper bound"))) bound = line;
+            else if (x->name() == ser.title) score = line;
         }
+        QVERIFY(bound && score);
+        QVERIFY2(!bound->name().contains(QStringLiteral("×")), qPrintable(bound->name()));   // never rescaled
+        const auto bp = bound->points(), sp = score->points();
+        QCOMPARE(bp.size(), sp.size());
+        QVERIFY(!bp.isEmpty());
+        for (qsizetype i = 0; i < bp.size(); ++i) {
+            QCOMPARE(bp[i].x(), sp[i].x());
+            QVERIFY2(bp[i].y() + 1e-9 * std::max(1.0, std::abs(bp[i].y())) >= sp[i].y(),
+                     qPrintable(QStringLiteral("at %1 the bound is drawn at %2, below the score at %3").arg(bp[i].x()).arg(bp[i].y()).arg(sp[i].y())));
+        }
+        // Both on the one value axis.
+        QCOMPARE(chart.axes(Qt::Vertical).size(), qsizetype(1));
+    }
+
+    // One meaning per axis: where the decay plots a method's positional term alone (its content
+    // term left out), the value axis says so, never "score" (a heatmap's "score" includes it).
+    void decayAxisNamesWhatItPlots_data() {
+        QTest::addColumn<int>("method");
+        QTest::addColumn<QString>("axis");
+        QTest::newRow("rope") << int(Method::Rope) << "score";
+        QTest::newRow("learned") << int(Method::Learned) << "positional term";
+        QTest::newRow("shaw") << int(Method::Shaw) << "positional term";
+        QTest::newRow("t5") << int(Method::T5) << "positional term";
+        QTest::newRow("alibi") << int(Method::Alibi) << "positional term";
+    }
+    void decayAxisNamesWhatItPlots() {
+        QFETCH(int, method);
+        QFETCH(QString, axis);
+        SceneParams s;
+        s.methods[0].params.method = static_cast<Method>(method);
+        s.view.decayMaxDistance = 60;
+        const DecayResult r = computeDecay(s, DisplaySpec{});
+        QVERIFY(r.series.at(0).error.isEmpty());
+        QChart chart;
+        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
+        QCOMPARE(chart.axes(Qt::Vertical).at(0)->titleText(), axis);
     }
 
     void rendersOntoAPainterForExport() {

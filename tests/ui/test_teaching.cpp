@@ -5,6 +5,7 @@
 #include "core/scores.h"
 #include "core/shaw.h"
 #include "ui/io/export.h"
+#include "ui/model/compute.h"
 #include "ui/window/mainwindow.h"
 #include "ui/teaching/animation.h"
 #include "ui/teaching/demopanel.h"
@@ -197,6 +198,38 @@ private Q_SLOTS:
         // One undo step brings the default scene back.
         w.scene()->undoStack()->undo();
         QCOMPARE(w.scene()->params(), SceneParams{});
+    }
+
+    // "RoPE: norms are preserved" shows it: the slide's arrows are one x rotated to each position
+    // (the same content everywhere), so each pair's arrow has the same length at every position,
+    // on the circle its trail draws; the slide shows the pairs and nothing unrelated.
+    void ropeNormSlideArrowsKeepTheirLength_data() {
+        QTest::addColumn<int>("panel");
+        const SceneParams s = demoScene(DemoId::RopeNorm);
+        for (std::size_t i = 0; i < s.pairs.size(); ++i) QTest::newRow(qPrintable(QStringLiteral("pair%1").arg(s.pairs[i]))) << int(i);
+    }
+    void ropeNormSlideArrowsKeepTheirLength() {
+        QFETCH(int, panel);
+        const SceneParams s = demoScene(DemoId::RopeNorm);
+        QVERIFY(s.view.showPairs);
+        QVERIFY(!s.view.showFrequencies && !s.view.showHeatmap && !s.view.showDecay);
+        const PairsResult r = computePairs(s);
+        QCOMPARE(int(r.configs.size()), 1);
+        const PairsConfigResult& c = r.configs[0];
+        QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+        QVERIFY(c.rotates);
+        QVERIFY(c.positions.size() >= 3);
+        const PairPanel& p = c.pairs.at(std::size_t(panel));
+        auto len = [](QPointF v) { return std::hypot(v.x(), v.y()); };
+        QVERIFY(!p.query.empty());
+        const double first = len(p.query.front());
+        QVERIFY(first > 0);
+        for (std::size_t k = 0; k < p.query.size(); ++k)
+            QVERIFY2(std::abs(len(p.query[k]) - first) <= 1e-6 * first,
+                     qPrintable(QStringLiteral("position %1: length %2, at %3: %4").arg(c.positions[k]).arg(len(p.query[k])).arg(c.positions[0]).arg(first)));
+        for (const QPointF& q : p.trail) QVERIFY(std::abs(len(q) - first) <= 1e-6 * first);
+        // The arrows turn: the positions are not all the same angle.
+        QVERIFY(std::abs(p.angle.back() - p.angle.front()) > 1e-3 || p.theta < 1e-6);
     }
 
     void toolbarChooserAppliesADemonstration() {

@@ -829,6 +829,12 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                 }
                 const DecayCurve& curve = r.value();
                 const bool hasBound = curve.bound.has_value();
+                const bool hasScoreBound = curve.scoreBound.has_value();
+                {
+                    const Method m = p.effectiveMethod();
+                    s.positionalTerm = !p.source && (m == Method::Learned || m == Method::Sinusoidal || m == Method::Shaw ||
+                                                     m == Method::T5 || m == Method::TransformerXL || m == Method::Alibi);
+                }
                 s.visibleTo = curve.visibleTo;
                 if (curve.visibleTo) {
                     const AttentionParams& at = p.attention;
@@ -852,7 +858,7 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                         b = a + (i1 - i0);
                     }
                     double sum = 0, mn = std::numeric_limits<double>::infinity(), mx = -mn;
-                    double amn = mn, amx = 0, bsum = 0, bmn = mn, bmx = -mn;
+                    double amn = mn, amx = 0, bsum = 0, bmn = mn, bmx = -mn, ssum = 0, smn = mn, smx = -mn;
                     for (Eigen::Index i = i0; i <= i1; ++i) {
                         const double v = curve.value[i];
                         sum += v;
@@ -865,6 +871,12 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                             bsum += x;
                             bmn = std::min(bmn, x);
                             bmx = std::max(bmx, x);
+                        }
+                        if (hasScoreBound) {
+                            const double x = (*curve.scoreBound)[i];
+                            ssum += x;
+                            smn = std::min(smn, x);
+                            smx = std::max(smx, x);
                         }
                     }
                     const auto n = static_cast<double>(i1 - i0 + 1);
@@ -880,6 +892,11 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                         s.bound.push_back(i0 == i1 ? bmn : bsum / n);
                         s.boundMin.push_back(bmn);
                         s.boundMax.push_back(bmx);
+                    }
+                    if (hasScoreBound) {
+                        s.scoreBound.push_back(i0 == i1 ? smn : ssum / n);
+                        s.scoreBoundMin.push_back(smn);
+                        s.scoreBoundMax.push_back(smx);
                     }
                 }
             });

@@ -147,7 +147,14 @@ struct DecaySeries {
     std::vector<double> valueMin, valueMax;
     std::vector<double> absMin, absMax;     // envelope of |value| (the band on a log value axis)
     std::vector<double> bound;              // mean of the bound; empty unless the method has one (RoPE)
-    std::vector<double> boundMin, boundMax;
+    std::vector<double> boundMin, boundMax; //   (RoFormer's relative bound, their Figure 2: not in score units)
+    // RoFormer's bound on |value| in the value's own units (core decay's scoreBound): what the
+    // chart draws. Empty where the core gives none (a mean over a sequence's rows).
+    std::vector<double> scoreBound, scoreBoundMin, scoreBoundMax;
+    // What the value is: the whole score (RoPE, xPos, NoPE, real content) or the method's
+    // positional term alone, the content term q·k/√d left out (learned, sinusoidal, Shaw, T5,
+    // Transformer-XL, ALiBi: core/decay.h).
+    bool positionalTerm = false;
     // The whole curve is past the decay's work limit: each column is its centre distance only
     // (distanceFrom = distanceTo = distance), and the view says so.
     bool sampled = false;

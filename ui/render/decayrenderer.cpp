@@ -182,42 +182,18 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
             grow(v);
         }
         specs.push_back(std::move(line));
-        if (r.showBound && !s.bound.empty()) {
-            // RoFormer's bound can be orders of magnitude above the score, which would flatten
-            // the score to a line at 0: on a linear axis it is then drawn scaled by a round
-            // factor (1, 2 or 5 × 10^k) that brings it to the score's size, and its legend
-            // entry says by how much. Hover, export and `compute` keep the bound's own values.
-            double boundScale = 1;
-            if (!r.logY) {
-                double scoreMax = 0, boundMax = 0;
-                for (double v : s.value)
-                    if (std::isfinite(v)) scoreMax = std::max(scoreMax, std::abs(v));
-                for (const auto* b : {&s.bound, &s.boundMax})
-                    for (double v : *b)
-                        if (std::isfinite(v)) boundMax = std::max(boundMax, std::abs(v));
-                if (scoreMax > 0 && boundMax > 2 * scoreMax) {
-                    const double want = scoreMax / boundMax;
-                    const double p10 = std::pow(10.0, std::floor(std::log10(want)));
-                    boundScale = want >= 5 * p10 ? 5 * p10 : want >= 2 * p10 ? 2 * p10 : p10;
-                }
-            }
-            const auto scaled = [&](const std::vector<double>& v) {
-                std::vector<double> out(v);
-                for (double& x : out) x *= boundScale;
-                return out;
-            };
-            const QString boundName = boundScale == 1 ? QObject::tr("%1 upper bound").arg(s.title)
-                                                      : QObject::tr("%1 upper bound × %2").arg(s.title, displayValue(boundScale));
+        if (r.showBound && !s.scoreBound.empty()) {
+            // RoFormer's bound where it is a bound: on |score|, in the score's own units, on the
+            // score's axis (core decay's scoreBound). It is loose (Abel summation): on a linear
+            // axis far above the score; never rescaled to look closer.
+            const QString boundName = QObject::tr("%1 upper bound on |score| (RoFormer)").arg(s.title);
             // The bound is >= 0: its |·| envelope is its envelope.
-            if (band) {
-                const auto lo = scaled(s.boundMin), hi = scaled(s.boundMax);
-                bandOf(QObject::tr("%1 upper bound range").arg(s.title), lo, hi, lo, hi, 40);
-            }
+            if (band) bandOf(QObject::tr("%1 upper bound range").arg(s.title), s.scoreBoundMin, s.scoreBoundMax, s.scoreBoundMin, s.scoreBoundMax, 40);
             SeriesSpec b{boundName, {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine), false, {}, {}};
-            for (std::size_t i = 0; i < s.distance.size() && i < s.bound.size(); ++i) {
+            for (std::size_t i = 0; i < s.distance.size() && i < s.scoreBound.size(); ++i) {
                 const double x = columnX(s, i);
                 if (r.logX && x < 1) continue;
-                const double v = decayPlotValue(s.bound[i] * boundScale, r.logY);
+                const double v = decayPlotValue(s.scoreBound[i], r.logY);
                 b.points.append(QPointF(x, v));
                 grow(v);
             }
@@ -251,7 +227,21 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
 
     // What a column is: every distance it covers (band: their exact min … max, line: their
     // mean), or, past the work limit, one sampled distance.
-    QString title = QObject::tr("Score against distance i − j");
+    // What the value axis holds: the score, or (learned, sinusoidal, Shaw, T5, Transformer-XL,
+    // ALiBi) the positional term alone, without the content term q·k/√d a heatmap's score has.
+    bool anyTerm = false, anyScore = false;
+    for (const auto& s : r.series) {
+        if (!s.error.isEmpty()) continue;
+        (s.positionalTerm ? anyTerm : anyScore) = true;
+    }
+    const QString quantity = anyTerm && !anyScore ? QObject::tr("positional term")
+                             : anyTerm           ? QObject::tr("score or positional term")
+                                                 : QObject::tr("score");
+    // (A title's " · " parts go first when it does not fit: the axis still says what is plotted.)
+    QString title = anyTerm && !anyScore ? QObject::tr("Positional term against distance i − j · without the content term q·k/√d")
+                    : anyTerm            ? QObject::tr("Score or positional term against distance i − j · RoPE, xPos, NoPE: the score; "
+                                                       "the others: their positional term alone")
+                                         : QObject::tr("Score against distance i − j");
     if (sampled)
         title += QObject::tr(" · sampled: one distance per point (the whole curve is past the work limit)");
     else if (widest > 1)
@@ -389,7 +379,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     }
     setRanges(ax, ay);
     ax->setTitleText(r.logX ? QObject::tr("distance i − j (log)") : QObject::tr("distance i − j"));
-    ay->setTitleText(r.logY ? QObject::tr("|score| (log)") : QObject::tr("score"));
+    ay->setTitleText(r.logY ? QObject::tr("|%1| (log)").arg(quantity) : quantity);
     for (auto* a : {ax, ay}) {
         a->setLabelsFont(t.smallFont());
         a->setTitleFont(t.bodyFont());
@@ -676,7 +666,10 @@ QString decayToolTip(const DecayResult& result, std::size_t sample) {
                                   .arg(s.title, formatValue(s.value[sample]), formatValue(s.valueMin[sample]),
                                        formatValue(s.valueMax[sample]))
                             : QStringLiteral("%1 = %2").arg(s.title, formatValue(s.value[sample]));
-        if (sample < s.bound.size()) line += QObject::tr(" (bound %1)").arg(formatValue(s.bound[sample]));
+        if (sample < s.scoreBound.size() && sample < s.bound.size())
+            line += QObject::tr(" (bound on |score| %1; RoFormer's relative bound %2)").arg(formatValue(s.scoreBound[sample]), formatValue(s.bound[sample]));
+        else if (sample < s.bound.size())
+            line += QObject::tr(" (RoFormer's relative bound %1)").arg(formatValue(s.bound[sample]));
         lines << line;
     }
     return lines.join(QLatin1Char('\n'));

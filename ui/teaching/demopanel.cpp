@@ -102,17 +102,24 @@ struct Series {
     QColor color;
     bool dots = false;   // markers only (a measurement drawn over the formula's line)
 };
+// logY: the values are magnitudes on a log axis (|y|, labels at its ends).
 qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabels, const std::vector<Series>& series, const QString& xname,
-                const Theme& t) {
+                const Theme& t, bool logY = false) {
     const QFont sf = t.smallFont();
     const QFontMetricsF fm(sf, p.device());
     const qreal h = std::min(r.width() * 0.55, 240.0 * t.fontScale * (t.fontPt / 10.0));
-    double lo = 0, hi = 0;
+    const auto plotted = [logY](double v) { return logY ? std::log10(std::max(std::abs(v), 1e-300)) : v; };
+    double lo = logY ? INFINITY : 0, hi = logY ? -INFINITY : 0;
     for (const auto& s : series)
         for (double v : s.y) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
+            lo = std::min(lo, plotted(v));
+            hi = std::max(hi, plotted(v));
         }
+    if (logY) {
+        if (!(hi >= lo)) lo = 0, hi = 1;
+        lo = std::floor(lo);
+        hi = std::ceil(hi);
+    }
     if (hi - lo < 1e-12) hi = lo + 1;
     const qreal left = r.left() + fm.horizontalAdvance(QStringLiteral("−000.0")) + 6;
     const QRectF plot(left, r.top() + 4, r.right() - left - 6, h - fm.height() * 2.6);
@@ -129,16 +136,17 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
     p.drawLine(QPointF(plot.left(), plot.bottom()), QPointF(plot.right(), plot.bottom()));
     p.setPen(QPen(t.foreground, t.axisWidth));
     p.drawLine(plot.bottomLeft(), plot.topLeft());
-    auto Y = [&](double v) { return plot.bottom() - (v - lo) / (hi - lo) * plot.height(); };
+    auto Y = [&](double v) { return plot.bottom() - (plotted(v) - lo) / (hi - lo) * plot.height(); };
     auto X = [&](std::size_t i) { return xlabels.size() > 1 ? plot.left() + plot.width() * double(i) / double(xlabels.size() - 1) : plot.center().x(); };
-    if (lo < 0 && hi > 0) {
+    if (!logY && lo < 0 && hi > 0) {
         p.setPen(QPen(t.grid, 1, Qt::DashLine));
         p.drawLine(QPointF(plot.left(), Y(0)), QPointF(plot.right(), Y(0)));
     }
     p.setFont(sf);
     p.setPen(t.muted);
-    ui::plot::recordedText(p, QRectF(r.left(), Y(hi) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(hi));
-    ui::plot::recordedText(p, QRectF(r.left(), Y(lo) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(lo));
+    const double top = logY ? std::pow(10.0, hi) : hi, bottom = logY ? std::pow(10.0, lo) : lo;
+    ui::plot::recordedText(p, QRectF(r.left(), Y(top) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(top));
+    ui::plot::recordedText(p, QRectF(r.left(), Y(bottom) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(bottom));
     // x labels: skip some when crowded.
     qreal lastRight = -1e9;
     for (std::size_t i = 0; i < xlabels.size(); ++i) {
@@ -391,7 +399,8 @@ const DemoData& demoData(DemoId id) {
         case DemoId::Llama3Bands:
         case DemoId::YarnRamp:
         case DemoId::RopeBf16:
-        case DemoId::LocalGlobalLayers: break;   // the summary holds every number they show
+        case DemoId::LocalGlobalLayers:
+        case DemoId::XposDecay: break;   // the summary holds every number they show
     }
     return cache.emplace(id, std::move(d)).first->second;
 }
@@ -407,9 +416,13 @@ QString demoFormula(DemoId id) {
         case DemoId::SinusoidalTokens: return QStringLiteral("(x + PE_p)\\cdot(y + PE_q) = x \\cdot y + x \\cdot PE_q + PE_p \\cdot y + PE_p \\cdot PE_q");
         case DemoId::RopeShiftInvariance: return QStringLiteral("\\langle R_{m+\\Delta} q, R_{n+\\Delta} k \\rangle = \\langle q, R_{n-m} k \\rangle = \\langle R_m q, R_n k \\rangle");
         case DemoId::RopeNorm: return QStringLiteral("\\lVert R_m x \\rVert = \\lVert x \\rVert,\\quad R_m^{\\top} R_m = I");
-        case DemoId::RopeDecay: return QStringLiteral("\\frac{1}{d/2} \\sum_{j=1}^{d/2} |S_j|,\\quad S_j = \\sum_{k<j} e^{i(m-n)\\theta_k}");
+        case DemoId::RopeDecay:
+            return QStringLiteral("|s_{mn}| \\le \\frac{1}{\\sqrt{d}} \\max_j |h_j - h_{j+1}| \\sum_{j=1}^{d/2} |S_j|,\\quad S_j = \\sum_{k<j} e^{i(m-n)\\theta_k},\\quad "
+                                  "h_j = \\tilde q_j \\tilde k_j^{*}");
         case DemoId::RopeComplexIdentity: return QStringLiteral("\\langle R_m q, R_n k \\rangle = \\Re\\left[\\sum_j \\tilde q_j\\, \\tilde k_j^{*}\\, e^{i(m-n)\\theta_j}\\right]");
-        case DemoId::KvCache: return QStringLiteral("K_j = R_j k_j \\ \\text{(once)}\\qquad b_{ij} = -m_h\\,(i - j) \\ \\text{(every step, every key)}");
+        case DemoId::KvCache:
+            return QStringLiteral("K_j = R_j k_j\\ \\text{(once)},\\quad -m_h (i - j) = -m_h i + m_h j\\ \\text{(cache } m_h j \\text{)},\\quad "
+                                  "b_{\\mathrm{bucket}(i-j)}\\ \\text{(every step)}");
         case DemoId::Extrapolation: {
             // Linear: θ_i/s with s = T/L; NTK: base' = base·(s·T/L − (s − 1))^(d/(d−2)) at the target length T.
             const ExtrapolationInput& in = demoData(id).extrapolationInput;
@@ -432,6 +445,9 @@ QString demoFormula(DemoId id) {
         case DemoId::RopeBf16:
             return QStringLiteral("\\phi_i(p) = \\mathrm{bf16}\\left(\\mathrm{bf16}(p)\\cdot \\mathrm{bf16}(\\theta_i)\\right)\\ \\text{(legacy)},\\quad "
                                   "\\phi_i(p) = \\mathrm{f32}(p\\, \\theta_i)\\ \\text{(transformers main)}");
+        case DemoId::XposDecay:
+            return QStringLiteral("\\langle \\xi_m q, \\xi_n k \\rangle = \\sum_i \\zeta_i^{(m-n)/512}\\, \\Re\\left[\\tilde q_i \\tilde k_i^{*} e^{i(m-n)\\theta_i}\\right],\\quad "
+                                  "\\zeta_i = \\frac{2i + 0.4d}{1.4d} < 1");
         case DemoId::LocalGlobalLayers:
             return QStringLiteral("i - W < j \\le i\\ \\text{(sliding)},\\quad \\lfloor j/C \\rfloor = \\lfloor i/C \\rfloor\\ \\text{(chunked)},\\quad "
                                   "\\tau(i) = 1 + 0.1 \\ln\\left(1 + \\lfloor (i+1)/8192 \\rfloor\\right)\\ \\text{(NoPE)}");
@@ -547,22 +563,39 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                 y += matrixPair(p, QRectF(x, y, w, 0), d.rope->scores, QObject::tr("positions 0 … %1").arg(d.ropeInput.tokens - 1), &d.rope->scoresShifted,
                                 QObject::tr("positions %1 … %2").arg(d.ropeInput.shift).arg(d.ropeInput.shift + d.ropeInput.tokens - 1), t) + gap;
             break;
-        case DemoId::RopeNorm:
+        case DemoId::RopeNorm: {
+            // One x rotated to each position: its length before (line) and after (dots) the rotation.
+            const DemoFigure* xs = d.summary.find("position");
+            const DemoFigure* before = d.summary.find("norm_before");
+            const DemoFigure* after = d.summary.find("norm_after");
+            if (!xs || !before || !after) break;
+            std::vector<QString> xl;
+            for (double v : xs->list) xl.push_back(shortNumber(v));
+            Series a{qs(after->label), after->list, t.series(1)};
+            a.dots = true;
+            y += lineChart(p, QRectF(x, y, w, 0), xl, {{qs(before->label), before->list, t.series(0)}, a},
+                           QObject::tr("position m (length axis from 0)"), t) + gap;
+            break;
+        }
         case DemoId::RopeComplexIdentity:
             break;
         case DemoId::RopeDecay:
             if (d.decay) {
                 std::vector<QString> xl;
                 for (auto v : d.decay->distance) xl.push_back(QString::number(v));
+                // |score| and RoFormer's bound on it, in the same units on one log axis; random
+                // content's mean |score| beside them.
                 y += lineChart(p, QRectF(x, y, w, 0), xl,
-                               {{QObject::tr("score"), d.decay->value, t.series(0)}, {QObject::tr("RoFormer bound"), d.decay->bound, t.series(1)}},
-                               QObject::tr("distance m − n"), t) + gap;
+                               {{QObject::tr("RoFormer's bound on |score|"), d.decay->scoreBound, t.series(1)},
+                                {QObject::tr("|score|, equal content (q = k = ones)"), d.decay->value, t.series(0)},
+                                {QObject::tr("mean |score|, random q, k"), d.decay->randomMeanAbs, t.series(2)}},
+                               QObject::tr("distance m − n (|score|, log axis)"), t, true) + gap;
             }
             break;
         case DemoId::KvCache:
             if (d.kv) {
                 std::vector<QString> xl;
-                std::vector<double> rope, alibi;
+                std::vector<double> rope, alibi, t5;
                 for (const auto& s : d.kv->steps) xl.push_back(QString::number(s.step));
                 for (const auto& m : d.kv->methods) {
                     std::vector<double> cum;
@@ -570,10 +603,12 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                     for (auto v : m.perStep) cum.push_back(acc += double(v));
                     if (m.method == Method::Rope) rope = cum;
                     if (m.method == Method::Alibi) alibi = cum;
+                    if (m.method == Method::T5) t5 = cum;
                 }
                 y += lineChart(p, QRectF(x, y, w, 0), xl,
                                {{QObject::tr("RoPE: %1 rotations per step").arg(d.kv->steps.empty() ? 0 : d.kv->steps.back().ropeRotations), rope, t.series(0)},
-                                {QObject::tr("ALiBi / T5 / Shaw / XL: one term per key"), alibi, t.series(1)}},
+                                {QObject::tr("ALiBi: m·j of the new key, cached"), alibi, t.series(2)},
+                                {QObject::tr("T5 / Shaw / Transformer-XL: one term per cached key"), t5, t.series(1)}},
                                QObject::tr("decoding step (cumulative positional operations)"), t) + gap;
             }
             break;
@@ -617,6 +652,24 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             // A slide that cannot hold two periods of each pattern holds one of Gemma 3's, then the table alone.
             const int rows = detail <= DemoDetail::NoNotes ? 12 : detail == DemoDetail::FewFigures ? 6 : 0;
             y += layerModelsEvidence(p, QRectF(x, y, w, 0), d.summary, t, gap, rows);
+            break;
+        }
+        case DemoId::XposDecay: {
+            // |score| against distance on one log axis: equal content for both, random content's mean.
+            const DemoFigure* xs = d.summary.find("distance");
+            const DemoFigure* xo = d.summary.find("xpos_score");
+            const DemoFigure* ro = d.summary.find("rope_score");
+            const DemoFigure* xr = d.summary.find("xpos_random_mean_abs");
+            const DemoFigure* rr = d.summary.find("rope_random_mean_abs");
+            if (!xs || !xo || !ro || !xr || !rr) break;
+            std::vector<QString> xl;
+            for (double v : xs->list) xl.push_back(shortNumber(v));
+            y += lineChart(p, QRectF(x, y, w, 0), xl,
+                           {{QObject::tr("|score| RoPE, equal content"), ro->list, t.series(0)},
+                            {QObject::tr("|score| xPos, equal content"), xo->list, t.series(1)},
+                            {QObject::tr("mean |score| RoPE, random q, k"), rr->list, t.series(2)},
+                            {QObject::tr("mean |score| xPos, random q, k"), xr->list, t.series(3)}},
+                           QObject::tr("distance m − n (|score|, log axis)"), t, true) + gap;
             break;
         }
         case DemoId::ShawClipping:

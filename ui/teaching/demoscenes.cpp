@@ -77,18 +77,22 @@ SceneParams demoScene(DemoId id) {
             onlyViews(s, true, true, false, false);
             break;
         case DemoId::RopeNorm:
-            s.methods = {config(Method::Rope, 16, Content::Random)};
+            // One vector at every position (ones content: the same x wherever it sits), so the
+            // arrows are that x rotated: equal lengths before and after, on the pair's circle.
+            s.methods = {config(Method::Rope, 16, Content::Ones, QStringLiteral("RoPE: one x rotated to m"))};
             s.length = 64;
             s.positions = {0, 2, 5, 9};
-            onlyViews(s, true, false, false, true);
+            s.pairs = {0, 1, 4, 7};
+            onlyViews(s, true, false, false, false);
             break;
         case DemoId::RopeDecay:
             s.methods = {config(Method::Rope, 64, Content::Ones)};
             s.length = 256;
             s.view.decayMaxDistance = 4096;
             s.view.decayLogX = true;
+            s.view.decayLogY = true;   // |score| and RoFormer's bound on it, in the same units
             s.view.decayShowBound = true;
-            onlyViews(s, false, false, true, true);
+            onlyViews(s, false, false, true, false);
             break;
         case DemoId::RopeComplexIdentity: {
             MethodConfig c = config(Method::Rope, 16, Content::Random, QStringLiteral("RoPE (interleaved)"));
@@ -103,7 +107,7 @@ SceneParams demoScene(DemoId id) {
         }
         case DemoId::KvCache: {
             MethodConfig rope = config(Method::Rope, 16, Content::Random, QStringLiteral("RoPE: rotate once"));
-            MethodConfig alibi = config(Method::Alibi, 16, Content::Random, QStringLiteral("ALiBi: bias per step"));
+            MethodConfig alibi = config(Method::Alibi, 16, Content::Random, QStringLiteral("ALiBi: m·j cached"));
             s.methods = {rope, alibi};
             s.length = 16;
             s.view.causal = true;
@@ -231,6 +235,21 @@ SceneParams demoScene(DemoId id) {
             s.view.showDifference = false;
             onlyViews(s, false, false, false, false);
             s.view.showPrecision = true;
+            break;
+        }
+        case DemoId::XposDecay: {
+            // RoPE and xPos (both interleaved, base 10 000), equal content: the decay side by side.
+            MethodConfig rope = config(Method::Rope, 64, Content::Ones, QStringLiteral("RoPE"));
+            rope.params.rope.layout = RopeLayout::Interleaved;
+            MethodConfig xpos = config(Method::Xpos, 64, Content::Ones, QStringLiteral("xPos"));
+            s.methods = {rope, xpos};
+            s.length = 256;
+            s.view.decayMaxDistance = 4096;
+            s.view.decayLogX = true;
+            s.view.decayLogY = true;
+            s.view.decayShowBound = false;
+            s.view.showDifference = false;
+            onlyViews(s, false, false, true, false);
             break;
         }
         case DemoId::LocalGlobalLayers: {

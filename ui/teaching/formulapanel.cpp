@@ -44,6 +44,8 @@ QString powerBase(double x) {
     return n.contains(QLatin1Char('^')) ? QStringLiteral("\\left(%1\\right)").arg(n) : n;
 }
 QString numI(std::int64_t x) { return QString::number(x); }
+// A number in a sheet's title (plain text, not TeX): "2.41 × 10⁷".
+QString titleNumber(double x) { return QString::fromStdString(formatReadable(x, 4, NumberStyle::Typeset)); }
 QString T(const char* s) { return QString::fromUtf8(s); }
 // Words for people: the sheet is built off the GUI thread by a free function, so through the
 // translator directly (context "FormulaSheet").
@@ -235,7 +237,7 @@ void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const double att = f.attention_factor;
 
     sh.title = QStringLiteral("RoPE — %1, base %2, d = %3%4")
-                   .arg(inter ? tr("interleaved") : tr("half-split"), displayValue(rp.base), QString::number(rp.head_dim),
+                   .arg(inter ? tr("interleaved") : tr("half-split"), titleNumber(rp.base), QString::number(rp.head_dim),
                         r < rp.head_dim ? tr(", rotary %1").arg(r) : QString());
     // Definitions.
     if (given)
@@ -311,7 +313,7 @@ void xposSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     // q is scaled by ζ^(c_m/γ), k by ζ^(−c_n/γ): their product is the decay of this pair.
     const Matrix up = xposScaleAt(xp, {c.m}, c.N, false), down = xposScaleAt(xp, {c.n}, c.N, true);
     const Matrix ang = xposAngles(xp, 1, c.m);   // the angles at position m
-    sh.title = QStringLiteral("xPos — d = %1, scale base %2").arg(xp.head_dim).arg(displayValue(xp.scale_base));
+    sh.title = QStringLiteral("xPos — d = %1, scale base %2").arg(xp.head_dim).arg(titleNumber(xp.scale_base));
     sh.definitions.push_back({tr("RoPE frequencies (interleaved pairs)"), T("\\theta_i = 10000^{-2i/d}")});
     sh.definitions.push_back({tr("Per-pair decay"), T("\\zeta_i = \\frac{2i + 0.4\\,d}{1.4\\,d}")});
     sh.definitions.push_back({tr("Score: rotation times an explicit decay (γ = scale base)"),
@@ -336,7 +338,7 @@ void sinusoidalSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const bool t2t = sp.frequencies == SinusoidalFrequencies::Tensor2Tensor;
     const Matrix pe = sinusoidalEncoding(sp, {c.m, c.n});
     const int cs = inter ? 2 * i : i, cc = inter ? 2 * i + 1 : K + i;
-    sh.title = QStringLiteral("Sinusoidal — %1, base %2, d = %3").arg(inter ? tr("interleaved") : tr("concatenated"), displayValue(sp.base)).arg(sp.dim);
+    sh.title = QStringLiteral("Sinusoidal — %1, base %2, d = %3").arg(inter ? tr("interleaved") : tr("concatenated"), titleNumber(sp.base)).arg(sp.dim);
     if (t2t)
         sh.definitions.push_back({tr("Frequencies, log-spaced from the smallest timescale t to the base (tensor2tensor, K pairs)"),
                                   T("w_i = t \\exp\\left(-\\frac{i \\ln(\\mathrm{base}/t)}{\\max(K - 1, 1)}\\right)")});

@@ -228,9 +228,11 @@ Check ParamInfo::check(const ParamValue& v) const {
     return std::nullopt;
 }
 
-std::string formatParamValue(const ParamInfo& info, const ParamValue& v) {
+std::string formatParamValue(const ParamInfo& info, const ParamValue& v, int digits) {
     if (info.has(kParamZeroUnset) && v == ParamValue{std::int64_t{0}}) return "";
     struct V {
+        int digits;
+        std::string formatDecimal(double x) const { return digits < 17 ? formatReadable(x, digits) : poslab::formatDecimal(x); }
         std::string operator()(std::monostate) const { return ""; }
         std::string operator()(bool b) const { return b ? "true" : "false"; }
         std::string operator()(std::int64_t x) const { return formatInt(x); }
@@ -248,7 +250,7 @@ std::string formatParamValue(const ParamInfo& info, const ParamValue& v) {
             return s;
         }
     };
-    return std::visit(V{}, v);
+    return std::visit(V{digits}, v);
 }
 
 Result<ParamValue> parseParamText(const ParamInfo& info, std::string_view text) {

@@ -65,6 +65,11 @@ struct ParamInfo {
     unsigned flags = 0;
     std::vector<std::string_view> choices{};       // Choice: keys (CLI and session spelling)
     std::vector<std::string_view> choiceLabels{};  // Choice: for people, same order (may be empty)
+    // kParamSlider: the range the slider spans when the valid range is wider than a hand moves
+    // over (base θ: valid up to 1e12, the slider 10 … 1e7, so a pixel is a small step of log θ).
+    // NaN: the valid range. A typed value may lie anywhere in the valid range.
+    double sliderLo = std::numeric_limits<double>::quiet_NaN();
+    double sliderHi = std::numeric_limits<double>::quiet_NaN();
 
     bool has(ParamFlag f) const { return (flags & f) != 0; }
     // "an even integer from 2 to 65536", "a number in (0, 1e6]", "one of none, linear", ...
@@ -83,7 +88,9 @@ struct ParamInfo {
 // Then checks the range. Errors are "<name>: <valid>, got <text>" (ParamError).
 Result<ParamValue> parseParamText(const ParamInfo& info, std::string_view text);
 // The value as text that parseParamText reads back to the same value (shortest round trip).
-std::string formatParamValue(const ParamInfo& info, const ParamValue& v);
+// With `digits` < 17, real numbers for people instead (formatReadable: at most that many
+// significant digits; a panel box that is not being edited).
+std::string formatParamValue(const ParamInfo& info, const ParamValue& v, int digits = 17);
 // Bound numbers as messages show them: 1e6, 1e-6, 65536, 1099511627776, 0.5.
 std::string formatBound(double x);
 

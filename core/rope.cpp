@@ -248,7 +248,8 @@ const ParamTable<RopeParams>& ropeParamTable() {
         field<&RopeParams::head_dim>({.name = "head_dim", .kind = K::Int, .lo = 2, .hi = kMaxHeadDim, .even = true,
                                       .label = "Head dimension", .help = "head dimension", .flags = kParamShared}),
         field<&RopeParams::base>({.name = "base", .kind = K::Real, .lo = 1, .hi = kMaxBase, .loOpen = true,
-                                  .label = "Base θ", .help = "rope theta", .flags = kParamSlider}),
+                                  .label = "Base θ", .help = "rope theta", .flags = kParamSlider,
+                                  .sliderLo = 10, .sliderHi = 1e7}),
         field<&RopeParams::partial_rotary_factor>(
             {.name = "partial_rotary_factor", .kind = K::Real, .lo = 0, .hi = 1, .loOpen = true,
              .label = "Partial rotary factor",

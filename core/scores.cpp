@@ -581,7 +581,7 @@ const ParamTable<ScoreParams>& scoreParamTable() {
                                                           "xPos (rotary with decay)"}}),
             field<&ScoreParams::dim>({.name = "dim", .kind = K::Int, .lo = 1, .hi = 65536, .label = "Head dimension d",
                                       .help = "query/key dimension (the head dimension for rope and xpos)",
-                                      .flags = kParamSlider | kParamSliderEven}),
+                                      .flags = kParamSlider | kParamSliderEven, .sliderLo = 2, .sliderHi = 256}),
             field<&ScoreParams::content>({.name = "content", .kind = K::Choice, .label = "Query/key content",
                                           .help = "query and key rows: every entry 1, seeded normal, or the golden formula",
                                           .choiceLabels = {"ones", "random (seeded)", "formula"}}),

@@ -88,7 +88,7 @@ const ParamTable<SinusoidalParams>& sinusoidalParamTable() {
                                        .help = "model dimension (odd allowed)", .flags = kParamShared}),
         field<&SinusoidalParams::base>({.name = "base", .kind = K::Real, .lo = 1, .hi = 1e30, .loOpen = true,
                                         .label = "Base (largest timescale)", .help = "largest timescale",
-                                        .flags = kParamSlider}),
+                                        .flags = kParamSlider, .sliderLo = 10, .sliderHi = 1e7}),
         field<&SinusoidalParams::min_timescale>({.name = "min_timescale", .kind = K::Real, .lo = 1e-6, .hi = 1e6,
                                                  .label = "Min timescale",
                                                  .help = "smallest timescale (tensor2tensor frequencies only)",

@@ -397,7 +397,7 @@ private Q_SLOTS:
         const QPoint widgetPt = v.mapFromScene(scenePt);
         const QString tip = v.toolTipAt(widgetPt);
         QVERIFY2(tip.contains(QStringLiteral("distance i − j = 20")), qPrintable(tip));
-        QVERIFY(tip.contains(QString::fromStdString(formatNumber(r.series[0].value[20]))));
+        QVERIFY(tip.contains(formatValue(r.series[0].value[20])));
     }
 
     // The window's decay chart has the figures' legend (Qt Charts' own shortens entries to
@@ -556,8 +556,8 @@ private Q_SLOTS:
         QCOMPARE(c.scaled, scaling != int(RopeScaling::None));
         FrequencyHit hit{5};
         const QString tip = frequencyToolTip(r, hit);
-        QVERIFY(tip.contains(QString::fromStdString(formatNumber(after.inv_freq(5)))));
-        QVERIFY(tip.contains(QString::fromStdString(formatNumber(after.wavelength()(5)))));
+        QVERIFY(tip.contains(formatValue(after.inv_freq(5))));
+        QVERIFY(tip.contains(formatValue(after.wavelength()(5))));
         QImage img(600, 400, QImage::Format_RGB32);
         QPainter p(&img);
         renderFrequencies(p, QRectF(0, 0, 600, 400), r, themeByName(QStringLiteral("light")));
@@ -592,8 +592,8 @@ private Q_SLOTS:
         for (int d : {0, 1, 17, 60}) {
             QVERIFY(r.series[0].value[static_cast<std::size_t>(d)] == value[d].toDouble());
             const QString tip = decayToolTip(r, static_cast<std::size_t>(d));
-            QVERIFY2(tip.contains(QString::fromStdString(formatNumber(value[d].toDouble()))), qPrintable(tip));
-            QVERIFY(tip.contains(QString::fromStdString(formatNumber(bound[d].toDouble()))));
+            QVERIFY2(tip.contains(formatValue(value[d].toDouble())), qPrintable(tip));
+            QVERIFY(tip.contains(formatValue(bound[d].toDouble())));
         }
     }
     // The frequencies tooltip equals `poslab compute frequencies`.
@@ -618,8 +618,8 @@ private Q_SLOTS:
         for (int i : {0, 9, 20, 31}) {
             QVERIFY(r.configs[0].after[static_cast<std::size_t>(i)] == inv[i].toDouble());
             const QString tip = frequencyToolTip(r, FrequencyHit{i});
-            QVERIFY2(tip.contains(QString::fromStdString(formatNumber(inv[i].toDouble()))), qPrintable(tip));
-            QVERIFY2(tip.contains(QString::fromStdString(formatNumber(wl[i].toDouble()))), qPrintable(tip));
+            QVERIFY2(tip.contains(formatValue(inv[i].toDouble())), qPrintable(tip));
+            QVERIFY2(tip.contains(formatValue(wl[i].toDouble())), qPrintable(tip));
         }
     }
 };

@@ -136,7 +136,7 @@ private Q_SLOTS:
                 QCOMPARE(hit->key, j);
                 QVERIFY(hit->value == core);   // exactly, not fuzzily
                 const QString tip = heatmapToolTip(r, *hit);
-                QVERIFY2(tip.contains(QStringLiteral("= ") + QString::fromStdString(formatNumber(core))), qPrintable(tip + QStringLiteral(" / ") + QString::fromStdString(formatNumber(core))));
+                QVERIFY2(tip.contains(QStringLiteral("= ") + formatValue(core)), qPrintable(tip + QStringLiteral(" / ") + formatValue(core)));
                 QVERIFY(tip.contains(QStringLiteral("query i = %1, key j = %2").arg(i).arg(j)));
             }
     }
@@ -610,7 +610,7 @@ private Q_SLOTS:
         const QPointF c = cellCentre(l[0], r.panels[0], 5, 3);
         const QString tip = v.toolTipAt(c.toPoint());
         QVERIFY(tip.contains(QStringLiteral("query i = 5, key j = 3")));
-        QVERIFY(tip.contains(QString::fromStdString(formatNumber(coreScore(s, r.panels[0], 5, 3)))));
+        QVERIFY(tip.contains(formatValue(coreScore(s, r.panels[0], 5, 3))));
         QVERIFY(v.toolTipAt(QPoint(2, 2)).isEmpty());
     }
 
@@ -637,7 +637,7 @@ private Q_SLOTS:
                 const auto hit = hitTestHeatmap(rect, r, theme, cellCentre(l[0], r.panels[0], i, j));
                 QVERIFY(hit.has_value());
                 QCOMPARE(hit->value, cli);
-                QVERIFY(heatmapToolTip(r, *hit).contains(QString::fromStdString(formatNumber(cli))));
+                QVERIFY(heatmapToolTip(r, *hit).contains(formatValue(cli)));
             }
     }
 };

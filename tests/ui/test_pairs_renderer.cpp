@@ -253,8 +253,8 @@ private Q_SLOTS:
         QCOMPARE(hit->position, 1);
         const QString tip1 = pairsToolTip(r, *hit);
         QVERIFY2(tip1.contains(QStringLiteral("position m = 5")), qPrintable(tip1));
-        QVERIFY(tip1.contains(QString::fromStdString(formatNumber(v.x()))));
-        QVERIFY(tip1.contains(QString::fromStdString(formatNumber(r.configs[0].pairs[0].angle[1]))));
+        QVERIFY(tip1.contains(formatValue(v.x())));
+        QVERIFY(tip1.contains(formatValue(r.configs[0].pairs[0].angle[1])));
     }
 
     // A trail shows where the pair's vector is across positions. A pair that turns far between

@@ -1,8 +1,11 @@
 // ui/panel/parameterpanel: the panel generated from the parameter table. Every box accepts
 // exactly what the core accepts (scientific notation included), shows anything else as invalid
 // where it was typed with the valid range, and never clamps; the label follows the scene.
+#include <QScrollArea>
 #include <QScrollBar>
+#include <QStyleOptionSlider>
 #include <QtTest>
+#include <QtTest/qtestspontaneevent.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -41,6 +44,57 @@ QString problemOf(ParameterPanel& panel, const QString& path) {
     for (auto* l : panel.findChildren<QLabel*>(name + QStringLiteral("Problem")))
         if (l->isVisibleTo(&panel)) return l->text();
     return {};
+}
+
+// The widget a person points at for `path`: a slider-and-box row's slider, else the control.
+QWidget* pointedAt(ParameterPanel& panel, const QString& path) {
+    if (path == QLatin1String("config") || path == QLatin1String("preset")) return panel.findChild<QComboBox*>(path);
+    QWidget* w = panel.control(path);
+    if (auto* s = qobject_cast<SliderSpin*>(w)) return s->slider();
+    return w;
+}
+
+// Turns the wheel one notch down over `w`'s centre, delivered as the window system does
+// (QApplication offers it to the widget, then to its parents while nobody accepts it).
+void wheelOver(QWidget* w, int notches = -1) {
+    const QPointF local = QRectF(w->rect()).center();
+    QWheelEvent e(local, w->mapToGlobal(local), QPoint(), QPoint(0, 120 * notches), Qt::NoButton, Qt::NoModifier,
+                  Qt::NoScrollPhase, false);
+    // As from the window system (QtTest's way): only such events propagate to the parents.
+    QSpontaneKeyEvent::setSpontaneous(&e);
+    qApp->notify(w, &e);
+}
+
+// Significant digits a person reads in `number` ("24099999.999999996": 17, "2.41e7": 3,
+// "500000": 1, "0.111803": 6).
+int significantDigits(QString number) {
+    const qsizetype e = number.indexOf(QLatin1Char('e'), 0, Qt::CaseInsensitive);
+    if (e >= 0) number = number.left(e);
+    number.remove(QLatin1Char('-'));
+    number.remove(QChar(0x2212));
+    const bool point = number.contains(QLatin1Char('.'));
+    number.remove(QLatin1Char('.'));
+    while (number.startsWith(QLatin1Char('0'))) number.remove(0, 1);
+    if (!point)
+        while (number.endsWith(QLatin1Char('0'))) number.chop(1);
+    return int(number.size());
+}
+
+// A drag of the slider's handle by `dx` pixels, as a hand does it (press, move, release).
+void dragHandle(QSlider* s, int dx) {
+    QStyleOptionSlider opt;
+    opt.initFrom(s);
+    opt.orientation = s->orientation();
+    opt.minimum = s->minimum();
+    opt.maximum = s->maximum();
+    opt.sliderPosition = s->sliderPosition();
+    opt.sliderValue = s->value();
+    const QRect handle = s->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, s);
+    const QPoint from = handle.center(), to = from + QPoint(dx, 0);
+    QTest::mousePress(s, Qt::LeftButton, Qt::NoModifier, from);
+    QMouseEvent move(QEvent::MouseMove, QPointF(to), s->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(s, &move);
+    QTest::mouseRelease(s, Qt::LeftButton, Qt::NoModifier, to);
 }
 
 }  // namespace
@@ -282,6 +336,137 @@ private Q_SLOTS:
         QCOMPARE(panel.font().pointSizeF(), before);
     }
 
+    // The wheel over a control that has not been clicked scrolls the panel and changes nothing
+    // (it used to change the colour map or "Pixel shows" while the person scrolled the panel).
+    void wheelOverUnfocusedControlScrollsThePanel_data() {
+        QTest::addColumn<QString>("path");
+        QTest::newRow("method_combo") << "method";
+        QTest::newRow("colour_map_combo") << "view.colormap";
+        QTest::newRow("pixel_shows_combo") << "view.aggregate";
+        QTest::newRow("preset_combo") << "preset";
+        QTest::newRow("base_slider") << "rope.base";
+        QTest::newRow("dim_slider") << "dim";
+        QTest::newRow("length_slider") << "scene.length";
+    }
+    void wheelOverUnfocusedControlScrollsThePanel() {
+        QFETCH(QString, path);
+        Scene scene;
+        auto* panel = new ParameterPanel(&scene);
+        QScrollArea area;
+        area.setWidget(panel);
+        area.setWidgetResizable(true);
+        area.resize(420, 300);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        QWidget* w = pointedAt(*panel, path);
+        QVERIFY2(w && w->isVisibleTo(panel), qPrintable(path));
+        QScrollBar* bar = area.verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        area.ensureWidgetVisible(w, 0, 100);
+        bar->setValue(std::min(bar->value(), bar->maximum() - 60));
+        QVERIFY(!w->hasFocus());
+        const SceneParams before = scene.params();
+        const int scrolled = bar->value();
+        wheelOver(w);
+        QVERIFY2(scene.params() == before, qPrintable(path + QStringLiteral(" changed")));
+        QCOMPARE(scene.undoStack()->count(), 0);
+        QVERIFY2(bar->value() > scrolled, qPrintable(QStringLiteral("%1: the panel stayed at %2").arg(path).arg(bar->value())));
+        QVERIFY(!w->hasFocus());   // the wheel does not give the focus either
+        QVERIFY(w->focusPolicy() & Qt::ClickFocus);   // a click does
+    }
+
+    // The base slider moves on a log scale over the bases models use (10 … 1e7): the same drag
+    // changes log10 θ by the same amount wherever it starts, and never by more than 1/25 of a
+    // decade per pixel at the panel's usual width (38 px used to take 10000 to 2.41e7). The box
+    // beside it shows at most six significant digits (it showed 24099999.999999996).
+    void baseSliderIsLogUniform_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("pixels");
+        for (const char* path : {"rope.base", "sinusoidal.base"})
+            for (int px : {5, 38, 80}) QTest::newRow(qPrintable(QStringLiteral("%1_%2px").arg(QLatin1String(path)).arg(px))) << path << px;
+    }
+    void baseSliderIsLogUniform() {
+        QFETCH(QString, path);
+        QFETCH(int, pixels);
+        Scene scene;
+        scene.edit(QStringLiteral("method"), QString(), [&](SceneParams& s) {
+            s.methods[0].params.method = path.startsWith(QLatin1String("rope")) ? Method::Rope : Method::Sinusoidal;
+        });
+        ParameterPanel panel(&scene);
+        panel.resize(380, 900);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto* spin = qobject_cast<SliderSpin*>(panel.control(path));
+        QVERIFY(spin);
+        QSlider* s = spin->slider();
+        QVERIFY2(s->width() >= 150, qPrintable(QString::number(s->width())));
+        const auto base = [&] {
+            return std::get<double>(findParam(scoreParamTable(), path.toStdString())->get(scene.params().methods[0].params));
+        };
+        const double decadesPerPixel = 1.0 / 25;
+        QList<double> changes;
+        for (double start : {30.0, 300.0, 3000.0}) {
+            scene.edit(QStringLiteral("base"), QString(), [&](SceneParams& p) {
+                ParamValue v{start};
+                setParam(scoreParamTable(), p.methods[0].params, *findParam(scoreParamTable(), path.toStdString()), v);
+            });
+            QCOMPARE(base(), start);
+            dragHandle(s, pixels);
+            const double change = std::log10(base() / start);
+            QVERIFY2(change > 0 && change <= pixels * decadesPerPixel,
+                     qPrintable(QStringLiteral("%1 px from %2: %3 (%4 decades)").arg(pixels).arg(start).arg(base()).arg(change)));
+            changes << change;
+            const QString shown = spin->edit()->text();
+            QVERIFY2(significantDigits(shown) <= 6, qPrintable(shown));
+            QCOMPARE(std::stod(shown.toStdString()), base());
+        }
+        // Log-uniform: the same drag, the same change of log θ (within a slider step and the rounding to 3 digits).
+        const double step = 6.0 / s->maximum() + 0.005;
+        for (double c : changes) QVERIFY2(std::abs(c - changes.front()) <= 2 * step, qPrintable(QStringLiteral("%1 vs %2").arg(c).arg(changes.front())));
+    }
+
+    // A box shows a person at most six significant digits of a value with more (a session's
+    // 1/√80); focused, to edit or copy, it holds the full value; Enter or leaving it unchanged
+    // edits nothing.
+    void boxesShowSixDigitsAndKeepTheFullValue_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("base_2.41e7_float_error") << "rope.base" << 24099999.999999996 << "2.41e7";
+        QTest::newRow("base_third") << "rope.base" << 1e5 / 3 << "33333.3";
+        QTest::newRow("base_500000") << "rope.base" << 500000.0 << "500000";
+        QTest::newRow("softmax_scale_1/sqrt80") << "attention.softmax_scale" << 1 / std::sqrt(80.0) << "0.111803";
+        QTest::newRow("beta_fast_exact") << "rope.beta_fast" << 32.0 << "32";
+    }
+    void boxesShowSixDigitsAndKeepTheFullValue() {
+        QFETCH(QString, path);
+        QFETCH(double, value);
+        QFETCH(QString, shown);
+        Scene scene;
+        SceneParams start;
+        start.methods[0].params.rope.scaling = RopeScaling::Yarn;
+        start.methods[0].params.rope.factor = 4;
+        const Param<ScoreParams>* decl = findParam(scoreParamTable(), path.toStdString());
+        QVERIFY2(decl, qPrintable(path));
+        QVERIFY(!setParam(scoreParamTable(), start.methods[0].params, *decl, ParamValue{value}));
+        scene.setParams(start);
+        ParameterPanel panel(&scene);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        ParamEdit* e = editOf(panel, path);
+        QVERIFY2(e && e->isVisibleTo(&panel), qPrintable(path));
+        QCOMPARE(e->text(), shown);
+        const QString full = QString::fromStdString(formatParamValue(e->info(), ParamValue{value}));
+        e->setFocus();
+        QVERIFY(e->hasFocus());
+        QCOMPARE(e->text(), full);
+        QTest::keyClick(e, Qt::Key_Return);
+        e->clearFocus();
+        QCOMPARE(e->text(), shown);
+        QCOMPARE(scene.undoStack()->count(), 0);
+        QCOMPARE(std::get<double>(decl->get(scene.params().methods[0].params)), value);
+    }
+
     // A slider drag is one undo step and proposes only valid values.
     void sliderDragIsOneStep() {
         Scene scene;
@@ -298,8 +483,8 @@ private Q_SLOTS:
 
     // Every position of the dimension slider proposes an even d (rope and xpos reject odd ones):
     // a drag never passes through an invalid scene, whose problem line would appear and vanish
-    // on every other step and lay the whole panel out again each time (below d = 100 the slider
-    // used to round to two significant digits: 99, 97, …).
+    // on every other step. The slider steps by 2 over the head dimensions models use (2 … 256;
+    // a larger d is typed): 60 px used to take d from 64 to 3876 on a log scale up to 65536.
     void dimSliderProposesEvenDimensions_data() {
         QTest::addColumn<int>("method");
         QTest::newRow("rope") << int(Method::Rope);
@@ -316,22 +501,26 @@ private Q_SLOTS:
         QVERIFY(problem);
         QSlider* s = panel.dimControl()->slider();
         s->setSliderDown(true);
-        QStringList odd;
+        QStringList wrong;
         std::int64_t last = -1;
         int values = 0;
         for (int pos = s->minimum(); pos <= s->maximum(); ++pos) {
             s->setValue(pos);
             const auto& p = scene.params().methods[0].params;
             if (p.dim != last) ++values;
-            last = p.dim;
-            if (p.dim % 2 != 0) odd << QStringLiteral("%1 → d = %2").arg(pos).arg(p.dim);
+            if (p.dim % 2 != 0 || (last >= 0 && p.dim != last + 2)) wrong << QStringLiteral("%1 → d = %2 after %3").arg(pos).arg(p.dim).arg(last);
             else if (method == int(Method::Rope) || method == int(Method::Xpos))
                 QVERIFY2(problem->isHidden(), qPrintable(QStringLiteral("%1 → d = %2: %3").arg(pos).arg(p.dim).arg(problem->text())));
+            last = p.dim;
         }
         s->setSliderDown(false);
-        QVERIFY2(odd.isEmpty(), qPrintable(odd.mid(0, 10).join(QStringLiteral(", "))));
-        QVERIFY2(values > 300, qPrintable(QString::number(values)));   // every even d up to ~200, then a log scale
-        QCOMPARE(last, std::int64_t{65536});
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong.mid(0, 10).join(QStringLiteral(", "))));
+        QCOMPARE(values, 128);   // 2, 4, …, 256
+        QCOMPARE(last, std::int64_t{256});
+        // A typed d beyond the slider is kept; the slider rests at its end.
+        type(panel.dimControl()->edit(), QStringLiteral("4096"));
+        QCOMPARE(scene.params().methods[0].params.dim, std::int64_t{4096});
+        QCOMPARE(s->value(), s->maximum());
     }
 
     // Every control of the panel states what its parameter means and its valid range (the

@@ -11,6 +11,7 @@
 #include <QBuffer>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <QTextLayout>
 #include <QtTest>
 
 using namespace poslab;
@@ -43,6 +44,46 @@ private Q_SLOTS:
         QCOMPARE(typeset(raw), shown);
         QCOMPARE(typeset(shown), shown);   // idempotent
         QCOMPARE(hasRawScript(raw), raw != shown);
+    }
+
+    // Wrapped text keeps its formulas whole at every width they fit in (a demonstration's label
+    // used to break as "max |" / "diff|"); the prose around them still wraps.
+    void formulasAreNotWrappedInside_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("formula");
+        QTest::newRow("abs_diff") << "RoPE: cached keys vs full recomputation, max |diff|" << "max |diff|";
+        QTest::newRow("relative_norm") << "max | |R_m x| − |x| | / |x| over the positions shown" << "| |R_m x| − |x| | / |x|";
+        QTest::newRow("difference") << "scores with the wrong layout differ: S − S' = 0.42 at most" << "S − S' = 0.42";
+    }
+    void formulasAreNotWrappedInside() {
+        QFETCH(QString, text);
+        QFETCH(QString, formula);
+        QFont font;
+        font.setPixelSize(18);
+        const QFontMetricsF fm(font);
+        const QString shown = keepFormulasTogether(typeset(text));
+        const QString whole = typeset(formula);
+        QVERIFY(shown.size() > text.size() - 1);
+        int widths = 0;
+        for (int width = 40; width <= 700; width += 7) {
+            if (fm.horizontalAdvance(whole) > width) continue;   // a formula wider than the line cannot stay whole
+            ++widths;
+            QTextLayout layout(shown, font);
+            QTextOption option;
+            option.setWrapMode(QTextOption::WordWrap);
+            layout.setTextOption(option);
+            layout.beginLayout();
+            QStringList lines;
+            for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+                line.setLineWidth(width);
+                lines << shown.mid(line.textStart(), line.textLength()).replace(QChar(0x00A0), QLatin1Char(' ')).remove(QChar(0x2060)).trimmed();
+            }
+            layout.endLayout();
+            const bool whole1 = std::any_of(lines.begin(), lines.end(), [&](const QString& l) { return l.contains(whole); });
+            QVERIFY2(whole1, qPrintable(QStringLiteral("%1 px: ").arg(width) + lines.join(QStringLiteral(" / "))));
+            if (fm.horizontalAdvance(text) > width * 1.5) QVERIFY(lines.size() > 1);   // the prose wraps
+        }
+        QVERIFY(widths > 10);
     }
 
     // Every text of every view's figure, for every method (the layout report holds what was drawn).

@@ -507,14 +507,14 @@ QString heatmapDifferenceNote(const SceneParams& scene) {
         const ScoreParams& b = scene.methods[static_cast<std::size_t>(c)].params;
         if (sameKind(a, b)) continue;
         QStringList what;
-        if (b.method != a.method) what << methodShortName(b.method);
+        if (b.method != a.method) what << methodDisplayName(b.method);
         if (b.dim != a.dim) what << QObject::tr("d = %1").arg(b.dim);
         missing << QStringLiteral("%1 (%2)").arg(QChar('A' + c)).arg(what.join(QStringLiteral(", ")));
     }
     if (missing.isEmpty()) return {};
     return QObject::tr("No difference to A for %1: a difference is drawn only between configurations of A's method and "
                        "head dimension (%2, d = %3).")
-        .arg(listOf(missing), methodShortName(a.method))
+        .arg(listOf(missing), methodDisplayName(a.method))
         .arg(a.dim);
 }
 

@@ -7,8 +7,6 @@
 
 namespace poslab::ui {
 
-namespace {
-
 QString scalingTitle(RopeScaling s) {
     switch (s) {
     case RopeScaling::None: return {};
@@ -20,6 +18,8 @@ QString scalingTitle(RopeScaling s) {
     }
     return {};
 }
+
+namespace {
 
 int headCount(const ScoreParams& p) {
     if (p.method == Method::Alibi) return p.alibi.heads;
@@ -203,7 +203,7 @@ ScoreParams effectiveParams(const SceneParams& scene, int config) {
     return p;
 }
 
-QString methodShortName(Method m) {
+QString methodDisplayName(Method m) {
     switch (m) {
     case Method::NoPE: return QStringLiteral("NoPE");
     case Method::Sinusoidal: return QStringLiteral("Sinusoidal");
@@ -212,8 +212,8 @@ QString methodShortName(Method m) {
     case Method::T5: return QStringLiteral("T5");
     case Method::TransformerXL: return QStringLiteral("Transformer-XL");
     case Method::Alibi: return QStringLiteral("ALiBi");
-    case Method::Xpos: return QStringLiteral("xPos");
     case Method::Rope: return QStringLiteral("RoPE");
+    case Method::Xpos: return QStringLiteral("xPos");
     }
     return {};
 }
@@ -223,7 +223,7 @@ QString configTitle(const SceneParams& scene, int config) {
     QString title = c.label;
     if (title.isEmpty()) {
         const auto& p = c.params;
-        title = methodShortName(p.method);
+        title = methodDisplayName(p.method);
         if (p.method == Method::Rope && p.rope.scaling != RopeScaling::None) title += QStringLiteral(" + ") + scalingTitle(p.rope.scaling);
     }
     if (scene.methods.size() > 1) title = QString(QChar('A' + config)) + QStringLiteral(": ") + title;
@@ -315,8 +315,8 @@ std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene) {
     return sceneProblem(s);
 }
 
-QString formatValue(double v) { return QString::fromStdString(formatNumber(v)); }
-QString displayValue(double v) { return QString::number(v, 'g', 4); }
+QString formatValue(double v) { return QString::fromStdString(formatReadable(v)); }
+QString displayValue(double v) { return QString::fromStdString(formatReadable(v, 4)); }
 
 QString positionsText(const Positions& p) {
     QStringList parts;

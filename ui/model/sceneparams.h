@@ -162,8 +162,10 @@ inline constexpr int kMaxLabelLength = 200;             // a configuration's lab
 // (head clamped to the method's head count) and per-method dims synchronised.
 ScoreParams effectiveParams(const SceneParams& scene, int config);
 
-// A method's short name for people: "RoPE", "ALiBi", "T5", "Transformer-XL".
-QString methodShortName(Method m);
+// The method's name for people, short ("RoPE", "Transformer-XL"): never its key ("transformer-xl").
+QString methodDisplayName(Method m);
+// A RoPE scaling's name for people ("linear", "dynamic NTK", "YaRN"); "" for none.
+QString scalingTitle(RopeScaling s);
 // "A: RoPE" style title: the label if set, else a description (method, scaling).
 QString configTitle(const SceneParams& scene, int config);
 
@@ -191,8 +193,12 @@ std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene);
 std::optional<QString> qkProblem(const SceneParams& scene);
 
 // Human forms used by panel, tooltips and legends.
-QString formatValue(double v);           // shortest round-trip form, as the CLI prints numbers
-QString displayValue(double v);          // 4 significant digits: a number shown to an audience (legends, captions)
+// Numbers for people, both through formatReadable (core/types.h): shortest form of the value at
+// 6 significant digits (hover text, tooltips, messages) or at 4 (legends, captions), both plain
+// ("2.41e7": a legend's labels keep the widths their layout measured).
+// Files and the clipboard keep the full value (formatNumber).
+QString formatValue(double v);
+QString displayValue(double v);
 QString positionsText(const Positions& p);    // "0,1,2,8"
 // Parses "0,1,2,9", "0:8" (half-open range) or a mix "0:4,10,20"; nullopt on bad syntax.
 // At most `maxCount` entries.

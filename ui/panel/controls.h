@@ -22,7 +22,10 @@
 
 namespace poslab::ui {
 
-// A line edit for one parameter's text, validated on every keystroke.
+// A line edit for one parameter's text, validated on every keystroke. While it is not being
+// edited it shows real numbers for people (at most kFieldDigits significant digits: 2.41e7, not
+// 24099999.999999996); focused (to edit or copy) it holds the full value. Enter or leaving the
+// box with either text unchanged edits nothing.
 class ParamEdit : public QLineEdit {
     Q_OBJECT
 public:
@@ -33,14 +36,23 @@ public:
     const ParamInfo& info() const { return info_; }
     // The problem with the current text ("" = valid).
     QString problem() const { return problem_; }
+    // The value as files keep it (what the box holds while focused).
+    QString fullText() const { return full_; }
+    static constexpr int kFieldDigits = 6;
 
 Q_SIGNALS:
     void committed(const poslab::ParamValue& value);   // Enter / focus out with a new valid value
     void problemChanged(const QString& problem);
 
+protected:
+    void focusInEvent(QFocusEvent* e) override;
+    void focusOutEvent(QFocusEvent* e) override;
+
 private:
     void check();
+    void showText(const QString& t);
     ParamInfo info_;
+    QString full_, brief_;   // the scene's value: in full, and for people
     QString shown_;       // the text of the value last shown from the scene
     bool hasShown_ = false;
     QString problem_;
@@ -96,6 +108,12 @@ private:
 
 // 3 significant digits (slider values read as round numbers: 10000, 12300, 0.0456).
 double roundSignificant(double v, int digits = 3);
+
+// The mouse wheel over a combo box, spin box or slider changes it only once it has the keyboard
+// focus (a click or Tab gives it); otherwise the wheel goes on to what holds it, so scrolling a
+// panel never changes a setting behind the person's back. Applies to every such control under
+// `root` (call it once the controls exist).
+void wheelOnlyWhenFocused(QWidget* root);
 
 // The declaration's words for people, translated ("β fast", its help line with the valid range).
 QString paramLabel(const ParamInfo& info);

@@ -29,6 +29,9 @@ QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<
 QFormLayout* form(QWidget* w) {
     auto* f = new QFormLayout(w);
     f->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // A row too wide for the panel (a slider and its box beside a long label) goes under its
+    // label at the panel's full width rather than squeezing the slider.
+    f->setRowWrapPolicy(QFormLayout::WrapLongRows);
     f->setContentsMargins(6, 6, 6, 6);
     return f;
 }
@@ -133,6 +136,9 @@ ParameterPanel::ParameterPanel(Scene* scene, QWidget* parent) : QWidget(parent),
     if (dim_) dim_->slider()->setObjectName(QStringLiteral("dimSlider"));
     if (base_) base_->slider()->setObjectName(QStringLiteral("baseSlider"));
     if (length_) length_->slider()->setObjectName(QStringLiteral("lengthSlider"));
+
+    // Scrolling the panel over a control never changes it (a click first).
+    wheelOnlyWhenFocused(this);
 
     connect(scene_, &Scene::changed, this, &ParameterPanel::refresh);
     connect(scene_, &Scene::activeConfigChanged, this, &ParameterPanel::refresh);

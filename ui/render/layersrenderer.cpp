@@ -1,6 +1,7 @@
 #include "ui/render/layersrenderer.h"
 
 #include "ui/render/layout.h"
+#include "ui/model/sceneparams.h"
 #include "ui/render/plot.h"
 
 #include <QFontMetricsF>
@@ -31,7 +32,7 @@ void drawRecordedText(QPainter& p, const QRectF& box, int flags, const QString& 
 
 namespace {
 
-QString number(double v) { return QString::number(v, 'g', 4); }
+QString number(double v) { return displayValue(v); }
 
 // A count or a base for people: integers with thin-space thousands (500 000), others 4 digits.
 QString count(double v) {
@@ -606,11 +607,15 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
             drawRecordedText(p, QRectF(g.cols[c], hy, g.cols[c + 1] - g.cols[c], lh), Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(head, Qt::ElideRight, static_cast<int>(g.cols[c + 1] - g.cols[c] - 2)));
         }
+    // The axis's words in the longest form that fits, shortened by whole words ("(log sca…" never).
+    const QStringList axisForms = pic.model.bidirectional
+                                      ? QStringList{QObject::tr("distance |i − j| it can attend to, on either side (log scale)"),
+                                                    QObject::tr("distance |i − j| it can attend to (log scale)"),
+                                                    QObject::tr("distance |i − j| (log)"), QObject::tr("|i − j| (log)")}
+                                      : QStringList{QObject::tr("distance i − j it can attend to (log scale)"),
+                                                    QObject::tr("distance i − j (log scale)"), QObject::tr("i − j (log)")};
     drawRecordedText(p, QRectF(g.plot.left(), hy, g.plot.width(), lh), Qt::AlignLeft | Qt::AlignVCenter,
-               p.fontMetrics().elidedText(pic.model.bidirectional ? QObject::tr("distance |i − j| it can attend to, on either side (log scale)")
-                                                                  : QObject::tr("distance i − j it can attend to (log scale)"),
-                                          Qt::ElideRight,
-                                          static_cast<int>(rect.right() - g.plot.left() - 4)));
+                     fitText(axisForms, p.font(), rect.right() - g.plot.left() - 4).text);
 
     // Rows: text when they are tall enough to read; the bars always.
     const bool text = g.rowH >= lh * 0.6;

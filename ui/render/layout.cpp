@@ -251,8 +251,18 @@ FittedText fitText(const QString& raw, const QFont& font, double width) {
     };
     const QString noParen = withoutParen(t);
     if (noParen != t && !noParen.isEmpty() && fits(noParen)) return {noParen, fm.horizontalAdvance(noParen), true};
-    // Rule 3: cut with an ellipsis.
-    const QString cut = fm.elidedText(noParen.isEmpty() ? t : noParen, Qt::ElideRight, std::max(0.0, width));
+    // Rule 3: cut with an ellipsis after the last whole word that fits ("Score against…", never
+    // "Score against distanc…"); mid-word only when not even the first word fits.
+    const QString rest = noParen.isEmpty() ? t : noParen;
+    const QString ellipsis(QChar(0x2026));
+    for (qsizetype at = rest.lastIndexOf(QLatin1Char(' ')); at > 0; at = rest.lastIndexOf(QLatin1Char(' '), at - 1)) {
+        QString head = rest.left(at);
+        while (!head.isEmpty() && !head.back().isLetterOrNumber() && head.back() != QLatin1Char(')')) head.chop(1);
+        if (head.isEmpty()) continue;
+        const QString c = head + ellipsis;
+        if (fits(c)) return {c, fm.horizontalAdvance(c), true};
+    }
+    const QString cut = fm.elidedText(rest, Qt::ElideRight, std::max(0.0, width));
     return {cut, fm.horizontalAdvance(cut), true};
 }
 

@@ -1,5 +1,7 @@
 #include "ui/render/typeset.h"
 
+#include <algorithm>
+
 #include <QHash>
 
 namespace poslab::ui {
@@ -93,6 +95,36 @@ QString typeset(const QString& s) {
 
 bool hasRawScript(const QString& s) {
     return s.contains(QStringLiteral("_{")) || s.contains(QStringLiteral("^{")) || typeset(s) != s;
+}
+
+QString keepFormulasTogether(const QString& s) {
+    static const QString ops = QStringLiteral("−-+=·×/≈≤≥<>→≠≪≫|");
+    const auto isOperator = [](const QString& w) {
+        return !w.isEmpty() && std::all_of(w.begin(), w.end(), [](QChar c) { return ops.contains(c); });
+    };
+    const auto formulaPart = [&](const QString& w) { return isOperator(w) || w.contains(QLatin1Char('|')); };
+    const QStringList words = s.split(QLatin1Char(' '));
+    QString out;
+    out.reserve(s.size() + 8);
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        const QString& w = words[i];
+        if (i > 0) {
+            const QString& before = words[i - 1];
+            if (formulaPart(before) || formulaPart(w)) {
+                // After "|" or "/" Unicode allows a break even before a no-break space: a word
+                // joiner forbids it.
+                if (!before.isEmpty() && (before.back() == QLatin1Char('|') || before.back() == QLatin1Char('/'))) out += QChar(0x2060);
+                out += QChar(0x00A0);
+            } else {
+                out += QLatin1Char(' ');
+            }
+        }
+        for (qsizetype k = 0; k < w.size(); ++k) {
+            out += w[k];
+            if ((w[k] == QLatin1Char('|') || w[k] == QLatin1Char('/')) && k + 1 < w.size()) out += QChar(0x2060);
+        }
+    }
+    return out;
 }
 
 }  // namespace poslab::ui

@@ -22,4 +22,10 @@ QString typeset(const QString& s);
 // test of the figures' texts looks for).
 bool hasRawScript(const QString& s);
 
+// Text to be word-wrapped with its formulas kept whole: the spaces beside an operator ("a − b",
+// "x = 2") and beside a word holding "|" ("max |diff|", "| |R_m x| − |x| |") become no-break
+// spaces, and a word joiner follows a "|" or "/" inside a word (Unicode allows a break after
+// them: "max | / diff|"). Prose between formulas still wraps at its spaces.
+QString keepFormulasTogether(const QString& s);
+
 }  // namespace poslab::ui

@@ -24,27 +24,33 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-QString shortNumber(double v) {
-    if (v == 0) return QStringLiteral("0");
-    const double a = std::abs(v);
-    if (a >= 1e-3 && a < 1e6) {
-        QString s = QString::number(v, 'f', std::max(0, 3 - int(std::floor(std::log10(a)))));
-        if (s.contains('.')) {
-            while (s.endsWith('0')) s.chop(1);
-            if (s.endsWith('.')) s.chop(1);
-        }
-        return s.replace('-', QChar(0x2212));
-    }
-    const QString s = QString::number(v, 'e', 2);  // 4.44e-16
-    const int e = s.indexOf('e');
-    QString mant = s.left(e);
-    mant.replace('-', QChar(0x2212));
-    static const QChar sup[10] = {QChar(0x2070), QChar(0xB9), QChar(0xB2), QChar(0xB3), QChar(0x2074),
-                                  QChar(0x2075), QChar(0x2076), QChar(0x2077), QChar(0x2078), QChar(0x2079)};
-    const QString ex = QString::number(s.mid(e + 1).toInt());
-    QString exs;
-    for (QChar c : ex) exs += c == '-' ? QChar(0x207B) : sup[c.digitValue()];
-    return mant + QStringLiteral("·10") + exs;
+QString shortNumber(double v) { return qs(formatReadable(v, 4, NumberStyle::Typeset)); }
+// An extrapolation row's method for people ("RoPE + dynamic NTK"), not its key ("rope-ntk").
+QString extrapolationRowName(const std::string& key) {
+    if (auto m = methodFromKey(key)) return methodDisplayName(*m);
+    static const std::pair<const char*, RopeScaling> scalings[] = {
+        {"rope-linear", RopeScaling::Linear}, {"rope-ntk", RopeScaling::Dynamic}, {"rope-yarn", RopeScaling::Yarn}};
+    for (const auto& [k, sc] : scalings)
+        if (key == k) return methodDisplayName(Method::Rope) + QStringLiteral(" + ") + scalingTitle(sc);
+    return qs(key);
+}
+
+// A figure's label as a person reads it: a leading method or row key ("rope: positional
+// operations", "rope-ntk: pairs past …") becomes its display name ("RoPE: …", "RoPE + dynamic NTK: …").
+QString figureLabel(const DemoFigure& f) {
+    const QString label = qs(f.label);
+    const qsizetype colon = label.indexOf(QStringLiteral(": "));
+    if (colon <= 0) return label;
+    const std::string key = label.left(colon).toStdString();
+    const QString name = extrapolationRowName(key);
+    return name == qs(key) ? label : name + label.mid(colon);
+}
+
+// A figure's value as a person reads it: a yes/no figure (its key ends in "_defined", 1 or 0 in
+// `compute demo`) in words, a number in its short form.
+QString figureValue(const DemoFigure& f) {
+    if (f.name.ends_with("_defined")) return f.value != 0 ? QObject::tr("yes") : QObject::tr("no");
+    return shortNumber(f.value);
 }
 
 // Wrapped text at (x, y) with width w; returns the height used.
@@ -54,13 +60,13 @@ qreal text(QPainter& p, qreal x, qreal y, qreal w, const QString& s, const QFont
     p.setFont(f);
     p.setPen(c);
     QRectF used;
-    ui::plot::recordedText(p, QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, typeset(s), &used);
+    ui::plot::recordedText(p, QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, keepFormulasTogether(typeset(s)), &used);
     return used.height();
 }
 qreal textHeight(QPainter& p, qreal w, const QString& s, const QFont& f) {
     if (s.isEmpty()) return 0;
     const QFontMetricsF fm(f, p.device());
-    return fm.boundingRect(QRectF(0, 0, w, 100000), Qt::TextWordWrap, s).height();
+    return fm.boundingRect(QRectF(0, 0, w, 100000), Qt::TextWordWrap, keepFormulasTogether(typeset(s))).height();
 }
 
 // A matrix as a heatmap in a square area, sharing `scale`; caption above. Returns the height used.
@@ -307,7 +313,7 @@ qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, co
     if (models.size() < 2) return 0;
     auto num = [&](const char* name) {
         const DemoFigure* f = s.find(name);
-        return f ? shortNumber(f->value) : QStringLiteral("?");
+        return f ? figureValue(*f) : QStringLiteral("?");
     };
     // The texts of a model's first local and first global layer, as the overview writes them.
     auto rowOf = [](const DemoLayerModel& m, bool global) {
@@ -512,7 +518,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
     }
 
     // Figures: label (and note) on the left, value on the right.
-    const qreal valueW = std::min(w * 0.32, QFontMetricsF(bold, p.device()).horizontalAdvance(QStringLiteral("−0.0000·10⁻¹⁶")) + 8);
+    const qreal valueW = std::min(w * 0.32, QFontMetricsF(bold, p.device()).horizontalAdvance(QStringLiteral("−0.000 × 10⁻¹⁶")) + 8);
     const qreal labelW = w - valueW - 8;
     if (id != DemoId::ComparisonTable && id != DemoId::LocalGlobalLayers) {   // those two: a table of their own below
         int shown = 0;
@@ -520,8 +526,8 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             if (!f.list.empty()) continue;   // lists are the evidence's charts below
             if (detail >= DemoDetail::FewFigures && shown == kSlideFigures) break;
             ++shown;
-            const qreal h1 = text(p, x, y, labelW, qs(f.label), body, t.foreground);
-            text(p, x + labelW + 8, y, valueW, shortNumber(f.value), bold, t.foreground, Qt::AlignRight | Qt::AlignTop);
+            const qreal h1 = text(p, x, y, labelW, figureLabel(f), body, t.foreground);
+            text(p, x + labelW + 8, y, valueW, figureValue(f), bold, t.foreground, Qt::AlignRight | Qt::AlignTop);
             qreal h = h1;
             if (!f.note.empty() && detail == DemoDetail::Full) h += text(p, x + 12, y + h1, labelW - 12, qs(f.note), small, t.muted);
             y += h + gap * 0.6;
@@ -615,7 +621,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
         case DemoId::Extrapolation:
             if (d.extrapolation) {
                 std::vector<std::vector<QString>> rows = {{QObject::tr("method"), QObject::tr("past the training length")}};
-                for (const auto& r : d.extrapolation->rows) rows.push_back({qs(r.method), qs(r.verdict)});
+                for (const auto& r : d.extrapolation->rows) rows.push_back({extrapolationRowName(r.method), qs(r.verdict)});
                 y += tableGrid(p, area, rows, {0.24, 0.76}, t, nullptr, nullptr) + gap;
             }
             break;
@@ -644,7 +650,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             if (!xs || !legacy || !main) break;
             std::vector<QString> xl;
             for (double v : xs->list) xl.push_back(shortNumber(v));
-            y += lineChart(p, QRectF(x, y, w, 0), xl, {{qs(legacy->label), legacy->list, t.series(1)}, {qs(main->label), main->list, t.series(0)}},
+            y += lineChart(p, QRectF(x, y, w, 0), xl, {{figureLabel(*legacy), legacy->list, t.series(1)}, {figureLabel(*main), main->list, t.series(0)}},
                            QObject::tr("position p: largest phase error over the pairs (rad)"), t) + gap;
             break;
         }
@@ -694,10 +700,10 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                 break;
             }
             std::vector<Series> series;
-            for (std::size_t k = 0; k < ys.size(); ++k) series.push_back({qs(ys[k]->label), ys[k]->list, t.series(int(k))});
+            for (std::size_t k = 0; k < ys.size(); ++k) series.push_back({figureLabel(*ys[k]), ys[k]->list, t.series(int(k))});
             // ALiBi: the measured slopes as dots on the formula's line (the two coincide).
             if (id == DemoId::AlibiSlopes && series.size() > 1) series.front().dots = true;
-            const QString xname = xs ? qs(xs->label) : id == DemoId::AlibiSlopes ? QObject::tr("head h") : QObject::tr("pair i");
+            const QString xname = xs ? figureLabel(*xs) : id == DemoId::AlibiSlopes ? QObject::tr("head h") : QObject::tr("pair i");
             y += lineChart(p, QRectF(x, y, w, 0), xl, series, xname, t) + gap;
             break;
         }
@@ -709,7 +715,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                 for (const auto& c : d.table->columns) head.push_back(qs(c));
                 rows.push_back(head);
                 for (const auto& r : d.table->rows) {
-                    std::vector<QString> cells{qs(methodKey(r.method)).replace(QLatin1Char('-'), QStringLiteral("-\u200B"))};
+                    std::vector<QString> cells{methodDisplayName(r.method).replace(QLatin1Char('-'), QStringLiteral("-\u200B"))};
                     std::vector<std::optional<DemoId>> l{std::nullopt};
                     for (const auto& c : r.cells) {
                         cells.push_back(qs(c.text));

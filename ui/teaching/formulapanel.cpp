@@ -38,7 +38,15 @@ namespace poslab::ui {
 namespace {
 
 QString num(double x, int digits = 4) { return formulaNumber(x, digits); }
+// A number raised to a power: "(1 \times 10^{6})^{-2/128}", never "1 \times 10^{6}^{-2/128}"
+// (drawn as 1 × 10^(−2/128): the exponent would seem to belong to the 10).
+QString powerBase(double x) {
+    const QString n = num(x);
+    return n.contains(QLatin1Char('^')) ? QStringLiteral("\\left(%1\\right)").arg(n) : n;
+}
 QString numI(std::int64_t x) { return QString::number(x); }
+// A number in a sheet's title (plain text, not TeX): "2.41 × 10⁷".
+QString titleNumber(double x) { return QString::fromStdString(formatReadable(x, 4, NumberStyle::Typeset)); }
 QString T(const char* s) { return QString::fromUtf8(s); }
 // Words for people: the sheet is built off the GUI thread by a free function, so through the
 // translator directly (context "FormulaSheet").
@@ -230,7 +238,7 @@ void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const double att = f.attention_factor;
 
     sh.title = QStringLiteral("RoPE — %1, base %2, d = %3%4")
-                   .arg(inter ? tr("interleaved") : tr("half-split"), num(rp.base), numI(rp.head_dim),
+                   .arg(inter ? tr("interleaved") : tr("half-split"), titleNumber(rp.base), QString::number(rp.head_dim),
                         r < rp.head_dim ? tr(", rotary %1").arg(r) : QString());
     // Definitions.
     if (given)
@@ -263,7 +271,7 @@ void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
         sh.numbers.push_back({tr("frequency of pair %1 (given)").arg(i), QStringLiteral("\\theta_{%1} = %2").arg(i).arg(num(th))});
     else
         sh.numbers.push_back({rp.scaling == RopeScaling::None ? tr("frequency of pair %1").arg(i) : tr("unscaled frequency of pair %1").arg(i),
-                              QStringLiteral("\\theta_{%1} = %2^{-%3/%4} = %5").arg(i).arg(num(rp.base)).arg(2 * i).arg(r).arg(num(f0.inv_freq[i]))});
+                              QStringLiteral("\\theta_{%1} = %2^{-%3/%4} = %5").arg(i).arg(powerBase(rp.base)).arg(2 * i).arg(r).arg(num(f0.inv_freq[i]))});
     if (!given) {
         const std::size_t before = sh.definitions.size();
         ropeScalingLines(sh, rp, f, f0, i, seqLen);
@@ -306,7 +314,7 @@ void xposSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     // q is scaled by ζ^(c_m/γ), k by ζ^(−c_n/γ): their product is the decay of this pair.
     const Matrix up = xposScaleAt(xp, {c.m}, c.N, false), down = xposScaleAt(xp, {c.n}, c.N, true);
     const Matrix ang = xposAngles(xp, 1, c.m);   // the angles at position m
-    sh.title = QStringLiteral("xPos — d = %1, scale base %2").arg(xp.head_dim).arg(num(xp.scale_base));
+    sh.title = QStringLiteral("xPos — d = %1, scale base %2").arg(xp.head_dim).arg(titleNumber(xp.scale_base));
     sh.definitions.push_back({tr("RoPE frequencies (interleaved pairs)"), T("\\theta_i = 10000^{-2i/d}")});
     sh.definitions.push_back({tr("Per-pair decay"), T("\\zeta_i = \\frac{2i + 0.4\\,d}{1.4\\,d}")});
     sh.definitions.push_back({tr("Score: rotation times an explicit decay (γ = scale base)"),
@@ -331,7 +339,7 @@ void sinusoidalSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
     const bool t2t = sp.frequencies == SinusoidalFrequencies::Tensor2Tensor;
     const Matrix pe = sinusoidalEncoding(sp, {c.m, c.n});
     const int cs = inter ? 2 * i : i, cc = inter ? 2 * i + 1 : K + i;
-    sh.title = QStringLiteral("Sinusoidal — %1, base %2, d = %3").arg(inter ? tr("interleaved") : tr("concatenated"), num(sp.base)).arg(sp.dim);
+    sh.title = QStringLiteral("Sinusoidal — %1, base %2, d = %3").arg(inter ? tr("interleaved") : tr("concatenated"), titleNumber(sp.base)).arg(sp.dim);
     if (t2t)
         sh.definitions.push_back({tr("Frequencies, log-spaced from the smallest timescale t to the base (tensor2tensor, K pairs)"),
                                   T("w_i = t \\exp\\left(-\\frac{i \\ln(\\mathrm{base}/t)}{\\max(K - 1, 1)}\\right)")});
@@ -351,7 +359,7 @@ void sinusoidalSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
                                       .arg(numI(i), num(sp.min_timescale), num(sp.base), numI(std::max(K - 1, 1)), num(w[i]))});
         else
             sh.numbers.push_back({tr("frequency of pair %1").arg(i),
-                                  QStringLiteral("w_{%1} = %2^{-%3/%4} = %5").arg(i).arg(num(sp.base)).arg(2 * i).arg(sp.dim).arg(num(w[i]))});
+                                  QStringLiteral("w_{%1} = %2^{-%3/%4} = %5").arg(i).arg(powerBase(sp.base)).arg(2 * i).arg(sp.dim).arg(num(w[i]))});
         // An odd interleaved dimension ends with a lone sine column.
         const QString cosPart = cc < sp.dim ? QStringLiteral(",\\quad PE_{%1,%2} = \\cos(%3) = %4").arg(c.m).arg(cc).arg(num(double(c.m) * w[i])).arg(num(pe(0, cc)))
                                             : QString();
@@ -826,6 +834,7 @@ FormulaPanel::FormulaPanel(Scene* scene, QWidget* parent) : QWidget(parent), sce
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     lay->addWidget(scroll, 1);
 
+    wheelOnlyWhenFocused(this);
     for (auto* s : {query_, key_, pair_}) connect(s, &QSpinBox::valueChanged, this, &FormulaPanel::refresh);
     connect(defs_, &FormulaView::resized, this, &FormulaPanel::refresh);   // drawn again for the new width
     connect(scene_, &Scene::changed, this, &FormulaPanel::refresh);

@@ -1,5 +1,6 @@
 #include "ui/teaching/stepper.h"
 
+#include "ui/panel/controls.h"
 #include "ui/render/formula.h"
 #include "ui/render/typeset.h"
 
@@ -27,29 +28,14 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QString fmtValue(double v) {
-    if (std::isnan(v)) return QStringLiteral("nan");
-    if (v == 0) return QStringLiteral("0");
-    const double a = std::abs(v);
-    QString s;
-    if (a >= 1e-3 && a < 1e7) {
-        s = QString::number(v, 'f', std::max(0, 3 - int(std::floor(std::log10(a)))));
-        if (s.contains('.')) {
-            while (s.endsWith('0')) s.chop(1);
-            if (s.endsWith('.')) s.chop(1);
-        }
-    } else {
-        s = QString::number(v, 'g', 4);
-    }
-    return s.replace('-', QChar(0x2212));
-}
+QString fmtValue(double v) { return qs(formatReadable(v, 4, NumberStyle::Typeset)); }
 
 qreal wrapped(QPainter& p, const QRectF& r, const QString& s, const QFont& f, const QColor& c, int flags = Qt::AlignLeft | Qt::AlignTop) {
     if (s.isEmpty()) return 0;
     p.setFont(f);
     p.setPen(c);
     QRectF used;
-    p.drawText(QRectF(r.left(), r.top(), r.width(), 100000), flags | Qt::TextWordWrap, typeset(s), &used);
+    p.drawText(QRectF(r.left(), r.top(), r.width(), 100000), flags | Qt::TextWordWrap, keepFormulasTogether(typeset(s)), &used);
     return used.height();
 }
 
@@ -232,6 +218,7 @@ WorkedExampleWidget::WorkedExampleWidget(QWidget* parent) : QWidget(parent) {
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     lay->addWidget(scroll, 1);
 
+    wheelOnlyWhenFocused(this);
     connect(which_, &QComboBox::currentIndexChanged, this, [this](int i) { setExample(WorkedKind(i)); });
     connect(back_, &QPushButton::clicked, this, &WorkedExampleWidget::back);
     connect(next_, &QPushButton::clicked, this, &WorkedExampleWidget::next);

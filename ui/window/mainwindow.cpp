@@ -1,6 +1,7 @@
 #include "ui/window/mainwindow.h"
 
 #include "core/presets.h"
+#include "ui/io/export.h"
 #include "ui/io/modelconfig.h"
 #include "ui/io/qkfile.h"
 #include "ui/io/session.h"
@@ -78,6 +79,12 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     precision_->setObjectName(QStringLiteral("precisionView"));
     layers_ = new LayersView(this);
     layers_->setObjectName(QStringLiteral("layersView"));
+    // Each view's name for people (a full-screen view's window title, screen readers).
+    for (auto [view, kind] : {std::pair<QWidget*, ViewKind>{pairs_, ViewKind::Pairs}, {heatmap_, ViewKind::Heatmap},
+                              {decay_, ViewKind::Decay}, {frequencies_, ViewKind::Frequencies},
+                              {contributions_, ViewKind::Contributions}, {precision_, ViewKind::Precision}})
+        view->setAccessibleName(viewTitle(kind));
+    layers_->setAccessibleName(tr("Layers"));
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
@@ -425,7 +432,7 @@ void MainWindow::showViewFullScreen(QWidget* view) {
     fullScreenView_ = view;
     auto* w = new QWidget(this, Qt::Window);
     w->setObjectName(QStringLiteral("fullScreenView"));
-    w->setWindowTitle(tr("PosLab — %1").arg(view->accessibleName().isEmpty() ? view->objectName() : view->accessibleName()));
+    w->setWindowTitle(tr("PosLab — %1").arg(view->accessibleName()));
     auto* layout = new QVBoxLayout(w);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(view);   // the view itself: live, at the screen's size (the scheduler draws it there)

@@ -123,17 +123,21 @@ Options::Options(const std::vector<std::string>& args, const std::vector<OptionS
         const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
         const OptionSpec* s = known(name);
         if (!s) fail("unknown option --" + name + " for " + context_, validList(), a);
+        std::string value;
         if (s->arg.empty()) {
             if (eq != std::string::npos) fail("option --" + name + " takes no value", "--" + name + " alone", a);
-            values_[name] = "";
-            continue;
-        }
-        if (eq != std::string::npos) {
-            values_[name] = a.substr(eq + 1);
+        } else if (eq != std::string::npos) {
+            value = a.substr(eq + 1);
         } else {
             if (i + 1 >= args.size()) fail("missing value for --" + name, s->valid, "nothing");
-            values_[name] = args[++i];
+            value = args[++i];
         }
+        // The second value would silently replace the first: refused, never ignored.
+        if (values_.count(name) && !s->repeatable)
+            fail("--" + name + " given twice", "each option at most once (the second would replace the first)",
+                 s->arg.empty() ? "--" + name + " twice" : "--" + name + " " + values_[name] + " and --" + name + " " + value);
+        values_[name] = value;
+        repeated_[name].push_back(value);
     }
 }
 
@@ -148,6 +152,11 @@ const std::string& Options::raw(const std::string& name) const {
     static const std::string empty;
     auto it = values_.find(name);
     return it == values_.end() ? empty : it->second;
+}
+
+std::vector<std::string> Options::all(const std::string& name) const {
+    auto it = repeated_.find(name);
+    return it == repeated_.end() ? std::vector<std::string>{} : it->second;
 }
 
 void Options::require(const std::string& name) const {

@@ -30,6 +30,8 @@ struct OptionSpec {
     std::string help;       // one line
     std::string def;        // default as shown by --help ("required", "none", "10000", ...)
     std::string valid;      // valid range as shown by --help and in errors
+    bool repeatable = false;   // may be given more than once (figure all --config A --config B);
+                               // any other option given twice is exit 2 (cli.md "Added in 0.4")
 };
 
 // Parsed options of one command: name → raw text (flags map to "").
@@ -42,6 +44,8 @@ public:
     bool has(const std::string& name) const { return values_.count(name) != 0; }
     bool help() const { return help_; }
     const std::string& raw(const std::string& name) const;
+    // Every value of a repeatable option, in the order given (empty when not given).
+    std::vector<std::string> all(const std::string& name) const;
 
     // Typed getters: throw "invalid --name, <spec.valid>, got <raw>" when the text is not of the
     // type or outside [lo, hi].
@@ -57,6 +61,7 @@ public:
 
 private:
     std::map<std::string, std::string> values_;
+    std::map<std::string, std::vector<std::string>> repeated_;
     std::vector<OptionSpec> specs_;
     std::string context_;
     bool help_ = false;

@@ -272,7 +272,7 @@ int t5Buckets(const std::vector<std::string>& args) {
     check(p.validate());
     const bool matrixForm = o.has("query-length") || o.has("key-length") || o.has("past");
     if (o.has("relative") && matrixForm)
-        fail("give either --relative or --query-length/--key-length", "one of the two forms", "both");
+        fail("give either --relative or --query-length/--key-length/--past", "one of the two forms", "both");
     Json j;
     j.beginObject();
     if (o.has("relative")) {
@@ -461,7 +461,7 @@ struct ScoreSetup {
 };
 
 ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScoreParams* preset,
-                           std::shared_ptr<const ContentSource> source, bool fromConfig) {
+                           std::shared_ptr<const ContentSource> source, bool fromConfig, bool contributions) {
     ScoreSetup s;
     ScoreParams& p = s.params;
     if (preset) p = *preset;
@@ -484,8 +484,13 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScorePa
     p.softmax = o.has("softmax");
     p.precision = precisionOf(o);
     p.learned.seed = p.shaw.seed = p.t5.seed = p.transformer_xl.seed = p.seed;
-    readMethodOptions(o, m, decay, p, s.rename);
+    // `compute contributions` prints the training context (max_positions, original_max_positions).
+    readMethodOptions(o, m, decay, p, s.rename,
+                      contributions ? std::set<std::string>{"max_positions"} : std::set<std::string>{});
     readAttention(o, p, s.rename);
+    // --seed with content that is not random and a method without seeded tables, --head with a
+    // method without heads: they cannot change the output (the table says when they are read).
+    refuseIrrelevant(o, scoreParamTable(), TableSelection{.only = {"seed", "head"}}, p);
     s.rename["head_dim"] = "dim";
     s.rename["queries"] = "length";
     s.rename["keys"] = "length";
@@ -513,6 +518,15 @@ std::vector<OptionSpec> allMethodSpecs(bool decay) {
     return all;
 }
 
+// Contributions are s·(R q)_p·(R k)_p per pair, at 1/√d: the layer's attention options (window,
+// chunk, norm, scale, sinks) do not enter, so they are not its options.
+std::vector<OptionSpec> contributionsSpecs() {
+    auto specs = concat(commonScoreSpecs(true), methodSpecs(Method::Rope, true));
+    for (const auto& a : attentionSpecs())
+        specs.erase(std::remove_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == a.name; }), specs.end());
+    return specs;
+}
+
 int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contributions = false) {
     const std::string what = contributions ? "contributions" : decay ? "decay" : "scores";
     const auto presetKey = peekOption(args, "preset");
@@ -526,7 +540,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
     const bool wantsHelp = std::find(args.begin(), args.end(), "--help") != args.end() ||
                            std::find(args.begin(), args.end(), "-h") != args.end();
     if (wantsHelp && contributions) {
-        const auto specs = concat(commonScoreSpecs(true), methodSpecs(Method::Rope, true));
+        const auto specs = contributionsSpecs();
         printHelpAndExit("poslab compute contributions [--method rope] --max-distance D --dim d [rope options] [--content C | "
                          "--q FILE --k FILE | --qk FILE]",
                          "Per-pair contributions of RoPE to the score against distance (the contributions view): "
@@ -566,15 +580,26 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
              "--method " + std::string(methodKey(config->params.method)) + " or no --method", *peek);
     if (contributions && chosen != Method::Rope)
         fail("invalid --method for compute contributions", "rope (per-pair contributions need rotary pairs)", *peek);
-    const auto specs = concat(commonScoreSpecs(decay), methodSpecs(chosen, decay));
+    const auto specs = contributions ? contributionsSpecs() : concat(commonScoreSpecs(decay), methodSpecs(chosen, decay));
     Options o(args, specs, "compute " + what + " --method " + *peek);
     if (o.help()) {
         printHelpAndExit("poslab compute " + what + " --method " + *peek + " [options]",
                          std::string(methodTitle(chosen)) + ": " + std::string(methodSummary(chosen)), specs);
         return 0;
     }
-    ScoreSetup setup = readScoreParams(o, chosen, decay, base, readQk(o), config.has_value() && !preset);
+    ScoreSetup setup = readScoreParams(o, chosen, decay, base, readQk(o), config.has_value() && !preset, contributions);
     const ScoreParams& p = setup.params;
+    // Against distance the query sits at d and the key at 0 (j <= i): masking keys after the
+    // query hides none; --causal matters only for T5's decoder buckets and a window's shape.
+    if (o.has("nope") && p.method == Method::NoPE)
+        fail("--nope cannot change the output", "it is read only with a positional --method (this one is nope)", "--method nope --nope");
+    // Sink logits join the softmax's normaliser: raw scores and the decay curve do not read them.
+    if (o.has("sink") && (decay || !p.softmax))
+        fail("--sink cannot change the output", "it is read only with compute scores --softmax",
+             decay ? "compute " + what + " --sink" : "--sink without --softmax");
+    if (decay && o.has("causal") && p.method != Method::T5 && !p.attention.window)
+        fail("--causal cannot change the output", "against distance it is read only with --method t5 or a --window",
+             "compute " + what + " --method " + std::string(methodKey(p.method)) + " --causal");
     Json j;
     if (decay) {
         // File content: distances 0 … N−1 unless --max-distance is given (it may not reach N).
@@ -826,15 +851,69 @@ std::string computeHelp() {
 }
 
 namespace {
+// `compute precision --summary`: the largest angle error and |cos/sin error| (where: position and
+// pair), the first position the angle dtype cannot tell from another given one, and how many
+// collide — computed over the positions in blocks, so no answer needs megabytes.
+int precisionSummary(const RopeParams& r, const Positions& pos, const std::optional<ScoreParams>& layer) {
+    struct Max {
+        double value = -1;
+        std::int64_t position = 0;
+        Eigen::Index pair = 0;
+    } angle, abs;
+    constexpr std::size_t kBlock = 4096;
+    for (std::size_t from = 0; from < pos.size(); from += kBlock) {
+        const Positions block(pos.begin() + static_cast<std::ptrdiff_t>(from),
+                              pos.begin() + static_cast<std::ptrdiff_t>(std::min(pos.size(), from + kBlock)));
+        const RopePrecisionErrors e = ropePrecisionErrors(r, block);
+        for (Eigen::Index i = 0; i < e.angle.rows(); ++i)
+            for (Eigen::Index k = 0; k < e.angle.cols(); ++k) {
+                const double a = std::abs(e.angle(i, k)), c = std::max(std::abs(e.cos(i, k)), std::abs(e.sin(i, k)));
+                if (a > angle.value) angle = {a, block[static_cast<std::size_t>(i)], k};
+                if (c > abs.value) abs = {c, block[static_cast<std::size_t>(i)], k};
+            }
+    }
+    const std::vector<PositionCollision> groups = ropePositionCollisions(r, pos);
+    std::int64_t colliding = 0;
+    std::optional<std::int64_t> first;
+    for (const PositionCollision& g : groups) {
+        colliding += static_cast<std::int64_t>(g.positions.size());
+        if (!g.positions.empty() && (!first || g.positions.front() < *first)) first = g.positions.front();
+    }
+    Json j;
+    j.beginObject();
+    if (layer) writeLayerKeys(j, *layer);
+    j.key("positions").integer(static_cast<std::int64_t>(pos.size()));
+    for (const auto& [name, m] : {std::pair<const char*, const Max&>{"max_angle_error", angle}, {"max_abs_error", abs}}) {
+        j.key(name).beginObject();
+        j.key("value").number(std::max(m.value, 0.0));
+        j.key("position").integer(m.position);
+        j.key("pair").integer(m.pair);
+        j.endObject();
+    }
+    if (first) j.key("first_collision").integer(*first);
+    else j.key("first_collision").null();
+    j.key("colliding_positions").integer(colliding);
+    j.key("collision_groups").integer(static_cast<std::int64_t>(groups.size()));
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
 int precision(const std::vector<std::string>& args) {
     auto specs = concat(ropeFrequencySpecs(true), ropeApplySpecs());
     specs.insert(specs.end(), {
         {"positions", "LIST|RANGE", "positions to compare", "required", "integers from 0 to 2^40"},
         precisionSpec(),
+        flag("summary", "print the few numbers a person asks instead of the tables: {\"positions\", \"max_angle_error\", "
+                        "\"max_abs_error\" (each {value, position, pair}), \"first_collision\", \"colliding_positions\", "
+                        "\"collision_groups\"}"),
+        configSpec(),
     });
+    specs = concat(specs, layerSpecs());
     Options o(args, specs, "compute precision");
     if (o.help()) {
-        printHelpAndExit("poslab compute precision --head-dim N --positions LIST|RANGE --precision P [--angle-precision A] [options]",
+        printHelpAndExit("poslab compute precision (--head-dim N | --config FILE) --positions LIST|RANGE --precision P "
+                         "[--angle-precision A] [--summary] [options]",
                          "What the precision path does to RoPE's angles and tables: per position and pair, the angle\n"
                          "(wrapped to (-pi, pi]), cos and sin the path uses minus the exact double-precision values.\n"
                          "Prints {\"positions\", \"angle_error\", \"cos_error\", \"sin_error\", \"max_abs_error\", \"phase_error\",\n"
@@ -844,17 +923,20 @@ int precision(const std::vector<std::string>& args) {
                          specs);
         return 0;
     }
-    RopeParams r;
-    r.head_dim = toInt(o, "head-dim", 0);
-    o.require("head-dim");
-    readRope(o, r);
-    check(r.validate());
+    std::optional<ScoreParams> layer;
+    const RopeParams r = ropeFromOptions(args, o, &layer);
+    // The errors are per pair: the layout only matters where it is required (Meta's complex path).
+    if (o.has("layout") && r.code_path != RopeCodePath::MetaComplex64)
+        fail("--layout cannot change the output", "compute precision's errors are per pair (it is read only with --code-path "
+             "meta-complex64, which needs --layout interleaved)", "--layout " + o.raw("layout"));
     const Positions pos = o.positions("positions", 0, kMaxPosition);
-    guardOutput(static_cast<std::int64_t>(pos.size()) * r.rotaryDim() * 2, "positions", o.raw("positions"));
     checkAnglePositions(r, pos, o);
+    if (o.has("summary")) return precisionSummary(r, pos, layer);
+    guardOutput(static_cast<std::int64_t>(pos.size()) * r.rotaryDim() * 2, "positions", o.raw("positions"));
     const RopePrecisionErrors e = ropePrecisionErrors(r, pos);
     Json j;
     j.beginObject();
+    if (layer) writeLayerKeys(j, *layer);
     j.key("positions").integers(pos);
     j.key("angle_error").matrix(e.angle);
     j.key("cos_error").matrix(e.cos);

@@ -52,6 +52,26 @@ int runDemos(const std::vector<std::string>& args) {
     return 0;
 }
 
+namespace {
+// The JSON answer of demonstration `id` on the scene `rest` sets (options checked), and the
+// options' specs in `specsOut`. --help prints and returns "".
+std::string demoAnswer(DemoId id, const std::vector<std::string>& rest, std::vector<OptionSpec>* specsOut);
+
+// `rest` without option `name` (and its value).
+std::vector<std::string> without(const std::vector<std::string>& rest, const std::string& name, bool flag) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        if (rest[i] == "--" + name) {
+            if (!flag) ++i;
+            continue;
+        }
+        if (rest[i].rfind("--" + name + "=", 0) == 0) continue;
+        out.push_back(rest[i]);
+    }
+    return out;
+}
+}  // namespace
+
 int runComputeDemo(const std::vector<std::string>& args) {
     if (args.empty()) fail("missing demonstration KEY for compute demo", demoKeyList(), "nothing");
     if (args.front() == "--help" || args.front() == "-h") {
@@ -64,8 +84,36 @@ int runComputeDemo(const std::vector<std::string>& args) {
         return 0;
     }
     const DemoId id = demoOrFail(args.front());
-    const DemoInfo& info = demoInfo(id);
     const std::vector<std::string> rest(args.begin() + 1, args.end());
+    std::vector<OptionSpec> specs;
+    const std::string answer = demoAnswer(id, rest, &specs);
+    if (answer.empty()) return 0;   // --help
+    // A demonstration declares the parameters it reads; whether one given here changes its
+    // numbers depends on the others (a precision its measures do not round, a dim it does not
+    // use): an option whose removal gives the same answer cannot change it, and is refused.
+    const Options o(rest, specs, "compute demo " + demoInfo(id).key);
+    for (const auto& spec : specs) {
+        if (!o.has(spec.name)) continue;
+        std::string other;
+        try {
+            other = demoAnswer(id, without(rest, spec.name, spec.arg.empty()), nullptr);
+        } catch (const CliError&) {
+            continue;   // needed by the others: it changes the answer
+        }
+        if (other == answer)
+            fail("--" + spec.name + " cannot change the output",
+                 "demonstration " + demoInfo(id).key + " gives the same numbers without it on this scene",
+                 "--" + spec.name + (spec.arg.empty() ? "" : " " + o.raw(spec.name)));
+    }
+    std::fwrite(answer.data(), 1, answer.size(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+    return 0;
+}
+
+namespace {
+std::string demoAnswer(DemoId id, const std::vector<std::string>& rest, std::vector<OptionSpec>* specsOut) {
+    const DemoInfo& info = demoInfo(id);
     ScoreParams p = demoParams(id);
     const ScoreParams own = p;
     const Method method = p.method;
@@ -87,6 +135,9 @@ int runComputeDemo(const std::vector<std::string>& args) {
     if (wholeGroup) sel.only.clear();
     const bool anyMethodOption = !group.empty() && (wholeGroup || !sel.only.empty());
     if (anyMethodOption) {
+        // A model's configuration sets the demonstration's method parameters (then the options).
+        specs.push_back(configSpec());
+        specs = concat(specs, layerSpecs());
         auto ms = tableSpecs(scoreParamTable(), sel);
         // Defaults: the demonstration's own scene, not the method's.
         for (auto& spec : ms)
@@ -96,9 +147,28 @@ int runComputeDemo(const std::vector<std::string>& args) {
         specs = concat(specs, ms);
     }
     Options o(rest, specs, "compute demo " + info.key);
+    if (specsOut) *specsOut = specs;
     if (o.help()) {
         std::fputs(helpText("poslab compute demo " + info.key + " [options]", info.title + ": " + info.claim, specs).c_str(), stdout);
-        return 0;
+        return {};
+    }
+    if (anyMethodOption) {
+        if (const auto c = peekConfig(rest)) {
+            ScoreParams model = c->params;
+            selectLayer(o, model, true);
+            if (model.method != method)
+                fail("--config " + o.raw("config") + " is not a " + std::string(methodKey(method)) + " model",
+                     "a config of the demonstration's method (" + std::string(methodKey(method)) + ")",
+                     "method " + std::string(methodKey(model.method)));
+            // The parameters the demonstration reads, as the model has them.
+            for (const auto& e : scoreParamTable())
+                if (e.group == group && (wholeGroup || sel.only.count(std::string(e.info.name)))) e.set(p, e.get(model));
+            for (const auto& name : demoSceneParams(id))
+                if (name == "dim") p.dim = model.dim;
+        } else {
+            ScoreParams none;
+            selectLayer(o, none, false);   // --layer without --config: exit 2
+        }
     }
     readOwnOptions(o, {"dim", "precision"}, p);
     if (o.has("causal")) p.causal = true;
@@ -107,10 +177,18 @@ int runComputeDemo(const std::vector<std::string>& args) {
         if (wholeGroup) readMethodOptions(o, method, false, p, rename);
         else readTable(o, scoreParamTable(), sel, p, rename);
     }
-    check(p.validate(), rename);
-    auto r = runDemonstration(id, p);
-    if (!r) failParam(r.error(), rename);
-    const DemoSummary& s = r.value();
+    std::optional<DemoSummary> result;
+    try {
+        check(p.validate(), rename);
+        auto r = runDemonstration(id, p);
+        if (!r) failParam(r.error(), rename);
+        result = r.value();
+    } catch (CliError& e) {
+        // A model's values the demonstration cannot take: the error names the file that set them.
+        if (o.has("config")) e.line = "--config " + o.raw("config") + " (as demonstration " + info.key + " reads it): " + e.line;
+        throw;
+    }
+    const DemoSummary& s = *result;
     Json j;
     j.beginObject();
     j.key("key").string(info.key);
@@ -125,8 +203,9 @@ int runComputeDemo(const std::vector<std::string>& args) {
     }
     j.endObject();
     j.endObject();
-    printJson(j);
-    return 0;
+    if (!j.ok()) fail("the result is not finite", "parameters for which every number is finite", j.error());
+    return j.text();
 }
+}  // namespace
 
 }  // namespace poslab::cli

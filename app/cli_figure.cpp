@@ -48,6 +48,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -71,6 +72,14 @@ std::string viewList() {
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
 
+// --config FILE, up to kMaxConfigs times: two or more make compare mode (one column each).
+OptionSpec compareConfigSpec() {
+    OptionSpec c = configSpec();
+    c.help += "; given 2 to " + std::to_string(ui::kMaxConfigs) + " times, the models side by side (compare mode)";
+    c.repeatable = true;
+    return c;
+}
+
 // View options generated from the view parameter table (ui/model/sceneparams.cpp).
 const TableSelection& viewSelection() {
     static const TableSelection sel{.only = {"aggregate", "link_color_ranges"}};
@@ -88,7 +97,7 @@ std::vector<OptionSpec> figureSpecs() {
          "an integer from 0 to scenes−1"},
         {"preset", "KEY", "a model preset (`poslab presets` lists them) for the scene's method", "none",
          "a preset key, e.g. llama-3.1-8b"},
-        configSpec(),
+        compareConfigSpec(),
         {"width", "W", "width in pixels (PNG); SVG/PDF: width/dpi inches", "1200 (all: 1600)", "an integer from 64 to 16384"},
         {"height", "H", "height in pixels (PNG); SVG/PDF: height/dpi inches", "800 (all: 1000)", "an integer from 64 to 16384"},
         {"dpi", "D", "dots per inch: 96 draws at screen scale, 192 twice as fine, 300 for print", "96",
@@ -120,6 +129,88 @@ std::vector<OptionSpec> figureSpecs() {
         {"key-range", "A:B", "heatmap: the window of key positions j, A … B−1", "--range, else the whole range",
          "A:B, integers with 0 <= A < B <= N"},
     }, tableSpecs(ui::viewParamTable(), viewSelection()));
+}
+
+// The views that read each of figure's view options (the others draw nothing from it). An option
+// none of the drawn views reads is refused (cli.md "Added in 0.4": nothing silently ignored).
+const std::map<std::string, std::set<ViewKind>>& viewOptionReaders() {
+    static const std::map<std::string, std::set<ViewKind>> m = {
+        {"positions", {ViewKind::Pairs}},
+        {"pairs", {ViewKind::Pairs}},
+        {"length", {ViewKind::Pairs, ViewKind::Heatmap}},
+        {"softmax", {ViewKind::Heatmap}},
+        {"causal", {ViewKind::Heatmap}},
+        {"colormap", {ViewKind::Heatmap}},
+        {"aggregate", {ViewKind::Heatmap}},
+        {"no-difference", {ViewKind::Heatmap}},
+        // The content and the layer's attention enter the scores (heatmap, decay), the content
+        // also the pairs' vectors and the contributions; the frequencies and precision views
+        // show RoPE's angles alone.
+        {"content", {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
+        {"q", {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
+        {"k", {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
+        {"qk", {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
+        {"window", {ViewKind::Heatmap, ViewKind::Decay}},
+        {"chunk", {ViewKind::Heatmap, ViewKind::Decay}},
+        {"nope", {ViewKind::Heatmap, ViewKind::Decay}},
+        {"temperature-tuning", {ViewKind::Heatmap, ViewKind::Decay}},
+        {"qk-norm", {ViewKind::Heatmap, ViewKind::Decay}},
+        {"softmax-scale", {ViewKind::Heatmap, ViewKind::Decay}},
+        {"sink", {ViewKind::Heatmap}},
+        {"max-distance", {ViewKind::Decay, ViewKind::Contributions}},
+        {"log-x", {ViewKind::Decay}},
+        {"log-y", {ViewKind::Decay}},
+        {"no-bound", {ViewKind::Decay}},
+    };
+    return m;
+}
+
+// The views `figure VIEW` draws: VIEW, or for `all` those the scene shows.
+std::set<ViewKind> drawnViews(const std::optional<ViewKind>& view, const SceneParams& sc) {
+    if (view) return {*view};
+    std::set<ViewKind> v;
+    if (sc.view.showPairs) v.insert(ViewKind::Pairs);
+    if (sc.view.showHeatmap) v.insert(ViewKind::Heatmap);
+    if (sc.view.showDecay) v.insert(ViewKind::Decay);
+    if (sc.view.showFrequencies) v.insert(ViewKind::Frequencies);
+    if (sc.view.showContributions) v.insert(ViewKind::Contributions);
+    if (sc.view.showPrecision) v.insert(ViewKind::Precision);
+    return v;
+}
+
+// A sink without softmax, B − A panels without a second configuration: nothing reads them.
+void refuseSinkAndDifference(const Options& o, const SceneParams& sc) {
+    if (o.has("sink") && !sc.view.softmax)
+        fail("--sink cannot change the output", "it is read only with --softmax (the sink joins the softmax's normaliser)",
+             "--sink without --softmax");
+    if (o.has("no-difference") && sc.methods.size() < 2)
+        fail("--no-difference cannot change the output", "it is read only in compare mode (two or more configurations)",
+             "one configuration");
+}
+
+// Not called: every figure file embeds its scene (--session FIGURE reproduces it), so a scene
+// option a view does not draw still changes the file; which views draw which option is kept
+// here for when the pictures alone are the output (issue 28, not done).
+[[maybe_unused]] void refuseUnreadViewOptions(const Options& o, const std::optional<ViewKind>& view, const SceneParams& sc, const std::string& viewArg) {
+    const std::set<ViewKind> drawn = drawnViews(view, sc);
+    for (const auto& [option, readers] : viewOptionReaders()) {
+        if (!o.has(option)) continue;
+        bool read = false;
+        std::string names;
+        for (ViewKind r : readers) {
+            read = read || drawn.count(r);
+            names += (names.empty() ? "" : ", ") + s(ui::viewKey(r));
+        }
+        if (!read)
+            fail("--" + option + " cannot change the output", "it is read only by figure " + names + " (or all showing them)",
+                 "figure " + viewArg + " --" + option);
+    }
+    if (o.has("sink") && !sc.view.softmax)
+        fail("--sink cannot change the output", "it is read only with --softmax (the sink joins the softmax's normaliser)",
+             "--sink without --softmax");
+    if (o.has("no-difference") && sc.methods.size() < 2)
+        fail("--no-difference cannot change the output", "it is read only in compare mode (two or more configurations)",
+             "one configuration");
 }
 
 // A window `--name A:B` (half-open, like RANGE) inside [0, hi]: A < B <= hi. Anything else is
@@ -297,7 +388,12 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     SceneParams& sc = job.scene;
     const ModelPreset* preset = nullptr;
     if (auto key = peekOption(rest, "preset")) preset = &presetOrFail(*key);
-    const std::optional<ui::ModelFileConfig> modelConfig = peekConfig(rest);
+    const auto modelConfigs = peekConfigs(rest);
+    if (modelConfigs.size() > static_cast<std::size_t>(ui::kMaxConfigs))
+        fail("too many --config for figure " + viewArg, "at most " + std::to_string(ui::kMaxConfigs) + " models side by side",
+             std::to_string(modelConfigs.size()));
+    const std::optional<ui::ModelFileConfig> modelConfig =
+        modelConfigs.empty() ? std::nullopt : std::optional<ui::ModelFileConfig>(modelConfigs.front().second);
     const auto methodArg = peekOption(rest, "method");
     Method method = preset ? preset->params.method
                     : modelConfig ? modelConfig->params.method
@@ -307,6 +403,9 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         if (!m) fail("invalid --method", methodList(), *methodArg);
         method = *m;
     }
+    if ((view == ViewKind::Contributions || view == ViewKind::Precision) && method != Method::Rope)
+        fail("invalid --method for figure " + viewArg, "rope (the " + viewArg + " view shows RoPE's rotary pairs)",
+             std::string(methodKey(method)));
     const auto specs = concat(concat(concat(concat(figureSpecs(), methodChoiceSpecs()), methodSpecs(method, true)), qkSpecs()), layerAndAttentionSpecs());
     Options o(rest, specs, "figure " + viewArg + " (method " + std::string(methodKey(method)) + ")");
     if (o.help()) {
@@ -321,20 +420,30 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     }
 
     // A model preset replaces the (first) configuration, as the window's Presets menu does.
-    auto& config = sc.methods.front();
     if (preset) {
+        auto& config = sc.methods.front();
         config.params = preset->params;
         config.label = q(preset->name);
         sc.presetKey = q(preset->key);
         sc.head = std::clamp(sc.head, 0, std::max(1, preset->heads) - 1);
     }
-    // A model configuration file likewise (the window's File → Open model configuration…).
+    // A model configuration file likewise (the window's File → Open model configuration…);
+    // several: one configuration each, side by side (compare mode).
     if (modelConfig) {
-        config.params = modelConfig->params;
-        config.label = QFileInfo(q(*peekOption(rest, "config"))).fileName();
+        sc.methods.front().params = modelConfig->params;
+        sc.methods.front().label = QFileInfo(q(modelConfigs.front().first)).fileName();
         sc.presetKey.clear();
         sc.head = std::clamp(sc.head, 0, std::max(1, modelConfig->heads) - 1);
+        sc.methods.resize(1);
+        for (std::size_t k = 1; k < modelConfigs.size(); ++k) {
+            ui::MethodConfig other;
+            other.params = modelConfigs[k].second.params;
+            other.label = QFileInfo(q(modelConfigs[k].first)).fileName();
+            selectLayer(o, other.params, true);
+            sc.methods.push_back(std::move(other));
+        }
     }
+    auto& config = sc.methods.front();
     // The layer --layer / --layer-type choose (a config's layer 0 by default).
     selectLayer(o, config.params, modelConfig.has_value());
     // Method options, on top of the preset's or the scene's values.
@@ -349,7 +458,13 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     if (o.has("seed") || mp.seed != seedBefore) mp.learned.seed = mp.shaw.seed = mp.t5.seed = mp.transformer_xl.seed = mp.seed;
     if (o.has("precision")) mp.precision = precisionOf(o);
     std::map<std::string, std::string> rename{{"head_dim", "dim"}};
-    readMethodOptions(o, method, true, mp, rename);
+    // The frequencies and contributions views mark the training context (max_positions, original).
+    {
+        const std::set<ViewKind> drawn = drawnViews(view, sc);
+        const bool context = drawn.count(ViewKind::Frequencies) || drawn.count(ViewKind::Contributions);
+        readMethodOptions(o, method, true, mp, rename,
+                          context ? std::set<std::string>{"max_positions"} : std::set<std::string>{});
+    }
     readAttention(o, mp, rename);
     {
         ScoreParams checked = mp;
@@ -426,6 +541,19 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         }
     }
     if (auto problem = ui::sceneProblem(sc)) fail("invalid scene", "a scene every method accepts", s(*problem));
+    refuseSinkAndDifference(o, sc);
+    // --seed and --head as the table says when they are read (random content or seeded tables;
+    // heads of ALiBi/T5 or of query/key files), for the configuration they set.
+    {
+        ScoreParams probe = sc.methods.front().params;
+        if (sc.qk) probe.source = sc.qk->content;
+        refuseIrrelevant(o, scoreParamTable(), TableSelection{.only = {"seed"}}, probe);
+        bool headRead = sc.qk != nullptr;
+        for (const auto& c : sc.methods) headRead = headRead || findParam(scoreParamTable(), "head")->matters(c.params);
+        if (o.has("head") && !headRead)
+            fail("--head cannot change the output", "it is read only with --method alibi or t5, query/key files or a --sink per head",
+                 "--head " + o.raw("head"));
+    }
 
     // Output.
     o.require("output");
@@ -648,7 +776,7 @@ std::vector<OptionSpec> pictureSpecs(const PictureDefaults& d) {
     return specs;
 }
 
-PictureOutput readPictureOutput(const Options& o, const PictureDefaults& d) {
+PictureOutput readPictureOutput(const Options& o, const PictureDefaults& d, bool forceAll = false) {
     PictureOutput out;
     o.require("output");
     out.path = q(o.raw("output"));
@@ -664,7 +792,7 @@ PictureOutput readPictureOutput(const Options& o, const PictureDefaults& d) {
         if (!(out.fontScale >= 0.5 && out.fontScale <= 3.0)) fail("invalid --font-scale", o.spec("font-scale").valid, o.raw("font-scale"));
     }
     const QFileInfo file(out.path);
-    if (file.exists() && !o.has("force")) fail("output file exists", "pass --force to overwrite it", s(out.path));
+    if (file.exists() && !o.has("force") && !forceAll) fail("output file exists", "pass --force to overwrite it", s(out.path));
     if (file.isDir()) fail("invalid --output", "a file, not a directory", o.raw("output"));
     return out;
 }
@@ -973,12 +1101,12 @@ std::vector<std::vector<std::string>> batchEntries(const QString& path) {
         const std::string where = "batch figure " + std::to_string(k);
         if (!figures[k].isObject()) fail("invalid " + where, "an object {\"view\": …, \"output\": …}", "not an object");
         const QJsonObject e = figures[k].toObject();
-        static const std::set<QString> known = {"view", "output", "session", "scene", "width", "height", "dpi",
+        static const std::set<QString> known = {"view", "key", "output", "session", "scene", "width", "height", "dpi",
                                                 "theme", "font_scale", "args", "force"};
         for (auto it = e.begin(); it != e.end(); ++it)
             if (!known.count(it.key()))
                 fail("unknown key \"" + s(it.key()) + "\" in " + where,
-                     "view, output, session, scene, width, height, dpi, theme, font_scale, args, force", s(it.key()));
+                     "view, key (demo), output, session, scene, width, height, dpi, theme, font_scale, args, force", s(it.key()));
         const auto str = [&](const char* key) -> std::optional<std::string> {
             const QJsonValue v = e.value(QLatin1String(key));
             if (v.isUndefined()) return std::nullopt;
@@ -994,10 +1122,15 @@ std::vector<std::vector<std::string>> batchEntries(const QString& path) {
         std::vector<std::string> args;
         const auto view = str("view");
         if (!view) fail("missing \"view\" in " + where, viewList(), "nothing");
-        // "demo KEY": the view and its key, as on the command line.
+        // "demo KEY" as the command line writes it, or "view": "demo" with "key": KEY.
         const QStringList words = q(*view).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         if (words.isEmpty()) fail("invalid \"view\" in " + where, viewList(), "an empty name");
         for (const QString& word : words) args.push_back(s(word));
+        if (auto key = str("key")) {
+            if (args.front() != "demo" || args.size() > 1)
+                fail("invalid \"key\" in " + where, "a demonstration KEY with \"view\": \"demo\"", *key);
+            args.push_back(*key);
+        }
         const auto output = str("output");
         if (!output) fail("missing \"output\" in " + where, "a file name", "nothing");
         args.push_back("--output=" + s(resolve(q(*output))));
@@ -1012,18 +1145,19 @@ std::vector<std::vector<std::string>> batchEntries(const QString& path) {
         const QJsonValue extra = e.value(QStringLiteral("args"));
         if (!extra.isUndefined()) {
             if (!extra.isArray()) fail("invalid \"args\" in " + where, "an array of strings", "not an array");
-            // The files an option names are relative to the batch file too (cli.md).
-            static const std::set<std::string> fileOptions = {"--config", "--session", "--q", "--k", "--qk"};
-            bool fileNext = false;
+            // Every path an option names (--config, --session, --q/--k/--qk, -o) is relative to the
+            // batch file, as "output" and "session" are ("-": standard input).
+            static const std::set<std::string> pathOptions = {"--config", "--session", "--q", "--k", "--qk", "--output", "-o"};
+            bool pathNext = false;
             for (const auto& a : extra.toArray()) {
                 if (!a.isString()) fail("invalid \"args\" in " + where, "an array of strings", "a non-string");
                 std::string arg = s(a.toString());
                 const auto eq = arg.find('=');
-                if (fileNext && arg != "-") arg = s(resolve(q(arg)));   // "-": standard input
-                else if (!fileNext && arg.rfind("--", 0) == 0 && eq != std::string::npos && fileOptions.count(arg.substr(0, eq)) &&
+                if (pathNext && arg != "-") arg = s(resolve(q(arg)));
+                else if (!pathNext && arg.rfind("--", 0) == 0 && eq != std::string::npos && pathOptions.count(arg.substr(0, eq)) &&
                          eq + 1 < arg.size() && arg.substr(eq + 1) != "-")
                     arg = arg.substr(0, eq + 1) + s(resolve(q(arg.substr(eq + 1))));
-                fileNext = !fileNext && fileOptions.count(arg) != 0;
+                pathNext = !pathNext && pathOptions.count(arg) != 0;
                 args.push_back(arg);
             }
         }

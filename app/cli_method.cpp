@@ -34,6 +34,17 @@ std::string flagName(const ParamInfo& info, bool defaultOn) { return (defaultOn 
 
 // ----- options generated from the parameter table ------------------------------------------------
 
+std::string optionWithValue(const ParamInfo& info, const std::string& option, const ParamValue& v, const ParamValue& def) {
+    if (info.kind == ParamKind::Bool) {
+        const bool on = std::get_if<bool>(&v) && std::get<bool>(v);
+        const bool defOn = std::get_if<bool>(&def) && std::get<bool>(def);
+        if (on == defOn) return "no --" + flagName(info, defOn);
+        return "--" + flagName(info, defOn);
+    }
+    const std::string t = formatParamValue(info, v);
+    return "--" + option + " " + (t.empty() ? std::string("unset") : t);
+}
+
 namespace {
 
 // Explicit frequencies replace base and scaling: giving both is a conflict, never ignored.
@@ -106,8 +117,8 @@ std::vector<OptionSpec> ropeApplySpecs() {
 void readRope(const Options& o, RopeParams& r) {
     std::map<std::string, std::string> rename;
     checkThetaConflicts(o);
+    r.precision = precisionOf(o);   // before the table: angle_precision and code_path depend on it
     readTable(o, ropeParamTable(), TableSelection{}, r, rename);
-    r.precision = precisionOf(o);
 }
 
 std::vector<OptionSpec> sinusoidalMethodSpecs() { return tableSpecs(sinusoidalParamTable(), TableSelection{}); }
@@ -140,11 +151,15 @@ std::vector<OptionSpec> methodSpecs(Method m, bool decay) {
     return tableSpecs(scoreParamTable(), methodSelection(m, decay));
 }
 
-void readMethodOptions(const Options& o, Method m, bool decay, ScoreParams& p, std::map<std::string, std::string>& rename) {
+void readMethodOptions(const Options& o, Method m, bool decay, ScoreParams& p, std::map<std::string, std::string>& rename,
+                       const std::set<std::string>& alwaysRead) {
     const std::string_view g = methodParamGroup(m);
     if (g.empty()) return;
     if (m == Method::Rope) checkThetaConflicts(o);
-    readTable(o, scoreParamTable(), methodSelection(m, decay), p, rename);
+    p.rope.precision = p.precision;   // what the rope table's rules read (ropeParams() does the same)
+    TableSelection sel = methodSelection(m, decay);
+    sel.alwaysRead = alwaysRead;
+    readTable(o, scoreParamTable(), sel, p, rename);
 }
 
 // Finds an option's value before the full parse (--method and --preset decide the options).
@@ -183,6 +198,19 @@ std::optional<ui::ModelFileConfig> peekConfig(const std::vector<std::string>& ar
     return r.config;
 }
 
+std::vector<std::pair<std::string, ui::ModelFileConfig>> peekConfigs(const std::vector<std::string>& args) {
+    std::vector<std::pair<std::string, ui::ModelFileConfig>> out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string path;
+        if (args[i] == "--config" && i + 1 < args.size()) path = args[++i];
+        else if (args[i].rfind("--config=", 0) == 0) path = args[i].substr(9);
+        else continue;
+        out.emplace_back(path, *peekConfig({"--config", path}));
+    }
+    if (!out.empty() && peekOption(args, "preset")) fail("--config and --preset conflict", "one of them", "both");
+    return out;
+}
+
 std::vector<OptionSpec> qkSpecs() {
     return {
         {"q", "FILE", "query rows from a file (.npy, .npz or .safetensors tensor q; shape [N,d], [H,N,d] or [1,H,N,d]); "
@@ -202,7 +230,7 @@ std::shared_ptr<const ContentSource> readQk(const Options& o) {
     if (o.has("content")) fail("--content and the query/key files conflict", "one of them", "both");
     const int head = static_cast<int>(o.has("head") ? o.integer("head", 0, 4095) : 0);
     const std::string qPath = o.raw(qk ? "qk" : "q"), kPath = o.raw(qk ? "qk" : "k");
-    const ui::QkLoad r = ui::loadQk(QString::fromStdString(qPath), QString::fromStdString(kPath), head);
+    const ui::QkLoad r = ui::loadQk(QString::fromStdString(qPath), QString::fromStdString(kPath), head, !qk);
     if (!r.content) {
         // Name the option whose file is at fault (the message starts with that file's name).
         const bool kFault = !qk && r.error.startsWith(QFileInfo(QString::fromStdString(kPath)).fileName() + ": ") &&

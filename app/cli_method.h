@@ -38,6 +38,8 @@ struct TableSelection {
     std::set<std::string> required{};         // names whose option must be given
     std::set<std::string> reserved{};         // options the command uses otherwise: prefixed
     std::string prefix{};                    // "t5-" (T5's --t5-max-distance in decay)
+    std::set<std::string> alwaysRead{};      // names the command reads whatever the table's `relevant`
+                                             // says (contributions prints max_positions)
     bool takes(std::string_view g, const ParamInfo& i) const {
         if (g != group) return false;
         if (!only.empty()) return only.count(std::string(i.name)) != 0;
@@ -68,9 +70,47 @@ std::vector<OptionSpec> tableSpecs(const ParamTable<S>& table, const TableSelect
     return out;
 }
 
+// How an option that sets `v` of parameter `info` is written: "--scaling yarn", "--causal",
+// "--no-truncate".
+std::string optionWithValue(const ParamInfo& info, const std::string& option, const ParamValue& v, const ParamValue& def);
+
+// An option given for a parameter that does not matter for `s` (its declaration's `relevant`:
+// YaRN's --beta-fast under --scaling llama3, --min-timescale with Vaswani frequencies, a --factor
+// without scaling) cannot change the output: exit 2 naming it and the values of the table that
+// would make it read (cli.md "Added in 0.4": nothing silently ignored).
+template <class S>
+void refuseIrrelevant(const Options& o, const ParamTable<S>& table, const TableSelection& sel, const S& s) {
+    const S defaults{};
+    for (const auto& p : table) {
+        if (!sel.takes(p.group, p.info) || p.matters(s) || sel.alwaysRead.count(std::string(p.info.name))) continue;
+        const std::string name = p.info.kind == ParamKind::Bool ? flagName(p.info, std::get<bool>(p.get(defaults)))
+                                                                : sel.option(p.info);
+        if (!o.has(name)) continue;
+        const std::string given = "--" + name + (p.info.kind == ParamKind::Bool ? "" : " " + o.raw(name));
+        std::string when, now;
+        for (const auto& e : enablingValues(table, p, s)) {
+            const ParamInfo& qi = e.param->info;
+            const ParamValue qdef = e.param->get(defaults);
+            const std::string qopt = sel.option(qi);
+            std::string alternatives;
+            for (std::size_t k = 0; k < e.values.size(); ++k) {
+                const std::string text = qi.kind == ParamKind::Bool ? optionWithValue(qi, qopt, e.values[k], qdef)
+                                                                    : formatParamValue(qi, e.values[k]);
+                alternatives += (k == 0 ? "" : k + 1 == e.values.size() ? " or " : ", ") + text;
+            }
+            when += (when.empty() ? "" : "; or with ") + (qi.kind == ParamKind::Bool ? alternatives : "--" + qopt + " " + alternatives);
+            now += " with " + optionWithValue(qi, qopt, e.param->get(s), qdef);
+        }
+        if (!p.whenText.empty()) fail("--" + name + " cannot change the output", "it is read only " + std::string(p.whenText), given + now);
+        if (when.empty()) fail("--" + name + " cannot change the output", "it is not read with these parameters", given);
+        fail("--" + name + " cannot change the output", "it is read only with " + when, given + now);
+    }
+}
+
 // Sets the entries of `group` given as options; the others keep their values (defaults, a
 // preset's or a session's). A value also resets the parameter it declares `resets` unless that
 // one is given too (then both stand and validate() reports the conflict).
+// Then refuses what cannot change the output (refuseIrrelevant).
 template <class S>
 void readTable(const Options& o, const ParamTable<S>& table, const TableSelection& sel, S& s,
                std::map<std::string, std::string>& rename) {
@@ -98,6 +138,7 @@ void readTable(const Options& o, const ParamTable<S>& table, const TableSelectio
                 if (q.group == p.group && q.info.name == p.info.resets && given(q.info)) reset = false;
         if (auto e = setParam(table, s, p, v, reset)) failParam(*e, rename);
     }
+    refuseIrrelevant(o, table, sel, s);
 }
 
 
@@ -129,7 +170,9 @@ std::string methodList();
 std::vector<OptionSpec> methodSpecs(Method m, bool decay);
 // Sets method m's own parameters from the options given; `rename` gets the core-field → option
 // renames its errors need.
-void readMethodOptions(const Options& o, Method m, bool decay, ScoreParams& p, std::map<std::string, std::string>& rename);
+// `alwaysRead`: parameters the command reads whatever the table says (TableSelection::alwaysRead).
+void readMethodOptions(const Options& o, Method m, bool decay, ScoreParams& p, std::map<std::string, std::string>& rename,
+                       const std::set<std::string>& alwaysRead = {});
 
 // An option's value before the full parse (--method and --preset decide the options).
 std::optional<std::string> peekOption(const std::vector<std::string>& args, const std::string& name);
@@ -142,6 +185,9 @@ OptionSpec configSpec();
 // A file that cannot be read, is not such a file or holds an invalid value → exit 2:
 // "--config FILE: <key> must be <valid>, got <value>". With --preset too → exit 2 (conflict).
 std::optional<ui::ModelFileConfig> peekConfig(const std::vector<std::string>& args);
+// Every --config in args, in order (figure: several make compare mode), each read as peekConfig
+// reads one; with --preset too → exit 2.
+std::vector<std::pair<std::string, ui::ModelFileConfig>> peekConfigs(const std::vector<std::string>& args);
 // The RoPE parameters of a configuration (head_dim synchronised), or exit 2 when the file's
 // model does not use RoPE.
 RopeParams ropeOfConfig(const ui::ModelFileConfig& c, const std::string& path);

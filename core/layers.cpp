@@ -11,7 +11,8 @@ const ParamTable<LayerPattern>& layerPatternTable() {
                                .help = "the model family the layer pattern came from"})
             .when(hasModel),
         field<&L::layer_types>({.name = "layer_types", .kind = K::Text, .label = "Layer types",
-                                .help = "one type per layer, comma-separated: full, sliding, chunked", .unset = "no pattern"})
+                                .help = "one type per layer, comma-separated: full, sliding, chunked", .unset = "no pattern",
+                                .maxChars = 4096 * 8})   // 4096 layers of "chunked," (layerPatternProblem: at most 4096)
             .when(hasModel),
         field<&L::rope_layers>({.name = "rope_layers", .kind = K::IntList, .lo = 0, .hi = 1, .label = "RoPE layers",
                                 .help = "one flag per layer: 1 = the layer applies RoPE, 0 = NoPE", .maxEntries = 4096})

@@ -70,6 +70,7 @@ struct ParamInfo {
     // NaN: the valid range. A typed value may lie anywhere in the valid range.
     double sliderLo = std::numeric_limits<double>::quiet_NaN();
     double sliderHi = std::numeric_limits<double>::quiet_NaN();
+    std::size_t maxChars = 1024;           // Text: at most this many characters (sessions read no more)
 
     bool has(ParamFlag f) const { return (flags & f) != 0; }
     // "an even integer from 2 to 65536", "a number in (0, 1e6]", "one of none, linear", ...
@@ -213,8 +214,13 @@ struct Param {
     // Whether the parameter matters for these values (a YaRN option under YaRN scaling); the
     // panel shows only those. Empty = always.
     std::function<bool(const S&)> relevant;
-    Param when(std::function<bool(const S&)> f) && {
+    // When `relevant` is not a matter of the table's choices and switches alone: the words that
+    // say when the parameter is read ("with yarn scaling, mscale_all_dim set and no
+    // attention_factor"); messages use them instead of the values enablingValues() finds.
+    std::string_view whenText{};
+    Param when(std::function<bool(const S&)> f, std::string_view text = {}) && {
         relevant = std::move(f);
+        whenText = text;
         return std::move(*this);
     }
     bool matters(const S& s) const { return !relevant || relevant(s); }
@@ -266,6 +272,7 @@ void appendNested(ParamTable<Outer>& outer, std::string_view key, Inner Outer::*
         p.get = [member, g = e.get](const Outer& s) { return g(s.*member); };
         p.set = [member, st = e.set](Outer& s, const ParamValue& v) { st(s.*member, v); };
         if (e.relevant) p.relevant = [member, r = e.relevant](const Outer& s) { return r(s.*member); };
+        p.whenText = e.whenText;
         outer.push_back(std::move(p));
     }
 }
@@ -286,6 +293,40 @@ const Param<S>* findParam(const ParamTable<S>& table, std::string_view path) {
     for (const auto& p : table)
         if (p.path() == path) return &p;
     return nullptr;
+}
+
+// Where a parameter does not matter for `s` (its `relevant` is false): the values of the
+// table's choices and switches in its group that would make it matter, each with the keys that
+// do ({scaling: [yarn]} for YaRN's beta_fast under llama3 scaling). What an error names as "read
+// only with ..." (the command line refuses an option that cannot change its output).
+template <class S>
+struct EnablingValues {
+    const Param<S>* param = nullptr;
+    std::vector<ParamValue> values;
+};
+template <class S>
+std::vector<EnablingValues<S>> enablingValues(const ParamTable<S>& table, const Param<S>& p, const S& s) {
+    std::vector<EnablingValues<S>> out;
+    for (const auto& q : table) {
+        if (&q == &p || q.group != p.group) continue;
+        std::vector<ParamValue> candidates;
+        if (q.info.kind == ParamKind::Choice)
+            for (auto c : q.info.choices) candidates.emplace_back(std::string(c));
+        else if (q.info.kind == ParamKind::Bool)
+            candidates = {ParamValue{true}, ParamValue{false}};
+        else
+            continue;
+        EnablingValues<S> e{&q, {}};
+        const ParamValue now = q.get(s);
+        for (const auto& v : candidates) {
+            if (v == now) continue;
+            S t = s;
+            q.set(t, v);
+            if (p.matters(t)) e.values.push_back(v);
+        }
+        if (!e.values.empty()) out.push_back(std::move(e));
+    }
+    return out;
 }
 
 // Checks and sets one parameter; with `reset`, on success also resets the parameter it `resets`

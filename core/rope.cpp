@@ -273,7 +273,9 @@ const ParamTable<RopeParams>& ropeParamTable() {
         field<&RopeParams::original_max_positions>(
             {.name = "original_max_positions", .kind = K::Int, .lo = 1, .hi = static_cast<double>(kMaxPosition),
              .optional = true, .label = "Original max positions", .help = "original_max_position_embeddings",
-             .unit = "tokens", .unset = "= max-positions"}).when([](const RopeParams& r) { return r.scaling != RopeScaling::None; }),
+             .unit = "tokens", .unset = "= max-positions"}).when([](const RopeParams& r) {
+                return r.scaling == RopeScaling::Yarn || r.scaling == RopeScaling::LongRope || r.scaling == RopeScaling::Llama3;
+            }),
         field<&RopeParams::seq_len>({.name = "seq_len", .kind = K::Int, .lo = 1, .hi = static_cast<double>(kMaxPosition + 1),
                                      .optional = true, .label = "Sequence length",
                                      .help = "current sequence length (dynamic, longrope)", .unit = "tokens",
@@ -283,10 +285,16 @@ const ParamTable<RopeParams>& ropeParamTable() {
         field<&RopeParams::beta_slow>({.name = "beta_slow", .kind = K::Real, .lo = 0, .hi = kMaxFactor, .loOpen = true,
                                        .label = "β slow", .help = "YaRN beta_slow: rotations at which the ramp ends"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
         field<&RopeParams::mscale>({.name = "mscale", .kind = K::Real, .lo = 0, .hi = kMaxFactor, .optional = true,
-                                    .label = "mscale", .help = "YaRN mscale (DeepSeek)"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
+                                    .label = "mscale", .help = "YaRN mscale (DeepSeek)"})
+            .when([](const RopeParams& r) {   // attention factor mscale/mscale_all_dim: both, and none given
+                return r.scaling == RopeScaling::Yarn && !r.attention_factor && r.mscale_all_dim.value_or(0.0) != 0.0;
+            }, "with yarn scaling, a nonzero mscale_all_dim and no explicit attention factor (YaRN's factor is mscale/mscale_all_dim)"),
         field<&RopeParams::mscale_all_dim>({.name = "mscale_all_dim", .kind = K::Real, .lo = 0, .hi = kMaxFactor,
                                             .optional = true, .label = "mscale_all_dim",
-                                            .help = "YaRN mscale_all_dim (DeepSeek)"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
+                                            .help = "YaRN mscale_all_dim (DeepSeek)"})
+            .when([](const RopeParams& r) {
+                return r.scaling == RopeScaling::Yarn && !r.attention_factor && r.mscale.value_or(0.0) != 0.0;
+            }, "with yarn scaling, a nonzero mscale and no explicit attention factor (YaRN's factor is mscale/mscale_all_dim)"),
         field<&RopeParams::truncate>({.name = "truncate", .kind = K::Bool, .label = "Truncate",
                                       .help = "YaRN: floor/ceil the correction range (off: fractional, gpt-oss)"}).when([](const RopeParams& r) { return r.scaling == RopeScaling::Yarn; }),
         field<&RopeParams::attention_factor>({.name = "attention_factor", .kind = K::Real, .lo = 0, .hi = kMaxFactor,
@@ -321,14 +329,16 @@ const ParamTable<RopeParams>& ropeParamTable() {
              .help = "dtype the angles position·inv_freq are built in with --precision bfloat16/float16: float32 "
                      "(transformers main) or the model dtype (legacy paths)",
              .flags = kParamApplyOnly, .choices = {"float32", "bfloat16", "float16"},
-             .choiceLabels = {"float32 (transformers main)", "bfloat16 (legacy)", "float16 (legacy)"}}),
+             .choiceLabels = {"float32 (transformers main)", "bfloat16 (legacy)", "float16 (legacy)"}})
+            .when([](const RopeParams& r) { return r.precision == Precision::BFloat16 || r.precision == Precision::Float16; }),
         field<&RopeParams::code_path>(
             {.name = "code_path", .kind = K::Choice, .label = "Code path",
              .help = "whose float32/bfloat16/float16 rotation: transformers (cos/sin cast to the dtype, "
                      "x*cos + rotate_half(x)*sin) or meta-complex64 (Meta llama: torch.polar complex64 "
                      "freqs_cis times x viewed as complex, cast back; needs --layout interleaved)",
              .flags = kParamApplyOnly,
-             .choiceLabels = {"transformers (cos/sin in the dtype)", "Meta complex64 (polar, interleaved)"}}),
+             .choiceLabels = {"transformers (cos/sin in the dtype)", "Meta complex64 (polar, interleaved)"}})
+            .when([](const RopeParams& r) { return r.precision != Precision::Double; }),
     };
     return t;
 }

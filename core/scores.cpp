@@ -585,9 +585,18 @@ const ParamTable<ScoreParams>& scoreParamTable() {
             field<&ScoreParams::content>({.name = "content", .kind = K::Choice, .label = "Query/key content",
                                           .help = "query and key rows: every entry 1, seeded normal, or the golden formula",
                                           .choiceLabels = {"ones", "random (seeded)", "formula"}}),
-            field<&ScoreParams::seed>({.name = "seed", .kind = K::Seed, .label = "Seed", .help = "seed of random content"}),
+            // Read by random content and by the methods with seeded tables (their seeds follow it).
+            field<&ScoreParams::seed>({.name = "seed", .kind = K::Seed, .label = "Seed", .help = "seed of random content"})
+                .when([](const ScoreParams& s) {
+                    return (s.content == Content::Random && !s.source) || s.method == Method::Learned || s.method == Method::Shaw ||
+                           s.method == Method::T5 || s.method == Method::TransformerXL;
+                }),
+            // Read by the methods with a bias per head, by query/key files of several heads and by sinks per head.
             field<&ScoreParams::head>({.name = "head", .kind = K::Int, .lo = 0, .hi = 4095, .label = "Head",
-                                       .help = "ALiBi / T5 head shown"}),
+                                       .help = "ALiBi / T5 head shown"})
+                .when([](const ScoreParams& s) {
+                    return s.method == Method::Alibi || s.method == Method::T5 || s.source || s.attention.sink.size() > 1;
+                }),
             field<&ScoreParams::causal>({.name = "causal", .kind = K::Bool, .label = "Causal", .help = "mask keys after the query (j > i)"}),
             field<&ScoreParams::softmax>({.name = "softmax", .kind = K::Bool, .label = "Softmax", .help = "row-wise softmax weights instead of scores"}),
             field<&ScoreParams::precision>({.name = "precision", .kind = K::Choice, .label = "Precision",

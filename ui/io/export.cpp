@@ -696,6 +696,11 @@ void contributionsJson(JsonWriter& w, const ContributionsResult& res) {
         if (!k.error.isEmpty()) jstr(w.key("error"), k.error);
         jstr(w.key("content"), k.content);
         w.key("distance").integers(k.distance);
+        // Each column: its distances [distance_from, distance_to] and the mean of c_p over them
+        // ("sample": at one distance only, past the work limit).
+        w.key("distance_from").integers(k.distance);
+        w.key("distance_to").integers(k.distanceTo);
+        w.key("aggregate").string(k.sampled ? "sample" : "mean");
         w.key("contribution").matrix(k.value);
         jnums(w.key("share"), k.share);
         jnums(w.key("wavelength_before"), k.wavelengthBefore);

@@ -140,9 +140,13 @@ QString printableText(const std::string& s, std::size_t max) {
     return out;
 }
 
-// Tensor infos after the metadata; rope_freqs.weight's values from the data section.
+// Tensor infos after the metadata; rope_freqs.weight's values from the data section. A file that
+// ends where the tensor infos begin is an excerpt of the metadata (read as such); one that ends
+// inside the table is damaged: the tensor it cut (rope_freqs.weight, Llama 3's scaling) would be
+// silently missing, so it is refused.
 static void readRopeFreqs(Cursor& c, GgufMetadata& m, const char* data, std::size_t size) {
     std::optional<std::pair<std::uint64_t, std::uint64_t>> rope;   // offset, count
+    if (c.remaining() == 0) return;   // an excerpt: the metadata only
     for (std::uint64_t i = 0; i < m.tensorCount; ++i) {
         std::string name;
         std::uint32_t dims = 0, type = 0;
@@ -159,7 +163,10 @@ static void readRopeFreqs(Cursor& c, GgufMetadata& m, const char* data, std::siz
             type = c.read<std::uint32_t>("tensor type");
             offset = c.read<std::uint64_t>("tensor offset");
         } catch (const GgufError& e) {
-            if (e.message.startsWith(QStringLiteral("truncated"))) return;   // an excerpt: no tensor infos
+            if (e.message.startsWith(QStringLiteral("truncated")))
+                throw GgufError{QStringLiteral("truncated GGUF tensor table: tensor %1 of %2 is cut at byte %3, the file has %4 "
+                                               "(a complete table, or the metadata alone)")
+                                    .arg(i + 1).arg(m.tensorCount).arg(c.offset()).arg(size)};
             throw;
         }
         if (name == "rope_freqs.weight") {

@@ -320,8 +320,10 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
             const ModelConfigResult r = parse(c);
             if (!r.config) {
                 QString msg = r.error;
-                if (msg.startsWith(QLatin1String("rope_parameters.")) && !where.isEmpty())
-                    msg.replace(0, 16, QStringLiteral("rope_parameters.") + where + QLatin1Char('.'));
+                // "rope_parameters.factor must …" and "rope_parameters must be an object …" both
+                // name the per-type block they are about (rope_parameters.sliding_attention…).
+                if (!where.isEmpty() && (msg.startsWith(QLatin1String("rope_parameters.")) || msg.startsWith(QLatin1String("rope_parameters "))))
+                    msg.replace(0, 15, QStringLiteral("rope_parameters.") + where);
                 throw LayerError{msg};
             }
             RopeParams rp = r.config->params.rope;

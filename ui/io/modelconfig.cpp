@@ -3,9 +3,11 @@
 #include "core/param.h"
 #include "ui/io/configreport.h"
 #include "ui/io/gguf.h"
+#include "ui/io/hfsnapshot.h"
 #include "ui/io/layerconfig.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -595,6 +597,12 @@ ModelConfigResult parseGgufConfig(const char* data, std::size_t size) {
 }
 
 ModelConfigResult readModelConfigFile(const QString& path) {
+    if (QFileInfo(path).isDir()) {   // a Hugging Face snapshot or cache folder
+        QString error;
+        const QString file = configFileInFolder(path, &error);
+        if (file.isEmpty()) return {std::nullopt, error};
+        return readModelConfigFile(file);
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {std::nullopt, QStringLiteral("cannot read: ") + f.errorString()};
     const QByteArray magic = f.peek(4);

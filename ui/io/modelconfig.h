@@ -93,7 +93,8 @@ ModelConfigResult parseHfConfig(const QByteArray& json);
 ModelConfigResult parseGgufConfig(const char* data, std::size_t size);
 
 // A file: GGUF (by its magic "GGUF") or else config.json. Reads at most the metadata of a GGUF
-// (ui/io/gguf.h). Unreadable file → error "cannot read: <reason>".
+// (ui/io/gguf.h). Unreadable file → error "cannot read: <reason>". A folder: the config.json of
+// a Hugging Face snapshot or cache folder it stands for (ui/io/hfsnapshot.h).
 ModelConfigResult readModelConfigFile(const QString& path);
 
 }  // namespace poslab::ui

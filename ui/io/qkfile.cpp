@@ -672,7 +672,7 @@ struct Source {
 };
 
 // Builds the content from q's and k's sources (the same source for --qk).
-std::shared_ptr<const ContentSource> build(const Source& qs, const Source& ks, int head, const QString& name) {
+std::shared_ptr<const ContentSource> build(const Source& qs, const Source& ks, int head, const QString& name, bool separate = false) {
     Side q, k;
     const TensorEntry* qt = nullptr;
     const TensorEntry* kt = nullptr;
@@ -685,7 +685,7 @@ std::shared_ptr<const ContentSource> build(const Source& qs, const Source& ks, i
     }
     try {
         kt = &pick(ks.list, "k");
-        if (qs.holder == ks.holder && qt->name == kt->name && qt->offset == kt->offset) bad(QStringLiteral("missing tensor k, a tensor named k beside q, got only one tensor"));
+        if (!separate && qs.holder == ks.holder && qt->name == kt->name && qt->offset == kt->offset) bad(QStringLiteral("missing tensor k, a tensor named k beside q, got only one tensor"));
         kh = headShape(*kt, "k");
     } catch (const Bad& b) {
         bad(ks.label + QStringLiteral(": ") + b.message);
@@ -757,13 +757,13 @@ Source openSource(const QString& path, bool& io) {
 
 }  // namespace
 
-QkLoad loadQk(const QString& qPath, const QString& kPath, int head) {
+QkLoad loadQk(const QString& qPath, const QString& kPath, int head, bool separate) {
     QkLoad out;
     try {
         const Source qs = openSource(qPath, out.io);
         const Source ks = kPath == qPath ? qs : openSource(kPath, out.io);
         const QString name = kPath == qPath ? qs.label : qs.label + QStringLiteral(", ") + ks.label;
-        out.content = build(qs, ks, head, name);
+        out.content = build(qs, ks, head, name, separate);
     } catch (const Bad& b) {
         out.error = b.message;
     } catch (const std::bad_alloc&) {
@@ -783,7 +783,7 @@ void refreshQk(SceneParams& scene) {
     st->qFile = scene.qFile;
     st->kFile = scene.kFile;
     st->head = scene.head;
-    const QkLoad r = loadQk(scene.qFile, k, scene.head);
+    const QkLoad r = loadQk(scene.qFile, k, scene.head, !scene.kFile.isEmpty());
     st->content = r.content;
     st->error = r.error;
     scene.qk = std::move(st);

@@ -84,7 +84,10 @@ struct QkLoad {
 
 // `qPath`'s q tensor and `kPath`'s k tensor (the same path for --qk), head `head` of
 // [H, N, d] / [1, H, N, d] tensors (must be 0 for [N, d]).
-QkLoad loadQk(const QString& qPath, const QString& kPath, int head);
+// `separate`: q and k were named apart (--q FILE --k FILE), so one file named for both gives its
+// one tensor as both the queries and the keys; otherwise (--qk FILE, a session's single file) the
+// file must hold tensors q and k.
+QkLoad loadQk(const QString& qPath, const QString& kPath, int head, bool separate = false);
 
 // Loads scene.qFile / scene.kFile (empty kFile = qFile) at head scene.head into scene.qk when
 // they are not what scene.qk holds; clears scene.qk when qFile is empty. An unreadable file leaves

@@ -245,8 +245,8 @@ public:
         case ParamKind::Choice:
         case ParamKind::Text:
             if (!v.isString()) return bad();
-            if (v.toString().size() > 1024) {
-                fail(path, QStringLiteral("a text of at most 1024 characters, got %1").arg(v.toString().size()));
+            if (static_cast<std::size_t>(v.toString().size()) > info.maxChars) {
+                fail(path, QStringLiteral("a text of at most %1 characters, got %2").arg(info.maxChars).arg(v.toString().size()));
                 return std::nullopt;
             }
             out = v.toString().toStdString();

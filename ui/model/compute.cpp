@@ -1055,15 +1055,37 @@ ContributionsResult computeContributions(const SceneParams& scene, const Display
             guarded(out.error, [&] {
                 std::int64_t maxD = std::max<std::int64_t>(1, scene.view.decayMaxDistance);
                 if (p.source) maxD = std::min<std::int64_t>(maxD, p.source->length() - 1);
-                const auto dist = maxD < 1 ? std::vector<std::int64_t>{0} : sampleDistances(maxD, display.decaySamples, false);
-                auto r = pairContributions(p, dist);
+                maxD = std::max<std::int64_t>(maxD, 0);
+                // Every integer distance, then each column's exact mean (as the decay view does):
+                // a column standing for many distances never shows one of them as if it were all.
+                const auto columns = decayColumns(PositionRange{0, maxD + 1}, display.decaySamples, false);
+                std::vector<std::int64_t> every;
+                every.reserve(static_cast<std::size_t>(maxD + 1));
+                for (std::int64_t t = 0; t <= maxD; ++t) every.push_back(t);
+                auto r = pairContributions(p, every);
+                if (!r && r.error().parameter == "max_distance" && every.size() > columns.size()) {
+                    std::vector<std::int64_t> centres;   // past the work limit: the columns' middles, said on the view
+                    for (const auto& col : columns) centres.push_back(col.from + (col.size() - 1) / 2);
+                    r = pairContributions(p, centres);
+                    out.sampled = true;
+                }
                 if (!r) {
                     out.error = QString::fromStdString(r.error().message());
                     return;
                 }
                 const Contributions& k = r.value();
-                out.distance = k.distance;
-                out.value = k.value;
+                out.value = Matrix::Zero(k.value.rows(), static_cast<Eigen::Index>(columns.size()));
+                for (std::size_t c = 0; c < columns.size(); ++c) {
+                    const auto& col = columns[c];
+                    out.distance.push_back(out.sampled ? k.distance[c] : col.from);
+                    out.distanceTo.push_back(out.sampled ? k.distance[c] : col.to - 1);
+                    if (out.sampled) {
+                        out.value.col(static_cast<Eigen::Index>(c)) = k.value.col(static_cast<Eigen::Index>(c));
+                        continue;
+                    }
+                    out.value.col(static_cast<Eigen::Index>(c)) =
+                        k.value.middleCols(static_cast<Eigen::Index>(col.from), static_cast<Eigen::Index>(col.size())).rowwise().mean();
+                }
                 out.share.assign(k.share.data(), k.share.data() + k.share.size());
                 out.wavelengthBefore.assign(k.wavelengthBefore.data(), k.wavelengthBefore.data() + k.wavelengthBefore.size());
                 out.wavelengthAfter.assign(k.wavelengthAfter.data(), k.wavelengthAfter.data() + k.wavelengthAfter.size());
@@ -1074,6 +1096,8 @@ ContributionsResult computeContributions(const SceneParams& scene, const Display
                                              .arg(QString::fromStdString(p.source->name()))
                                              .arg(p.source->length())
                                        : QObject::tr("%1 content (query at t, key at 0)").arg(qs(contentKey(p.content)));
+                if (out.sampled) out.content += QObject::tr("; each column at its middle distance only (past the work limit)");
+                else if (out.distance != out.distanceTo) out.content += QObject::tr("; each column the mean over its distances");
                 for (Eigen::Index i = 0; i < out.value.size(); ++i) absMax = std::max(absMax, std::abs(out.value.data()[i]));
             });
         }

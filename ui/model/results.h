@@ -180,8 +180,10 @@ struct ContributionsConfigResult {
     QString title;
     QString error;                       // non-empty: nothing else is valid
     QString content;                     // "ones content", "file: q.npy, k.npy (mean over 4096 rows)"
-    std::vector<std::int64_t> distance;  // the columns
-    Matrix value;                        // pairs × distances
+    std::vector<std::int64_t> distance;  // the columns: their first distance
+    std::vector<std::int64_t> distanceTo;   // each column's last distance (inclusive): = distance when one each
+    bool sampled = false;                // past the work limit: each column's value is at its middle distance only
+    Matrix value;                        // pairs × columns: the mean of c_p(t) over the column's distances
     std::vector<double> share;           // per pair: share of Σ|c|
     std::vector<double> wavelengthBefore, wavelengthAfter;   // per pair, tokens
     std::int64_t trainingContext = 0;

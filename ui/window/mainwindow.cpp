@@ -936,7 +936,7 @@ bool MainWindow::openModelConfig(const QString& path, QString* error) {
 }
 
 bool MainWindow::openQueriesAndKeys(const QString& qPath, const QString& kPath, QString* error) {
-    const QkLoad r = loadQk(qPath, kPath.isEmpty() ? qPath : kPath, 0);
+    const QkLoad r = loadQk(qPath, kPath.isEmpty() ? qPath : kPath, 0, !kPath.isEmpty());
     if (!r.content) {
         if (error) *error = r.error;
         else QMessageBox::warning(this, tr("Open queries and keys"), r.error);

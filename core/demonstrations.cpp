@@ -1551,7 +1551,7 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             figList("xpos_random_mean_abs", "xPos, random q, k: mean |score| over " + formatInt(draws) + " draws", toList(xposRandom));
             figList("rope_random_mean_abs", "RoPE, random q, k: mean |score| over " + formatInt(draws) + " draws", toList(ropeRandom));
             figList("xpos_envelope", "xPos: the slowest pair's factor ζ_max^(d/" + num(xp.scale_base) + ")", envelope);
-            fig("identity_error", "max |xPos score − s·Σ 2ζᵢ^(d/" + num(xp.scale_base) + ")·cos(d·θᵢ)|", identity, "≈ 0: RoPE's terms, each damped");
+            fig("identity_error", "xPos score against s·Σ 2ζᵢ^(d/" + num(xp.scale_base) + ")·cos(d·θᵢ): max |diff|", identity, "≈ 0: RoPE's terms, each damped");
             fig("shift_error", "max |S(0 … 7) − S(100 … 107)|, random tokens", shift, "≈ 0: depends only on m − n");
             const double xr = xposRandom[xposRandom.size() - 1] / xposRandom[0], rr = ropeRandom[ropeRandom.size() - 1] / ropeRandom[0];
             fig("xpos_random_far_over_near", "xPos, random q, k: mean |score| at " + formatInt(dist.back()) + " / at 0", xr, "< 1: decays for any content");

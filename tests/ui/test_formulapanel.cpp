@@ -473,7 +473,9 @@ private Q_SLOTS:
         const ScoreParams p = c.scene.methods[0].params;
         QStringList scoreArgs = S({"scores", "--method"}) << QString::fromStdString(std::string(methodKey(p.method)));
         scoreArgs << QStringLiteral("--length") << QString::number(c.scene.length) << QStringLiteral("--dim") << QString::number(p.dim)
-                  << QStringLiteral("--content") << QStringLiteral("formula") << QStringLiteral("--head") << QString::number(c.scene.head);
+                  << QStringLiteral("--content") << QStringLiteral("formula");
+        // --head only where the method has heads (the command line refuses an option it does not read).
+        if (p.method == Method::Alibi || p.method == Method::T5) scoreArgs << QStringLiteral("--head") << QString::number(c.scene.head);
         if (c.scene.view.causal) scoreArgs << QStringLiteral("--causal");
         scoreArgs += c.methodOptions;
         std::vector<SheetCheck> checks = c.checks;

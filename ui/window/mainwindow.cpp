@@ -674,8 +674,11 @@ void MainWindow::fitDocks() {
     // The right-hand column is as wide as its widest dock (docks tabbed together share one column).
     int teachW = 0;
     for (QDockWidget* d : right) teachW = std::max(teachW, sideWidth(d));
-    const int roomBeside = width() - paramsW - teachW - separators;   // for the views, with the right docks beside them
+    int roomBeside = width() - paramsW - teachW - separators;   // for the views, with the right docks beside them
     const bool anyBeside = std::any_of(right.begin(), right.end(), [&](QDockWidget* d) { return !tabbedWithParams(d); });
+    // What the views really have, once the docks stand beside them (a panel wider than it says).
+    if (anyBeside && isVisible() && centralWidget() && centralWidget()->width() > 0)
+        roomBeside = std::min(roomBeside, centralWidget()->width());
     if (anyBeside) {
         if (roomBeside >= need) {
             if (!std::any_of(right.begin(), right.end(), tabbedWithParams)) docksTabbedForRoom_ = false;
@@ -693,9 +696,11 @@ void MainWindow::fitDocks() {
             if (!tabbedWithParams(d)) tabifyDockWidget(params, d);
         front->raise();
         docksTabbedForRoom_ = true;
+        tabbedAtWidth_ = width();
         // As wide as the parameters need (up to 40 %), not as the teaching tabs would like.
         resizeDocks({params}, {std::min(std::max(panelWidthNeeded(), 300), std::max(380, width() * 2 / 5))}, Qt::Horizontal);
-    } else if (docksTabbedForRoom_ && roomBeside >= need + 40) {   // (40: no flicker about the edge)
+    } else if (docksTabbedForRoom_ && roomBeside >= need + 40 && width() > tabbedAtWidth_ + 40) {
+        // (40: no flicker about the edge; and only once the window is wider than when they were tabbed)
         addDockWidget(Qt::RightDockWidgetArea, teach);
         teach->show();
         if (deck && right.contains(deck)) {

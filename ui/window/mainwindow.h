@@ -161,6 +161,7 @@ private:
     bool docksTabbedForRoom_ = false;   // fitDocks() made the teaching dock a tab of the parameters'
     bool fitDocksQueued_ = false;
     bool shownOnce_ = false;
+    int tabbedAtWidth_ = 0;   // the window's width when fitDocks() last tabbed the right docks
     QElapsedTimer lastSceneChange_;
     // Scene edits < 250 ms apart (a drag, an animation): on a high-DPI screen the views are
     // computed and drawn at logical rather than device resolution (updateOutput).

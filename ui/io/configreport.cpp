@@ -1,4 +1,5 @@
 #include "ui/io/configreport.h"
+#include "ui/io/layerconfig.h"
 
 #include "core/layers.h"
 #include "ui/io/gguf.h"
@@ -16,15 +17,6 @@ namespace {
 
 bool present(const QJsonObject& o, const QString& key) { return o.contains(key) && !o.value(key).isNull(); }
 
-bool truthy(const QJsonValue& v) {
-    if (v.isNull() || v.isUndefined()) return false;
-    if (v.isBool()) return v.toBool();
-    if (v.isDouble()) return v.toDouble() != 0.0;
-    if (v.isString()) return !v.toString().isEmpty();
-    if (v.isArray()) return !v.toArray().isEmpty();
-    if (v.isObject()) return !v.toObject().isEmpty();
-    return true;
-}
 
 QString num(double x) { return QString::fromStdString(formatNumber(x)); }
 
@@ -150,7 +142,7 @@ void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileCo
     // A config without layers: the family's layout on its one set of RoPE parameters.
     if (rope && m.empty() && f.layout == RopeLayout::Interleaved &&
         (f.modelType != "deepseek_v3" || !present(read, QStringLiteral("rope_interleave")) ||
-         truthy(read.value(QLatin1String("rope_interleave")))))
+         jsonTruthy(read.value(QLatin1String("rope_interleave")))))
         out.params.rope.layout = RopeLayout::Interleaved;
 
     // Gemma 2's soft-cap (class default 50; null switches it off).
@@ -240,7 +232,7 @@ void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileCo
                 else if (!rope) notModelled(QStringLiteral("a sliding window (the %1 scene draws full attention)").arg(QString::fromUtf8(familySchemeText(f.scheme).data())));
                 else ignore(QStringLiteral("no layer of this family slides"));
             } else if (k == QLatin1String("use_sliding_window")) {
-                use(truthy(v) && count(LayerType::Sliding) > 0 ? QStringLiteral("true: layers from max_window_layers on slide")
+                use(jsonTruthy(v) && count(LayerType::Sliding) > 0 ? QStringLiteral("true: layers from max_window_layers on slide")
                                                                : QStringLiteral("false: no layer slides"));
             } else if (k == QLatin1String("max_window_layers")) {
                 if (count(LayerType::Sliding) > 0) use(QStringLiteral("the first sliding layer: %1").arg(num(v.toDouble())));
@@ -293,7 +285,7 @@ void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileCo
                 else ignore(QStringLiteral("not read by this family"));
             } else if (k == QLatin1String("use_qk_norm") || k == QLatin1String("qk_layernorm")) {
                 if (m.qk_norm != QkNorm::None) use(QStringLiteral("q/k norm %1 RoPE").arg(m.qk_norm == QkNorm::After ? QStringLiteral("after") : QStringLiteral("before")));
-                else if (f.qkNorm == FamilyQkNorm::LayerNormIfKey && truthy(v))
+                else if (f.qkNorm == FamilyQkNorm::LayerNormIfKey && jsonTruthy(v))
                     notModelled(QStringLiteral("LayerNorm of q and k (mean removed) before RoPE (%1); the scene does not normalise").arg(rep.source));
                 else if (f.qkNorm == FamilyQkNorm::LayerNormIfKey || f.queryScale == FamilyQueryScale::Llama4Temperature)
                     use(QStringLiteral("false: no q/k norm"));

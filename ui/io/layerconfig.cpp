@@ -11,6 +11,16 @@
 
 namespace poslab::ui {
 
+bool jsonTruthy(const QJsonValue& v) {
+    if (v.isNull() || v.isUndefined()) return false;
+    if (v.isBool()) return v.toBool();
+    if (v.isDouble()) return v.toDouble() != 0.0;
+    if (v.isString()) return !v.toString().isEmpty();
+    if (v.isArray()) return !v.toArray().isEmpty();
+    if (v.isObject()) return !v.toObject().isEmpty();
+    return true;
+}
+
 namespace {
 
 struct LayerError {
@@ -22,15 +32,6 @@ bool present(const QJsonObject& o, const char* key) {
 }
 QJsonValue val(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)); }
 
-bool truthy(const QJsonValue& v) {
-    if (v.isNull() || v.isUndefined()) return false;
-    if (v.isBool()) return v.toBool();
-    if (v.isDouble()) return v.toDouble() != 0.0;
-    if (v.isString()) return !v.toString().isEmpty();
-    if (v.isArray()) return !v.toArray().isEmpty();
-    if (v.isObject()) return !v.toObject().isEmpty();
-    return true;
-}
 
 std::string describe(const QJsonValue& v) {
     switch (v.type()) {
@@ -155,7 +156,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
         const bool noRopeFamily = family == QLatin1String("llama4") || family == QLatin1String("smollm3");
         if (noRopeFamily) {
             const QJsonValue list = val(o, "no_rope_layers");
-            if (truthy(list)) {
+            if (jsonTruthy(list)) {
                 if (!list.isArray()) bad(QStringLiteral("no_rope_layers"), "a list of 0/1 flags (1 = the layer uses RoPE)", describe(list));
                 const QJsonArray a = list.toArray();
                 // Upstream indexes it by layer: at least one entry per layer.
@@ -227,7 +228,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
             std::fill(types.begin(), types.end(), LayerType::Sliding);
         } else if (fam && fam->windows == FamilyWindows::Qwen2) {
             // configuration_qwen2.py: sliding_window only with use_sliding_window, on layers >= max_window_layers.
-            if (truthy(val(o, "use_sliding_window")) && present(o, "sliding_window")) {
+            if (jsonTruthy(val(o, "use_sliding_window")) && present(o, "sliding_window")) {
                 const std::int64_t from = integerOr(o, "max_window_layers", 0, 1e9, 28);
                 for (std::size_t i = 0; i < un; ++i)
                     types[i] = static_cast<std::int64_t>(i) >= from ? LayerType::Sliding : LayerType::Full;
@@ -281,10 +282,10 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
         m.bidirectional = family == QLatin1String("modernbert");
         if (family == QLatin1String("llama4")) {
             // Python truthiness: the hub's Scout config has had `4` here.
-            if (!o.contains(QLatin1String("attn_temperature_tuning")) || truthy(val(o, "attn_temperature_tuning")))
+            if (!o.contains(QLatin1String("attn_temperature_tuning")) || jsonTruthy(val(o, "attn_temperature_tuning")))
                 m.temperature_tuning = {static_cast<double>(integerOr(o, "floor_scale", 1, 1e12, 8192)),
                                         number(o, "attn_scale", 0, 1e6, 0.1)};
-            if (!o.contains(QLatin1String("use_qk_norm")) || truthy(val(o, "use_qk_norm"))) {
+            if (!o.contains(QLatin1String("use_qk_norm")) || jsonTruthy(val(o, "use_qk_norm"))) {
                 m.qk_norm = QkNorm::After;
                 m.qk_norm_rope_only = true;
                 m.norm_eps = number(o, "rms_norm_eps", 0, 1, 1e-5);
@@ -384,7 +385,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
         // The family table's layout (families.h); DeepSeek-V3 rotates interleaved pairs only with
         // rope_interleave (default true).
         const bool interleaved = fam && fam->layout == RopeLayout::Interleaved &&
-                                 (family != QLatin1String("deepseek_v3") || !present(o, "rope_interleave") || truthy(val(o, "rope_interleave")));
+                                 (family != QLatin1String("deepseek_v3") || !present(o, "rope_interleave") || jsonTruthy(val(o, "rope_interleave")));
         for (RopeParams* r : {&m.rope_full, &m.rope_sliding, &m.rope_chunked}) {
             r->head_dim = out.params.dim;
             r->precision = out.params.precision;

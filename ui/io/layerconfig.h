@@ -41,11 +41,16 @@
 // Sinks are learned weights, not config values: none is read.
 #include "ui/io/modelconfig.h"
 
+#include <QJsonValue>
 #include <QJsonObject>
 
 #include <functional>
 
 namespace poslab::ui {
+
+// A config value as Python's bool() reads it (None, False, 0, "", [] and {} are false): how the
+// modeling code tests a switch such as use_sliding_window.
+bool jsonTruthy(const QJsonValue& v);
 
 // A v5 rope_parameters object given per layer type: every key is a layer type (full_attention,
 // sliding_attention, chunked_attention; standardize_rope_params: the keys are a subset of

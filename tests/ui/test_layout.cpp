@@ -85,22 +85,6 @@ QByteArray firstProblems(const QStringList& problems) { return problems.mid(0, 6
 }  // namespace
 
 
-// Rows that fail today for a known reason (the closing note of the session that marked them says
-// why; each is a bug to fix, and an unexpected pass fails the test so the mark is removed with it).
-// RoFormer's bound is now drawn in the score's own units (issue #27, a bound drawn where it is a
-// bound): on the shortest decay plots (1280×720 projector, text ×1.5, 2–4 configurations) the
-// value axis's three labels −200, 0, 200 stand closer than the layout rule allows.
-bool knownLayoutBug() {
-    static const QStringList rows = {
-        "all_1280x720_projector_text1.5_2configs_from_rope", "review_all_1280x720_projector_text1.5_4configs_from_rope",
-        "all_1280x720_projector_text1.5_2configs_context2048", "all_1280x720_projector_text1.5_2configs_context32768",
-        "all_1280x720_projector_text1.5_4configs_context2048", "all_1280x720_projector_text1.5_4configs_context32768",
-        // The layer overview's τ axis title at 1920×1080 projector ×1.5 takes a shorter form now
-        // that titles are shortened by whole words (its check reads any short form as abbreviated).
-        "llama-4-scout_1920x1080_projector_text1.5"};
-    return rows.contains(QString::fromLatin1(QTest::currentDataTag()));
-}
-
 class TestLayout : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -433,7 +417,6 @@ private Q_SLOTS:
         if (const QString e = saveScreenshot(QStringLiteral("figure"), scene, r); !e.isEmpty()) QFAIL(qPrintable(e));
         // The first six problems (POSLAB_ALL_PROBLEMS=1: every one).
         const qsizetype shown = qEnvironmentVariableIsSet("POSLAB_ALL_PROBLEMS") ? problems.size() : 6;
-        if (knownLayoutBug()) QEXPECT_FAIL("", "decay value labels on the shortest plots since the bound is in score units", Continue);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, shown).join(QLatin1Char('\n'))));
         // Every view drew its plot(s) and reported them.
         for (const auto& placed : placeViews(QRectF(0, 0, r.pixels.width(), r.pixels.height()),
@@ -502,7 +485,6 @@ private Q_SLOTS:
                     problems << QStringLiteral("\"%1\" %2 px from \"%3\"").arg(label->text).arg(gap, 0, 'f', 1).arg(i.text);
             }
         if (const QString e = saveScreenshot(QStringLiteral("context"), scene, r); !e.isEmpty()) QFAIL(qPrintable(e));
-        if (knownLayoutBug()) QEXPECT_FAIL("", "decay value labels on the shortest plots since the bound is in score units", Continue);
         QVERIFY2(problems.isEmpty(), firstProblems(problems).constData());
     }
 
@@ -639,7 +621,6 @@ private Q_SLOTS:
             drawLayers(p, rect, pic, t);
             shot.save(QStringLiteral("%1/layers_%2.png").arg(dir, QString::fromUtf8(QTest::currentDataTag())));
         }
-        if (knownLayoutBug()) QEXPECT_FAIL("", "the τ axis title's shorter form is read as abbreviated", Continue);
         QVERIFY2(problems.isEmpty(), firstProblems(problems).constData());
     }
 

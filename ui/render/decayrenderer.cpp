@@ -288,22 +288,35 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         // The axis ends where the data ends, a label's height beyond it (in value units), so that
         // its lowest label sits above the distance axis's first label, never on it.
         const double pad = plotH > labelH * 4 ? (hi - lo) * labelH * 0.8 / (plotH - labelH * 1.6) : (hi - lo) * 0.08;
-        double from = lo - pad, to = hi + pad;
+        // The axis's ends for a tick step: the data a pad beyond; with fewer than two ticks
+        // inside, out to the ticks around the data, half a step beyond them; a tick in the room
+        // beyond the data keeps that room beyond it (its label clear of the distance axis's labels).
+        double from = 0, to = 0, reach = 0.5;
+        const auto ends = [&](double step) {
+            from = lo - pad;
+            to = hi + pad;
+            if (std::floor(to / step) - std::ceil(from / step) < 1) {
+                from = std::floor(lo / step) * step - step * reach;
+                to = std::ceil(hi / step) * step + step * reach;
+            }
+            if (const double first = std::ceil(from / step) * step; first < lo) from = std::min(from, first - pad);
+            if (const double last = std::floor(to / step) * step; last > hi) to = std::max(to, last + pad);
+        };
+        // Up to 6 ticks; fewer until neighbouring labels are 1.3 label heights apart on the axis as
+        // it finally ends.
         double step = niceStep(lo, hi, 6);
-        for (int n = 5; n >= 2 && plotH > 0; --n) {
-            if (plotH * step / (to - from) >= labelH * 1.3) break;
+        ends(step);
+        const auto apart = [&] { return plotH <= 0 || plotH * step / (to - from) >= labelH * 1.3; };
+        for (int n = 5; n >= 2 && !apart(); --n) {
             step = std::max(step, niceStep(lo, hi, n));
+            ends(step);
         }
-        // Fewer than two ticks inside: the axis reaches out to the ticks around the data, half a
-        // step beyond them.
-        if (std::floor(to / step) - std::ceil(from / step) < 1) {
-            from = std::floor(lo / step) * step - step / 2;
-            to = std::ceil(hi / step) * step + step / 2;
+        // Still too close: the ticks around the data (three on a short plot) with a quarter of a
+        // step beyond them instead of half: 2.5 steps in the plot's height, not 3.
+        if (!apart()) {
+            reach = 0.25;
+            ends(step);
         }
-        // A tick in the room beyond the data keeps that room beyond it (its label clear of the
-        // distance axis's labels).
-        if (const double first = std::ceil(from / step) * step; first < lo) from = std::min(from, first - pad);
-        if (const double last = std::floor(to / step) * step; last > hi) to = std::max(to, last + pad);
         setTicks(a, from, to, step);
     };
     // Distance ticks: integers (multiples of a 1, 2, 5 × 10^k step >= 1) inside the window.

@@ -379,8 +379,18 @@ void drawTemperature(QPainter& p, const Geometry& g, const LayersPicture& pic, c
     }
     // What the axis is: inside the plot at its top left, where τ is still 1.
     {
+        // As wide as the room left of where the curve climbs to the text's height (τ grows with i).
+        const double textBottom = pr.top() + 2 + sh + 2;
+        std::int64_t lo = 0, hi = std::max<std::int64_t>(last, 1);   // the first position whose τ reaches the text
+        if (tp.y(tau(hi)) >= textBottom) lo = hi;
+        while (lo < hi) {
+            const std::int64_t mid = lo + (hi - lo) / 2;
+            if (tp.y(tau(mid)) < textBottom) hi = mid;
+            else lo = mid + 1;
+        }
+        const double room = std::min(tp.x(static_cast<double>(std::max<std::int64_t>(lo, 1))), xc) - pr.left() - 8;
         const FittedText what = fitText(QStringList{QObject::tr("τ(i) against the query position i (log scale)"), QObject::tr("τ(i), position i (log)")},
-                                        small, std::min(pr.width() * 0.45, xc - pr.left() - 8));
+                                        small, room);
         if (!what.text.isEmpty() && sh + 4 <= pr.height())
             plot::text(p, QPointF(pr.left() + 4, pr.top() + 2 + sh / 2), what, plot::Align::Left, t.muted);
     }

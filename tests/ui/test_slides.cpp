@@ -62,6 +62,8 @@ class TestSlides : public QObject {
 private Q_SLOTS:
     void everyTextOfEverySlideIsLegible_data();
     void everyTextOfEverySlideIsLegible();
+    void noTextOfASlideRunsIntoAnother_data();
+    void noTextOfASlideRunsIntoAnother();
     void heatmapCellsOnSlidesAreSquare_data();
     void heatmapCellsOnSlidesAreSquare();
     void ctrlPlusWhilePresentingChangesTheSlidesText();
@@ -100,6 +102,33 @@ void TestSlides::everyTextOfEverySlideIsLegible() {
     for (const auto& i : r.items)
         if (i.kind == LayoutItemKind::Text)
             QVERIFY2(r.bounds.adjusted(-1, -1, 1, 1).contains(i.rect), qPrintable(QStringLiteral("outside the slide: ") + i.text));
+}
+
+// No text of a slide drawn over another: a label wider than its column (a formula kept whole)
+// ran under its value ("max |out(shuffled) − shuffled(ou" 4.441 × 10⁻¹⁶ at 1280×720).
+void TestSlides::noTextOfASlideRunsIntoAnother_data() { everyTextOfEverySlideIsLegible_data(); }
+
+void TestSlides::noTextOfASlideRunsIntoAnother() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    static const Session deck = demoDeck();
+    const LayoutReport r = slideReport(deck, slide, size);
+    QStringList overlaps;
+    for (std::size_t a = 0; a < r.items.size(); ++a)
+        for (std::size_t b = a + 1; b < r.items.size(); ++b) {
+            const LayoutItem& A = r.items[a];
+            const LayoutItem& B = r.items[b];
+            if (A.kind != LayoutItemKind::Text || B.kind != LayoutItemKind::Text) continue;
+            // A third of the smaller text covered (a formula's scripts and a plot's corner labels
+            // touch at their line boxes' edges; a text drawn under another is covered).
+            const QRectF both = A.rect.intersected(B.rect);
+            const double smaller = std::min(A.rect.width() * A.rect.height(), B.rect.width() * B.rect.height());
+            if (!both.isEmpty() && both.width() * both.height() > smaller / 3)
+                overlaps << QStringLiteral("\"%1\" [%2, %3, %4 × %5] over \"%6\" [%7, %8, %9 × %10]")
+                                .arg(A.text).arg(A.rect.x()).arg(A.rect.y()).arg(A.rect.width()).arg(A.rect.height())
+                                .arg(B.text).arg(B.rect.x()).arg(B.rect.y()).arg(B.rect.width()).arg(B.rect.height());
+        }
+    QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.mid(0, 4).join(QLatin1Char('\n'))));
 }
 
 void TestSlides::heatmapCellsOnSlidesAreSquare_data() { everyTextOfEverySlideIsLegible_data(); }

@@ -70,9 +70,12 @@ qreal textHeight(QPainter& p, qreal w, const QString& s, const QFont& f) {
 }
 
 // A matrix as a heatmap in a square area, sharing `scale`; caption above. Returns the height used.
-qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorScale& scale, const QString& caption, const Theme& t) {
+// captionHeight: the room the caption takes at least (side by side matrices: the taller caption's,
+// so that the two squares start at one height).
+qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorScale& scale, const QString& caption, const Theme& t,
+                 qreal captionHeight = 0) {
     qreal y = area.top();
-    y += text(p, area.left(), y, area.width(), caption, t.smallFont(), t.foreground, Qt::AlignHCenter | Qt::AlignTop) + 4;
+    y += std::max(captionHeight, text(p, area.left(), y, area.width(), caption, t.smallFont(), t.foreground, Qt::AlignHCenter | Qt::AlignTop)) + 4;
     const qreal side = std::min(area.width(), std::max<qreal>(40, area.bottom() - y));
     const QRectF box(area.left() + (area.width() - side) / 2, y, side, side);
     if (m.rows() > 0 && m.cols() > 0) {
@@ -96,8 +99,9 @@ qreal matrixPair(QPainter& p, const QRectF& r, const Matrix& a, const QString& c
     const qreal w = b ? (r.width() - gap) / 2 : std::min(r.width(), r.width() * 0.6);
     const qreal side = std::min(w, 260.0 * t.fontScale * (t.fontPt / 10.0));
     const QRectF ra(r.left() + (b ? 0 : (r.width() - w) / 2), r.top(), w, side + 60);
-    qreal h = matrixPlot(p, ra, a, sc, ca, t);
-    if (b) h = std::max(h, matrixPlot(p, QRectF(r.left() + w + gap, r.top(), w, side + 60), *b, sc, cb, t));
+    const qreal captions = b ? std::max(textHeight(p, w, ca, t.smallFont()), textHeight(p, w, cb, t.smallFont())) : 0;
+    qreal h = matrixPlot(p, ra, a, sc, ca, t, captions);
+    if (b) h = std::max(h, matrixPlot(p, QRectF(r.left() + w + gap, r.top(), w, side + 60), *b, sc, cb, t, captions));
     return h;
 }
 
@@ -526,8 +530,21 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             if (!f.list.empty()) continue;   // lists are the evidence's charts below
             if (detail >= DemoDetail::FewFigures && shown == kSlideFigures) break;
             ++shown;
-            const qreal h1 = text(p, x, y, labelW, figureLabel(f), body, t.foreground);
-            text(p, x + labelW + 8, y, valueW, figureValue(f), bold, t.foreground, Qt::AlignRight | Qt::AlignTop);
+            // Label and value side by side; where either does not fit its column (a formula kept
+            // whole wider than the label's column, a long value), the label takes the whole width
+            // and the value goes under it, right-aligned: nothing drawn over or cut.
+            const QString label = figureLabel(f), value = figureValue(f);
+            const bool fits =
+                QFontMetricsF(body, p.device()).boundingRect(QRectF(0, 0, labelW, 100000), Qt::TextWordWrap, keepFormulasTogether(typeset(label))).width() <= labelW + 0.5 &&
+                QFontMetricsF(bold, p.device()).horizontalAdvance(typeset(value)) <= valueW + 0.5;
+            qreal h1 = 0;
+            if (fits) {
+                h1 = text(p, x, y, labelW, label, body, t.foreground);
+                h1 = std::max(h1, text(p, x + labelW + 8, y, valueW, value, bold, t.foreground, Qt::AlignRight | Qt::AlignTop));
+            } else {
+                h1 = text(p, x, y, w, label, body, t.foreground);
+                h1 += text(p, x, y + h1, w, value, bold, t.foreground, Qt::AlignRight | Qt::AlignTop);
+            }
             qreal h = h1;
             if (!f.note.empty() && detail == DemoDetail::Full) h += text(p, x + 12, y + h1, labelW - 12, qs(f.note), small, t.muted);
             y += h + gap * 0.6;

@@ -3,6 +3,7 @@
 
 #include "app/cli_method.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace poslab::cli {
@@ -32,6 +33,18 @@ void writeIds(Json& j, const IntMatrix& ids) {
 void refuseGiven(const Options& o, const std::vector<std::string>& names, const std::string& why) {
     for (const auto& n : names)
         if (o.has(n)) fail("--" + n + " cannot change the output", why, "--" + n + (o.raw(n).empty() ? "" : " " + o.raw(n)));
+}
+
+// Options that cannot change the ids of this layout: every rule numbers text 0…N−1, and only
+// videos read the temporal spacing.
+void refuseUnread(const Options& o, const MropePositions& m) {
+    const bool vision = std::any_of(m.kinds.begin(), m.kinds.end(), [](TokenKind k) { return k != TokenKind::Text; });
+    const bool video = std::any_of(m.kinds.begin(), m.kinds.end(), [](TokenKind k) { return k == TokenKind::Video; });
+    if (!vision)
+        refuseGiven(o, {"merge", "tokens-per-second", "second-per-grid"},
+                    "it is read only for a layout with an image or a video (text is numbered 0…N−1 under every rule)");
+    if (!video)
+        refuseGiven(o, {"tokens-per-second", "second-per-grid"}, "it is read only for a layout with a video (it spaces video frames)");
 }
 
 // The model's own layout when --mrope-layout is not given: Qwen3-VL always interleaves.
@@ -88,6 +101,7 @@ std::optional<MropeTokens> readMropeTokens(const Options& o, const MropeParams& 
     auto pos = mropePositions(p);
     if (!pos) failParam(pos.error(), rename);
     t.positions = std::move(pos.value());
+    refuseUnread(o, t.positions);
     auto axes = mropeAxes(half, p.mrope_section, p.mrope_layout);
     if (!axes) failParam(axes.error());
     t.axes = axes.value();
@@ -179,6 +193,7 @@ int positions(const std::vector<std::string>& args) {
         auto r = mropePositions(p);
         if (!r) failParam(r.error(), rename);
         const MropePositions& m = r.value();
+        refuseUnread(o, m);
         guardOutput(4 * m.ids.cols(), "tokens", o.raw("tokens").substr(0, 64));
         j.key("position_ids");
         writeIds(j, m.ids);

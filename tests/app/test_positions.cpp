@@ -390,6 +390,12 @@ private Q_SLOTS:
                                                         << "--tokens-per-second";
         QTest::newRow("positions spg 3 for 1 video")
             << pos + QStringList{"--tokens", "video:2x2x2", "--model", "qwen2.5-vl", "--second-per-grid", "1,2,3"} << "--second-per-grid";
+        QTest::newRow("positions merge text only") << pos + QStringList{"--tokens", "text:4", "--merge", "1"} << "--merge";
+        QTest::newRow("positions spg without video")
+            << pos + QStringList{"--tokens", "image:1x2x2", "--model", "qwen2.5-vl", "--second-per-grid", "2"} << "--second-per-grid";
+        QTest::newRow("positions tps without video")
+            << pos + QStringList{"--tokens", "text:2,image:1x2x2", "--model", "qwen2.5-vl", "--tokens-per-second", "4"}
+            << "--tokens-per-second";
         QTest::newRow("positions grid without vision") << pos + QStringList{"--tokens", "text:2", "--grid", "1x4x4"} << "--grid";
         QTest::newRow("positions vision without grid") << pos + QStringList{"--vision", "qwen"} << "--grid";
         QTest::newRow("positions vision grid 1x3x4") << pos + QStringList{"--vision", "qwen", "--grid", "1x3x4"} << "--grid";

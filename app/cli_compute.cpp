@@ -132,7 +132,8 @@ int rope(const std::vector<std::string>& args) {
     specs = concat(specs, mropeTokenSpecs());
     Options o(args, specs, "compute rope");
     if (o.help()) {
-        printHelpAndExit("poslab compute rope --head-dim N --positions LIST|RANGE (--vector LIST | --vectors FILE) [options]",
+        printHelpAndExit("poslab compute rope --head-dim N (--positions LIST|RANGE | --tokens LAYOUT --mrope-section A,B,C) "
+                         "(--vector LIST | --vectors FILE) [options]",
                          "Apply rotary position embedding. Prints {\"positions\", \"cos\", \"sin\", \"rotated\", "
                          "\"attention_factor\"};\ncos/sin rows are laid out for the layout and include the attention factor.",
                          specs);
@@ -618,6 +619,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
     if (tokens && setup.params.attention.nope)
         fail("--tokens cannot change the output", "it is read only on a RoPE layer (this one applies no positional encoding)",
              "--tokens " + o.raw("tokens"));
+    const ScoreParams shown = setup.params;   // what the layer keys describe (a RoPE layer)
     if (tokens) {
         const std::int64_t n = tokens->positions.ids.cols();
         if (o.has("length") && o.integer("length", 1, kI64Max) != n)
@@ -676,7 +678,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
         if (!r) failParam(r.error(), {{"head_dim", "dim"}, {"positions", "max-distance"}, {"distances", "max-distance"}});
         const DecayCurve& c = r.value();
         j.beginObject();
-        if (config) writeLayerKeys(j, p);
+        if (config) writeLayerKeys(j, shown);
         j.key("distance").integers(c.distance);
         j.key("value").vector(c.value);
         if (c.bound) j.key("bound").vector(*c.bound);
@@ -696,7 +698,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             if (!r) failParam(r.error(), setup.rename);
             const ScoreSummary& s = r.value();
             j.beginObject();
-            if (config) writeLayerKeys(j, p);
+            if (config) writeLayerKeys(j, shown);
             j.key("shape").beginArray().integer(s.rows).integer(s.cols).endArray();
             j.key("sum").number(s.sum);
             j.key("min").number(s.min);
@@ -710,7 +712,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             const Matrix& m = r.value();
             const bool causal = p.attention.causalWith(p.causal);
             j.beginObject();
-            if (config) writeLayerKeys(j, p);
+            if (config) writeLayerKeys(j, shown);
             j.key("scores").beginArray();
             for (Eigen::Index i = 0; i < m.rows(); ++i) {
                 const KeyRange kr = visibleKeys(p.attention, causal, i, n);

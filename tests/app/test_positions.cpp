@@ -367,6 +367,10 @@ private Q_SLOTS:
         QVERIFY2(rep.code == 0, qPrintable(rep.describe()));
         QVERIFY2(rep.json().value("used").toObject().contains("vision_config"), rep.out.constData());
         QVERIFY(!rep.json().value("ignored").toObject().contains("vision_config"));
+        // scores --tokens with the config: still a RoPE layer (each token rotated by its own ids).
+        const auto sc = runPoslab({"compute", "scores", "--config", path, "--tokens", positionsArgs, "--summary"});
+        QVERIFY2(sc.code == 0, qPrintable(sc.describe()));
+        QCOMPARE(sc.json().value("rope").toBool(false), true);
         // rope --tokens with the config: sections from the file, no --mrope-section needed.
         const auto r = runPoslab({"compute", "rope", "--config", path, "--tokens", positionsArgs, "--vector",
                                   QString("1,").repeated(2 * inv.size() - 1) + "1"});

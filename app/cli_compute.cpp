@@ -5,6 +5,7 @@
 #include "app/cli_common.h"
 #include "app/cli_demo.h"
 #include "app/cli_method.h"
+#include "app/cli_positions.h"
 #include "core/contributions.h"
 #include "core/decay.h"
 #include "core/presets.h"
@@ -20,7 +21,7 @@ namespace poslab::cli {
 const std::string& computeWhatNames() {
     static const std::string names =
         "frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, "
-        "contributions, layers, config, demo";
+        "contributions, layers, config, positions, demo";
     return names;
 }
 
@@ -62,18 +63,30 @@ int frequencies(const std::vector<std::string>& args) {
     specs.push_back(precisionSpec());
     specs.push_back(configSpec());
     specs = concat(specs, layerSpecs());
+    specs = concat(specs, mropeFrequencySpecs());
     Options o(args, specs, "compute frequencies");
     if (o.help()) {
         printHelpAndExit("poslab compute frequencies (--head-dim N | --config FILE) [options]",
                          "RoPE inverse frequencies, wavelengths and attention factor for every scaling type\n"
                          "(Hugging Face transformers main). Prints {\"rotary_dim\", \"inv_freq\", \"wavelength\", "
-                         "\"attention_factor\"}.",
+                         "\"attention_factor\"}; with --mrope-section (or a Qwen-VL --config) also \"axis\": 0 t, 1 h, 2 w "
+                         "per frequency.",
                          specs);
         return 0;
+    }
+    if (visionRequested(o)) {
+        std::string given;
+        for (const auto& s : specs)
+            if (s.name != "head-dim" && s.name != "base" && s.name != "precision" && s.name != "vision" && o.has(s.name))
+                given += (given.empty() ? "--" : ", --") + s.name;
+        if (!given.empty())
+            fail(given + " cannot change the output with --vision", "--vision reads --head-dim, --base and --precision only", given);
+        return visionFrequencies(o);
     }
     std::optional<ScoreParams> layer;
     const RopeParams r = ropeFromOptions(args, o, &layer);
     const RopeFrequencies f = ropeFrequencies(r);
+    const auto axes = frequencyAxes(o, mropeOfConfig(peekConfig(args)), static_cast<int>(f.inv_freq.size()));
     Json j;
     j.beginObject();
     if (layer) writeLayerKeys(j, *layer);
@@ -81,6 +94,7 @@ int frequencies(const std::vector<std::string>& args) {
     j.key("inv_freq").vector(f.inv_freq);
     j.key("wavelength").vector(f.wavelength());
     j.key("attention_factor").number(f.attention_factor);
+    if (axes) j.key("axis").integers(std::vector<std::int64_t>(axes->begin(), axes->end()));
     j.endObject();
     printJson(j);
     return 0;
@@ -107,7 +121,7 @@ void checkFiniteResult(const Matrix& m, const std::string& what) {
 int rope(const std::vector<std::string>& args) {
     auto specs = concat(ropeFrequencySpecs(true), ropeApplySpecs());
     specs.insert(specs.end(), {
-        {"positions", "LIST|RANGE", "one position per output row", "required", "integers from 0 to 2^40"},
+        {"positions", "LIST|RANGE", "one position per output row", "required (or --tokens)", "integers from 0 to 2^40"},
         {"vector", "LIST", "one head_dim vector rotated at every position", "", "head-dim finite numbers"},
         {"vectors", "FILE", "JSON array of rows, one per position ('-' = stdin); exactly one of --vector/--vectors", "",
          "|positions| rows of head-dim numbers"},
@@ -115,9 +129,11 @@ int rope(const std::vector<std::string>& args) {
         configSpec(),
     });
     specs = concat(specs, layerSpecs());
+    specs = concat(specs, mropeTokenSpecs());
     Options o(args, specs, "compute rope");
     if (o.help()) {
-        printHelpAndExit("poslab compute rope --head-dim N --positions LIST|RANGE (--vector LIST | --vectors FILE) [options]",
+        printHelpAndExit("poslab compute rope --head-dim N (--positions LIST|RANGE | --tokens LAYOUT --mrope-section A,B,C) "
+                         "(--vector LIST | --vectors FILE) [options]",
                          "Apply rotary position embedding. Prints {\"positions\", \"cos\", \"sin\", \"rotated\", "
                          "\"attention_factor\"};\ncos/sin rows are laid out for the layout and include the attention factor.",
                          specs);
@@ -125,9 +141,14 @@ int rope(const std::vector<std::string>& args) {
     }
     std::optional<ScoreParams> layer;
     const RopeParams r = ropeFromOptions(args, o, &layer);
-    const Positions pos = o.positions("positions", 0, kMaxPosition);
-    guardOutput(static_cast<std::int64_t>(pos.size()) * r.head_dim * 3, "positions", o.raw("positions"));
-    checkAnglePositions(r, pos, o);
+    // --tokens: each token rotated by its own (t, h, w) ids through the M-RoPE sections.
+    const auto tokens = readMropeTokens(o, mropeOfConfig(peekConfig(args)), r.rotaryDim() / 2);
+    if (tokens && o.has("positions"))
+        fail("give one of --positions and --tokens", "positions, or a token layout (its tokens carry their own ids)", "both");
+    if (!tokens) o.require("positions");
+    const Positions pos = tokens ? arangePositions(0, tokens->positions.ids.cols()) : o.positions("positions", 0, kMaxPosition);
+    guardOutput(static_cast<std::int64_t>(pos.size()) * r.head_dim * 3, tokens ? "tokens" : "positions", o.raw(tokens ? "tokens" : "positions"));
+    checkAnglePositions(r, tokens ? Positions{tokens->positions.ids.maxCoeff()} : pos, o);
     if (o.has("vector") == o.has("vectors"))
         fail("give exactly one of --vector and --vectors", "one head_dim vector or a FILE of rows",
              o.has("vector") ? "both" : "neither");
@@ -148,15 +169,16 @@ int rope(const std::vector<std::string>& args) {
                  formatInt(x.rows()) + " rows of " + formatInt(x.cols()) + " numbers");
     }
     // The runtime rule for dynamic/longrope: seq_len = max(positions) + 1 unless given.
-    const std::int64_t maxPos = *std::max_element(pos.begin(), pos.end());
+    const std::int64_t maxPos = tokens ? tokens->positions.ids.maxCoeff() : *std::max_element(pos.begin(), pos.end());
     const RopeFrequencies f = ropeFrequencies(r, r.seq_len ? r.seq_len : std::optional<std::int64_t>(maxPos + 1));
-    const RopeTables t = ropeTables(r, f, pos);
+    const RopeTables t = tokens ? mropeTables(r, f, tokens->positions.ids, tokens->axes) : ropeTables(r, f, pos);
     const Matrix rotated = ropeApply(r, t, x);
     checkFiniteResult(rotated, o.has("vector") ? "--vector" : "--vectors");
     Json j;
     j.beginObject();
     if (layer) writeLayerKeys(j, *layer);
-    j.key("positions").integers(pos);
+    if (tokens) j.key("position_ids").intMatrix(tokens->positions.ids);
+    else j.key("positions").integers(pos);
     j.key("cos").matrix(t.cos);
     j.key("sin").matrix(t.sin);
     j.key("rotated").matrix(rotated);
@@ -580,7 +602,8 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
              "--method " + std::string(methodKey(config->params.method)) + " or no --method", *peek);
     if (contributions && chosen != Method::Rope)
         fail("invalid --method for compute contributions", "rope (per-pair contributions need rotary pairs)", *peek);
-    const auto specs = contributions ? contributionsSpecs() : concat(commonScoreSpecs(decay), methodSpecs(chosen, decay));
+    auto specs = contributions ? contributionsSpecs() : concat(commonScoreSpecs(decay), methodSpecs(chosen, decay));
+    if (chosen == Method::Rope && !contributions) specs = concat(specs, mropeTokenSpecs());   // --tokens: M-RoPE
     Options o(args, specs, "compute " + what + " --method " + *peek);
     if (o.help()) {
         printHelpAndExit("poslab compute " + what + " --method " + *peek + " [options]",
@@ -588,10 +611,30 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
         return 0;
     }
     ScoreSetup setup = readScoreParams(o, chosen, decay, base, readQk(o), config.has_value() && !preset, contributions);
+    // --tokens: the rows rotated by each token's own (t, h, w) ids, scored without a further
+    // positional term (the nope pipeline: masks, scale, norms and softmax as the scene says).
+    std::optional<MropeTokens> tokens;
+    if (chosen == Method::Rope && !contributions)
+        tokens = readMropeTokens(o, mropeOfConfig(config), setup.params.ropeParams().rotaryDim() / 2);
+    if (tokens && setup.params.attention.nope)
+        fail("--tokens cannot change the output", "it is read only on a RoPE layer (this one applies no positional encoding)",
+             "--tokens " + o.raw("tokens"));
+    const ScoreParams shown = setup.params;   // what the layer keys describe (a RoPE layer)
+    if (tokens) {
+        const std::int64_t n = tokens->positions.ids.cols();
+        if (o.has("length") && o.integer("length", 1, kI64Max) != n)
+            fail("--length does not match --tokens", "the layout's token count " + formatInt(n) + " or no --length", o.raw("length"));
+        if (setup.params.source && setup.params.source->length() < n)
+            fail("--tokens is longer than the query/key files", "at most " + formatInt(setup.params.source->length()) + " tokens",
+                 formatInt(n) + " tokens");
+        ScoreParams& sp = setup.params;
+        sp.source = mropeContentSource(sp, sp.ropeParams(), tokens->positions.ids, tokens->axes);
+        sp.method = Method::NoPE;
+    }
     const ScoreParams& p = setup.params;
     // Against distance the query sits at d and the key at 0 (j <= i): masking keys after the
     // query hides none; --causal matters only for T5's decoder buckets and a window's shape.
-    if (o.has("nope") && p.method == Method::NoPE)
+    if (o.has("nope") && p.method == Method::NoPE && !tokens)
         fail("--nope cannot change the output", "it is read only with a positional --method (this one is nope)", "--method nope --nope");
     // Sink logits join the softmax's normaliser: raw scores and the decay curve do not read them.
     if (o.has("sink") && (decay || !p.softmax))
@@ -635,7 +678,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
         if (!r) failParam(r.error(), {{"head_dim", "dim"}, {"positions", "max-distance"}, {"distances", "max-distance"}});
         const DecayCurve& c = r.value();
         j.beginObject();
-        if (config) writeLayerKeys(j, p);
+        if (config) writeLayerKeys(j, shown);
         j.key("distance").integers(c.distance);
         j.key("value").vector(c.value);
         if (c.bound) j.key("bound").vector(*c.bound);
@@ -655,7 +698,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             if (!r) failParam(r.error(), setup.rename);
             const ScoreSummary& s = r.value();
             j.beginObject();
-            if (config) writeLayerKeys(j, p);
+            if (config) writeLayerKeys(j, shown);
             j.key("shape").beginArray().integer(s.rows).integer(s.cols).endArray();
             j.key("sum").number(s.sum);
             j.key("min").number(s.min);
@@ -669,7 +712,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             const Matrix& m = r.value();
             const bool causal = p.attention.causalWith(p.causal);
             j.beginObject();
-            if (config) writeLayerKeys(j, p);
+            if (config) writeLayerKeys(j, shown);
             j.key("scores").beginArray();
             for (Eigen::Index i = 0; i < m.rows(); ++i) {
                 const KeyRange kr = visibleKeys(p.attention, causal, i, n);
@@ -845,6 +888,7 @@ std::string computeHelp() {
            "  contributions   RoPE's per-pair contributions to the score against distance\n"
            "  layers          a model's layers from --config: type, RoPE or NoPE, window or chunk, scale\n"
            "  config          how --config is read: every key used, ignored or not modelled, defaults taken\n"
+           "  positions       multimodal position ids (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) or a vision encoder's patch positions\n"
            "  demo KEY        a demonstration of the Teach menu: its claim, whether it holds, its numbers\n\n"
            "`poslab compute WHAT --help` lists every option with its default and valid range.\n"
            "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
@@ -969,6 +1013,7 @@ int runCompute(const std::vector<std::string>& args) {
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (what == "frequencies") return frequencies(rest);
     if (what == "rope") return rope(rest);
+    if (what == "positions") return positions(rest);
     if (what == "precision") return precision(rest);
     if (what == "xpos") return xpos(rest);
     if (what == "sinusoidal") return sinusoidal(rest);

@@ -198,6 +198,10 @@ const std::map<QString, QString>& auditValues() {
         {"dpi", "192"}, {"theme", "dark"}, {"font-scale", "1.5"}, {"pairs", "0,2"}, {"colormap", "viridis"},
         {"log-x", ""}, {"log-y", ""}, {"no-bound", ""}, {"no-difference", ""}, {"range", "1:3"}, {"key-range", "1:3"},
         {"aggregate", "max"},
+        // multimodal positions (issue 30)
+        {"tokens", "text:1,image:1x4x4,text:1 --mrope-section 1,1,2"}, {"model", "qwen2.5-vl"}, {"merge", "1"},
+        {"tokens-per-second", "4"}, {"second-per-grid", "0.5"}, {"mrope-section", "1,1,2"}, {"mrope-layout", "interleaved"},
+        {"vision", "qwen"}, {"grid", "1x4x6"}, {"patches-per-side", "16"},
     };
     return v;
 }
@@ -265,6 +269,7 @@ const QStringList& knownGaps() {
         "frequencies_llama3 --max-positions",
         "frequencies_config --max-positions",
         "rope --max-positions",
+        "rope_tokens --max-positions",
         "precision --max-positions",
         "scores_nope --precision",
         "decay_nope --precision",
@@ -406,7 +411,7 @@ std::vector<Scenario> scenarios() {
     // 16 pairs: enough that YaRN's ramp and Llama 3's bands move with their parameters.
     const QString d32 = QStringLiteral("--head-dim=32");
     s.push_back({"frequencies_yarn", {"compute", "frequencies", d32, "--scaling", "yarn", "--factor", "4", "--original-max-positions", "512"},
-                 {{"max-positions", "1024"}, {"original-max-positions", "64"}, {"head-dim", "64"}}});
+                 {{"max-positions", "1024"}, {"original-max-positions", "64"}, {"head-dim", "64"}, {"mrope-section", "4,6,6"}}});
     s.push_back({"frequencies_longrope",
                  {"compute", "frequencies", d8, "--scaling", "longrope", "--short-factor", "1,1,1,1", "--long-factor", "2,2,2,2",
                   "--original-max-positions", "512", "--seq-len", "1024"},
@@ -421,12 +426,24 @@ std::vector<Scenario> scenarios() {
                  {"long-factor"}});
     s.push_back({"frequencies_llama3",
                  {"compute", "frequencies", d32, "--scaling", "llama3", "--factor", "8", "--original-max-positions", "512"},
-                 {{"original-max-positions", "64"}, {"head-dim", "64"}}});
+                 {{"original-max-positions", "64"}, {"head-dim", "64"}, {"mrope-section", "4,6,6"}}});
     s.push_back({"frequencies_config", {"compute", "frequencies", "--config", llamaConfig()},
                  {{"config", yarnConfig()}, {"layer-type", "sliding --config " + modelConfig()}}});
     s.push_back({"rope", {"compute", "rope", d8, "--positions", "0:4", "--vector", "1,2,3,4,5,6,7,8"},
                  {{"vectors", "%VECTORS%"}, {"head-dim", "16 --vector 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"},
                   {"code-path", "meta-complex64 --layout interleaved"}}});
+    // --tokens: each token rotated by its own (t, h, w) ids (an image of 2×2 merged patches: 4 rows).
+    s.push_back({"rope_tokens", {"compute", "rope", d8, "--tokens", "image:1x4x4", "--mrope-section", "1,1,2", "--vector", "1,2,3,4,5,6,7,8"},
+                 {{"tokens", "text:1,image:1x4x4,text:1"}, {"model", "qwen3-vl"}, {"mrope-section", "2,1,1"},
+                  {"head-dim", "16 --vector 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16 --mrope-section 2,3,3"},
+                  {"partial-rotary-factor", "0.5 --mrope-section 1,0,1"}, {"rotary-dim", "4 --mrope-section 1,0,1"},
+                  {"code-path", "meta-complex64 --layout interleaved"}}});
+    s.push_back({"frequencies_vision", {"compute", "frequencies", d8, "--vision", "qwen"}, {{"vision", "pixtral"}}});
+    s.push_back({"positions", {"compute", "positions", "--tokens", "text:1,video:2x2x2,text:1"}, {{"tokens", "text:3"}}});
+    s.push_back({"positions_qwen25", {"compute", "positions", "--tokens", "text:1,video:3x2x2,text:1", "--model", "qwen2.5-vl"},
+                 {{"tokens", "text:3"}, {"model", "qwen2-vl"}}});
+    s.push_back({"positions_vision", {"compute", "positions", "--vision", "qwen", "--grid", "1x4x4"}, {{"vision", "pixtral"}, {"tokens", "text:3"}}});
+    s.push_back({"positions_pixtral", {"compute", "positions", "--vision", "pixtral", "--grid", "1x4x4"}, {{"vision", "qwen"}, {"tokens", "text:3"}}});
     s.push_back({"precision", {"compute", "precision", d8, "--positions", "250:262", "--precision", "bfloat16"},
                  {{"precision", "float16"}}});
     s.push_back({"xpos", {"compute", "xpos", d8, "--vectors", vectorsFile()},
@@ -447,6 +464,7 @@ std::vector<Scenario> scenarios() {
         const bool bias = m == "t5" || m == "alibi";
         const QStringList decay = {"compute", "decay", "--method", m, "--max-distance", bias ? "100" : "6", "--dim", "8", "--content", "formula"};
         o["max-distance"] = "40";
+        if (m == "rope") o["tokens"] = "text:3,image:1x4x4,text:1 --mrope-section 1,1,2";   // 8 tokens: distances 0 … 6 exist
         s.push_back({"decay_" + m, decay, o});
     }
     s.push_back({"contributions", {"compute", "contributions", "--max-distance", "6", "--dim", "8", "--content", "formula"},

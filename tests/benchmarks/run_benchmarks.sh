@@ -61,3 +61,24 @@ else
   echo "run_benchmarks: $live is missing; build the release preset (packaging/setup.sh bench)" >&2
   exit 1
 fi
+positions="$(dirname "$poslab")/../tests/benchmarks/bench_positions"
+if [ -x "$positions" ]; then
+  echo
+  echo "Multimodal positions (1000 text tokens, image:1x74x74, video:30x40x40; target 50 ms):"
+  echo "  in process (layout, ids, JSON; median of 9): $("$positions")"
+  # End to end: the whole command as a user runs it (process start, parse, compute, print).
+  "$python" - "$poslab" <<'PY'
+import subprocess, sys, time
+cmd = [sys.argv[1], "compute", "positions", "--tokens", "text:1000,image:1x74x74,video:30x40x40"]
+ms = []
+for _ in range(9):
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    ms.append((time.perf_counter() - t) * 1000)
+ms.sort()
+print(f"  poslab compute positions, end to end: median {ms[4]:.1f} ms, min {ms[0]:.1f} ms (of 9)")
+PY
+else
+  echo "run_benchmarks: $positions is missing; build the release preset (packaging/setup.sh bench)" >&2
+  exit 1
+fi

@@ -48,6 +48,15 @@ const Family kFamilies[] = {
     // (configuration_qwen3_moe.py:99-115: window only with use_sliding_window).
     {"qwen3_moe", "models/qwen3_moe/modeling_qwen3_moe.py", "Qwen3Moe", S::Rope, true, kHalf, R::All, C::HeadDim, {}, W::Qwen2,
      Q::None, N::RmsPerHeadBefore},
+    // qwen2_vl/modeling_qwen2_vl.py:173-215 rotate_half + apply_multimodal_rotary_pos_emb (M-RoPE
+    // sections, ui/io/mropeconfig.h); :491 is_causal; :494 scaling; :506 window as Qwen2.
+    {"qwen2_vl", "models/qwen2_vl/modeling_qwen2_vl.py", "Qwen2VL", S::Rope, true, kHalf, R::All, C::HeadDim, {}, W::Qwen2},
+    // qwen2_5_vl/modeling_qwen2_5_vl.py:153, :557 apply_multimodal_rotary_pos_emb; :624; :627; :639.
+    {"qwen2_5_vl", "models/qwen2_5_vl/modeling_qwen2_5_vl.py", "Qwen2_5_VL", S::Rope, true, kHalf, R::All, C::HeadDim, {}, W::Qwen2},
+    // qwen3_vl/modeling_qwen3_vl.py:365 apply_interleaved_mrope, :412 rotate_half application; :448
+    // scaling; :450 is_causal; :464 q_norm per head before RoPE.
+    {"qwen3_vl", "models/qwen3_vl/modeling_qwen3_vl.py", "Qwen3VL", S::Rope, true, kHalf, R::All, C::HeadDim, {}, W::None,
+     Q::None, N::RmsPerHeadBefore},
     // gemma/modeling_gemma.py:157-190 rotate_half; :237 scaling; :239 is_causal.
     {"gemma", "models/gemma/modeling_gemma.py", "Gemma"},
     // gemma2/modeling_gemma2.py:139-170 rotate_half; :229 scaling = query_pre_attn_scalar**-0.5;

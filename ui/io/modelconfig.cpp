@@ -1,4 +1,5 @@
 #include "ui/io/modelconfig.h"
+#include "ui/io/mropeconfig.h"
 
 #include "core/param.h"
 #include "ui/io/configreport.h"
@@ -261,7 +262,9 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
     static const std::map<QString, RopeScaling> kTypes = {
         {QStringLiteral("default"), RopeScaling::None}, {QStringLiteral("linear"), RopeScaling::Linear},
         {QStringLiteral("dynamic"), RopeScaling::Dynamic}, {QStringLiteral("yarn"), RopeScaling::Yarn},
-        {QStringLiteral("longrope"), RopeScaling::LongRope}, {QStringLiteral("llama3"), RopeScaling::Llama3}};
+        {QStringLiteral("longrope"), RopeScaling::LongRope}, {QStringLiteral("llama3"), RopeScaling::Llama3},
+        // Qwen2-VL / 2.5-VL's v4 "type": "mrope" is rewritten to default (its sections: ui/io/mropeconfig.h).
+        {QStringLiteral("mrope"), RopeScaling::None}};
     const auto it = kTypes.find(type);
     if (it == kTypes.end()) bad(pre + typeKey, "one of default, linear, dynamic, yarn, longrope, llama3", describe(t));
     const RopeScaling scaling = it->second;
@@ -434,6 +437,8 @@ ModelConfigResult parseHfConfig(const QByteArray& json) {
     const QJsonObject read = withFamilyDefaults(textConfigObject(top));
     ModelConfigResult r = parseHfObject(read, true);
     if (r.config) finishHfConfig(top, read, *r.config);
+    if (r.config)
+        if (const QString e = readMropeConfig(top, read, *r.config); !e.isEmpty()) return {std::nullopt, e};
     return r;
 }
 

@@ -28,6 +28,7 @@
 // n_heads heads and attn_config.alibi_bias_max; T5 (relative_attention_num_buckets) → t5;
 // GPT-2/BERT family (no RoPE key, n_positions or a learned-position model_type) → learned with
 // table_size = n_positions / max_position_embeddings and dim = the model dimension.
+#include "core/mrope.h"
 #include "core/scores.h"
 
 #include <QByteArray>
@@ -68,6 +69,9 @@ struct ModelFileConfig {
     std::optional<double> softcap;
     std::int64_t layerCount = 0;                 // num_hidden_layers (n_layer, num_layers; GGUF block_count), 0 = unknown
     std::vector<double> queryScaling;
+    // Qwen2-VL / Qwen2.5-VL / Qwen3-VL (M-RoPE, conventions.md "Added in 0.4"): the sections and
+    // their layout, the position-id rule, vision_config.spatial_merge_size and tokens_per_second.
+    std::optional<MropeParams> mrope;
     ConfigReport report;
     // The file's keys that set something, sorted.
     QStringList keys() const;

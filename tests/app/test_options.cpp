@@ -262,7 +262,6 @@ const QStringList& knownGaps() {
         "figure_all --precision",
         "figure_all --layout",
         "figure_all --code-path",
-        "figure_all --qk-norm",
         "frequencies --max-positions",
         "frequencies_linear --max-positions",
         "frequencies_yarn --max-positions",

@@ -1,4 +1,4 @@
-// The demonstrations as commands (../shared/spec/cli.md, "Demonstrations"), run as a user runs
+// The demonstrations as commands (docs/spec/cli.md, "Demonstrations"), run as a user runs
 // them (QProcess on POSLAB_EXE): `poslab demos`, `poslab compute demo KEY [options]`,
 // `poslab figure demo KEY -o F`, and their error contract.
 #include "support/runposlab.h"

@@ -100,6 +100,48 @@ private Q_SLOTS:
         QVERIFY2(found.isEmpty(), qPrintable(found.join(QLatin1Char('\n'))));
     }
 
+    // README.md is a front door: at most 250 lines, the set-up and test commands as CI runs them
+    // (.ci/run), and a link to each document the rest moved to.
+    void readmeIsAFrontDoor() {
+        const QString text = readText(kSource + QStringLiteral("/README.md"));
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() <= 251, qPrintable(QStringLiteral("%1 lines").arg(lines.size())));
+        QVERIFY(lines.contains(QStringLiteral(
+            "packaging/setup.sh run     # install what is missing, build, start PosLab on its default scene")));
+        QVERIFY(lines.contains(QStringLiteral(
+            "packaging/setup.sh test    # same set-up, then run the whole test suite (what CI runs)")));
+        const QString ci = readText(kSource + QStringLiteral("/.ci/run"));
+        QVERIFY(ci.contains(QStringLiteral("bash packaging/setup.sh test")));
+        for (const char* doc : {"docs/HANDBOOK.md", "docs/ARCHITECTURE.md", "docs/BENCHMARKS.md", "docs/FUZZING.md",
+                                "docs/spec/cli.md", "docs/spec/conventions.md"})
+            QVERIFY2(text.contains(QStringLiteral("](%1)").arg(QLatin1String(doc))), doc);
+    }
+
+    // Every relative link and image of the documents names a file of the repository.
+    void linksResolve_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"README.md", "docs/HANDBOOK.md", "docs/ARCHITECTURE.md", "docs/BENCHMARKS.md",
+                              "docs/FUZZING.md", "docs/spec/cli.md", "docs/spec/conventions.md"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+    void linksResolve() {
+        QFETCH(QString, file);
+        const QString path = kSource + QLatin1Char('/') + file;
+        const QString text = readText(path);
+        QVERIFY2(!text.isEmpty(), qPrintable(file + QStringLiteral(" is missing")));
+        static const QRegularExpression link(QStringLiteral("\\]\\(([^)\\s]+)\\)"));
+        QStringList broken;
+        int links = 0;
+        for (auto it = link.globalMatch(text); it.hasNext();) {
+            const QString target = it.next().captured(1).section(QLatin1Char('#'), 0, 0);
+            if (target.isEmpty() || target.contains(QLatin1String("://"))) continue;
+            ++links;
+            const QString dir = QFileInfo(path).absolutePath();
+            if (!QFileInfo::exists(dir + QLatin1Char('/') + target)) broken << target;
+        }
+        QVERIFY2(broken.isEmpty(), qPrintable(file + QStringLiteral(": ") + broken.join(QStringLiteral(", "))));
+        if (file == QLatin1String("README.md")) QVERIFY(links >= 8);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDocs)

@@ -1,4 +1,4 @@
-// Dispatch of the `poslab` executable (../shared/spec/cli.md): no command or --session → the
+// Dispatch of the `poslab` executable (docs/spec/cli.md): no command or --session → the
 // window; compute / presets / figure / --help / --version → stdout. Every error path prints one
 // line "poslab: error: ..." on stderr and leaves stdout empty.
 #include "app/cli.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The `poslab` command line, exactly as ../shared/spec/cli.md specifies it.
+// The `poslab` command line, exactly as docs/spec/cli.md specifies it.
 // Exit status: 0 success; 2 invalid usage or parameter (one line on stderr
 // "poslab: error: <what>, <valid range>, got <value>", empty stdout); 1 other failure (I/O).
 

@@ -1,5 +1,7 @@
 #include "app/cli_common.h"
 
+#include "core/param.h"
+
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -28,27 +30,6 @@ std::string quoteIfNeeded(const std::string& s) {
     for (char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
     if (out.size() > 200) out = out.substr(0, 200) + "...";
     return out;
-}
-
-std::optional<std::int64_t> parseInt(const std::string& text) {
-    std::string_view t(text);
-    if (!t.empty() && t.front() == '+') t.remove_prefix(1);
-    if (t.empty()) return std::nullopt;
-    std::int64_t v = 0;
-    auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (r.ec != std::errc() || r.ptr != t.data() + t.size()) return std::nullopt;
-    return v;
-}
-
-std::optional<double> parseDouble(const std::string& text) {
-    std::string_view t(text);
-    if (!t.empty() && t.front() == '+') t.remove_prefix(1);
-    if (t.empty()) return std::nullopt;
-    // from_chars accepts "inf"/"nan"; the contract accepts finite numbers only.
-    double v = 0;
-    auto r = std::from_chars(t.data(), t.data() + t.size(), v, std::chars_format::general);
-    if (r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
 }
 
 std::vector<std::string> splitList(const std::string& s) {
@@ -165,7 +146,7 @@ void Options::require(const std::string& name) const {
 
 std::int64_t Options::integer(const std::string& name, std::int64_t lo, std::int64_t hi) const {
     require(name);
-    auto v = parseInt(raw(name));
+    auto v = parseInteger(raw(name));
     if (!v || *v < lo || *v > hi) fail("invalid --" + name, spec(name).valid, raw(name));
     return *v;
 }
@@ -177,7 +158,7 @@ std::optional<std::int64_t> Options::integerOpt(const std::string& name, std::in
 
 double Options::number(const std::string& name) const {
     require(name);
-    auto v = parseDouble(raw(name));
+    auto v = parseReal(raw(name));
     if (!v) fail("invalid --" + name, spec(name).valid, raw(name));
     return *v;
 }
@@ -204,7 +185,7 @@ std::vector<double> Options::numberList(const std::string& name) const {
     std::vector<double> out;
     out.reserve(items.size());
     for (const auto& it : items) {
-        auto v = parseDouble(it);
+        auto v = parseReal(it);
         if (!v) fail("invalid --" + name, "a comma-separated list of finite numbers (" + spec(name).valid + ")", raw(name));
         out.push_back(*v);
     }
@@ -218,8 +199,8 @@ Positions Options::positions(const std::string& name, std::int64_t lo, std::int6
                               " (at most " + formatInt(kMaxListItems) + " of them)";
     const auto colon = text.find(':');
     if (colon != std::string::npos) {
-        auto a = parseInt(text.substr(0, colon));
-        auto b = parseInt(text.substr(colon + 1));
+        auto a = parseInteger(text.substr(0, colon));
+        auto b = parseInteger(text.substr(colon + 1));
         if (!a || !b) fail("invalid --" + name, valid, text);
         if (*b <= *a) fail("invalid --" + name, "a non-empty half-open RANGE A:B with A < B", text);
         if (*a < lo || *b - 1 > hi) fail("invalid --" + name, valid, text);
@@ -231,7 +212,7 @@ Positions Options::positions(const std::string& name, std::int64_t lo, std::int6
     Positions out;
     out.reserve(items.size());
     for (const auto& it : items) {
-        auto v = parseInt(it);
+        auto v = parseInteger(it);
         if (!v || *v < lo || *v > hi) fail("invalid --" + name, valid, text);
         out.push_back(*v);
     }

@@ -1,5 +1,5 @@
 #pragma once
-// `poslab compute WHAT` and `poslab presets` (see ../shared/spec/cli.md). Throw CliError
+// `poslab compute WHAT` and `poslab presets` (see docs/spec/cli.md). Throw CliError
 // (app/cli_common.h) on invalid input; return the exit status otherwise.
 #include <string>
 #include <vector>

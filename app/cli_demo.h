@@ -1,5 +1,5 @@
 #pragma once
-// The demonstrations as commands (../shared/spec/cli.md, "Demonstrations"): `poslab demos`,
+// The demonstrations as commands (docs/spec/cli.md, "Demonstrations"): `poslab demos`,
 // `poslab compute demo KEY [method options]`; `poslab figure demo KEY -o F` is in cli_figure.
 // Throw CliError (app/cli_common.h) on invalid input; return the exit status otherwise.
 #include "core/demonstrations.h"

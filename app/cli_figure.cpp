@@ -72,6 +72,33 @@ std::string viewList() {
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
 
+// The themes --theme accepts: the renderer's (ui/render/theme.h).
+std::vector<std::string> themeChoices() {
+    std::vector<std::string> out;
+    for (const QString& t : ui::themeNames()) out.push_back(s(t));
+    return out;
+}
+
+// A scene or view option of figure from its parameter's declaration (ui/model/sceneparams.cpp):
+// the valid range --help shows and errors name is the table's, as for compute's options.
+template <class S>
+OptionSpec declaredSpec(const ParamTable<S>& table, std::string_view name, const std::string& option,
+                        const std::string& arg, const std::string& help, const std::string& def) {
+    return {option, arg, help, def, findParam(table, name)->info.valid()};
+}
+
+// Reads such an option with the declaration's parser and range (as the panel and compute read
+// theirs: 6.4e1 is 64); anything else is exit 2 "invalid --OPTION, <valid>, got TEXT".
+template <class S>
+void readDeclared(const Options& o, const std::string& option, const ParamTable<S>& table, std::string_view name,
+                  S& target) {
+    if (!o.has(option)) return;
+    const Param<S>* p = findParam(table, name);
+    const auto r = parseParamText(p->info, o.raw(option));
+    if (!r) fail("invalid --" + option, p->info.valid(), o.raw(option));
+    p->set(target, r.value());
+}
+
 // --config FILE, up to kMaxConfigs times: two or more make compare mode (one column each).
 OptionSpec compareConfigSpec() {
     OptionSpec c = configSpec();
@@ -106,17 +133,19 @@ std::vector<OptionSpec> figureSpecs() {
          "light, dark or projector"},
         {"font-scale", "F", "text size factor", "the scene's (1)", "a number from 0.5 to 3"},
         // Scene options (the panel's scene-wide settings).
-        {"length", "N", "sequence length: positions 0 … N−1", "the scene's (64)", "an integer from 1 to 1048576"},
+        declaredSpec(ui::sceneParamTable(), "length", "length", "N", "sequence length: positions 0 … N−1", "the scene's (64)"),
         {"positions", "LIST", "positions of interest (pair-vector arrows)", "the scene's (0,1,2,4,8,16,32)",
          "a LIST or RANGE of integers >= 0 (those >= N are left out)"},
         {"pairs", "LIST", "pair indices shown by the pair-vector view", "automatic", "a LIST of integers from 0 to 32767"},
-        {"head", "h", "ALiBi/T5 head; with --q/--k/--qk also the files' head ([H,N,d] tensors)", "0", "an integer from 0 to 4095"},
+        declaredSpec(ui::sceneParamTable(), "head", "head", "h",
+                     "ALiBi/T5 head; with --q/--k/--qk also the files' head ([H,N,d] tensors)", "0"),
         flagSpec("softmax", "heatmap: softmax weights instead of scores"),
         flagSpec("causal", "heatmap: mask keys after the query (a decoder's --config is causal without it)"),
         flagSpec("bidirectional", "every key visible both ways: overrides a decoder --config's causal masking"),
         {"colormap", "C", "heatmap colours: auto (diverging for scores, viridis for weights), viridis or diverging",
          "auto", "auto, viridis or diverging"},
-        {"max-distance", "D", "decay: largest distance plotted", "the scene's (256)", "an integer from 1 to 1048576"},
+        declaredSpec(ui::viewParamTable(), "decay_max_distance", "max-distance", "D", "decay: largest distance plotted",
+                     "the scene's (256)"),
         flagSpec("log-x", "decay: logarithmic distance axis"),
         flagSpec("log-y", "decay: logarithmic |value| axis"),
         flagSpec("no-bound", "decay: hide RoPE's upper bound"),
@@ -219,15 +248,9 @@ ui::ViewWindow windowOption(const Options& o, const std::string& name, std::int6
     const std::string& t = o.raw(name);
     const std::string valid = "A:B with 0 <= A < B <= " + std::to_string(hi) + " (" + what + ")";
     const auto colon = t.find(':');
-    const auto integer = [](const std::string& x) -> std::optional<std::int64_t> {
-        if (x.empty() || x.size() > 18) return std::nullopt;
-        for (char c : x)
-            if (c < '0' || c > '9') return std::nullopt;
-        return std::stoll(x);
-    };
     if (colon == std::string::npos) fail("invalid --" + name, valid, t.empty() ? "nothing" : t);
-    const auto a = integer(t.substr(0, colon)), b = integer(t.substr(colon + 1));
-    if (!a || !b || *a >= *b || *b > hi) fail("invalid --" + name, valid, t);
+    const auto a = parseInteger(t.substr(0, colon)), b = parseInteger(t.substr(colon + 1));
+    if (!a || !b || *a < 0 || *a >= *b || *b > hi) fail("invalid --" + name, valid, t);
     return {*a, *b};
 }
 
@@ -476,7 +499,8 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     if (auto rows = readQk(o)) {
         sc.qFile = q(o.raw(o.has("qk") ? "qk" : "q"));
         sc.kFile = o.has("qk") ? QString() : q(o.raw("k"));
-        sc.head = static_cast<int>(o.has("head") ? o.integer("head", 0, 4095) : 0);
+        sc.head = 0;
+        readDeclared(o, "head", ui::sceneParamTable(), "head", sc);
         auto st = std::make_shared<ui::QkState>();
         st->qFile = sc.qFile;
         st->kFile = sc.kFile;
@@ -490,13 +514,13 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
         ui::refreshQk(sc);   // a session's files
     }
     // Scene options.
-    if (o.has("length")) sc.length = o.integer("length", 1, ui::kMaxLength);
+    readDeclared(o, "length", ui::sceneParamTable(), "length", sc);
     if (o.has("positions")) sc.positions = o.positions("positions", 0, kMaxPosition);
     if (o.has("pairs")) {
         const Positions p = o.positions("pairs", 0, 32767);
         sc.pairs.assign(p.begin(), p.end());
     }
-    if (o.has("head")) sc.head = static_cast<int>(o.integer("head", 0, 4095));
+    readDeclared(o, "head", ui::sceneParamTable(), "head", sc);
     if (o.has("softmax")) sc.view.softmax = true;
     if (o.has("causal") && o.has("bidirectional")) fail("give at most one of --causal and --bidirectional", "one direction", "both");
     if (o.has("bidirectional") && !(modelConfig && modelConfig->params.causal))
@@ -513,7 +537,7 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
                            : c == "diverging" ? ui::HeatmapColormap::Diverging
                                               : ui::HeatmapColormap::Auto;
     }
-    if (o.has("max-distance")) sc.view.decayMaxDistance = o.integer("max-distance", 1, 1048576);
+    readDeclared(o, "max-distance", ui::viewParamTable(), "decay_max_distance", sc.view);
     if (o.has("log-x")) sc.view.decayLogX = true;
     if (o.has("log-y")) sc.view.decayLogY = true;
     if (o.has("no-bound")) sc.view.decayShowBound = false;
@@ -567,7 +591,7 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     job.request.pixels = QSize(static_cast<int>(o.has("width") ? o.integer("width", ui::kMinExportPixels, ui::kMaxExportPixels) : (all ? 1600 : 1200)),
                                static_cast<int>(o.has("height") ? o.integer("height", ui::kMinExportPixels, ui::kMaxExportPixels) : (all ? 1000 : 800)));
     if (o.has("dpi")) job.request.dpi = static_cast<int>(o.integer("dpi", ui::kMinDpi, ui::kMaxDpi));
-    if (o.has("theme")) job.request.theme = q(o.choice("theme", {"light", "dark", "projector"}, "light"));
+    if (o.has("theme")) job.request.theme = q(o.choice("theme", themeChoices(), "light"));
     if (o.has("font-scale")) {
         const double f = o.number("font-scale");
         if (!(f >= 0.5 && f <= 3.0)) fail("invalid --font-scale", o.spec("font-scale").valid, o.raw("font-scale"));
@@ -786,7 +810,7 @@ PictureOutput readPictureOutput(const Options& o, const PictureDefaults& d, bool
     out.format = *format;
     out.width = int(o.has("width") ? o.integer("width", 64, 16384) : d.width);
     out.height = int(o.has("height") ? o.integer("height", 64, 16384) : d.height);
-    out.theme = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, d.theme) : d.theme);
+    out.theme = q(o.has("theme") ? o.choice("theme", themeChoices(), d.theme) : d.theme);
     if (d.fontScale && o.has("font-scale")) {
         out.fontScale = o.number("font-scale");
         if (!(out.fontScale >= 0.5 && out.fontScale <= 3.0)) fail("invalid --font-scale", o.spec("font-scale").valid, o.raw("font-scale"));
@@ -973,7 +997,7 @@ FigureWriter prepareDeckFigure(const std::vector<std::string>& rawArgs) {
     ui::DeckExportOptions opt;
     opt.slide = QSize(int(o.has("width") ? o.integer("width", ui::kMinExportPixels, ui::kMaxExportPixels) : defaults.width),
                       int(o.has("height") ? o.integer("height", ui::kMinExportPixels, ui::kMaxExportPixels) : defaults.height));
-    opt.theme = q(o.has("theme") ? o.choice("theme", {"light", "dark", "projector"}, defaults.theme) : defaults.theme);
+    opt.theme = q(o.has("theme") ? o.choice("theme", themeChoices(), defaults.theme) : defaults.theme);
     opt.notes = o.has("notes");
     const bool force = o.has("force");
 

@@ -1,5 +1,5 @@
 #pragma once
-// The attention structure of one layer (spec/cli.md "Added in 0.3", conventions.md "Added in
+// The attention structure of one layer (docs/spec/cli.md "Added in 0.3", conventions.md "Added in
 // 0.3"): which keys a query sees (full, sliding window, chunk), whether the layer applies its
 // positional encoding at all (NoPE layers), Llama 4's temperature tuning, q/k RMS norm, the
 // softmax scale and GPT-OSS's per-head sink logits.

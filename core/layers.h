@@ -1,5 +1,5 @@
 #pragma once
-// A model's layer pattern (spec/cli.md and conventions.md, "Added in 0.3"): today's open models
+// A model's layer pattern (docs/spec/cli.md and conventions.md, "Added in 0.3"): today's open models
 // apply different positional schemes to different layers. The pattern is compact — one layer
 // type and one RoPE flag per layer, the model's window, chunk, temperature tuning, q/k norm,
 // softmax scale and sinks, and one set of RoPE parameters per layer type — and layerParams()

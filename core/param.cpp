@@ -22,6 +22,8 @@ std::string trim(std::string_view t) {
     return std::string(t.substr(a, b - a));
 }
 
+}  // namespace
+
 // A finite double written in full (strtod syntax: 1e12, -5, .5, 0x1p3 refused), or nullopt.
 std::optional<double> parseReal(std::string_view text) {
     const std::string t = trim(text);
@@ -49,6 +51,8 @@ std::optional<std::int64_t> parseInteger(std::string_view text) {
     if (!d || std::floor(*d) != *d || std::abs(*d) > 9.0e18) return std::nullopt;
     return static_cast<std::int64_t>(*d);
 }
+
+namespace {
 
 std::optional<std::uint64_t> parseSeed(std::string_view text) {
     const std::string t = trim(text);

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -88,6 +89,12 @@ struct ParamInfo {
 // integral), comma-separated lists, choice keys, "true"/"false"; "" is unset (optional only).
 // Then checks the range. Errors are "<name>: <valid>, got <text>" (ParamError).
 Result<ParamValue> parseParamText(const ParamInfo& info, std::string_view text);
+// The number parsers parseParamText uses, for every other place a person types a number (the
+// command line's options, RANGEs, windows): one syntax everywhere. Surrounding spaces are allowed.
+// A finite real in full (1e12, -5, .5; no hex, inf or nan), else nullopt.
+std::optional<double> parseReal(std::string_view text);
+// An integer, also as an integral real (6.4e1 is 64; 64.5 is nullopt).
+std::optional<std::int64_t> parseInteger(std::string_view text);
 // The value as text that parseParamText reads back to the same value (shortest round trip).
 // With `digits` < 17, real numbers for people instead (formatReadable: at most that many
 // significant digits; a panel box that is not being edited).

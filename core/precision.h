@@ -1,6 +1,6 @@
 #pragma once
-// Reduced-precision arithmetic as PyTorch does it on CPU (spec/cli.md "Precision",
-// spec/conventions.md "PyTorch's own float32 functions on CPU").
+// Reduced-precision arithmetic as PyTorch does it on CPU (docs/spec/cli.md "Precision",
+// docs/spec/conventions.md "PyTorch's own float32 functions on CPU").
 //
 //   roundBFloat16  float32 → bfloat16 (8-bit significand, float32's exponent range), round to
 //                  nearest even exactly as c10::BFloat16's round_to_nearest_even: subnormals
@@ -36,7 +36,7 @@ inline bool isHalfPrecision(Precision p) { return p == Precision::BFloat16 || p 
 // Element `index` of a contiguous tensor of `n` elements is in one of PyTorch's vector blocks.
 inline bool inTorchVectorBlock(std::size_t index, std::size_t n) { return index < n - n % 16; }
 
-// Attention scores as a model in the reduced dtype p (bfloat16/float16) computes them (spec/cli.md
+// Attention scores as a model in the reduced dtype p (bfloat16/float16) computes them (docs/spec/cli.md
 // "Precision"; transformers' `torch.matmul(q, k.transpose) * scaling`): for rows q_i and k_j
 // (|q| × n and |k| × n, entries already held in p), the dot product accumulated in float32 in
 // channel order (torch 1.13's CPU bfloat16 matmul), rounded to p, times the scale rounded to p

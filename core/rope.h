@@ -15,7 +15,7 @@
 //   llama3    wavelength band: > orig/low_freq_factor → /factor; < orig/high_freq_factor →
 //             unchanged; between → smooth blend (1−t)·f/factor + t·f
 //   explicit  `theta` (r/2 numbers) replaces all of the above.
-// See spec/conventions.md for every detail (factor defaults, v4 vs main, precision).
+// See docs/spec/conventions.md for every detail (factor defaults, v4 vs main, precision).
 //
 // Application at position p (angles a_i = p·inv_freq[i], c = attention_factor):
 //   half        out[j]      = x[j]·cos a_j − x[j+r/2]·sin a_j,   j < r/2
@@ -30,7 +30,7 @@ namespace poslab {
 
 enum class RopeScaling { None, Linear, Dynamic, Yarn, LongRope, Llama3 };
 enum class RopeLayout { Half, Interleaved };
-// Whose code computes the rotation in float32/bfloat16/float16 (spec/cli.md "Precision"):
+// Whose code computes the rotation in float32/bfloat16/float16 (docs/spec/cli.md "Precision"):
 //   transformers    transformers main: cos/sin tables in float32 (torch's SLEEF cos/sin, times the
 //                   attention factor) cast to the model dtype, x·cos + rotate(x)·sin with every op
 //                   rounded to the dtype (angle_precision chooses the legacy paths).
@@ -90,7 +90,7 @@ struct RopeParams {
     std::vector<double> short_factor, long_factor;         // longrope, rotary_dim/2 each, 1e-6 .. 1e6
     std::vector<double> theta;               // explicit per-pair frequencies, rotary_dim/2 numbers in (0, 1e6]
     RopeLayout layout = RopeLayout::Half;
-    Precision precision = Precision::Float32;  // the model's dtype (spec/cli.md "Precision")
+    Precision precision = Precision::Float32;  // the model's dtype (docs/spec/cli.md "Precision")
     // The dtype the angles are built in when precision is bfloat16/float16: float32 (transformers
     // main), bfloat16 or float16 (legacy paths: positions and inv_freq cast to it, the product
     // rounded to it before cos/sin). Ignored for float32 and double.
@@ -189,7 +189,7 @@ Matrix ropeAngles(const RopeParams& params, const RopeFrequencies& freqs, const 
 // on the transformers path (the meta-complex64 path: Float32).
 Precision ropeAnglePrecision(const RopeParams& params);
 
-// What reduced precision does to the angles and tables (`compute precision`, spec/cli.md
+// What reduced precision does to the angles and tables (`compute precision`, docs/spec/cli.md
 // "Precision"): per position (rows) and pair (columns, r/2), the angle the path uses (ropeAngles)
 // minus the exact angle p·inv_freq in double, wrapped to (−π, π]; the cos and sin the path uses
 // (ropeTables' entry of the pair, attention factor included) minus the exact double ones; and per

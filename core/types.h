@@ -24,9 +24,9 @@ using IntMatrix = Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Ei
 using Vector = Eigen::VectorXd;
 using Positions = std::vector<std::int64_t>;
 
-// float32 reproduces the frameworks' float32 rounding (see spec/conventions.md, "Precision");
+// float32 reproduces the frameworks' float32 rounding (see docs/spec/conventions.md, "Precision");
 // double computes exactly in double precision. bfloat16 and float16 are the model running in
-// that dtype (RoPE only; spec/cli.md "Precision"): the frequencies and, by default, the angles
+// that dtype (RoPE only; docs/spec/cli.md "Precision"): the frequencies and, by default, the angles
 // stay float32, what the model holds is rounded to the dtype (core/precision.h).
 enum class Precision { Float32, Double, BFloat16, Float16 };
 

@@ -145,7 +145,7 @@ void TestCli::ropeMatchesPyTorchBitForBit() {
     }
 }
 
-// The seed figures (README "Precision lab").
+// The seed figures (docs/HANDBOOK.md "Precision lab").
 void TestCli::precisionSeedFigures() {
     // GPT-NeoX #1003 (d = 32, float16 angles): position 1857, pair 1 is 1045 instead of
     // 1857·10000^(-1/16) = 1044.27; over 0..2047 |Δcos| reaches 0.78.

@@ -1,4 +1,4 @@
-// The demonstrations as commands (../shared/spec/cli.md, "Demonstrations"), run as a user runs
+// The demonstrations as commands (docs/spec/cli.md, "Demonstrations"), run as a user runs
 // them (QProcess on POSLAB_EXE): `poslab demos`, `poslab compute demo KEY [options]`,
 // `poslab figure demo KEY -o F`, and their error contract.
 #include "support/runposlab.h"
@@ -378,9 +378,9 @@ private Q_SLOTS:
         }
     }
 
-    // README's lecture is the deck: its numbered list is demonstrations()' titles, in order.
-    void readmeListsTheLecture() {
-        QFile f(QStringLiteral(POSLAB_SOURCE_DIR "/README.md"));
+    // The handbook's lecture is the deck: its numbered list is demonstrations()' titles, in order.
+    void handbookListsTheLecture() {
+        QFile f(QStringLiteral(POSLAB_SOURCE_DIR "/docs/HANDBOOK.md"));
         QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
         const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
         const qsizetype start = lines.indexOf(QStringLiteral("## The lecture"));

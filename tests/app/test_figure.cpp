@@ -123,6 +123,8 @@ private Q_SLOTS:
     void methodOptionsAsCompute();
     void methodOptionErrors_data();
     void methodOptionErrors();
+    void numbersAsCompute_data();
+    void numbersAsCompute();
     void refusesToOverwriteWithoutForce();
     void errors_data();
     void errors();
@@ -648,6 +650,72 @@ void TestFigure::methodOptionErrors() {
     const Run r = runPoslab(QStringList{QStringLiteral("figure")} + args, dir.path());
     VERIFY_ERROR(r, 2, fragment);
     QVERIFY(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).isEmpty());
+}
+
+// figure reads a number as compute and the panel do (the parameter table's parser): an integer
+// may be written as an integral real (6.4e1 is 64), a fraction is refused with the same line.
+// `key` is the scene's field the option sets ("view." for the view's); `expected` < 0: refused.
+void TestFigure::numbersAsCompute_data() {
+    QTest::addColumn<QString>("figure");
+    QTest::addColumn<QString>("compute");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<qint64>("expected");
+    QTest::newRow("length_6.4e1") << "heatmap --length 6.4e1" << "scores --method rope --dim 8 --summary --length 6.4e1"
+                                  << "length" << qint64(64);
+    QTest::newRow("length_64.5") << "heatmap --length 64.5" << "scores --method rope --dim 8 --summary --length 64.5"
+                                 << "length" << qint64(-1);
+    QTest::newRow("max-distance_1.28e2") << "decay --max-distance 1.28e2" << "decay --method rope --dim 8 --max-distance 1.28e2"
+                                         << "view.decay_max_distance" << qint64(128);
+    QTest::newRow("max-distance_127.5") << "decay --max-distance 127.5" << "decay --method rope --dim 8 --max-distance 127.5"
+                                        << "view.decay_max_distance" << qint64(-1);
+    QTest::newRow("head_2e0") << "heatmap --method alibi --heads 4 --head 2e0"
+                              << "scores --method alibi --dim 8 --heads 4 --length 8 --head 2e0" << "head" << qint64(2);
+    QTest::newRow("dim_1.6e1") << "heatmap --dim 1.6e1" << "scores --method rope --length 8 --dim 1.6e1"
+                               << "methods.0.dim" << qint64(16);
+    QTest::newRow("positions_0:1.6e1") << "pairs --positions 0:1.6e1" << "rope --head-dim 4 --vector 1,0,1,0 --positions 0:1.6e1"
+                                       << "positions.15" << qint64(15);
+    QTest::newRow("range_1.6e1:3.2e1") << "heatmap --length 64 --range 1.6e1:3.2e1" << ""
+                                       << "view.heatmap_query_to" << qint64(32);
+    QTest::newRow("range_16.5:32") << "heatmap --length 64 --range 16.5:32" << "" << "view.heatmap_query_from" << qint64(-1);
+}
+
+void TestFigure::numbersAsCompute() {
+    QFETCH(QString, figure);
+    QFETCH(QString, compute);
+    QFETCH(QString, key);
+    QFETCH(qint64, expected);
+    const QString value = figure.split(QLatin1Char(' ')).last();
+    const QString option = figure.split(QLatin1Char(' ')).at(figure.split(QLatin1Char(' ')).size() - 2);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("f.json"));
+    const Run f = runPoslab(QStringList{QStringLiteral("figure")} + figure.split(QLatin1Char(' ')) +
+                            QStringList{QStringLiteral("-o"), out});
+    const Run c = compute.isEmpty() ? Run{}
+                                    : runPoslab(QStringList{QStringLiteral("compute")} + compute.split(QLatin1Char(' ')));
+    if (expected < 0) {
+        // The same one line from both: "invalid --OPTION, <its valid range>, got VALUE".
+        const QByteArray start = "poslab: error: invalid " + option.toUtf8() + ", ";
+        const QByteArray end = ", got " + value.toUtf8() + "\n";
+        VERIFY_ERROR(f, 2, end);
+        QVERIFY2(f.err.startsWith(start), qPrintable(describe(f)));
+        QVERIFY(!QFile::exists(out));
+        if (!compute.isEmpty()) {
+            VERIFY_ERROR(c, 2, end);
+            QVERIFY2(c.err.startsWith(start), qPrintable(describe(c)));
+        }
+        return;
+    }
+    QVERIFY2(f.code == 0 && f.err.isEmpty(), qPrintable(describe(f)));
+    if (!compute.isEmpty()) QVERIFY2(c.code == 0 && c.err.isEmpty(), qPrintable(describe(c)));
+    QJsonValue v = QJsonDocument::fromJson(readAll(out)).object().value(QStringLiteral("session"))
+                       .toObject().value(QStringLiteral("scenes")).toArray().at(0);
+    for (const QString& part : key.split(QLatin1Char('.'))) {
+        bool index = false;
+        const int i = part.toInt(&index);
+        v = index ? v.toArray().at(i) : v.toObject().value(part);
+    }
+    QVERIFY2(v.isDouble(), qPrintable(key));
+    QCOMPARE(qint64(v.toDouble()), expected);
 }
 
 void TestFigure::refusesToOverwriteWithoutForce() {

@@ -1,5 +1,5 @@
 // Layer by layer on the command line (cli.md "Added in 0.3"): `compute layers` on the shipped
-// model configurations (resources/models) and on the golden cases of shared/golden/modern_*.json,
+// model configurations (resources/models) and on the golden cases of tests/data/golden/modern_*.json,
 // --layer / --layer-type, the attention options against the golden masks, temperature and sinks,
 // the layer keys of every output, and one-line errors.
 #include "support/runposlab.h"

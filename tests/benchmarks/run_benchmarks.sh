@@ -19,9 +19,7 @@ echo "poslab: $poslab ($("$poslab" --version))"
 echo "NumPy:  $("$python" -c 'import numpy; print(numpy.__version__)') with $("$python" -c 'import numpy; c = numpy.__config__; print("OpenBLAS" if "openblas" in str(getattr(c, "blas_opt_info", "")).lower() or "openblas" in str(c.__dict__).lower() else "its BLAS")' 2>/dev/null || echo "its BLAS")"
 echo "CPU:    $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') ($(nproc) cores)"
 echo
-# The baseline is the shared one when this checkout sits beside ../shared, else the copy here.
-baseline="$here/../shared/bench/numpy_baseline.py"
-[ -f "$baseline" ] || baseline="$here/tests/benchmarks/numpy_baseline.py"
+baseline="$here/tests/benchmarks/numpy_baseline.py"
 "$python" "$here/tests/benchmarks/bench_run.py" --poslab "$poslab" \
   --baseline "$baseline" --python "$python" "$@"
 decay="$(dirname "$poslab")/../tests/benchmarks/bench_decay"

@@ -208,7 +208,7 @@ private Q_SLOTS:
         for (int i = 0; i < K; ++i) {
             const double w = std::pow(10000.0, -2.0 * i / dim);
             const double ang = double(p) * w;
-            // float32 tables: atol 5e-6 (spec/conventions.md).
+            // float32 tables: atol 5e-6 (docs/spec/conventions.md).
             QVERIFY(std::abs(sn[std::size_t(i)] - std::sin(ang)) <= 5e-6);
             QVERIFY(std::abs(cs[std::size_t(i)] - std::cos(ang)) <= 5e-6);
             QVERIFY(std::abs(wl[std::size_t(i)] - 2 * std::numbers::pi / w) <= 1e-5 * wl[std::size_t(i)]);

@@ -27,7 +27,7 @@ inline QJsonObject loadJson(const QString& path) {
     return doc.object();
 }
 
-// One golden file from tests/data/golden (copied from ../shared/golden).
+// One golden file from tests/data/golden (the reference cases of docs/spec/conventions.md).
 inline QJsonObject golden(const QString& file) { return loadJson(QStringLiteral(POSLAB_GOLDEN_DIR "/") + file); }
 
 // The case named `name` in a golden file.

@@ -2,6 +2,7 @@
 // (and RoPE's bound), log axes work, the chart renders onto any QPainter for export, the
 // tooltip shows the exact value; the frequency result is the core's inv_freq before and after
 // scaling, with the original context marked.
+#include "support/runposlab.h"
 #include "core/attention.h"
 #include "core/decay.h"
 #include "core/rope.h"
@@ -13,14 +14,12 @@
 #include "ui/views/views.h"
 
 #include <QChart>
-#include <QFileInfo>
 #include <QGraphicsItemGroup>
 #include <QGraphicsTextItem>
 #include <QLegend>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QAreaSeries>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -564,30 +563,24 @@ private Q_SLOTS:
     }
 };
 
-namespace {
-std::optional<QJsonObject> runPoslab(const QStringList& args) {
-    const QString exe = QStringLiteral(POSLAB_EXE);
-    if (!QFileInfo::exists(exe)) return std::nullopt;
-    QProcess proc;
-    proc.start(exe, args);
-    if (!proc.waitForFinished(30000) || proc.exitCode() != 0) return std::nullopt;
-    return QJsonDocument::fromJson(proc.readAllStandardOutput()).object();
-}
-}  // namespace
 
 class TestDecayCli : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     // What the decay tooltip says equals `poslab compute decay`, number for number.
     void decayTooltipAgreesWithPoslabCompute() {
-        const auto out = runPoslab({QStringLiteral("compute"), QStringLiteral("decay"), QStringLiteral("--method"), QStringLiteral("rope"),
-                                    QStringLiteral("--max-distance"), QStringLiteral("60"), QStringLiteral("--dim"), QStringLiteral("64")});
-        if (!out) QSKIP("poslab compute decay not available in this tree");
+        // The command line run as a user runs it (tests/support/runposlab.h); when it fails, the
+        // test fails naming the run: a broken CLI is a failure, never a skip.
+        const auto run = testsupport::runPoslab({QStringLiteral("compute"), QStringLiteral("decay"), QStringLiteral("--method"),
+                                                 QStringLiteral("rope"), QStringLiteral("--max-distance"), QStringLiteral("60"),
+                                                 QStringLiteral("--dim"), QStringLiteral("64")});
+        QVERIFY2(run.code == 0, qPrintable(run.describe()));
+        const QJsonObject out = run.json();
         SceneParams s;
         s.view.decayMaxDistance = 60;
         const DecayResult r = computeDecay(s, DisplaySpec{});
-        const auto value = out->value(QStringLiteral("value")).toArray();
-        const auto bound = out->value(QStringLiteral("bound")).toArray();
+        const auto value = out.value(QStringLiteral("value")).toArray();
+        const auto bound = out.value(QStringLiteral("bound")).toArray();
         QCOMPARE(static_cast<std::size_t>(value.size()), r.series[0].distance.size());
         for (int d : {0, 1, 17, 60}) {
             QVERIFY(r.series[0].value[static_cast<std::size_t>(d)] == value[d].toDouble());
@@ -598,23 +591,24 @@ private Q_SLOTS:
     }
     // The frequencies tooltip equals `poslab compute frequencies`.
     void frequencyTooltipAgreesWithPoslabCompute() {
-        const auto out = runPoslab({QStringLiteral("compute"), QStringLiteral("frequencies"), QStringLiteral("--head-dim"), QStringLiteral("64"),
-                                    QStringLiteral("--scaling"), QStringLiteral("yarn"), QStringLiteral("--factor"), QStringLiteral("4"),
-                                    QStringLiteral("--max-positions"), QStringLiteral("8192"), QStringLiteral("--original-max-positions"),
-                                    QStringLiteral("2048"), QStringLiteral("--seq-len"), QStringLiteral("64")});
-        if (!out) QSKIP("poslab compute frequencies not available in this tree");
+        const auto run = testsupport::runPoslab({QStringLiteral("compute"), QStringLiteral("frequencies"), QStringLiteral("--head-dim"),
+                                                 QStringLiteral("64"), QStringLiteral("--scaling"), QStringLiteral("yarn"),
+                                                 QStringLiteral("--factor"), QStringLiteral("4"), QStringLiteral("--max-positions"),
+                                                 QStringLiteral("8192"), QStringLiteral("--original-max-positions"),
+                                                 QStringLiteral("2048")});
+        QVERIFY2(run.code == 0, qPrintable(run.describe()));
+        const QJsonObject out = run.json();
         SceneParams s;
         auto& rp = s.methods[0].params.rope;
         rp.scaling = RopeScaling::Yarn;
         rp.factor = 4.0;
         rp.max_positions = 8192;
         rp.original_max_positions = 2048;
-        rp.seq_len = 64;
         const FrequencyResult r = computeFrequencies(s);
-        const auto inv = out->value(QStringLiteral("inv_freq")).toArray();
-        const auto wl = out->value(QStringLiteral("wavelength")).toArray();
+        const auto inv = out.value(QStringLiteral("inv_freq")).toArray();
+        const auto wl = out.value(QStringLiteral("wavelength")).toArray();
         QCOMPARE(static_cast<std::size_t>(inv.size()), r.configs[0].after.size());
-        QVERIFY(r.configs[0].attentionFactor == out->value(QStringLiteral("attention_factor")).toDouble());
+        QVERIFY(r.configs[0].attentionFactor == out.value(QStringLiteral("attention_factor")).toDouble());
         for (int i : {0, 9, 20, 31}) {
             QVERIFY(r.configs[0].after[static_cast<std::size_t>(i)] == inv[i].toDouble());
             const QString tip = frequencyToolTip(r, FrequencyHit{i});

@@ -2,6 +2,7 @@
 // core's own score for query i and key j; hovering there reports i, j and that exact number
 // (as `poslab compute scores` prints it); masked cells are grey; colour maps are the exact
 // tables; the layout asks for no more cells than pixels.
+#include "support/runposlab.h"
 #include "core/scores.h"
 #include "ui/model/compute.h"
 #include "ui/render/heatmaprenderer.h"
@@ -10,11 +11,9 @@
 #include "ui/views/views.h"
 #include "ui/io/export.h"
 
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QtTest>
 
 #include <set>
@@ -615,15 +614,13 @@ private Q_SLOTS:
     }
 
     void tooltipAgreesWithPoslabCompute() {
-        const QString exe = QStringLiteral(POSLAB_EXE);
-        if (!QFileInfo::exists(exe)) QSKIP("poslab executable not built in this tree");
-        QProcess proc;
-        proc.start(exe, {QStringLiteral("compute"), QStringLiteral("scores"), QStringLiteral("--method"), QStringLiteral("rope"),
-                         QStringLiteral("--length"), QStringLiteral("12"), QStringLiteral("--dim"), QStringLiteral("64")});
-        QVERIFY(proc.waitForFinished(30000));
-        if (proc.exitCode() != 0) QSKIP("poslab compute scores not available yet");
-        const auto doc = QJsonDocument::fromJson(proc.readAllStandardOutput());
-        const auto rows = doc.object().value(QStringLiteral("scores")).toArray();
+        // The command line run as a user runs it (tests/support/runposlab.h); when it fails, the
+        // test fails naming the run: a broken CLI is a failure, never a skip.
+        const auto run = testsupport::runPoslab({QStringLiteral("compute"), QStringLiteral("scores"), QStringLiteral("--method"),
+                                                 QStringLiteral("rope"), QStringLiteral("--length"), QStringLiteral("12"),
+                                                 QStringLiteral("--dim"), QStringLiteral("64")});
+        QVERIFY2(run.code == 0, qPrintable(run.describe()));
+        const auto rows = run.json().value(QStringLiteral("scores")).toArray();
         QCOMPARE(rows.size(), 12);
         SceneParams s;
         s.length = 12;

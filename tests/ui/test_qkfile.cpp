@@ -96,7 +96,7 @@ private Q_SLOTS:
     void corruptFilesAreOneLine();
     void rowsAreReadFromTheMappedFile();
     void sceneKeepsMissingFilePath();
-    void readmeSnippetWritesWhatPoslabReads();
+    void handbookSnippetWritesWhatPoslabReads();
 };
 
 void TestQkFile::scoresEqualNumpy_data() {
@@ -290,13 +290,13 @@ void TestQkFile::sceneKeepsMissingFilePath() {
     QVERIFY(!sc.qk && !sceneProblem(sc));
 }
 
-// README.md's dump snippet: its file-writing part, run by /usr/bin/python3 on q_proj-shaped
+// docs/HANDBOOK.md's dump snippet: its file-writing part, run by /usr/bin/python3 on q_proj-shaped
 // arrays (tests/data/qk/check_readme_snippet.py), writes files whose rows are those arrays' heads.
-void TestQkFile::readmeSnippetWritesWhatPoslabReads() {
+void TestQkFile::handbookSnippetWritesWhatPoslabReads() {
     QTemporaryDir dir;
     QProcess py;
     py.start(QStringLiteral("/usr/bin/python3"), {kDataDir + "/check_readme_snippet.py",
-                                                  QStringLiteral(POSLAB_SOURCE_DIR "/README.md"), dir.path()});
+                                                  QStringLiteral(POSLAB_SOURCE_DIR "/docs/HANDBOOK.md"), dir.path()});
     QVERIFY(py.waitForFinished(60000));
     if (py.exitCode() != 0 && py.readAllStandardError().contains("No module named 'numpy'"))
         QSKIP("/usr/bin/python3 has no NumPy");

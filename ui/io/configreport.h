@@ -2,7 +2,7 @@
 // After a model configuration's parse (ui/io/modelconfig.h): what its family's attention does
 // beyond the layer pattern (ui/io/families.h: causal or not, the layout of a config without
 // layers, Gemma 2's soft-cap, Ministral 3's query scaling) and the read report — every key of
-// the file as used / ignored / not_modelled, and the defaults taken (spec/cli.md "compute config").
+// the file as used / ignored / not_modelled, and the defaults taken (docs/spec/cli.md "compute config").
 #include "ui/io/families.h"
 #include "ui/io/modelconfig.h"
 

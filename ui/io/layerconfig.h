@@ -1,5 +1,5 @@
 #pragma once
-// The layer pattern of a Hugging Face config.json (spec/cli.md and conventions.md, "Added in
+// The layer pattern of a Hugging Face config.json (docs/spec/cli.md and conventions.md, "Added in
 // 0.3"), read exactly as transformers main builds the model (huggingface/transformers @
 // decba1d2, the families' configuration_*.py and modeling_*.py):
 //   layers       num_hidden_layers (n_layer, num_layers); none → no pattern.

@@ -1,7 +1,7 @@
 #pragma once
 // Model configuration files: a Hugging Face config.json (v4 and v5 forms) or a GGUF file's
-// metadata, turned into the ScoreParams transformers main would compute from it (spec/cli.md
-// "--config", spec/conventions.md). Every number is checked through the parameter table
+// metadata, turned into the ScoreParams transformers main would compute from it (docs/spec/cli.md
+// "--config", docs/spec/conventions.md). Every number is checked through the parameter table
 // (ParamInfo::check) and a bad value is one message naming the file's key:
 //   "rope_scaling.factor must be a number from 1e-6 to 1e6, got -2".
 //
@@ -42,7 +42,7 @@
 
 namespace poslab::ui {
 
-// What a config.json's reading did with each of its keys (spec/cli.md "compute config"): every
+// What a config.json's reading did with each of its keys (docs/spec/cli.md "compute config"): every
 // top-level key (and text_config's, as "text_config.KEY", when the text model is read) is in
 // exactly one of used (what it set), ignored (why) and notModelled (what it would do); entries
 // named "KEY.PART" in notModelled say what part of a used key the product does not draw.

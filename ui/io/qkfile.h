@@ -1,5 +1,5 @@
 #pragma once
-// Real queries and keys (spec/cli.md "Real queries and keys"): the tensors `q` and `k` of
+// Real queries and keys (docs/spec/cli.md "Real queries and keys"): the tensors `q` and `k` of
 // `.npy`, `.npz` and `.safetensors` files, read without loading the file into memory.
 //
 // Formats (all little-endian, C order):

@@ -1,5 +1,5 @@
 #pragma once
-// The layer overview (spec/cli.md "figure layers"): one row per layer of a model — its index,
+// The layer overview (docs/spec/cli.md "figure layers"): one row per layer of a model — its index,
 // type (full / sliding / chunked), RoPE or NoPE, base θ and scaling, window or chunk — and, on a
 // logarithmic distance axis from 1 to the context, what the layer can attend to (a bar up to the
 // farthest distance it sees: a causal window W − 1 back, a bidirectional model's window ⌊W/2⌋ on

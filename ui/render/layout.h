@@ -15,7 +15,7 @@
 // What was placed is reported: a LayoutCapture on the stack makes every renderer on this thread
 // record its plot areas, text, legends and colour bars (layoutRecord()) into a LayoutReport, in
 // the capture's pixels (figure pixels for an export). `figure … -o F.json` writes that report as
-// `layout` (../shared/spec/cli.md): [{"view", "kind", "rect": [x, y, w, h], "text", "px", "elided"}],
+// `layout` (docs/spec/cli.md): [{"view", "kind", "rect": [x, y, w, h], "text", "px", "elided"}],
 // "px" (text items) the pixel size of the text's font in the figure: what legibility is measured by.
 #include "ui/render/theme.h"
 #include "ui/model/sceneparams.h"

@@ -1,5 +1,5 @@
 #pragma once
-// The layer overview in the window (spec/cli.md "figure layers"): the edited configuration's
+// The layer overview in the window (docs/spec/cli.md "figure layers"): the edited configuration's
 // layer pattern drawn by the renderer `figure layers` uses (ui/render/layersrenderer.h), the
 // layer the views show highlighted, and compare mode's second configuration's layer too.
 // A click on a row asks to show that layer (layerClicked(layer, false)); Shift- or Ctrl-click

@@ -1,5 +1,5 @@
 # An independent NumPy transcription of transformers main's ROPE_INIT_FUNCTIONS at init (seq_len
-# None; ../shared/spec/conventions.md), config standardisation included (v4 rope_scaling with
+# None; docs/spec/conventions.md), config standardisation included (v4 rope_scaling with
 # `type`, top-level rope_theta / partial_rotary_factor / original_max_position_embeddings → v5
 # rope_parameters). For each case of CASES.json, in the v5 form and converted to the v4 form, it
 # writes the config to OUTDIR, runs `POSLAB compute frequencies --config` and compares inv_freq

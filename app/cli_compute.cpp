@@ -621,6 +621,8 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             j.key("contribution").matrix(c.value);
             if (p.ropeParams().rotaryDim() < p.dim) j.key("rest").vector(c.rest);
             j.key("value").vector(c.total);
+            // Gemma 2's logit soft-cap: the score the model uses (the pairs add up to `value`).
+            if (c.capped) j.key("softcap").number(*p.attention.softcap).key("capped_value").vector(*c.capped);
             j.key("share").vector(c.share);
             j.key("wavelength_before").vector(c.wavelengthBefore);
             j.key("wavelength_after").vector(c.wavelengthAfter);
@@ -696,28 +698,26 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
 void writeQueryScale(Json& j, const ui::ModelFileConfig& c, const AttentionParams& a) {
     static const std::int64_t kAt[] = {0, 16384, 131072, 1048576};
     j.key("query_scale");
-    if (!a.temperature_tuning.empty()) {
-        j.beginObject();
-        j.key("formula").string("1 + " + formatNumber(a.temperature_tuning[1]) + "·ln(1 + ⌊(p + 1)/" +
-                                formatNumber(a.temperature_tuning[0]) + "⌋)");
-        j.key("at").beginObject();
-        for (auto p : kAt) j.key(formatInt(p)).number(temperatureScale(a, p, c.params.precision));
-        j.endObject().endObject();
-    } else if (c.queryScaling.size() == 2) {
-        const double n = c.queryScaling[0], beta = c.queryScaling[1];
-        j.beginObject();
-        j.key("formula").string("1 + " + formatNumber(beta) + "·ln(1 + ⌊p/" + formatNumber(n) + "⌋)");
-        j.key("at").beginObject();
-        for (auto p : kAt) j.key(formatInt(p)).number(1.0 + beta * std::log(1.0 + std::floor(static_cast<double>(p) / n)));
-        j.endObject().endObject();
-    } else {
+    if (!queryScaled(a)) {
         j.null();
+        return;
     }
+    std::string formula;
+    if (!a.temperature_tuning.empty())
+        formula = "1 + " + formatNumber(a.temperature_tuning[1]) + "·ln(1 + ⌊(p + 1)/" + formatNumber(a.temperature_tuning[0]) + "⌋)";
+    if (!a.query_scaling.empty())
+        formula += (formula.empty() ? "" : " × ") + ("1 + " + formatNumber(a.query_scaling[1]) + "·ln(1 + ⌊p/" +
+                                                     formatNumber(a.query_scaling[0]) + "⌋)");
+    j.beginObject();
+    j.key("formula").string(formula);
+    j.key("at").beginObject();
+    for (auto p : kAt) j.key(formatInt(p)).number(queryScale(a, p, c.params.precision));
+    j.endObject().endObject();
 }
 
-void writeSoftcap(Json& j, const ui::ModelFileConfig& c) {
+void writeSoftcap(Json& j, const AttentionParams& a) {
     j.key("softcap");
-    if (c.softcap) j.number(*c.softcap);
+    if (a.softcap) j.number(*a.softcap);
     else j.null();
 }
 
@@ -756,7 +756,7 @@ int layers(const std::vector<std::string>& args) {
         if (patternLayers > 0) {
             writeLayerFields(j, m, i, c->params.dim);
             const LayerParams lp = layerParams(m, i);
-            writeSoftcap(j, *c);
+            writeSoftcap(j, lp.attention);
             writeQueryScale(j, *c, lp.attention);
         } else {
             // One scheme on every layer (no layer pattern): the config's own parameters.
@@ -773,7 +773,7 @@ int layers(const std::vector<std::string>& args) {
                 j.key("layout").string(enumKey(r.layout));
             }
             j.key("softmax_scale").number(scoreScale(c->params.attention, c->params.dim));
-            writeSoftcap(j, *c);
+            writeSoftcap(j, c->params.attention);
             writeQueryScale(j, *c, c->params.attention);
         }
         j.endObject();

@@ -191,7 +191,8 @@ const std::map<QString, QString>& auditValues() {
         {"method", "alibi"}, {"preset", "llama-3.1-8b"}, {"config", "%LLAMA%"}, {"content", "random"}, {"seed", "7"},
         {"head", "1"}, {"q", "%Q%"}, {"k", "%K%"}, {"qk", "%QK%"}, {"softmax", ""}, {"summary", ""}, {"layer", "1"},
         {"layer-type", "sliding"}, {"window", "2"}, {"chunk", "2"}, {"nope", ""}, {"temperature-tuning", "2,0.5"},
-        {"qk-norm", "before"}, {"norm-eps", "0.01"}, {"softmax-scale", "0.25"}, {"sink", "0.5"},
+        {"qk-norm", "before"}, {"norm-eps", "0.01"}, {"softmax-scale", "0.25"}, {"sink", "0.5"}, {"softcap", "0.5"},
+        {"query-scaling", "2,0.5"},
         {"table-size", "32"}, {"t5-max-distance", "16"}, {"t5-num-buckets", "8"}, {"no-bidirectional", ""},
         // figure
         {"output", "%OUT%.svg"}, {"session", "%SESSION%"}, {"scene", "0"}, {"width", "200"}, {"height", "150"},

@@ -433,7 +433,11 @@ ModelConfigResult parseHfConfig(const QByteArray& json) {
     const QJsonObject top = doc.object();
     const QJsonObject read = withFamilyDefaults(textConfigObject(top));
     ModelConfigResult r = parseHfObject(read, true);
-    if (r.config) finishHfConfig(top, read, *r.config);
+    if (r.config)
+        if (auto e = finishHfConfig(top, read, *r.config)) {
+            r.config.reset();
+            r.error = *e;
+        }
     return r;
 }
 

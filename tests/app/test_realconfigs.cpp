@@ -67,6 +67,8 @@ private Q_SLOTS:
     void otherSchemesAreNotRope();
     void familyAttentionInTheScores();
     void queryScalingInTheDecay();
+    void badSoftcapOrQueryScalingIsRefused_data();
+    void badSoftcapOrQueryScalingIsRefused();
     void decoderScenesAreCausal_data();
     void decoderScenesAreCausal();
 };
@@ -399,6 +401,36 @@ void TestRealConfigs::queryScalingInTheDecay() {
     for (int d : {16384, 16385})
         QVERIFY2(std::abs(a[d].toDouble() - b[d].toDouble() * (1 + 0.1 * std::log(2.0))) <= 1e-12 * std::abs(a[d].toDouble()),
                  qPrintable(QStringLiteral("d %1: %2 vs %3").arg(d).arg(a[d].toDouble()).arg(b[d].toDouble())));
+}
+
+// A soft-cap or query scaling the family reads, of the wrong kind: exit 2, one line naming the key.
+void TestRealConfigs::badSoftcapOrQueryScalingIsRefused_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("key");
+    const QByteArray gemma = R"({"model_type": "gemma2", "head_dim": 16, "num_attention_heads": 2, "num_hidden_layers": 2,
+        "hidden_size": 32, "attn_logit_softcapping": %1})";
+    const QByteArray ministral = R"({"model_type": "ministral3", "head_dim": 16, "num_attention_heads": 2, "num_hidden_layers": 2,
+        "hidden_size": 32, "rope_parameters": {"rope_type": "default", "rope_theta": 10000, "llama_4_scaling_beta": %1,
+        "original_max_position_embeddings": 16384}})";
+    QTest::newRow("softcap text") << QByteArray(gemma).replace("%1", "\"x\"") << "attn_logit_softcapping";
+    QTest::newRow("softcap negative") << QByteArray(gemma).replace("%1", "-3") << "attn_logit_softcapping";
+    QTest::newRow("beta text") << QByteArray(ministral).replace("%1", "\"0.1\"") << "rope_parameters.llama_4_scaling_beta";
+    QTest::newRow("beta negative") << QByteArray(ministral).replace("%1", "-0.1") << "rope_parameters.llama_4_scaling_beta";
+}
+
+void TestRealConfigs::badSoftcapOrQueryScalingIsRefused() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, key);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("config.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(json);
+    f.close();
+    const PoslabRun r = runPoslab({"compute", "layers", "--config", path});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY2(r.err.contains(key.toUtf8()), r.err.constData());
 }
 
 void TestRealConfigs::decoderScenesAreCausal_data() {

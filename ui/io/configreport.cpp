@@ -167,8 +167,7 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
                    read.value(softcapKey).toDouble() <= 1e6) {
             softcap = read.value(softcapKey).toDouble();
         } else if (!read.value(softcapKey).isNull()) {
-            return softcapKey + QStringLiteral(" must be a number in (0, 1e6] or null, got ") +
-                        (describeJson(read.value(softcapKey)));
+            return softcapKey + QStringLiteral(" must be a number in (0, 1e6] or null, got ") + describeJson(read.value(softcapKey));
         }
     }
     // The RoPE block (v5 rope_parameters, else v4 rope_scaling).
@@ -181,10 +180,12 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
                              ? block.value(QLatin1String("original_max_position_embeddings")).toDouble()
                              : static_cast<double>(out.params.rope.max_positions);
         queryScaling = {n, beta};
-        if (!(beta >= 0 && beta <= 1e12 && n >= 1 && n <= 1e12))
+        const QJsonValue nv = block.value(QLatin1String("original_max_position_embeddings"));
+        if (!block.value(QLatin1String("llama_4_scaling_beta")).isDouble() || !(nv.isUndefined() || nv.isNull() || nv.isDouble()) ||
+            !(beta >= 0 && beta <= 1e12 && n >= 1 && n <= 1e12))
             return blockKey + QStringLiteral(".llama_4_scaling_beta must be a number from 0 to 1e12 (with "
                                                   "original_max_position_embeddings ≥ 1), got ") +
-                        (describeJson(block.value(QLatin1String("llama_4_scaling_beta"))));
+                   describeJson(block.value(QLatin1String("llama_4_scaling_beta")));
     }
     // Both act on every layer: the pattern's, and the layer shown.
     m.softcap = out.params.attention.softcap = softcap;

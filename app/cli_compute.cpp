@@ -490,7 +490,7 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScorePa
     readAttention(o, p, s.rename);
     // --seed with content that is not random and a method without seeded tables, --head with a
     // method without heads: they cannot change the output (the table says when they are read).
-    refuseIrrelevant(o, scoreParamTable(), TableSelection{.only = {"seed", "head"}}, p);
+    refuseIrrelevant(o, scoreParamTable(), TableSelection{.only = {"seed", "head", "precision"}}, p);
     s.rename["head_dim"] = "dim";
     s.rename["queries"] = "length";
     s.rename["keys"] = "length";
@@ -600,6 +600,23 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
     if (decay && o.has("causal") && p.method != Method::T5 && !p.attention.window)
         fail("--causal cannot change the output", "against distance it is read only with --method t5 or a --window",
              "compute " + what + " --method " + std::string(methodKey(p.method)) + " --causal");
+    // Against distance T5's and ALiBi's curve is their bias alone, sinusoidal and learned ones
+    // PE_d·PE_0 alone (decay.h): what does not enter them cannot change the output. (--dim stays:
+    // the command requires it. Query/key files: the curve is the mean of the whole scores.)
+    if (decay && !contributions && !p.source) {
+        const Method em = p.effectiveMethod();
+        const bool bias = em == Method::T5 || em == Method::Alibi, absolute = em == Method::Sinusoidal || em == Method::Learned;
+        const std::pair<const char*, bool> unread[] = {
+            {"content", bias || absolute}, {"temperature-tuning", bias}, {"qk-norm", bias}, {"norm-eps", bias},
+            {"softmax-scale", bias}, {"softcap", bias}, {"query-scaling", bias}, {"layout", em == Method::Sinusoidal},
+            {"table-size", em == Method::Learned}};
+        for (const auto& [option, refused] : unread)
+            if (refused && o.has(option))
+                fail(std::string("--") + option + " cannot change the output",
+                     "against distance the " + std::string(methodKey(em)) + " curve is " +
+                         (bias ? "its bias alone (no content, scale or query scaling)" : "PE_d·PE_0 alone (no content, any layout)"),
+                     "compute decay --method " + std::string(methodKey(em)) + " --" + option);
+    }
     Json j;
     if (decay) {
         // File content: distances 0 … N−1 unless --max-distance is given (it may not reach N).

@@ -612,7 +612,16 @@ const ParamTable<ScoreParams>& scoreParamTable() {
                                             .help = "float32 reproduces the frameworks' float32 rounding; double is exact; "
                                                     "bfloat16/float16: the model in that dtype (rope)",
                                             .choiceLabels = {"float32 (as the frameworks)", "double (exact)",
-                                                             "bfloat16 (model dtype)", "float16 (model dtype)"}}),
+                                                             "bfloat16 (model dtype)", "float16 (model dtype)"}})
+                // Read by the methods that round in float32 (their angles, tables or slopes) and by the
+                // layer's q/k norm, query scaling and soft-cap; nope, learned, Shaw, T5 and
+                // Transformer-XL score in double whatever it says.
+                .when([](const ScoreParams& s) {
+                    const Method m = s.effectiveMethod();
+                    const AttentionParams& a = s.attention;
+                    return m == Method::Rope || m == Method::Xpos || m == Method::Sinusoidal || m == Method::Alibi ||
+                           a.qk_norm != QkNorm::None || queryScaled(a) || a.softcap.has_value();
+                }),
         };
         appendNested(t, methodParamGroup(Method::Rope), &ScoreParams::rope, ropeParamTable());
         appendNested(t, methodParamGroup(Method::Xpos), &ScoreParams::xpos, xposParamTable());

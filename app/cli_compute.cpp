@@ -512,7 +512,7 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScorePa
     readAttention(o, p, s.rename);
     // --seed with content that is not random and a method without seeded tables, --head with a
     // method without heads: they cannot change the output (the table says when they are read).
-    refuseIrrelevant(o, scoreParamTable(), TableSelection{.only = {"seed", "head"}}, p);
+    refuseIrrelevant(o, scoreParamTable(), TableSelection{.only = {"seed", "head", "precision"}}, p);
     s.rename["head_dim"] = "dim";
     s.rename["queries"] = "length";
     s.rename["keys"] = "length";
@@ -643,6 +643,23 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
     if (decay && o.has("causal") && p.method != Method::T5 && !p.attention.window)
         fail("--causal cannot change the output", "against distance it is read only with --method t5 or a --window",
              "compute " + what + " --method " + std::string(methodKey(p.method)) + " --causal");
+    // Against distance T5's and ALiBi's curve is their bias alone, sinusoidal and learned ones
+    // PE_d·PE_0 alone (decay.h): what does not enter them cannot change the output. (--dim stays:
+    // the command requires it. Query/key files: the curve is the mean of the whole scores.)
+    if (decay && !contributions && !p.source) {
+        const Method em = p.effectiveMethod();
+        const bool bias = em == Method::T5 || em == Method::Alibi, absolute = em == Method::Sinusoidal || em == Method::Learned;
+        const std::pair<const char*, bool> unread[] = {
+            {"content", bias || absolute}, {"temperature-tuning", bias}, {"qk-norm", bias}, {"norm-eps", bias},
+            {"softmax-scale", bias}, {"softcap", bias}, {"query-scaling", bias}, {"layout", em == Method::Sinusoidal},
+            {"table-size", em == Method::Learned}};
+        for (const auto& [option, refused] : unread)
+            if (refused && o.has(option))
+                fail(std::string("--") + option + " cannot change the output",
+                     "against distance the " + std::string(methodKey(em)) + " curve is " +
+                         (bias ? "its bias alone (no content, scale or query scaling)" : "PE_d·PE_0 alone (no content, any layout)"),
+                     "compute decay --method " + std::string(methodKey(em)) + " --" + option);
+    }
     Json j;
     if (decay) {
         // File content: distances 0 … N−1 unless --max-distance is given (it may not reach N).
@@ -664,6 +681,8 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             j.key("contribution").matrix(c.value);
             if (p.ropeParams().rotaryDim() < p.dim) j.key("rest").vector(c.rest);
             j.key("value").vector(c.total);
+            // Gemma 2's logit soft-cap: the score the model uses (the pairs add up to `value`).
+            if (c.capped) j.key("softcap").number(*p.attention.softcap).key("capped_value").vector(*c.capped);
             j.key("share").vector(c.share);
             j.key("wavelength_before").vector(c.wavelengthBefore);
             j.key("wavelength_after").vector(c.wavelengthAfter);
@@ -739,28 +758,26 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
 void writeQueryScale(Json& j, const ui::ModelFileConfig& c, const AttentionParams& a) {
     static const std::int64_t kAt[] = {0, 16384, 131072, 1048576};
     j.key("query_scale");
-    if (!a.temperature_tuning.empty()) {
-        j.beginObject();
-        j.key("formula").string("1 + " + formatNumber(a.temperature_tuning[1]) + "·ln(1 + ⌊(p + 1)/" +
-                                formatNumber(a.temperature_tuning[0]) + "⌋)");
-        j.key("at").beginObject();
-        for (auto p : kAt) j.key(formatInt(p)).number(temperatureScale(a, p, c.params.precision));
-        j.endObject().endObject();
-    } else if (c.queryScaling.size() == 2) {
-        const double n = c.queryScaling[0], beta = c.queryScaling[1];
-        j.beginObject();
-        j.key("formula").string("1 + " + formatNumber(beta) + "·ln(1 + ⌊p/" + formatNumber(n) + "⌋)");
-        j.key("at").beginObject();
-        for (auto p : kAt) j.key(formatInt(p)).number(1.0 + beta * std::log(1.0 + std::floor(static_cast<double>(p) / n)));
-        j.endObject().endObject();
-    } else {
+    if (!queryScaled(a)) {
         j.null();
+        return;
     }
+    std::string formula;
+    if (!a.temperature_tuning.empty())
+        formula = "1 + " + formatNumber(a.temperature_tuning[1]) + "·ln(1 + ⌊(p + 1)/" + formatNumber(a.temperature_tuning[0]) + "⌋)";
+    if (!a.query_scaling.empty())
+        formula += (formula.empty() ? "" : " × ") + ("1 + " + formatNumber(a.query_scaling[1]) + "·ln(1 + ⌊p/" +
+                                                     formatNumber(a.query_scaling[0]) + "⌋)");
+    j.beginObject();
+    j.key("formula").string(formula);
+    j.key("at").beginObject();
+    for (auto p : kAt) j.key(formatInt(p)).number(queryScale(a, p, c.params.precision));
+    j.endObject().endObject();
 }
 
-void writeSoftcap(Json& j, const ui::ModelFileConfig& c) {
+void writeSoftcap(Json& j, const AttentionParams& a) {
     j.key("softcap");
-    if (c.softcap) j.number(*c.softcap);
+    if (a.softcap) j.number(*a.softcap);
     else j.null();
 }
 
@@ -799,7 +816,7 @@ int layers(const std::vector<std::string>& args) {
         if (patternLayers > 0) {
             writeLayerFields(j, m, i, c->params.dim);
             const LayerParams lp = layerParams(m, i);
-            writeSoftcap(j, *c);
+            writeSoftcap(j, lp.attention);
             writeQueryScale(j, *c, lp.attention);
         } else {
             // One scheme on every layer (no layer pattern): the config's own parameters.
@@ -816,7 +833,7 @@ int layers(const std::vector<std::string>& args) {
                 j.key("layout").string(enumKey(r.layout));
             }
             j.key("softmax_scale").number(scoreScale(c->params.attention, c->params.dim));
-            writeSoftcap(j, *c);
+            writeSoftcap(j, c->params.attention);
             writeQueryScale(j, *c, c->params.attention);
         }
         j.endObject();

@@ -45,6 +45,14 @@ const ParamTable<AttentionParams>& attentionParamTable() {
         field<&A::sink>({.name = "sink", .kind = K::RealList, .lo = -1e4, .hi = 1e4, .label = "Sink logits",
                          .help = "a sink logit per head, appended unscaled to each row (GPT-OSS); rows sum to 1 − p_sink",
                          .unset = "none", .maxEntries = 4096}),
+        field<&A::softcap>({.name = "softcap", .kind = K::Real, .lo = 0, .hi = 1e6, .loOpen = true, .optional = true,
+                            .label = "Logit soft-cap",
+                            .help = "Gemma 2: each scaled score s ↦ C·tanh(s/C) before the mask and softmax",
+                            .unset = "none"}),
+        field<&A::query_scaling>({.name = "query_scaling", .kind = K::RealList, .lo = 0, .hi = 1e12,
+                                  .label = "Query scaling N,β",
+                                  .help = "Ministral 3: the query at position p times 1 + β·ln(1 + ⌊p/N⌋) after RoPE",
+                                  .unset = "off", .validNote = "(two numbers N ≥ 1, β)", .maxEntries = 2}),
     };
     return t;
 }
@@ -59,6 +67,13 @@ Check AttentionParams::validate() const {
                               formatInt(static_cast<std::int64_t>(temperature_tuning.size())) + " numbers"};
         if (!(temperature_tuning[0] >= 1))
             return ParamError{"temperature_tuning", "F ≥ 1 (floor_scale, in tokens)", formatNumber(temperature_tuning[0])};
+    }
+    if (!query_scaling.empty()) {
+        if (query_scaling.size() != 2)
+            return ParamError{"query_scaling", "two numbers N,β (original_max_position_embeddings, llama_4_scaling_beta)",
+                              formatInt(static_cast<std::int64_t>(query_scaling.size())) + " numbers"};
+        if (!(query_scaling[0] >= 1))
+            return ParamError{"query_scaling", "N ≥ 1 (original_max_position_embeddings, in tokens)", formatNumber(query_scaling[0])};
     }
     return std::nullopt;
 }
@@ -92,6 +107,34 @@ double temperatureScale(const AttentionParams& a, std::int64_t i, Precision prec
         return static_cast<double>(l * static_cast<float>(S) + 1.0f);
     }
     return std::log1p(std::floor((static_cast<double>(i) + 1.0) / F)) * S + 1.0;
+}
+
+double queryScale(const AttentionParams& a, std::int64_t i, Precision precision) {
+    double f = temperatureScale(a, i, precision);
+    if (a.query_scaling.size() == 2) {
+        const double N = a.query_scaling[0], beta = a.query_scaling[1];
+        double m;
+        if (precision == Precision::Float32) {
+            // torch: 1 + beta * log(1 + floor(position_ids / N)), float32 (modeling_ministral3.py:105-107).
+            const float q = std::floor(static_cast<float>(i) / static_cast<float>(N));
+            m = static_cast<double>(1.0f + static_cast<float>(beta) * std::log(1.0f + q));
+        } else {
+            m = 1.0 + beta * std::log(1.0 + std::floor(static_cast<double>(i) / N));
+        }
+        f = roundTo(precision, f * m);
+    }
+    return f;
+}
+
+double softcapScore(const AttentionParams& a, double s, Precision precision) {
+    if (!a.softcap || std::isinf(s)) return s;
+    const double c = *a.softcap;
+    return roundTo(precision, roundTo(precision, std::tanh(roundTo(precision, s / c))) * c);
+}
+
+void softcapScores(const AttentionParams& a, Matrix& s, Precision precision) {
+    if (!a.softcap) return;
+    for (Eigen::Index i = 0; i < s.size(); ++i) s.data()[i] = softcapScore(a, s.data()[i], precision);
 }
 
 void rmsNormRows(Matrix& x, double eps, Precision precision) {

@@ -18,6 +18,12 @@
 // q/k norm: each q and k row x → x·rsqrt(mean(x²) + eps) before or after the rotation (Llama 4's
 // L2Norm is this RMS form; Gemma 3's RMSNorm with weight 1 + w, w = 0).
 // Softmax scale: the score factor s instead of 1/sqrt(dim).
+// Query scaling (Ministral 3, `llama_4_scaling_beta`), N = original_max_position_embeddings, β,
+// query at position p, after RoPE (keys untouched):
+//   q ×= 1 + β·ln(1 + ⌊p/N⌋)          (float32 as PyTorch computes it in Precision::Float32)
+// Logit soft-cap C (Gemma 2, `attn_logit_softcapping`): each scaled score s (with the method's
+// relative term) ↦ C·tanh(s/C), after the scale and before the mask and softmax (the eager path
+// of modeling_gemma2.py: weights / C, tanh, × C, then + mask).
 // Sinks (GPT-OSS): logit σ_h appended (unscaled) to each row after masking; softmax over the
 // visible keys and the sink; the sink's column is dropped, so a row sums to 1 − p_sink with
 // p_sink = exp(σ_h − m)/(exp(σ_h − m) + Σ_j exp(x_j − m)).
@@ -57,8 +63,10 @@ struct AttentionParams {
     double norm_eps = 1e-6;                   // eps of the q/k norm, [0, 1]
     std::optional<double> softmax_scale;      // unset: 1/sqrt(dim)
     std::vector<double> sink;                 // a sink logit per head (empty: none)
+    std::optional<double> softcap;            // logit soft-cap C > 0 (unset: none)
+    std::vector<double> query_scaling;        // empty, or [N, β]: N >= 1, β >= 0 (Ministral 3)
 
-    Check validate() const;   // the table's ranges, then: window and chunk not both; F, S
+    Check validate() const;   // the table's ranges, then: window and chunk not both; F, S; N, β
     bool operator==(const AttentionParams&) const = default;
 
     LayerType type() const { return chunk ? LayerType::Chunked : window ? LayerType::Sliding : LayerType::Full; }
@@ -68,7 +76,7 @@ struct AttentionParams {
 };
 
 // Every parameter of AttentionParams declared once (options --window, --chunk, --nope,
-// --temperature-tuning, --qk-norm, --norm-eps, --softmax-scale, --sink).
+// --temperature-tuning, --qk-norm, --norm-eps, --softmax-scale, --sink, --softcap, --query-scaling).
 const ParamTable<AttentionParams>& attentionParamTable();
 
 // The keys query i sees in a sequence of `length` tokens: [first, last] (inclusive; never empty,
@@ -88,6 +96,17 @@ std::optional<std::int64_t> visibleTo(const AttentionParams& a, bool causal);
 
 // τ(i) of temperature tuning for a query at position i (1 when tuning is off).
 double temperatureScale(const AttentionParams& a, std::int64_t i, Precision precision);
+
+// The factor the query row at position i is multiplied by: τ(i) of temperature tuning times
+// Ministral 3's 1 + β·ln(1 + ⌊i/N⌋) (1 when both are off), each rounded as PyTorch in float32.
+double queryScale(const AttentionParams& a, std::int64_t i, Precision precision);
+// Whether queryScale() is 1 at every position.
+inline bool queryScaled(const AttentionParams& a) { return !a.temperature_tuning.empty() || !a.query_scaling.empty(); }
+
+// C·tanh(s/C) of the soft-cap (s unchanged without one; −∞ stays −∞), rounded per step in float32.
+double softcapScore(const AttentionParams& a, double s, Precision precision);
+// softcapScore() of every entry, in place.
+void softcapScores(const AttentionParams& a, Matrix& s, Precision precision);
 
 // Rows x → x·rsqrt(mean(x²) + eps), in place (float32 rounding in Precision::Float32).
 void rmsNormRows(Matrix& x, double eps, Precision precision);

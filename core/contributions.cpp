@@ -42,7 +42,9 @@ Result<Contributions> pairContributions(const ScoreParams& params, const std::ve
     const RopeFrequencies after = ropeFrequencies(rp, seqLen);
     const RopeFrequencies before = ropeDefaultFrequencies(rp);
     const int r = after.rotary_dim, half = r / 2, dim = params.dim;
-    const double s = 1.0 / std::sqrt(static_cast<double>(dim));
+    // The layer's softmax scale (Gemma 2's query_pre_attn_scalar, DeepSeek's mscale), not 1/√dim.
+    const AttentionParams& at = params.attention;
+    const double s = scoreScale(at, dim);
     auto chanA = [&](int p) { return rp.layout == RopeLayout::Half ? p : 2 * p; };
     auto chanB = [&](int p) { return rp.layout == RopeLayout::Half ? p + half : 2 * p + 1; };
 
@@ -54,8 +56,13 @@ Result<Contributions> pairContributions(const ScoreParams& params, const std::ve
         // Every row rotated once; then, per distance, the mean over the diagonal of each pair.
         const Positions all = arangePositions(0, n);
         const RopeTables t = ropeTables(rp, after, all);
-        const Matrix q = ropeApply(rp, t, params.source->rows(false, all));
-        const Matrix k = ropeApply(rp, t, params.source->rows(true, all));
+        Matrix qr = params.source->rows(false, all), kr = params.source->rows(true, all);
+        // A q/k RMS norm before or after the rotation is the same (a rotation keeps the norm).
+        if (at.qk_norm != QkNorm::None) rmsNormRows(qr, at.norm_eps, params.precision), rmsNormRows(kr, at.norm_eps, params.precision);
+        Matrix q = ropeApply(rp, t, qr);
+        const Matrix k = ropeApply(rp, t, kr);
+        if (queryScaled(at))
+            for (std::int64_t i = 0; i < n; ++i) q.row(static_cast<Eigen::Index>(i)) *= queryScale(at, i, params.precision);
         for (std::int64_t c = 0; c < nd; ++c) {
             const std::int64_t d = distances[static_cast<std::size_t>(c)];
             const auto rows = static_cast<Eigen::Index>(n - d);
@@ -72,11 +79,15 @@ Result<Contributions> pairContributions(const ScoreParams& params, const std::ve
         }
     } else {
         const Positions zero{0};
-        const Matrix q0 = contentRows(params, false, zero);
-        const Matrix k0 = contentRows(params, true, zero);
+        Matrix q0 = contentRows(params, false, zero);
+        Matrix k0 = contentRows(params, true, zero);
+        if (at.qk_norm != QkNorm::None) rmsNormRows(q0, at.norm_eps, params.precision), rmsNormRows(k0, at.norm_eps, params.precision);
         const Matrix k = ropeApply(rp, ropeTables(rp, after, zero), k0);
         const Positions pos(distances.begin(), distances.end());
-        const Matrix q = ropeApply(rp, ropeTables(rp, after, pos), q0.replicate(static_cast<Eigen::Index>(nd), 1));
+        Matrix q = ropeApply(rp, ropeTables(rp, after, pos), q0.replicate(static_cast<Eigen::Index>(nd), 1));
+        // The query sits at position t (the key at 0): its scaling at t.
+        if (queryScaled(at))
+            for (Eigen::Index c = 0; c < nd; ++c) q.row(c) *= queryScale(at, distances[static_cast<std::size_t>(c)], params.precision);
         for (Eigen::Index c = 0; c < nd; ++c) {
             for (int p = 0; p < half; ++p)
                 out.value(p, c) = s * (q(c, chanA(p)) * k(0, chanA(p)) + q(c, chanB(p)) * k(0, chanB(p)));
@@ -86,6 +97,10 @@ Result<Contributions> pairContributions(const ScoreParams& params, const std::ve
         }
     }
     out.total = out.value.colwise().sum().transpose() + out.rest;
+    if (at.softcap) {
+        out.capped = out.total;
+        for (Eigen::Index i = 0; i < out.capped->size(); ++i) (*out.capped)[i] = softcapScore(at, (*out.capped)[i], Precision::Double);
+    }
     const Vector absSum = out.value.cwiseAbs().rowwise().sum();
     const double all = absSum.sum();
     out.share = all > 0 ? Vector(absSum / all) : Vector::Zero(half);

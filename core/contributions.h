@@ -3,7 +3,10 @@
 // position and which carry content (`poslab compute contributions`, the contributions view).
 //
 // For the rotary pairs p = 0 … r/2 − 1 (channels (p, p + r/2) for the half layout, (2p, 2p + 1)
-// interleaved), s = 1/sqrt(dim), R_m the rotation at position m (all rope options, precision):
+// interleaved), s = the layer's softmax scale (attention.softmax_scale, else 1/sqrt(dim)), R_m the
+// rotation at position m (all rope options, precision), q and k RMS-normalised when the layer has a
+// q/k norm (before or after the rotation alike: a rotation keeps the norm), the query row times the
+// layer's query scaling at its position (attention.h queryScale):
 //   content of the configuration (ones, random, formula; query at distance t, key at 0, the
 //   rows of position 0, as decayCurve):
 //       c_p(t) = s · (R_t q)_p · (R_0 k)_p
@@ -13,6 +16,8 @@
 //              Σ_p c_p(t) + rest(t) = decayCurve's value(t) (in double precision exactly up to
 //              summation order).
 //   share_p  = Σ_t |c_p(t)| / Σ_p' Σ_t |c_p'(t)| over the distances asked for (0 when all are 0).
+//   capped(t) = C·tanh(total(t)/C) with the layer's logit soft-cap C (Gemma 2): the score the model
+//              uses; the pairs' terms add up to the score before the cap (a cap does not split by pair).
 // Frequencies: inv_freq after scaling (the sequence length of the decay rule: seq_len, else
 // N for real content, else max distance + 1) and before it (ropeDefaultFrequencies);
 // wavelength = 2π/inv_freq. training_context = original_max_positions of a scaled
@@ -26,6 +31,7 @@ struct Contributions {
     Matrix value;                            // pairs × distances: c_p(t)
     Vector rest;                             // per distance
     Vector total;                            // per distance: Σ_p c_p(t) + rest(t)
+    std::optional<Vector> capped;            // with a soft-cap: C·tanh(total/C) per distance
     Vector share;                            // per pair
     Vector wavelengthBefore, wavelengthAfter;   // per pair, tokens
     std::int64_t trainingContext = 0;

@@ -978,7 +978,9 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& layer, const std::vector<std:
     DecayCurve& c = r.value();
     c.visibleTo = reach;
     const Method m = params.method;
-    if (m == Method::T5 || m == Method::Alibi) return r;
+    // T5 and ALiBi: the curve is the bias itself. Real content: diagonalMeans scored the rows
+    // with the whole attention structure (scale, norms, query scaling, soft-cap) already.
+    if (m == Method::T5 || m == Method::Alibi || params.source) return r;
     double f = scoreScale(at, params.dim) * std::sqrt(static_cast<double>(params.dim));
     if (at.qk_norm != QkNorm::None) {
         const Positions zero{0};
@@ -988,9 +990,12 @@ Result<DecayCurve> decayCurveAt(const ScoreParams& layer, const std::vector<std:
         }
     }
     for (Eigen::Index i = 0; i < c.value.size(); ++i) {
-        const double scale = f * temperatureScale(at, c.distance[static_cast<std::size_t>(i)], params.precision);
+        const double scale = f * queryScale(at, c.distance[static_cast<std::size_t>(i)], params.precision);
         c.value[i] *= scale;
         if (c.scoreBound) (*c.scoreBound)[i] *= std::abs(scale);
+        // The soft-cap is odd and increasing: |C·tanh(v/C)| <= C·tanh(bound/C) when |v| <= bound.
+        c.value[i] = softcapScore(at, c.value[i], params.precision);
+        if (c.scoreBound) (*c.scoreBound)[i] = softcapScore(at, (*c.scoreBound)[i], params.precision);
     }
     for (Eigen::Index i = 0; i < c.value.size(); ++i)
         if (!std::isfinite(c.value[i]))
@@ -1106,7 +1111,9 @@ std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams
             double* out = v.data() + b0;
             for (std::int64_t t = 0; t < m; ++t) out[t] += C[t] * a0 + S[t] * b1;
         });
-        return finish([&](std::int64_t x) { return s * (v[static_cast<std::size_t>(std::abs(x))] + constant); });
+        return finish([&](std::int64_t x) {
+            return softcapScore(params.attention, s * (v[static_cast<std::size_t>(std::abs(x))] + constant), params.precision);
+        });
     }
     if (params.method == Method::TransformerXL) {
         const TransformerXLParams tp = params.transformerXLParams();
@@ -1139,7 +1146,7 @@ std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams
         return finish([&](std::int64_t x) {
             const auto at = static_cast<std::size_t>(x >= 0 ? std::min(x, above) : -x);
             const double positional = x >= 0 ? cosPart[at] + sinPart[at] : cosPart[at] - sinPart[at];
-            return s * (constant + positional);
+            return softcapScore(params.attention, s * (constant + positional), params.precision);
         });
     }
     if (params.method == Method::Xpos) {
@@ -1165,7 +1172,10 @@ std::optional<Result<std::vector<double>>> sweptDistanceScores(const ScoreParams
                             for (std::int64_t t = 0; t < m; ++t) o[t] += 2 * C[t];
                         });
         }
-        return finish([&](std::int64_t x) { return s * (x >= 0 ? up[static_cast<std::size_t>(x)] : down[static_cast<std::size_t>(-x)]); });
+        return finish([&](std::int64_t x) {
+            return softcapScore(params.attention, s * (x >= 0 ? up[static_cast<std::size_t>(x)] : down[static_cast<std::size_t>(-x)]),
+                                params.precision);
+        });
     }
     return std::nullopt;
 }

@@ -24,7 +24,9 @@
 // for the methods whose value is s·q̃·k̃ (all but t5 and alibi, whose decay is their bias) the
 // softmax scale replaces s, the q/k norm multiplies by rsqrt(mean(q²)+eps)·rsqrt(mean(k²)+eps) of
 // the position-0 content (exact for nope, rope and xpos, whose rotations keep the norm), and
-// temperature tuning multiplies distance d by τ(d) (the query sits at position d).
+// the query scaling (temperature tuning, Ministral 3's) multiplies distance d by its factor at d
+// (the query sits at position d); then the logit soft-cap C·tanh(v/C) (the score bound too).
+// Real content: the means of the scores (scores.h), which apply all of these row by row.
 #include "core/scores.h"
 
 namespace poslab {

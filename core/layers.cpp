@@ -50,6 +50,13 @@ const ParamTable<LayerPattern>& layerPatternTable() {
         field<&L::sink>({.name = "sink", .kind = K::RealList, .lo = -1e4, .hi = 1e4, .label = "Sink logits",
                          .help = "the model's sink logit per head", .unset = "none", .maxEntries = 4096})
             .when(hasModel),
+        field<&L::softcap>({.name = "softcap", .kind = K::Real, .lo = 0, .hi = 1e6, .loOpen = true, .optional = true,
+                            .label = "Logit soft-cap", .help = "the model's logit soft-cap C (every layer)", .unset = "none"})
+            .when(hasModel),
+        field<&L::query_scaling>({.name = "query_scaling", .kind = K::RealList, .lo = 0, .hi = 1e12, .label = "Query scaling",
+                                  .help = "every layer: [N, β], queries × 1 + β·ln(1 + ⌊p/N⌋)", .unset = "off",
+                                  .maxEntries = 2})
+            .when(hasModel),
     };
     return t;
 }
@@ -108,6 +115,8 @@ Check LayerPattern::validate() const {
     }
     if (!temperature_tuning.empty() && (temperature_tuning.size() != 2 || !(temperature_tuning[0] >= 1)))
         return ParamError{"temperature_tuning", "two numbers F ≥ 1, S", formatInt(static_cast<std::int64_t>(temperature_tuning.size())) + " numbers"};
+    if (!query_scaling.empty() && (query_scaling.size() != 2 || !(query_scaling[0] >= 1)))
+        return ParamError{"query_scaling", "two numbers N ≥ 1, β", formatInt(static_cast<std::int64_t>(query_scaling.size())) + " numbers"};
     for (const RopeParams* r : {&rope_full, &rope_sliding, &rope_chunked})
         if (auto e = r->validate()) return e;
     return std::nullopt;
@@ -130,6 +139,8 @@ LayerParams layerParams(const LayerPattern& p, std::int64_t layer) {
     a.norm_eps = p.norm_eps;
     a.softmax_scale = p.softmax_scale;
     a.sink = p.sink;
+    a.softcap = p.softcap;
+    a.query_scaling = p.query_scaling;
     return out;
 }
 

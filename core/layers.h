@@ -10,7 +10,8 @@
 //               (bidirectional: the model's layers attend both ways, which the scene's causal flag
 //               and visibleTo(attention, !bidirectional) express; layerParams() leaves it there),
 //               temperature tuning (NoPE layers only: Llama 4), q/k norm (every layer, or only the
-//               RoPE layers when qk_norm_rope_only: Llama 4), softmax scale and sinks (every layer).
+//               RoPE layers when qk_norm_rope_only: Llama 4), softmax scale, sinks, logit soft-cap
+//               and query scaling (every layer).
 // An empty `layer_types` means no pattern (a scene of one scheme).
 #include "core/attention.h"
 #include "core/rope.h"
@@ -35,6 +36,8 @@ struct LayerPattern {
     double norm_eps = 1e-6;
     std::optional<double> softmax_scale;
     std::vector<double> sink;
+    std::optional<double> softcap;              // logit soft-cap of every layer (Gemma 2)
+    std::vector<double> query_scaling;          // every layer: [N, β] (Ministral 3) or empty
     RopeParams rope_full, rope_sliding, rope_chunked;   // per layer type
 
     bool operator==(const LayerPattern&) const = default;

@@ -150,9 +150,9 @@ public:
         default: break;
         }
         if (at.qk_norm == QkNorm::After) rmsNormRows(x, at.norm_eps, p_.precision);
-        if (!key && !at.temperature_tuning.empty())
+        if (!key && queryScaled(at))
             for (Eigen::Index r = 0; r < x.rows(); ++r) {
-                const double t = temperatureScale(at, pos[static_cast<std::size_t>(r)], p_.precision);
+                const double t = queryScale(at, pos[static_cast<std::size_t>(r)], p_.precision);
                 for (Eigen::Index c = 0; c < x.cols(); ++c) x(r, c) = roundTo(p_.precision, x(r, c) * t);
             }
         return x;
@@ -162,7 +162,9 @@ public:
     Matrix block(const Matrix& qs, const Positions& qpos, const Matrix& ks, const Positions& kpos) const {
         if (p_.method == Method::TransformerXL) {
             const TransformerXLTerms t = transformerXLTerms(txl_, qpos, kpos, qs, ks);
-            return s_ * (t.a + t.b + t.c + t.d);
+            Matrix out = s_ * (t.a + t.b + t.c + t.d);
+            cap(out);
+            return out;
         }
         Matrix out;
         if (halfDots()) {
@@ -178,13 +180,18 @@ public:
             out = s_ * (qs * ks.transpose());
         }
         addRelative(out, qs, qpos, kpos);
+        cap(out);
         return out;
     }
 
+    // The logit soft-cap on a block of scaled scores (with their relative term), before any mask.
+    void cap(Matrix& s) const { softcapScores(p_.attention, s, p_.precision); }
+    bool capped() const { return p_.attention.softcap.has_value(); }
+
     // Whether the transformed rows are the same at every position: ones content with a method that
-    // does not transform q and k by position (nope, alibi, t5, shaw) and no query temperature.
+    // does not transform q and k by position (nope, alibi, t5, shaw) and no query scaling.
     bool positionFreeSides() const {
-        return p_.content == Content::Ones && !p_.source && p_.attention.temperature_tuning.empty() &&
+        return p_.content == Content::Ones && !p_.source && !queryScaled(p_.attention) &&
                (p_.method == Method::NoPE || p_.method == Method::Alibi || p_.method == Method::T5 ||
                 p_.method == Method::Shaw);
     }
@@ -196,6 +203,7 @@ public:
         const double c = s_ * q0.row(0).dot(k0.row(0));
         Matrix out = Matrix::Constant(static_cast<Eigen::Index>(qpos.size()), static_cast<Eigen::Index>(kpos.size()), c);
         addRelative(out, q0, qpos, kpos);
+        cap(out);
         return out;
     }
 
@@ -287,7 +295,7 @@ bool isPositionalOnly(const ScoreParams& p) {
     if (p.content != Content::Ones || p.source) return false;
     // Masks other than causal, the query's temperature and sinks depend on more than i − j.
     const AttentionParams& a = p.attention;
-    if (a.window || a.chunk || !a.temperature_tuning.empty() || !a.sink.empty()) return false;
+    if (a.window || a.chunk || queryScaled(a) || !a.sink.empty()) return false;
     switch (p.method) {
     case Method::NoPE:
     case Method::Alibi:
@@ -508,7 +516,7 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
     const bool causal = at.causalWith(p.causal);
     const bool local = at.window || at.chunk;
     const std::optional<double> sink = p.softmax ? p.sinkLogit() : std::nullopt;
-    const bool fused = !txl && !p.softmax && !e.hasRelativeTerm() && !e.halfDots() && !local;
+    const bool fused = !txl && !p.softmax && !e.hasRelativeTerm() && !e.halfDots() && !local && !e.capped();
     // Rows per block: a stored block of scores stays within ~1 MiB (the L2 cache); the fused
     // kernel stores nothing and takes more rows per pass over the keys.
     const std::int64_t rowsPerBlock =
@@ -550,6 +558,7 @@ Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::
                 scaledDots(q.data() + r0 * p.dim, r1 - r0, pk, cols, e.scale(), s.data());
             }
             if (e.hasRelativeTerm()) e.addRelative(s, q.middleRows(r0, r1 - r0), qp, kp);
+            e.cap(s);
         }
         for (std::int64_t i = r0; i < r1; ++i) {
             const KeyRange kr = visibleKeys(at, causal, i, n);
@@ -603,7 +612,16 @@ const ParamTable<ScoreParams>& scoreParamTable() {
                                             .help = "float32 reproduces the frameworks' float32 rounding; double is exact; "
                                                     "bfloat16/float16: the model in that dtype (rope)",
                                             .choiceLabels = {"float32 (as the frameworks)", "double (exact)",
-                                                             "bfloat16 (model dtype)", "float16 (model dtype)"}}),
+                                                             "bfloat16 (model dtype)", "float16 (model dtype)"}})
+                // Read by the methods that round in float32 (their angles, tables or slopes) and by the
+                // layer's q/k norm, query scaling and soft-cap; nope, learned, Shaw, T5 and
+                // Transformer-XL score in double whatever it says.
+                .when([](const ScoreParams& s) {
+                    const Method m = s.effectiveMethod();
+                    const AttentionParams& a = s.attention;
+                    return m == Method::Rope || m == Method::Xpos || m == Method::Sinusoidal || m == Method::Alibi ||
+                           a.qk_norm != QkNorm::None || queryScaled(a) || a.softcap.has_value();
+                }),
         };
         appendNested(t, methodParamGroup(Method::Rope), &ScoreParams::rope, ropeParamTable());
         appendNested(t, methodParamGroup(Method::Xpos), &ScoreParams::xpos, xposParamTable());

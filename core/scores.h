@@ -9,8 +9,10 @@
 //            whatever other positions are asked for
 //   formula  q.flat[n] = sin(0.5 + 0.7n), k.flat[n] = sin(0.3 + 1.1n), n = p·dim + c
 // Pre-softmax scores, s = 1/sqrt(dim) or attention.softmax_scale (attention.h: masks, NoPE layers
-// (attention.nope: the method's positional part is left out), temperature tuning of the query
-// rows, q/k RMS norm before or after the method's transformation, sinks):
+// (attention.nope: the method's positional part is left out), temperature tuning and Ministral 3's
+// scaling of the query rows, q/k RMS norm before or after the method's transformation, the logit
+// soft-cap C·tanh(score/C) of each score below (relative term included) before mask and softmax,
+// sinks):
 //   nope           s·q_i·k_j
 //   sinusoidal     s·(q_i + PE_i)·(k_j + PE_j)                (params.sinusoidal, dim = dim)
 //   learned        s·(q_i + E_i)·(k_j + E_j)                  (params.learned; error past the table)

@@ -155,11 +155,11 @@ void TestFigure::decayEnvelopeIsTheWholeCurve_data() {
     QTest::newRow("llama-3.1-8b_131072") << QStringList{"--preset", "llama-3.1-8b"} << 131072;
     QTest::newRow("rope_double_dim128_50000")
         << QStringList{"--method", "rope", "--dim", "128", "--content", "ones", "--precision", "double"} << 50000;
-    QTest::newRow("sinusoidal_dim64_30001") << QStringList{"--method", "sinusoidal", "--dim", "64", "--content", "ones"} << 30001;
+    QTest::newRow("sinusoidal_dim64_30001") << QStringList{"--method", "sinusoidal", "--dim", "64"} << 30001;
     QTest::newRow("xpos_dim64_20000")
         << QStringList{"--method", "xpos", "--dim", "64", "--content", "random", "--scale-base", "65536"} << 20000;
     QTest::newRow("transformer_xl_dim32_40000") << QStringList{"--method", "transformer-xl", "--dim", "32", "--content", "formula"} << 40000;
-    QTest::newRow("t5_dim16_9999") << QStringList{"--method", "t5", "--dim", "16", "--content", "ones"} << 9999;
+    QTest::newRow("t5_dim16_9999") << QStringList{"--method", "t5", "--dim", "16"} << 9999;
 }
 
 void TestFigure::decayEnvelopeIsTheWholeCurve() {

@@ -11,6 +11,7 @@
 #include "support/testsupport.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -64,6 +65,10 @@ private Q_SLOTS:
     void refused();
     void otherSchemesAreNotRope_data();
     void otherSchemesAreNotRope();
+    void familyAttentionInTheScores();
+    void queryScalingInTheDecay();
+    void badSoftcapOrQueryScalingIsRefused_data();
+    void badSoftcapOrQueryScalingIsRefused();
     void decoderScenesAreCausal_data();
     void decoderScenesAreCausal();
 };
@@ -235,8 +240,6 @@ void TestRealConfigs::everyKeyAccounted() {
 void TestRealConfigs::notModelledIsNamed_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("key");
-    QTest::newRow("gemma-2-27b soft-cap") << "gemma-2-27b" << "attn_logit_softcapping";
-    QTest::newRow("ministral-3 query scaling") << "ministral-3-3b-2512" << "text_config.rope_parameters.llama_4_scaling_beta";
     QTest::newRow("olmo-2 projection norm") << "olmo-2-7b" << "rms_norm_eps";
     QTest::newRow("deepseek-v2 unrotated channels") << "deepseek-v2-lite" << "qk_nope_head_dim.channels";
 }
@@ -258,6 +261,10 @@ void TestRealConfigs::modelledIsUsed_data() {
     QTest::newRow("gemma-2-27b scale") << "gemma-2-27b" << "query_pre_attn_scalar" << "0.08333333333333333";
     QTest::newRow("ministral-3 yarn") << "ministral-3-3b-2512" << "text_config.rope_parameters" << "yarn";
     QTest::newRow("qwen2.5 no window") << "qwen2.5-3b" << "use_sliding_window" << "no layer slides";
+    // Applied to the scores since issue 28's family work: Gemma 2's soft-cap, Ministral 3's query scaling.
+    QTest::newRow("gemma-2-27b soft-cap") << "gemma-2-27b" << "attn_logit_softcapping" << "logit soft-cap 50";
+    QTest::newRow("ministral-3 query scaling") << "ministral-3-3b-2512" << "text_config.rope_parameters"
+                                               << "query scaling: queries × 1 + 0.1·ln(1 + ⌊p/16384⌋)";
 }
 
 void TestRealConfigs::modelledIsUsed() {
@@ -348,6 +355,84 @@ void TestRealConfigs::otherSchemesAreNotRope() {
 
 // A decoder's config makes the scene causal (window i − W < j <= i, reach W − 1); --bidirectional
 // overrides it.
+// Gemma 2 27B's full layer as its eager attention computes it: (q·k)/12, soft-capped at 50, in
+// scores, decay and contributions (tests/data/family/softcap_query_scaling.json, an independent
+// plain-Python transcription; its generator beside it).
+void TestRealConfigs::familyAttentionInTheScores() {
+    const QJsonObject ref = [] {
+        QFile f(QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/family/softcap_query_scaling.json"));
+        f.open(QIODevice::ReadOnly);
+        for (const auto& c : QJsonDocument::fromJson(f.readAll()).object().value("cases").toArray())
+            if (c.toObject().value("name").toString() == QLatin1String("gemma_2_27b_full_layer")) return c.toObject().value("output").toObject();
+        return QJsonObject();
+    }();
+    QVERIFY(!ref.isEmpty());
+    const QStringList base = {"--config", real("gemma-2-27b"), "--layer", "1", "--content", "formula", "--precision", "double"};
+    const PoslabRun s = runPoslab(QStringList{"compute", "scores", "--length", "6"} + base);
+    QVERIFY2(s.code == 0, qPrintable(s.describe()));
+    const QJsonArray got = s.json().value("scores").toArray(), want = ref.value("scores").toArray();
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j <= i; ++j)
+            QVERIFY2(std::abs(got[i].toArray()[j].toDouble() - want[i].toArray()[j].toDouble()) < 1e-9,
+                     qPrintable(QStringLiteral("score (%1, %2): %3, want %4").arg(i).arg(j).arg(got[i].toArray()[j].toDouble()).arg(want[i].toArray()[j].toDouble())));
+    for (const char* what : {"decay", "contributions"}) {
+        const PoslabRun d = runPoslab(QStringList{"compute", what, "--max-distance", "5"} + base);
+        QVERIFY2(d.code == 0, qPrintable(d.describe()));
+        const QJsonArray v = d.json().value(QLatin1String(what) == QLatin1String("decay") ? "value" : "capped_value").toArray();
+        const QJsonArray w = ref.value(QLatin1String(what) == QLatin1String("decay") ? "decay" : "capped_total").toArray();
+        QCOMPARE(v.size(), 6);
+        for (int t = 0; t < 6; ++t)
+            QVERIFY2(std::abs(v[t].toDouble() - w[t].toDouble()) < 1e-9, qPrintable(QStringLiteral("%1(%2)").arg(what).arg(t)));
+    }
+}
+
+// Ministral 3 3B: the query at position p is multiplied by 1 + 0.1·ln(1 + ⌊p/16384⌋)
+// (modeling_ministral3.py:105-107, 146-150): the decay at d (query at d) is the unscaled one
+// (the same config with β = 0) times that factor, 1 below 16384.
+void TestRealConfigs::queryScalingInTheDecay() {
+    const QStringList base = {"compute", "decay", "--config", real("ministral-3-3b-2512"), "--precision", "double",
+                              "--max-distance", "16385"};
+    const PoslabRun scaled = runPoslab(base), plain = runPoslab(base + QStringList{"--query-scaling", "16384,0"});
+    QVERIFY2(scaled.code == 0, qPrintable(scaled.describe()));
+    QVERIFY2(plain.code == 0, qPrintable(plain.describe()));
+    const QJsonArray a = scaled.json().value("value").toArray(), b = plain.json().value("value").toArray();
+    QCOMPARE(a.size(), 16386);
+    for (int d : {0, 1, 100, 16383}) QCOMPARE(a[d].toDouble(), b[d].toDouble());
+    for (int d : {16384, 16385})
+        QVERIFY2(std::abs(a[d].toDouble() - b[d].toDouble() * (1 + 0.1 * std::log(2.0))) <= 1e-12 * std::abs(a[d].toDouble()),
+                 qPrintable(QStringLiteral("d %1: %2 vs %3").arg(d).arg(a[d].toDouble()).arg(b[d].toDouble())));
+}
+
+// A soft-cap or query scaling the family reads, of the wrong kind: exit 2, one line naming the key.
+void TestRealConfigs::badSoftcapOrQueryScalingIsRefused_data() {
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("key");
+    const QByteArray gemma = R"({"model_type": "gemma2", "head_dim": 16, "num_attention_heads": 2, "num_hidden_layers": 2,
+        "hidden_size": 32, "attn_logit_softcapping": %1})";
+    const QByteArray ministral = R"({"model_type": "ministral3", "head_dim": 16, "num_attention_heads": 2, "num_hidden_layers": 2,
+        "hidden_size": 32, "rope_parameters": {"rope_type": "default", "rope_theta": 10000, "llama_4_scaling_beta": %1,
+        "original_max_position_embeddings": 16384}})";
+    QTest::newRow("softcap text") << QByteArray(gemma).replace("%1", "\"x\"") << "attn_logit_softcapping";
+    QTest::newRow("softcap negative") << QByteArray(gemma).replace("%1", "-3") << "attn_logit_softcapping";
+    QTest::newRow("beta text") << QByteArray(ministral).replace("%1", "\"0.1\"") << "rope_parameters.llama_4_scaling_beta";
+    QTest::newRow("beta negative") << QByteArray(ministral).replace("%1", "-0.1") << "rope_parameters.llama_4_scaling_beta";
+}
+
+void TestRealConfigs::badSoftcapOrQueryScalingIsRefused() {
+    QFETCH(QByteArray, json);
+    QFETCH(QString, key);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("config.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(json);
+    f.close();
+    const PoslabRun r = runPoslab({"compute", "layers", "--config", path});
+    QCOMPARE(r.code, 2);
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY2(r.err.contains(key.toUtf8()), r.err.constData());
+}
+
 void TestRealConfigs::decoderScenesAreCausal_data() {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QStringList>("extra");

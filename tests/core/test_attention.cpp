@@ -1,10 +1,14 @@
 // A layer's attention structure (core/attention.h): masks exactly as masking_utils builds them
 // (golden sliding-window and chunked cases), Llama 4's temperature tuning (golden), GPT-OSS sinks
 // (golden softmax weights and row sums), q/k norm, softmax scale, NoPE layers, the decay's
-// visible range, and the layer pattern (core/layers.h).
+// visible range, and the layer pattern (core/layers.h). Gemma 2's logit soft-cap and Ministral 3's
+// query scaling against tests/data/family/softcap_query_scaling.json (an independent plain-Python
+// transcription of those families' code, its generator beside it) in scores, softmax, decay and
+// contributions.
 #include "support/testsupport.h"
 
 #include "core/attention.h"
+#include "core/contributions.h"
 #include "core/decay.h"
 #include "core/layers.h"
 #include "core/scores.h"
@@ -36,6 +40,9 @@ private Q_SLOTS:
     void layerPatternGivesEachLayer();
     void layerPatternValidation_data();
     void layerPatternValidation();
+    void softcapAndQueryScalingMatchReference_data();
+    void softcapAndQueryScalingMatchReference();
+    void softcapAndQueryScalingOfALayer();
 };
 
 // Golden masks: allowed[0][i][j] for an 8 × 8 sequence.
@@ -416,6 +423,110 @@ void TestAttention::layerPatternValidation() {
     const auto e = m.validate();
     QVERIFY(e.has_value());
     QCOMPARE(QString::fromStdString(e->parameter), expected);
+}
+
+
+namespace {
+QJsonObject familyCase(const QString& name) {
+    const QJsonObject f = loadJson(QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/family/softcap_query_scaling.json"));
+    for (const auto& c : f.value("cases").toArray())
+        if (c.toObject().value("name").toString() == name) return c.toObject();
+    return {};
+}
+
+ScoreParams familyParams(const QJsonObject& p) {
+    ScoreParams s;
+    s.method = Method::Rope;
+    s.precision = Precision::Double;
+    s.content = Content::Formula;
+    s.dim = p.value("dim").toInt();
+    s.rope.head_dim = s.dim;
+    s.rope.base = p.value("base").toDouble();
+    s.causal = p.value("causal").toBool();
+    if (!p.value("softmax_scale").isNull()) s.attention.softmax_scale = p.value("softmax_scale").toDouble();
+    if (!p.value("softcap").isNull()) s.attention.softcap = p.value("softcap").toDouble();
+    if (p.value("query_scaling").isArray()) s.attention.query_scaling = toDoubles(p.value("query_scaling").toArray());
+    return s;
+}
+}  // namespace
+
+void TestAttention::softcapAndQueryScalingMatchReference_data() {
+    QTest::addColumn<QString>("name");
+    for (const char* n : {"softcap_only", "softcap_gemma2_scale", "query_scaling_only", "query_scaling_bidirectional",
+                          "softcap_and_query_scaling"})
+        QTest::newRow(n) << QString::fromLatin1(n);
+}
+
+// Scores (before softmax, masked cells excluded), softmax weights, the decay curve and the per-pair
+// contributions with their capped total, each to 1e-12 of the reference.
+void TestAttention::softcapAndQueryScalingMatchReference() {
+    QFETCH(QString, name);
+    const QJsonObject c = familyCase(name);
+    QVERIFY2(!c.isEmpty(), qPrintable(name));
+    const QJsonObject out = c.value("output").toObject();
+    ScoreParams p = familyParams(c.value("params").toObject());
+    QVERIFY(!p.validate());
+    const std::int64_t n = c.value("params").toObject().value("length").toInt();
+    const Positions all = arangePositions(0, n);
+    auto s = scores(p, all, all, n);
+    QVERIFY2(s.ok(), s.ok() ? "" : s.error().message().c_str());
+    const QJsonArray want = out.value("scores").toArray();
+    for (std::int64_t i = 0; i < n; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+            const QJsonValue w = want.at(int(i)).toArray().at(int(j));
+            if (w.isNull()) continue;
+            QVERIFY2(std::abs(s.value()(i, j) - w.toDouble()) < 1e-12,
+                     qPrintable(QStringLiteral("score (%1, %2): %3, want %4").arg(i).arg(j).arg(s.value()(i, j), 0, 'g', 17).arg(w.toDouble(), 0, 'g', 17)));
+        }
+    p.softmax = true;
+    auto w = scores(p, all, all, n);
+    QVERIFY(w.ok());
+    QVERIFY2(maxAbsDiff(w.value(), toMatrix(out.value("softmax"))) < 1e-12, qPrintable(name));
+    p.softmax = false;
+    auto d = decayCurve(p, n - 1);
+    QVERIFY2(d.ok(), d.ok() ? "" : d.error().message().c_str());
+    const Vector wd = toVector(out.value("decay").toArray());
+    for (Eigen::Index t = 0; t < wd.size(); ++t)
+        QVERIFY2(std::abs(d.value().value[t] - wd[t]) < 1e-12,
+                 qPrintable(QStringLiteral("decay(%1): %2, want %3").arg(t).arg(d.value().value[t], 0, 'g', 17).arg(wd[t], 0, 'g', 17)));
+    std::vector<std::int64_t> dist(all.begin(), all.end());
+    auto ct = pairContributions(p, dist);
+    QVERIFY2(ct.ok(), ct.ok() ? "" : ct.error().message().c_str());
+    // Reference: distances × pairs; PosLab: pairs × distances.
+    QVERIFY2(maxAbsDiff(ct.value().value, toMatrix(out.value("contributions")).transpose()) < 1e-12, qPrintable(name));
+    const bool capped = !c.value("params").toObject().value("softcap").isNull();
+    QCOMPARE(ct.value().capped.has_value(), capped);
+    if (capped) QVERIFY(maxRelDiff(*ct.value().capped, toVector(out.value("capped_total").toArray())) < 1e-12);
+}
+
+// A layer pattern's soft-cap and query scaling reach every layer, with the validate() ranges.
+void TestAttention::softcapAndQueryScalingOfALayer() {
+    LayerPattern m;
+    m.layer_types = "sliding,full";
+    m.rope_layers = {1, 1};
+    m.window = 4;
+    m.softcap = 50.0;
+    m.query_scaling = {16384, 0.1};
+    QVERIFY(!m.validate());
+    for (std::int64_t l : {0, 1}) {
+        const LayerParams lp = layerParams(m, l);
+        QCOMPARE(lp.attention.softcap, std::optional<double>(50.0));
+        QCOMPARE(lp.attention.query_scaling, (std::vector<double>{16384, 0.1}));
+    }
+    // Ministral 3: 1 + 0.1·ln(1 + ⌊p/16384⌋).
+    const AttentionParams a = layerParams(m, 0).attention;
+    QCOMPARE(queryScale(a, 16383, Precision::Double), 1.0);
+    QCOMPARE(queryScale(a, 16384, Precision::Double), 1.0 + 0.1 * std::log(2.0));
+    QCOMPARE(queryScale(a, 131072, Precision::Double), 1.0 + 0.1 * std::log(9.0));
+    AttentionParams bad;
+    bad.query_scaling = {0.5, 0.1};
+    QVERIFY(bad.validate());
+    QCOMPARE(QString::fromStdString(bad.validate()->parameter), QStringLiteral("query_scaling"));
+    bad.query_scaling = {1.0};
+    QVERIFY(bad.validate());
+    bad.query_scaling.clear();
+    bad.softcap = 0.0;
+    QCOMPARE(QString::fromStdString(bad.validate()->parameter), QStringLiteral("softcap"));
 }
 
 QTEST_APPLESS_MAIN(TestAttention)

@@ -485,7 +485,10 @@ private Q_SLOTS:
         for (const SheetCheck& k : checks) {
             QString segment;
             const std::optional<double> value = shown(sheet, k.anchor, &segment);
-            QVERIFY2(value.has_value(), qPrintable(QStringLiteral("the sheet shows no number at \"%1\"").arg(k.anchor)));
+            QStringList lines;
+            for (const auto& l : sheet.numbers) lines << l.tex;
+            QVERIFY2(value.has_value(), qPrintable(QStringLiteral("the sheet shows no number at \"%1\" (numbers: %2)")
+                                                       .arg(k.anchor, lines.join(QStringLiteral(" | ")))));
             const double expected = k.expected();
             QVERIFY2(cliProblem.isEmpty(), qPrintable(cliProblem));
             QVERIFY2(agrees(*value, expected),

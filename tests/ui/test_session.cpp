@@ -126,6 +126,8 @@ public:
             a.norm_eps = around(1e-6);
             if (coin()) a.softmax_scale = around(0.1);
             if (coin()) a.sink = {around(1.0), around(-1.0), around(2.0), around(0.5)};
+            if (coin()) a.softcap = around(50.0);
+            if (coin()) a.query_scaling = {double(uniform(1, 20000)), around(0.1)};
             if (coin()) {
                 LayerPattern& m = p.model;
                 const int n = uniform(1, 40);
@@ -143,6 +145,8 @@ public:
                 m.qk_norm_rope_only = coin();
                 m.norm_eps = around(1e-5);
                 if (coin()) m.softmax_scale = around(0.07);
+                if (coin()) m.softcap = around(30.0);
+                if (coin()) m.query_scaling = {16384, around(0.1)};
                 m.rope_full.base = around(1e6);
                 m.rope_full.head_dim = p.dim;
                 m.rope_sliding.base = around(1e4);
@@ -253,10 +257,10 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(T5Params, 32);
     SIZE_IS(TransformerXLParams, 24);
     SIZE_IS(AlibiParams, 24);
-    SIZE_IS(AttentionParams, 120);
-    SIZE_IS(LayerPattern, 1008);
-    SIZE_IS(ScoreParams, 1640);
-    SIZE_IS(MethodConfig, 1664);
+    SIZE_IS(AttentionParams, 160);
+    SIZE_IS(LayerPattern, 1048);
+    SIZE_IS(ScoreParams, 1720);
+    SIZE_IS(MethodConfig, 1744);
     SIZE_IS(ViewOptions, 176);
     SIZE_IS(SceneParams, 352);
 }

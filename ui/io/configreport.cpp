@@ -21,6 +21,17 @@ bool present(const QJsonObject& o, const QString& key) { return o.contains(key) 
 QString num(double x) { return QString::fromStdString(formatNumber(x)); }
 
 // "Base θ = 500000" for a parameter path of scoreParamTable().
+QString describeJson(const QJsonValue& v) {
+    switch (v.type()) {
+    case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double: return num(v.toDouble());
+    case QJsonValue::String: return QStringLiteral("\"") + printableText(v.toString().toStdString(), 40) + QStringLiteral("\"");
+    case QJsonValue::Array: return QStringLiteral("a list");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    default: return QStringLiteral("null");
+    }
+}
+
 QString describePath(const ScoreParams& p, const std::string& path) {
     const Param<ScoreParams>* param = findParam(scoreParamTable(), path);
     if (!param) return QString::fromStdString(path);
@@ -112,7 +123,7 @@ const Family* familyFor(const QJsonObject& o, QString* via) {
     return nullptr;
 }
 
-void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileConfig& out) {
+std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileConfig& out) {
     ConfigReport& rep = out.report;
     QString via;
     const Family* fam = familyFor(read, &via);
@@ -145,26 +156,41 @@ void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileCo
          jsonTruthy(read.value(QLatin1String("rope_interleave")))))
         out.params.rope.layout = RopeLayout::Interleaved;
 
-    // Gemma 2's soft-cap (class default 50; null switches it off).
+    // Gemma 2's soft-cap (class default 50; null switches it off): every layer's scores.
     const QString softcapKey = QString::fromUtf8(f.softcapKey.data(), static_cast<qsizetype>(f.softcapKey.size()));
+    std::optional<double> softcap;
     if (!softcapKey.isEmpty()) {
         if (!read.contains(softcapKey)) {
-            out.softcap = 50.0;
+            softcap = 50.0;
             rep.defaults[softcapKey] = QStringLiteral("50 (the family's default)");
-        } else if (read.value(softcapKey).isDouble() && read.value(softcapKey).toDouble() > 0) {
-            out.softcap = read.value(softcapKey).toDouble();
+        } else if (read.value(softcapKey).isDouble() && read.value(softcapKey).toDouble() > 0 &&
+                   read.value(softcapKey).toDouble() <= 1e6) {
+            softcap = read.value(softcapKey).toDouble();
+        } else if (!read.value(softcapKey).isNull()) {
+            return softcapKey + QStringLiteral(" must be a number in (0, 1e6] or null, got ") + describeJson(read.value(softcapKey));
         }
     }
     // The RoPE block (v5 rope_parameters, else v4 rope_scaling).
     const QString blockKey = present(read, QStringLiteral("rope_parameters")) ? QStringLiteral("rope_parameters") : QStringLiteral("rope_scaling");
     const QJsonObject block = read.value(blockKey).toObject();
+    std::vector<double> queryScaling;
     if (f.queryScale == FamilyQueryScale::Ministral3 && present(block, QStringLiteral("llama_4_scaling_beta"))) {
         const double beta = block.value(QLatin1String("llama_4_scaling_beta")).toDouble();
         const double n = present(block, QStringLiteral("original_max_position_embeddings"))
                              ? block.value(QLatin1String("original_max_position_embeddings")).toDouble()
                              : static_cast<double>(out.params.rope.max_positions);
-        out.queryScaling = {n, beta};
+        queryScaling = {n, beta};
+        const QJsonValue nv = block.value(QLatin1String("original_max_position_embeddings"));
+        if (!block.value(QLatin1String("llama_4_scaling_beta")).isDouble() || !(nv.isUndefined() || nv.isNull() || nv.isDouble()) ||
+            !(beta >= 0 && beta <= 1e12 && n >= 1 && n <= 1e12))
+            return blockKey + QStringLiteral(".llama_4_scaling_beta must be a number from 0 to 1e12 (with "
+                                                  "original_max_position_embeddings ≥ 1), got ") +
+                   describeJson(block.value(QLatin1String("llama_4_scaling_beta")));
     }
+    // Both act on every layer: the pattern's, and the layer shown.
+    m.softcap = out.params.attention.softcap = softcap;
+    m.query_scaling = out.params.attention.query_scaling = queryScaling;
+    if (m.empty()) m.softcap.reset(), m.query_scaling.clear();
 
     for (const char* k : {"num_hidden_layers", "n_layer", "num_layers"})
         if (read.value(QLatin1String(k)).isDouble() && read.value(QLatin1String(k)).toDouble() >= 1 &&
@@ -271,10 +297,10 @@ void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileCo
                 use(QStringLiteral("layout %1").arg(out.params.rope.layout == RopeLayout::Interleaved ? QStringLiteral("interleaved (2i, 2i + 1)")
                                                                                                      : QStringLiteral("half (i, i + r/2)")));
             } else if (k == QLatin1String("attn_logit_softcapping")) {
-                if (!softcapKey.isEmpty() && out.softcap)
-                    notModelled(QStringLiteral("scores s ↦ %1·tanh(s/%1) before the mask and softmax (%2:201-206); the scene's "
-                                               "scores, decay and heatmap are not capped (compute layers reports softcap)")
-                                    .arg(num(*out.softcap), rep.source));
+                if (!softcapKey.isEmpty() && softcap)
+                    use(QStringLiteral("logit soft-cap %1: every score s ↦ %1·tanh(s/%1) after the scale, before the mask and "
+                                       "softmax (%2:201-206)")
+                            .arg(num(*softcap), rep.source));
                 else if (!softcapKey.isEmpty()) ignore(QStringLiteral("null: no soft-cap"));
                 else ignore(QStringLiteral("stored, but this family's attention does not apply it (%1)").arg(rep.source));
             } else if (k == QLatin1String("attn_temperature_tuning") || k == QLatin1String("floor_scale") || k == QLatin1String("attn_scale")) {
@@ -345,12 +371,13 @@ void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileCo
         for (const QString& k : top.value(QLatin1String("text_config")).toObject().keys()) own.insert(k, inner.value(k));
         classify(own, QStringLiteral("text_config."));
     }
-    // Ministral 3's query scaling sits inside the RoPE block (a used key): named as its part.
-    if (!out.queryScaling.empty())
-        rep.notModelled[(top != read ? QStringLiteral("text_config.") : QString()) + blockKey + QStringLiteral(".llama_4_scaling_beta")] =
-            QStringLiteral("queries × 1 + %1·ln(1 + ⌊p/%2⌋) after RoPE (%3:105-107, 146-150); the scene does not scale the "
-                           "queries (compute layers reports query_scale)")
-                .arg(num(out.queryScaling[1]), num(out.queryScaling[0]), rep.source);
+    // Ministral 3's query scaling sits inside the RoPE block (a used key): said with what it set.
+    if (!queryScaling.empty()) {
+        const QString key = (top != read ? QStringLiteral("text_config.") : QString()) + blockKey;
+        if (rep.used.count(key))
+            rep.used[key] += QStringLiteral("; query scaling: queries × 1 + %1·ln(1 + ⌊p/%2⌋) after RoPE (%3:105-107, 146-150)")
+                                 .arg(num(queryScaling[1]), num(queryScaling[0]), rep.source);
+    }
 
     // Defaults taken (the family's class defaults added to `read` are not the file's keys).
     const QJsonObject textConfig = top.value(QLatin1String("text_config")).toObject();
@@ -389,6 +416,7 @@ void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileCo
         if (f.scale == FamilyScale::QueryPreAttnScalar && !read.contains(QLatin1String("query_pre_attn_scalar")))
             rep.defaults[QStringLiteral("query_pre_attn_scalar")] = QStringLiteral("256");
     }
+    return std::nullopt;
 }
 
 void finishGgufConfig(const GgufMetadata& meta, ModelFileConfig& out) {

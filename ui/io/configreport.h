@@ -17,8 +17,9 @@ struct GgufMetadata;
 const Family* familyFor(const QJsonObject& o, QString* via = nullptr);
 
 // `top`: the file's object; `read`: the object read (top, or its text_config, with the family's
-// class defaults added).
-void finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileConfig& out);
+// class defaults added). Returns an error naming the file's key for a value the family reads that
+// is not valid (attn_logit_softcapping: "x").
+std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileConfig& out);
 // A GGUF file: its metadata keys (used, else ignored), causal (llama.cpp's decoders).
 void finishGgufConfig(const GgufMetadata& m, ModelFileConfig& out);
 

@@ -436,7 +436,11 @@ ModelConfigResult parseHfConfig(const QByteArray& json) {
     const QJsonObject top = doc.object();
     const QJsonObject read = withFamilyDefaults(textConfigObject(top));
     ModelConfigResult r = parseHfObject(read, true);
-    if (r.config) finishHfConfig(top, read, *r.config);
+    if (r.config)
+        if (auto e = finishHfConfig(top, read, *r.config)) {
+            r.config.reset();
+            r.error = *e;
+        }
     if (r.config)
         if (const QString e = readMropeConfig(top, read, *r.config); !e.isEmpty()) return {std::nullopt, e};
     return r;

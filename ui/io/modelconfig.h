@@ -63,12 +63,7 @@ struct ModelFileConfig {
     // scoreParamTable() path ("rope.factor", "dim") → the file's key it came from
     // ("rope_scaling.factor", "llama.rope.freq_base").
     std::map<std::string, QString> fromFile;
-    // What the family's attention does beyond the scene's parameters (compute layers reports
-    // them; the report lists them under not_modelled): Gemma 2's logit soft-cap, Ministral 3's
-    // query scaling [N, β] (q ×= 1 + β·ln(1 + ⌊p/N⌋)).
-    std::optional<double> softcap;
     std::int64_t layerCount = 0;                 // num_hidden_layers (n_layer, num_layers; GGUF block_count), 0 = unknown
-    std::vector<double> queryScaling;
     // Qwen2-VL / Qwen2.5-VL / Qwen3-VL (M-RoPE, conventions.md "Added in 0.4"): the sections and
     // their layout, the position-id rule, vision_config.spatial_merge_size and tokens_per_second.
     std::optional<MropeParams> mrope;

@@ -1096,6 +1096,10 @@ ContributionsResult computeContributions(const SceneParams& scene, const Display
                                              .arg(QString::fromStdString(p.source->name()))
                                              .arg(p.source->length())
                                        : QObject::tr("%1 content (query at t, key at 0)").arg(qs(contentKey(p.content)));
+                // A soft-cap bends the sum, not each pair: the pairs add up to the score before it.
+                if (p.attention.softcap)
+                    out.content += QObject::tr("; the pairs add up to the score before the logit soft-cap %1·tanh(s/%1)")
+                                       .arg(QString::fromStdString(formatNumber(*p.attention.softcap)));
                 if (out.sampled) out.content += QObject::tr("; each column at its middle distance only (past the work limit)");
                 else if (out.distance != out.distanceTo) out.content += QObject::tr("; each column the mean over its distances");
                 for (Eigen::Index i = 0; i < out.value.size(); ++i) absMax = std::max(absMax, std::abs(out.value.data()[i]));

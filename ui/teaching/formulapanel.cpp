@@ -82,6 +82,13 @@ QString contentName(Content c) {
 // (q, k) channel pair c0, c1 → its two entries as a small column vector.
 QString col(double a, double b) { return QStringLiteral("\\begin{pmatrix} %1 \\\\ %2 \\end{pmatrix}").arg(num(a), num(b)); }
 
+// `expr` times the layer's score scale, typeset: \frac{expr}{\sqrt{d}}, or s·(expr) when the model
+// has its own scale (Gemma 2/3's query_pre_attn_scalar, DeepSeek's mscale).
+QString scaledTex(const Ctx& c, const QString& expr) {
+    if (!c.p.attention.softmax_scale) return QStringLiteral("\\frac{%1}{\\sqrt{%2}}").arg(expr).arg(c.dim);
+    return QStringLiteral("%1 \\cdot (%2)").arg(num(c.s), expr);
+}
+
 void scoreLine(FormulaSheet& sh, const Ctx& c, const QString& lhs) {
     if (c.score)
         sh.numbers.push_back({tr("score (heatmap cell, before softmax)"), lhs + QStringLiteral(" = ") + num(*c.score)});
@@ -298,8 +305,8 @@ void ropeSheet(FormulaSheet& sh, Ctx& c, int pairReq) {
                           QStringLiteral("%1 + (%2) = %3").arg(num(cosTerm), num(sinTerm), num(pairDot))});
     double total = 0;
     for (int j = 0; j < rp.head_dim; ++j) total += rq(0, j) * rk(0, j);
-    sh.numbers.push_back({tr("all pairs"), QStringLiteral("\\langle R_m q, R_n k \\rangle = %1,\\quad \\frac{1}{\\sqrt{%2}} \\cdot %1 = %3")
-                                              .arg(num(total)).arg(rp.head_dim).arg(num(total * c.s))});
+    sh.numbers.push_back({tr("all pairs"), QStringLiteral("\\langle R_m q, R_n k \\rangle = %1,\\quad %2 = %3")
+                                              .arg(num(total), scaledTex(c, num(total)), num(total * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -443,7 +450,7 @@ void t5Sheet(FormulaSheet& sh, Ctx& c) {
                                   .arg(numI(dist), numI(maxExact), numI(tp.max_distance), numI(nb), numI(nb - 1), numI(b - offset))});
     sh.numbers.push_back({tr("offset j − i = %1, head %2").arg(rel).arg(h),
                           QStringLiteral("\\mathrm{bucket}(%1) = %2,\\quad b_{%3}[%2] = %4").arg(rel).arg(b).arg(h).arg(num(table(b, h)))});
-    sh.numbers.push_back({tr("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    sh.numbers.push_back({tr("content term"), QStringLiteral("%1 = %2").arg(scaledTex(c, QStringLiteral("q_i \\cdot k_j")), num(c.q.row(0).dot(c.k.row(0)) * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -462,7 +469,7 @@ void txlSheet(FormulaSheet& sh, Ctx& c) {
     }
     sh.numbers.push_back({tr("distance i − j = %1").arg(d),
                           QStringLiteral("a = %1,\\ b = %2,\\ c = %3,\\ d = %4").arg(num(terms.a(0, 0)), num(terms.b(0, 0)), num(terms.c(0, 0)), num(terms.d(0, 0)))});
-    sh.numbers.push_back({tr("sum, scaled"), QStringLiteral("\\frac{a + b + c + d}{\\sqrt{%1}} = %2").arg(c.dim).arg(num((terms.a(0, 0) + terms.b(0, 0) + terms.c(0, 0) + terms.d(0, 0)) * c.s))});
+    sh.numbers.push_back({tr("sum, scaled"), QStringLiteral("%1 = %2").arg(scaledTex(c, QStringLiteral("a + b + c + d"))).arg(num((terms.a(0, 0) + terms.b(0, 0) + terms.c(0, 0) + terms.d(0, 0)) * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -501,7 +508,7 @@ void alibiSheet(FormulaSheet& sh, Ctx& c) {
                               .arg(c.m).arg(c.n).arg(num(slopes[h]))
                               .arg(ap.symmetric ? QStringLiteral("|%1|").arg(c.m - c.n) : QStringLiteral("(%1)").arg(c.m - c.n))
                               .arg(num(b(0, 0)))});
-    sh.numbers.push_back({tr("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    sh.numbers.push_back({tr("content term"), QStringLiteral("%1 = %2").arg(scaledTex(c, QStringLiteral("q_i \\cdot k_j")), num(c.q.row(0).dot(c.k.row(0)) * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -509,7 +516,7 @@ void nopeSheet(FormulaSheet& sh, Ctx& c) {
     sh.title = QStringLiteral("No positions — d = %1").arg(c.dim);
     sh.definitions.push_back({tr("Score: content only"), T("s_{ij} = \\frac{q_i \\cdot k_j}{\\sqrt{d}}")});
     sh.definitions.push_back({tr("Shuffling the tokens shuffles the outputs"), T("\\mathrm{Attn}(P X) = P\\, \\mathrm{Attn}(X)")});
-    sh.numbers.push_back({tr("content term"), QStringLiteral("\\frac{q_i \\cdot k_j}{\\sqrt{%1}} = %2").arg(c.dim).arg(num(c.q.row(0).dot(c.k.row(0)) * c.s))});
+    sh.numbers.push_back({tr("content term"), QStringLiteral("%1 = %2").arg(scaledTex(c, QStringLiteral("q_i \\cdot k_j")), num(c.q.row(0).dot(c.k.row(0)) * c.s))});
     scoreLine(sh, c, QStringLiteral("s_{%1,%2}").arg(c.m).arg(c.n));
 }
 
@@ -546,6 +553,25 @@ void attentionLines(FormulaSheet& sh, const Ctx& c) {
         sh.numbers.push_back({tr("query scale at i = %1").arg(c.m),
                               QStringLiteral("\\tau(%1) = %2").arg(c.m).arg(num(temperatureScale(a, c.m, Precision::Double)))});
     }
+    if (a.query_scaling.size() == 2) {
+        const double N = a.query_scaling[0], beta = a.query_scaling[1];
+        sh.definitions.push_back({tr("Query scaling with position: query row i times"),
+                                  QStringLiteral("1 + %1 \\ln\\left(1 + \\left\\lfloor \\frac{i}{%2} \\right\\rfloor\\right)")
+                                      .arg(num(beta), num(N))});
+        sh.numbers.push_back({tr("query scale at i = %1").arg(c.m),
+                              QStringLiteral("%1").arg(num(queryScale(a, c.m, Precision::Double)))});
+    }
+    if (a.softcap) {
+        sh.definitions.push_back({tr("Logit soft-cap: each score before the mask and softmax"),
+                                  QStringLiteral("s \\mapsto %1 \\tanh\\left(\\frac{s}{%1}\\right)").arg(num(*a.softcap))});
+        if (c.score) {
+            ScoreParams uncapped = c.p;
+            uncapped.attention.softcap.reset();
+            if (auto before = scores(uncapped, {c.m}, {c.n}, c.N); before.ok())
+                sh.numbers.push_back({tr("score before and after the cap"),
+                                      QStringLiteral("%1 \\mapsto %2").arg(num(before.value()(0, 0)), num(*c.score))});
+        }
+    }
     const bool causal = a.causalWith(c.p.causal);
     if (a.chunk)
         sh.definitions.push_back({tr("Chunked attention: j visible from i"),
@@ -580,7 +606,7 @@ FormulaSheet formulaSheet(const SceneParams& scene, int config, const FormulaFoc
     c.n = std::clamp<std::int64_t>(focus.key, 0, c.N - 1);
     sh.focus = {c.m, c.n, focus.pair};
     c.dim = c.p.dim;
-    c.s = 1.0 / std::sqrt(double(c.dim));
+    c.s = scoreScale(c.p.attention, c.dim);   // the model's own scale (Gemma 2: query_pre_attn_scalar^−½)
     c.q = contentRows(c.p.content, false, {c.m}, c.dim, c.p.seed);
     c.k = contentRows(c.p.content, true, {c.n}, c.dim, c.p.seed);
     if (c.p.causal && c.n > c.m) {

@@ -112,6 +112,19 @@ const char* const kRopeKeys[] = {"rope_parameters", "rope_scaling", "rope_theta"
 
 }  // namespace
 
+std::optional<QString> validationError(const ModelFileConfig& out) {
+    const auto e = out.params.validate();
+    if (!e) return std::nullopt;
+    const std::string group(methodParamGroup(out.params.method));
+    QString key = QString::fromStdString(e->parameter);
+    for (const std::string& path : {group + "." + e->parameter, e->parameter})
+        if (auto f = out.fromFile.find(path); f != out.fromFile.end()) key = f->second;
+    if (e->parameter == "head_dim" || e->parameter == "dim")
+        if (auto f = out.fromFile.find("dim"); f != out.fromFile.end()) key = f->second;
+    return key + QStringLiteral(" must be ") + QString::fromStdString(e->valid) + QStringLiteral(", got ") +
+           printableText(e->got, 60);
+}
+
 const Family* familyFor(const QJsonObject& o, QString* via) {
     const QString type = o.value(QLatin1String("model_type")).toString();
     if (!type.isEmpty()) return findFamily(type.toStdString());
@@ -416,7 +429,9 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
         if (f.scale == FamilyScale::QueryPreAttnScalar && !read.contains(QLatin1String("query_pre_attn_scalar")))
             rep.defaults[QStringLiteral("query_pre_attn_scalar")] = QStringLiteral("256");
     }
-    return std::nullopt;
+    // The family's masking changes what is valid (a decoder's T5 buckets: max_distance above
+    // num_buckets/2, not /4): checked again as the model is read.
+    return validationError(out);
 }
 
 void finishGgufConfig(const GgufMetadata& meta, ModelFileConfig& out) {

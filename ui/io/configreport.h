@@ -20,6 +20,10 @@ const Family* familyFor(const QJsonObject& o, QString* via = nullptr);
 // class defaults added). Returns an error naming the file's key for a value the family reads that
 // is not valid (attn_logit_softcapping: "x").
 std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject& read, ModelFileConfig& out);
+// The parameters' validate() failure, if any, as "<the file's key> must be <valid>, got <value>"
+// (the key the parameter came from, else the parameter's name).
+std::optional<QString> validationError(const ModelFileConfig& out);
+
 // A GGUF file: its metadata keys (used, else ignored), causal (llama.cpp's decoders).
 void finishGgufConfig(const GgufMetadata& m, ModelFileConfig& out);
 

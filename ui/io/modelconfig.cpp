@@ -407,15 +407,7 @@ ModelConfigResult parseHfObject(const QJsonObject& o, bool layers) {
         }
         // Cross-field rules (list lengths, rotary_dim vs partial factor, ...): the core's
         // validate(), its field named by the file's key.
-        if (auto e = out.params.validate()) {
-            const std::string group(methodParamGroup(out.params.method));
-            QString key = QString::fromStdString(e->parameter);
-            for (const std::string& path : {group + "." + e->parameter, e->parameter})
-                if (auto f = out.fromFile.find(path); f != out.fromFile.end()) key = f->second;
-            if (e->parameter == "head_dim" || e->parameter == "dim")
-                if (auto f = out.fromFile.find("dim"); f != out.fromFile.end()) key = f->second;
-            bad(key, e->valid, e->got);
-        }
+        if (auto e = validationError(out)) throw ConfigError{*e};
     } catch (const ConfigError& e) {
         return {std::nullopt, e.message};
     }

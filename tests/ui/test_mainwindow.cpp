@@ -664,6 +664,11 @@ private Q_SLOTS:
         // The soft-cap is applied (the scene's scores are capped), so it is read, not a warning.
         QCOMPARE(w.scene()->params().methods[0].params.attention.softcap, std::optional<double>(50.0));
         QVERIFY2(note->text().contains(QStringLiteral("attn_logit_softcapping")), qPrintable(note->text()));
+        // What the family's code does with the scores, in numbers: the scale 144^−½ = 1/12, the cap,
+        // the layers (even ones slide).
+        for (const char* says : {"modeling_gemma2.py", "scores × 0.08333 (not 1/√128", "soft-capped: s ↦ 50·tanh(s/50)",
+                                 "46 layers: 23 sliding (window 4096), 23 full"})
+            QVERIFY2(note->text().contains(QString::fromUtf8(says)), qPrintable(QString::fromUtf8(says) + QStringLiteral(" in ") + note->text()));
         QVERIFY2(!note->text().contains(QStringLiteral("Not modelled")) && !note->text().contains(QStringLiteral("Warning")),
                  qPrintable(note->text()));
         shot(w, QStringLiteral("model_config_gemma2_27b"));

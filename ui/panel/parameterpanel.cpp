@@ -18,6 +18,7 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace poslab::ui {
@@ -425,10 +426,42 @@ void ParameterPanel::applyLook(const QString& themeName, double fontScale) {
 QString ParameterPanel::modelFileNote(const ModelFileConfig& config, const QString& fileName) const {
     const ConfigReport& r = config.report;
     QStringList lines;
-    lines << tr("From %1 (%2): read as %3, %4.")
-                 .arg(fileName, config.modelType.isEmpty() ? tr("model") : config.modelType,
-                      r.family.isEmpty() ? tr("an unknown family") : r.family,
-                      config.params.causal ? tr("causal decoder") : tr("bidirectional encoder"));
+    // Who the file is and whose code reads it (the family's modeling file), then what that code
+    // does to the scores: the numbers a researcher checks first.
+    const QString kind = config.params.causal ? tr("a causal decoder") : tr("a bidirectional encoder");
+    if (!r.family.isEmpty() && r.family == config.modelType)
+        lines << tr("From %1: %2, read as %3 reads it: %4.").arg(fileName, config.modelType, r.source, kind);
+    else
+        lines << tr("From %1 (%2): read as %3, %4.")
+                     .arg(fileName, config.modelType.isEmpty() ? tr("model") : config.modelType,
+                          r.family.isEmpty() ? tr("an unknown family") : r.family, kind);
+    const ScoreParams& p = config.params;
+    const LayerPattern& m = p.model;
+    const AttentionParams& a = p.attention;
+    QStringList attention;
+    if (p.method == Method::Rope) {
+        const QString pairs = p.rope.layout == RopeLayout::Interleaved ? tr("interleaved (2i, 2i + 1)") : tr("half-split (i, i + d/2)");
+        if (!m.empty() && m.rope_sliding.base != m.rope_full.base)
+            attention << tr("RoPE θ %1 on full layers, %2 on sliding ones, %3 pairs")
+                             .arg(displayValue(m.rope_full.base), displayValue(m.rope_sliding.base), pairs);
+        else
+            attention << tr("RoPE θ %1, %2 pairs").arg(displayValue(m.empty() ? p.rope.base : m.rope_full.base), pairs);
+    }
+    const double scale = scoreScale(a, p.dim);
+    attention << (a.softmax_scale ? tr("scores × %1 (not 1/√%2 = %3)").arg(displayValue(scale)).arg(p.dim).arg(displayValue(1.0 / std::sqrt(double(p.dim))))
+                                  : tr("scores × 1/√%1").arg(p.dim));
+    if (a.softcap) attention << tr("soft-capped: s ↦ %1·tanh(s/%1) before the mask").arg(displayValue(*a.softcap));
+    if (a.query_scaling.size() == 2)
+        attention << tr("queries × 1 + %1·ln(1 + ⌊p/%2⌋)").arg(displayValue(a.query_scaling[1]), displayValue(a.query_scaling[0]));
+    if (const auto types = parseLayerTypes(m.layer_types); types && !types->empty()) {
+        const auto count = [&](LayerType t) { return static_cast<int>(std::count(types->begin(), types->end(), t)); };
+        QStringList kinds;
+        if (int n = count(LayerType::Sliding)) kinds << tr("%1 sliding (window %2)").arg(n).arg(m.window ? QString::number(*m.window) : QStringLiteral("?"));
+        if (int n = count(LayerType::Chunked)) kinds << tr("%1 chunked (chunk %2)").arg(n).arg(m.chunk ? QString::number(*m.chunk) : QStringLiteral("?"));
+        if (int n = count(LayerType::Full)) kinds << tr("%1 full").arg(n);
+        attention << tr("%1 layers: %2").arg(types->size()).arg(kinds.join(QStringLiteral(", ")));
+    }
+    lines << tr("Attention: %1.").arg(attention.join(QStringLiteral("; ")));
     // The keys that set a parameter (rope_scaling.factor, ...), then the other keys the report
     // says were used (the layer pattern's, the scale's, ...).
     QStringList read = config.keys();

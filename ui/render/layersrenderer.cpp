@@ -470,6 +470,9 @@ QString layersSubtitle(const LayerPattern& m, int dim) {
         parts << QObject::tr("scores × %1 (not 1/√%2 = %3)").arg(number(*m.softmax_scale)).arg(dim).arg(number(1.0 / std::sqrt(std::max(1, dim))));
     else
         parts << QObject::tr("scores × 1/√%1").arg(dim);
+    if (m.softcap) parts << QObject::tr("soft-capped: s ↦ %1·tanh(s/%1)").arg(number(*m.softcap));
+    if (m.query_scaling.size() == 2)
+        parts << QObject::tr("queries × 1 + %1·ln(1 + ⌊p/%2⌋)").arg(number(m.query_scaling[1]), number(m.query_scaling[0]));
     if (m.qk_norm != QkNorm::None)
         parts << QObject::tr("q/k RMS norm %1 the rotation%2")
                      .arg(m.qk_norm == QkNorm::Before ? QObject::tr("before") : QObject::tr("after"))

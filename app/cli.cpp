@@ -7,15 +7,19 @@
 #include "app/cli_compute.h"
 #include "app/cli_demo.h"
 #include "app/cli_figure.h"
+#include "core/parallel.h"
+#include "ui/model/poolparallel.h"
 #include "ui/window/explorer.h"
 
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #ifndef POSLAB_VERSION
@@ -46,19 +50,27 @@ void printError(const std::string& line) {
     std::fprintf(stderr, "poslab: error: %s\n", oneLine(line).c_str());
 }
 
+// Runs a command with the core's parallel work on hardware_concurrency threads; the window's
+// work runs on its Scheduler's pool instead (ui/model/poolparallel.h).
+template <class F>
+int withCoreThreads(F&& command) {
+    const ParallelScope parallel(ui::threadsParallelFor(std::max(1u, std::thread::hardware_concurrency())));
+    return command();
+}
+
 int dispatch(int argc, char** argv) {
     std::vector<std::string> args;
     for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
     if (args.empty()) return poslab::ui::runExplorer(argc, argv, QString());
     const std::string& cmd = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (cmd == "compute") return runCompute(rest);
+    if (cmd == "compute") return withCoreThreads([&] { return runCompute(rest); });
     if (cmd == "presets") return runPresets(rest);
     if (cmd == "demos") return runDemos(rest);
     if (cmd == "figure") {
         QStringList list;
         for (const auto& a : rest) list << QString::fromLocal8Bit(a.c_str());
-        return runFigure(list);
+        return withCoreThreads([&] { return runFigure(list); });
     }
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
         if (args.size() > 1 && cmd != "help") fail("unexpected argument after --help", "nothing", args[1]);

@@ -2,13 +2,13 @@
 #include "core/aggregate.h"
 
 #include "core/decay.h"
+#include "core/parallel.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <thread>
 
 namespace poslab {
 
@@ -411,7 +411,7 @@ Check checkRanges(const std::vector<PositionRange>& rs, const char* name, std::i
 }
 
 // Every block's statistic from the diagonal tables, O(1) per block; the rows of blocks in two
-// halves, the second on its own thread, when there are enough blocks to pay for it.
+// halves on the caller's threads (core/parallel.h), when there are enough blocks to pay for it.
 Matrix structuredBlocks(const DiagonalStats& d, const std::vector<PositionRange>& queryRanges,
                         const std::vector<PositionRange>& keyRanges, DistanceBand band, Aggregate aggregate) {
     const auto R = static_cast<Eigen::Index>(queryRanges.size()), C = static_cast<Eigen::Index>(keyRanges.size());
@@ -425,14 +425,14 @@ Matrix structuredBlocks(const DiagonalStats& d, const std::vector<PositionRange>
             }
         }
     };
-    const bool split = R >= 2 && R * C >= 16384 && std::thread::hardware_concurrency() >= 2;
+    const bool split = R >= 2 && R * C >= 16384;
     if (!split) {
         rows(0, R);
         return values;
     }
-    std::thread other(rows, R / 2, R);
-    rows(0, R / 2);
-    other.join();
+    parallelFor(2, [&](std::size_t h0, std::size_t h1) {
+        for (std::size_t h = h0; h < h1; ++h) h == 0 ? rows(0, R / 2) : rows(R / 2, R);
+    });
     return values;
 }
 

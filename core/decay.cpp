@@ -20,6 +20,7 @@
 //                  i.e. rope's value with each pair damped by its explicit decay. No bound.
 #include "core/decay.h"
 
+#include "core/parallel.h"
 #include "core/precision.h"
 #include "core/random.h"
 
@@ -29,7 +30,6 @@
 #include <complex>
 #include <functional>
 #include <numbers>
-#include <thread>
 
 namespace poslab {
 
@@ -217,8 +217,8 @@ void fillSweepTables(const Sweep& sw, SweepTables& tb, Eigen::Index k0, Eigen::I
         }
 }
 
-// The tables for blocks of B; with `two`, half the pairs on a second thread (a cos and a sin per
-// entry: about 1 ms for 64 pairs × 512).
+// The tables for blocks of B; with `two`, the pairs in two halves on the caller's threads
+// (core/parallel.h; a cos and a sin per entry: about 1 ms for 64 pairs × 512).
 SweepTables sweepTables(const Sweep& sw, std::int64_t B, bool two = false) {
     const Eigen::Index h = sw.w.size();
     SweepTables tb;
@@ -226,9 +226,9 @@ SweepTables sweepTables(const Sweep& sw, std::int64_t B, bool two = false) {
     tb.tc.resize(static_cast<std::size_t>(h * B));
     tb.ts.resize(tb.tc.size());
     if (two && h >= 2 && h * B >= 8192) {
-        std::thread other([&] { fillSweepTables(sw, tb, h / 2, h); });
-        fillSweepTables(sw, tb, 0, h / 2);
-        other.join();
+        parallelFor(2, [&](std::size_t h0, std::size_t h1) {
+            for (std::size_t i = h0; i < h1; ++i) fillSweepTables(sw, tb, i == 0 ? 0 : h / 2, i == 0 ? h / 2 : h);
+        });
     } else {
         fillSweepTables(sw, tb, 0, h);
     }
@@ -311,7 +311,8 @@ POSLAB_SWEEP_CLONES void sweepRun(const Sweep& sw, std::int64_t first, std::int6
     }
 }
 
-// run(first, len) over [0, n) in two halves (whole sweep blocks), the second on its own thread.
+// run(first, len) over [0, n) in two halves (whole sweep blocks) on the caller's threads
+// (core/parallel.h).
 template <class F>
 void twoHalves(std::int64_t n, F&& run) {
     const std::int64_t half = n >= 2 * kBlock ? (n / 2 / kBlock) * kBlock : 0;
@@ -319,9 +320,9 @@ void twoHalves(std::int64_t n, F&& run) {
         run(std::int64_t{0}, n);
         return;
     }
-    std::thread other([&] { run(half, n - half); });
-    run(std::int64_t{0}, half);
-    other.join();
+    parallelFor(2, [&](std::size_t h0, std::size_t h1) {
+        for (std::size_t h = h0; h < h1; ++h) h == 0 ? run(std::int64_t{0}, half) : run(half, n - half);
+    });
 }
 
 // sweepRun over first .. first+n−1 on two threads (consume's offsets relative to first as

@@ -11,6 +11,7 @@
 // matrix with a fast dot-product kernel, or — when the matrix is a function of i − j only —
 // evaluates that function once per distance and aggregates with the distance counts.
 #include "core/scores.h"
+#include "core/parallel.h"
 #include "core/precision.h"
 
 #include "core/random.h"
@@ -21,7 +22,6 @@
 #include <cmath>
 #include <limits>
 #include <new>
-#include <thread>
 
 namespace poslab {
 
@@ -368,27 +368,16 @@ ScoreSummary toSummary(std::int64_t n, const Accumulator& a) {
     return s;
 }
 
-unsigned workerCount() {
-    const unsigned hw = std::thread::hardware_concurrency();
-    return std::clamp(hw, 1u, 8u);
-}
+// Pieces a sweep of distances is cut into (each at least 256 distances): enough for the threads a
+// caller's pool has; the values never depend on it.
+constexpr std::int64_t kDistancePieces = 8;
 
-// Runs body(b) for b in [0, blocks) on a few threads (blocks are claimed in order).
+// Runs body(b) for b in [0, blocks) on the caller's threads (core/parallel.h).
 template <class F>
 void parallelBlocks(std::int64_t blocks, F&& body) {
-    const unsigned workers = static_cast<unsigned>(std::min<std::int64_t>(workerCount(), blocks));
-    if (workers <= 1) {
-        for (std::int64_t b = 0; b < blocks; ++b) body(b);
-        return;
-    }
-    std::atomic<std::int64_t> next{0};
-    auto run = [&] {
-        for (std::int64_t b = next++; b < blocks; b = next++) body(b);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned w = 1; w < workers; ++w) pool.emplace_back(run);
-    run();
-    for (auto& t : pool) t.join();
+    parallelFor(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)), [&](std::size_t b0, std::size_t b1) {
+        for (std::size_t b = b0; b < b1; ++b) body(static_cast<std::int64_t>(b));
+    });
 }
 
 // f(δ) = score of a query at δ and a key at 0 (δ >= 0), or of a query at 0 and a key at −δ
@@ -405,7 +394,7 @@ Result<std::vector<double>> distanceScores(const Engine& e, std::int64_t lo, std
     const std::int64_t evalLo = mirror ? std::max<std::int64_t>(lo, 0) : lo;
     const bool free = e.positionFreeSides();
     const std::int64_t total = hi - evalLo + 1;
-    const std::int64_t chunk = std::clamp<std::int64_t>((total + workerCount() - 1) / workerCount(), 256, 8192);
+    const std::int64_t chunk = std::clamp<std::int64_t>((total + kDistancePieces - 1) / kDistancePieces, 256, 8192);
     const std::int64_t chunks = (total + chunk - 1) / chunk;
     std::vector<std::optional<ParamError>> errors(static_cast<std::size_t>(chunks));
     parallelBlocks(chunks, [&](std::int64_t c) {
@@ -494,22 +483,14 @@ Result<ScoreSummary> structuredSummary(const ScoreParams& p, const Engine& e, st
 
 Result<ScoreSummary> blockedSummary(const ScoreParams& p, const Engine& e, std::int64_t n) {
     const Positions all = arangePositions(0, n);
-    // The query and key sides are independent: build them on two threads.
-    std::optional<Result<Matrix>> kr;
-    bool keyFailed = false;
-    std::thread keyThread([&] {
-        try {
-            kr.emplace(e.side(true, all));
-        } catch (...) {
-            keyFailed = true;
-        }
+    // The query and key sides are independent: two pieces for the caller's threads.
+    std::optional<Result<Matrix>> qr, kr;
+    parallelFor(2, [&](std::size_t s0, std::size_t s1) {
+        for (std::size_t side = s0; side < s1; ++side) (side == 0 ? qr : kr).emplace(e.side(side == 1, all));
     });
-    auto qr = e.side(false, all);
-    keyThread.join();
-    if (keyFailed) throw std::bad_alloc();
-    if (!qr) return qr.error();
+    if (!qr->ok()) return qr->error();
     if (!kr->ok()) return kr->error();
-    const Matrix& q = qr.value();
+    const Matrix& q = qr->value();
     const Matrix& k = kr->value();
     const bool txl = p.method == Method::TransformerXL;
     const AttentionParams& at = p.attention;

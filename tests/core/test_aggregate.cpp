@@ -3,6 +3,7 @@
 // distances (one-cell blocks exact to a few ulps), the mean over all blocks against the mean of
 // the whole matrix, the generic path (content, absolute methods, float32, softmax) exact when the
 // work fits and an honestly marked sample when it does not, splitRange, errors.
+#include "support/parallelfor.h"
 #include "support/testsupport.h"
 
 #include "core/aggregate.h"
@@ -10,6 +11,7 @@
 #include "core/random.h"
 
 #include <limits>
+#include <optional>
 #include <functional>
 #include <random>
 
@@ -133,7 +135,12 @@ double maxAbs(const Matrix& m) {
 
 class TestAggregate : public QObject {
     Q_OBJECT
+    // The split computations run on two threads here (core/parallel.h), as the window and the
+    // command line run them: every result must still be the serial one bit for bit.
+    std::optional<poslab::ParallelScope> parallel_;
 private Q_SLOTS:
+    void initTestCase() { parallel_.emplace(testsupport::threadsParallelFor(2)); }
+    void cleanupTestCase() { parallel_.reset(); }
     void splitRangeBlocks();
     void diagonalStatsMatchesDirect();
     void structuredBlocksMatchBruteForce_data();

@@ -1,6 +1,7 @@
 // decayCurve(): every method's value against its definition rebuilt from independent pieces,
 // RoPE's closed form with ones content, RoFormer's bound (its value at 0 and the Abel-summation
 // inequality it states, for ones and random content), xPos's explicit damping, sampling, errors.
+#include "support/parallelfor.h"
 #include "support/testsupport.h"
 
 #include "core/decay.h"
@@ -8,6 +9,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <optional>
 #include <complex>
 #include <tuple>
 #include <numbers>
@@ -40,7 +42,12 @@ std::complex<double> pairOf(const Matrix& row, int i, RopeLayout layout, int dim
 
 class TestDecay : public QObject {
     Q_OBJECT
+    // The split computations run on two threads here (core/parallel.h), as the window and the
+    // command line run them: every result must still be the serial one bit for bit.
+    std::optional<poslab::ParallelScope> parallel_;
 private Q_SLOTS:
+    void initTestCase() { parallel_.emplace(testsupport::threadsParallelFor(2)); }
+    void cleanupTestCase() { parallel_.reset(); }
     void ropeOnesClosedForm_data();
     void ropeOnesClosedForm();
     void roformerBoundHolds_data();

@@ -2,6 +2,7 @@
 // each method's formula rebuilt from its own core pieces; scoresSummary() equals the full-matrix
 // computation for every method, content, mask and softmax (both the i−j path and the blocked
 // kernel path); the dot kernel against a naive loop; validation.
+#include "support/parallelfor.h"
 #include "support/testsupport.h"
 
 #include "core/decay.h"
@@ -11,6 +12,7 @@
 #include "core/scores_kernel.h"
 
 #include <limits>
+#include <optional>
 
 using namespace poslab;
 
@@ -63,7 +65,12 @@ bool close(double a, double b, double rel) { return std::abs(a - b) <= rel * std
 
 class TestScores : public QObject {
     Q_OBJECT
+    // The split computations run on two threads here (core/parallel.h), as the window and the
+    // command line run them: every result must still be the serial one bit for bit.
+    std::optional<poslab::ParallelScope> parallel_;
 private Q_SLOTS:
+    void initTestCase() { parallel_.emplace(testsupport::threadsParallelFor(2)); }
+    void cleanupTestCase() { parallel_.reset(); }
     void contentRowsFormulaAndRandom();
     void sampledEqualsFull_data();
     void sampledEqualsFull();

@@ -90,6 +90,18 @@ private Q_SLOTS:
             }
     }
 
+    // The core starts no thread of its own: its parallel work runs on the caller's threads
+    // (core/parallel.h), so it never oversubscribes the window's pool.
+    void coreStartsNoThread() {
+        static const QRegularExpression thread(QStringLiteral("std::(j?thread|async)\\b|#\\s*include\\s*<(thread|future)>"));
+        for (const QString& file : sourcesIn(kSource + QStringLiteral("/core"))) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const auto m = thread.match(QString::fromUtf8(f.readAll()));
+            QVERIFY2(!m.hasMatch(), qPrintable(file + QStringLiteral(": ") + m.captured(0)));
+        }
+    }
+
     void noSourceAtUiRoot() {
         const QStringList loose = QDir(kSource + QStringLiteral("/ui")).entryList({QStringLiteral("*.h"), QStringLiteral("*.cpp")}, QDir::Files);
         QVERIFY2(loose.isEmpty(), qPrintable(loose.join(QStringLiteral(", "))));

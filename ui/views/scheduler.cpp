@@ -1,5 +1,7 @@
 #include "ui/views/scheduler.h"
 
+#include "core/parallel.h"
+#include "ui/model/poolparallel.h"
 #include "ui/render/contributionsrenderer.h"
 #include "ui/render/precisionrenderer.h"
 #include "ui/render/frequencyrenderer.h"
@@ -272,7 +274,11 @@ void Scheduler::start(Job job) {
     for (auto& task : tasks)
         pool_.start([this, run, task = std::move(task)] {
             const double cpu0 = threadCpuMs();
-            task();
+            {
+                // The core's parallel work of the task on this pool too (core/parallel.h).
+                const ParallelScope parallel(poolParallelFor(&pool_));
+                task();
+            }
             {
                 const std::lock_guard lock(run->mutex);
                 run->cpuMs += threadCpuMs() - cpu0;
@@ -324,6 +330,7 @@ void Scheduler::refineHeatmap(const Job& job, int coarseSampled) {
     pool_.start([this, j, coarseSampled] {
         DisplaySpec d = j->display;
         d.heatmapWork = d.heatmapRefineWork;
+        const ParallelScope parallel(poolParallelFor(&pool_));
         HeatmapResult r = computeHeatmap(j->scene, d);
         // Nothing gained (still sampled within the larger budget): keep the samples on screen.
         if (sampledPanels(r) >= coarseSampled) return;

@@ -289,12 +289,26 @@ Matrix readMatrixFile(const std::string& path, const std::string& option) {
 
 // ---------------------------------------------------------------------------------------------
 
-void printJson(const Json& j) {
-    if (!j.ok()) fail("the result is not finite", "parameters for which every number is finite", j.error());
-    const std::string& t = j.text();
+namespace {
+thread_local OutputCapture* tCapture = nullptr;
+}
+
+OutputCapture::OutputCapture() : previous_(tCapture) { tCapture = this; }
+OutputCapture::~OutputCapture() { tCapture = previous_; }
+
+void printLine(const std::string& t) {
+    if (tCapture) {
+        tCapture->text = t;
+        return;
+    }
     if (std::fwrite(t.data(), 1, t.size(), stdout) != t.size() || std::fputc('\n', stdout) == EOF ||
         std::fflush(stdout) != 0)
         failIo("cannot write to standard output");
+}
+
+void printJson(const Json& j) {
+    if (!j.ok()) fail("the result is not finite", "parameters for which every number is finite", j.error());
+    printLine(j.text());
 }
 
 }  // namespace poslab::cli

@@ -94,6 +94,22 @@ using Json = JsonWriter;
 
 // Writes one JSON document and a newline to stdout; I/O failure → exit 1.
 void printJson(const Json& j);
+// Writes `text` and a newline to stdout (I/O failure → exit 1), or into the OutputCapture alive
+// on this thread. printJson and a demonstration's answer go through it.
+void printLine(const std::string& text);
+
+// While alive, the result the command prints (printLine) goes into `text` instead of stdout:
+// the Python module (app/python) runs the compute entry in process and reads the result here.
+struct OutputCapture {
+    std::string text;
+    OutputCapture();
+    ~OutputCapture();
+    OutputCapture(const OutputCapture&) = delete;
+    OutputCapture& operator=(const OutputCapture&) = delete;
+
+private:
+    OutputCapture* previous_;
+};
 
 
 }  // namespace poslab::cli

@@ -105,9 +105,7 @@ int runComputeDemo(const std::vector<std::string>& args) {
                  "demonstration " + demoInfo(id).key + " gives the same numbers without it on this scene",
                  "--" + spec.name + (spec.arg.empty() ? "" : " " + o.raw(spec.name)));
     }
-    std::fwrite(answer.data(), 1, answer.size(), stdout);
-    std::fputc('\n', stdout);
-    std::fflush(stdout);
+    printLine(answer);
     return 0;
 }
 

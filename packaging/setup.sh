@@ -13,7 +13,8 @@ action=${1:-run}
 
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libsleef-dev
           qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev libgl1-mesa-dev
-          desktop-file-utils appstream xvfb xauth openbox x11-utils python3-numpy libopenblas0-pthread)
+          desktop-file-utils appstream xvfb xauth openbox x11-utils python3-numpy libopenblas0-pthread
+          pybind11-dev python3-dev python3-pytest)
 
 install_missing() {
   local missing=()

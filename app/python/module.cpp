@@ -1,0 +1,336 @@
+// The compiled half of `import poslab` (../shared/spec/cli.md "Python"): runs the command line's
+// `compute` entry (app/cli_compute.h) in process on an argument list that poslab/__init__.py
+// builds from keyword arguments, and turns the result into Python objects.
+//
+// The command line writes its result with the streaming JSON writer (core/json.h), which has no
+// tree: the result is captured in memory (cli::OutputCapture) and read here straight into
+// Python, numeric arrays into NumPy arrays without Python numbers in between. The writer prints
+// the shortest text that reads back to the same double, so the numbers are exactly the
+// command's.
+#include "app/cli.h"
+#include "app/cli_common.h"
+#include "app/cli_compute.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unistd.h>
+#include <vector>
+
+#ifndef POSLAB_VERSION
+#define POSLAB_VERSION "0.0.0"
+#endif
+
+namespace py = pybind11;
+
+namespace {
+
+// A JSON document (RFC 8259, as core/json.h writes it) → Python. Objects → dict; an array whose
+// leaves are all numbers or null and whose nesting is rectangular → a NumPy array (int64 when
+// every leaf is an integer, float64 otherwise, null → NaN: a masked cell); other arrays → list.
+class Reader {
+public:
+    explicit Reader(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+    py::object document() {
+        py::object v = value();
+        space();
+        if (p_ != end_) bad("text after the JSON value");
+        return v;
+    }
+
+private:
+    [[noreturn]] void bad(const char* what) const { throw std::runtime_error(std::string("unreadable result: ") + what); }
+    void space() {
+        while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    }
+    char peek() {
+        space();
+        if (p_ == end_) bad("unexpected end");
+        return *p_;
+    }
+    void expect(char c) {
+        if (peek() != c) bad("unexpected character");
+        ++p_;
+    }
+    bool literal(std::string_view word) {
+        if (static_cast<std::size_t>(end_ - p_) >= word.size() && std::string_view(p_, word.size()) == word) {
+            p_ += word.size();
+            return true;
+        }
+        return false;
+    }
+
+    py::object value() {
+        const char c = peek();
+        if (c == '{') return object();
+        if (c == '[') return array();
+        if (c == '"') return py::str(string());
+        if (literal("true")) return py::bool_(true);
+        if (literal("false")) return py::bool_(false);
+        if (literal("null")) return py::none();
+        bool isInt = false;
+        std::int64_t i = 0;
+        const double d = number(isInt, i);
+        if (isInt) return py::int_(i);
+        return py::float_(d);
+    }
+
+    // A number: integers (no fraction, no exponent) that fit int64 set isInt.
+    double number(bool& isInt, std::int64_t& i) {
+        space();
+        const char* start = p_;
+        bool integral = true;
+        while (p_ != end_ && (std::isdigit(static_cast<unsigned char>(*p_)) || *p_ == '-' || *p_ == '+' || *p_ == '.' ||
+                              *p_ == 'e' || *p_ == 'E')) {
+            if (*p_ == '.' || *p_ == 'e' || *p_ == 'E') integral = false;
+            ++p_;
+        }
+        if (p_ == start) bad("not a value");
+        isInt = false;
+        if (integral) {
+            const auto r = std::from_chars(start, p_, i);
+            if (r.ec == std::errc() && r.ptr == p_) {
+                isInt = true;
+                return static_cast<double>(i);
+            }
+        }
+        double d = 0;
+        const auto r = std::from_chars(start, p_, d);
+        if (r.ec != std::errc() || r.ptr != p_) bad("not a number");
+        return d;
+    }
+
+    std::string string() {
+        expect('"');
+        std::string s;
+        while (true) {
+            if (p_ == end_) bad("unterminated string");
+            const char c = *p_++;
+            if (c == '"') return s;
+            if (c != '\\') {
+                s += c;
+                continue;
+            }
+            if (p_ == end_) bad("unterminated string");
+            const char e = *p_++;
+            switch (e) {
+            case '"': s += '"'; break;
+            case '\\': s += '\\'; break;
+            case '/': s += '/'; break;
+            case 'b': s += '\b'; break;
+            case 'f': s += '\f'; break;
+            case 'n': s += '\n'; break;
+            case 'r': s += '\r'; break;
+            case 't': s += '\t'; break;
+            case 'u': {
+                std::uint32_t cp = hex4();
+                if (cp >= 0xD800 && cp < 0xDC00 && end_ - p_ >= 6 && p_[0] == '\\' && p_[1] == 'u') {
+                    p_ += 2;
+                    const std::uint32_t lo = hex4();
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                }
+                utf8(s, cp);
+                break;
+            }
+            default: bad("bad escape");
+            }
+        }
+    }
+    std::uint32_t hex4() {
+        if (end_ - p_ < 4) bad("bad escape");
+        std::uint32_t v = 0;
+        const auto r = std::from_chars(p_, p_ + 4, v, 16);
+        if (r.ptr != p_ + 4) bad("bad escape");
+        p_ += 4;
+        return v;
+    }
+    static void utf8(std::string& s, std::uint32_t cp) {
+        if (cp < 0x80) {
+            s += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            s += static_cast<char>(0xC0 | (cp >> 6));
+            s += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {
+            s += static_cast<char>(0xE0 | (cp >> 12));
+            s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            s += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            s += static_cast<char>(0xF0 | (cp >> 18));
+            s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            s += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    py::object object() {
+        expect('{');
+        py::dict d;
+        if (peek() == '}') {
+            ++p_;
+            return d;
+        }
+        while (true) {
+            const std::string k = string();
+            expect(':');
+            d[py::str(k)] = value();
+            if (peek() == ',') {
+                ++p_;
+                continue;
+            }
+            expect('}');
+            return d;
+        }
+    }
+
+    py::object array() {
+        const char* start = p_;
+        Numeric n;
+        if (numeric(0, n)) {
+            std::vector<py::ssize_t> shape(n.shape.begin(), n.shape.begin() + static_cast<std::ptrdiff_t>(n.depth));
+            if (n.allInt && !n.values.empty()) {
+                py::array_t<std::int64_t> a(shape);
+                std::copy(n.ints.begin(), n.ints.end(), a.mutable_data());
+                return a;
+            }
+            py::array_t<double> a(shape);
+            std::copy(n.values.begin(), n.values.end(), a.mutable_data());
+            return a;
+        }
+        p_ = start;   // not a rectangular array of numbers: a list
+        expect('[');
+        py::list l;
+        if (peek() == ']') {
+            ++p_;
+            return l;
+        }
+        while (true) {
+            l.append(value());
+            if (peek() == ',') {
+                ++p_;
+                continue;
+            }
+            expect(']');
+            return l;
+        }
+    }
+
+    struct Numeric {
+        std::vector<std::size_t> shape;   // known extents, by level
+        std::size_t depth = 0;            // 0 until the leaves' level is known
+        std::vector<double> values;
+        std::vector<std::int64_t> ints;
+        bool allInt = true;
+    };
+    // Reads one (nested) array of numbers/null at `level`; false when it is not rectangular or
+    // holds anything else (the caller re-reads it as a list).
+    bool numeric(std::size_t level, Numeric& n) {
+        expect('[');
+        std::size_t count = 0;
+        if (peek() == ']') {
+            ++p_;
+            if (n.depth != 0 && n.depth != level + 1) return false;
+            n.depth = level + 1;
+        } else {
+            while (true) {
+                const char c = peek();
+                if (c == '[') {
+                    if (n.depth != 0 && n.depth <= level + 1) return false;
+                    if (!numeric(level + 1, n)) return false;
+                } else if (c == '-' || std::isdigit(static_cast<unsigned char>(c)) || c == 'n') {
+                    if (n.depth != 0 && n.depth != level + 1) return false;
+                    n.depth = level + 1;
+                    if (c == 'n') {
+                        if (!literal("null")) return false;
+                        n.values.push_back(std::numeric_limits<double>::quiet_NaN());
+                        n.allInt = false;
+                    } else {
+                        bool isInt = false;
+                        std::int64_t i = 0;
+                        n.values.push_back(number(isInt, i));
+                        if (isInt) n.ints.push_back(i);
+                        else n.allInt = false;
+                    }
+                } else {
+                    return false;
+                }
+                ++count;
+                if (peek() == ',') {
+                    ++p_;
+                    continue;
+                }
+                expect(']');
+                break;
+            }
+        }
+        constexpr std::size_t unknown = std::numeric_limits<std::size_t>::max();
+        if (n.shape.size() <= level) n.shape.resize(level + 1, unknown);
+        if (n.shape[level] == unknown) n.shape[level] = count;
+        return n.shape[level] == count;
+    }
+
+    const char* p_;
+    const char* end_;
+};
+
+// Runs `poslab compute ARGS...` in process: its result as Python objects; its error line as
+// ValueError (MemoryError when out of memory).
+py::object compute(const std::vector<std::string>& args) {
+    std::string text;
+    try {
+        poslab::cli::OutputCapture capture;
+        poslab::cli::runCompute(args);
+        text = std::move(capture.text);
+    } catch (const poslab::cli::CliError& e) {
+        throw py::value_error(poslab::cli::oneLine(e.line));
+    }   // std::bad_alloc: MemoryError, other std::exception: RuntimeError (pybind11's translation)
+    if (text.empty()) throw py::value_error("no result (was --help given?)");
+    return Reader(text).document();
+}
+
+// The text `poslab compute ARGS...` prints on stdout (its --help): stdout is redirected to a
+// temporary file for the call (the help writers print directly).
+std::string printed(const std::vector<std::string>& args) {
+    std::fflush(stdout);
+    std::FILE* tmp = std::tmpfile();
+    if (!tmp) throw std::runtime_error("cannot create a temporary file");
+    const int saved = ::dup(1);
+    ::dup2(::fileno(tmp), 1);
+    std::string error;
+    try {
+        poslab::cli::runCompute(args);
+    } catch (const poslab::cli::CliError& e) {
+        error = e.line;
+    }
+    std::fflush(stdout);
+    ::dup2(saved, 1);
+    ::close(saved);
+    std::string text;
+    std::rewind(tmp);
+    char buf[4096];
+    std::size_t got = 0;
+    while ((got = std::fread(buf, 1, sizeof buf, tmp)) > 0) text.append(buf, got);
+    std::fclose(tmp);
+    if (!error.empty()) throw py::value_error(poslab::cli::oneLine(error));
+    return text;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_poslab, m) {
+    m.doc() = "The compiled half of poslab: runs `poslab compute` in process.";
+    m.attr("version") = POSLAB_VERSION;
+    m.def("compute", &compute, py::arg("args"),
+          "compute(args): the result of `poslab compute ARGS...` as Python objects and NumPy arrays.");
+    m.def("help", &printed, py::arg("args"), "help(args): the text `poslab compute ARGS... --help` prints.");
+    m.def("whats", [] { return poslab::cli::computeWhatNames(); }, "The WHATs of `poslab compute`, comma-separated.");
+}

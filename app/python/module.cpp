@@ -1,4 +1,4 @@
-// The compiled half of `import poslab` (../shared/spec/cli.md "Python"): runs the command line's
+// The compiled half of `import poslab` (docs/spec/cli.md "Python"): runs the command line's
 // `compute` entry (app/cli_compute.h) in process on an argument list that poslab/__init__.py
 // builds from keyword arguments, and turns the result into Python objects.
 //

@@ -1,4 +1,4 @@
-"""`import poslab` (../shared/spec/cli.md "Python"; issue #31) against the command line.
+"""`import poslab` (docs/spec/cli.md "Python"; issue #31) against the command line.
 
 Run by CTest (test_python) with PYTHONPATH = build/<preset>/python, POSLAB_EXE = the built
 `poslab` and POSLAB_SOURCE_DIR = the source tree.

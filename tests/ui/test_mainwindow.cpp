@@ -355,7 +355,7 @@ private Q_SLOTS:
             if (v == w.heatmapView()) renderHeatmap(p, r, w.heatmapView()->result(), v->theme());
             if (v == w.frequencyView()) renderFrequencies(p, r, w.frequencyView()->result(), v->theme());
             p.end();
-            return img.scaled(pictureSize(v->size(), dpr), Qt::IgnoreAspectRatio, Qt::FastTransformation);
+            return img;
         };
         const auto picture = [&](ViewBase* v) {
             if (v == w.pairsView()) return w.pairsView()->result().picture;
@@ -369,9 +369,16 @@ private Q_SLOTS:
                 QCOMPARE(v->paintedResolution(), resolution);
                 const Picture pic = picture(v);
                 QCOMPARE(pic.resolution, resolution);
-                QCOMPARE(pic.image.devicePixelRatio(), dpr);
-                QCOMPARE(pic.image.size(), pictureSize(v->size(), dpr));
-                QVERIFY2(pic.image == drawn(v, resolution), qPrintable(what + QStringLiteral(": not the renderer's drawing")));
+                QCOMPARE(pic.image.devicePixelRatio(), resolution);
+                QCOMPARE(pic.image.size(), pictureSize(v->size(), resolution));
+                const QImage ours = drawn(v, resolution);
+                QVERIFY2(pic.image == ours, qPrintable(what + QStringLiteral(": not the renderer's drawing")));
+                // On screen: each of the picture's pixels a block of device pixels, nothing smoothed.
+                QImage shown = v->grab().toImage().convertToFormat(QImage::Format_RGB32);
+                QImage blocks = ours.scaled(pictureSize(v->size(), dpr), Qt::IgnoreAspectRatio, Qt::FastTransformation);
+                shown.setDevicePixelRatio(1);
+                blocks.setDevicePixelRatio(1);
+                QVERIFY2(shown == blocks, qPrintable(what + QStringLiteral(": not the picture's pixels on screen")));
             }
         };
         check(dpr, "before");

@@ -79,29 +79,6 @@ bool samePicture(const RenderSpec& a, const RenderSpec& b, QSize RenderSpec::*vi
                                     themeKey(a.theme) == themeKey(b.theme)));
 }
 
-// `image` scaled up to `size` without smoothing: each pixel a block of pixels (a whole number
-// of them per pixel: copied, the 2 × 2 blocks of DPR 2 in a fraction of a millisecond; else
-// QImage::scaled's nearest neighbour).
-QImage pixelBlocks(const QImage& image, const QSize& size) {
-    const int k = image.width() > 0 ? size.width() / image.width() : 0;
-    if (k < 1 || image.format() != QImage::Format_RGB32 || size != image.size() * k)
-        return image.scaled(size, Qt::IgnoreAspectRatio, Qt::FastTransformation);
-    QImage out(size, QImage::Format_RGB32);
-    const int w = image.width();
-    for (int y = 0; y < image.height(); ++y) {
-        const auto* s = reinterpret_cast<const quint32*>(image.constScanLine(y));
-        auto* d = reinterpret_cast<quint32*>(out.scanLine(y * k));
-        if (k == 2) {
-            auto* d2 = reinterpret_cast<quint64*>(d);   // two pixels at once
-            for (int x = 0; x < w; ++x) d2[x] = quint64(s[x]) * 0x100000001ull;
-        } else {
-            for (int x = 0; x < w; ++x) std::fill_n(d + std::size_t(x) * k, k, s[x]);
-        }
-        for (int i = 1; i < k; ++i) std::memcpy(out.scanLine(y * k + i), d, std::size_t(w) * k * sizeof(quint32));
-    }
-    return out;
-}
-
 // Draws a result with its renderer into a picture of the view's size (nothing for an empty size).
 template <class Draw>
 Picture drawPicture(const RenderSpec& render, QSize RenderSpec::*view, Draw draw) {
@@ -116,10 +93,9 @@ Picture drawPicture(const RenderSpec& render, QSize RenderSpec::*view, Draw draw
         QPainter p(&pic.image);
         draw(p, QRectF(QPointF(0, 0), QSizeF(logical)), render.theme);
     }
-    if (pic.resolution != render.devicePixelRatio) {
-        pic.image = pixelBlocks(pic.image, pictureSize(logical, render.devicePixelRatio));
-        pic.image.setDevicePixelRatio(render.devicePixelRatio);
-    }
+    // At logical resolution (while edits stream) the picture stays a quarter of the device's
+    // pixels at DPR 2: the view scales it up as it copies it (ViewBase::paintEvent), so no worker
+    // writes, and no GUI thread reads, four times the pixels.
     return pic;
 }
 
@@ -239,8 +215,11 @@ void Scheduler::start(Job job) {
     // One task per view, the heaviest first (the pool starts them in this order): compute the
     // result, then (for the views that have a picture size) draw it with the view's renderer.
     std::vector<std::function<void()>> tasks;
+    // Each view is handed to the GUI thread as soon as its task is done, so that the window
+    // paints the quick views while the slow ones are still being computed (the GUI thread's
+    // work overlaps the workers' instead of following it).
     const auto add = [&](auto slot, double ViewTimes::*time, auto compute, QSize RenderSpec::*view, auto render) {
-        tasks.emplace_back([run, slot, time, compute, view, render] {
+        tasks.emplace_back([this, run, slot, time, compute, view, render] {
             QElapsedTimer clock;
             clock.start();
             auto r = compute(run->job);
@@ -249,8 +228,11 @@ void Scheduler::start(Job job) {
                 r.picture = drawPicture(run->job.render, view,
                                         [&](QPainter& p, const QRectF& rect, const Theme& t) { render(p, rect, r, t); });
             (*run).*slot = std::move(r);
-            const std::lock_guard lock(run->mutex);
-            run->viewMs.*time = double(clock.nsecsElapsed()) / 1e6;
+            {
+                const std::lock_guard lock(run->mutex);
+                run->viewMs.*time = double(clock.nsecsElapsed()) / 1e6;
+            }
+            QMetaObject::invokeMethod(this, [this, run, slot] { deliverView(*run, (*run).*slot); }, Qt::QueuedConnection);
         });
     };
     const auto noRender = [](QPainter&, const QRectF&, const DecayResult&, const Theme&) {};
@@ -287,33 +269,36 @@ void Scheduler::start(Job job) {
         });
 }
 
+void Scheduler::deliverView(const Running&, const std::optional<PairsResult>& r) { deliverNewer(r, deliveredPairs_, &Scheduler::pairsReady); }
+void Scheduler::deliverView(const Running&, const std::optional<FrequencyResult>& r) {
+    deliverNewer(r, deliveredFrequencies_, &Scheduler::frequenciesReady);
+}
+void Scheduler::deliverView(const Running&, const std::optional<DecayResult>& r) { deliverNewer(r, deliveredDecay_, &Scheduler::decayReady); }
+void Scheduler::deliverView(const Running&, const std::optional<ContributionsResult>& r) {
+    deliverNewer(r, deliveredContributions_, &Scheduler::contributionsReady);
+}
+void Scheduler::deliverView(const Running&, const std::optional<PrecisionResult>& r) {
+    deliverNewer(r, deliveredPrecision_, &Scheduler::precisionReady);
+}
+void Scheduler::deliverView(const Running& run, const std::optional<HeatmapResult>& r) {
+    deliverNewer(r, deliveredHeatmap_, &Scheduler::heatmapReady);
+    if (r && r->generation == deliveredHeatmap_ && deliveredHeatmap_ == heatmapRequested_) {
+        const int sampled = sampledPanels(*r);
+        // Once the heatmap has rested for a moment (not between the edits of a drag, where the
+        // refinement would take a worker from the next edit).
+        if (sampled > 0 && run.job.display.heatmapRefineWork > run.job.display.heatmapWork)
+            QTimer::singleShot(kRefineDelayMs, this, [this, job = run.job, sampled] {
+                if (job.generation == deliveredHeatmap_ && job.generation == heatmapRequested_) refineHeatmap(job, sampled);
+            });
+    }
+}
+
 void Scheduler::deliver(const std::shared_ptr<Running>& run) {
-    // All views of a job are delivered together, so the window repaints them in one pass.
+    // Every view was handed over as its task finished (posted before this); the job ends here.
     QMetaObject::invokeMethod(
         this,
         [this, run] {
             const auto gen = run->job.generation;
-            // A view's result only if it is newer than the last one delivered for that view.
-            const auto deliverNewer = [this](const auto& result, std::uint64_t& delivered, auto signal) {
-                if (!result || result->generation <= delivered) return;
-                delivered = result->generation;
-                Q_EMIT(this->*signal)(*result);
-            };
-            deliverNewer(run->pairs, deliveredPairs_, &Scheduler::pairsReady);
-            deliverNewer(run->freqs, deliveredFrequencies_, &Scheduler::frequenciesReady);
-            deliverNewer(run->decay, deliveredDecay_, &Scheduler::decayReady);
-            deliverNewer(run->heat, deliveredHeatmap_, &Scheduler::heatmapReady);
-            if (run->heat && run->heat->generation == deliveredHeatmap_ && deliveredHeatmap_ == heatmapRequested_) {
-                const int sampled = sampledPanels(*run->heat);
-                // Once the heatmap has rested for a moment (not between the edits of a drag,
-                // where the refinement would take a worker from the next edit).
-                if (sampled > 0 && run->job.display.heatmapRefineWork > run->job.display.heatmapWork)
-                    QTimer::singleShot(kRefineDelayMs, this, [this, job = run->job, sampled] {
-                        if (job.generation == deliveredHeatmap_ && job.generation == heatmapRequested_) refineHeatmap(job, sampled);
-                    });
-            }
-            deliverNewer(run->contrib, deliveredContributions_, &Scheduler::contributionsReady);
-            deliverNewer(run->precision, deliveredPrecision_, &Scheduler::precisionReady);
             lastComputeMs_ = double(run->clock.nsecsElapsed()) / 1e6;
             {
                 const std::lock_guard lock(run->mutex);

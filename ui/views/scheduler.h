@@ -4,6 +4,8 @@
 // own on a small pool (the heatmap, the pair vectors, the decay and the frequencies in parallel).
 // When asked (setRender), a task also draws its result with the view's renderer into a Picture at
 // the view's size and theme, so the view only copies pixels.
+// Each view's result reaches the GUI thread as soon as its task is done (the quick views are
+// painted while the slow ones compute); the job ends when all have.
 // Newest wins: while a job runs, later requests replace each other and only the last one is
 // computed next. Each request gets a generation number; a view's result is delivered (on the GUI
 // thread, as a value) only if it is newer than the last one delivered for that view, so a
@@ -95,6 +97,20 @@ private:
     void start(Job job);
     void refineHeatmap(const Job& job, int coarseSampled);
     void deliver(const std::shared_ptr<Running>& job);
+    // On the GUI thread: a view's result, only if it is newer than the last one delivered for
+    // that view.
+    template <class Result>
+    void deliverNewer(const std::optional<Result>& result, std::uint64_t& delivered, void (Scheduler::*signal)(const Result&)) {
+        if (!result || result->generation <= delivered) return;
+        delivered = result->generation;
+        Q_EMIT(this->*signal)(*result);
+    }
+    void deliverView(const Running& run, const std::optional<PairsResult>& r);
+    void deliverView(const Running& run, const std::optional<HeatmapResult>& r);
+    void deliverView(const Running& run, const std::optional<DecayResult>& r);
+    void deliverView(const Running& run, const std::optional<FrequencyResult>& r);
+    void deliverView(const Running& run, const std::optional<ContributionsResult>& r);
+    void deliverView(const Running& run, const std::optional<PrecisionResult>& r);
     void finishJob(std::uint64_t generation);
 
     QThreadPool pool_;       // the tasks of the running job (one per view)

@@ -42,11 +42,16 @@ void ViewBase::paintEvent(QPaintEvent*) {
     QPainter p(this);
     const Picture& pic = picture();
     const double dpr = devicePixelRatioF();
-    fromPicture_ = !pic.image.isNull() && pic.image.size() == pictureSize(size(), dpr) &&
-                   pic.image.devicePixelRatio() == dpr && pic.theme == themeKey_;
+    // A picture at the device's resolution, or at logical resolution while edits stream (each
+    // pixel copied as a block of device pixels: no smoothing hint on this painter).
+    const bool atResolution = pic.resolution == dpr || pic.resolution == 1.0;
+    fromPicture_ = !pic.image.isNull() && atResolution && pic.image.size() == pictureSize(size(), pic.resolution) &&
+                   pic.image.devicePixelRatio() == pic.resolution && pic.theme == themeKey_;
     resolution_ = fromPicture_ ? pic.resolution : dpr;
-    if (fromPicture_)
+    if (fromPicture_ && pic.resolution == dpr)
         p.drawImage(QPointF(0, 0), pic.image);
+    else if (fromPicture_)
+        p.drawImage(QRectF(rect()), pic.image);
     else
         draw(p, QRectF(rect()));
     painted_ = generation_;

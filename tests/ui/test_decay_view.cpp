@@ -176,6 +176,20 @@ private Q_SLOTS:
         }
         // Both on the one value axis.
         QCOMPARE(chart.axes(Qt::Vertical).size(), qsizetype(1));
+        // The score stays legible (never a flat line at 0 under a loose bound): a linear axis
+        // spans at most about ten times the score's reach; a bound reaching beyond runs above
+        // the plot, in the same units, and the chart's title says so.
+        if (!logY) {
+            auto* axis = qobject_cast<QValueAxis*>(chart.axes(Qt::Vertical).front());
+            QVERIFY(axis);
+            double reach = 0, boundTop = 0;
+            for (const auto& pt : sp) reach = std::max(reach, std::abs(pt.y()));
+            for (const auto& pt : bp) boundTop = std::max(boundTop, pt.y());
+            for (const auto& pt : sp) QVERIFY(pt.y() >= axis->min() && pt.y() <= axis->max());
+            QVERIFY2(axis->max() - axis->min() <= 10 * reach,
+                     qPrintable(QStringLiteral("axis %1 … %2 for a score reaching %3").arg(axis->min()).arg(axis->max()).arg(reach)));
+            QCOMPARE(boundTop > axis->max(), chart.title().contains(QStringLiteral("above the plot")));
+        }
     }
 
     // One meaning per axis: where the decay plots a method's positional term alone (its content

@@ -130,10 +130,16 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         xMax = xMin + 1;
     }
     double yMin = std::numeric_limits<double>::infinity(), yMax = -yMin;
+    // RoFormer's bound's own extent, kept apart: a bound far above the score (loose, as with
+    // unrelated q and k) would flatten the score to a line at 0 (see kFarAbove below).
+    double boundMin = yMin, boundMax = yMax;
+    bool growingBound = false;
     auto grow = [&](double v) {
         if (!std::isfinite(v)) return;
-        yMin = std::min(yMin, v);
-        yMax = std::max(yMax, v);
+        double& lo = growingBound ? boundMin : yMin;
+        double& hi = growingBound ? boundMax : yMax;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
     };
     std::vector<SeriesSpec> specs;
     int k = 0;
@@ -188,6 +194,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
             // axis far above the score; never rescaled to look closer.
             const QString boundName = QObject::tr("%1 upper bound on |score| (RoFormer)").arg(s.title);
             // The bound is >= 0: its |·| envelope is its envelope.
+            growingBound = true;
             if (band) bandOf(QObject::tr("%1 upper bound range").arg(s.title), s.scoreBoundMin, s.scoreBoundMax, s.scoreBoundMin, s.scoreBoundMax, 40);
             SeriesSpec b{boundName, {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine), false, {}, {}};
             for (std::size_t i = 0; i < s.distance.size() && i < s.scoreBound.size(); ++i) {
@@ -197,8 +204,25 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
                 b.points.append(QPointF(x, v));
                 grow(v);
             }
+            growingBound = false;
             specs.push_back(std::move(b));
         }
+    }
+    // The bound in the value range, unless (linear axis) it reaches more than kFarAbove times
+    // the score's largest |value|: then the axis is the score's (the score would be a flat line
+    // at 0 under a loose bound), the bound is drawn in the same units where it falls inside and
+    // runs above the plot elsewhere (clipped, never rescaled), and the title says so with its
+    // largest value; the tooltip gives its values.
+    constexpr double kFarAbove = 8;
+    const double scoreReach = std::max(std::abs(yMin), std::abs(yMax));
+    const bool boundAbove = !r.logY && boundMin <= boundMax && yMin <= yMax && scoreReach > 0 && boundMax > kFarAbove * scoreReach;
+    QString boundNote;
+    if (boundAbove) {
+        boundNote = boundMin > yMax ? QObject::tr("RoFormer's bound (dashed) runs above the plot, up to %1").arg(formatValue(boundMax))
+                                    : QObject::tr("RoFormer's bound (dashed) runs partly above the plot, up to %1").arg(formatValue(boundMax));
+    } else if (boundMin <= boundMax) {
+        yMin = std::min(yMin, boundMin);
+        yMax = std::max(yMax, boundMax);
     }
     if (!(yMax >= yMin)) {
         yMin = r.logY ? 1e-3 : -1;
@@ -247,6 +271,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     else if (widest > 1)
         title += QObject::tr(" · each point: up to %1 distances, band min … max, line their mean").arg(widest);
     if (!notes.isEmpty()) title += QStringLiteral(" · ") + notes.join(QStringLiteral("; "));
+    if (!boundNote.isEmpty()) title += QStringLiteral(" · ") + boundNote;
     // A short chart keeps its height for the plot: the title goes (the axis says what is plotted),
     // or Qt Charts squeezes the axes until it cuts every label to "...". A narrow one drops the
     // title's " · " parts that do not fit (layout.h fitText).

@@ -108,7 +108,7 @@ const std::vector<DemoInfo>& demonstrations() {
          "One learned vector per distance −k … k: distances beyond k look the same, and a shift of every position changes nothing.",
          "Relative", {"shaw"}},
         {DemoId::T5Buckets, "t5-buckets", "T5: the bucket staircase",
-         "Exact buckets near, logarithmic ones far, one last bucket past max_distance: the bias sees near distances sharply and far ones coarsely.",
+         "Exact buckets near, logarithmic ones far, one last bucket past the maximum distance: the bias sees near distances sharply and far ones coarsely.",
          "Relative", {"t5"}},
         {DemoId::TransformerXLTerms, "transformer-xl-terms", "Transformer-XL: four terms",
          "q·k = (a) content·content + (b) content·distance + (c) global content bias + (d) global distance bias; (d) depends on i − j alone.",
@@ -143,8 +143,8 @@ const std::vector<DemoInfo>& demonstrations() {
         {DemoId::Llama3Bands, "llama3-bands", "Llama 3.1: three frequency bands, 8k → 128k",
          "Short wavelengths are kept, long ones divided by the factor, and the band between is blended smoothly.", "Long context",
          {"rope", "llama3"}},
-        {DemoId::YarnRamp, "yarn-ramp", "YaRN: a ramp between β_fast and β_slow, and a temperature",
-         "Pairs that turn more than β_fast times in the original context keep their frequency, pairs that turn less than β_slow times are "
+        {DemoId::YarnRamp, "yarn-ramp", "YaRN: a ramp between β fast and β slow, and a temperature",
+         "Pairs that turn more than β fast times in the original context keep their frequency, pairs that turn less than β slow times are "
          "interpolated, a linear ramp between; cos and sin are multiplied by 0.1·ln s + 1, so the logits by its square.",
          "Long context", {"rope", "yarn"}},
         {DemoId::RopeBf16, "rope-bf16", "RoPE in bf16 at position 4096",
@@ -636,7 +636,7 @@ Result<ExtrapolationResult> demoExtrapolation(const ExtrapolationInput& in) {
         ExtrapolationRow r;
         r.method = "t5";
         r.value = double(t5Bucket(-last, tp));
-        r.verdict = "defined: every distance past max_distance = " + formatInt(tp.max_distance) + " falls in bucket " +
+        r.verdict = "defined: every distance past the maximum distance " + formatInt(tp.max_distance) + " falls in bucket " +
                     formatInt(std::int64_t(r.value));
         res.rows.push_back(r);
     }
@@ -808,7 +808,7 @@ ComparisonTable comparisonTable() {
                 break;
             case Method::T5:
                 row(m, {"yes: one bias per bucket and head", D::T5Buckets, 0},
-                    {"last bucket past max_distance", D::Extrapolation, 0}, {"relative, log buckets", D::T5Buckets, 0},
+                    {"last bucket past the maximum distance", D::Extrapolation, 0}, {"relative, log buckets", D::T5Buckets, 0},
                     mem(t5Params, "one bias per cached key per step"));
                 break;
             case Method::TransformerXL:
@@ -901,7 +901,7 @@ ScoreParams demoParams(DemoId id) {
             return sceneOf(Method::Rope, 128, Precision::Float32);
         }
         case DemoId::YarnRamp: {
-            // A YaRN extension 4096 → 32768 (s = 8), head 128, base 10000, β_fast 32, β_slow 1.
+            // A YaRN extension 4096 → 32768 (s = 8), head 128, base 10000, β fast 32, β slow 1.
             ScoreParams p = sceneOf(Method::Rope, 128, Precision::Float32);
             p.rope.scaling = RopeScaling::Yarn;
             p.rope.original_max_positions = 4096;
@@ -1299,11 +1299,11 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             }
             figList("distance", "distance i − j", dist);
             figList("bucket", "bucket", buckets);
-            fig("max_exact", "max_exact (the rule's exact range)", double(maxExact), "num_buckets/" + std::string(tp.bidirectional ? "4" : "2"));
+            fig("max_exact", "exact buckets up to (the rule's exact range)", double(maxExact), "buckets ÷ " + std::string(tp.bidirectional ? "4" : "2"));
             fig("exact_up_to", "largest d with bucket(d) = d, checked against the rule", double(exactUpTo),
                 "exact for |k| ≤ " + formatInt(exactUpTo));
-            fig("log_buckets", "buckets between max_exact and max_distance", double(distinctFar), "logarithmically spaced");
-            fig("last_bucket", "bucket at max_distance = " + formatInt(tp.max_distance) + " and beyond", double(lastBucket), "saturated");
+            fig("log_buckets", "log buckets up to the maximum distance", double(distinctFar), "logarithmically spaced");
+            fig("last_bucket", "bucket at the maximum distance " + formatInt(tp.max_distance) + " and beyond", double(lastBucket), "saturated");
             s.holds = exactUpTo >= maxExact && monotone && saturated;
             s.conclusion = "Exact for |k| ≤ " + formatInt(exactUpTo) + ", logarithmic up to " + formatInt(tp.max_distance) +
                            ", then one bucket for every farther distance.";
@@ -1427,11 +1427,11 @@ Result<DemoSummary> runDemonstration(DemoId id, const ScoreParams& scene) {
             }
             const double expected = 0.1 * std::log(factor) + 1.0;
             const double temperatureError = std::abs(after.attention_factor - expected);
-            fig("beta_fast", "β_fast (rotations in the original context)", range.fastRotations);
-            fig("beta_slow", "β_slow", range.slowRotations);
+            fig("beta_fast", "β fast (rotations in the original context)", range.fastRotations);
+            fig("beta_slow", "β slow", range.slowRotations);
             fig("ramp_low", "ramp starts after pair", range.low);
             fig("ramp_high", "ramp ends at pair", range.high);
-            fig("pairs_kept", "pairs kept (turn more than β_fast times)", double(kept));
+            fig("pairs_kept", "pairs kept (turn more than β fast times)", double(kept));
             fig("pairs_ramp", "pairs on the ramp", double(ramp));
             fig("pairs_divided", "pairs interpolated ×1/" + num(factor), double(divided));
             fig("attention_factor", "attention factor (cos and sin multiplied by)", after.attention_factor, "0.1·ln " + num(factor) + " + 1 = " + num(expected));

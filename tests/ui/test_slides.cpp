@@ -20,6 +20,7 @@
 #include <QKeyEvent>
 #include <QScreen>
 #include <QTemporaryDir>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
@@ -64,6 +65,8 @@ private Q_SLOTS:
     void everyTextOfEverySlideIsLegible();
     void noTextOfASlideRunsIntoAnother_data();
     void noTextOfASlideRunsIntoAnother();
+    void noRawMarkupOnASlide_data();
+    void noRawMarkupOnASlide();
     void heatmapCellsOnSlidesAreSquare_data();
     void heatmapCellsOnSlidesAreSquare();
     void ctrlPlusWhilePresentingChangesTheSlidesText();
@@ -129,6 +132,22 @@ void TestSlides::noTextOfASlideRunsIntoAnother() {
                                 .arg(B.text).arg(B.rect.x()).arg(B.rect.y()).arg(B.rect.width()).arg(B.rect.height());
         }
     QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.mid(0, 4).join(QLatin1Char('\n'))));
+}
+
+// Text for people: no raw markup ("β_fast", "max_distance", "\\times") and no internal keys on a
+// slide; subscripts of one letter are typeset (w_i → wᵢ) before they reach the report.
+void TestSlides::noRawMarkupOnASlide_data() { everyTextOfEverySlideIsLegible_data(); }
+
+void TestSlides::noRawMarkupOnASlide() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    static const Session deck = demoDeck();
+    const LayoutReport r = slideReport(deck, slide, size);
+    static const QRegularExpression raw(QStringLiteral("_|\\\\[A-Za-z]+|\\b(rope-ntk|transformer-xl|rope-bf16)\\b"));
+    QStringList found;
+    for (const auto& i : r.items)
+        if (i.kind == LayoutItemKind::Text && raw.match(i.text).hasMatch()) found << i.text;
+    QVERIFY2(found.isEmpty(), qPrintable(found.mid(0, 4).join(QLatin1Char('\n'))));
 }
 
 void TestSlides::heatmapCellsOnSlidesAreSquare_data() { everyTextOfEverySlideIsLegible_data(); }

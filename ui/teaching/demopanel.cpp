@@ -252,8 +252,8 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
     p.setPen(QPen(t.muted, 1, Qt::DashLine));
     for (std::int64_t d : {maxExact, tp.max_distance}) p.drawLine(QPointF(X(double(d)), plot.top()), QPointF(X(double(d)), plot.bottom()));
     p.setPen(t.muted);
-    ui::plot::recordedText(p, QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("max_exact %1").arg(maxExact));
-    const QString md = QObject::tr("max_distance %1").arg(tp.max_distance);
+    ui::plot::recordedText(p, QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("exact up to %1").arg(maxExact));
+    const QString md = QObject::tr("maximum distance %1").arg(tp.max_distance);
     ui::plot::recordedText(p, QPointF(std::min(X(double(tp.max_distance)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.top() + fm.ascent() + fm.height()), md);
     // The steps: bucket(d) holds on [d, d + 1).
     QPainterPath path;

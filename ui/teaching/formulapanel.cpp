@@ -133,7 +133,7 @@ void ropeScalingLines(FormulaSheet& sh, const RopeParams& rp, const RopeFrequenc
             sh.definitions.push_back({tr("YaRN: pairs below low keep θ_i, pairs above high are divided by s, a ramp γ_i between"),
                                       T("\\theta_i' = (1 - \\gamma_i)\\,\\theta_i + \\gamma_i \\frac{\\theta_i}{s},\\quad "
                                         "\\gamma_i = \\min\\left(\\max\\left(\\frac{i - \\mathrm{low}}{\\mathrm{high} - \\mathrm{low}}, 0\\right), 1\\right)")});
-            sh.definitions.push_back({tr("Correction range: the pairs that turn β_fast and β_slow times in L₀ tokens"),
+            sh.definitions.push_back({tr("Correction range: the pairs that turn β fast and β slow times in L₀ tokens"),
                                       trunc ? T("\\mathrm{low} = \\left\\lfloor \\frac{r \\ln(L_0 / 2\\pi\\beta_{\\mathrm{fast}})}{2 \\ln \\mathrm{base}} \\right\\rfloor,\\quad "
                                               "\\mathrm{high} = \\left\\lceil \\frac{r \\ln(L_0 / 2\\pi\\beta_{\\mathrm{slow}})}{2 \\ln \\mathrm{base}} \\right\\rceil")
                                           : T("\\mathrm{low} = \\frac{r \\ln(L_0 / 2\\pi\\beta_{\\mathrm{fast}})}{2 \\ln \\mathrm{base}},\\quad "
@@ -436,16 +436,16 @@ void t5Sheet(FormulaSheet& sh, Ctx& c) {
     else
         sh.definitions.push_back({tr("Causal (decoder): every bucket for keys before the query; keys after it share bucket 0"),
                                   T("nb = \\mathrm{num\\_buckets},\\quad \\mathrm{bucket}(j - i) = b(\\max(i - j, 0))")});
-    sh.definitions.push_back({tr("Exact buckets below max_exact = nb/2, logarithmic ones up to max_distance"),
+    sh.definitions.push_back({tr("Exact buckets for n < nb/2, logarithmic ones up to the maximum distance"),
                               T("b(n) = \\begin{cases} n & n < \\mathrm{max\\_exact} \\\\ \\min\\left(\\mathrm{max\\_exact} + \\left\\lfloor \\frac{\\ln(n / \\mathrm{max\\_exact})}{\\ln(\\mathrm{max\\_distance} / \\mathrm{max\\_exact})} (nb - \\mathrm{max\\_exact}) \\right\\rfloor,\\ nb - 1\\right) & \\text{else} \\end{cases}")});
     sh.numbers.push_back({tr("buckets per direction and exact range"),
                           QStringLiteral("nb = %1 = %2,\\quad \\mathrm{max\\_exact} = \\frac{%2}{2} = %3")
                               .arg(bidi ? QStringLiteral("\\frac{%1}{2}").arg(tp.num_buckets) : numI(tp.num_buckets), numI(nb), numI(maxExact))});
     sh.numbers.push_back({tr("distance"), bidi ? QStringLiteral("n = |%1| = %2").arg(rel).arg(dist) : QStringLiteral("n = \\max(%1, 0) = %2").arg(-rel).arg(dist)});
     if (dist < maxExact)
-        sh.numbers.push_back({tr("n < max_exact: an exact bucket"), QStringLiteral("b(%1) = %1").arg(dist)});
+        sh.numbers.push_back({tr("n < nb/2: an exact bucket"), QStringLiteral("b(%1) = %1").arg(dist)});
     else
-        sh.numbers.push_back({tr("n ≥ max_exact: a logarithmic bucket"),
+        sh.numbers.push_back({tr("n ≥ nb/2: a logarithmic bucket"),
                               QStringLiteral("b(%1) = \\min\\left(%2 + \\left\\lfloor \\frac{\\ln(%1/%2)}{\\ln(%3/%2)} (%4 - %2) \\right\\rfloor,\\ %5\\right) = %6")
                                   .arg(numI(dist), numI(maxExact), numI(tp.max_distance), numI(nb), numI(nb - 1), numI(b - offset))});
     sh.numbers.push_back({tr("offset j − i = %1, head %2").arg(rel).arg(h),

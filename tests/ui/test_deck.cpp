@@ -95,6 +95,7 @@ private Q_SLOTS:
     void presenterViewBesideTheAudience();
     void presentingStartsAtTheFirstOrSelectedSlide_data();
     void presentingStartsAtTheFirstOrSelectedSlide();
+    void presenterTitleShrinksBeforeItIsCut();
     void audienceNeverSeesKeysOrNotes_data();
     void audienceNeverSeesKeysOrNotes();
     void rehearsalGeometryIsSideBySide_data();
@@ -672,6 +673,33 @@ void TestDeck::presentingStartsAtTheFirstOrSelectedSlide() {
     QCOMPARE(q->current(), expected);
     q->close();
     QTRY_VERIFY(!t->presentation());
+}
+
+// The presenter view's title: a long one takes a smaller type and a second line before it is cut
+// with "…" (the default deck's first title in the half of a 1920-pixel screen that rehearsing on
+// one screen gives it); too long even then, it is cut, the whole title in the tooltip.
+void TestDeck::presenterTitleShrinksBeforeItIsCut() {
+    MainWindow w(false);
+    w.show();
+    auto* t = teachingOf(&w);
+    Session deck = smallDeck();
+    const QString title = QStringLiteral("Attention without positions is permutation-equivariant");
+    deck.scenes[0].title = title;
+    deck.scenes[1].title = title + QStringLiteral(", and so is every layer of it, which a long title says at length");
+    t->setDeck(deck);
+    t->startPresenterView(0);
+    PresenterView* v = t->presenterView();
+    QVERIFY(v);
+    QVERIFY(QTest::qWaitForWindowExposed(v));
+    QTest::qWait(50);   // (placed beside the audience's window on this one screen)
+    v->resize(958, 1000);
+    auto* label = v->findChild<QLabel*>(QStringLiteral("presenterTitle"));
+    QVERIFY(label);
+    QTRY_COMPARE(label->text().replace(QLatin1Char('\n'), QLatin1Char(' ')), title);
+    QTest::keyClick(v, Qt::Key_Right);
+    QTRY_VERIFY(label->text().endsWith(QChar(0x2026)));
+    QCOMPARE(label->toolTip(), deck.scenes[1].title);
+    t->presentation()->close();
 }
 
 // The audience's window never shows the keys or the notes: F5 (one window) and Shift+F5 (with the

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace poslab::ui {
 
@@ -111,8 +112,8 @@ void SlidePreview::paintEvent(QPaintEvent*) {
 
 // ============================================================================ presenter view
 namespace {
-// A one-line label that cuts its text short with "…" to its width and asks for no width of its
-// own (a long slide title never widens the window); the whole text is its tooltip.
+// A label of one or two lines that cuts its text short with "…" to its width and asks for no
+// width of its own (a long slide title never widens the window); the whole text is its tooltip.
 class ElidedLabel : public QLabel {
 public:
     explicit ElidedLabel(QWidget* parent) : QLabel(parent) {
@@ -132,8 +133,34 @@ protected:
     }
 
 private:
-    void elide() { setText(fontMetrics().elidedText(full_, Qt::ElideRight, std::max(0, contentsRect().width()))); }
+    // A title that does not fit first gets a smaller type (down to 85 %), then a second line
+    // (broken between words), and only then "…" at the end of the second.
+    void elide() {
+        if (!base_) base_ = font();
+        const int room = std::max(0, contentsRect().width());
+        QFont f = *base_;
+        QString shown;
+        for (double scale : {1.0, 0.85}) {
+            f.setPointSizeF(base_->pointSizeF() * scale);
+            if (QFontMetrics(f).horizontalAdvance(full_) <= room) {
+                shown = full_;
+                break;
+            }
+        }
+        if (shown.isEmpty()) {
+            const QFontMetrics fm(f);
+            const QStringList words = full_.split(QLatin1Char(' '));
+            qsizetype k = 0;
+            while (k < words.size() && fm.horizontalAdvance(words.mid(0, k + 1).join(QLatin1Char(' '))) <= room) ++k;
+            shown = k == 0 ? fm.elidedText(full_, Qt::ElideRight, room)
+                           : words.mid(0, k).join(QLatin1Char(' ')) + QLatin1Char('\n') +
+                                 fm.elidedText(words.mid(k).join(QLatin1Char(' ')), Qt::ElideRight, room);
+        }
+        if (f != font()) setFont(f);
+        setText(shown);
+    }
     QString full_;
+    std::optional<QFont> base_;
 };
 }  // namespace
 

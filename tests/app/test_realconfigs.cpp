@@ -27,13 +27,7 @@ QString real(const QString& name) {
     return QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/config/real/") + name + QStringLiteral(".json");
 }
 
-QString writeConfig(QTemporaryDir& dir, const QString& name, const QByteArray& json) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    f.open(QIODevice::WriteOnly);
-    f.write(json);
-    return path;
-}
+QString writeConfig(const QTemporaryDir& dir, const QString& name, const QByteArray& json) { return testsupport::writeFile(dir, name, json); }
 
 bool close(double a, double b) { return std::abs(a - b) <= 2e-6 * std::max(1.0, std::abs(b)); }
 

@@ -124,7 +124,7 @@ struct SceneParams {
     // ALiBi / T5 head shown (clamped to each configuration's head count).
     int head = 0;
     ViewOptions view;
-    // Model preset the scene was last set from (core/presets.h key); empty = none/custom.
+    // Model preset the scene was last set from (ui/io/presets.h key); empty = none/custom.
     QString presetKey;
     // Real queries and keys (File → Open queries and keys…, figure --q/--k/--qk): the file of the
     // q tensor and of the k tensor (the same file for --qk); empty = the configurations' own

@@ -8,7 +8,7 @@
 #include "app/cli_positions.h"
 #include "core/contributions.h"
 #include "core/decay.h"
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "core/scores.h"
 
 #include <climits>

@@ -20,7 +20,7 @@
 #include "app/cli_common.h"
 #include "app/cli_demo.h"
 #include "app/cli_method.h"
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/io/atomicfile.h"
 #include "ui/io/export.h"
 #include "ui/io/qkfile.h"

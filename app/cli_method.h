@@ -5,7 +5,7 @@
 // their values (the defaults, a preset's or a session's).
 #include "app/cli_common.h"
 #include "core/method.h"
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/io/modelconfig.h"
 
 #include <limits>
@@ -16,6 +16,11 @@
 #include <vector>
 
 namespace poslab::cli {
+
+// The model presets are configuration files read in ui/io (ui/io/presets.h).
+using ui::findPreset;
+using ui::ModelPreset;
+using ui::modelPresets;
 
 inline constexpr std::int64_t kI64Min = std::numeric_limits<std::int64_t>::min();
 inline constexpr std::int64_t kI64Max = std::numeric_limits<std::int64_t>::max();

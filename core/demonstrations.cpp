@@ -2,7 +2,6 @@
 
 #include "core/alibi.h"
 #include "core/learned.h"
-#include "core/presets.h"
 #include "core/random.h"
 #include "core/rope.h"
 #include "core/rope_detail.h"
@@ -896,9 +895,20 @@ ScoreParams demoParams(DemoId id) {
         case DemoId::TransformerXLTerms: return sceneOf(Method::TransformerXL, 16, Precision::Double);
         case DemoId::AlibiSlopes: return sceneOf(Method::Alibi, 64, Precision::Double);   // 8 heads
         case DemoId::Llama3Bands: {
-            // meta-llama/Llama-3.1-8B (core/presets.cpp): 8192 → 131072, factor 8, bands 1 and 4.
-            if (const ModelPreset* m = findPreset("llama-3.1-8b")) return m->params;
-            return sceneOf(Method::Rope, 128, Precision::Float32);
+            // meta-llama/Llama-3.1-8B's config.json (the llama-3.1-8b preset, resources/presets):
+            // head 128, θ 500000, 8192 → 131072, factor 8, bands 1 and 4.
+            ScoreParams p;
+            p.method = Method::Rope;
+            p.dim = p.rope.head_dim = 128;
+            p.rope.base = 500000;
+            p.rope.max_positions = 131072;
+            p.rope.layout = RopeLayout::Half;
+            p.rope.scaling = RopeScaling::Llama3;
+            p.rope.factor = 8.0;
+            p.rope.low_freq_factor = 1.0;
+            p.rope.high_freq_factor = 4.0;
+            p.rope.original_max_positions = 8192;
+            return p;
         }
         case DemoId::YarnRamp: {
             // A YaRN extension 4096 → 32768 (s = 8), head 128, base 10000, β fast 32, β slow 1.

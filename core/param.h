@@ -72,6 +72,10 @@ struct ParamInfo {
     double sliderLo = std::numeric_limits<double>::quiet_NaN();
     double sliderHi = std::numeric_limits<double>::quiet_NaN();
     std::size_t maxChars = 1024;           // Text: at most this many characters (sessions read no more)
+    // Who reads the parameter, as bits the table's owner defines: for the scene and view tables
+    // the window's views (ui/model/sceneparams.h viewBit), which the scheduler recomputes when it
+    // changes and only then. 0 = none of them.
+    unsigned readers = 0;
 
     bool has(ParamFlag f) const { return (flags & f) != 0; }
     // "an even integer from 2 to 65536", "a number in (0, 1e6]", "one of none, linear", ...

@@ -43,14 +43,6 @@ QByteArray rowsJson(const poslab::Matrix& m) {
     return QJsonDocument(rows).toJson(QJsonDocument::Compact);
 }
 
-// Checks the success contract: exit 0, one JSON object, nothing on stderr.
-#define EXPECT_OK(run)                                                                                      \
-    do {                                                                                                    \
-        QVERIFY2((run).code == 0, qPrintable(QString("exit %1, stderr: %2").arg((run).code).arg(QString((run).err)))); \
-        QVERIFY2((run).err.isEmpty(), (run).err.constData());                                               \
-        QVERIFY(QJsonDocument::fromJson((run).out).isObject());                                             \
-    } while (0)
-
 }  // namespace
 
 class TestCli : public QObject {
@@ -795,13 +787,7 @@ QTEST_GUILESS_MAIN(TestCli)
 // ----- --config FILE (cli.md "Added in 0.2") ---------------------------------------------------------
 
 namespace {
-QString writeConfig(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
-    f.write(text);
-    return path;
-}
+QString writeConfig(const QTemporaryDir& dir, const QString& name, const QByteArray& json) { return testsupport::writeFile(dir, name, json); }
 // The golden v5 config in the v4 form (rope_theta at the top level, rope_scaling with `type`).
 QJsonObject goldenToV4(QJsonObject cfg) {
     QJsonObject block = cfg.take("rope_parameters").toObject();

@@ -31,22 +31,6 @@ using testsupport::runPoslab;
 
 QStringList split(const QString& s) { return s.split(QLatin1Char(' '), Qt::SkipEmptyParts); }
 
-#define EXPECT_OK(run)                                                                                                   \
-    do {                                                                                                                 \
-        QVERIFY2((run).code == 0, qPrintable(QString("exit %1, stderr: %2").arg((run).code).arg(QString((run).err)))); \
-        QVERIFY2((run).err.isEmpty(), (run).err.constData());                                                            \
-        QVERIFY(QJsonDocument::fromJson((run).out).isObject());                                                          \
-    } while (0)
-
-#define EXPECT_USAGE_ERROR(run)                                                                               \
-    do {                                                                                                      \
-        QCOMPARE((run).code, 2);                                                                              \
-        QVERIFY((run).out.isEmpty());                                                                         \
-        QVERIFY2((run).err.startsWith("poslab: error: "), (run).err.constData());                             \
-        QCOMPARE((run).err.count('\n'), 1);                                                                   \
-        QVERIFY2((run).err.contains(", got "), (run).err.constData());                                        \
-    } while (0)
-
 std::vector<double> numbers(const QJsonValue& v) {
     std::vector<double> out;
     for (const auto& x : v.toArray()) out.push_back(x.toDouble());

@@ -16,7 +16,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/io/export.h"
 #include "ui/io/session.h"
 

@@ -23,10 +23,7 @@ namespace {
 
 using Run = testsupport::PoslabRun;
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using testsupport::readAll;
 
 bool writeFile(const QString& path, const QByteArray& bytes) {
     QFile f(path);

@@ -130,7 +130,7 @@ QString valueFor(const Option& o, Rng& rng, const Files& files, bool plausible) 
     if (o.metavar == QLatin1String("KEY")) {
         static const QStringList keys = [] {
             QStringList k;
-            for (const auto& p : modelPresets()) k << QString::fromStdString(p.key);
+            for (const auto& p : ui::modelPresets()) k << QString::fromStdString(p.key);
             return k;
         }();
         return rng.chance(0.9) ? rng.pick(keys) : QStringLiteral("gpt-5");

@@ -26,15 +26,9 @@ QJsonObject okJson(const QStringList& args) {
     return QJsonDocument::fromJson(r.out).object();
 }
 
-QString model(const QString& key) { return QStringLiteral(POSLAB_SOURCE_DIR "/resources/models/") + key + QStringLiteral(".json"); }
+QString model(const QString& key) { return testsupport::modelFile(key); }
 
-QString writeConfig(QTemporaryDir& dir, const QString& name, const QByteArray& json) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    f.open(QIODevice::WriteOnly);
-    f.write(json);
-    return path;
-}
+QString writeConfig(const QTemporaryDir& dir, const QString& name, const QByteArray& json) { return testsupport::writeFile(dir, name, json); }
 
 QStringList split(const QString& s) { return s.split(QLatin1Char(' '), Qt::SkipEmptyParts); }
 

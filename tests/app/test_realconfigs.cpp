@@ -27,13 +27,7 @@ QString real(const QString& name) {
     return QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/config/real/") + name + QStringLiteral(".json");
 }
 
-QString writeConfig(QTemporaryDir& dir, const QString& name, const QByteArray& json) {
-    const QString path = dir.filePath(name);
-    QFile f(path);
-    f.open(QIODevice::WriteOnly);
-    f.write(json);
-    return path;
-}
+QString writeConfig(const QTemporaryDir& dir, const QString& name, const QByteArray& json) { return testsupport::writeFile(dir, name, json); }
 
 bool close(double a, double b) { return std::abs(a - b) <= 2e-6 * std::max(1.0, std::abs(b)); }
 
@@ -317,7 +311,7 @@ void TestRealConfigs::otherSchemesAreNotRope_data() {
         "max_position_embeddings": 512, "position_embedding_type": "relative_key"})") << "" << false;
     QTest::newRow("transformer-xl") << QByteArray(R"({"model_type": "transfo-xl", "architectures": ["TransfoXLLMHeadModel"],
         "d_model": 1024, "d_embed": 1024, "n_head": 16, "d_head": 64, "d_inner": 4096, "n_layer": 18, "clamp_len": 1000,
-        "mem_len": 1600, "same_length": true, "attn_type": 0, "vocab_size": 267735})") << "" << true;
+        "mem_len": 1600, "same_length": true, "attn_type": 0, "vocab_size": 267735})") << "transformer-xl" << true;
     QTest::newRow("llama-3.1 scaling without its type") << QByteArray(R"({"model_type": "llama", "hidden_size": 4096,
         "num_attention_heads": 32, "num_hidden_layers": 32, "max_position_embeddings": 131072, "rope_theta": 500000.0,
         "rope_scaling": {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192}})")

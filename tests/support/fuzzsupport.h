@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/method.h"
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/model/sceneparams.h"
 
 namespace fuzzsupport {
@@ -59,7 +59,7 @@ inline std::vector<poslab::ScoreParams> configurationPool() {
         p.dim = 16;
         pool.push_back(p);
     }
-    for (const auto& preset : poslab::modelPresets()) pool.push_back(preset.params);
+    for (const auto& preset : poslab::ui::modelPresets()) pool.push_back(preset.params);
     return pool;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Running the `poslab` executable from a test: one helper for every test of the command line
-// (test_cli, test_demos, test_figure, test_figure_range, test_fuzz_cli, test_layers).
+// (test_cli, test_demos, test_figure, test_figure_range, test_fuzz_cli, test_layers), and the
+// checks of its success and usage-error contracts (EXPECT_OK, EXPECT_USAGE_ERROR).
 //
 // runPoslab(args, options) starts POSLAB_EXE (a compile definition of the test target) with the
 // display variables removed (figures choose the offscreen platform themselves), in
@@ -90,3 +91,21 @@ inline PoslabRun runPoslab(const QStringList& args, const PoslabRunOptions& opti
 #endif
 
 }  // namespace testsupport
+
+// The command line's success contract: exit 0, nothing on stderr, one JSON object on stdout.
+#define EXPECT_OK(run)                                                                                                   \
+    do {                                                                                                                 \
+        QVERIFY2((run).code == 0, qPrintable(QString("exit %1, stderr: %2").arg((run).code).arg(QString((run).err)))); \
+        QVERIFY2((run).err.isEmpty(), (run).err.constData());                                                            \
+        QVERIFY(QJsonDocument::fromJson((run).out).isObject());                                                          \
+    } while (0)
+
+// Its usage-error contract: exit 2, stdout empty, one line "poslab: error: <what>, <valid>, got <value>".
+#define EXPECT_USAGE_ERROR(run)                                                                               \
+    do {                                                                                                      \
+        QCOMPARE((run).code, 2);                                                                              \
+        QVERIFY((run).out.isEmpty());                                                                         \
+        QVERIFY2((run).err.startsWith("poslab: error: "), (run).err.constData());                             \
+        QCOMPARE((run).err.count('\n'), 1);                                                                   \
+        QVERIFY2((run).err.contains(", got "), (run).err.constData());                                        \
+    } while (0)

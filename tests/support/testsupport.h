@@ -1,6 +1,7 @@
 #pragma once
-// Shared helpers for the Qt Test executables: golden-file loading, JSON <-> Eigen, tolerant
-// comparisons with messages that say where and by how much two tables differ.
+// Shared helpers for the Qt Test executables: files (read, write, the shipped model configs),
+// golden-file loading, JSON <-> Eigen, tolerant comparisons with messages that say where and by
+// how much two tables differ.
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,6 +10,7 @@
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -25,6 +27,25 @@ inline QJsonObject loadJson(const QString& path) {
     const auto doc = QJsonDocument::fromJson(f.readAll(), &err);
     if (err.error != QJsonParseError::NoError) qFatal("%s: %s", qPrintable(path), qPrintable(err.errorString()));
     return doc.object();
+}
+
+// The bytes of a file; empty when it cannot be read.
+inline QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Writes `bytes` to the file `name` in `dir` and returns its path (a failed write ends the test run).
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size()) qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+// A model configuration shipped in resources/models ("gemma-3-27b").
+inline QString modelFile(const QString& key) {
+    return QStringLiteral(POSLAB_SOURCE_DIR "/resources/models/") + key + QStringLiteral(".json");
 }
 
 // One golden file from tests/data/golden (the reference cases of docs/spec/conventions.md).

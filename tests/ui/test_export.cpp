@@ -2,6 +2,8 @@
 // its scene; images show something at the asked size; a session round trip gives a
 // byte-identical SVG; a failed export leaves no file and keeps an existing one; the exported
 // picture is the window's picture.
+#include "support/testsupport.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QFile>
@@ -25,10 +27,7 @@ using namespace poslab::ui;
 
 namespace {
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using testsupport::readAll;
 
 // One scene per method: the method's defaults, a few settings that make every view non-trivial.
 SceneParams sceneFor(Method m) {

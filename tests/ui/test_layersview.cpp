@@ -3,6 +3,8 @@
 // NoPE) in one undo step; Shift-click puts a layer beside the shown one (compare mode); a
 // configuration without a pattern hides the overview. Screenshots (POSLAB_SCREENSHOT_DIR) at
 // 1920×1080, light and projector, for Gemma 3, Llama 4 and GPT-OSS.
+#include "support/testsupport.h"
+
 #include <QtTest>
 
 #include <QFontMetricsF>
@@ -19,7 +21,7 @@ using namespace poslab::ui;
 
 namespace {
 
-QString model(const QString& key) { return QStringLiteral(POSLAB_SOURCE_DIR "/resources/models/") + key + QStringLiteral(".json"); }
+QString model(const QString& key) { return testsupport::modelFile(key); }
 
 bool settle(MainWindow& w, int timeoutMs = 20000) {
     QElapsedTimer t;

@@ -2,7 +2,7 @@
 // scene, live updates from the panel's sliders, undo/redo through the Edit menu's stack, compare
 // mode, presets, and that nothing shows "nan". With POSLAB_SCREENSHOT_DIR set, each case saves
 // a screenshot there (how the views were looked at during development).
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/window/mainwindow.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"

@@ -15,7 +15,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/render/theme.h"

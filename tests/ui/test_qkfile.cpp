@@ -32,10 +32,7 @@ QJsonObject expected() {
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using testsupport::readAll;
 
 bool writeAll(const QString& path, const QByteArray& b) {
     QFile f(path);

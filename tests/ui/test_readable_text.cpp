@@ -2,6 +2,8 @@
 // significant digits (hover text, the formula panel's score line and its tooltip), no internal
 // key ("rope-ntk", "transformer-xl") and no raw TeX ("2.41\times10^7") on slides and figures,
 // yes/no in words, and a view shown full screen is titled with its name, not its object name.
+#include "support/windowsupport.h"
+
 #include "core/demonstrations.h"
 #include "ui/model/scene.h"
 #include "ui/panel/controls.h"
@@ -86,19 +88,7 @@ QStringList svgTexts(const std::function<void(QPainter&)>& paint, QSize size) {
     return out;
 }
 
-// Waits until the window's views painted the scheduler's latest request.
-bool settle(MainWindow& w) {
-    for (int i = 0; i < 2000; ++i) {
-        QApplication::processEvents();
-        const auto g = w.scheduler()->latestGeneration();
-        const bool ok = !w.scheduler()->busy() && w.heatmapView()->paintedGeneration() == w.heatmapView()->resultGeneration() &&
-                        w.decayView()->paintedGeneration() == w.decayView()->resultGeneration() &&
-                        (w.heatmapView()->result().generation == g || w.decayView()->result().generation == g);
-        if (ok) return true;
-        QTest::qWait(5);
-    }
-    return false;
-}
+bool settle(MainWindow& w) { return testsupport::settleHeatmapAndDecay(w); }
 
 SceneParams sceneOf(Method m) {
     SceneParams s;

@@ -1,12 +1,21 @@
 // Scheduler: results equal the synchronous computations, newest wins (a burst of requests
 // computes far fewer jobs than requests and ends on the newest), results arrive in order,
-// unchanged views are not recomputed, views compute at display resolution, and a sampled heatmap
+// unchanged views are not recomputed (each declared scene and view parameter recomputes exactly
+// the views that read it), views compute at display resolution, and a sampled heatmap
 // is refined to its exact blocks on a worker.
+#include "ui/render/contributionsrenderer.h"
+#include "ui/render/decayrenderer.h"
+#include "ui/render/frequencyrenderer.h"
+#include "ui/render/heatmaprenderer.h"
 #include "ui/render/pairsrenderer.h"
+#include "ui/render/precisionrenderer.h"
 #include "ui/views/scheduler.h"
 
 #include <QSignalSpy>
 #include <QtTest>
+
+#include <algorithm>
+#include <map>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -159,6 +168,193 @@ private Q_SLOTS:
         QVERIFY(s.waitIdle());
         QCOMPARE(heatmaps, 1);
         QCOMPARE(decays, 2);
+    }
+
+    // ---- Each declared parameter recomputes exactly the views that read it ----------------------
+private:
+
+    // What each view reads of the scene (from ui/model/compute.cpp): written out here, not taken
+    // from the declarations, so that a declaration that forgets a reader fails. A parameter that
+    // no view computes from (the look, the preset's name) recomputes nothing: the window passes
+    // the theme and text size to the scheduler as the pictures' RenderSpec.
+    static QStringList readersOf(const QString& name) {
+        static const QStringList every = {"pairs", "heatmap", "decay", "frequencies", "contributions", "precision"};
+        static const std::map<QString, QStringList> readers = {
+            {"length", every},   // the sequence; dynamic NTK's factors; a q/k file at least N long
+            {"q_file", every},
+            {"k_file", every},
+            {"positions", {"pairs"}},
+            {"pairs", {"pairs", "precision"}},
+            {"head", {"pairs", "heatmap", "decay"}},
+            {"preset", {}},
+            {"softmax", {"heatmap", "decay", "precision"}},
+            {"causal", {"heatmap", "decay", "precision"}},
+            {"colormap", {"heatmap"}},
+            {"show_difference", {"heatmap"}},
+            {"link_color_ranges", {"heatmap"}},
+            {"aggregate", {"heatmap", "precision"}},   // "Pixel shows"
+            {"heatmap_square_cells", {"heatmap"}},
+            {"decay_max_distance", {"decay", "contributions"}},
+            {"decay_log_x", {"decay"}},
+            {"decay_log_y", {"decay"}},
+            {"decay_show_bound", {"decay"}},
+            {"heatmap_query_from", {"heatmap"}},
+            {"heatmap_query_to", {"heatmap"}},
+            {"heatmap_key_from", {"heatmap"}},
+            {"heatmap_key_to", {"heatmap"}},
+            {"decay_from", {"decay"}},
+            {"decay_to", {"decay"}},
+            {"show_pairs", {"pairs"}},
+            {"show_heatmap", {"heatmap"}},
+            {"show_decay", {"decay"}},
+            {"show_frequencies", {"frequencies"}},
+            {"show_contributions", {"contributions"}},
+            {"show_precision", {"precision"}},
+            {"show_layers", {}},
+            {"theme", {}},
+            {"font_scale", {}},
+        };
+        const auto it = readers.find(name);
+        return it == readers.end() ? QStringList{QStringLiteral("(no row for this parameter)")} : it->second;
+    }
+
+    // The scenes the parameters are changed in: RoPE with dynamic NTK scaling past its context
+    // (the factors follow N); two RoPE configurations (compare mode: difference panel, colour
+    // ranges); ALiBi (the head matters). Every view shown.
+    static SceneParams readersScene(const QString& base) {
+        SceneParams s;
+        s.length = 48;
+        s.view.showContributions = s.view.showPrecision = true;
+        s.view.decayMaxDistance = 60;
+        auto& p = s.methods[0].params;
+        p.dim = 16;
+        if (base == QLatin1String("alibi")) {
+            p.method = Method::Alibi;
+            p.alibi.heads = 8;
+            return s;
+        }
+        p.rope.scaling = RopeScaling::Dynamic;
+        p.rope.factor = 2;
+        p.rope.max_positions = 32;
+        if (base == QLatin1String("compare")) {
+            s.methods.push_back(s.methods[0]);
+            s.methods[1].params.rope.base = 500;
+        }
+        return s;
+    }
+
+    // A different valid value of the parameter: a switch flipped, the next choice, else a value
+    // of its own.
+    template <class S>
+    static void changeParam(const Param<S>& p, S& s) {
+        static const std::map<std::string_view, std::string_view> values = {
+            {"length", "56"}, {"positions", "3,5"}, {"pairs", "1"}, {"head", "3"}, {"preset", "bloom"},
+            {"q_file", "/nonexistent/q.npy"}, {"k_file", "/nonexistent/k.npy"}, {"decay_max_distance", "40"},
+            {"heatmap_query_from", "8"}, {"heatmap_query_to", "40"}, {"heatmap_key_from", "4"}, {"heatmap_key_to", "30"},
+            {"decay_from", "5"}, {"decay_to", "30"}, {"theme", "dark"}, {"font_scale", "1.5"}};
+        const ParamValue now = p.get(s);
+        ParamValue v;
+        if (p.info.kind == ParamKind::Bool) {
+            v = !std::get<bool>(now);
+        } else if (p.info.kind == ParamKind::Choice) {
+            const auto& c = p.info.choices;
+            const auto at = std::find(c.begin(), c.end(), std::get<std::string>(now));
+            v = std::string(at == c.end() || at + 1 == c.end() ? c.front() : *(at + 1));
+        } else {
+            const auto it = values.find(p.info.name);
+            QVERIFY2(it != values.end(), qPrintable(QString::fromUtf8(p.info.name.data(), qsizetype(p.info.name.size()))));
+            auto r = parseParamText(p.info, it->second);
+            QVERIFY2(r.ok(), r.ok() ? "" : r.error().message().c_str());
+            v = r.value();
+        }
+        QVERIFY(v != now);
+        p.set(s, v);
+    }
+
+    // The views a request after `before` recomputed.
+    static QStringList recomputed(const SceneParams& before, const SceneParams& after) {
+        Scheduler s;
+        QStringList out;
+        s.request(before);
+        if (!s.waitIdle(30000)) return {QStringLiteral("(timeout)")};
+        connect(&s, &Scheduler::pairsReady, &s, [&] { out << QStringLiteral("pairs"); });
+        connect(&s, &Scheduler::heatmapReady, &s, [&] { out << QStringLiteral("heatmap"); });
+        connect(&s, &Scheduler::decayReady, &s, [&] { out << QStringLiteral("decay"); });
+        connect(&s, &Scheduler::frequenciesReady, &s, [&] { out << QStringLiteral("frequencies"); });
+        connect(&s, &Scheduler::contributionsReady, &s, [&] { out << QStringLiteral("contributions"); });
+        connect(&s, &Scheduler::precisionReady, &s, [&] { out << QStringLiteral("precision"); });
+        s.request(after);
+        if (!s.waitIdle(30000)) out << QStringLiteral("(timeout)");
+        out.sort();
+        return out;
+    }
+
+    // The view's picture of the scene, as its renderer draws it.
+    static QImage viewPicture(const QString& view, const SceneParams& scene) {
+        DisplaySpec d;
+        QImage img(360, 240, QImage::Format_RGB32);
+        img.fill(Qt::white);
+        QPainter p(&img);
+        const QRectF r(0, 0, 360, 240);
+        const Theme t = themeByName(QStringLiteral("light"), 1.0);
+        if (view == QLatin1String("pairs")) renderPairs(p, r, computePairs(scene, d), t);
+        else if (view == QLatin1String("heatmap")) renderHeatmap(p, r, computeHeatmap(scene, d), t);
+        else if (view == QLatin1String("decay")) renderDecay(p, r, computeDecay(scene, d), t);
+        else if (view == QLatin1String("frequencies")) renderFrequencies(p, r, computeFrequencies(scene), t);
+        else if (view == QLatin1String("contributions")) renderContributions(p, r, computeContributions(scene, d), t);
+        else renderPrecision(p, r, computePrecision(scene, d), t);
+        return img;
+    }
+
+    template <class S>
+    static void addReaderRows(const ParamTable<S>& table) {
+        for (const char* base : {"rope", "compare", "alibi"})
+            for (const auto& p : table) {
+                const QString name = QString::fromUtf8(p.info.name.data(), qsizetype(p.info.name.size()));
+                QTest::newRow(qPrintable(name + QLatin1Char('/') + QLatin1String(base))) << name << QString::fromLatin1(base);
+            }
+    }
+
+private Q_SLOTS:
+    void eachParameterRecomputesItsReaders_data() {
+        QTest::addColumn<QString>("param");
+        QTest::addColumn<QString>("base");
+        addReaderRows(sceneParamTable());
+        addReaderRows(viewParamTable());
+    }
+
+    // Every declared scene and view parameter, changed alone, recomputes the views that read it
+    // and only those (a view switched on by it is computed; one switched off is not), and each
+    // view that does not read it draws the same picture before and after the change.
+    void eachParameterRecomputesItsReaders() {
+        QFETCH(QString, param);
+        QFETCH(QString, base);
+        SceneParams before = readersScene(base), after = before;
+        if (const auto* p = findParam(sceneParamTable(), param.toStdString())) {
+            changeParam(*p, after);
+        } else {
+            const auto* v = findParam(viewParamTable(), param.toStdString());
+            QVERIFY(v);
+            if (param.startsWith(QLatin1String("show_"))) v->set(before.view, false);   // shown by the change
+            after.view = before.view;
+            changeParam(*v, after.view);
+        }
+        if (QTest::currentTestFailed()) return;
+        QStringList expected;
+        const QStringList readers = readersOf(param);
+        const std::map<QString, bool> shown = {
+            {"pairs", after.view.showPairs}, {"heatmap", after.view.showHeatmap}, {"decay", after.view.showDecay},
+            {"frequencies", after.view.showFrequencies}, {"contributions", after.view.showContributions},
+            {"precision", after.view.showPrecision}};
+        for (const QString& r : readers)
+            if (!shown.count(r) || shown.at(r)) expected << r;
+        expected.sort();
+        QCOMPARE(recomputed(before, after), expected);
+        for (const auto& [view, visible] : shown) {
+            if (readers.contains(view)) continue;
+            QVERIFY2(viewPicture(view, before) == viewPicture(view, after),
+                     qPrintable(view + QStringLiteral(" reads ") + param + QStringLiteral(": its picture changed")));
+        }
     }
 
     // With a RenderSpec the workers draw each view's picture: at the view's size × device pixel

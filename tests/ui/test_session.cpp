@@ -1,6 +1,8 @@
 // Sessions: save → open gives the same scene and the same bytes; decks keep their order, titles
 // and current scene; every kind of broken file gets one clear line naming the field (and never
 // a crash); unknown fields are reported; missing fields take their defaults.
+#include "support/testsupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QRandomGenerator>
@@ -19,10 +21,7 @@ using namespace poslab::ui;
 
 namespace {
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using testsupport::readAll;
 
 // ---- A generator of varied scenes that validate ---------------------------------------------
 

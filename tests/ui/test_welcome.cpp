@@ -1,7 +1,7 @@
 // The welcome page: shown at the first start only (unless asked for at every start), and each
 // of its start paths does what it says — explore (nothing changes), the lecture (its first slide
 // in the window, the deck panel open), present it, a real model's preset, the handbook.
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/window/mainwindow.h"
 #include "ui/teaching/deck.h"
 #include "ui/teaching/demoscenes.h"

@@ -14,6 +14,7 @@
 #include "ui/io/session.h"
 #include "ui/views/views.h"
 #include "ui/views/zoom.h"
+#include "support/windowsupport.h"
 
 #include <QApplication>
 #include <QChart>
@@ -40,20 +41,7 @@ namespace {
 QString text(const ViewWindow& w) { return QStringLiteral("[%1, %2)").arg(w.from).arg(w.to); }
 #define COMPARE_WINDOW(got, want) QVERIFY2((got) == (want), qPrintable(text(got) + QStringLiteral(" != ") + text(want)))
 
-// Waits until every visible view painted the scheduler's latest request.
-bool settle(MainWindow& w) {
-    for (int i = 0; i < 2000; ++i) {
-        QApplication::processEvents();
-        const auto g = w.scheduler()->latestGeneration();
-        // A view whose inputs did not change keeps its result (the scheduler does not recompute it).
-        const bool ok = !w.scheduler()->busy() && w.heatmapView()->paintedGeneration() == w.heatmapView()->resultGeneration() &&
-                        w.decayView()->paintedGeneration() == w.decayView()->resultGeneration() &&
-                        (w.heatmapView()->result().generation == g || w.decayView()->result().generation == g);
-        if (ok) return true;
-        QTest::qWait(5);
-    }
-    return false;
-}
+bool settle(MainWindow& w) { return testsupport::settleHeatmapAndDecay(w); }
 
 bool open(MainWindow& w) {
     w.resize(1500, 950);

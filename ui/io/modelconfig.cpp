@@ -204,6 +204,27 @@ void readLearned(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Rea
     if (s.heads > 0) out.heads = static_cast<int>(s.heads);
 }
 
+// Transformer-XL (model_type transfo-xl, modeling_transfo_xl.py): the relative sinusoid of d_head
+// per head (else d_model / n_head), distances clamped at clamp_len when it is > 0.
+void readTransformerXl(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader& r) {
+    out.params.method = Method::TransformerXL;
+    if (present(o, "d_head")) r.set("dim", QStringLiteral("d_head"), o.value(QLatin1String("d_head")));
+    else if (s.model > 0 && s.heads > 0) r.setInt("dim", s.modelKey, s.model / s.heads);
+    else throw ConfigError{QStringLiteral("d_head (or d_model and n_head) is missing")};
+    if (truthy(o.value(QLatin1String("clamp_len"))) && o.value(QLatin1String("clamp_len")).toDouble() > 0)
+        r.set("transformer_xl.clamp_len", QStringLiteral("clamp_len"), o.value(QLatin1String("clamp_len")));
+    if (s.heads > 0) out.heads = static_cast<int>(s.heads);
+}
+
+// Fixed sinusoidal positions added to the embeddings (DistilBERT's sinusoidal_pos_embds: sin on
+// the even, cos on the odd channels, base 10000), as wide as the model.
+void readSinusoidal(const Shape& s, ModelFileConfig& out, Reader& r) {
+    out.params.method = Method::Sinusoidal;
+    if (s.model == 0) throw ConfigError{QStringLiteral("d_model (the model dimension) is missing")};
+    r.setInt("dim", s.modelKey, s.model);
+    if (s.heads > 0) out.heads = static_cast<int>(s.heads);
+}
+
 void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader& r) {
     out.params.method = Method::Rope;
     // The RoPE block: v5 rope_parameters (possibly per layer type), else v4 rope_scaling.
@@ -379,7 +400,11 @@ ModelConfigResult parseHfObject(const QJsonObject& o, bool layers) {
         }
         const bool learnedKeys = present(o, "n_positions") ||
                                  o.value(QLatin1String("position_embedding_type")).toString() == QLatin1String("absolute");
-        if (truthy(o.value(QLatin1String("alibi"))) || attn.value(QLatin1String("alibi")).toBool(false) ||
+        if (truthy(o.value(QLatin1String("sinusoidal_pos_embds")))) {
+            readSinusoidal(s, out, r);
+        } else if (out.modelType == QLatin1String("transfo-xl")) {
+            readTransformerXl(o, s, out, r);
+        } else if (truthy(o.value(QLatin1String("alibi"))) || attn.value(QLatin1String("alibi")).toBool(false) ||
             (family && family->scheme == FamilyScheme::Alibi)) {
             readAlibi(o, s, out, r);
         } else if (present(o, "relative_attention_num_buckets") || (family && family->scheme == FamilyScheme::T5)) {

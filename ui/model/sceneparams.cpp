@@ -31,68 +31,69 @@ int headCount(const ScoreParams& p) {
 
 const ParamTable<ViewOptions>& viewParamTable() {
     using K = ParamKind;
+    using namespace viewreads;
     using V = ViewOptions;
     static const ParamTable<ViewOptions> t = {
-        field<&V::softmax>({.name = "softmax", .kind = K::Bool, .label = "softmax", .help = "row-wise softmax weights instead of raw scores"}),
-        field<&V::causal>({.name = "causal", .kind = K::Bool, .label = "causal", .help = "mask keys after the query (j > i)"}),
+        field<&V::softmax>({.name = "softmax", .kind = K::Bool, .label = "softmax", .help = "row-wise softmax weights instead of raw scores", .readers = kHeatmap | kDecay | kPrecision}),
+        field<&V::causal>({.name = "causal", .kind = K::Bool, .label = "causal", .help = "mask keys after the query (j > i)", .readers = kHeatmap | kDecay | kPrecision}),
         field<&V::colormap>({.name = "colormap", .kind = K::Choice, .label = "Colour map",
                              .help = "automatic: diverging for signed scores, viridis for softmax weights",
-                             .choiceLabels = {"automatic", "viridis", "diverging (blue–white–red)"}}),
+                             .choiceLabels = {"automatic", "viridis", "diverging (blue–white–red)"}, .readers = kHeatmap}),
         field<&V::showDifference>({.name = "show_difference", .kind = K::Bool, .label = "difference",
-                                   .help = "compare mode: add panels B − A (between configurations of one method and head dimension)"}),
+                                   .help = "compare mode: add panels B − A (between configurations of one method and head dimension)", .readers = kHeatmap}),
         field<&V::colorLink>({.name = "link_color_ranges", .kind = K::Choice, .label = "Link colour ranges",
                               .help = "compare mode: one colour range for every panel, or each its own (automatic: its own when "
                                       "the panels' ranges differ by more than 10×)",
-                              .choiceLabels = {"automatic", "linked", "each panel its own"}}),
+                              .choiceLabels = {"automatic", "linked", "each panel its own"}, .readers = kHeatmap}),
         field<&V::aggregate>({.name = "aggregate", .kind = K::Choice, .label = "Pixel shows",
                               .help = "heatmap: a pixel covering a block of cells shows their exact mean, max or min",
-                              .choiceLabels = {"mean of its cells", "max of its cells", "min of its cells"}}),
+                              .choiceLabels = {"mean of its cells", "max of its cells", "min of its cells"}, .readers = kHeatmap | kPrecision}),
         field<&V::heatmapSquareCells>({.name = "heatmap_square_cells", .kind = K::Bool, .label = "square cells",
-                                       .help = "keep heatmap cells square instead of filling the panel"}),
+                                       .help = "keep heatmap cells square instead of filling the panel", .readers = kHeatmap}),
         field<&V::decayMaxDistance>({.name = "decay_max_distance", .kind = K::Int, .lo = 1, .hi = double(kMaxDecayDistance),
                                      .label = "Decay distance", .help = "largest relative distance plotted",
-                                     .unit = "tokens", .flags = kParamSlider}),
-        field<&V::decayLogX>({.name = "decay_log_x", .kind = K::Bool, .label = "log distance", .help = "log distance axis"}),
-        field<&V::decayLogY>({.name = "decay_log_y", .kind = K::Bool, .label = "log |score|", .help = "log value axis (|value|)"}),
+                                     .unit = "tokens", .flags = kParamSlider, .readers = kDecay | kContributions}),
+        field<&V::decayLogX>({.name = "decay_log_x", .kind = K::Bool, .label = "log distance", .help = "log distance axis", .readers = kDecay}),
+        field<&V::decayLogY>({.name = "decay_log_y", .kind = K::Bool, .label = "log |score|", .help = "log value axis (|value|)", .readers = kDecay}),
         field<&V::decayShowBound>({.name = "decay_show_bound", .kind = K::Bool, .label = "RoPE bound",
-                                   .help = "RoFormer's long-term decay upper bound"}),
+                                   .help = "RoFormer's long-term decay upper bound", .readers = kDecay}),
         // The view window (zoom and pan in the heatmap and decay views, `figure --range`).
         field<&V::heatmapQueryFrom>({.name = "heatmap_query_from", .kind = K::Int, .lo = 0, .hi = double(kMaxLength - 1),
                                      .optional = true, .label = "Query window from",
-                                     .help = "heatmap zoom: first query position i shown", .unit = "tokens", .unset = "0"})
+                                     .help = "heatmap zoom: first query position i shown", .unit = "tokens", .unset = "0", .readers = kHeatmap})
             .when([](const V& v) { return v.showHeatmap; }),
         field<&V::heatmapQueryTo>({.name = "heatmap_query_to", .kind = K::Int, .lo = 1, .hi = double(kMaxLength),
                                    .optional = true, .label = "Query window to",
                                    .help = "heatmap zoom: query positions shown end before this one", .unit = "tokens",
-                                   .unset = "N"})
+                                   .unset = "N", .readers = kHeatmap})
             .when([](const V& v) { return v.showHeatmap; }),
         field<&V::heatmapKeyFrom>({.name = "heatmap_key_from", .kind = K::Int, .lo = 0, .hi = double(kMaxLength - 1),
                                    .optional = true, .label = "Key window from",
-                                   .help = "heatmap zoom: first key position j shown", .unit = "tokens", .unset = "0"})
+                                   .help = "heatmap zoom: first key position j shown", .unit = "tokens", .unset = "0", .readers = kHeatmap})
             .when([](const V& v) { return v.showHeatmap; }),
         field<&V::heatmapKeyTo>({.name = "heatmap_key_to", .kind = K::Int, .lo = 1, .hi = double(kMaxLength),
                                  .optional = true, .label = "Key window to",
                                  .help = "heatmap zoom: key positions shown end before this one", .unit = "tokens",
-                                 .unset = "N"})
+                                 .unset = "N", .readers = kHeatmap})
             .when([](const V& v) { return v.showHeatmap; }),
         field<&V::decayFrom>({.name = "decay_from", .kind = K::Int, .lo = 0, .hi = double(kMaxDecayDistance),
                               .optional = true, .label = "Distance window from",
-                              .help = "decay zoom: first distance shown", .unit = "tokens", .unset = "0"})
+                              .help = "decay zoom: first distance shown", .unit = "tokens", .unset = "0", .readers = kDecay})
             .when([](const V& v) { return v.showDecay; }),
         field<&V::decayTo>({.name = "decay_to", .kind = K::Int, .lo = 1, .hi = double(kMaxDecayDistance + 1),
                             .optional = true, .label = "Distance window to",
                             .help = "decay zoom: distances shown end before this one", .unit = "tokens",
-                            .unset = "max distance + 1"})
+                            .unset = "max distance + 1", .readers = kDecay})
             .when([](const V& v) { return v.showDecay; }),
-        field<&V::showPairs>({.name = "show_pairs", .kind = K::Bool, .label = "pairs", .help = "show the pair-vector view"}),
-        field<&V::showHeatmap>({.name = "show_heatmap", .kind = K::Bool, .label = "heatmap", .help = "show the heatmap"}),
-        field<&V::showDecay>({.name = "show_decay", .kind = K::Bool, .label = "decay", .help = "show the decay chart"}),
+        field<&V::showPairs>({.name = "show_pairs", .kind = K::Bool, .label = "pairs", .help = "show the pair-vector view", .readers = kPairs}),
+        field<&V::showHeatmap>({.name = "show_heatmap", .kind = K::Bool, .label = "heatmap", .help = "show the heatmap", .readers = kHeatmap}),
+        field<&V::showDecay>({.name = "show_decay", .kind = K::Bool, .label = "decay", .help = "show the decay chart", .readers = kDecay}),
         field<&V::showFrequencies>({.name = "show_frequencies", .kind = K::Bool, .label = "frequencies",
-                                    .help = "show the frequency view"}),
+                                    .help = "show the frequency view", .readers = kFrequencies}),
         field<&V::showContributions>({.name = "show_contributions", .kind = K::Bool, .label = "contributions",
-                                      .help = "show RoPE's per-pair contributions to the score against distance"}),
+                                      .help = "show RoPE's per-pair contributions to the score against distance", .readers = kContributions}),
         field<&V::showPrecision>({.name = "show_precision", .kind = K::Bool, .label = "precision",
-                                  .help = "show RoPE's angle and cos/sin errors in the model's dtype and the positions that collide"}),
+                                  .help = "show RoPE's angle and cos/sin errors in the model's dtype and the positions that collide", .readers = kPrecision}),
         field<&V::showLayers>({.name = "show_layers", .kind = K::Bool, .label = "layers",
                                .help = "show the layer overview (when the configuration has a model's layer pattern)"}),
         field<&V::theme>({.name = "theme", .kind = K::Text, .label = "Theme", .help = "light, dark or projector"}),
@@ -104,28 +105,39 @@ const ParamTable<ViewOptions>& viewParamTable() {
 
 const ParamTable<SceneParams>& sceneParamTable() {
     using K = ParamKind;
+    using namespace viewreads;
     using S = SceneParams;
     static const ParamTable<SceneParams> t = {
         field<&S::length>({.name = "length", .kind = K::Int, .lo = 1, .hi = static_cast<double>(kMaxLength),
                            .label = "Positions N", .help = "sequence length N: positions 0 … N−1", .unit = "tokens",
-                           .flags = kParamSlider}),
+                           .flags = kParamSlider, .readers = kEveryView}),
         field<&S::positions>({.name = "positions", .kind = K::IntList, .lo = 0, .hi = static_cast<double>(kMaxPosition),
                               .label = "Positions of interest",
                               .help = "positions of the pair vectors: a list (0,1,8) or ranges (0:4,16)",
-                              .maxEntries = 4096}),
+                              .maxEntries = 4096, .readers = kPairs}),
         field<&S::pairs>({.name = "pairs", .kind = K::IntList, .lo = 0, .hi = 32767, .label = "Pairs",
-                          .help = "pair indices i to draw, e.g. 0,4,16,31; empty = automatic", .unset = "automatic"}),
-        field<&S::head>({.name = "head", .kind = K::Int, .lo = 0, .hi = 4095, .label = "Head", .help = "ALiBi / T5 head shown"}),
+                          .help = "pair indices i to draw, e.g. 0,4,16,31; empty = automatic", .unset = "automatic", .readers = kPairs | kPrecision}),
+        field<&S::head>({.name = "head", .kind = K::Int, .lo = 0, .hi = 4095, .label = "Head", .help = "ALiBi / T5 head shown", .readers = kPairs | kHeatmap | kDecay}),
         field<&S::presetKey>({.name = "preset", .kind = K::Text, .label = "Preset", .help = "the model preset last applied"}),
         field<&S::qFile>({.name = "q_file", .kind = K::Text, .label = "Query file",
                           .help = "file of the real query rows (.npy, .npz, .safetensors); empty = the content chosen",
-                          .unset = "none"}),
+                          .unset = "none", .readers = kEveryView}),
         field<&S::kFile>({.name = "k_file", .kind = K::Text, .label = "Key file",
                           .help = "file of the real key rows (the query file for one file holding q and k)",
-                          .unset = "none"}),
+                          .unset = "none", .readers = kEveryView}),
     };
     return t;
 }
+bool sameViewInputs(ViewKind view, const SceneParams& a, const SceneParams& b) {
+    if (a.methods != b.methods || a.qk != b.qk) return false;
+    const unsigned bit = viewBit(view);
+    for (const auto& p : sceneParamTable())
+        if ((p.info.readers & bit) && p.get(a) != p.get(b)) return false;
+    for (const auto& p : viewParamTable())
+        if ((p.info.readers & bit) && p.get(a.view) != p.get(b.view)) return false;
+    return true;
+}
+
 namespace {
 
 // A window whose ends are both set must not be empty: from < to.

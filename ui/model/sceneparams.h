@@ -69,6 +69,17 @@ namespace poslab::ui {
 // Which views are visible (also the order they are laid out in).
 enum class ViewKind { Pairs, Heatmap, Decay, Frequencies, Contributions, Precision };
 
+// The views as the readers of a scene or view parameter (ParamInfo::readers of sceneParamTable()
+// and viewParamTable()): each declaration says which views read it, and the scheduler recomputes
+// a view when, and only when, one of those changes (sameViewInputs).
+constexpr unsigned viewBit(ViewKind k) { return 1u << static_cast<unsigned>(k); }
+namespace viewreads {
+inline constexpr unsigned kPairs = viewBit(ViewKind::Pairs), kHeatmap = viewBit(ViewKind::Heatmap),
+                          kDecay = viewBit(ViewKind::Decay), kFrequencies = viewBit(ViewKind::Frequencies),
+                          kContributions = viewBit(ViewKind::Contributions), kPrecision = viewBit(ViewKind::Precision);
+inline constexpr unsigned kEveryView = kPairs | kHeatmap | kDecay | kFrequencies | kContributions | kPrecision;
+}  // namespace viewreads
+
 struct ViewOptions {
     // Heatmap
     bool softmax = false;               // row-wise softmax weights instead of raw scores
@@ -113,7 +124,7 @@ struct SceneParams {
     // ALiBi / T5 head shown (clamped to each configuration's head count).
     int head = 0;
     ViewOptions view;
-    // Model preset the scene was last set from (core/presets.h key); empty = none/custom.
+    // Model preset the scene was last set from (ui/io/presets.h key); empty = none/custom.
     QString presetKey;
     // Real queries and keys (File → Open queries and keys…, figure --q/--k/--qk): the file of the
     // q tensor and of the k tensor (the same file for --qk); empty = the configurations' own
@@ -125,6 +136,11 @@ struct SceneParams {
 
     bool operator==(const SceneParams& o) const = default;
 };
+
+// Whether what `view` computes from the scene is the same for a and b: the configurations, the
+// loaded query/key rows and every parameter of sceneParamTable() and viewParamTable() that
+// declares the view among its readers. (Its size, resolution and theme are the scheduler's.)
+bool sameViewInputs(ViewKind view, const SceneParams& a, const SceneParams& b);
 
 // The parameter tables of the scene-wide choices (core/param.h): view options (session object
 // "view") and the scene's own fields (length, positions, pairs, head, preset). Sessions and the

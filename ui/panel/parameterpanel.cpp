@@ -1,6 +1,6 @@
 #include "ui/panel/parameterpanel.h"
 
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/panel/controls.h"
 #include "ui/render/theme.h"
 

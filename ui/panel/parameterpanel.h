@@ -48,7 +48,7 @@ public:
     // "view.font_scale"): a SliderSpin, ParamEdit, QComboBox or QCheckBox; nullptr if none.
     QWidget* control(const QString& path) const;
 
-    // Applies a model preset (core/presets.h) to the edited configuration, as one undo step.
+    // Applies a model preset (ui/io/presets.h) to the edited configuration, as one undo step.
     void applyPreset(const QString& key);
     // Applies a model configuration file's parameters (ui/io/modelconfig.h) to the edited
     // configuration, as one undo step; the preset note then names the file and the keys that

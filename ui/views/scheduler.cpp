@@ -38,36 +38,6 @@ double threadCpuMs() {
 #endif
 }
 
-bool sameHeatmapInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.head == b.head && a.view.softmax == b.view.softmax &&
-           a.view.causal == b.view.causal && a.view.colormap == b.view.colormap && a.view.colorLink == b.view.colorLink &&
-           a.view.aggregate == b.view.aggregate && a.view.showDifference == b.view.showDifference && heatmapQueryWindow(a) == heatmapQueryWindow(b) &&
-           heatmapKeyWindow(a) == heatmapKeyWindow(b) && a.view.heatmapSquareCells == b.view.heatmapSquareCells;
-}
-bool samePairsInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.positions == b.positions && a.pairs == b.pairs &&
-           a.head == b.head;
-}
-bool sameDecayInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.head == b.head && a.view.causal == b.view.causal &&
-           a.view.softmax == b.view.softmax && a.view.decayMaxDistance == b.view.decayMaxDistance &&
-           a.view.decayLogX == b.view.decayLogX && a.view.decayLogY == b.view.decayLogY &&
-           a.view.decayShowBound == b.view.decayShowBound && decayWindow(a) == decayWindow(b);
-}
-bool sameFrequencyInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length;
-}
-
-bool sameContributionsInputs(const SceneParams& a, const SceneParams& b) {
-    return sameDecayInputs(a, b) && a.length == b.length;
-}
-
-bool samePrecisionInputs(const SceneParams& a, const SceneParams& b) {
-    // The score error heatmap follows the heatmap's softmax, causal mask and aggregate statistic.
-    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.pairs == b.pairs && a.head == b.head &&
-           a.view.softmax == b.view.softmax && a.view.causal == b.view.causal && a.view.aggregate == b.view.aggregate;
-}
-
 // The resolution the renderers draw at: the device pixel ratio, or 1 (RenderSpec::logical).
 double drawnResolution(const RenderSpec& r) { return r.logical ? 1.0 : r.devicePixelRatio; }
 
@@ -154,21 +124,21 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
     const SceneParams& last = fresh ? scene : *lastScene_;
     const auto& ld = fresh ? display_ : *lastDisplay_;
     const auto& lr = fresh ? render_ : *lastRender_;
-    job.pairs = v.showPairs && (fresh || !last.view.showPairs || !samePairsInputs(scene, last) ||
+    job.pairs = v.showPairs && (fresh || !last.view.showPairs || !sameViewInputs(ViewKind::Pairs, scene, last) ||
                                 ld.trailSamples != display_.trailSamples || ld.tableRows != display_.tableRows ||
                                 ld.tableCols != display_.tableCols || ld.decaySamples != display_.decaySamples ||
                                 !samePicture(lr, render_, &RenderSpec::pairs));
-    job.heatmap = v.showHeatmap && (fresh || !last.view.showHeatmap || !sameHeatmapInputs(scene, last) ||
+    job.heatmap = v.showHeatmap && (fresh || !last.view.showHeatmap || !sameViewInputs(ViewKind::Heatmap, scene, last) ||
                                     ld.heatmapCells != display_.heatmapCells || !samePicture(lr, render_, &RenderSpec::heatmap));
-    job.decay = v.showDecay && (fresh || !last.view.showDecay || !sameDecayInputs(scene, last) ||
+    job.decay = v.showDecay && (fresh || !last.view.showDecay || !sameViewInputs(ViewKind::Decay, scene, last) ||
                                 ld.decaySamples != display_.decaySamples);
-    job.frequencies = v.showFrequencies && (fresh || !last.view.showFrequencies || !sameFrequencyInputs(scene, last) ||
+    job.frequencies = v.showFrequencies && (fresh || !last.view.showFrequencies || !sameViewInputs(ViewKind::Frequencies, scene, last) ||
                                             !samePicture(lr, render_, &RenderSpec::frequencies));
     job.contributions = v.showContributions &&
-                        (fresh || !last.view.showContributions || !sameContributionsInputs(scene, last) ||
+                        (fresh || !last.view.showContributions || !sameViewInputs(ViewKind::Contributions, scene, last) ||
                          ld.decaySamples != display_.decaySamples || !samePicture(lr, render_, &RenderSpec::contributions));
     job.precision = v.showPrecision &&
-                    (fresh || !last.view.showPrecision || !samePrecisionInputs(scene, last) ||
+                    (fresh || !last.view.showPrecision || !sameViewInputs(ViewKind::Precision, scene, last) ||
                      ld.decaySamples != display_.decaySamples || ld.precisionCells != display_.precisionCells ||
                      !samePicture(lr, render_, &RenderSpec::precision));
     lastScene_ = scene;

@@ -1,6 +1,6 @@
 #include "ui/window/mainwindow.h"
 
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/io/export.h"
 #include "ui/io/modelconfig.h"
 #include "ui/io/qkfile.h"

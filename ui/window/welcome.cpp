@@ -1,6 +1,6 @@
 #include "ui/window/welcome.h"
 
-#include "core/presets.h"
+#include "ui/io/presets.h"
 #include "ui/window/mainwindow.h"
 #include "ui/panel/parameterpanel.h"
 #include "ui/teaching/deck.h"

@@ -1,11 +1,44 @@
-// Model presets: every preset validates and carries the numbers of its public configuration
-// (typed in here from the configs, not read back from the code), and the RoPE presets give the
-// reference frequencies (Llama 3.1 against the transformers golden case).
+// Model presets (ui/io/presets.h, the files in resources/presets read by the config reader):
+// every preset gives exactly what the C++ presets of 0.4 gave (tests/data/presets_0.4.json),
+// validates and carries the numbers of its public configuration (typed in here from the
+// configs, not read back from the code), and the RoPE presets give the reference frequencies
+// (Llama 3.1 against the transformers golden case).
 #include "support/testsupport.h"
 
-#include "core/presets.h"
+#include "ui/io/presets.h"
+
+#include "core/demonstrations.h"
+#include "core/json.h"
+
+#include <QFile>
 
 using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+// The presets as tests/data/presets_0.4.json holds them: every parameter of the score table and,
+// for RoPE, the frequencies and attention factor (what tests/data/presets_0.4.json was dumped
+// with from the C++ presets of 0.4, core/presets.cpp, before they became files).
+std::string presetSnapshot() {
+    JsonWriter j(JsonWriter::Style::Pretty);
+    j.beginObject().key("presets").beginArray();
+    for (const auto& m : modelPresets()) {
+        j.beginObject();
+        j.key("key").string(m.key).key("name").string(m.name).key("source").string(m.source).key("note").string(m.note);
+        j.key("heads").integer(m.heads);
+        j.key("params").beginObject();
+        for (const auto& e : scoreParamTable()) j.key(e.path()).value(e.get(m.params));
+        j.endObject();
+        if (m.params.method == Method::Rope) {
+            const auto f = ropeFrequencies(m.params.ropeParams());
+            j.key("inv_freq").vector(f.inv_freq).key("attention_factor").number(f.attention_factor).key("rotary_dim").integer(f.rotary_dim);
+        }
+        j.endObject();
+    }
+    j.endArray().endObject();
+    return j.text();
+}
+}  // namespace
 
 class TestPresets : public QObject {
     Q_OBJECT
@@ -18,6 +51,8 @@ private Q_SLOTS:
     void phi3LongRopeLists();
     void llama31MatchesGolden();
     void keysUniqueAndFound();
+    void sameAsTheCodedPresets();
+    void llama3DemonstrationIsThePreset();
 };
 
 void TestPresets::everyPresetValidates_data() {
@@ -153,6 +188,38 @@ void TestPresets::keysUniqueAndFound() {
     QCOMPARE(keys.size(), 15);
     QCOMPARE(keys.removeDuplicates(), 0);
     QVERIFY(findPreset("no-such-model") == nullptr);
+}
+
+// Every preset, read from its file, gives the parameters (every entry of the score table), the
+// frequencies and the attention factor the presets coded in C++ gave, to the last bit (the
+// numbers are written in their shortest round-trip form).
+void TestPresets::sameAsTheCodedPresets() {
+    QFile f(QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/presets_0.4.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonArray want = QJsonDocument::fromJson(f.readAll()).object().value(QLatin1String("presets")).toArray();
+    const QJsonArray got = QJsonDocument::fromJson(QByteArray::fromStdString(presetSnapshot())).object().value(QLatin1String("presets")).toArray();
+    QCOMPARE(got.size(), want.size());
+    for (qsizetype i = 0; i < want.size(); ++i) {
+        const QJsonObject w = want[i].toObject(), g = got[i].toObject();
+        const QString key = w.value(QLatin1String("key")).toString();
+        const auto same = [&](const QJsonObject& a, const QJsonObject& b, const QString& in) {
+            for (const QString& k : b.keys())
+                QVERIFY2(a.value(k) == b.value(k),
+                         qPrintable(key + QStringLiteral(": ") + in + k + QStringLiteral(" is ") +
+                                    QString::fromUtf8(QJsonDocument(QJsonArray{a.value(k)}).toJson(QJsonDocument::Compact)) +
+                                    QStringLiteral(", was ") + QString::fromUtf8(QJsonDocument(QJsonArray{b.value(k)}).toJson(QJsonDocument::Compact))));
+            QCOMPARE(a.keys(), b.keys());
+        };
+        same(g.value(QLatin1String("params")).toObject(), w.value(QLatin1String("params")).toObject(), QStringLiteral("params."));
+        if (QTest::currentTestFailed()) return;
+        same(g, w, QString());
+        if (QTest::currentTestFailed()) return;
+    }
+}
+
+// The Llama 3 bands demonstration (core, which reads no files) shows the llama-3.1-8b preset.
+void TestPresets::llama3DemonstrationIsThePreset() {
+    QVERIFY(demoParams(DemoId::Llama3Bands) == findPreset("llama-3.1-8b")->params);
 }
 
 QTEST_GUILESS_MAIN(TestPresets)

@@ -311,4 +311,17 @@ void printJson(const Json& j) {
     printLine(j.text());
 }
 
+std::vector<std::string> withoutOption(const std::vector<std::string>& args, const std::string& name, bool flag) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--" + name) {
+            if (!flag) ++i;
+            continue;
+        }
+        if (args[i].rfind("--" + name + "=", 0) == 0) continue;
+        out.push_back(args[i]);
+    }
+    return out;
+}
+
 }  // namespace poslab::cli

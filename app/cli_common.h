@@ -70,6 +70,9 @@ private:
 // --help text for a command: usage line, description, one line per option with default and range.
 std::string helpText(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs);
 
+// `args` without option `name` (every `--name VALUE`, `--name=VALUE`, or `--name` when a flag).
+std::vector<std::string> withoutOption(const std::vector<std::string>& args, const std::string& name, bool flag);
+
 // FILE ('-' = stdin) holding a JSON array of rows of numbers. Unreadable → exit 1; bad JSON,
 // ragged rows, non-numbers, non-finite numbers → exit 2 naming `option`.
 Matrix readMatrixFile(const std::string& path, const std::string& option);

@@ -489,7 +489,10 @@ ScoreSetup readScoreParams(const Options& o, Method m, bool decay, const ScorePa
     if (preset) p = *preset;
     selectLayer(o, p, fromConfig);   // the layer's RoPE and attention, before the options
     p.method = m;
-    if (!preset && !source) o.require("dim");
+    // Against distance T5's and ALiBi's curve is their bias alone: no dimension enters it (a --dim
+    // given is refused below).
+    const bool biasCurve = decay && !contributions && !source && (m == Method::T5 || m == Method::Alibi);
+    if (!preset && !source && !biasCurve) o.require("dim");
     p.dim = toInt(o, "dim", source ? source->dim() : p.dim);   // file content: d unless --dim is given
     p.source = std::move(source);
     readOwnOptions(o, {"content", "seed"}, p);
@@ -644,20 +647,20 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
         fail("--causal cannot change the output", "against distance it is read only with --method t5 or a --window",
              "compute " + what + " --method " + std::string(methodKey(p.method)) + " --causal");
     // Against distance T5's and ALiBi's curve is their bias alone, sinusoidal and learned ones
-    // PE_d·PE_0 alone (decay.h): what does not enter them cannot change the output. (--dim stays:
-    // the command requires it. Query/key files: the curve is the mean of the whole scores.)
+    // PE_d·PE_0 alone (decay.h): what does not enter them cannot change the output (T5's and
+    // ALiBi's do not require --dim. Query/key files: the curve is the mean of the whole scores.)
     if (decay && !contributions && !p.source) {
         const Method em = p.effectiveMethod();
         const bool bias = em == Method::T5 || em == Method::Alibi, absolute = em == Method::Sinusoidal || em == Method::Learned;
         const std::pair<const char*, bool> unread[] = {
-            {"content", bias || absolute}, {"temperature-tuning", bias}, {"qk-norm", bias}, {"norm-eps", bias},
+            {"dim", bias}, {"content", bias || absolute}, {"temperature-tuning", bias}, {"qk-norm", bias}, {"norm-eps", bias},
             {"softmax-scale", bias}, {"softcap", bias}, {"query-scaling", bias}, {"layout", em == Method::Sinusoidal},
             {"table-size", em == Method::Learned}};
         for (const auto& [option, refused] : unread)
             if (refused && o.has(option))
                 fail(std::string("--") + option + " cannot change the output",
                      "against distance the " + std::string(methodKey(em)) + " curve is " +
-                         (bias ? "its bias alone (no content, scale or query scaling)" : "PE_d·PE_0 alone (no content, any layout)"),
+                         (bias ? "its bias alone (no dimension, content, scale or query scaling)" : "PE_d·PE_0 alone (no content, any layout)"),
                      "compute decay --method " + std::string(methodKey(em)) + " --" + option);
     }
     Json j;
@@ -1060,6 +1063,8 @@ void presetOptions(Json& j, const ModelPreset& m) {
     if (g.empty()) return;
     for (const auto& e : scoreParamTable()) {
         if (e.group != g || e.info.has(kParamShared) || !e.matters(p)) continue;
+        // The model's context where its frequencies do not read it: `compute` refuses it there.
+        if (p.method == Method::Rope && e.info.name == "max_positions" && !p.rope.readsMaxPositions()) continue;
         const ParamValue v = e.get(p);
         if (std::holds_alternative<std::monostate>(v) || (e.info.has(kParamZeroUnset) && v == ParamValue{std::int64_t{0}})) continue;
         if (auto* l = std::get_if<std::vector<double>>(&v); l && l->empty()) continue;

@@ -56,20 +56,6 @@ namespace {
 // The JSON answer of demonstration `id` on the scene `rest` sets (options checked), and the
 // options' specs in `specsOut`. --help prints and returns "".
 std::string demoAnswer(DemoId id, const std::vector<std::string>& rest, std::vector<OptionSpec>* specsOut);
-
-// `rest` without option `name` (and its value).
-std::vector<std::string> without(const std::vector<std::string>& rest, const std::string& name, bool flag) {
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-        if (rest[i] == "--" + name) {
-            if (!flag) ++i;
-            continue;
-        }
-        if (rest[i].rfind("--" + name + "=", 0) == 0) continue;
-        out.push_back(rest[i]);
-    }
-    return out;
-}
 }  // namespace
 
 int runComputeDemo(const std::vector<std::string>& args) {
@@ -96,7 +82,7 @@ int runComputeDemo(const std::vector<std::string>& args) {
         if (!o.has(spec.name)) continue;
         std::string other;
         try {
-            other = demoAnswer(id, without(rest, spec.name, spec.arg.empty()), nullptr);
+            other = demoAnswer(id, withoutOption(rest, spec.name, spec.arg.empty()), nullptr);
         } catch (const CliError&) {
             continue;   // needed by the others: it changes the answer
         }

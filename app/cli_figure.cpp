@@ -160,41 +160,54 @@ std::vector<OptionSpec> figureSpecs() {
     }, tableSpecs(ui::viewParamTable(), viewSelection()));
 }
 
-// The views that read each of figure's view options (the others draw nothing from it). An option
-// none of the drawn views reads is refused (cli.md "Added in 0.4": nothing silently ignored).
+// The views that draw each of figure's scene, view and method options (the others draw nothing
+// from it). `figure VIEW` with an option VIEW does not draw keeps it in the scene the file embeds
+// (--session FIGURE takes it back; test_figure's sceneOptionsApply relies on that) and says so on
+// stderr, one note per option; `figure all` refuses an option none of its drawn views reads (cli.md
+// "Added in 0.4": nothing silently ignored). An option not listed is drawn by every view.
 const std::map<std::string, std::set<ViewKind>>& viewOptionReaders() {
+    using V = ViewKind;
+    // The scores' inputs: the heatmap, the decay curve and the precision view's score error
+    // heatmap; the contributions take the layer's scale, q/k norm and query scaling
+    // (core/contributions.h), neither its masks nor the soft-cap (the pairs add up to the score
+    // before the cap).
+    const std::set<ViewKind> scores = {V::Heatmap, V::Decay, V::Precision};
+    const std::set<ViewKind> scaled = {V::Heatmap, V::Decay, V::Contributions, V::Precision};
+    // What the content and the layout (which channels pair up) enter: every view but the
+    // frequencies (RoPE's angles alone).
+    const std::set<ViewKind> rows = {V::Pairs, V::Heatmap, V::Decay, V::Contributions, V::Precision};
     static const std::map<std::string, std::set<ViewKind>> m = {
-        {"positions", {ViewKind::Pairs}},
-        {"pairs", {ViewKind::Pairs}},
-        {"length", {ViewKind::Pairs, ViewKind::Heatmap}},
-        {"softmax", {ViewKind::Heatmap}},
-        {"causal", {ViewKind::Heatmap}},
-        {"colormap", {ViewKind::Heatmap}},
-        {"aggregate", {ViewKind::Heatmap}},
-        {"no-difference", {ViewKind::Heatmap}},
-        // The content and the layer's attention enter the scores (heatmap, decay), the content
-        // also the pairs' vectors and the contributions; the frequencies and precision views
-        // show RoPE's angles alone.
-        {"content", {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"q", {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"k", {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"qk", {ViewKind::Pairs, ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        // The contributions view takes the layer's scale, q/k norm, query scaling and soft-cap
-        // (core/contributions.h), not its masks.
-        {"window", {ViewKind::Heatmap, ViewKind::Decay}},
-        {"chunk", {ViewKind::Heatmap, ViewKind::Decay}},
-        {"nope", {ViewKind::Heatmap, ViewKind::Decay}},
-        {"temperature-tuning", {ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"qk-norm", {ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"norm-eps", {ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"softmax-scale", {ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"softcap", {ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"query-scaling", {ViewKind::Heatmap, ViewKind::Decay, ViewKind::Contributions}},
-        {"sink", {ViewKind::Heatmap}},
-        {"max-distance", {ViewKind::Decay, ViewKind::Contributions}},
-        {"log-x", {ViewKind::Decay}},
-        {"log-y", {ViewKind::Decay}},
-        {"no-bound", {ViewKind::Decay}},
+        {"positions", {V::Pairs}},
+        {"pairs", {V::Pairs, V::Precision}},
+        {"length", {V::Pairs, V::Heatmap, V::Precision}},
+        {"softmax", {V::Heatmap, V::Precision}},
+        {"causal", {V::Heatmap, V::Precision}},
+        {"colormap", {V::Heatmap}},
+        {"aggregate", {V::Heatmap, V::Precision}},
+        {"no-difference", {V::Heatmap}},
+        {"content", rows},
+        {"q", rows},
+        {"k", rows},
+        {"qk", rows},
+        {"layout", rows},
+        {"code-path", rows},
+        {"window", scores},
+        {"chunk", scores},
+        {"nope", {V::Pairs, V::Heatmap, V::Decay, V::Frequencies}},   // contributions, precision: refused
+        {"temperature-tuning", scaled},
+        {"qk-norm", scaled},
+        {"norm-eps", scaled},
+        {"softmax-scale", scaled},
+        {"softcap", scores},
+        {"query-scaling", scaled},
+        {"sink", {V::Heatmap, V::Precision}},
+        {"max-distance", {V::Decay, V::Contributions}},
+        {"log-x", {V::Decay}},
+        {"log-y", {V::Decay}},
+        {"no-bound", {V::Decay}},
+        // The training context: marked by these two; read by every view where the scaling reads it
+        // (RopeParams::readsMaxPositions).
+        {"max-positions", {V::Frequencies, V::Contributions}},
     };
     return m;
 }
@@ -212,6 +225,39 @@ std::set<ViewKind> drawnViews(const std::optional<ViewKind>& view, const ScenePa
     return v;
 }
 
+// "the decay view", "the heatmap and precision views", "the pairs, heatmap and decay views".
+std::string viewNames(const std::set<ViewKind>& views) {
+    std::string names;
+    std::size_t k = 0;
+    for (ViewKind v : views) {
+        names += (k == 0 ? "" : k + 1 == views.size() ? " and " : ", ") + s(ui::viewKey(v));
+        ++k;
+    }
+    return "the " + names + (views.size() == 1 ? " view" : " views");
+}
+
+// The options given that none of the drawn views reads: for `figure VIEW` one note each (kept in
+// the scene the file embeds), for `figure all` exit 2 naming the first.
+void checkUnreadViewOptions(const Options& o, const std::optional<ViewKind>& view, const SceneParams& sc,
+                            const std::string& viewArg, QStringList& notes) {
+    const std::set<ViewKind> drawn = drawnViews(view, sc);
+    const ui::MethodConfig& first = sc.methods.front();
+    for (const auto& [option, readers] : viewOptionReaders()) {
+        if (!o.has(option)) continue;
+        if (option == "max-positions" && first.params.method == Method::Rope && first.params.ropeParams().readsMaxPositions())
+            continue;
+        bool read = false;
+        for (ViewKind r : readers) read = read || drawn.count(r);
+        if (read) continue;
+        if (!view)
+            fail("--" + option + " cannot change the output",
+                 "it is read only by " + viewNames(readers) + ", which this scene does not show",
+                 "figure " + viewArg + " --" + option);
+        notes << QStringLiteral("figure %1 does not draw --%2 (it sets %3); kept in the scene saved in the file")
+                     .arg(q(viewArg), q(option), q(viewNames(readers)));
+    }
+}
+
 // A sink without softmax, B − A panels or linked colour ranges without a second configuration:
 // nothing reads them.
 void refuseSinkAndDifference(const Options& o, const SceneParams& sc) {
@@ -224,32 +270,6 @@ void refuseSinkAndDifference(const Options& o, const SceneParams& sc) {
     if (o.has("link-color-ranges") && sc.methods.size() < 2)
         fail("--link-color-ranges cannot change the output", "it is read only in compare mode (two or more configurations)",
              "--link-color-ranges " + o.raw("link-color-ranges") + " with one configuration");
-}
-
-// Not called: every figure file embeds its scene (--session FIGURE reproduces it; test_figure's
-// sceneOptionsApply relies on `figure heatmap --max-distance 77 --log-x` keeping decay options),
-// so a scene option a view does not draw still changes the file; which views draw which option is
-// kept here for when the pictures alone are the output (issue 28, not done).
-[[maybe_unused]] void refuseUnreadViewOptions(const Options& o, const std::optional<ViewKind>& view, const SceneParams& sc, const std::string& viewArg) {
-    const std::set<ViewKind> drawn = drawnViews(view, sc);
-    for (const auto& [option, readers] : viewOptionReaders()) {
-        if (!o.has(option)) continue;
-        bool read = false;
-        std::string names;
-        for (ViewKind r : readers) {
-            read = read || drawn.count(r);
-            names += (names.empty() ? "" : ", ") + s(ui::viewKey(r));
-        }
-        if (!read)
-            fail("--" + option + " cannot change the output", "it is read only by figure " + names + " (or all showing them)",
-                 "figure " + viewArg + " --" + option);
-    }
-    if (o.has("sink") && !sc.view.softmax)
-        fail("--sink cannot change the output", "it is read only with --softmax (the sink joins the softmax's normaliser)",
-             "--sink without --softmax");
-    if (o.has("no-difference") && sc.methods.size() < 2)
-        fail("--no-difference cannot change the output", "it is read only in compare mode (two or more configurations)",
-             "one configuration");
 }
 
 // A window `--name A:B` (half-open, like RANGE) inside [0, hi]: A < B <= hi. Anything else is
@@ -321,11 +341,14 @@ struct Job {
     SceneParams scene;
     ExportRequest request;
     QStringList warnings;   // printed once the figure is written (an error is the only line)
+    QStringList notes;      // options the view does not draw, a --session the options override
 };
 
-void printWarnings(const QStringList& warnings) {
+void printWarnings(const QStringList& warnings, const QStringList& notes = {}) {
     for (const auto& w : warnings) std::fprintf(stderr, "poslab: warning: %s\n", oneLine(w.toStdString()).c_str());
+    for (const auto& n : notes) std::fprintf(stderr, "poslab: note: %s\n", oneLine(n.toStdString()).c_str());
 }
+void printWarnings(const Job& job) { printWarnings(job.warnings, job.notes); }
 
 // -o FILE / -o=FILE / -oFILE → --output.
 std::vector<std::string> normalise(const std::vector<std::string>& args) {
@@ -395,7 +418,9 @@ SceneParams loadScene(const QString& path, const std::optional<std::string>& sce
     return session->scenes.at(static_cast<std::size_t>(index)).scene;
 }
 
-Job prepare(std::vector<std::string> args, bool forceAll) {
+// `probe`: the scene only (prepare() without --session, to tell whether the session held anything
+// the other options leave).
+Job prepare(std::vector<std::string> args, bool forceAll, bool probe = false) {
     args = normalise(args);
     if (args.empty()) fail("missing VIEW for figure", viewList(), "nothing");
     const std::string viewArg = args.front();
@@ -492,13 +517,12 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     if (o.has("precision")) mp.precision = precisionOf(o);
     std::map<std::string, std::string> rename{{"head_dim", "dim"}};
     // The frequencies and contributions views mark the training context (max_positions, original).
-    {
-        const std::set<ViewKind> drawn = drawnViews(view, sc);
-        const bool context = drawn.count(ViewKind::Frequencies) || drawn.count(ViewKind::Contributions);
-        readMethodOptions(o, method, true, mp, rename,
-                          context ? std::set<std::string>{"max_positions"} : std::set<std::string>{});
-    }
+    // (checkUnreadViewOptions says which views draw it).
+    readMethodOptions(o, method, true, mp, rename, {"max_positions"});
     readAttention(o, mp, rename);
+    if ((view == ViewKind::Contributions || view == ViewKind::Precision) && o.has("nope"))
+        fail("invalid --nope for figure " + viewArg,
+             "a RoPE layer (the " + viewArg + " view shows RoPE's rotary pairs; a NoPE layer has none)", "--nope");
     {
         ScoreParams checked = mp;
         checked.head = 0;
@@ -576,6 +600,7 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     }
     if (auto problem = ui::sceneProblem(sc)) fail("invalid scene", "a scene every method accepts", s(*problem));
     refuseSinkAndDifference(o, sc);
+    checkUnreadViewOptions(o, view, sc, viewArg, job.notes);
     // --seed and --head as the table says when they are read (random content or seeded tables;
     // heads of ALiBi/T5 or of query/key files), for the configuration they set.
     {
@@ -618,6 +643,23 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     if (out.exists() && !force)
         fail("output file exists", "pass --force to overwrite it", s(job.output));
     if (out.isDir()) fail("invalid --output", "a file, not a directory", o.raw("output"));
+    // A session every setting of which the other options override: the figure is the one drawn
+    // without it (said, not refused: cli.md "Added in 0.4").
+    if (sessionArg && !probe) {
+        std::optional<QByteArray> alone;
+        try {
+            alone = ui::sceneToJson(prepare(withoutOption(withoutOption(args, "session", false), "scene", false), true, true).scene, true);
+        } catch (const CliError&) {
+            // the options need the session's scene: it counts
+        }
+        // (A session holding the default scene overrides nothing either: no note for it.)
+        QStringList ignored;
+        if (alone && *alone == ui::sceneToJson(job.scene, true) &&
+            ui::sceneToJson(loadScene(q(*sessionArg), sceneArg, ignored), true) != ui::sceneToJson(SceneParams{}, true))
+            job.notes << QStringLiteral("--session %1: the other options override every setting it holds (the figure is the "
+                                        "same without it)")
+                             .arg(q(*sessionArg));
+    }
     return job;
 }
 
@@ -1245,7 +1287,7 @@ int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>
                  "a different output for each figure", s(output));
     }
     for (const auto& write : writers) write();
-    for (const auto& job : jobs) printWarnings(job.warnings);
+    for (const auto& job : jobs) printWarnings(job);
     return 0;
 }
 
@@ -1273,7 +1315,7 @@ int runFigure(const QStringList& list) {
         }
         const Job job = prepare(args, false);
         render(job);
-        printWarnings(job.warnings);
+        printWarnings(job);
         return 0;
     } catch (const CliError& e) {
         if (e.code == 0) return 0;   // --help

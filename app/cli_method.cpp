@@ -114,11 +114,24 @@ std::vector<OptionSpec> ropeApplySpecs() {
     return s;
 }
 
+void refuseUnreadMaxPositions(const Options& o, const RopeParams& r) {
+    if (!o.has("max-positions") || r.readsMaxPositions()) return;
+    std::string now = r.theta.empty() ? " with --scaling " + std::string(enumKey(r.scaling)) : " with --theta";
+    if (r.original_max_positions) now += " and --original-max-positions";
+    if (r.factor) now += " and --factor";
+    fail("--max-positions cannot change the output",
+         "it is read only with --scaling dynamic, with yarn, longrope or llama3 without --original-max-positions, or with "
+         "yarn or longrope without --factor (otherwise it is only the model's context, which compute contributions and "
+         "figure frequencies and contributions mark)",
+         "--max-positions " + o.raw("max-positions") + now);
+}
+
 void readRope(const Options& o, RopeParams& r) {
     std::map<std::string, std::string> rename;
     checkThetaConflicts(o);
     r.precision = precisionOf(o);   // before the table: angle_precision and code_path depend on it
     readTable(o, ropeParamTable(), TableSelection{}, r, rename);
+    refuseUnreadMaxPositions(o, r);
 }
 
 std::vector<OptionSpec> sinusoidalMethodSpecs() { return tableSpecs(sinusoidalParamTable(), TableSelection{}); }
@@ -160,6 +173,7 @@ void readMethodOptions(const Options& o, Method m, bool decay, ScoreParams& p, s
     TableSelection sel = methodSelection(m, decay);
     sel.alwaysRead = alwaysRead;
     readTable(o, scoreParamTable(), sel, p, rename);
+    if (m == Method::Rope && !alwaysRead.count("max_positions")) refuseUnreadMaxPositions(o, p.rope);
 }
 
 // Finds an option's value before the full parse (--method and --preset decide the options).

@@ -162,6 +162,9 @@ Precision precisionOf(const Options& o);
 std::vector<OptionSpec> ropeFrequencySpecs(bool withHeadDim);
 std::vector<OptionSpec> ropeApplySpecs();
 void readRope(const Options& o, RopeParams& r);
+// --max-positions where the frequencies do not read it (RopeParams::readsMaxPositions) and the
+// command neither prints nor draws the context: exit 2 naming it and when it is read.
+void refuseUnreadMaxPositions(const Options& o, const RopeParams& r);
 
 std::vector<OptionSpec> sinusoidalMethodSpecs();
 void readSinusoidal(const Options& o, SinusoidalParams& p);

@@ -350,6 +350,13 @@ int RopeParams::rotaryDim() const {
 
 std::int64_t RopeParams::originalMaxPositions() const { return original_max_positions.value_or(max_positions); }
 
+bool RopeParams::readsMaxPositions() const {
+    if (!theta.empty()) return false;
+    const bool ramp = scaling == RopeScaling::Yarn || scaling == RopeScaling::LongRope;
+    return scaling == RopeScaling::Dynamic || ((ramp || scaling == RopeScaling::Llama3) && !original_max_positions) ||
+           (ramp && !factor);
+}
+
 double RopeParams::resolvedFactor() const {
     if (factor) return *factor;
     if (scaling == RopeScaling::Yarn || scaling == RopeScaling::LongRope)

@@ -108,6 +108,11 @@ struct RopeParams {
     int rotaryDim() const;                   // the number of rotated channels r
     double resolvedFactor() const;           // factor after defaults (yarn/longrope: max/orig; else factor or 1)
     std::int64_t originalMaxPositions() const;
+    // Whether the frequencies (and attention factor) read max_positions: dynamic NTK always; YaRN,
+    // LongRoPE and Llama 3 where it stands in for an unset original_max_positions; YaRN and
+    // LongRoPE where the unset factor is max/original. Never with explicit theta. Elsewhere it is
+    // only the model's context, which views may mark (the frequencies and contributions views).
+    bool readsMaxPositions() const;
 };
 // Every parameter of RopeParams declared once (core/param.h): validate() checks each one's
 // range first, the command line, sessions and the panel are generated from it.

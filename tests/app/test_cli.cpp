@@ -501,10 +501,10 @@ void TestCli::optionFormsAgree_data() {
     QTest::newRow("preset_vs_explicit")
         << split("compute scores --preset llama-3.1-8b --length 40 --content formula --summary")
         << split("compute scores --method rope --dim 128 --base 500000 --scaling llama3 --factor 8 --low-freq-factor 1 "
-                 "--high-freq-factor 4 --original-max-positions 8192 --max-positions 131072 --length 40 --content formula --summary");
+                 "--high-freq-factor 4 --original-max-positions 8192 --length 40 --content formula --summary");
     QTest::newRow("preset_decay_override")
         << split("compute decay --preset gpt-j-6b --max-distance 20 --rotary-dim 32")
-        << split("compute decay --method rope --dim 256 --rotary-dim 32 --layout interleaved --max-positions 2048 --max-distance 20");
+        << split("compute decay --method rope --dim 256 --rotary-dim 32 --layout interleaved --max-distance 20");
     QTest::newRow("plus_sign_and_exponent") << split("compute frequencies --head-dim 8 --base 1e4")
                                             << split("compute frequencies --head-dim +8 --base 10000.0");
 }
@@ -571,11 +571,11 @@ void TestCli::decayRopeHasBound() {
     QCOMPARE(r.json()["distance"].toArray().size(), 17);
     QCOMPARE(r.json()["bound"].toArray().size(), 17);
     QCOMPARE(r.json()["bound"].toArray()[0].toDouble(), 2.5);   // d = 0: (r/2 + 1)/2 with r = 8
-    const Run a = runPoslab(split("compute decay --method alibi --max-distance 3 --dim 8 --heads 2 --precision double"));
+    const Run a = runPoslab(split("compute decay --method alibi --max-distance 3 --heads 2 --precision double"));
     EXPECT_OK(a);
     QVERIFY(!a.json().contains("bound"));
     QCOMPARE(a.json()["value"].toArray()[3].toDouble(), -3 * 0.0625);
-    const Run t = runPoslab(split("compute decay --method t5 --max-distance 3 --dim 8 --t5-max-distance 64"));
+    const Run t = runPoslab(split("compute decay --method t5 --max-distance 3 --t5-max-distance 64"));
     EXPECT_OK(t);
 }
 
@@ -840,10 +840,10 @@ void TestCli::configEveryRopeType_data() {
                                     << split("--head-dim 32 --base 50000 --scaling dynamic --factor 3 --max-positions 4096");
     QTest::newRow("yarn_deepseek_mscale") << QByteArray(R"({"hidden_size":7168,"num_attention_heads":128,"qk_rope_head_dim":64,"max_position_embeddings":163840,
         "rope_theta":10000,"rope_scaling":{"type":"yarn","factor":40,"beta_fast":32,"beta_slow":1,"mscale":1.0,"mscale_all_dim":1.0,"original_max_position_embeddings":4096}})")
-        << split("--head-dim 64 --scaling yarn --factor 40 --max-positions 163840 --original-max-positions 4096 --mscale 1 --mscale-all-dim 1");
+        << split("--head-dim 64 --scaling yarn --factor 40 --original-max-positions 4096 --mscale 1 --mscale-all-dim 1");
     QTest::newRow("yarn_gptoss_no_truncate") << QByteArray(R"({"head_dim":64,"max_position_embeddings":131072,"rope_parameters":{"rope_type":"yarn","rope_theta":150000,
         "factor":32,"beta_fast":32,"beta_slow":1,"truncate":false,"original_max_position_embeddings":4096}})")
-        << split("--head-dim 64 --base 150000 --scaling yarn --factor 32 --max-positions 131072 --original-max-positions 4096 --no-truncate");
+        << split("--head-dim 64 --base 150000 --scaling yarn --factor 32 --original-max-positions 4096 --no-truncate");
     QTest::newRow("yarn_factor_from_lengths") << QByteArray(R"({"head_dim":64,"max_position_embeddings":32768,"rope_scaling":{"rope_type":"yarn","original_max_position_embeddings":4096}})")
         << split("--head-dim 64 --scaling yarn --max-positions 32768 --original-max-positions 4096");
     QTest::newRow("longrope_phi3") << QByteArray(R"({"hidden_size":96,"num_attention_heads":12,"partial_rotary_factor":1.0,"max_position_embeddings":131072,
@@ -851,9 +851,9 @@ void TestCli::configEveryRopeType_data() {
         << split("--head-dim 8 --scaling longrope --max-positions 131072 --original-max-positions 4096 --short-factor 1,1.1,1.2,1.3 --long-factor 1,2,4,8");
     QTest::newRow("longrope_long_seq") << QByteArray(R"({"head_dim":8,"max_position_embeddings":131072,"rope_parameters":{"rope_type":"longrope","factor":8,
         "attention_factor":1.1,"original_max_position_embeddings":4096,"short_factor":[1,1.1,1.2,1.3],"long_factor":[1,2,4,8]}})")
-        << split("--head-dim 8 --scaling longrope --factor 8 --attention-factor 1.1 --max-positions 131072 --original-max-positions 4096 --short-factor 1,1.1,1.2,1.3 --long-factor 1,2,4,8 --seq-len 5000");
+        << split("--head-dim 8 --scaling longrope --factor 8 --attention-factor 1.1 --original-max-positions 4096 --short-factor 1,1.1,1.2,1.3 --long-factor 1,2,4,8 --seq-len 5000");
     QTest::newRow("partial_neox") << QByteArray(R"({"hidden_size":2560,"num_attention_heads":32,"max_position_embeddings":4096,"rotary_pct":0.25,"rotary_emb_base":10000})")
-                                  << split("--head-dim 80 --partial-rotary-factor 0.25 --max-positions 4096");
+                                  << split("--head-dim 80 --partial-rotary-factor 0.25");
 }
 
 // Every rope type (default, linear, dynamic, yarn with and without factor / original, DeepSeek's
@@ -900,7 +900,7 @@ void TestCli::configOptionsOverride() {
         "original_max_position_embeddings":8192}})");
     const Run over = runPoslab({"compute", "frequencies", "--config", path, "--factor", "4", "--head-dim", "64"});
     const Run plain = runPoslab(split("compute frequencies --head-dim 64 --base 500000 --scaling llama3 --factor 4 --low-freq-factor 1 "
-                                      "--high-freq-factor 4 --original-max-positions 8192 --max-positions 131072"));
+                                      "--high-freq-factor 4 --original-max-positions 8192"));
     EXPECT_OK(over);
     EXPECT_OK(plain);
     QCOMPARE(withoutLayerKeys(over.out), plain.out);
@@ -911,7 +911,7 @@ void TestCli::configOptionsOverride() {
     const Run r = runPoslab({"compute", "rope", "--config", path, "--positions", "0,1000", "--vector", QString("1,").repeated(127) + "1"});
     EXPECT_OK(r);
     const Run ro = runPoslab(split("compute rope --head-dim 128 --base 500000 --scaling llama3 --factor 8 --low-freq-factor 1 "
-                                   "--high-freq-factor 4 --original-max-positions 8192 --max-positions 131072 --positions 0,1000") +
+                                   "--high-freq-factor 4 --original-max-positions 8192 --positions 0,1000") +
                              QStringList{"--vector", QString("1,").repeated(127) + "1"});
     QCOMPARE(withoutLayerKeys(r.out), ro.out);
 }
@@ -926,13 +926,14 @@ void TestCli::configScoresAndDecay() {
         "relative_attention_max_distance":64})");
     const Run d = runPoslab({"compute", "decay", "--config", t5, "--max-distance", "100"});
     EXPECT_OK(d);
-    QCOMPARE(withoutLayerKeys(d.out), runPoslab(split("compute decay --method t5 --dim 64 --heads 8 --num-buckets 32 --t5-max-distance 64 --max-distance 100")).out);
+    QCOMPARE(withoutLayerKeys(d.out), runPoslab(split("compute decay --method t5 --heads 8 --num-buckets 32 --t5-max-distance 64 --max-distance 100")).out);
     const QString gpt2 = writeConfig(dir, "gpt2.json", R"({"model_type":"gpt2","n_head":12,"n_embd":768,"n_positions":1024})");
-    const Run g = runPoslab({"compute", "scores", "--config", gpt2, "--length", "4", "--summary", "--dim", "32"});
+    // 600 positions: past the default table's 512 rows, inside n_positions 1024.
+    const Run g = runPoslab({"compute", "scores", "--config", gpt2, "--length", "600", "--summary", "--dim", "32"});
     EXPECT_OK(g);
     // GPT-2 is a decoder: its config makes the scene causal (cli.md "Added in 0.4").
     QCOMPARE(withoutLayerKeys(g.out),
-             runPoslab(split("compute scores --method learned --dim 32 --table-size 1024 --length 4 --summary --causal")).out);
+             runPoslab(split("compute scores --method learned --dim 32 --table-size 1024 --length 600 --summary --causal")).out);
     // --method must agree with the file.
     const Run m = runPoslab({"compute", "scores", "--config", gpt2, "--method", "rope", "--length", "4"});
     QCOMPARE(m.code, 2);

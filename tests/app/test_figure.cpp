@@ -159,7 +159,7 @@ void TestFigure::decayEnvelopeIsTheWholeCurve_data() {
     QTest::newRow("xpos_dim64_20000")
         << QStringList{"--method", "xpos", "--dim", "64", "--content", "random", "--scale-base", "65536"} << 20000;
     QTest::newRow("transformer_xl_dim32_40000") << QStringList{"--method", "transformer-xl", "--dim", "32", "--content", "formula"} << 40000;
-    QTest::newRow("t5_dim16_9999") << QStringList{"--method", "t5", "--dim", "16"} << 9999;
+    QTest::newRow("t5_9999") << QStringList{"--method", "t5"} << 9999;   // T5's curve is its bias alone: no --dim
 }
 
 void TestFigure::decayEnvelopeIsTheWholeCurve() {
@@ -578,7 +578,7 @@ void TestFigure::methodOptionsAsCompute_data() {
     QTest::addColumn<QStringList>("computeOnly");
     QTest::addColumn<QString>("title");
     const auto L = [](const char* s) { return QString::fromLatin1(s).split(QLatin1Char(' ')); };
-    QTest::newRow("rope_yarn_interleaved_d16") << L("--method rope --dim 16 --base 500000 --scaling yarn --factor 4 --original-max-positions 8 --max-positions 32 --layout interleaved --content formula")
+    QTest::newRow("rope_yarn_interleaved_d16") << L("--method rope --dim 16 --base 500000 --scaling yarn --factor 4 --original-max-positions 8 --layout interleaved --content formula")
                                                << QStringList{} << QStringList{} << QStringLiteral("RoPE + YaRN");
     QTest::newRow("rope_llama3_double") << L("--method rope --dim 32 --scaling llama3 --factor 8 --original-max-positions 16 --precision double --content random --seed 3")
                                         << QStringList{} << QStringList{} << QStringLiteral("RoPE + Llama 3");

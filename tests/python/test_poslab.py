@@ -213,8 +213,9 @@ def test_docstring_is_the_command_lines_help(what):
 
 def test_keyword_arguments_are_the_options():
     # Each option of the help is accepted under its underscore name (no "unknown option" error).
-    f = poslab.frequencies(head_dim=64, max_positions=8192, original_max_positions=4096, scaling="llama3", factor=8,
-                           low_freq_factor=1, high_freq_factor=4)
+    # (yarn without a factor reads both contexts: factor = max/original.)
+    f = poslab.frequencies(head_dim=64, max_positions=8192, original_max_positions=4096, scaling="yarn",
+                           beta_fast=16, beta_slow=2)
     assert f["inv_freq"].shape == (32,)
     with pytest.raises(ValueError, match="unknown option --max-position "):
         poslab.frequencies(head_dim=64, max_position=8192)

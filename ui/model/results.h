@@ -127,6 +127,15 @@ struct HeatmapResult {
     bool squareCells = false;           // view.heatmapSquareCells: drawn with square cells
     int head = 0;
     QString content;                    // real content: "file: q.npy, k.npy · head 1"; else empty
+    // The scene's token layout (scene.mrope): each image's or video's tokens [from, to) and its
+    // kind (1 image, 2 video), outlined over the cells; the rows are that entry's patches as
+    // queries, the columns the keys they see (the text around them included). Empty without one.
+    struct TokenBlock {
+        std::int64_t from = 0, to = 0;
+        int kind = 1;
+        bool operator==(const TokenBlock&) const = default;
+    };
+    std::vector<TokenBlock> tokenBlocks;
     std::vector<HeatmapPanel> panels;   // one per configuration, then the differences
     // Compare mode: each configuration's panel has its own colour range (else one linked range).
     bool ownRanges = false;

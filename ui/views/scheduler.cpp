@@ -42,7 +42,7 @@ bool sameHeatmapInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.head == b.head && a.view.softmax == b.view.softmax &&
            a.view.causal == b.view.causal && a.view.colormap == b.view.colormap && a.view.colorLink == b.view.colorLink &&
            a.view.aggregate == b.view.aggregate && a.view.showDifference == b.view.showDifference && heatmapQueryWindow(a) == heatmapQueryWindow(b) &&
-           heatmapKeyWindow(a) == heatmapKeyWindow(b) && a.view.heatmapSquareCells == b.view.heatmapSquareCells;
+           heatmapKeyWindow(a) == heatmapKeyWindow(b) && a.view.heatmapSquareCells == b.view.heatmapSquareCells && a.mrope == b.mrope;
 }
 bool samePairsInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.positions == b.positions && a.pairs == b.pairs &&
@@ -52,7 +52,8 @@ bool sameDecayInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.head == b.head && a.view.causal == b.view.causal &&
            a.view.softmax == b.view.softmax && a.view.decayMaxDistance == b.view.decayMaxDistance &&
            a.view.decayLogX == b.view.decayLogX && a.view.decayLogY == b.view.decayLogY &&
-           a.view.decayShowBound == b.view.decayShowBound && decayWindow(a) == decayWindow(b);
+           a.view.decayShowBound == b.view.decayShowBound && decayWindow(a) == decayWindow(b) && a.mrope == b.mrope &&
+           (a.mrope.tokens.empty() || a.length == b.length);
 }
 bool sameFrequencyInputs(const SceneParams& a, const SceneParams& b) {
     return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length;

@@ -532,11 +532,11 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     // A token layout (cli.md "Multimodal positions"): each token of the RoPE configuration rotated
     // by its own (t, h, w) ids in the heatmap and decay views; N is its token count.
     if (method == Method::Rope) {
+        if (o.has("tokens") && view && *view != ViewKind::Heatmap && *view != ViewKind::Decay)
+            fail("--tokens cannot change the output",
+                 "it is read only by figure heatmap and decay (or all); figure positions draws the ids", "figure " + viewArg + " --tokens");
         const int half = sc.methods.front().params.ropeParams().rotaryDim() / 2;
         if (const std::int64_t n = readSceneTokens(o, mropeOfConfig(modelConfig), half, sc.mrope); n > 0) {
-            if (view && *view != ViewKind::Heatmap && *view != ViewKind::Decay)
-                fail("--tokens cannot change the output",
-                     "it is read only by figure heatmap and decay (or all); figure positions draws the ids", "figure " + viewArg + " --tokens");
             if (sc.methods.front().params.attention.nope)
                 fail("--tokens cannot change the output", "it is read only on a RoPE layer (this one applies no positional encoding)",
                      "--tokens " + o.raw("tokens"));

@@ -1,7 +1,8 @@
 // `poslab figure positions` (cli.md "Multimodal positions"): the ids the figure draws are those
 // `poslab compute positions` prints (the text under every strip cell and grid cell of the layout
 // report), its text does not overlap, it writes PNG, SVG and PDF, and bad input is exit 2 with
-// one line naming the option.
+// one line naming the option. `figure heatmap --tokens`: the cells are `compute scores --tokens`'
+// scores; --tokens where no drawn view reads it, or without sections, is exit 2.
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -122,6 +123,62 @@ private Q_SLOTS:
         }
         const QStringList problems = poslab::ui::layoutProblems(report);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join('\n')));
+    }
+
+    // figure heatmap --tokens: the cells are compute scores --tokens' scores (each token rotated by
+    // its own ids), N the layout's count.
+    void heatmapTokensAreComputeScores_data() {
+        QTest::addColumn<QStringList>("layout");
+        QTest::newRow("qwen2-vl text4 image1x4x4 text4") << QStringList{"--tokens", "text:4,image:1x4x4,text:4", "--mrope-section", "8,12,12"};
+        QTest::newRow("qwen3-vl interleaved frames")
+            << QStringList{"--tokens", "text:3,video:1x4x6,text:2,video:1x4x6,text:1", "--model", "qwen3-vl", "--mrope-section", "12,10,10"};
+        QTest::newRow("sectioned random content")
+            << QStringList{"--tokens", "text:5,image:1x6x4,text:3", "--mrope-section", "4,14,14", "--content", "random"};
+    }
+    void heatmapTokensAreComputeScores() {
+        QFETCH(QStringList, layout);
+        const auto c = runPoslab(QStringList{"compute", "scores", "--method", "rope", "--dim", "64"} + layout);
+        QVERIFY2(c.code == 0, qPrintable(c.describe()));
+        const QJsonArray scores = c.json().value("scores").toArray();
+        QTemporaryDir dir;
+        const auto f = runPoslab(QStringList{"figure", "heatmap"} + layout + QStringList{"-o", dir.filePath("h.json")});
+        QVERIFY2(f.code == 0, qPrintable(f.describe()));
+        QFile file(dir.filePath("h.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject heat = QJsonDocument::fromJson(file.readAll()).object().value("views").toObject().value("heatmap").toObject();
+        QCOMPARE(heat.value("length").toInteger(), qint64(scores.size()));
+        const QJsonArray values = heat.value("panels").toArray()[0].toObject().value("values").toArray();
+        QCOMPARE(values.size(), scores.size());
+        for (qsizetype i = 0; i < scores.size(); ++i)
+            for (qsizetype j = 0; j < scores.size(); ++j)
+                QCOMPARE(values[i].toArray()[j].toDouble(), scores[i].toArray()[j].toDouble());
+        // Without --tokens the same scene is plain RoPE: the image's tokens change the scores.
+        const auto plain = runPoslab({"compute", "scores", "--method", "rope", "--dim", "64", "--length", QString::number(scores.size())});
+        QVERIFY(plain.json().value("scores").toArray() != scores);
+    }
+
+    void figureTokensRefused_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("names");
+        QTest::newRow("pairs --tokens") << QStringList{"pairs", "--tokens", "text:4", "--mrope-section", "8,12,12"} << "--tokens";
+        QTest::newRow("heatmap no section") << QStringList{"heatmap", "--tokens", "text:4,image:1x2x2"} << "--mrope-section";
+        QTest::newRow("heatmap length 5") << QStringList{"heatmap", "--tokens", "text:4", "--mrope-section", "8,12,12", "--length", "5"}
+                                          << "--length";
+        QTest::newRow("heatmap section sum") << QStringList{"heatmap", "--tokens", "text:4", "--mrope-section", "8,12,11"} << "--mrope-section";
+        QTest::newRow("heatmap section without tokens") << QStringList{"heatmap", "--mrope-section", "8,12,12"} << "--mrope-section";
+        QTest::newRow("heatmap alibi tokens") << QStringList{"heatmap", "--method", "alibi", "--tokens", "text:4"} << "--tokens";
+        QTest::newRow("decay odd grid") << QStringList{"decay", "--tokens", "text:1,image:1x3x4", "--mrope-section", "8,12,12"} << "--tokens";
+    }
+    void figureTokensRefused() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, names);
+        QTemporaryDir dir;
+        const auto r = runPoslab(QStringList{"figure"} + args + QStringList{"-o", dir.filePath("f.png")});
+        QVERIFY2(r.code == 2, qPrintable(r.describe()));
+        const QString line = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(line.startsWith("poslab: error: ") && !line.contains('\n'), qPrintable(line));
+        QVERIFY2(line.contains(names), qPrintable(line));
+        QVERIFY(!QFileInfo::exists(dir.filePath("f.png")));
     }
 
     void formats_data() {

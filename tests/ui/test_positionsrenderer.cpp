@@ -10,6 +10,7 @@
 #include <QPainter>
 
 #include "core/mrope.h"
+#include "ui/render/heatmaprenderer.h"
 #include "ui/render/layout.h"
 #include "ui/render/positionsrenderer.h"
 #include "ui/render/theme.h"
@@ -174,6 +175,48 @@ private Q_SLOTS:
         bool said = false;
         for (const auto& item : report.items) said = said || (item.kind == LayoutItemKind::Text && item.text.startsWith(want));
         QCOMPARE(said, elided);
+    }
+
+    // The heatmap's outline of an image: its tokens' rows across every key shown, and its own
+    // square, at the cells of those positions (one cell each, or a zoomed window clipping it).
+    void heatmapOutlinesTheImage_data() {
+        QTest::addColumn<qint64>("from");    // the window shown [from, to) of queries and keys
+        QTest::addColumn<qint64>("to");
+        QTest::addColumn<qint64>("blockFrom");
+        QTest::addColumn<qint64>("blockTo");
+        QTest::addColumn<QRectF>("band");     // in cells of the window
+        QTest::addColumn<QRectF>("square");
+        QTest::newRow("whole_4_8") << qint64(0) << qint64(12) << qint64(4) << qint64(8) << QRectF(0, 4, 12, 4) << QRectF(4, 4, 4, 4);
+        QTest::newRow("zoom_6_12_clips") << qint64(6) << qint64(12) << qint64(4) << qint64(8) << QRectF(0, 0, 6, 2) << QRectF(0, 0, 2, 2);
+        QTest::newRow("zoom_8_12_outside") << qint64(8) << qint64(12) << qint64(4) << qint64(8) << QRectF() << QRectF();
+    }
+    void heatmapOutlinesTheImage() {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        QFETCH(qint64, blockFrom);
+        QFETCH(qint64, blockTo);
+        QFETCH(QRectF, band);
+        QFETCH(QRectF, square);
+        HeatmapResult result;
+        result.tokenBlocks.push_back({blockFrom, blockTo, 1});
+        HeatmapPanel panel;
+        for (qint64 p = from; p < to; ++p) {
+            panel.queryRanges.push_back({p, p + 1});
+            panel.keyRanges.push_back({p, p + 1});
+        }
+        const double cell = 10;
+        const QRectF image(100, 50, cell * double(to - from), cell * double(to - from));
+        const auto outlines = heatmapTokenOutlines(image, panel, result);
+        if (band.isNull()) {
+            QVERIFY(outlines.empty());
+            return;
+        }
+        QCOMPARE(outlines.size(), std::size_t(1));
+        const auto px = [&](const QRectF& r) {
+            return QRectF(image.left() + r.x() * cell, image.top() + r.y() * cell, r.width() * cell, r.height() * cell);
+        };
+        QCOMPARE(outlines[0].band, px(band));
+        QCOMPARE(outlines[0].square, px(square));
     }
 
     // A layout the rule refuses is the core's message, not a picture of wrong ids.

@@ -2,7 +2,8 @@
 // adds, changes, moves and removes text, image and video entries, each change one undo step
 // through the Scene that also sets N to the layout's token count; the positions view
 // (ui/views/positionsview) appears with a layout, shows the core's ids for it, and goes with it;
-// the heatmap then outlines the image's rows. Screenshots (POSLAB_SCREENSHOT_DIR) at 1920×1080
+// the heatmap then outlines the image's rows and the frequency view colours each pair by its axis
+// (sectioned or interleaved). Screenshots (POSLAB_SCREENSHOT_DIR) at 1920×1080
 // and 1280×720.
 #include <QtTest>
 
@@ -119,13 +120,16 @@ private Q_SLOTS:
     void windowWithALayout_data() {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<QString>("tokens");
-        QTest::newRow("1920x1080") << QSize(1920, 1080) << "text:6,image:1x8x12,text:4";
-        QTest::newRow("1280x720") << QSize(1280, 720) << "text:6,image:1x8x12,text:4";
-        QTest::newRow("1920x1080 image 74x74") << QSize(1920, 1080) << "text:20,image:1x74x74,text:20";
+        QTest::addColumn<bool>("interleaved");
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << "text:6,image:1x8x12,text:4" << false;
+        QTest::newRow("1280x720") << QSize(1280, 720) << "text:6,image:1x8x12,text:4" << false;
+        QTest::newRow("1920x1080 image 74x74") << QSize(1920, 1080) << "text:20,image:1x74x74,text:20" << false;
+        QTest::newRow("1280x720 interleaved") << QSize(1280, 720) << "text:6,image:1x8x12,text:4" << true;
     }
     void windowWithALayout() {
         QFETCH(QSize, size);
         QFETCH(QString, tokens);
+        QFETCH(bool, interleaved);
         MainWindow w(false);
         w.resize(size);
         w.show();
@@ -134,6 +138,10 @@ private Q_SLOTS:
         QVERIFY(layout.ok());
         w.scene()->edit(QStringLiteral("layout"), QString(), [&](SceneParams& s) {
             s.mrope.tokens = tokens.toStdString();
+            if (interleaved) {
+                s.mrope.model = MropeModel::Qwen3VL;
+                s.mrope.mrope_layout = MropeLayout::Interleaved;
+            }
             s.length = mropePositions(layout.value(), s.mrope).value().ids.cols();
         });
         QVERIFY(settle(w));
@@ -144,7 +152,15 @@ private Q_SLOTS:
         QCOMPARE(h.tokenBlocks.size(), std::size_t(1));
         QCOMPARE(h.tokenBlocks[0].from, qint64(tokens.section(',', 0, 0).section(':', 1).toLongLong()));
         QVERIFY(h.panels.at(0).error.isEmpty());
-        shot(w, QStringLiteral("positions_%1x%2_%3").arg(size.width()).arg(size.height()).arg(tokens.size()));
+        // The frequency view colours each pair by the axis the core gives it (the model's split of
+        // rotary_dim/2 = 32 without sections: Qwen2-VL 8,12,12; Qwen3-VL 12,10,10 interleaved).
+        const auto& f = w.frequencyView()->result().configs.at(0);
+        const auto axes = mropeAxes(32, interleaved ? std::vector<std::int64_t>{12, 10, 10} : std::vector<std::int64_t>{8, 12, 12},
+                                    interleaved ? MropeLayout::Interleaved : MropeLayout::Sectioned);
+        QVERIFY(axes.ok());
+        QVERIFY(f.axis == axes.value());
+        QVERIFY2(f.note.contains(interleaved ? "interleaved" : "sectioned"), qPrintable(f.note));
+        shot(w, QStringLiteral("positions_%1x%2_%3%4").arg(size.width()).arg(size.height()).arg(tokens.size()).arg(interleaved ? "_interleaved" : ""));
     }
 };
 

@@ -997,6 +997,20 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                                               .arg(*rp.seq_len)
                                         : QObject::tr("θ_i before scaling and after, factors for a sequence of N = %1 (the scene's length)")
                                               .arg(scene.length);
+                // M-RoPE: which of t, h, w each pair's angle follows.
+                if (usesTokenLayout(scene, c)) {
+                    const int half = rp.rotaryDim() / 2;
+                    const auto section = mropeSectionFor(scene.mrope, half);
+                    if (auto axes = mropeAxes(half, section, scene.mrope.mrope_layout)) {
+                        f.axis = axes.value();
+                        f.note = QObject::tr("M-RoPE, %1 %2,%3,%4: each dot's colour is the axis its pair follows (t, h or w)")
+                                     .arg(scene.mrope.mrope_layout == MropeLayout::Interleaved ? QObject::tr("interleaved")
+                                                                                               : QObject::tr("sectioned"))
+                                     .arg(section[0])
+                                     .arg(section[1])
+                                     .arg(section[2]);
+                    }
+                }
                 break;
             }
             case Method::Sinusoidal: {

@@ -258,6 +258,9 @@ struct FrequencyConfigResult {
     double attentionFactor = 1.0;
     std::int64_t originalContext = 0;   // scaled RoPE: original max positions (0 = none to mark)
     std::int64_t context = 0;           // RoPE: max positions (the context; extended when scaled)
+    // M-RoPE (the scene's token layout, scene.mrope): the axis each pair follows, 0 t, 1 h, 2 w
+    // (core mropeAxes: sectioned or interleaved); empty otherwise.
+    std::vector<int> axis;
     // The picture a method without frequencies is known by (empty for the others):
     std::vector<double> slopes;         // ALiBi: m_h per head (as the bias uses them)
     int t5Buckets = 0;                  // T5: num_buckets (bucket map below), 0 = none

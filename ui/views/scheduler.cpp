@@ -56,7 +56,7 @@ bool sameDecayInputs(const SceneParams& a, const SceneParams& b) {
            (a.mrope.tokens.empty() || a.length == b.length);
 }
 bool sameFrequencyInputs(const SceneParams& a, const SceneParams& b) {
-    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length;
+    return a.methods == b.methods && a.qFile == b.qFile && a.qk == b.qk && a.length == b.length && a.mrope == b.mrope;
 }
 
 bool sameContributionsInputs(const SceneParams& a, const SceneParams& b) {

@@ -530,11 +530,13 @@ Job prepare(std::vector<std::string> args, bool forceAll) {
     // Scene options.
     readDeclared(o, "length", ui::sceneParamTable(), "length", sc);
     // A token layout (cli.md "Multimodal positions"): each token of the RoPE configuration rotated
-    // by its own (t, h, w) ids in the heatmap and decay views; N is its token count.
+    // by its own (t, h, w) ids in the heatmap and decay views, the frequencies coloured by the axis
+    // each follows; N is its token count.
     if (method == Method::Rope) {
-        if (o.has("tokens") && view && *view != ViewKind::Heatmap && *view != ViewKind::Decay)
+        if (o.has("tokens") && view && *view != ViewKind::Heatmap && *view != ViewKind::Decay && *view != ViewKind::Frequencies)
             fail("--tokens cannot change the output",
-                 "it is read only by figure heatmap and decay (or all); figure positions draws the ids", "figure " + viewArg + " --tokens");
+                 "it is read only by figure heatmap, decay and frequencies (or all); figure positions draws the ids",
+                 "figure " + viewArg + " --tokens");
         const int half = sc.methods.front().params.ropeParams().rotaryDim() / 2;
         if (const std::int64_t n = readSceneTokens(o, mropeOfConfig(modelConfig), half, sc.mrope); n > 0) {
             if (sc.methods.front().params.attention.nope)

@@ -157,6 +157,29 @@ private Q_SLOTS:
         QVERIFY(plain.json().value("scores").toArray() != scores);
     }
 
+    // figure frequencies --tokens: each pair's axis in the legend, the text apart.
+    void frequenciesNameTheAxes_data() {
+        QTest::addColumn<QStringList>("layout");
+        QTest::newRow("sectioned 8,12,12") << QStringList{"--tokens", "text:4,image:1x4x4,text:4", "--mrope-section", "8,12,12"};
+        QTest::newRow("interleaved qwen3") << QStringList{"--tokens", "text:4,image:1x4x4,text:4", "--model", "qwen3-vl", "--mrope-section", "12,10,10"};
+    }
+    void frequenciesNameTheAxes() {
+        QFETCH(QStringList, layout);
+        QTemporaryDir dir;
+        const auto f = runPoslab(QStringList{"figure", "frequencies"} + layout + QStringList{"-o", dir.filePath("f.json")});
+        QVERIFY2(f.code == 0, qPrintable(f.describe()));
+        QFile file(dir.filePath("f.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const poslab::ui::LayoutReport report = reportOf(QJsonDocument::fromJson(file.readAll()).object());
+        QStringList texts;
+        for (const auto& item : report.items) texts << item.text;
+        for (const char* axis : {"t (time)", "h (row)", "w (column)"}) QVERIFY2(texts.contains(axis), qPrintable(texts.join('|')));
+        const bool interleaved = layout.contains("qwen3-vl");
+        QVERIFY2(texts.join(' ').contains(interleaved ? "interleaved 12,10,10" : "sectioned 8,12,12"), qPrintable(texts.join('|')));
+        const QStringList problems = poslab::ui::layoutProblems(report);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join('\n')));
+    }
+
     void figureTokensRefused_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("names");

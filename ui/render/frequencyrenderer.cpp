@@ -536,6 +536,11 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     const double legendH = plot::lineHeight(t.smallFont());
     int legendRows = 0;
     for (const auto& c : result.configs) legendRows += c.hasFrequencies && c.error.isEmpty();
+    {
+        bool axes = false;   // M-RoPE: the three axes' rows under the configurations'
+        for (const auto& c : result.configs) axes = axes || (!c.axis.empty() && c.hasFrequencies && c.error.isEmpty());
+        if (axes) legendRows += 3;
+    }
     const double legendBottom = std::min(l.plot.bottom(), l.plot.top() + 4 + legendRows * legendH);
     // Every curve's segments (a context label goes where none runs).
     std::vector<QLineF> contextCurveInk;

@@ -24,7 +24,9 @@
 #include "ui/io/atomicfile.h"
 #include "ui/io/export.h"
 #include "ui/io/qkfile.h"
+#include "app/cli_positions.h"
 #include "ui/render/layersrenderer.h"
+#include "ui/render/positionsrenderer.h"
 #include "ui/render/theme.h"
 #include "ui/teaching/deckexport.h"
 #include "ui/teaching/demoscenes.h"
@@ -67,7 +69,7 @@ std::string s(const QString& q) { return q.toStdString(); }
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 std::string viewList() {
-    return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all, layers (with --config), demo KEY, deck";
+    return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all, layers (with --config), positions (with --tokens), demo KEY, deck";
 }
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
@@ -329,6 +331,7 @@ std::string figureHelp() {
             "Method options (as `poslab compute scores`) apply to the first configuration; each applies to its\n"
             "method only (`poslab figure VIEW --method M --help` lists M's).\n"
             "`poslab figure layers --config FILE -o F` draws a model's layer overview (`figure layers --help`).\n"
+            "`poslab figure positions --tokens LAYOUT [--model M] -o F` draws multimodal position ids (`figure positions --help`).\n"
             "`poslab figure demo KEY -o F` draws a demonstration's slide (`figure demo KEY --help`).\n"
             "`poslab figure deck [--session FILE] [--theme T] [--width W --height H] [--notes] -o F.pdf|DIR/` writes every slide\n"
             "of the deck: one PDF page per slide, or one PNG per slide in DIR (`figure deck --help`).\n"
@@ -464,7 +467,8 @@ Job prepare(std::vector<std::string> args, bool forceAll, bool probe = false) {
     if ((view == ViewKind::Contributions || view == ViewKind::Precision) && method != Method::Rope)
         fail("invalid --method for figure " + viewArg, "rope (the " + viewArg + " view shows RoPE's rotary pairs)",
              std::string(methodKey(method)));
-    const auto specs = concat(concat(concat(concat(figureSpecs(), methodChoiceSpecs()), methodSpecs(method, true)), qkSpecs()), layerAndAttentionSpecs());
+    auto specs = concat(concat(concat(concat(figureSpecs(), methodChoiceSpecs()), methodSpecs(method, true)), qkSpecs()), layerAndAttentionSpecs());
+    if (method == Method::Rope) specs = concat(specs, mropeTokenSpecs());   // --tokens: M-RoPE (heatmap, decay)
     Options o(rest, specs, "figure " + viewArg + " (method " + std::string(methodKey(method)) + ")");
     if (o.help()) {
         if (methodArg)
@@ -549,6 +553,24 @@ Job prepare(std::vector<std::string> args, bool forceAll, bool probe = false) {
     }
     // Scene options.
     readDeclared(o, "length", ui::sceneParamTable(), "length", sc);
+    // A token layout (cli.md "Multimodal positions"): each token of the RoPE configuration rotated
+    // by its own (t, h, w) ids in the heatmap and decay views, the frequencies coloured by the axis
+    // each follows; N is its token count.
+    if (method == Method::Rope) {
+        if (o.has("tokens") && view && *view != ViewKind::Heatmap && *view != ViewKind::Decay && *view != ViewKind::Frequencies)
+            fail("--tokens cannot change the output",
+                 "it is read only by figure heatmap, decay and frequencies (or all); figure positions draws the ids",
+                 "figure " + viewArg + " --tokens");
+        const int half = sc.methods.front().params.ropeParams().rotaryDim() / 2;
+        if (const std::int64_t n = readSceneTokens(o, mropeOfConfig(modelConfig), half, sc.mrope); n > 0) {
+            if (sc.methods.front().params.attention.nope)
+                fail("--tokens cannot change the output", "it is read only on a RoPE layer (this one applies no positional encoding)",
+                     "--tokens " + o.raw("tokens"));
+            if (o.has("length") && sc.length != n)
+                fail("--length does not match --tokens", "the layout's token count " + formatInt(n) + " or no --length", o.raw("length"));
+            sc.length = n;
+        }
+    }
     if (o.has("positions")) sc.positions = o.positions("positions", 0, kMaxPosition);
     if (o.has("pairs")) {
         const Positions p = o.positions("pairs", 0, 32767);
@@ -951,6 +973,127 @@ FigureWriter prepareLayersFigure(const std::vector<std::string>& rawArgs) {
     };
 }
 
+const PictureDefaults& positionsPictureDefaults() {
+    static const PictureDefaults d{{ui::ExportFormat::Png, ui::ExportFormat::Svg, ui::ExportFormat::Pdf, ui::ExportFormat::Json},
+                                   "the file to write: .png, .svg or .pdf; .json: the ids, where each token's cell and each grid "
+                                   "were drawn, and the layout report"};
+    return d;
+}
+
+// `figure positions -o F.json`: the ids (as `compute positions`), the strip's cells and the grids
+// as drawn, and the layout report of the figure of that size.
+QByteArray positionsJson(const ui::PositionsPicture& pic, const QSize& size, const ui::Theme& theme) {
+    ui::LayoutReport report;
+    report.bounds = QRectF(0, 0, size.width(), size.height());
+    const QRectF rect(0, 0, size.width(), size.height());
+    {
+        QImage img(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setRenderHint(QPainter::TextAntialiasing, true);
+        ui::LayoutCapture capture(report);
+        capture.setView(QStringLiteral("positions"));
+        ui::renderPositions(p, rect, pic, theme);
+    }
+    const ui::PositionsGeometry g = ui::positionsGeometry(rect, pic, theme);
+    const auto writeRect = [](JsonWriter& w, const QRectF& r) {
+        w.beginArray().number(r.x()).number(r.y()).number(r.width()).number(r.height()).endArray();
+    };
+    JsonWriter w(JsonWriter::Style::Pretty);
+    w.beginObject();
+    w.key("format").string("poslab-data");
+    w.key("app_version").string(s(ui::poslabVersion()));
+    w.key("title").string(s(QStringLiteral("Position ids: ") + ui::mropeModelTitle(pic.model)));
+    w.key("views").beginObject();
+    w.key("positions").beginObject();
+    w.key("model").string(enumKey(pic.model));
+    w.key("position_ids").beginArray();
+    for (Eigen::Index a = 0; a < pic.positions.ids.rows(); ++a) {
+        w.beginArray();
+        for (Eigen::Index k = 0; k < pic.positions.ids.cols(); ++k) w.integer(pic.positions.ids(a, k));
+        w.endArray();
+    }
+    w.endArray();
+    w.key("rope_deltas").integer(pic.positions.rope_deltas);
+    w.key("kinds").beginArray();
+    for (TokenKind k : pic.positions.kinds) w.string(tokenKindKey(k));
+    w.endArray();
+    w.key("strip").beginArray();
+    for (const auto& c : g.strip) {
+        w.beginObject();
+        w.key("from").integer(c.from);
+        w.key("count").integer(c.count);
+        w.key("rect");
+        writeRect(w, c.rect);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("grids").beginArray();
+    for (const auto& gr : g.grids) {
+        w.beginObject();
+        w.key("entry").integer(gr.segment);
+        w.key("frame").integer(gr.frame);
+        w.key("first_token").integer(gr.firstToken);
+        w.key("rows").integer(gr.rows);
+        w.key("cols").integer(gr.cols);
+        w.key("ids_in_cells").boolean(gr.idsInCells);
+        w.key("rect");
+        writeRect(w, gr.cells);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("frames_left_out").integer(g.framesLeftOut);
+    w.endObject();
+    w.endObject();
+    ui::writeLayoutJson(w.key("layout"), report);
+    w.endObject();
+    return QByteArray::fromStdString(w.text()) + '\n';
+}
+
+// `poslab figure positions --tokens LAYOUT [--model M] … -o F`: the token sequence and its
+// position ids (cli.md "Multimodal positions").
+FigureWriter preparePositionsFigure(const std::vector<std::string>& rawArgs) {
+    const std::vector<std::string> args = normalise(rawArgs);
+    std::vector<OptionSpec> specs = concat(concat(mropeLayoutSpecs(), std::vector<OptionSpec>{configSpec()}),
+                                           pictureSpecs(positionsPictureDefaults()));
+    for (auto& spec : specs)
+        if (spec.name == "tokens") spec.def = "required";
+    Options o(std::vector<std::string>(args.begin() + 1, args.end()), specs, "figure positions");
+    if (o.help()) {
+        std::fputs(helpText("poslab figure positions --tokens LAYOUT [--model M] [--merge M] -o FILE",
+                            "The token sequence as a strip, coloured by kind (text, image, video), with each token's t, h and w "
+                            "ids,\nand each image and video frame as its grid of merged patches with their ids "
+                            "(get_rope_index of Qwen2-VL,\nQwen2.5-VL or Qwen3-VL, as `compute positions`). Long runs keep their "
+                            "first and last tokens, and say what is left out.",
+                            specs)
+                       .c_str(),
+                   stdout);
+        throw CliError{0, ""};
+    }
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    const auto config = peekConfig(rest);
+    if (config && !config->mrope)
+        fail("--config " + o.raw("config") + " has no multimodal positions",
+             "a Qwen2-VL, Qwen2.5-VL or Qwen3-VL config (model_type " + config->modelType.toStdString() + " numbers tokens 0…N−1)",
+             o.raw("config"));
+    const MropeParams params = readMropeLayout(o, mropeOfConfig(config), "figure positions");
+    const PictureOutput out = readPictureOutput(o, positionsPictureDefaults());
+    const ui::PositionsPicture pic = ui::positionsPictureOf(params);
+    if (!pic.error.isEmpty()) fail("invalid --tokens", "a layout the model's rule numbers", s(pic.error));
+    return [=] {
+        const ui::Theme theme = ui::themeByName(out.theme, out.fontScale);
+        const QSize size(out.width, out.height);
+        const QByteArray bytes =
+            out.format == ui::ExportFormat::Json
+                ? positionsJson(pic, size, theme)
+                : paintedBytes(out.format, size, QStringLiteral("PosLab position ids: ") + ui::mropeModelTitle(pic.model),
+                               [&](QPainter& p) { ui::renderPositions(p, QRectF(0, 0, size.width(), size.height()), pic, theme); });
+        QString error;
+        if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
+        if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+    };
+}
+
 // `poslab figure demo KEY -o F`: the demonstration's slide as presentation mode draws it (the
 // demonstration's scene on the left, its numbers on the right), one slide of its own.
 FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
@@ -1106,6 +1249,7 @@ FigureWriter prepareSpecialFigure(const std::vector<std::string>& args) {
     if (args.empty()) return nullptr;
     if (args.front() == "demo") return prepareDemoFigure(args);
     if (args.front() == "layers") return prepareLayersFigure(args);
+    if (args.front() == "positions") return preparePositionsFigure(args);
     if (args.front() == "deck") return prepareDeckFigure(args);
     return nullptr;
 }

@@ -63,6 +63,24 @@ std::vector<OptionSpec> mropeFrequencySpecs() {
     return s;
 }
 
+std::vector<OptionSpec> mropeLayoutSpecs() { return tableSpecs(mropeParamTable(), kLayoutOptions); }
+
+MropeParams readMropeLayout(const Options& o, const MropeParams& start, const std::string& command) {
+    MropeParams p = start;
+    std::map<std::string, std::string> rename;
+    readTable(o, mropeParamTable(), kLayoutOptions, p, rename);
+    if (p.tokens.empty())
+        fail("missing --tokens for " + command,
+             command == "compute positions" ? "a token layout such as text:3,image:1x4x6,text:2, or --vision"
+                                            : "a token layout such as text:3,image:1x4x6,text:2",
+             "none");
+    check(p.validate(), rename);
+    auto r = mropePositions(p);
+    if (!r) failParam(r.error(), rename);
+    refuseUnread(o, r.value());
+    return p;
+}
+
 std::vector<OptionSpec> mropeTokenSpecs() { return tableSpecs(mropeParamTable(), kTokenOptions); }
 
 MropeParams mropeOfConfig(const std::optional<ui::ModelFileConfig>& config) {
@@ -106,6 +124,22 @@ std::optional<MropeTokens> readMropeTokens(const Options& o, const MropeParams& 
     if (!axes) failParam(axes.error());
     t.axes = axes.value();
     return t;
+}
+
+std::int64_t readSceneTokens(const Options& o, const MropeParams& start, int half, MropeParams& target) {
+    if (!o.has("tokens")) {
+        refuseGiven(o, {"model", "merge", "tokens-per-second", "second-per-grid", "mrope-section", "mrope-layout"},
+                    "it is read only with --tokens (without a layout every token's t, h and w are equal: plain RoPE)");
+        return 0;
+    }
+    auto t = readMropeTokens(o, start, half);
+    MropeParams p = start;
+    const bool configSections = !start.mrope_section.empty();
+    std::map<std::string, std::string> rename;
+    readTable(o, mropeParamTable(), kTokenOptions, p, rename);
+    modelLayout(o, p, configSections && !o.has("model"));
+    target = p;
+    return t->positions.ids.cols();
 }
 
 bool visionRequested(const Options& o) { return o.has("vision"); }
@@ -185,15 +219,9 @@ int positions(const std::vector<std::string>& args) {
         j.endArray();
     } else {
         refuseGiven(o, {"grid", "patches-per-side"}, "it is read only with --vision");
-        MropeParams p = mropeOfConfig(config);
-        std::map<std::string, std::string> rename;
-        readTable(o, mropeParamTable(), kLayoutOptions, p, rename);
-        if (p.tokens.empty()) fail("missing --tokens for compute positions", "a token layout such as text:3,image:1x4x6,text:2, or --vision", "none");
-        check(p.validate(), rename);
+        const MropeParams p = readMropeLayout(o, mropeOfConfig(config), "compute positions");
         auto r = mropePositions(p);
-        if (!r) failParam(r.error(), rename);
         const MropePositions& m = r.value();
-        refuseUnread(o, m);
         guardOutput(4 * m.ids.cols(), "tokens", o.raw("tokens").substr(0, 64));
         j.key("position_ids");
         writeIds(j, m.ids);

@@ -27,6 +27,14 @@ std::vector<OptionSpec> mropeTokenSpecs();
 // rule), else the defaults.
 MropeParams mropeOfConfig(const std::optional<ui::ModelFileConfig>& config);
 
+// A token layout's options (--tokens, --model, --merge, --tokens-per-second, --second-per-grid),
+// as `compute positions` reads them.
+std::vector<OptionSpec> mropeLayoutSpecs();
+// The layout's parameters from those options over `start` (a --config's), checked as `compute
+// positions` checks them: a missing --tokens ("missing --tokens for COMMAND"), a layout the rule refuses and options the layout does
+// not read are exit 2.
+MropeParams readMropeLayout(const Options& o, const MropeParams& start, const std::string& command);
+
 // `frequencies`: the axis of each frequency when sections are given (or the config has them),
 // else nullopt. Reads --mrope-section/--mrope-layout. `half` = rotary_dim/2.
 std::optional<std::vector<int>> frequencyAxes(const Options& o, const MropeParams& start, int half);
@@ -42,6 +50,12 @@ std::optional<MropeTokens> readMropeTokens(const Options& o, const MropeParams& 
 
 // `frequencies --vision qwen|pixtral` (given: the options were parsed): the vision encoder's
 // frequencies for --head-dim and --base. Other RoPE options given are exit 2.
+// `figure heatmap|decay|all --tokens` (a RoPE scene): the layout and sections read into `target`
+// over `start` (a --config's) as `compute scores --tokens` reads them (sections required, options
+// the layout does not read refused). Returns the layout's token count, or 0 without --tokens (then
+// --model, --merge, the sections … given alone are exit 2). `half` = rotary_dim/2.
+std::int64_t readSceneTokens(const Options& o, const MropeParams& start, int half, MropeParams& target);
+
 bool visionRequested(const Options& o);
 int visionFrequencies(const Options& o);
 

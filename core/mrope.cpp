@@ -37,6 +37,17 @@ std::string_view tokenKindKey(TokenKind k) {
     return "text";
 }
 
+std::string tokenLayoutText(const TokenLayout& layout) {
+    std::string out;
+    for (const TokenSegment& s : layout) {
+        if (!out.empty()) out += ',';
+        out += std::string(tokenKindKey(s.kind)) + ':';
+        out += s.kind == TokenKind::Text ? std::to_string(s.n)
+                                         : std::to_string(s.t) + 'x' + std::to_string(s.h) + 'x' + std::to_string(s.w);
+    }
+    return out;
+}
+
 Result<TokenLayout> parseTokenLayout(std::string_view text) {
     TokenLayout out;
     if (text.empty()) return tokensError(kLayoutValid, "an empty layout");

@@ -70,6 +70,8 @@ using TokenLayout = std::vector<TokenSegment>;
 inline constexpr std::int64_t kMaxLayoutTokens = std::int64_t{1} << 22;   // tokens of one layout
 // Parses "text:3,image:1x4x6,text:2". Errors name `tokens` and the entry that is wrong.
 Result<TokenLayout> parseTokenLayout(std::string_view text);
+// The layout as parseTokenLayout reads it ("text:3,image:1x4x6,text:2"; empty for none).
+std::string tokenLayoutText(const TokenLayout& layout);
 
 // The M-RoPE parameters a command line or a scene sets (one declaration each, core/param.h).
 struct MropeParams {

@@ -201,6 +201,14 @@ public:
             v.showFrequencies = coin();
             v.theme = themeNames()[uniform(0, int(themeNames().size()) - 1)];
             v.fontScale = 0.5 + rng_.generateDouble() * 2.5;
+            // A token layout (issue 30): N is its token count; the rule and layout vary.
+            if (coin()) {
+                const int text = uniform(1, 9);
+                s.mrope.tokens = QStringLiteral("text:%1,image:1x4x%2,text:2").arg(text).arg(2 * uniform(1, 4)).toStdString();
+                s.mrope.model = std::array{MropeModel::Qwen2VL, MropeModel::Qwen25VL, MropeModel::Qwen3VL}[std::size_t(uniform(0, 2))];
+                s.mrope.mrope_layout = coin() ? MropeLayout::Sectioned : MropeLayout::Interleaved;
+                if (auto r = mropePositions(s.mrope)) s.length = r.value().ids.cols();
+            }
             if (!sceneProblem(s)) return s;
         }
         qFatal("SceneGen: no valid scene after 100 attempts");
@@ -261,7 +269,7 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(ScoreParams, 1720);
     SIZE_IS(MethodConfig, 1744);
     SIZE_IS(ViewOptions, 176);
-    SIZE_IS(SceneParams, 352);
+    SIZE_IS(SceneParams, 456);
 }
 
 void TestSession::defaultSceneRoundTrip() {

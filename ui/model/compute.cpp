@@ -582,6 +582,16 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     res.squareCells = scene.view.heatmapSquareCells;
     res.head = scene.head;
     res.content = fileContentText(scene);
+    if (const auto tokens = scenePositions(scene)) {
+        const auto& kinds = tokens->kinds;
+        for (std::size_t k = 0; k < kinds.size();) {
+            std::size_t e = k;
+            while (e < kinds.size() && kinds[e] == kinds[k]) ++e;
+            if (kinds[k] != TokenKind::Text)
+                res.tokenBlocks.push_back({static_cast<std::int64_t>(k), static_cast<std::int64_t>(e), static_cast<int>(kinds[k])});
+            k = e;
+        }
+    }
     const auto problem = sceneProblem(scene);
     // Only the window (zoom and pan): queries [qw.from, qw.to) × keys [kw.from, kw.to). The
     // blocks the pixels cover: one cell each when the window fits the display, else equal blocks
@@ -605,8 +615,9 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
     for (int c = 0; c < n; ++c) {
         HeatmapPanel panel;
         panel.title = configTitle(scene, c);
+        const ScoreParams scoring = scoringParams(scene, c);   // its M-RoPE rows computed once
         {
-            const ScoreParams ep = effectiveParams(scene, c);
+            const ScoreParams& ep = scoring;
             const int heads = ep.method == Method::Alibi ? ep.alibi.heads : ep.method == Method::T5 ? ep.t5.heads : 0;
             if (heads > 0) panel.title += QObject::tr(" · head %1 of %2").arg(ep.head).arg(heads);
         }
@@ -618,13 +629,13 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                 panel.keyRanges = keyRanges;
                 panel.aggregate = scene.view.aggregate;
                 {
-                    const ScoreParams ep = effectiveParams(scene, c);
+                    const ScoreParams& ep = scoring;
                     panel.attention = ep.attention;
                     panel.maskCausal = ep.attention.causalWith(ep.causal);
                 }
                 if (oneCellEach) {
                     // Every cell, as the core computes it.
-                    auto r = scores(effectiveParams(scene, c), queryStarts, keyStarts, scene.length);
+                    auto r = scores(scoring, queryStarts, keyStarts, scene.length);
                     if (!r) {
                         panel.error = QString::fromStdString(r.error().message());
                         return;
@@ -636,11 +647,11 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                     maskInvisibleCells(panel, scene.length);
                     return;
                 }
-                setPanelBlocks(panel, aggregateScores(effectiveParams(scene, c), scene.length, queryRanges, keyRanges,
+                setPanelBlocks(panel, aggregateScores(scoring, scene.length, queryRanges, keyRanges,
                                                       scene.view.aggregate, display.heatmapWork),
                                false);
             });
-            if (panel.error.isEmpty()) computeSinkMass(panel, effectiveParams(scene, c), scene.length, display.heatmapWork);
+            if (panel.error.isEmpty()) computeSinkMass(panel, scoring, scene.length, display.heatmapWork);
         }
         res.panels.push_back(std::move(panel));
     }
@@ -722,7 +733,7 @@ HeatmapResult computeHeatmap(const SceneParams& scene, const DisplaySpec& displa
                 const HeatmapPanel& sampled = aSampled ? a0 : b0;
                 const HeatmapPanel& other = aSampled ? b0 : a0;
                 guarded(diff.error, [&] {
-                    auto r = scores(effectiveParams(scene, aSampled ? c : 0), sampled.queries, sampled.keys, scene.length);
+                    auto r = scores(scoringParams(scene, aSampled ? c : 0), sampled.queries, sampled.keys, scene.length);
                     if (!r) {
                         diff.error = QString::fromStdString(r.error().message());
                         return;
@@ -777,6 +788,10 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
     // Real content: the means exist for the distances below the file's N only (the axis follows).
     if (!scene.qFile.isEmpty() && scene.qk && scene.qk->content)
         res.maxDistance = std::min(res.maxDistance, std::max<std::int64_t>(1, scene.qk->content->length() - 1));
+    // A token layout: the means over its tokens' rows exist for the distances below its N.
+    bool layout = false;
+    for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) layout = layout || usesTokenLayout(scene, c);
+    if (layout) res.maxDistance = std::min(res.maxDistance, std::max<std::int64_t>(1, scene.length - 1));
     res.logX = scene.view.decayLogX;
     res.logY = scene.view.decayLogY;
     res.showBound = scene.view.decayShowBound;
@@ -793,7 +808,7 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
             s.error = *e;
         } else {
             guarded(s.error, [&] {
-                ScoreParams p = effectiveParams(scene, c);
+                ScoreParams p = scoringParams(scene, c);
                 // Dynamic NTK and LongRoPE: the factors of a sequence of the scene's length
                 // (or the explicit sequence length), as the pair and heatmap views use.
                 if (p.method == Method::Rope &&
@@ -803,6 +818,10 @@ DecayResult computeDecay(const SceneParams& scene, const DisplaySpec& display) {
                     else
                         s.note = QObject::tr("factors for a sequence of N = %1 (the scene's length)").arg(scene.length);
                     if (!p.rope.seq_len) p.rope.seq_len = scene.length;
+                }
+                if (usesTokenLayout(scene, c)) {
+                    const QString t = QObject::tr("mean over the rows i ≥ d, each token rotated by its own (t, h, w) ids");
+                    s.note = s.note.isEmpty() ? t : t + QStringLiteral("; ") + s.note;
                 }
                 if (const QString f = fileContentText(scene); !f.isEmpty()) {
                     const QString t = QObject::tr("mean over the rows i ≥ d of %1").arg(f);
@@ -978,6 +997,20 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                                               .arg(*rp.seq_len)
                                         : QObject::tr("θ_i before scaling and after, factors for a sequence of N = %1 (the scene's length)")
                                               .arg(scene.length);
+                // M-RoPE: which of t, h, w each pair's angle follows.
+                if (usesTokenLayout(scene, c)) {
+                    const int half = rp.rotaryDim() / 2;
+                    const auto section = mropeSectionFor(scene.mrope, half);
+                    if (auto axes = mropeAxes(half, section, scene.mrope.mrope_layout)) {
+                        f.axis = axes.value();
+                        f.note = QObject::tr("M-RoPE, %1 %2,%3,%4: each dot's colour is the axis its pair follows (t, h or w)")
+                                     .arg(scene.mrope.mrope_layout == MropeLayout::Interleaved ? QObject::tr("interleaved")
+                                                                                               : QObject::tr("sectioned"))
+                                     .arg(section[0])
+                                     .arg(section[1])
+                                     .arg(section[2]);
+                    }
+                }
                 break;
             }
             case Method::Sinusoidal: {

@@ -127,6 +127,15 @@ struct HeatmapResult {
     bool squareCells = false;           // view.heatmapSquareCells: drawn with square cells
     int head = 0;
     QString content;                    // real content: "file: q.npy, k.npy · head 1"; else empty
+    // The scene's token layout (scene.mrope): each image's or video's tokens [from, to) and its
+    // kind (1 image, 2 video), outlined over the cells; the rows are that entry's patches as
+    // queries, the columns the keys they see (the text around them included). Empty without one.
+    struct TokenBlock {
+        std::int64_t from = 0, to = 0;
+        int kind = 1;
+        bool operator==(const TokenBlock&) const = default;
+    };
+    std::vector<TokenBlock> tokenBlocks;
     std::vector<HeatmapPanel> panels;   // one per configuration, then the differences
     // Compare mode: each configuration's panel has its own colour range (else one linked range).
     bool ownRanges = false;
@@ -249,6 +258,9 @@ struct FrequencyConfigResult {
     double attentionFactor = 1.0;
     std::int64_t originalContext = 0;   // scaled RoPE: original max positions (0 = none to mark)
     std::int64_t context = 0;           // RoPE: max positions (the context; extended when scaled)
+    // M-RoPE (the scene's token layout, scene.mrope): the axis each pair follows, 0 t, 1 h, 2 w
+    // (core mropeAxes: sectioned or interleaved); empty otherwise.
+    std::vector<int> axis;
     // The picture a method without frequencies is known by (empty for the others):
     std::vector<double> slopes;         // ALiBi: m_h per head (as the bias uses them)
     int t5Buckets = 0;                  // T5: num_buckets (bucket map below), 0 = none

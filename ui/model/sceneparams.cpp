@@ -107,7 +107,8 @@ const ParamTable<SceneParams>& sceneParamTable() {
     using K = ParamKind;
     using namespace viewreads;
     using S = SceneParams;
-    static const ParamTable<SceneParams> t = {
+    static const ParamTable<SceneParams> t = [] {
+    ParamTable<SceneParams> t = {
         field<&S::length>({.name = "length", .kind = K::Int, .lo = 1, .hi = static_cast<double>(kMaxLength),
                            .label = "Positions N", .help = "sequence length N: positions 0 … N−1", .unit = "tokens",
                            .flags = kParamSlider, .readers = kEveryView}),
@@ -126,6 +127,13 @@ const ParamTable<SceneParams>& sceneParamTable() {
                           .help = "file of the real key rows (the query file for one file holding q and k)",
                           .unset = "none", .readers = kEveryView}),
     };
+    appendNested(t, "mrope", &S::mrope, mropeParamTable());
+    // The token layout and its sections: every token rotated by its own (t, h, w) in the heatmap
+    // and the decay, and each frequency's axis in the frequency view.
+    for (auto& p : t)
+        if (p.group == "mrope") p.info.readers = kHeatmap | kDecay | kFrequencies;
+    return t;
+    }();
     return t;
 }
 bool sameViewInputs(ViewKind view, const SceneParams& a, const SceneParams& b) {
@@ -212,6 +220,46 @@ ScoreParams effectiveParams(const SceneParams& scene, int config) {
     p.causal = scene.view.causal;
     p.softmax = scene.view.softmax;
     if (!scene.qFile.isEmpty() && scene.qk && scene.qk->content) p.source = scene.qk->content;
+    return p;
+}
+
+std::vector<std::int64_t> defaultMropeSection(MropeModel model, int half) {
+    const std::int64_t n = std::max(0, half);
+    if (model == MropeModel::Qwen3VL) {
+        const std::int64_t hw = n * 5 / 16;
+        return {n - 2 * hw, hw, hw};
+    }
+    const std::int64_t t = n / 4, h = (n - t) / 2;
+    return {t, h, n - t - h};
+}
+
+std::vector<std::int64_t> mropeSectionFor(const MropeParams& m, int half) {
+    return m.mrope_section.empty() ? defaultMropeSection(m.model, half) : m.mrope_section;
+}
+
+std::optional<MropePositions> scenePositions(const SceneParams& scene) {
+    if (scene.mrope.tokens.empty() || scene.mrope.validate()) return std::nullopt;
+    auto r = mropePositions(scene.mrope);
+    if (!r) return std::nullopt;
+    return std::move(r.value());
+}
+
+bool usesTokenLayout(const SceneParams& scene, int config) {
+    if (scene.mrope.tokens.empty()) return false;
+    const ScoreParams& p = scene.methods.at(static_cast<std::size_t>(config)).params;
+    return p.method == Method::Rope && !p.attention.nope;
+}
+
+ScoreParams scoringParams(const SceneParams& scene, int config) {
+    ScoreParams p = effectiveParams(scene, config);
+    if (!usesTokenLayout(scene, config) || p.ropeParams().validate()) return p;
+    const auto positions = scenePositions(scene);
+    if (!positions || positions->ids.cols() != scene.length) return p;
+    const int half = p.ropeParams().rotaryDim() / 2;
+    auto axes = mropeAxes(half, mropeSectionFor(scene.mrope, half), scene.mrope.mrope_layout);
+    if (!axes) return p;
+    p.source = mropeContentSource(p, p.ropeParams(), positions->ids, axes.value());
+    p.method = Method::NoPE;
     return p;
 }
 
@@ -309,6 +357,24 @@ std::optional<QString> sceneProblem(const SceneParams& scene) {
         for (const auto& p : scoreParamTable())
             if (p.group.empty())
                 if (auto e = p.info.check(p.get(c.params))) return who + QString::fromStdString(e->message());
+    }
+    if (!scene.mrope.tokens.empty()) {
+        if (auto e = scene.mrope.validate()) return QString::fromStdString(e->message());
+        auto r = mropePositions(scene.mrope);
+        if (!r) return QString::fromStdString(r.error().message());
+        const std::int64_t n = r.value().ids.cols();
+        if (n != scene.length)
+            return QStringLiteral("length: the token layout's %1 tokens, got %2").arg(n).arg(scene.length);
+        for (int i = 0; i < static_cast<int>(scene.methods.size()); ++i) {
+            if (!usesTokenLayout(scene, i)) continue;
+            const ScoreParams p = effectiveParams(scene, i);
+            if (p.ropeParams().validate()) continue;   // configProblem names it
+            const int half = p.ropeParams().rotaryDim() / 2;
+            if (auto a = mropeAxes(half, mropeSectionFor(scene.mrope, half), scene.mrope.mrope_layout); !a) {
+                const QString who = scene.methods.size() > 1 ? QString(QChar('A' + i)) + QStringLiteral(": ") : QString();
+                return who + QString::fromStdString(a.error().message());
+            }
+        }
     }
     for (int i = 0; i < static_cast<int>(scene.methods.size()); ++i) {
         if (auto e = configProblem(scene, i)) {

@@ -8,6 +8,7 @@
 // applied to every configuration by effectiveParams(): ScoreParams::head/causal/softmax of a
 // stored configuration are ignored.
 #include "core/aggregate.h"
+#include "core/mrope.h"
 #include "core/scores.h"
 
 #include <QString>
@@ -133,6 +134,12 @@ struct SceneParams {
     // The rows of (qFile, kFile, head), loaded by ui/io/qkfile.h refreshQk() — not declared (a
     // cache of the files), compared by identity.
     std::shared_ptr<const QkState> qk;
+    // Multimodal positions (issue 30): a token layout (text, image and video entries) numbered by
+    // a Qwen-VL rule, and the M-RoPE sections (session object "mrope", core/mrope.h's table).
+    // Empty tokens: positions 0 … N−1. With a layout N is its token count (sceneProblem), the
+    // positions view shows its ids, and the heatmap and decay views rotate each token of a RoPE
+    // configuration by its own (t, h, w) ids (scoringParams).
+    MropeParams mrope;
 
     bool operator==(const SceneParams& o) const = default;
 };
@@ -177,6 +184,22 @@ inline constexpr int kMaxLabelLength = 200;             // a configuration's lab
 // The configuration's core parameters with the scene-wide head / causal / softmax applied
 // (head clamped to the method's head count) and per-method dims synchronised.
 ScoreParams effectiveParams(const SceneParams& scene, int config);
+
+// effectiveParams with the scene's token layout applied to a RoPE configuration (not a NoPE
+// layer): its rows rotated by each token's (t, h, w) ids through the sections
+// (core/mrope.h mropeContentSource), scored as NoPE. What the heatmap and decay views compute.
+// effectiveParams unchanged without a layout or when the layout does not number (sceneProblem).
+ScoreParams scoringParams(const SceneParams& scene, int config);
+// Whether configuration `config` is scored through the scene's M-RoPE ids.
+bool usesTokenLayout(const SceneParams& scene, int config);
+// The scene's layout numbered by its rule; nullopt without a layout or when the rule refuses it.
+std::optional<MropePositions> scenePositions(const SceneParams& scene);
+// The sections M-RoPE uses for `half` = rotary_dim/2 frequencies: the scene's, else the model's
+// split scaled to `half` (Qwen2-VL and Qwen2.5-VL 16,24,24 of 64: ¼ t, ⅜ h, ⅜ w; Qwen3-VL
+// 24,20,20 of 64: 5⁄16 each to h and w, the rest t).
+std::vector<std::int64_t> mropeSectionFor(const MropeParams& m, int half);
+// The model's own split of `half` frequencies (as mropeSectionFor without the scene's).
+std::vector<std::int64_t> defaultMropeSection(MropeModel model, int half);
 
 // The method's name for people, short ("RoPE", "Transformer-XL"): never its key ("transformer-xl").
 QString methodDisplayName(Method m);

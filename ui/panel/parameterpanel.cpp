@@ -1,6 +1,7 @@
 #include "ui/panel/parameterpanel.h"
 
 #include "ui/io/presets.h"
+#include "ui/panel/tokenlayouteditor.h"
 #include "ui/panel/controls.h"
 #include "ui/render/theme.h"
 
@@ -119,6 +120,16 @@ ParameterPanel::ParameterPanel(Scene* scene, QWidget* parent) : QWidget(parent),
         layerRopeBoxes_.emplace_back(type, box);
         l->addWidget(box);
     }
+
+    // Multimodal positions: the token layout as an editor, then the rule's and the sections' rows.
+    auto* tokens = new QGroupBox(tr("Token layout (multimodal positions)"), this);
+    tokens->setObjectName(QStringLiteral("mrope"));
+    auto* tokensForm = form(tokens);
+    tokens_ = new TokenLayoutEditor(scene_, tokens);
+    tokens_->setObjectName(QStringLiteral("tokenLayoutEditor"));
+    tokensForm->addRow(tokens_);
+    addRows<SceneParams>(tokensForm, tokens, sceneParamTable(), "mrope", QStringLiteral("scene."), sceneOf, editSc, {"tokens"});
+    l->addWidget(tokens);
 
     // Views.
     auto* view = new QGroupBox(tr("Views"), this);
@@ -498,6 +509,7 @@ void ParameterPanel::applyModelConfig(const ModelFileConfig& config, const QStri
 
 void ParameterPanel::refresh() {
     refreshing_ = true;
+    if (tokens_) tokens_->refresh();
     const SceneParams& s = scene_->params();
     const int a = scene_->activeConfig();
     const ScoreParams& p = s.methods[static_cast<std::size_t>(a)].params;

@@ -28,6 +28,7 @@ namespace poslab::ui {
 
 class SliderSpin;
 class ParamEdit;
+class TokenLayoutEditor;
 
 class ParameterPanel : public QWidget {
     Q_OBJECT
@@ -55,6 +56,8 @@ public:
     // came from it, for as long as the configuration holds exactly those parameters.
     void applyModelConfig(const ModelFileConfig& config, const QString& fileName);
     QLabel* presetNoteLabel() const { return presetNote_; }
+    // The token layout's editor (scene.mrope.tokens).
+    TokenLayoutEditor* tokenLayoutEditor() const { return tokens_; }
 
 Q_SIGNALS:
     // The theme or text size changed the panel's fonts: its minimum width changed.
@@ -109,6 +112,7 @@ private:
     QGroupBox* modelBox_ = nullptr;
     std::vector<std::pair<LayerType, QGroupBox*>> layerRopeBoxes_;
     QString lookKey_;
+    TokenLayoutEditor* tokens_ = nullptr;
 };
 
 }  // namespace poslab::ui

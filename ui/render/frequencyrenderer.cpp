@@ -536,6 +536,11 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     const double legendH = plot::lineHeight(t.smallFont());
     int legendRows = 0;
     for (const auto& c : result.configs) legendRows += c.hasFrequencies && c.error.isEmpty();
+    {
+        bool axes = false;   // M-RoPE: the three axes' rows under the configurations'
+        for (const auto& c : result.configs) axes = axes || (!c.axis.empty() && c.hasFrequencies && c.error.isEmpty());
+        if (axes) legendRows += 3;
+    }
     const double legendBottom = std::min(l.plot.bottom(), l.plot.top() + 4 + legendRows * legendH);
     // Every curve's segments (a context label goes where none runs).
     std::vector<QLineF> contextCurveInk;
@@ -635,7 +640,14 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             p.setPen(QPen(col, t.lineWidth, style));
             p.setBrush(Qt::NoBrush);
             p.drawPath(path);
-            if (dots && th.size() <= 128) {
+            if (dots && !c.axis.empty() && c.axis.size() == th.size()) {
+                // M-RoPE: each pair's dot in its axis' colour (frequencyAxisColor), larger.
+                p.setPen(Qt::NoPen);
+                for (std::size_t i = 0; i < th.size(); ++i) {
+                    p.setBrush(frequencyAxisColor(c.axis[i], t));
+                    p.drawEllipse(QPointF(ax.map(double(i)), ay.map(kTwoPi / th[i])), 3.6, 3.6);
+                }
+            } else if (dots && th.size() <= 128) {
                 p.setBrush(col);
                 for (std::size_t i = 0; i < th.size(); ++i) p.drawEllipse(QPointF(ax.map(double(i)), ay.map(kTwoPi / th[i])), 2.2, 2.2);
             }
@@ -711,8 +723,34 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
         }
         ++k;
     }
+    // M-RoPE: which colour is which axis, under the configurations' entries.
+    bool axes = false;
+    for (const auto& c : result.configs) axes = axes || (!c.axis.empty() && c.hasFrequencies && c.error.isEmpty());
+    if (axes) {
+        const QStringList names = {QObject::tr("t (time)"), QObject::tr("h (row)"), QObject::tr("w (column)")};
+        for (int a = 0; a < 3; ++a) {
+            while (ly + lh <= l.plot.bottom()) {
+                bool crossed = false;
+                for (auto ctx : marked) crossed = crossed || std::abs(ay.map(double(ctx)) - ly) < lh / 2 + 2;
+                if (!crossed) break;
+                ly += lh;
+            }
+            if (ly + lh / 2 > l.plot.bottom()) break;
+            const double room = clearUntil(ly - lh / 2, ly + lh / 2) - 4 - (l.plot.left() + 6);
+            const FittedText f = fitText(QStringList{names[a], names[a].left(1)}, t.smallFont(), room - lh);
+            if (!f.text.contains(QChar(0x2026)) && f.width + lh <= room) {
+                p.setPen(Qt::NoPen);
+                p.setBrush(frequencyAxisColor(a, t));
+                p.drawEllipse(QPointF(l.plot.left() + 6 + lh * 0.35, ly), 3.6, 3.6);
+                plot::text(p, QPointF(l.plot.left() + 6 + lh, ly), f, plot::Align::Left, t.foreground);
+            }
+            ly += lh;
+        }
+    }
     p.restore();
 }
+
+QColor frequencyAxisColor(int axis, const Theme& t) { return t.series(axis == 0 ? 3 : axis == 1 ? 4 : 5); }
 
 std::optional<FrequencyHit> hitTestFrequencies(const QRectF& rect, const FrequencyResult& result, const Theme& t,
                                                const QPointF& point) {

@@ -40,6 +40,9 @@ struct FrequencyLayout {
 };
 FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& result, const Theme& theme);
 
+// M-RoPE: the colour of the pairs following axis 0 (t), 1 (h) or 2 (w) (FrequencyConfigResult::axis).
+QColor frequencyAxisColor(int axis, const Theme& theme);
+
 void renderFrequencies(QPainter& painter, const QRectF& rect, const FrequencyResult& result, const Theme& theme);
 
 struct FrequencyHit {

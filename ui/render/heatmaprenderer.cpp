@@ -126,6 +126,30 @@ double positionEdge(std::int64_t p, const std::vector<PositionRange>& ranges) {
 
 }  // namespace
 
+std::vector<HeatmapTokenOutline> heatmapTokenOutlines(const QRectF& image, const HeatmapPanel& panel, const HeatmapResult& result) {
+    std::vector<HeatmapTokenOutline> out;
+    if (panel.queryRanges.empty() || panel.keyRanges.empty()) return out;
+    const double cw = image.width() / static_cast<double>(panel.keyRanges.size());
+    const double ch = image.height() / static_cast<double>(panel.queryRanges.size());
+    const std::int64_t q0 = panel.queryRanges.front().from, q1 = panel.queryRanges.back().to;
+    const std::int64_t k0 = panel.keyRanges.front().from, k1 = panel.keyRanges.back().to;
+    for (const auto& b : result.tokenBlocks) {
+        const std::int64_t a = std::max(b.from, q0), z = std::min(b.to, q1);
+        if (z <= a) continue;
+        HeatmapTokenOutline o;
+        o.kind = b.kind;
+        const double y0 = image.top() + positionEdge(a, panel.queryRanges) * ch, y1 = image.top() + positionEdge(z, panel.queryRanges) * ch;
+        o.band = QRectF(image.left(), y0, image.width(), y1 - y0);
+        const std::int64_t ka = std::max(b.from, k0), kz = std::min(b.to, k1);
+        if (kz > ka) {
+            const double x0 = image.left() + positionEdge(ka, panel.keyRanges) * cw, x1 = image.left() + positionEdge(kz, panel.keyRanges) * cw;
+            o.square = QRectF(x0, y0, x1 - x0, y1 - y0);
+        }
+        out.push_back(o);
+    }
+    return out;
+}
+
 double heatmapPositionAtCell(double cells, const std::vector<PositionRange>& ranges) {
     if (ranges.empty()) return std::numeric_limits<double>::quiet_NaN();
     const auto n = static_cast<double>(ranges.size());
@@ -202,6 +226,13 @@ QString subtitle(const HeatmapResult& r, const HeatmapPanel& p) {
     if (const QString mask = heatmapMaskText(p); !mask.isEmpty()) parts << mask;
     parts << QStringLiteral("N = %1").arg(r.length);
     if (!r.content.isEmpty()) parts << r.content;
+    if (!r.tokenBlocks.empty()) {
+        bool video = false, image = false;
+        for (const auto& b : r.tokenBlocks) (b.kind == 2 ? video : image) = true;
+        parts << (image && video ? QObject::tr("outlined: image and video tokens as queries")
+                  : video        ? QObject::tr("outlined: video tokens as queries")
+                                 : QObject::tr("outlined: image tokens as queries"));
+    }
     if (zoomed(r))
         parts << QObject::tr("i %1–%2, j %3–%4").arg(r.queryFrom).arg(r.queryTo - 1).arg(r.keyFrom).arg(r.keyTo - 1);
     if (const QString cells = heatmapCellsText(p); !cells.isEmpty()) parts << cells;
@@ -456,6 +487,26 @@ void drawMaskEdges(QPainter& p, const QRectF& image, const HeatmapPanel& panel, 
     p.restore();
 }
 
+// The images and videos of the token layout: each one's band of query rows outlined in its kind's
+// colour (the positions view's: series 1 image, 2 video), its own square dashed.
+void drawTokenOutlines(QPainter& p, const QRectF& image, const HeatmapPanel& panel, const HeatmapResult& result, const Theme& t) {
+    const auto outlines = heatmapTokenOutlines(image, panel, result);
+    if (outlines.empty()) return;
+    p.save();
+    p.setClipRect(image.adjusted(-2, -2, 2, 2));
+    p.setBrush(Qt::NoBrush);
+    for (const auto& o : outlines) {
+        const QColor c = t.series(o.kind);
+        p.setPen(QPen(c, 2));
+        p.drawRect(o.band);
+        if (!o.square.isEmpty()) {
+            p.setPen(QPen(c, 1.5, Qt::DashLine));
+            p.drawRect(o.square);
+        }
+    }
+    p.restore();
+}
+
 // Each row's sink mass p_sink as a bar from the strip's left edge, on the strip's own scale
 // 0 … top (sinkStripTicks: three labelled ticks under the strip, what the bars are under them).
 void drawSinkStrip(QPainter& p, const HeatmapPanelLayout& l, const HeatmapPanel& panel, const Theme& t, const Metrics& m) {
@@ -580,6 +631,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         drawCells(p, l.image, heatmapImage(panel, t, result.causal));
         layoutRecord(p, LayoutItemKind::Plot, l.image);
         drawMaskEdges(p, l.image, panel, t);
+        drawTokenOutlines(p, l.image, panel, result, t);
         if (!l.sink.isEmpty()) drawSinkStrip(p, l, panel, t, m);
         // Axes: positions of the samples.
         // Frame just outside the cells (a one-pixel cell at the edge stays visible).

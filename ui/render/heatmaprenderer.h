@@ -91,6 +91,16 @@ QString heatmapMaskReason(const HeatmapPanel& panel, std::int64_t query, std::in
 // Empty for full attention, and for chunks narrower than 3 pixels (the squares would be ink only).
 std::vector<QLineF> heatmapMaskEdges(const QRectF& image, const HeatmapPanel& panel);
 
+// The scene's images and videos over a panel's cells (HeatmapResult::tokenBlocks), in `image`'s
+// pixels: `band` the rows of the entry's tokens as queries across every key shown (what a patch's
+// query sees, the text around it included), `square` those rows against the entry's own tokens as
+// keys. Clipped to the window shown; a block outside it has none.
+struct HeatmapTokenOutline {
+    QRectF band, square;
+    int kind = 1;   // 1 image, 2 video
+};
+std::vector<HeatmapTokenOutline> heatmapTokenOutlines(const QRectF& image, const HeatmapPanel& panel, const HeatmapResult& result);
+
 // The labelled ticks of a colour bar for values lo..hi on a bar `barHeight` pixels tall with
 // labels `labelHeight` tall: at least three, never closer than a label's height (a flat range
 // lo == hi gets the value with one step of its 4th significant digit either side). A bar shorter

@@ -37,9 +37,7 @@ QString number(double v) { return displayValue(v); }
 // A count or a base for people: integers with thin-space thousands (500 000), others 4 digits.
 QString count(double v) {
     if (!(std::abs(v) < 1e15) || v != std::floor(v)) return number(v);
-    QString digits = QString::number(static_cast<qint64>(std::llround(std::abs(v))));
-    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, QChar(0x2009));
-    return v < 0 ? QStringLiteral("−") + digits : digits;
+    return plot::countText(static_cast<std::int64_t>(std::llround(v)));
 }
 
 // Axis ticks: 1, 10, 100, 1k, 10k, 100k, 1M, 10M, ...

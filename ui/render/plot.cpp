@@ -153,6 +153,12 @@ QStringList labelsOneWay(const std::vector<double>& values, QStringList out) {
 
 double lineHeight(const QFont& f) { return QFontMetricsF(f).height(); }
 
+QString countText(std::int64_t v) {
+    QString digits = QString::number(v < 0 ? -static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v));
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, QChar(0x2009));
+    return v < 0 ? QStringLiteral("−") + digits : digits;
+}
+
 namespace {
 QRectF textAt(QPainter& p, const QPointF& at, const QString& raw, Align h, const QColor& c, bool elided) {
     const QString s = typeset(raw);

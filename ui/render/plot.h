@@ -85,6 +85,9 @@ double tickLabelWidth(const Theme& t, double lo, double hi, bool log = false, in
 // Arrow from `from` to `to` with a head of `head` pixels.
 void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head);
 
+// A count for people: an integer with thin-space thousands ("500 000", "−1 369").
+QString countText(std::int64_t v);
+
 // Height of one text line of the font in pixels for this painter.
 double lineHeight(const QFont& f);
 

@@ -12,6 +12,7 @@
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/handbook.h"
 #include "ui/views/layersview.h"
+#include "ui/views/positionsview.h"
 #include "ui/window/welcome.h"
 #include "ui/window/windowstate.h"
 #include "ui/views/views.h"
@@ -85,6 +86,9 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
                               {contributions_, ViewKind::Contributions}, {precision_, ViewKind::Precision}})
         view->setAccessibleName(viewTitle(kind));
     layers_->setAccessibleName(tr("Layers"));
+    positions_ = new PositionsView(this);
+    positions_->setObjectName(QStringLiteral("positionsView"));
+    positions_->setAccessibleName(tr("Positions"));
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
@@ -105,6 +109,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     precision_->hide();                 // until a scene shows it (its minimum width must not widen a restored window)
     rows_->addWidget(layers_);          // the layer overview, a row of its own (when the configuration has a layer pattern)
     layers_->hide();
+    rows_->addWidget(positions_);       // the token layout's position ids, a row of its own (when the scene has a layout)
+    positions_->hide();
     grid_->setStretchFactor(0, 1);
     grid_->setStretchFactor(1, 1);
     for (auto* s : {left_, right_}) {
@@ -373,6 +379,7 @@ void MainWindow::setViewsTheme(const Theme& t) {
     contributions_->setTheme(t);
     precision_->setTheme(t);
     layers_->setTheme(t);
+    positions_->setTheme(t);
 }
 
 void MainWindow::onSceneChanged() {
@@ -409,6 +416,9 @@ void MainWindow::onSceneChanged() {
         const QSignalBlocker b(layersAction_);
         layersAction_->setChecked(s.view.showLayers);
     }
+    // The positions view: the scene's token layout and its ids, whenever it has one.
+    positions_->setParams(s.mrope);
+    positions_->setVisible(!s.mrope.tokens.empty());
     left_->setVisible(show[0] || show[2]);
     right_->setVisible(show[1] || show[3]);
     grid_->setVisible(show[0] || show[1] || show[2] || show[3]);
@@ -420,7 +430,7 @@ void MainWindow::onSceneChanged() {
 }
 
 std::vector<QWidget*> MainWindow::views() const {
-    return {pairs_, heatmap_, decay_, frequencies_, contributions_, precision_, layers_};
+    return {pairs_, heatmap_, decay_, frequencies_, contributions_, precision_, layers_, positions_};
 }
 
 void MainWindow::showViewFullScreen(QWidget* view) {
@@ -473,11 +483,18 @@ void MainWindow::applyLayout() {
     // The layer overview (a model's layer pattern): a row of its own at the bottom, a third of the
     // height; the engine places the other views above it.
     QRectF area(QPointF(0, 0), QSizeF(rows_->size()));
-    double layersH = 0;
+    double layersH = 0, positionsH = 0;
     if (layers_->isVisibleTo(rows_)) {
         const auto [views, layers] = splitForLayers(area, t);
         area = views;
         layersH = layers.height();
+    }
+    // The positions view likewise: a row below the others, two fifths of what is left (its strip
+    // and the patch grids beside it need more than the overview's third).
+    if (positions_->isVisibleTo(rows_)) {
+        const double gap = std::round(viewGap(t));
+        positionsH = std::round((area.height() - gap) * 0.4);
+        area.setHeight(std::max(0.0, area.height() - positionsH - gap));
     }
     PlacementKey key{area.size(), sceneArrangement(scene_.params()), t.name, t.fontPt, t.fontScale};
     if (placementKey_ != key) {
@@ -504,7 +521,7 @@ void MainWindow::applyLayout() {
             if (!sp->widget(static_cast<int>(i))->isVisibleTo(sp)) sizes[i] = now[i];
         if (sizes != now) sp->setSizes(sizes);
     };
-    set(rows_, {len(grid.height()), len(contrib.height()), len(prec.height()), len(layersH)});
+    set(rows_, {len(grid.height()), len(contrib.height()), len(prec.height()), len(layersH), len(positionsH)});
     set(grid_, {len(leftW), len(rightW)});
     set(left_, {len(pairs.height()), len(decay.height())});
     set(right_, {len(heat.height()), len(freq.height())});

@@ -33,6 +33,7 @@ class FrequencyView;
 class ContributionsView;
 class PrecisionView;
 class LayersView;
+class PositionsView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -51,6 +52,7 @@ public:
     ContributionsView* contributionsView() { return contributions_; }
     PrecisionView* precisionView() { return precision_; }
     LayersView* layersView() { return layers_; }
+    PositionsView* positionsView() { return positions_; }
 
     // The layer overview's click: shows `layer` of the edited configuration's model in every view
     // (compare = false), or puts it beside the shown one as the other configuration (compare =
@@ -153,6 +155,7 @@ private:
     ContributionsView* contributions_ = nullptr;
     PrecisionView* precision_ = nullptr;
     LayersView* layers_ = nullptr;
+    PositionsView* positions_ = nullptr;
     QAction* layersAction_ = nullptr;
     QSplitter* rows_ = nullptr;
     QSplitter* grid_ = nullptr;    // the explorer views' columns (left_, right_)

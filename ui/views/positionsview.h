@@ -1,0 +1,39 @@
+#pragma once
+// The positions view in the window (issue 30): the scene's token layout and the position ids its
+// Qwen-VL rule gives each token, drawn by the renderer `figure positions` uses
+// (ui/render/positionsrenderer.h). Cheap to draw (the ids are O(N), the strip and grids a few
+// thousand cells), so it is drawn on the GUI thread as the layer overview is. Hovering a cell of
+// the strip or of a grid tells its token's index, kind and (t, h, w).
+#include "ui/render/positionsrenderer.h"
+#include "ui/render/theme.h"
+
+#include <QWidget>
+
+#include <optional>
+
+namespace poslab::ui {
+
+class PositionsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit PositionsView(QWidget* parent = nullptr);
+    // The picture of these parameters (re-numbered only when they changed).
+    void setParams(const MropeParams& params);
+    const PositionsPicture& picture() const { return picture_; }
+    void setTheme(const Theme& theme);
+    // The token under a widget position (a strip cell of one token, or a grid cell), or nullopt.
+    std::optional<std::int64_t> tokenAt(const QPoint& pos) const;
+    QSize minimumSizeHint() const override { return {320, 200}; }
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    bool event(QEvent* e) override;   // tooltips: the token's ids
+
+private:
+    MropeParams params_;
+    bool numbered_ = false;
+    PositionsPicture picture_;
+    Theme theme_;
+};
+
+}  // namespace poslab::ui

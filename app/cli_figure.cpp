@@ -326,6 +326,11 @@ struct Job {
 void printWarnings(const QStringList& warnings) {
     for (const auto& w : warnings) std::fprintf(stderr, "poslab: warning: %s\n", oneLine(w.toStdString()).c_str());
 }
+// Warnings into `out` when given (the Python module), else on stderr.
+void reportWarnings(const QStringList& warnings, QStringList* out) {
+    if (out) *out += warnings;
+    else printWarnings(warnings);
+}
 
 // -o FILE / -o=FILE / -oFILE → --output.
 std::vector<std::string> normalise(const std::vector<std::string>& args) {
@@ -1200,7 +1205,7 @@ std::vector<std::vector<std::string>> batchEntries(const QString& path) {
     return out;
 }
 
-int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>& app) {
+int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>& app, QStringList* warnings) {
     std::string file;
     bool force = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -1245,36 +1250,45 @@ int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>
                  "a different output for each figure", s(output));
     }
     for (const auto& write : writers) write();
-    for (const auto& job : jobs) printWarnings(job.warnings);
+    for (const auto& job : jobs) reportWarnings(job.warnings, warnings);
     return 0;
 }
 
+}  // namespace
+
+namespace {
+// The figure command, throwing CliError (code 0 after --help); warnings go to `warnings` when
+// given, else to stderr.
+int figureCommand(const std::vector<std::string>& args, std::unique_ptr<QApplication>& app, QStringList* warnings) {
+    const bool batch = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+        return a == "--batch" || a.rfind("--batch=", 0) == 0;
+    });
+    if (batch) return runBatch(args, app, warnings);
+    // The application first: reading a figure's embedded scene may need image plugins.
+    ensureApplication(app);
+    if (FigureWriter special = prepareSpecialFigure(args)) {
+        special();
+        return 0;
+    }
+    const Job job = prepare(args, false);
+    render(job);
+    reportWarnings(job.warnings, warnings);
+    return 0;
+}
+
+struct QuietQt {
+    QtMessageHandler previous = qInstallMessageHandler(quietMessages);
+    ~QuietQt() { qInstallMessageHandler(previous); }
+};
 }  // namespace
 
 int runFigure(const QStringList& list) {
     std::vector<std::string> args;
     for (const auto& a : list) args.push_back(a.toStdString());
     std::unique_ptr<QApplication> app;
-    const QtMessageHandler previous = qInstallMessageHandler(quietMessages);
-    struct Restore {
-        QtMessageHandler h;
-        ~Restore() { qInstallMessageHandler(h); }
-    } restore{previous};
+    const QuietQt quiet;
     try {
-        const bool batch = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-            return a == "--batch" || a.rfind("--batch=", 0) == 0;
-        });
-        if (batch) return runBatch(args, app);
-        // The application first: reading a figure's embedded scene may need image plugins.
-        ensureApplication(app);
-        if (FigureWriter special = prepareSpecialFigure(args)) {
-            special();
-            return 0;
-        }
-        const Job job = prepare(args, false);
-        render(job);
-        printWarnings(job.warnings);
-        return 0;
+        return figureCommand(args, app, nullptr);
     } catch (const CliError& e) {
         if (e.code == 0) return 0;   // --help
         std::fflush(stdout);
@@ -1287,6 +1301,14 @@ int runFigure(const QStringList& list) {
         std::fprintf(stderr, "poslab: error: internal failure: %s\n", oneLine(e.what()).c_str());
         return 1;
     }
+}
+
+QStringList runFigureInProcess(const std::vector<std::string>& args) {
+    std::unique_ptr<QApplication> app;
+    const QuietQt quiet;
+    QStringList warnings;
+    figureCommand(args, app, &warnings);
+    return warnings;
 }
 
 }  // namespace poslab::cli

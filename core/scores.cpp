@@ -71,6 +71,14 @@ ScoreParams effective(const ScoreParams& params) {
     return p;
 }
 
+// Runs body(b) for b in [0, blocks) on the caller's threads (core/parallel.h).
+template <class F>
+void parallelBlocks(std::int64_t blocks, F&& body) {
+    parallelFor(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)), [&](std::size_t b0, std::size_t b1) {
+        for (std::size_t b = b0; b < b1; ++b) body(static_cast<std::int64_t>(b));
+    });
+}
+
 class Engine {
 public:
     // `params` with the method in effect (effective()).
@@ -158,8 +166,11 @@ public:
         return x;
     }
 
-    // s·Q̃·K̃ᵀ plus the relative term.
-    Matrix block(const Matrix& qs, const Positions& qpos, const Matrix& ks, const Positions& kpos) const {
+    // s·Q̃·K̃ᵀ plus the relative term. rowsInParallel: the kernel's query rows in pieces on the
+    // caller's threads (core/parallel.h; each row's dots are the same whichever thread computes
+    // them) — for the one block of scores(), not for blocks already run in parallel pieces.
+    Matrix block(const Matrix& qs, const Positions& qpos, const Matrix& ks, const Positions& kpos,
+                 bool rowsInParallel = false) const {
         if (p_.method == Method::TransformerXL) {
             const TransformerXLTerms t = transformerXLTerms(txl_, qpos, kpos, qs, ks);
             Matrix out = s_ * (t.a + t.b + t.c + t.d);
@@ -175,7 +186,12 @@ public:
             // for one key against many queries, the scores of every distance: the kernel would
             // pad that key to a whole panel of keys.)
             out.resize(qs.rows(), ks.rows());
-            scaledDots(qs.data(), qs.rows(), packKeys(ks.data(), ks.rows(), p_.dim), ks.rows(), s_, out.data());
+            const PackedKeys packed = packKeys(ks.data(), ks.rows(), p_.dim);
+            const std::int64_t rows = qs.rows(), piece = 64;
+            parallelBlocks(rowsInParallel ? (rows + piece - 1) / piece : 1, [&](std::int64_t b) {
+                const std::int64_t r0 = rowsInParallel ? b * piece : 0, r1 = rowsInParallel ? std::min(rows, r0 + piece) : rows;
+                scaledDots(qs.data() + r0 * p_.dim, r1 - r0, packed, ks.rows(), s_, out.data() + r0 * ks.rows());
+            });
         } else {
             out = s_ * (qs * ks.transpose());
         }
@@ -371,14 +387,6 @@ ScoreSummary toSummary(std::int64_t n, const Accumulator& a) {
 // Pieces a sweep of distances is cut into (each at least 256 distances): enough for the threads a
 // caller's pool has; the values never depend on it.
 constexpr std::int64_t kDistancePieces = 8;
-
-// Runs body(b) for b in [0, blocks) on the caller's threads (core/parallel.h).
-template <class F>
-void parallelBlocks(std::int64_t blocks, F&& body) {
-    parallelFor(static_cast<std::size_t>(std::max<std::int64_t>(blocks, 0)), [&](std::size_t b0, std::size_t b1) {
-        for (std::size_t b = b0; b < b1; ++b) body(static_cast<std::int64_t>(b));
-    });
-}
 
 // f(δ) = score of a query at δ and a key at 0 (δ >= 0), or of a query at 0 and a key at −δ
 // (δ < 0), for δ in [lo, hi]: the whole matrix when the scores depend on i − j only.
@@ -883,10 +891,15 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
     auto masked = [&](Eigen::Index i, Eigen::Index j) {
         return !ranges[static_cast<std::size_t>(i)].contains(keys[static_cast<std::size_t>(j)]);
     };
-    Matrix s = e.block(qs.value(), queries, ks.value(), keys);
-    for (Eigen::Index i = 0; i < s.rows(); ++i)
+    Matrix s = e.block(qs.value(), queries, ks.value(), keys, true);
+    std::int64_t keyLo = length, keyHi = -1;   // a row whose range holds every key masks nothing
+    for (auto k : keys) keyLo = std::min(keyLo, k), keyHi = std::max(keyHi, k);
+    for (Eigen::Index i = 0; i < s.rows(); ++i) {
+        const KeyRange& r = ranges[static_cast<std::size_t>(i)];
+        if (r.first <= keyLo && r.last >= keyHi) continue;
         for (Eigen::Index j = 0; j < s.cols(); ++j)
             if (masked(i, j)) s(i, j) = kNegInf;
+    }
     if (auto err = checkFinite(s)) return *err;
     if (!eff.softmax) return s;
 

@@ -298,6 +298,10 @@ private:
 };
 
 Check checkFinite(const Matrix& m) {
+    // One branch-free pass (it vectorises), then the first offending entry when there is one.
+    bool bad = false;
+    for (Eigen::Index i = 0; i < m.size(); ++i) bad |= !(m.data()[i] < std::numeric_limits<double>::infinity());
+    if (!bad) return std::nullopt;
     for (Eigen::Index i = 0; i < m.size(); ++i) {
         const double v = m.data()[i];
         if (std::isnan(v) || v == std::numeric_limits<double>::infinity())

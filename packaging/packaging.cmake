@@ -88,5 +88,8 @@ set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 # NumPy arrays.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hicolor-icon-theme, fonts-dejavu-core, python3-numpy")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "qt6-wayland")
+# prerm: removes the bytecode python3 writes beside the installed poslab package.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${POSLAB_PACKAGING_DIR}/debian/prerm")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 include(CPack)

@@ -753,7 +753,8 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             }
             j.beginObject();
             if (config) writeLayerKeys(j, shown);
-            j.key("scores").maskedMatrix(std::move(m));
+            // scores() refused NaN and +inf; −inf only in masked cells, now NaN.
+            j.key("scores").maskedMatrix(std::move(m), true);
             if (!sinkMass.empty()) j.key("sink_mass").doubles(sinkMass);
             j.endObject();
         }

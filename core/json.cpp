@@ -206,11 +206,11 @@ JsonWriter& JsonWriter::matrix(const Matrix& m) {
     }
     return endArray();
 }
-JsonWriter& JsonWriter::maskedMatrix(Matrix&& m) {
+JsonWriter& JsonWriter::maskedMatrix(Matrix&& m, bool finiteOrNaN) {
     if (sink_) {
         const std::vector<std::int64_t> shape = {m.rows(), m.cols()};
         const double* d = m.data();   // the moved matrix keeps its buffer
-        const auto n = static_cast<std::size_t>(m.size());
+        const auto n = finiteOrNaN ? 0 : static_cast<std::size_t>(m.size());
         return sunk(doubleArray(std::move(m), shape), d, n, true);
     }
     beginArray();

@@ -293,7 +293,11 @@ namespace {
 thread_local OutputCapture* tCapture = nullptr;
 }
 
-OutputCapture::OutputCapture() : previous_(tCapture) { tCapture = this; }
+OutputCapture::OutputCapture(bool binary) : binaryArrays(binary), previous_(tCapture) { tCapture = this; }
+
+Json::Json() {
+    if (tCapture && tCapture->binaryArrays) setArraySink(&tCapture->arrays);
+}
 OutputCapture::~OutputCapture() { tCapture = previous_; }
 
 void printLine(const std::string& t) {

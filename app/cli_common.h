@@ -92,8 +92,12 @@ inline constexpr std::int64_t kMaxOutputEntries = std::int64_t{1} << 22;
 void guardOutput(std::int64_t entries, const std::string& option, const std::string& got);
 
 // The one JSON writer (core/json.h), compact. A non-finite number makes printJson fail (exit 2):
-// NaN and Infinity are never printed.
-using Json = JsonWriter;
+// NaN and Infinity are never printed. Made while an OutputCapture with `arrays` is alive on this
+// thread, it hands its arrays to that capture as numbers (JsonWriter::setArraySink).
+class Json : public JsonWriter {
+public:
+    Json();
+};
 
 // Writes one JSON document and a newline to stdout; I/O failure → exit 1.
 void printJson(const Json& j);
@@ -103,9 +107,13 @@ void printLine(const std::string& text);
 
 // While alive, the result the command prints (printLine) goes into `text` instead of stdout:
 // the Python module (app/python) runs the compute entry in process and reads the result here.
+// With binaryArrays, the arrays of the result (JsonWriter::vector, matrix, ...) go into `arrays`
+// as numbers and `text` holds their placeholders `@K` (core/json.h): no decimal text for them.
 struct OutputCapture {
     std::string text;
-    OutputCapture();
+    std::vector<JsonArray> arrays;
+    bool binaryArrays = false;
+    explicit OutputCapture(bool binaryArrays = false);
     ~OutputCapture();
     OutputCapture(const OutputCapture&) = delete;
     OutputCapture& operator=(const OutputCapture&) = delete;

@@ -28,6 +28,7 @@ const std::string& computeWhatNames() {
 namespace {
 
 constexpr std::int64_t kMaxFullScores = 2048;   // N for a printed N × N matrix
+constexpr std::int64_t kMaxBinaryScores = 5792;   // N for the matrix as numbers: N² <= 2^25 (core/scores.h)
 
 const std::string kWhatList = "one of " + computeWhatNames();
 
@@ -710,10 +711,23 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
     } else {
         if (!p.source) o.require("length");
         const bool summary = o.has("summary");
-        const std::int64_t maxN = summary ? kI64Max : kMaxFullScores;
-        const std::int64_t n = o.has("length") ? o.integer("length", 1, maxN) : p.source->length();   // the file's N
+        // The matrix as numbers (the Python module, no text): up to the core's 2^25 entries.
+        const bool binary = j.hasArraySink();
+        const std::int64_t maxN = summary ? kI64Max : binary ? kMaxBinaryScores : kMaxFullScores;
+        std::string validN = o.spec("length").valid;
+        const std::string printed = "to " + formatInt(kMaxFullScores) + " for the matrix";
+        if (binary && validN.find(printed) != std::string::npos)
+            validN.replace(validN.find(printed), printed.size(), "to " + formatInt(kMaxBinaryScores) + " for the matrix (from Python)");
+        std::int64_t n = 0;
+        if (o.has("length")) {
+            const auto v = parseInteger(o.raw("length"));
+            if (!v || *v < 1 || *v > maxN) fail("invalid --length", validN, o.raw("length"));
+            n = *v;
+        } else {
+            n = p.source->length();   // the file's N
+        }
         if (n > maxN)
-            fail("invalid --length", o.spec("length").valid + " (the files hold N = " + formatInt(n) + ": give --length or --summary)",
+            fail("invalid --length", validN + " (the files hold N = " + formatInt(n) + ": give --length or --summary)",
                  formatInt(n));
         if (summary) {
             auto r = scoresSummary(p, n);
@@ -731,21 +745,19 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
             std::vector<double> sinkMass;
             auto r = scores(p, pos, pos, n, &sinkMass);
             if (!r) failParam(r.error(), setup.rename);
-            const Matrix& m = r.value();
+            Matrix& m = r.value();
             const bool causal = p.attention.causalWith(p.causal);
-            j.beginObject();
-            if (config) writeLayerKeys(j, shown);
-            j.key("scores").beginArray();
+            // Masked cells are null (NaN in Python's array).
             for (Eigen::Index i = 0; i < m.rows(); ++i) {
                 const KeyRange kr = visibleKeys(p.attention, causal, i, n);
-                j.beginArray();
-                for (Eigen::Index k = 0; k < m.cols(); ++k) {
-                    if (!kr.contains(k)) j.null();
-                    else j.number(m(i, k));
-                }
-                j.endArray();
+                if (kr.first <= 0 && kr.last >= n - 1) continue;   // every key visible
+                for (Eigen::Index k = 0; k < m.cols(); ++k)
+                    if (!kr.contains(k)) m(i, k) = std::numeric_limits<double>::quiet_NaN();
             }
-            j.endArray();
+            j.beginObject();
+            if (config) writeLayerKeys(j, shown);
+            // scores() refused NaN and +inf; −inf only in masked cells, now NaN.
+            j.key("scores").maskedMatrix(std::move(m), true);
             if (!sinkMass.empty()) j.key("sink_mass").doubles(sinkMass);
             j.endObject();
         }
@@ -758,7 +770,7 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
 
 // One layer's query scaling: Llama 4's temperature on its NoPE layers, Ministral 3's on every
 // layer; the factor at a few positions (cli.md "compute layers").
-void writeQueryScale(Json& j, const ui::ModelFileConfig& c, const AttentionParams& a) {
+void writeQueryScale(JsonWriter& j, const ui::ModelFileConfig& c, const AttentionParams& a) {
     static const std::int64_t kAt[] = {0, 16384, 131072, 1048576};
     j.key("query_scale");
     if (!queryScaled(a)) {
@@ -778,7 +790,7 @@ void writeQueryScale(Json& j, const ui::ModelFileConfig& c, const AttentionParam
     j.endObject().endObject();
 }
 
-void writeSoftcap(Json& j, const AttentionParams& a) {
+void writeSoftcap(JsonWriter& j, const AttentionParams& a) {
     j.key("softcap");
     if (a.softcap) j.number(*a.softcap);
     else j.null();

@@ -352,6 +352,12 @@ void printWarnings(const QStringList& warnings, const QStringList& notes = {}) {
     for (const auto& n : notes) std::fprintf(stderr, "poslab: note: %s\n", oneLine(n.toStdString()).c_str());
 }
 void printWarnings(const Job& job) { printWarnings(job.warnings, job.notes); }
+// Warnings and notes into `out` when given (the Python module: notes as "note: …"), else on stderr.
+void reportWarnings(const Job& job, QStringList* out) {
+    if (!out) return printWarnings(job);
+    *out += job.warnings;
+    for (const auto& n : job.notes) *out += QStringLiteral("note: ") + n;
+}
 
 // -o FILE / -o=FILE / -oFILE → --output.
 std::vector<std::string> normalise(const std::vector<std::string>& args) {
@@ -1386,7 +1392,7 @@ std::vector<std::vector<std::string>> batchEntries(const QString& path) {
     return out;
 }
 
-int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>& app) {
+int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>& app, QStringList* warnings) {
     std::string file;
     bool force = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -1431,36 +1437,45 @@ int runBatch(const std::vector<std::string>& args, std::unique_ptr<QApplication>
                  "a different output for each figure", s(output));
     }
     for (const auto& write : writers) write();
-    for (const auto& job : jobs) printWarnings(job);
+    for (const auto& job : jobs) reportWarnings(job, warnings);
     return 0;
 }
 
+}  // namespace
+
+namespace {
+// The figure command, throwing CliError (code 0 after --help); warnings go to `warnings` when
+// given, else to stderr.
+int figureCommand(const std::vector<std::string>& args, std::unique_ptr<QApplication>& app, QStringList* warnings) {
+    const bool batch = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+        return a == "--batch" || a.rfind("--batch=", 0) == 0;
+    });
+    if (batch) return runBatch(args, app, warnings);
+    // The application first: reading a figure's embedded scene may need image plugins.
+    ensureApplication(app);
+    if (FigureWriter special = prepareSpecialFigure(args)) {
+        special();
+        return 0;
+    }
+    const Job job = prepare(args, false);
+    render(job);
+    reportWarnings(job, warnings);
+    return 0;
+}
+
+struct QuietQt {
+    QtMessageHandler previous = qInstallMessageHandler(quietMessages);
+    ~QuietQt() { qInstallMessageHandler(previous); }
+};
 }  // namespace
 
 int runFigure(const QStringList& list) {
     std::vector<std::string> args;
     for (const auto& a : list) args.push_back(a.toStdString());
     std::unique_ptr<QApplication> app;
-    const QtMessageHandler previous = qInstallMessageHandler(quietMessages);
-    struct Restore {
-        QtMessageHandler h;
-        ~Restore() { qInstallMessageHandler(h); }
-    } restore{previous};
+    const QuietQt quiet;
     try {
-        const bool batch = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-            return a == "--batch" || a.rfind("--batch=", 0) == 0;
-        });
-        if (batch) return runBatch(args, app);
-        // The application first: reading a figure's embedded scene may need image plugins.
-        ensureApplication(app);
-        if (FigureWriter special = prepareSpecialFigure(args)) {
-            special();
-            return 0;
-        }
-        const Job job = prepare(args, false);
-        render(job);
-        printWarnings(job);
-        return 0;
+        return figureCommand(args, app, nullptr);
     } catch (const CliError& e) {
         if (e.code == 0) return 0;   // --help
         std::fflush(stdout);
@@ -1473,6 +1488,14 @@ int runFigure(const QStringList& list) {
         std::fprintf(stderr, "poslab: error: internal failure: %s\n", oneLine(e.what()).c_str());
         return 1;
     }
+}
+
+QStringList runFigureInProcess(const std::vector<std::string>& args) {
+    std::unique_ptr<QApplication> app;
+    const QuietQt quiet;
+    QStringList warnings;
+    figureCommand(args, app, &warnings);
+    return warnings;
 }
 
 }  // namespace poslab::cli

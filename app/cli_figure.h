@@ -4,8 +4,15 @@
 // cli.md states); prints its own error line "poslab: error: ..." on stderr.
 #include <QStringList>
 
+#include <string>
+#include <vector>
+
 namespace poslab::cli {
 
 int runFigure(const QStringList& args);
+// The same in process (the Python module): throws CliError (code 0 after --help) instead of
+// printing it, returns the warnings instead of printing them. Uses the QApplication alive, else
+// makes one for the call.
+QStringList runFigureInProcess(const std::vector<std::string>& args);
 
 }  // namespace poslab::cli

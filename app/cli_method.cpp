@@ -328,14 +328,14 @@ void readAttention(const Options& o, ScoreParams& p, std::map<std::string, std::
     readTable(o, scoreParamTable(), attentionSelection(), p, rename);
 }
 
-void writeLayerKeys(Json& j, const ScoreParams& p) {
+void writeLayerKeys(JsonWriter& j, const ScoreParams& p) {
     const bool pattern = layerCount(p.model) > 0;
     j.key("layer").integer(pattern ? p.model.layer : 0);
     j.key("layer_type").string(layerTypeConfigKey(p.attention.type()));
     j.key("rope").boolean(p.method == Method::Rope && !p.attention.nope);
 }
 
-void writeLayerFields(Json& j, const LayerPattern& m, std::int64_t i, int dim) {
+void writeLayerFields(JsonWriter& j, const LayerPattern& m, std::int64_t i, int dim) {
     const LayerParams lp = layerParams(m, i);
     const RopeParams& r = lp.ropeParams;
     j.key("index").integer(i);

@@ -220,11 +220,11 @@ void selectLayer(const Options& o, ScoreParams& p, bool hasConfig);
 // Sets the attention options given (over a layer's values).
 void readAttention(const Options& o, ScoreParams& p, std::map<std::string, std::string>& rename);
 // "layer": N, "layer_type": "full_attention"|..., "rope": bool of the layer shown.
-void writeLayerKeys(Json& j, const ScoreParams& p);
+void writeLayerKeys(JsonWriter& j, const ScoreParams& p);
 // The fields of layer `i` of a pattern as `compute layers` prints them (cli.md "Added in 0.3"):
 // "index", "layer_type", "rope", "rope_type", "rope_theta", "factor"?, "window"?, "chunk"?,
 // "temperature_tuning"?, "qk_norm"?, "softmax_scale" (dim: the head dimension), written into the
 // object already open. `figure layers -o F.json` writes the same and what it plots.
-void writeLayerFields(Json& j, const LayerPattern& m, std::int64_t i, int dim);
+void writeLayerFields(JsonWriter& j, const LayerPattern& m, std::int64_t i, int dim);
 
 }  // namespace poslab::cli

@@ -27,6 +27,34 @@ if(POSLAB_BUILD_UI)
           RENAME "${POSLAB_APP_ID}.svg")
 endif()
 
+# ---- Man page and bash completion ---------------------------------------------------------------
+# Generated at build time from the built program's own --help texts (printed from the option
+# tables that parse the options) by packaging/poslab_docs.py: build/<preset>/doc/poslab.1(.gz),
+# build/<preset>/doc/completions/poslab. Needs a Python 3 interpreter (no modules beyond its own).
+if(TARGET poslab)
+  if(NOT DEFINED POSLAB_PYTHON)
+    set(POSLAB_PYTHON "/usr/bin/python3")
+  endif()
+  if(EXISTS "${POSLAB_PYTHON}")
+    set(POSLAB_DOC_DIR "${PROJECT_BINARY_DIR}/doc")
+    add_custom_command(
+      OUTPUT "${POSLAB_DOC_DIR}/poslab.1" "${POSLAB_DOC_DIR}/poslab.1.gz" "${POSLAB_DOC_DIR}/completions/poslab"
+      COMMAND ${CMAKE_COMMAND} -E env QT_QPA_PLATFORM=offscreen
+              "${POSLAB_PYTHON}" "${POSLAB_PACKAGING_DIR}/poslab_docs.py" $<TARGET_FILE:poslab> "${POSLAB_DOC_DIR}"
+      DEPENDS poslab "${POSLAB_PACKAGING_DIR}/poslab_docs.py"
+      COMMENT "Generating the man page poslab.1 and the bash completion from poslab --help"
+      VERBATIM)
+    add_custom_target(poslab_docs ALL DEPENDS "${POSLAB_DOC_DIR}/poslab.1" "${POSLAB_DOC_DIR}/completions/poslab")
+    if(TARGET test_manpage)
+      add_dependencies(test_manpage poslab_docs)
+    endif()
+    install(FILES "${POSLAB_DOC_DIR}/poslab.1.gz" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+    install(FILES "${POSLAB_DOC_DIR}/completions/poslab" DESTINATION "${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions")
+  else()
+    message(STATUS "Man page and bash completion: skipped (no interpreter ${POSLAB_PYTHON})")
+  endif()
+endif()
+
 # ---- CPack (Debian package) -------------------------------------------------------------------
 set(CPACK_PACKAGE_NAME "poslab")
 set(CPACK_PACKAGE_VENDOR "PosLab")
@@ -56,7 +84,12 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 # The hicolor directories the icon goes into; fonts so that figures have text on a bare system.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hicolor-icon-theme, fonts-dejavu-core")
+# python3-numpy: `import poslab` (installed for Debian's python3 when the build made it) returns
+# NumPy arrays.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hicolor-icon-theme, fonts-dejavu-core, python3-numpy")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "qt6-wayland")
+# prerm: removes the bytecode python3 writes beside the installed poslab package.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${POSLAB_PACKAGING_DIR}/debian/prerm")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 include(CPack)

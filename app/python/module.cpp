@@ -2,18 +2,25 @@
 // `compute` entry (app/cli_compute.h) in process on an argument list that poslab/__init__.py
 // builds from keyword arguments, and turns the result into Python objects.
 //
-// The command line writes its result with the streaming JSON writer (core/json.h), which has no
-// tree: the result is captured in memory (cli::OutputCapture) and read here straight into
-// Python, numeric arrays into NumPy arrays without Python numbers in between. The writer prints
-// the shortest text that reads back to the same double, so the numbers are exactly the
-// command's.
+// The command line writes its result with the streaming JSON writer (core/json.h). Here the
+// result is captured in memory (cli::OutputCapture) with its arrays as numbers: the writer hands
+// every array (vector, matrix, integers: the scores matrix, frequencies, rope tables, decay
+// curves, ...) over as a double/int64 buffer and leaves a placeholder `@K` in the text. The
+// reader below turns the text into dicts and the placeholders into NumPy arrays that own those
+// buffers (no copy; the scores matrix is the buffer the core computed). Numbers still written
+// as text (single values, element-wise arrays) are printed shortest round-trip, hence exact.
 #include "app/cli.h"
 #include "app/cli_common.h"
 #include "app/cli_compute.h"
+#include "app/cli_figure.h"
+#include "core/parallel.h"
+#include "ui/model/poolparallel.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <QApplication>
 
 #include <charconv>
 #include <cmath>
@@ -23,6 +30,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -34,12 +42,15 @@ namespace py = pybind11;
 
 namespace {
 
-// A JSON document (RFC 8259, as core/json.h writes it) → Python. Objects → dict; an array whose
-// leaves are all numbers or null and whose nesting is rectangular → a NumPy array (int64 when
-// every leaf is an integer, float64 otherwise, null → NaN: a masked cell); other arrays → list.
+// A JSON document (RFC 8259, as core/json.h writes it) → Python. Objects → dict; `@K` (an array
+// the writer handed over as numbers) → a NumPy array owning it: float64 for the writer's double
+// arrays, int64 for its integer arrays (masked cells of `scores` are NaN); an array whose leaves
+// are all numbers, null or such arrays and whose nesting is rectangular → one NumPy array (int64
+// when every leaf is an integer, float64 otherwise, null → NaN); other arrays → list.
 class Reader {
 public:
-    explicit Reader(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+    Reader(std::string_view text, std::vector<poslab::JsonArray>& arrays)
+        : p_(text.data()), end_(text.data() + text.size()), arrays_(arrays) {}
 
     py::object document() {
         py::object v = value();
@@ -78,6 +89,7 @@ private:
         if (literal("true")) return py::bool_(true);
         if (literal("false")) return py::bool_(false);
         if (literal("null")) return py::none();
+        if (c == '@') return handed(placeholder());
         bool isInt = false;
         std::int64_t i = 0;
         const double d = number(isInt, i);
@@ -172,6 +184,30 @@ private:
         }
     }
 
+    // `@K`: the index of an array handed over as numbers.
+    std::size_t placeholder() {
+        expect('@');
+        std::size_t k = 0;
+        const auto r = std::from_chars(p_, end_, k);
+        if (r.ec != std::errc() || k >= arrays_.size()) bad("bad array placeholder");
+        p_ = r.ptr;
+        return k;
+    }
+
+    // Array K as a NumPy array that owns its buffer (moved out of the capture, freed with the array).
+    py::object handed(std::size_t k) {
+        poslab::JsonArray& a = arrays_[k];
+        std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end());
+        if (a.integer) {
+            auto* v = new std::vector<std::int64_t>(std::move(a.ints));
+            py::capsule owner(v, [](void* p) { delete static_cast<std::vector<std::int64_t>*>(p); });
+            return py::array_t<std::int64_t>(shape, v->data(), owner);
+        }
+        auto* m = new poslab::Matrix(std::move(a.doubles));
+        py::capsule owner(m, [](void* p) { delete static_cast<poslab::Matrix*>(p); });
+        return py::array_t<double>(shape, m->data(), owner);
+    }
+
     py::object object() {
         expect('{');
         py::dict d;
@@ -246,6 +282,26 @@ private:
                 if (c == '[') {
                     if (n.depth != 0 && n.depth <= level + 1) return false;
                     if (!numeric(level + 1, n)) return false;
+                } else if (c == '@') {
+                    // An array handed over as numbers, as one element: its extents are the next levels.
+                    const poslab::JsonArray& a = arrays_[placeholder()];
+                    const std::size_t depth = level + 1 + a.shape.size();
+                    if (n.depth != 0 && n.depth != depth) return false;
+                    n.depth = depth;
+                    constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
+                    if (n.shape.size() < depth) n.shape.resize(depth, none);
+                    for (std::size_t e = 0; e < a.shape.size(); ++e) {
+                        auto& s = n.shape[level + 1 + e];
+                        if (s == none) s = static_cast<std::size_t>(a.shape[e]);
+                        if (s != static_cast<std::size_t>(a.shape[e])) return false;
+                    }
+                    if (a.integer) {
+                        for (auto x : a.ints) n.values.push_back(static_cast<double>(x));
+                        n.ints.insert(n.ints.end(), a.ints.begin(), a.ints.end());
+                    } else {
+                        n.values.insert(n.values.end(), a.doubles.data(), a.doubles.data() + a.doubles.size());
+                        n.allInt = false;
+                    }
                 } else if (c == '-' || std::isdigit(static_cast<unsigned char>(c)) || c == 'n') {
                     if (n.depth != 0 && n.depth != level + 1) return false;
                     n.depth = level + 1;
@@ -280,26 +336,69 @@ private:
 
     const char* p_;
     const char* end_;
+    std::vector<poslab::JsonArray>& arrays_;
 };
 
 // Runs `poslab compute ARGS...` in process: its result as Python objects; its error line as
 // ValueError (MemoryError when out of memory).
 py::object compute(const std::vector<std::string>& args) {
     std::string text;
+    std::vector<poslab::JsonArray> arrays;
     try {
-        poslab::cli::OutputCapture capture;
+        // As the command line runs a command: the core's parallel work on hardware_concurrency
+        // threads started for the call (app/cli.cpp); Python's lock released meanwhile.
+        py::gil_scoped_release unlocked;
+        const poslab::ParallelScope parallel(poslab::ui::threadsParallelFor(std::max(1u, std::thread::hardware_concurrency())));
+        poslab::cli::OutputCapture capture(true);
         poslab::cli::runCompute(args);
         text = std::move(capture.text);
+        arrays = std::move(capture.arrays);
     } catch (const poslab::cli::CliError& e) {
         throw py::value_error(poslab::cli::oneLine(e.line));
     }   // std::bad_alloc: MemoryError, other std::exception: RuntimeError (pybind11's translation)
     if (text.empty()) throw py::value_error("no result (was --help given?)");
-    return Reader(text).document();
+    return Reader(text, arrays).document();
 }
 
-// The text `poslab compute ARGS...` prints on stdout (its --help): stdout is redirected to a
-// temporary file for the call (the help writers print directly).
-std::string printed(const std::vector<std::string>& args) {
+// `poslab figure ARGS...` in process (the figure command's own code, app/cli_figure.h): its
+// warnings as a list; its error line as ValueError. The QApplication it needs is made once, on
+// the offscreen platform unless QT_QPA_PLATFORM names another (as the command does), and kept.
+// Qt's own chatter ("XDG_RUNTIME_DIR not set", ...) stays out of the caller's stderr unless
+// POSLAB_DEBUG is set, as for the command line's figures.
+void quietQt(QtMsgType type, const QMessageLogContext&, const QString& msg) {
+    if (type == QtFatalMsg || qEnvironmentVariableIsSet("POSLAB_DEBUG"))
+        std::fprintf(stderr, "poslab: qt: %s\n", poslab::cli::oneLine(msg.toStdString()).c_str());
+}
+
+void ensureApplication() {
+    if (QCoreApplication::instance()) return;
+    qInstallMessageHandler(quietQt);
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "poslab";
+    static char* argv[] = {name, nullptr};
+    new QApplication(argc, argv);   // for the interpreter's life
+}
+
+py::list figure(const std::vector<std::string>& args) {
+    ensureApplication();
+    QStringList warnings;
+    try {
+        py::gil_scoped_release unlocked;
+        const poslab::ParallelScope parallel(poslab::ui::threadsParallelFor(std::max(1u, std::thread::hardware_concurrency())));
+        warnings = poslab::cli::runFigureInProcess(args);
+    } catch (const poslab::cli::CliError& e) {
+        if (e.code == 0) return py::list();   // --help
+        throw py::value_error(poslab::cli::oneLine(e.line));
+    }
+    py::list out;
+    for (const QString& w : warnings) out.append(py::str(poslab::cli::oneLine(w.toStdString())));
+    return out;
+}
+
+// The text `poslab compute ARGS...` (figure: `poslab figure ARGS...`) prints on stdout (its
+// --help): stdout is redirected to a temporary file for the call (the help writers print directly).
+std::string printed(const std::vector<std::string>& args, bool figureCommand) {
     std::fflush(stdout);
     std::FILE* tmp = std::tmpfile();
     if (!tmp) throw std::runtime_error("cannot create a temporary file");
@@ -307,9 +406,13 @@ std::string printed(const std::vector<std::string>& args) {
     ::dup2(::fileno(tmp), 1);
     std::string error;
     try {
-        poslab::cli::runCompute(args);
+        if (figureCommand) {
+            ensureApplication();
+            poslab::cli::runFigureInProcess(args);
+        }
+        else poslab::cli::runCompute(args);
     } catch (const poslab::cli::CliError& e) {
-        error = e.line;
+        if (e.code != 0) error = e.line;
     }
     std::fflush(stdout);
     ::dup2(saved, 1);
@@ -331,6 +434,11 @@ PYBIND11_MODULE(_poslab, m) {
     m.attr("version") = POSLAB_VERSION;
     m.def("compute", &compute, py::arg("args"),
           "compute(args): the result of `poslab compute ARGS...` as Python objects and NumPy arrays.");
-    m.def("help", &printed, py::arg("args"), "help(args): the text `poslab compute ARGS... --help` prints.");
+    m.def("help", [](const std::vector<std::string>& args) { return printed(args, false); }, py::arg("args"),
+          "help(args): the text `poslab compute ARGS... --help` prints.");
+    m.def("figure_help", [](const std::vector<std::string>& args) { return printed(args, true); }, py::arg("args"),
+          "figure_help(args): the text `poslab figure ARGS... --help` prints.");
+    m.def("figure", &figure, py::arg("args"),
+          "figure(args): runs `poslab figure ARGS...` in process; its warnings as a list of lines.");
     m.def("whats", [] { return poslab::cli::computeWhatNames(); }, "The WHATs of `poslab compute`, comma-separated.");
 }

@@ -80,3 +80,12 @@ else
   echo "run_benchmarks: $positions is missing; build the release preset (packaging/setup.sh bench)" >&2
   exit 1
 fi
+pymod="$(dirname "$poslab")/../python"
+if [ -d "$pymod/poslab" ]; then
+  echo
+  echo "import poslab: poslab.scores(method=\"rope\", dim=128, length=4096) against NumPy and the command line's JSON:"
+  PYTHONPATH="$pymod" QT_QPA_PLATFORM=offscreen "$python" "$here/tests/benchmarks/bench_python.py" --poslab "$poslab"
+else
+  echo "run_benchmarks: $pymod/poslab is missing (the release preset builds it when pybind11-dev and python3-dev are installed)" >&2
+  exit 1
+fi

@@ -84,6 +84,10 @@ def assert_same(got, want, where="result"):
             assert_same(got[k], want[k], where + "." + k)
     elif isinstance(want, np.ndarray):
         assert isinstance(got, np.ndarray), "%s: %r is not an array" % (where, type(got))
+        # JSON text cannot tell a real number from an integer (the writer prints 4.0 as 4): the
+        # module's arrays of real numbers are float64 whatever their values.
+        if got.dtype == np.float64 and want.dtype == np.int64:
+            want = want.astype(np.float64)
         assert got.dtype == want.dtype, "%s: dtype %s, expected %s" % (where, got.dtype, want.dtype)
         assert got.shape == want.shape, "%s: shape %s, expected %s" % (where, got.shape, want.shape)
         assert np.array_equal(got, want, equal_nan=want.dtype.kind == "f"), where
@@ -158,7 +162,7 @@ BAD = [
     ("frequencies", dict(head_dim=64, scaling="nonsense")),
     ("frequencies", dict(head_dim=64, base=float("nan"))),
     ("frequencies", dict(head_dim=64, no_such_option=3)),
-    ("scores", dict(method="rope", dim=16, length=5000)),
+    ("scores", dict(method="rope", dim=16, length=8, window=0)),
     ("scores", dict(method="rope", dim=16, length=8, content="sideways")),
     ("alibi", dict(heads=-1)),
     ("layers", dict(config="/nonexistent/config.json")),
@@ -276,3 +280,208 @@ def test_the_example_runs():
                        env=ENV, timeout=60)
     assert p.returncode == 0, p.stderr[-3000:]
     assert "Llama 3.1" in p.stdout and "bfloat16" in p.stdout
+
+
+# ----- arrays as numbers (no JSON text): scores up to N = 5792, q/k as NumPy arrays ------------
+
+def same_bits(got, want):
+    """Equal bit for bit: the same float64 in every cell (NaN where the other has NaN; JSON prints
+    −0 as 0, so a zero is compared by value)."""
+    assert got.dtype == np.float64 and got.shape == want.shape
+    nan = np.isnan(want)
+    assert (np.isnan(got) == nan).all()
+    g, w = got[~nan], want[~nan]
+    nonzero = w != 0
+    assert (g[~nonzero] == 0).all()
+    assert np.array_equal(g[nonzero].view(np.uint64), w[nonzero].view(np.uint64))
+
+
+def test_scores_at_4096_is_one_float64_array():
+    s = poslab.scores(method="rope", dim=128, length=4096)["scores"]
+    assert s.shape == (4096, 4096) and s.dtype == np.float64 and s.flags["C_CONTIGUOUS"]
+    assert np.isfinite(s).all()
+    # The array owns the buffer the core computed into (no copy, no text): its base is the capsule.
+    assert type(s.base).__name__ == "PyCapsule"
+    # Ones content, rope in float32: score(i, j) depends on i − j only up to float32 rounding, and
+    # the diagonal is s·|R_i q|² = s·d = sqrt(128) up to that rounding.
+    assert np.allclose(np.diag(s), np.sqrt(128), rtol=1e-5)
+
+
+# N·N·d >= 2^20: the scores kernel, its rows in pieces on several threads.
+BIG = [
+    dict(method="rope", dim=64, length=128, content="random", seed=5),
+    dict(method="rope", dim=64, length=160, content="formula", causal=True, softmax=True),
+    dict(method="rope", dim=64, length=128, content="random", precision="double", window=17),
+    dict(method="alibi", dim=64, length=128, content="formula", heads=8, head=3),
+    dict(method="xpos", dim=64, length=128, content="random"),
+    dict(method="nope", dim=64, length=128),
+]
+
+
+@pytest.mark.parametrize("kwargs", BIG, ids=["%s-%d" % (k["method"], i) for i, k in enumerate(BIG)])
+def test_scores_bit_for_bit_with_the_command_line(kwargs):
+    p = run_cli("scores", kwargs)
+    assert p.returncode == 0, p.stderr
+    want = expected(json.loads(p.stdout))["scores"].astype(np.float64)
+    got = poslab.scores(**kwargs)["scores"]
+    same_bits(got, want)
+
+
+def test_real_arrays_are_float64_whatever_their_values():
+    # ones content without position: every score is 16/4 = 4, still a float64 matrix
+    s = poslab.scores(method="nope", dim=16, length=4)["scores"]
+    assert s.dtype == np.float64 and (s == 4).all()
+    d = poslab.decay(method="rope", dim=64, max_distance=100000)
+    assert d["value"].dtype == np.float64 and d["value"].shape == (100001,)
+    assert d["distance"].dtype == np.int64 and (d["distance"] == np.arange(100001)).all()
+    assert type(d["value"].base).__name__ == "PyCapsule"
+    r = poslab.rope(head_dim=8, positions=range(0, 5), vector=[1, 2, 3, 4, 5, 6, 7, 8])
+    assert all(v.dtype == np.float64 for v in r.values() if isinstance(v, np.ndarray) and v.dtype.kind == "f")
+
+
+def test_scores_length_past_the_matrix():
+    for n in (5793, 0):
+        with pytest.raises(ValueError, match=r"^invalid --length, an integer from 1 to 5792 for the matrix \(from Python\); "
+                                             r"with --summary up to 65536 .*, got %d$" % n):
+            poslab.scores(method="rope", dim=8, length=n)
+    assert poslab.scores(method="t5", dim=8, length=5793, summary=True)["shape"].tolist() == [5793, 5793]
+
+
+@pytest.fixture(scope="module")
+def qk_rows():
+    rng = np.random.default_rng(7)
+    return rng.standard_normal((2, 24, 16)).astype(np.float32), rng.standard_normal((2, 24, 16)).astype(np.float32)
+
+
+@pytest.mark.parametrize("what,kwargs", [("scores", dict(method="rope")), ("scores", dict(method="alibi", causal=True)),
+                                         ("decay", dict(method="rope")), ("contributions", dict())],
+                         ids=["scores-rope", "scores-alibi", "decay", "contributions"])
+def test_qk_arrays_are_the_files(what, kwargs, qk_rows, tmp_path):
+    q, k = qk_rows
+    np.save(tmp_path / "q.npy", q)
+    np.save(tmp_path / "k.npy", k)
+    files = dict(kwargs, q=str(tmp_path / "q.npy"), k=str(tmp_path / "k.npy"), head=1)
+    p = run_cli(what, files)
+    assert p.returncode == 0, p.stderr
+    want = expected(json.loads(p.stdout))
+    fn = getattr(poslab, what)
+    assert_same(fn(**dict(kwargs, q=q, k=k, head=1)), want)
+    # one head as [N, d], from a list of lists too: head 0 of the files
+    del files["head"]
+    p = run_cli(what, files)
+    assert p.returncode == 0, p.stderr
+    assert_same(fn(**dict(kwargs, q=q[0], k=k[0].tolist())), expected(json.loads(p.stdout)))
+
+
+BAD_QK = [
+    (dict(q=np.zeros(8), k=np.zeros(8)), r"^invalid q, an array of shape \[N, d\], \[H, N, d\] or \[1, H, N, d\], got shape \[8\]$"),
+    (dict(q=np.zeros((2, 2, 4, 8)), k=np.zeros((4, 8))), r"^invalid q, .* got shape \[2, 2, 4, 8\]$"),
+    (dict(q=np.zeros((4, 8), complex), k=np.zeros((4, 8))), r"^invalid q, an array of dtype float16, float32, float64 or integers, got dtype complex128$"),
+    (dict(q=np.zeros((4, 8)), k=np.array([["a"] * 8] * 4)), r"^invalid k, .*got dtype <U1$"),
+    (dict(q=np.full((4, 8), np.nan), k=np.zeros((4, 8))), r"^invalid q, finite numbers, got a NaN or infinity$"),
+    (dict(q=np.zeros((0, 8)), k=np.zeros((0, 8))), r"^invalid q, an array with at least one row"),
+    (dict(q=[[1, 2], [3]], k=np.zeros((4, 8))), r"^invalid q, an array of shape"),
+    (dict(q=np.zeros((4, 8))), r"^--q needs --k"),
+    (dict(q=np.zeros((4, 8)), k=np.zeros((4, 6))), r"^k \(array\): shape of k, the N and d of q \(4, 8\), got \[4, 6\]$"),
+    (dict(qk=np.zeros((4, 8))), r"^invalid qk, a \.npz or \.safetensors file"),
+]
+
+
+@pytest.mark.parametrize("kwargs,message", BAD_QK, ids=["1d", "4d", "complex", "str", "nan", "empty", "ragged", "q-alone",
+                                                        "dims", "qk"])
+def test_bad_qk_arrays_raise_value_error(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        poslab.scores(method="rope", **kwargs)
+
+
+# ----- poslab.figure: the figure command in process, no display ---------------------------------
+
+def cli_figure(view, tmp_path, *args):
+    out = tmp_path / "cli.png"
+    p = subprocess.run([EXE, "figure"] + view.split() + list(args) + ["-o", str(out)], capture_output=True, text=True,
+                       env=ENV, timeout=60)
+    return p, out
+
+
+FIGURES = [
+    ("heatmap", dict(method="rope", dim=64, length=64, width=400, height=300)),
+    ("decay", dict(method="alibi", dim=16, heads=4, theme="dark", width=320, height=200)),
+    ("demo rope-shift", dict(width=640, height=360)),
+]
+
+
+@pytest.mark.parametrize("view,kwargs", FIGURES, ids=[v.split()[0] for v, _ in FIGURES])
+def test_figure_is_the_command_lines_png(view, kwargs, tmp_path):
+    png = poslab.figure(view, **kwargs)
+    assert isinstance(png, bytes) and png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+    assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (kwargs["width"], kwargs["height"])
+    assert png._repr_png_() == png   # a notebook shows it
+    args = []
+    for k, v in kwargs.items():
+        args += ["--" + k.replace("_", "-"), str(v)]
+    p, out = cli_figure(view, tmp_path, *args)
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes() == png
+
+
+def test_figure_writes_a_file(tmp_path):
+    target = tmp_path / "slide.svg"
+    assert poslab.figure("demo rope-shift", output=target) is None
+    assert target.read_bytes().lstrip().startswith(b"<?xml") and b"<svg" in target.read_bytes()
+    with pytest.raises(ValueError, match="^output file exists, pass --force to overwrite it"):
+        poslab.figure("demo rope-shift", output=target)
+    poslab.figure("demo rope-shift", output=str(target), force=True)
+
+
+FIGURE_BAD = [
+    ("heatmap", dict(method="rope", dim=-3)),
+    ("heatmap", dict(method="rope", dim=64, no_such_option=1)),
+    ("nosuch", dict()),
+    ("decay", dict(method="rope", dim=64, width=10)),
+    ("demo nope", dict()),
+]
+
+
+@pytest.mark.parametrize("view,kwargs", FIGURE_BAD, ids=["dim", "unknown", "view", "width", "demo"])
+def test_figure_bad_option_is_the_command_lines_value_error(view, kwargs, tmp_path):
+    args = []
+    for k, v in kwargs.items():
+        args += ["--" + k.replace("_", "-"), str(v)]
+    p, out = cli_figure(view, tmp_path, *args)
+    assert p.returncode == 2 and not out.exists()
+    with pytest.raises(ValueError) as e:
+        poslab.figure(view, **kwargs)
+    assert str(e.value) == p.stderr.strip()[len("poslab: error: "):]
+
+
+def test_figure_arguments_are_checked():
+    for view in (None, 3, "", "  "):
+        with pytest.raises(ValueError, match="^invalid view"):
+            poslab.figure(view)
+    with pytest.raises(ValueError, match="^invalid output"):
+        poslab.figure("heatmap", output=3)
+    with pytest.raises(ValueError, match="^invalid option output"):
+        poslab.figure("heatmap", o="x.png")
+
+
+def test_figure_takes_qk_arrays(qk_rows, tmp_path):
+    q, k = qk_rows
+    np.save(tmp_path / "q.npy", q[0])
+    np.save(tmp_path / "k.npy", k[0])
+    p, out = cli_figure("heatmap", tmp_path, "--method", "rope", "--q", str(tmp_path / "q.npy"), "--k",
+                        str(tmp_path / "k.npy"), "--width", "300", "--height", "300")
+    assert p.returncode == 0, p.stderr
+    # The same pixels (the embedded scene names the files, which differ): the IDAT chunks.
+    png = poslab.figure("heatmap", method="rope", q=q[0], k=k[0], width=300, height=300)
+    assert png_chunks(png, b"IDAT") == png_chunks(out.read_bytes(), b"IDAT")
+    assert png_chunks(png, b"IDAT") != png_chunks(poslab.figure("heatmap", method="rope", width=300, height=300), b"IDAT")
+
+
+def png_chunks(png, kind):
+    at, found = 8, b""
+    while at < len(png):
+        n = int.from_bytes(png[at:at + 4], "big")
+        if png[at + 4:at + 8] == kind:
+            found += png[at + 8:at + 8 + n]
+        at += 12 + n
+    return found

@@ -193,7 +193,15 @@ QString checkRun(const Run& r, bool figure, const QString& cwd) {
     if (r.crashed) return QStringLiteral("crashed");
     if (r.code != 0 && r.code != 1 && r.code != 2) return QStringLiteral("exit status %1").arg(r.code);
     if (r.code == 0) {
-        if (!r.err.isEmpty()) return QStringLiteral("success with stderr: ") + QString::fromUtf8(r.err.left(300));
+        // A figure may note an option its view does not draw (docs/spec/cli.md); nothing else.
+        QByteArray err = r.err;
+        if (figure) {
+            QList<QByteArray> rest;
+            for (const QByteArray& line : err.split('\n'))
+                if (!line.isEmpty() && !line.startsWith("poslab: note: ")) rest << line;
+            err = rest.join('\n');
+        }
+        if (!err.isEmpty()) return QStringLiteral("success with stderr: ") + QString::fromUtf8(err.left(300));
         if (figure) {
             if (!r.out.isEmpty()) return QStringLiteral("figure printed on stdout");
             if (QDir(cwd).entryList(QDir::Files).filter(QStringLiteral("out")).isEmpty()) return QStringLiteral("figure wrote no file");

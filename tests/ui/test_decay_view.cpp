@@ -607,8 +607,7 @@ private Q_SLOTS:
     void frequencyTooltipAgreesWithPoslabCompute() {
         const auto run = testsupport::runPoslab({QStringLiteral("compute"), QStringLiteral("frequencies"), QStringLiteral("--head-dim"),
                                                  QStringLiteral("64"), QStringLiteral("--scaling"), QStringLiteral("yarn"),
-                                                 QStringLiteral("--factor"), QStringLiteral("4"), QStringLiteral("--max-positions"),
-                                                 QStringLiteral("8192"), QStringLiteral("--original-max-positions"),
+                                                 QStringLiteral("--factor"), QStringLiteral("4"), QStringLiteral("--original-max-positions"),
                                                  QStringLiteral("2048")});
         QVERIFY2(run.code == 0, qPrintable(run.describe()));
         const QJsonObject out = run.json();

@@ -308,7 +308,7 @@ private Q_SLOTS:
         }
         {   // RoPE, YaRN: factor 8 from 1024 original positions, β_fast 24, β_slow 2, pair 12.
             SheetCase c{sceneFor(Method::Rope, 64, 32), {11, 4, 12},
-                        S({"--scaling", "yarn", "--factor", "8", "--original-max-positions", "1024", "--max-positions", "8192", "--beta-fast", "24", "--beta-slow", "2"}), {}};
+                        S({"--scaling", "yarn", "--factor", "8", "--original-max-positions", "1024", "--beta-fast", "24", "--beta-slow", "2"}), {}};
             auto& rp = c.scene.methods[0].params.rope;
             rp.scaling = RopeScaling::Yarn;
             rp.factor = 8;
@@ -318,7 +318,7 @@ private Q_SLOTS:
             rp.beta_slow = 2;
             const QStringList plain = rope(S({"--head-dim", "64", "--precision", "double"}));
             const QStringList yarn = rope(S({"--head-dim", "64", "--scaling", "yarn", "--factor", "8", "--original-max-positions", "1024",
-                                             "--max-positions", "8192", "--beta-fast", "24", "--beta-slow", "2"}));
+                                             "--beta-fast", "24", "--beta-slow", "2"}));
             const QStringList yarnD = yarn + S({"--precision", "double"});
             // The ramp γ_i = (1 − θ_i'/θ_i)/(1 − 1/s): low is the last pair with γ = 0, high the first with γ = 1.
             const auto ramp = [plain, yarnD](int i) { return (1 - at(cli(yarnD), "inv_freq", i) / at(cli(plain), "inv_freq", i)) / (1 - 1.0 / 8); };

@@ -198,6 +198,15 @@ private:
             {"decay_log_x", {"decay"}},
             {"decay_log_y", {"decay"}},
             {"decay_show_bound", {"decay"}},
+            // The token layout (multimodal positions): each token rotated by its own ids in the
+            // heatmap and the decay; the frequency view colours each frequency by its axis.
+            {"mrope.tokens", {"heatmap", "decay", "frequencies"}},
+            {"mrope.model", {"heatmap", "decay", "frequencies"}},
+            {"mrope.merge", {"heatmap", "decay", "frequencies"}},
+            {"mrope.tokens_per_second", {"heatmap", "decay", "frequencies"}},
+            {"mrope.second_per_grid", {"heatmap", "decay", "frequencies"}},
+            {"mrope.mrope_section", {"heatmap", "decay", "frequencies"}},
+            {"mrope.mrope_layout", {"heatmap", "decay", "frequencies"}},
             {"heatmap_query_from", {"heatmap"}},
             {"heatmap_query_to", {"heatmap"}},
             {"heatmap_key_from", {"heatmap"}},
@@ -251,7 +260,9 @@ private:
             {"length", "56"}, {"positions", "3,5"}, {"pairs", "1"}, {"head", "3"}, {"preset", "bloom"},
             {"q_file", "/nonexistent/q.npy"}, {"k_file", "/nonexistent/k.npy"}, {"decay_max_distance", "40"},
             {"heatmap_query_from", "8"}, {"heatmap_query_to", "40"}, {"heatmap_key_from", "4"}, {"heatmap_key_to", "30"},
-            {"decay_from", "5"}, {"decay_to", "30"}, {"theme", "dark"}, {"font_scale", "1.5"}};
+            {"decay_from", "5"}, {"decay_to", "30"}, {"theme", "dark"}, {"font_scale", "1.5"},
+            // The token layout: 48 text tokens (the scene's N), the rule's other numbers.
+            {"tokens", "text:48"}, {"merge", "1"}, {"tokens_per_second", "4"}, {"second_per_grid", "0.5"}, {"mrope_section", "2,3,3"}};
         const ParamValue now = p.get(s);
         ParamValue v;
         if (p.info.kind == ParamKind::Bool) {
@@ -310,7 +321,8 @@ private:
     static void addReaderRows(const ParamTable<S>& table) {
         for (const char* base : {"rope", "compare", "alibi"})
             for (const auto& p : table) {
-                const QString name = QString::fromUtf8(p.info.name.data(), qsizetype(p.info.name.size()));
+                const std::string path = p.path();   // "mrope.tokens" for the token layout's
+                const QString name = QString::fromStdString(path);
                 QTest::newRow(qPrintable(name + QLatin1Char('/') + QLatin1String(base))) << name << QString::fromLatin1(base);
             }
     }

@@ -22,7 +22,6 @@ namespace poslab::ui {
 namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 QString shortNumber(double v) { return qs(formatReadable(v, 4, NumberStyle::Typeset)); }
 // An extrapolation row's method for people ("RoPE + dynamic NTK"), not its key ("rope-ntk").

@@ -161,7 +161,7 @@ private Q_SLOTS:
         for (auto* x : chart.series()) {
             auto* line = qobject_cast<QLineSeries*>(x);
             if (!line) continue;
-            if (x->name().contains(QStringLiteral("upper bound"))) bound = line;
+            if (x->name().contains(QStringLiteral("bound"))) bound = line;
             else if (x->name() == ser.title) score = line;
         }
         QVERIFY(bound && score);
@@ -189,6 +189,8 @@ private Q_SLOTS:
             QVERIFY2(axis->max() - axis->min() <= 10 * reach,
                      qPrintable(QStringLiteral("axis %1 … %2 for a score reaching %3").arg(axis->min()).arg(axis->max()).arg(reach)));
             QCOMPARE(boundTop > axis->max(), chart.title().contains(QStringLiteral("above the plot")));
+            // The legend too (a small chart has no title).
+            QCOMPARE(boundTop > axis->max(), bound->name().contains(QStringLiteral("above the plot")));
         }
     }
 

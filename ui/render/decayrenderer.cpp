@@ -142,6 +142,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         hi = std::max(hi, v);
     };
     std::vector<SeriesSpec> specs;
+    std::vector<std::pair<std::size_t, QString>> boundSpecs;   // each bound's dashed line in specs, its series' title
     int k = 0;
     std::int64_t widest = 1;
     bool sampled = false;
@@ -196,6 +197,7 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
             // The bound is >= 0: its |·| envelope is its envelope.
             growingBound = true;
             if (band) bandOf(QObject::tr("%1 upper bound range").arg(s.title), s.scoreBoundMin, s.scoreBoundMax, s.scoreBoundMin, s.scoreBoundMax, 40);
+            boundSpecs.push_back({specs.size(), s.title});
             SeriesSpec b{boundName, {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine), false, {}, {}};
             for (std::size_t i = 0; i < s.distance.size() && i < s.scoreBound.size(); ++i) {
                 const double x = columnX(s, i);
@@ -218,6 +220,8 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     const bool boundAbove = !r.logY && boundMin <= boundMax && yMin <= yMax && scoreReach > 0 && boundMax > kFarAbove * scoreReach;
     QString boundNote;
     if (boundAbove) {
+        // The legend says where the line is even when the title (and its note) has no room.
+        for (const auto& [i, title] : boundSpecs) specs[i].name = QObject::tr("%1 RoFormer bound, above the plot").arg(title);
         boundNote = boundMin > yMax ? QObject::tr("RoFormer's bound (dashed) runs above the plot, up to %1").arg(formatValue(boundMax))
                                     : QObject::tr("RoFormer's bound (dashed) runs partly above the plot, up to %1").arg(formatValue(boundMax));
     } else if (boundMin <= boundMax) {

@@ -44,16 +44,6 @@ float roundFloat16(float x) {
     return static_cast<float>(std::copysign(r, static_cast<double>(x)));
 }
 
-double roundToPrecision(Precision p, double x) {
-    switch (p) {
-    case Precision::Double: return x;
-    case Precision::Float32: return static_cast<double>(static_cast<float>(x));
-    case Precision::BFloat16: return static_cast<double>(roundBFloat16(static_cast<float>(x)));
-    case Precision::Float16: return static_cast<double>(roundFloat16(static_cast<float>(x)));
-    }
-    return x;
-}
-
 Matrix precisionScores(Precision p, const Matrix& q, const Matrix& k, double scale) {
     const Eigen::Index n = q.cols(), nk = k.rows();
     const double sc = roundToPrecision(p, scale);

@@ -28,7 +28,16 @@ namespace poslab {
 
 float roundBFloat16(float x);
 float roundFloat16(float x);
-double roundToPrecision(Precision p, double x);
+// Inline: the rope tables and rotations call it for every element.
+inline double roundToPrecision(Precision p, double x) {
+    switch (p) {
+    case Precision::Double: return x;
+    case Precision::Float32: return static_cast<double>(static_cast<float>(x));
+    case Precision::BFloat16: return static_cast<double>(roundBFloat16(static_cast<float>(x)));
+    case Precision::Float16: return static_cast<double>(roundFloat16(static_cast<float>(x)));
+    }
+    return x;
+}
 
 // True for the reduced dtypes (bfloat16, float16).
 inline bool isHalfPrecision(Precision p) { return p == Precision::BFloat16 || p == Precision::Float16; }

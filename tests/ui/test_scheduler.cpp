@@ -411,6 +411,46 @@ private Q_SLOTS:
         QVERIFY(pairs.picture.image == direct);
     }
 
+    // A picture no view shows any more is drawn over for a later edit (no new image, whose pages
+    // the kernel would fault in and zero on every edit); one that is still shown never is, and
+    // a drawn-over picture is exactly the renderer's drawing of the new result.
+    void picturesAreReusedOnlyOnceReleased_data() {
+        QTest::addColumn<bool>("held");
+        QTest::newRow("released") << false;
+        QTest::newRow("held") << true;
+    }
+    void picturesAreReusedOnlyOnceReleased() {
+        QFETCH(bool, held);
+        Scheduler s;
+        RenderSpec r;
+        r.pairs = QSize(420, 300);
+        s.setRender(r);
+        PairsResult pairs;
+        connect(&s, &Scheduler::pairsReady, this, [&](const PairsResult& x) { pairs = x; });
+        SceneParams scene;
+        s.request(scene);
+        QVERIFY(s.waitIdle());
+        QImage first = pairs.picture.image;
+        const QImage firstCopy = first.copy();   // its own pixels, to check it is not drawn over
+        const uchar* firstBits = first.constBits();
+        if (!held) {
+            first = QImage();
+            pairs = PairsResult{};
+        }
+        scene.methods[0].params.rope.base = 500;   // another picture
+        s.request(scene);
+        QVERIFY(s.waitIdle());
+        QCOMPARE(pairs.picture.image.constBits() == firstBits, !held);
+        if (held) QVERIFY(first == firstCopy);
+        QImage direct(pictureSize(r.pairs, 1.0), QImage::Format_RGB32);
+        {
+            QPainter p(&direct);
+            renderPairs(p, QRectF(QPointF(0, 0), QSizeF(r.pairs)), pairs, r.theme);
+        }
+        QVERIFY(pairs.picture.image == direct);
+        QVERIFY(pairs.picture.image != firstCopy);
+    }
+
     // A view's size and theme are inputs of its picture: a change recomputes the views it
     // concerns, and only those.
     void renderChangesRecomputeOnlyTheirViews() {

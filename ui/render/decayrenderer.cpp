@@ -281,7 +281,18 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     // title's " · " parts that do not fit (layout.h fitText).
     const double small = QFontMetricsF(t.smallFont()).height(), titleH = QFontMetricsF(t.titleFont()).height();
     const bool roomForTitle = chart->size().height() <= 0 || chart->size().height() >= titleH * 2 + small * 12;
-    if (chart->size().width() > 0) title = fitText(title, t.titleFont(), chart->size().width() - 24).text;
+    // Where even the first part does not fit (a slide's half-width plot in the projector theme),
+    // a shorter way to say it, never a title cut mid-phrase: the axes say the rest.
+    if (chart->size().width() > 0) {
+        // Longest first: the whole title, then without its last " · " parts one by one.
+        const QStringList parts = title.split(QStringLiteral(" · "));
+        QStringList forms;
+        for (qsizetype n = parts.size(); n >= 1; --n) forms.append(parts.mid(0, n).join(QStringLiteral(" · ")));
+        forms.append(anyTerm && !anyScore ? QObject::tr("Positional term by distance")
+                     : anyTerm            ? QObject::tr("Score or term by distance")
+                                          : QObject::tr("Score by distance"));
+        title = fitText(forms, t.titleFont(), chart->size().width() - 24).text;
+    }
     chart->setTitle(!errors.isEmpty() ? errors.join(QStringLiteral("; ")) : roomForTitle ? title : QString());
     chart->setTitleBrush(errors.isEmpty() ? QBrush(t.foreground) : QBrush(t.error));
     // Each range or tick-count change makes Qt Charts lay the axis out again (label text

@@ -49,20 +49,60 @@ bool samePicture(const RenderSpec& a, const RenderSpec& b, QSize RenderSpec::*vi
                                     themeKey(a.theme) == themeKey(b.theme)));
 }
 
+}  // namespace
+
+// Images of pictures drawn before, kept for drawing again once no view shows them any more (the
+// pool holds the only reference). Every renderer paints its whole rectangle, so what an image
+// held before does not show. Thread-safe: the workers take and keep, the GUI thread releases.
+class Scheduler::PicturePool {
+public:
+    // An image of `size` (Format_RGB32) that nothing else refers to: one kept before, or a new one.
+    QImage take(const QSize& size) {
+        {
+            const std::lock_guard lock(mutex_);
+            for (auto it = images_.begin(); it != images_.end(); ++it)
+                if (it->size() == size && it->isDetached()) {
+                    QImage image = std::move(*it);
+                    images_.erase(it);
+                    return image;
+                }
+        }
+        return QImage(size, QImage::Format_RGB32);
+    }
+    // Keeps a reference to a picture's image for drawing again once its view lets go of it.
+    void keep(const QImage& image) {
+        const std::lock_guard lock(mutex_);
+        images_.push_back(image);
+        // A few per view (the one on screen, one in flight, one free); the oldest unused go first.
+        while (images_.size() > kMaxImages) {
+            auto unused = std::find_if(images_.begin(), images_.end(), [](const QImage& i) { return i.isDetached(); });
+            images_.erase(unused != images_.end() ? unused : images_.begin());
+        }
+    }
+
+private:
+    static constexpr std::size_t kMaxImages = 16;
+    std::mutex mutex_;
+    std::vector<QImage> images_;
+};
+
+namespace {
+
 // Draws a result with its renderer into a picture of the view's size (nothing for an empty size).
-template <class Draw>
-Picture drawPicture(const RenderSpec& render, QSize RenderSpec::*view, Draw draw) {
+template <class Pool, class Draw>
+Picture drawPicture(Pool& pool, const RenderSpec& render, QSize RenderSpec::*view, Draw draw) {
     const QSize logical = render.*view;
     if (logical.isEmpty()) return {};
     Picture pic;
     pic.resolution = drawnResolution(render);
-    pic.image = QImage(pictureSize(logical, pic.resolution), QImage::Format_RGB32);
+    pic.image = pool.take(pictureSize(logical, pic.resolution));
     pic.image.setDevicePixelRatio(pic.resolution);
     pic.theme = themeKey(render.theme);
     {
         QPainter p(&pic.image);
         draw(p, QRectF(QPointF(0, 0), QSizeF(logical)), render.theme);
     }
+    pool.keep(pic.image);
     // At logical resolution (while edits stream) the picture stays a quarter of the device's
     // pixels at DPR 2: the view scales it up as it copies it (ViewBase::paintEvent), so no worker
     // writes, and no GUI thread reads, four times the pixels.
@@ -96,7 +136,7 @@ struct Scheduler::Running {
     std::optional<PrecisionResult> precision;
 };
 
-Scheduler::Scheduler(QObject* parent) : QObject(parent) {
+Scheduler::Scheduler(QObject* parent) : QObject(parent), pictures_(std::make_unique<PicturePool>()) {
     qRegisterMetaType<PairsResult>();
     qRegisterMetaType<HeatmapResult>();
     qRegisterMetaType<DecayResult>();
@@ -195,7 +235,7 @@ void Scheduler::start(Job job) {
             auto r = compute(run->job);
             r.generation = run->job.generation;
             if constexpr (requires { r.picture; })
-                r.picture = drawPicture(run->job.render, view,
+                r.picture = drawPicture(*pictures_, run->job.render, view,
                                         [&](QPainter& p, const QRectF& rect, const Theme& t) { render(p, rect, r, t); });
             (*run).*slot = std::move(r);
             {
@@ -290,7 +330,7 @@ void Scheduler::refineHeatmap(const Job& job, int coarseSampled) {
         // Nothing gained (still sampled within the larger budget): keep the samples on screen.
         if (sampledPanels(r) >= coarseSampled) return;
         r.generation = j->generation;
-        r.picture = drawPicture(j->render, &RenderSpec::heatmap,
+        r.picture = drawPicture(*pictures_, j->render, &RenderSpec::heatmap,
                                 [&](QPainter& p, const QRectF& rect, const Theme& t) { renderHeatmap(p, rect, r, t); });
         QMetaObject::invokeMethod(
             this,

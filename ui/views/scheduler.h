@@ -94,6 +94,7 @@ private:
         bool pairs = false, heatmap = false, decay = false, frequencies = false, contributions = false, precision = false;
     };
     struct Running;
+    class PicturePool;
     void start(Job job);
     void refineHeatmap(const Job& job, int coarseSampled);
     void deliver(const std::shared_ptr<Running>& job);
@@ -113,6 +114,9 @@ private:
     void deliverView(const Running& run, const std::optional<PrecisionResult>& r);
     void finishJob(std::uint64_t generation);
 
+    // Pictures the views no longer show, drawn over again instead of allocated (a fresh picture's
+    // pages are faulted in and zeroed by the kernel on every edit).
+    std::unique_ptr<PicturePool> pictures_;
     QThreadPool pool_;       // the tasks of the running job (one per view)
     DisplaySpec display_;
     RenderSpec render_;

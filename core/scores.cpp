@@ -925,15 +925,17 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
     if (!qs) return qs.error();
     // The same positions with the same rows on both sides: the keys' side is the queries' (the
     // rotary tables and rotation of N rows once, not twice).
-    auto ks = queries == keys && e.sidesAlike() ? qs : e.side(true, keys);
+    const bool alike = queries == keys && e.sidesAlike();
+    Result<Matrix> ks = alike ? Result<Matrix>(Matrix()) : e.side(true, keys);
     if (!ks) return ks.error();
+    const Matrix& keyRows = alike ? qs.value() : ks.value();
     std::vector<KeyRange> ranges(static_cast<std::size_t>(nq));
     for (std::size_t i = 0; i < ranges.size(); ++i) ranges[i] = visibleKeys(at, causal, queries[i], length);
     auto masked = [&](Eigen::Index i, Eigen::Index j) {
         return !ranges[static_cast<std::size_t>(i)].contains(keys[static_cast<std::size_t>(j)]);
     };
     bool finite = false;   // the kernel found every entry finite already
-    Matrix s = e.block(qs.value(), queries, ks.value(), keys, true, &finite);
+    Matrix s = e.block(qs.value(), queries, keyRows, keys, true, &finite);
     std::int64_t keyLo = length, keyHi = -1;   // a row whose range holds every key masks nothing
     for (auto k : keys) keyLo = std::min(keyLo, k), keyHi = std::max(keyHi, k);
     for (Eigen::Index i = 0; i < s.rows(); ++i) {

@@ -4,6 +4,8 @@
 // target has them, so the speed does not depend on -ffp-contract.
 #include "core/scores_kernel.h"
 
+#include "core/parallel.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -250,11 +252,23 @@ PackedKeys packKeys(const double* k, std::int64_t n, int dim) {
     p.nr = panelWidth(kIsa);
     const std::int64_t panels = (n + p.nr - 1) / p.nr;
     p.data.assign(static_cast<std::size_t>(panels * dim * p.nr), 0.0);
-    for (std::int64_t j = 0; j < n; ++j) {
-        const std::int64_t panel = j / p.nr, r = j % p.nr;
-        double* dst = p.data.data() + panel * dim * p.nr + r;
-        const double* src = k + j * dim;
-        for (int c = 0; c < dim; ++c) dst[static_cast<std::int64_t>(c) * p.nr] = src[c];
+    const auto pack = [&](std::int64_t j0, std::int64_t j1) {
+        for (std::int64_t j = j0; j < j1; ++j) {
+            const std::int64_t panel = j / p.nr, r = j % p.nr;
+            double* dst = p.data.data() + panel * dim * p.nr + r;
+            const double* src = k + j * dim;
+            for (int c = 0; c < dim; ++c) dst[static_cast<std::int64_t>(c) * p.nr] = src[c];
+        }
+    };
+    // Large key sets (the full matrix of scores()) in pieces of 64 panels on the caller's threads
+    // (core/parallel.h); small ones, often packed inside pieces already, on this thread.
+    const std::int64_t piece = 64 * static_cast<std::int64_t>(p.nr);
+    if (n * dim < (std::int64_t{1} << 18)) {
+        pack(0, n);
+    } else {
+        parallelFor(static_cast<std::size_t>((n + piece - 1) / piece), [&](std::size_t b0, std::size_t b1) {
+            pack(static_cast<std::int64_t>(b0) * piece, std::min(n, static_cast<std::int64_t>(b1) * piece));
+        });
     }
     return p;
 }

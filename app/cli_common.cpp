@@ -219,7 +219,20 @@ Positions Options::positions(const std::string& name, std::int64_t lo, std::int6
     return out;
 }
 
+namespace {
+thread_local HelpCapture* tHelp = nullptr;
+}
+
+HelpCapture::HelpCapture() : previous_(tHelp) { tHelp = this; }
+HelpCapture::~HelpCapture() { tHelp = previous_; }
+
 std::string helpText(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
+    if (tHelp) {
+        tHelp->usage = usage;
+        tHelp->description = description;
+        tHelp->specs = specs;
+        tHelp->captured = true;
+    }
     std::ostringstream o;
     o << "Usage: " << usage << "\n\n" << description << "\n\nOptions:\n";
     for (const auto& s : specs) {

@@ -68,7 +68,25 @@ private:
 };
 
 // --help text for a command: usage line, description, one line per option with default and range.
+// While a HelpCapture is alive on this thread, the arguments are also recorded there.
 std::string helpText(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs);
+
+// While alive, the option table a command writes its --help from (helpText's arguments, the
+// last call on this thread) is kept here as it is: the Python module builds its functions'
+// keyword arguments, defaults, ranges and docstrings from it (no --help text is parsed).
+struct HelpCapture {
+    std::string usage;
+    std::string description;
+    std::vector<OptionSpec> specs;
+    bool captured = false;
+    HelpCapture();
+    ~HelpCapture();
+    HelpCapture(const HelpCapture&) = delete;
+    HelpCapture& operator=(const HelpCapture&) = delete;
+
+private:
+    HelpCapture* previous_;
+};
 
 // `args` without option `name` (every `--name VALUE`, `--name=VALUE`, or `--name` when a flag).
 std::vector<std::string> withoutOption(const std::vector<std::string>& args, const std::string& name, bool flag);

@@ -1451,8 +1451,10 @@ int figureCommand(const std::vector<std::string>& args, std::unique_ptr<QApplica
         return a == "--batch" || a.rfind("--batch=", 0) == 0;
     });
     if (batch) return runBatch(args, app, warnings);
-    // The application first: reading a figure's embedded scene may need image plugins.
-    ensureApplication(app);
+    // The application first: reading a figure's embedded scene may need image plugins. A --help
+    // needs none (the Python module reads the option table at import without making one).
+    const bool help = std::any_of(args.begin(), args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; });
+    if (!help) ensureApplication(app);
     if (FigureWriter special = prepareSpecialFigure(args)) {
         special();
         return 0;

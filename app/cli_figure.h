@@ -12,7 +12,7 @@ namespace poslab::cli {
 int runFigure(const QStringList& args);
 // The same in process (the Python module): throws CliError (code 0 after --help) instead of
 // printing it, returns the warnings instead of printing them. Uses the QApplication alive, else
-// makes one for the call.
+// makes one for the call (none for --help).
 QStringList runFigureInProcess(const std::vector<std::string>& args);
 
 }  // namespace poslab::cli

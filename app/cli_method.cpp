@@ -225,6 +225,13 @@ std::vector<std::pair<std::string, ui::ModelFileConfig>> peekConfigs(const std::
     return out;
 }
 
+namespace {
+thread_local QkArrays* tQkArrays = nullptr;
+}
+
+QkArrays::QkArrays() : previous_(tQkArrays) { tQkArrays = this; }
+QkArrays::~QkArrays() { tQkArrays = previous_; }
+
 std::vector<OptionSpec> qkSpecs() {
     return {
         {"q", "FILE", "query rows from a file (.npy, .npz or .safetensors tensor q; shape [N,d], [H,N,d] or [1,H,N,d]); "
@@ -244,6 +251,28 @@ std::shared_ptr<const ContentSource> readQk(const Options& o) {
     if (o.has("content")) fail("--content and the query/key files conflict", "one of them", "both");
     const int head = static_cast<int>(o.has("head") ? o.integer("head", 0, 4095) : 0);
     const std::string qPath = o.raw(qk ? "qk" : "q"), kPath = o.raw(qk ? "qk" : "k");
+    if (!qk && tQkArrays) {
+        const auto inMemory = [](const std::string& value) -> const ui::TensorBuffer* {
+            for (const auto& b : tQkArrays->buffers)
+                if (b.label.toStdString() == value) return &b;
+            return nullptr;
+        };
+        const ui::TensorBuffer* qb = inMemory(qPath);
+        const ui::TensorBuffer* kb = inMemory(kPath);
+        if (qb || kb) {
+            const auto input = [](const ui::TensorBuffer* b, const std::string& path) {
+                return b ? ui::QkInput(*b) : ui::QkInput(QString::fromStdString(path));
+            };
+            const ui::QkLoad r = ui::loadQk(input(qb, qPath), input(kb, kPath), head);
+            if (!r.content) {
+                // A file's message names its option as the command line's does; an array's its label.
+                const bool kFault = !r.error.startsWith((qb ? qb->label : QFileInfo(QString::fromStdString(qPath)).fileName()) + ": ");
+                const bool array = kFault ? kb != nullptr : qb != nullptr;
+                throw CliError{r.io ? 1 : 2, (array ? "" : kFault ? "--k " : "--q ") + r.error.toStdString()};
+            }
+            return r.content;
+        }
+    }
     const ui::QkLoad r = ui::loadQk(QString::fromStdString(qPath), QString::fromStdString(kPath), head, !qk);
     if (!r.content) {
         // Name the option whose file is at fault (the message starts with that file's name).

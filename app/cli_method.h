@@ -7,6 +7,7 @@
 #include "core/method.h"
 #include "ui/io/presets.h"
 #include "ui/io/modelconfig.h"
+#include "ui/io/qkfile.h"
 
 #include <limits>
 #include <map>
@@ -206,6 +207,21 @@ RopeParams ropeOfConfig(const ui::ModelFileConfig& c, const std::string& path);
 // file → exit 2, "--q FILE: <file>: <what is wrong>, <valid>, got <value>".
 std::vector<OptionSpec> qkSpecs();
 std::shared_ptr<const ContentSource> readQk(const Options& o);
+
+// Query and key rows handed over in memory (the Python module's q=/k= arrays): while alive on
+// this thread, a --q or --k whose value is the label of one of `buffers` ("q (array)") reads that
+// buffer in place (no file, no copy), with the files' checks and messages, the label leading
+// them ("k (array): shape of k, ..."). The buffers must outlive the command.
+struct QkArrays {
+    std::vector<ui::TensorBuffer> buffers;
+    QkArrays();
+    ~QkArrays();
+    QkArrays(const QkArrays&) = delete;
+    QkArrays& operator=(const QkArrays&) = delete;
+
+private:
+    QkArrays* previous_;
+};
 // ----- layers (cli.md "Added in 0.3") -----------------------------------------------------------
 // --layer N (the model group's `layer`, from the table) and --layer-type T (a chooser: the first
 // layer of that type).

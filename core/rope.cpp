@@ -1,4 +1,5 @@
 #include "core/rope.h"
+#include "core/parallel.h"
 #include "core/precision.h"
 #include "core/rope_detail.h"
 
@@ -531,27 +532,38 @@ RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, co
         emb.resize(total);
         cosv.resize(total);
         sinv.resize(total);
-        for (Eigen::Index k = 0; k < n; ++k)
-            for (Eigen::Index j = 0; j < r; ++j)
-                emb[static_cast<std::size_t>(k * r + j)] = static_cast<float>(a(k, inter ? j / 2 : j % h));
-        torchCosSin(emb.data(), total, cosv.data(), sinv.data());
     }
-    for (Eigen::Index k = 0; k < n; ++k) {
-        for (Eigen::Index j = 0; j < r; ++j) {
-            const Eigen::Index i = inter ? j / 2 : j % h;
-            double c, s;
-            if (rd.f32) {
-                const auto e = static_cast<std::size_t>(k * r + j);
-                c = roundToPrecision(dtype, rd(static_cast<double>(cosv[e]) * att));
-                s = roundToPrecision(dtype, rd(static_cast<double>(sinv[e]) * att));
-            } else {
-                c = std::cos(a(k, i)) * att;
-                s = std::sin(a(k, i)) * att;
-            }
-            t.cos(k, j) = c;
-            t.sin(k, j) = s;
+    // Rows in pieces on the caller's threads (core/parallel.h). A piece of 64 rows holds 64·r
+    // entries, a multiple of 16, so torchCosSin's groups of 8 (two at a time with AVX-512) fall
+    // where they fall for the whole tensor, and only the last piece holds its tail: the same bits
+    // as one call over the whole tensor, whichever thread runs which piece.
+    constexpr Eigen::Index piece = 64;
+    parallelFor(static_cast<std::size_t>((n + piece - 1) / piece), [&](std::size_t b0, std::size_t b1) {
+        const Eigen::Index k0 = static_cast<Eigen::Index>(b0) * piece, k1 = std::min(n, static_cast<Eigen::Index>(b1) * piece);
+        if (rd.f32) {
+            for (Eigen::Index k = k0; k < k1; ++k)
+                for (Eigen::Index j = 0; j < r; ++j)
+                    emb[static_cast<std::size_t>(k * r + j)] = static_cast<float>(a(k, inter ? j / 2 : j % h));
+            const auto e0 = static_cast<std::size_t>(k0 * r);
+            torchCosSin(emb.data() + e0, static_cast<std::size_t>((k1 - k0) * r), cosv.data() + e0, sinv.data() + e0);
         }
-    }
+        for (Eigen::Index k = k0; k < k1; ++k) {
+            for (Eigen::Index j = 0; j < r; ++j) {
+                const Eigen::Index i = inter ? j / 2 : j % h;
+                double c, s;
+                if (rd.f32) {
+                    const auto e = static_cast<std::size_t>(k * r + j);
+                    c = roundToPrecision(dtype, rd(static_cast<double>(cosv[e]) * att));
+                    s = roundToPrecision(dtype, rd(static_cast<double>(sinv[e]) * att));
+                } else {
+                    c = std::cos(a(k, i)) * att;
+                    s = std::sin(a(k, i)) * att;
+                }
+                t.cos(k, j) = c;
+                t.sin(k, j) = s;
+            }
+        }
+    });
     return t;
 }
 

@@ -186,11 +186,20 @@ public:
         return x;
     }
 
+    // Whether side(false, pos) and side(true, pos) are the same rows: ones content for both, no
+    // query scaling, and a method that transforms queries and keys alike (not xPos's up/down scale).
+    bool sidesAlike() const {
+        return p_.content == Content::Ones && !p_.source && !queryScaled(p_.attention) && p_.method != Method::Xpos;
+    }
+
     // s·Q̃·K̃ᵀ plus the relative term. rowsInParallel: the kernel's query rows in pieces on the
     // caller's threads (core/parallel.h; each row's dots are the same whichever thread computes
     // them) — for the one block of scores(), not for blocks already run in parallel pieces.
+    // `finite` (when given) is set when every entry is known to be finite or −∞ already (the
+    // kernel checked its stores and nothing was added after them): checkFinite() has nothing to do.
     Matrix block(const Matrix& qs, const Positions& qpos, const Matrix& ks, const Positions& kpos,
-                 bool rowsInParallel = false) const {
+                 bool rowsInParallel = false, bool* finite = nullptr) const {
+        if (finite) *finite = false;
         if (p_.method == Method::TransformerXL) {
             const TransformerXLTerms t = transformerXLTerms(txl_, qpos, kpos, qs, ks);
             Matrix out = s_ * (t.a + t.b + t.c + t.d);
@@ -209,10 +218,15 @@ public:
             if (out.size() >= (Eigen::Index{1} << 19)) adviseHugePages(out.data(), static_cast<std::size_t>(out.size()) * sizeof(double));
             const PackedKeys packed = packKeys(ks.data(), ks.rows(), p_.dim);
             const std::int64_t rows = qs.rows(), piece = 64;
-            parallelBlocks(rowsInParallel ? (rows + piece - 1) / piece : 1, [&](std::int64_t b) {
+            const std::int64_t pieces = rowsInParallel ? (rows + piece - 1) / piece : 1;
+            std::vector<char> below(static_cast<std::size_t>(pieces), 0);   // per piece: no NaN, no +∞
+            parallelBlocks(pieces, [&](std::int64_t b) {
                 const std::int64_t r0 = rowsInParallel ? b * piece : 0, r1 = rowsInParallel ? std::min(rows, r0 + piece) : rows;
-                scaledDots(qs.data() + r0 * p_.dim, r1 - r0, packed, ks.rows(), s_, out.data() + r0 * ks.rows());
+                below[static_cast<std::size_t>(b)] =
+                    scaledDots(qs.data() + r0 * p_.dim, r1 - r0, packed, ks.rows(), s_, out.data() + r0 * ks.rows());
             });
+            if (finite && !hasRelativeTerm() && !capped())
+                *finite = std::all_of(below.begin(), below.end(), [](char c) { return c != 0; });
         } else {
             out = s_ * (qs * ks.transpose());
         }
@@ -909,14 +923,19 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
     if (auto err = e.prepare()) return *err;
     auto qs = e.side(false, queries);
     if (!qs) return qs.error();
-    auto ks = e.side(true, keys);
+    // The same positions with the same rows on both sides: the keys' side is the queries' (the
+    // rotary tables and rotation of N rows once, not twice).
+    const bool alike = queries == keys && e.sidesAlike();
+    Result<Matrix> ks = alike ? Result<Matrix>(Matrix()) : e.side(true, keys);
     if (!ks) return ks.error();
+    const Matrix& keyRows = alike ? qs.value() : ks.value();
     std::vector<KeyRange> ranges(static_cast<std::size_t>(nq));
     for (std::size_t i = 0; i < ranges.size(); ++i) ranges[i] = visibleKeys(at, causal, queries[i], length);
     auto masked = [&](Eigen::Index i, Eigen::Index j) {
         return !ranges[static_cast<std::size_t>(i)].contains(keys[static_cast<std::size_t>(j)]);
     };
-    Matrix s = e.block(qs.value(), queries, ks.value(), keys, true);
+    bool finite = false;   // the kernel found every entry finite already
+    Matrix s = e.block(qs.value(), queries, keyRows, keys, true, &finite);
     std::int64_t keyLo = length, keyHi = -1;   // a row whose range holds every key masks nothing
     for (auto k : keys) keyLo = std::min(keyLo, k), keyHi = std::max(keyHi, k);
     for (Eigen::Index i = 0; i < s.rows(); ++i) {
@@ -925,7 +944,9 @@ Result<Matrix> scores(const ScoreParams& params, const Positions& queries, const
         for (Eigen::Index j = 0; j < s.cols(); ++j)
             if (masked(i, j)) s(i, j) = kNegInf;
     }
-    if (auto err = checkFinite(s)) return *err;
+    // Masking wrote −∞ only, which checkFinite() accepts.
+    if (!finite)
+        if (auto err = checkFinite(s)) return *err;
     if (!eff.softmax) return s;
 
     // Exact row normaliser over the visible keys of each query (and nothing else: a key chunk

@@ -4,6 +4,8 @@
 // target has them, so the speed does not depend on -ffp-contract.
 #include "core/scores_kernel.h"
 
+#include "core/parallel.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -44,9 +46,15 @@ __attribute__((always_inline)) inline void load(V& v, const double* p) {
 }
 
 // MR query rows × one panel (kPanelVectors·W keys). `valid` keys of the panel are stored.
+// Lanes all-ones where a stored value is below +∞ (finite or −∞; false for NaN).
+template <class V>
+using Mask = decltype(V{} < V{});
+
+// `below` keeps, lane by lane, whether every stored value so far was below +∞ (the finiteness
+// check of scores(), fused into the stores while the values are in registers).
 template <class V, int MR>
 __attribute__((always_inline)) inline void tile(const double* q, int dim, const double* panel, double scale,
-                                               double* out, std::int64_t ldo, int valid) {
+                                               double* out, std::int64_t ldo, int valid, Mask<V>& below) {
     constexpr int W = sizeof(V) / sizeof(double);
     constexpr int NR = kPanelVectors * W;
     V acc[MR][kPanelVectors];
@@ -66,11 +74,13 @@ __attribute__((always_inline)) inline void tile(const double* q, int dim, const 
             acc[r][2] += av * b2;
         }
     }
+    const V inf = __builtin_inf() - V{};
     for (int r = 0; r < MR; ++r) {
         double* o = out + r * ldo;
         if (valid == NR) {
             for (int v = 0; v < kPanelVectors; ++v) {
                 const V x = acc[r][v] * scale;
+                below &= x < inf;
                 std::memcpy(o + v * W, &x, sizeof(V));
             }
         } else {
@@ -79,7 +89,10 @@ __attribute__((always_inline)) inline void tile(const double* q, int dim, const 
                 const V x = acc[r][v] * scale;
                 std::memcpy(tmp + v * W, &x, sizeof(V));
             }
-            for (int j = 0; j < valid; ++j) o[j] = tmp[j];
+            for (int j = 0; j < valid; ++j) {
+                o[j] = tmp[j];
+                if (!(tmp[j] < __builtin_inf())) below[0] = 0;
+            }
         }
     }
 }
@@ -182,20 +195,24 @@ __attribute__((always_inline)) inline DotSummary dotsSummary(const double* q, st
 }
 
 template <class V, int TR>
-__attribute__((always_inline)) inline void dots(const double* q, std::int64_t rows, const PackedKeys& keys,
+__attribute__((always_inline)) inline bool dots(const double* q, std::int64_t rows, const PackedKeys& keys,
                                                std::int64_t cols, double scale, double* out) {
     constexpr int W = sizeof(V) / sizeof(double);
     constexpr int NR = kPanelVectors * W;
     const int dim = keys.dim;
     const std::int64_t panels = (cols + NR - 1) / NR;
+    Mask<V> below = ~Mask<V>{};
     for (std::int64_t p = 0; p < panels; ++p) {
         const double* panel = keys.data.data() + p * dim * NR;
         const int valid = static_cast<int>(std::min<std::int64_t>(NR, cols - p * NR));
         std::int64_t r = 0;
         for (; r + TR <= rows; r += TR)
-            tile<V, TR>(q + r * dim, dim, panel, scale, out + r * cols + p * NR, cols, valid);
-        for (; r < rows; ++r) tile<V, 1>(q + r * dim, dim, panel, scale, out + r * cols + p * NR, cols, valid);
+            tile<V, TR>(q + r * dim, dim, panel, scale, out + r * cols + p * NR, cols, valid, below);
+        for (; r < rows; ++r) tile<V, 1>(q + r * dim, dim, panel, scale, out + r * cols + p * NR, cols, valid, below);
     }
+    bool all = true;
+    for (int i = 0; i < W; ++i) all = all && below[i] != 0;
+    return all;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -210,16 +227,16 @@ DotSummary summaryAvx2(const double* q, std::int64_t rows, std::int64_t r0, cons
     return dotsSummary<v4d, 4>(q, rows, r0, keys, cols, scale, causal);
 }
 __attribute__((target("avx512f,fma"), optimize("fp-contract=fast")))
-void dotsAvx512(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
-    dots<v8d, 8>(q, rows, keys, cols, scale, out);
+bool dotsAvx512(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
+    return dots<v8d, 8>(q, rows, keys, cols, scale, out);
 }
 __attribute__((target("avx2,fma"), optimize("fp-contract=fast")))
-void dotsAvx2(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
-    dots<v4d, 4>(q, rows, keys, cols, scale, out);
+bool dotsAvx2(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
+    return dots<v4d, 4>(q, rows, keys, cols, scale, out);
 }
 #endif
-void dotsSse2(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
-    dots<v2d, 4>(q, rows, keys, cols, scale, out);
+bool dotsSse2(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale, double* out) {
+    return dots<v2d, 4>(q, rows, keys, cols, scale, out);
 }
 DotSummary summarySse2(const double* q, std::int64_t rows, std::int64_t r0, const PackedKeys& keys, std::int64_t cols,
                        double scale, bool causal) {
@@ -235,24 +252,36 @@ PackedKeys packKeys(const double* k, std::int64_t n, int dim) {
     p.nr = panelWidth(kIsa);
     const std::int64_t panels = (n + p.nr - 1) / p.nr;
     p.data.assign(static_cast<std::size_t>(panels * dim * p.nr), 0.0);
-    for (std::int64_t j = 0; j < n; ++j) {
-        const std::int64_t panel = j / p.nr, r = j % p.nr;
-        double* dst = p.data.data() + panel * dim * p.nr + r;
-        const double* src = k + j * dim;
-        for (int c = 0; c < dim; ++c) dst[static_cast<std::int64_t>(c) * p.nr] = src[c];
+    const auto pack = [&](std::int64_t j0, std::int64_t j1) {
+        for (std::int64_t j = j0; j < j1; ++j) {
+            const std::int64_t panel = j / p.nr, r = j % p.nr;
+            double* dst = p.data.data() + panel * dim * p.nr + r;
+            const double* src = k + j * dim;
+            for (int c = 0; c < dim; ++c) dst[static_cast<std::int64_t>(c) * p.nr] = src[c];
+        }
+    };
+    // Large key sets (the full matrix of scores()) in pieces of 64 panels on the caller's threads
+    // (core/parallel.h); small ones, often packed inside pieces already, on this thread.
+    const std::int64_t piece = 64 * static_cast<std::int64_t>(p.nr);
+    if (n * dim < (std::int64_t{1} << 18)) {
+        pack(0, n);
+    } else {
+        parallelFor(static_cast<std::size_t>((n + piece - 1) / piece), [&](std::size_t b0, std::size_t b1) {
+            pack(static_cast<std::int64_t>(b0) * piece, std::min(n, static_cast<std::int64_t>(b1) * piece));
+        });
     }
     return p;
 }
 
-void scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale,
+bool scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale,
                 double* out) {
-    if (rows <= 0 || cols <= 0) return;
+    if (rows <= 0 || cols <= 0) return true;
     switch (kIsa) {
 #if defined(__x86_64__) || defined(__i386__)
-    case Isa::Avx512: dotsAvx512(q, rows, keys, cols, scale, out); return;
-    case Isa::Avx2: dotsAvx2(q, rows, keys, cols, scale, out); return;
+    case Isa::Avx512: return dotsAvx512(q, rows, keys, cols, scale, out);
+    case Isa::Avx2: return dotsAvx2(q, rows, keys, cols, scale, out);
 #endif
-    default: dotsSse2(q, rows, keys, cols, scale, out); return;
+    default: return dotsSse2(q, rows, keys, cols, scale, out);
     }
 }
 

@@ -19,8 +19,9 @@ struct PackedKeys {
 PackedKeys packKeys(const double* k, std::int64_t n, int dim);
 
 // q: rows × dim row-major; out: rows × cols row-major (leading dimension cols).
-// Precondition: 0 <= cols <= keys.n.
-void scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale,
+// Precondition: 0 <= cols <= keys.n. Returns whether every value stored is below +∞ (finite or
+// −∞: no NaN, no +∞), checked while the values are in registers (scores() needs no pass of its own).
+bool scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale,
                 double* out);
 
 // Sum, minimum and maximum of scale·(q_i · k_j) over rows i (global index rowStart + r) and keys

@@ -13,6 +13,7 @@
 #include "app/cli_common.h"
 #include "app/cli_compute.h"
 #include "app/cli_figure.h"
+#include "app/cli_method.h"
 #include "core/parallel.h"
 #include "ui/model/poolparallel.h"
 
@@ -21,6 +22,7 @@
 #include <pybind11/stl.h>
 
 #include <QApplication>
+#include <QThread>
 
 #include <charconv>
 #include <cmath>
@@ -339,11 +341,43 @@ private:
     std::vector<poslab::JsonArray>& arrays_;
 };
 
+// q=/k= arrays (option name → NumPy array) as buffers the command line reads in place
+// (cli::QkArrays): C-ordered, native little-endian float16/32/64 (poslab/__init__.py converts
+// what it can); anything else is ValueError naming the array. The arrays stay referenced by the
+// caller for the whole call.
+void addArrays(const py::dict& arrays, poslab::cli::QkArrays& out) {
+    for (const auto& item : arrays) {
+        const std::string name = py::str(item.first);
+        const std::string label = name + " (array)";
+        if (!py::isinstance<py::array>(item.second)) throw py::value_error(label + ": a NumPy array");
+        const auto a = py::reinterpret_borrow<py::array>(item.second);
+        const py::dtype dt = a.dtype();
+        poslab::ui::TensorBuffer b;
+        if (dt.kind() == 'f' && dt.itemsize() == 2) b.dtype = poslab::ui::TensorDType::F16;
+        else if (dt.kind() == 'f' && dt.itemsize() == 4) b.dtype = poslab::ui::TensorDType::F32;
+        else if (dt.kind() == 'f' && dt.itemsize() == 8) b.dtype = poslab::ui::TensorDType::F64;
+        else
+            throw py::value_error(label + ": wrong dtype, float16, float32 or float64 (integers become float64), got " +
+                                  py::str(static_cast<py::handle>(dt)).cast<std::string>());
+        const char order = dt.attr("byteorder").cast<std::string>().front();
+        if (order == '>' || !(a.flags() & py::array::c_style))
+            throw py::value_error(label + ": a C-ordered array in the machine's byte order (np.ascontiguousarray), got " +
+                                  std::string(order == '>' ? "big-endian data" : "a strided array"));
+        b.data = a.data();
+        for (py::ssize_t i = 0; i < a.ndim(); ++i) b.shape.push_back(a.shape(i));
+        b.label = QString::fromStdString(label);
+        out.buffers.push_back(std::move(b));
+    }
+}
+
 // Runs `poslab compute ARGS...` in process: its result as Python objects; its error line as
-// ValueError (MemoryError when out of memory).
-py::object compute(const std::vector<std::string>& args) {
+// ValueError (MemoryError when out of memory). `arrays`: q=/k= arrays, named in `args` by their
+// labels ("--q", "q (array)").
+py::object compute(const std::vector<std::string>& args, const py::dict& arrays) {
     std::string text;
-    std::vector<poslab::JsonArray> arrays;
+    std::vector<poslab::JsonArray> arrays_;
+    poslab::cli::QkArrays qk;
+    addArrays(arrays, qk);
     try {
         // As the command line runs a command: the core's parallel work on hardware_concurrency
         // threads started for the call (app/cli.cpp); Python's lock released meanwhile.
@@ -352,26 +386,36 @@ py::object compute(const std::vector<std::string>& args) {
         poslab::cli::OutputCapture capture(true);
         poslab::cli::runCompute(args);
         text = std::move(capture.text);
-        arrays = std::move(capture.arrays);
+        arrays_ = std::move(capture.arrays);
     } catch (const poslab::cli::CliError& e) {
         throw py::value_error(poslab::cli::oneLine(e.line));
     }   // std::bad_alloc: MemoryError, other std::exception: RuntimeError (pybind11's translation)
     if (text.empty()) throw py::value_error("no result (was --help given?)");
-    return Reader(text, arrays).document();
+    return Reader(text, arrays_).document();
 }
 
 // `poslab figure ARGS...` in process (the figure command's own code, app/cli_figure.h): its
-// warnings as a list; its error line as ValueError. The QApplication it needs is made once, on
-// the offscreen platform unless QT_QPA_PLATFORM names another (as the command does), and kept.
-// Qt's own chatter ("XDG_RUNTIME_DIR not set", ...) stays out of the caller's stderr unless
-// POSLAB_DEBUG is set, as for the command line's figures.
+// warnings as a list; its error line as ValueError. The QApplication it needs is made at the
+// first figure (never at import: computing needs no Qt application), on the offscreen platform
+// unless QT_QPA_PLATFORM names another (as the command does), and kept. An application the
+// caller already runs (PyQt's, on the same Qt) is used when it is a QApplication and this is its
+// thread; otherwise RuntimeError says why. Qt's own chatter ("XDG_RUNTIME_DIR not set", ...)
+// stays out of the caller's stderr unless POSLAB_DEBUG is set, as for the command line's figures.
 void quietQt(QtMsgType type, const QMessageLogContext&, const QString& msg) {
     if (type == QtFatalMsg || qEnvironmentVariableIsSet("POSLAB_DEBUG"))
         std::fprintf(stderr, "poslab: qt: %s\n", poslab::cli::oneLine(msg.toStdString()).c_str());
 }
 
 void ensureApplication() {
-    if (QCoreApplication::instance()) return;
+    if (QCoreApplication* running = QCoreApplication::instance()) {
+        if (!qobject_cast<QApplication*>(running))
+            throw std::runtime_error(std::string("poslab.figure draws with Qt Widgets and needs a QApplication; this process "
+                                                 "already runs a ") +
+                                     running->metaObject()->className() + ", and Qt allows one application per process");
+        if (running->thread() != QThread::currentThread())
+            throw std::runtime_error("poslab.figure must be called from the thread that runs this process's QApplication");
+        return;
+    }
     qInstallMessageHandler(quietQt);
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     static int argc = 1;
@@ -380,7 +424,9 @@ void ensureApplication() {
     new QApplication(argc, argv);   // for the interpreter's life
 }
 
-py::list figure(const std::vector<std::string>& args) {
+py::list figure(const std::vector<std::string>& args, const py::dict& arrays) {
+    poslab::cli::QkArrays qk;
+    addArrays(arrays, qk);
     ensureApplication();
     QStringList warnings;
     try {
@@ -396,20 +442,21 @@ py::list figure(const std::vector<std::string>& args) {
     return out;
 }
 
-// The text `poslab compute ARGS...` (figure: `poslab figure ARGS...`) prints on stdout (its
-// --help): stdout is redirected to a temporary file for the call (the help writers print directly).
-std::string printed(const std::vector<std::string>& args, bool figureCommand) {
+// The option table of `poslab compute ARGS... --help` (figure: `poslab figure ARGS... --help`),
+// as the command built it (cli::HelpCapture: the OptionSpecs it parses with, generated from the
+// core's parameter tables): {"usage", "description", "options": [{"name", "arg", "help",
+// "default", "valid", "repeatable"}], "text": the help as printed}. Commands whose help is prose
+// only (`compute demo --help`) have "options" None. No Qt application is made.
+py::dict helpTable(const std::vector<std::string>& args, bool figureCommand) {
     std::fflush(stdout);
     std::FILE* tmp = std::tmpfile();
     if (!tmp) throw std::runtime_error("cannot create a temporary file");
     const int saved = ::dup(1);
-    ::dup2(::fileno(tmp), 1);
+    ::dup2(::fileno(tmp), 1);   // the help writers print on stdout
     std::string error;
+    poslab::cli::HelpCapture table;
     try {
-        if (figureCommand) {
-            ensureApplication();
-            poslab::cli::runFigureInProcess(args);
-        }
+        if (figureCommand) poslab::cli::runFigureInProcess(args);
         else poslab::cli::runCompute(args);
     } catch (const poslab::cli::CliError& e) {
         if (e.code != 0) error = e.line;
@@ -424,7 +471,27 @@ std::string printed(const std::vector<std::string>& args, bool figureCommand) {
     while ((got = std::fread(buf, 1, sizeof buf, tmp)) > 0) text.append(buf, got);
     std::fclose(tmp);
     if (!error.empty()) throw py::value_error(poslab::cli::oneLine(error));
-    return text;
+    py::dict out;
+    out["text"] = py::str(text);
+    out["usage"] = py::str(table.usage);
+    out["description"] = py::str(table.description);
+    if (!table.captured) {
+        out["options"] = py::none();
+        return out;
+    }
+    py::list options;
+    for (const auto& spec : table.specs) {
+        py::dict o;
+        o["name"] = spec.name;
+        o["arg"] = spec.arg;
+        o["help"] = spec.help;
+        o["default"] = spec.def.empty() ? std::string("off") : spec.def;
+        o["valid"] = spec.valid;
+        o["repeatable"] = spec.repeatable;
+        options.append(o);
+    }
+    out["options"] = options;
+    return out;
 }
 
 }  // namespace
@@ -432,13 +499,16 @@ std::string printed(const std::vector<std::string>& args, bool figureCommand) {
 PYBIND11_MODULE(_poslab, m) {
     m.doc() = "The compiled half of poslab: runs `poslab compute` in process.";
     m.attr("version") = POSLAB_VERSION;
-    m.def("compute", &compute, py::arg("args"),
-          "compute(args): the result of `poslab compute ARGS...` as Python objects and NumPy arrays.");
-    m.def("help", [](const std::vector<std::string>& args) { return printed(args, false); }, py::arg("args"),
-          "help(args): the text `poslab compute ARGS... --help` prints.");
-    m.def("figure_help", [](const std::vector<std::string>& args) { return printed(args, true); }, py::arg("args"),
-          "figure_help(args): the text `poslab figure ARGS... --help` prints.");
-    m.def("figure", &figure, py::arg("args"),
-          "figure(args): runs `poslab figure ARGS...` in process; its warnings as a list of lines.");
+    m.def("compute", &compute, py::arg("args"), py::arg("arrays") = py::dict(),
+          "compute(args, arrays={}): the result of `poslab compute ARGS...` as Python objects and NumPy arrays; "
+          "arrays: q/k NumPy arrays by option name, given in args by their labels (\"q (array)\").");
+    m.def("options", [](const std::vector<std::string>& args) { return helpTable(args, false); }, py::arg("args"),
+          "options(args): the option table of `poslab compute ARGS... --help`.");
+    m.def("figure_options", [](const std::vector<std::string>& args) { return helpTable(args, true); }, py::arg("args"),
+          "figure_options(args): the option table of `poslab figure ARGS... --help`.");
+    m.def("figure", &figure, py::arg("args"), py::arg("arrays") = py::dict(),
+          "figure(args, arrays={}): runs `poslab figure ARGS...` in process; its warnings as a list of lines.");
     m.def("whats", [] { return poslab::cli::computeWhatNames(); }, "The WHATs of `poslab compute`, comma-separated.");
+    m.def("has_qt_application", [] { return QCoreApplication::instance() != nullptr; },
+          "Whether a Qt application exists in this process (poslab makes one at the first figure only).");
 }

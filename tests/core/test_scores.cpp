@@ -89,6 +89,8 @@ private Q_SLOTS:
     void shawAndT5FromTheirTables();
     void kernelMatchesNaive_data();
     void kernelMatchesNaive();
+    void kernelReportsNonFinite_data();
+    void kernelReportsNonFinite();
     void longStructuredSummary();
     void longSoftmaxSamples();
     void validation_data();
@@ -417,6 +419,40 @@ void TestScores::kernelMatchesNaive() {
         QVERIFY(std::abs(d.max - mx) <= 1e-12);
     }
     QVERIFY(QByteArray(scaledDotsIsa()).size() > 0);
+}
+
+// scaledDots says whether every value it stored is below +∞ (scores() then skips its own pass):
+// one overflowing or NaN dot product anywhere (a full panel, the partial last panel, a row of
+// the remainder rows) is reported; −∞ is not a failure (masked cells are −∞).
+void TestScores::kernelReportsNonFinite_data() {
+    QTest::addColumn<int>("row");
+    QTest::addColumn<int>("col");
+    QTest::addColumn<double>("value");   // q(row, 0) and k(col, 0) both set to it
+    QTest::addColumn<bool>("finite");
+    QTest::newRow("none") << -1 << -1 << 0.0 << true;
+    QTest::newRow("overflow_first_panel") << 0 << 1 << 1e200 << false;
+    QTest::newRow("overflow_last_partial_panel") << 5 << 69 << 1e200 << false;
+    QTest::newRow("overflow_remainder_row") << 32 << 30 << 1e200 << false;
+    QTest::newRow("nan") << 17 << 40 << std::numeric_limits<double>::quiet_NaN() << false;
+    QTest::newRow("minus_inf") << 3 << 3 << -1e200 << true;   // q = −1e200 · k = 1e200: −∞
+}
+
+void TestScores::kernelReportsNonFinite() {
+    QFETCH(int, row);
+    QFETCH(int, col);
+    QFETCH(double, value);
+    QFETCH(bool, finite);
+    Matrix q = seededNormal(33, 4, 1), k = seededNormal(70, 4, 2);
+    if (row >= 0) {
+        q(row, 0) = value;
+        k(col, 0) = value < 0 ? -value : value;
+    }
+    const PackedKeys packed = packKeys(k.data(), k.rows(), 4);
+    Matrix out(33, 70);
+    QCOMPARE(scaledDots(q.data(), 33, packed, 70, 0.5, out.data()), finite);
+    bool stored = true;
+    for (Eigen::Index i = 0; i < out.size(); ++i) stored = stored && out.data()[i] < std::numeric_limits<double>::infinity();
+    QCOMPARE(stored, finite);
 }
 
 void TestScores::longStructuredSummary() {

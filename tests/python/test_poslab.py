@@ -4,6 +4,7 @@ Run by CTest (test_python) with PYTHONPATH = build/<preset>/python, POSLAB_EXE =
 `poslab` and POSLAB_SOURCE_DIR = the source tree.
 """
 
+import inspect
 import json
 import os
 import pathlib
@@ -206,13 +207,59 @@ def test_version_is_the_command_lines():
     assert p.stdout.strip() == "poslab " + poslab.__version__
 
 
-@pytest.mark.parametrize("what", [w.strip() for w in "frequencies, scores, decay, alibi, t5-buckets, positions".split(",")])
-def test_docstring_is_the_command_lines_help(what):
-    p = subprocess.run([EXE, "compute", what, "--help"], capture_output=True, text=True, env=ENV)
-    doc = getattr(poslab, what.replace("-", "_")).__doc__
-    assert p.stdout in doc
-    options = re.findall(r"^  --([a-z0-9-]+)", p.stdout, re.M)
-    assert options and all(("--" + o) in doc for o in options)
+def cli_options(words):
+    """(option, ARG or None, "default: ...; valid: ...") of every option `poslab WORDS... --help` prints."""
+    p = subprocess.run([EXE] + words + ["--help"], capture_output=True, text=True, env=ENV, timeout=60)
+    assert p.returncode == 0, p.stderr
+    found = []
+    lines = p.stdout.splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r"^  --([a-z0-9-]+)(?: ([^ ]+))?(?:  |$)", line)
+        if m and m.group(1) != "help":
+            found.append((m.group(1), m.group(2), lines[i + 1].strip()))
+    return found
+
+
+COMPUTE_WHATS = [w.strip() for w in poslab._poslab.whats().split(",") if w.strip() != "demo"]
+
+
+def assert_signature_is_the_table(fn, options, skip=()):
+    """fn's keyword-only parameters, flags, defaults and ranges are the command line's options."""
+    params = [p for p in inspect.signature(fn).parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    want = [o for o in options if o[0] not in skip]
+    assert [p.name for p in params] == [o.replace("-", "_") for o, _, _ in want]
+    assert all(p.default is None for p in params)
+    doc = fn.__doc__
+    for option, arg, default_valid in want:
+        name = option.replace("-", "_")
+        table = fn.options[name]
+        assert table["option"] == "--" + option
+        assert table["arg"] == (arg or ""), option   # a flag takes no value
+        assert ("default: %s" % table["default"]) + ("; valid: %s" % table["valid"] if table["valid"] else "") == default_valid
+        assert "  %s=%s    %s" % (name, arg or "True (a flag)", table["help"]) in doc, option
+        assert "      " + default_valid in doc, option
+
+
+@pytest.mark.parametrize("what", COMPUTE_WHATS)
+def test_keyword_arguments_are_the_command_lines_options(what):
+    # The signature and docstring are made from the command's own option table (not from its
+    # --help text); here they are compared with the --help the executable prints.
+    fn = getattr(poslab, what.replace("-", "_"))
+    assert_signature_is_the_table(fn, cli_options(["compute", what]))
+    assert fn.__doc__.startswith("poslab.%s(**options): `poslab compute %s` in process" % (fn.__name__, what))
+
+
+def test_figure_keyword_arguments_are_the_command_lines_options():
+    assert_signature_is_the_table(poslab.figure, cli_options(["figure"]), skip=("output",))
+    assert list(inspect.signature(poslab.figure).parameters)[:2] == ["view", "output"]
+
+
+@pytest.mark.parametrize("key", ["rope-shift", "sinusoidal-shift"])
+def test_demo_options_are_the_command_lines(key):
+    options = cli_options(["compute", "demo", key])
+    got = poslab.demo_options(key)
+    assert list(got) == [o.replace("-", "_") for o, _, _ in options]
+    assert all(got[o.replace("-", "_")]["arg"] == (a or "") for o, a, _ in options)
 
 
 def test_keyword_arguments_are_the_options():
@@ -232,7 +279,9 @@ RANDOM_CALLS = textwrap.dedent(r"""
 
     rng = random.Random(31)
     whats = [w.strip() for w in poslab._poslab.whats().split(",")]
-    options = {w: re.findall(r"^  --([a-z0-9-]+)", poslab._poslab.help([w, "--help"]), re.M) for w in whats}
+    options = {w: [o["option"][2:] for o in getattr(poslab, w.replace("-", "_")).options.values()]
+               for w in whats if w != "demo"}
+    options["demo"] = []
     values = [None, True, False, 0, 1, 2, 3, 8, 16, -1, -7, 2**63, 2**64 + 1, 0.5, -0.0, 1e-300, 1e308,
               float("nan"), float("inf"), "", "abc", "0:4", "4:0", "-3:3", "1,2,3", ",,", "1e400", "nan",
               "llama3", "yarn", "rope", "alibi", "t5", "float16", "bfloat16", "qwen", "1x2x2",
@@ -373,25 +422,119 @@ def test_qk_arrays_are_the_files(what, kwargs, qk_rows, tmp_path):
     assert_same(fn(**dict(kwargs, q=q[0], k=k[0].tolist())), expected(json.loads(p.stdout)))
 
 
+SHAPES = r"\[N, d\], \[H, N, d\] or \[1, H, N, d\]"
+# The reader's checks and messages, as for a file ("--q q.npy: wrong shape of q, ..."), the array's
+# label in place of the file.
 BAD_QK = [
-    (dict(q=np.zeros(8), k=np.zeros(8)), r"^invalid q, an array of shape \[N, d\], \[H, N, d\] or \[1, H, N, d\], got shape \[8\]$"),
-    (dict(q=np.zeros((2, 2, 4, 8)), k=np.zeros((4, 8))), r"^invalid q, .* got shape \[2, 2, 4, 8\]$"),
-    (dict(q=np.zeros((4, 8), complex), k=np.zeros((4, 8))), r"^invalid q, an array of dtype float16, float32, float64 or integers, got dtype complex128$"),
-    (dict(q=np.zeros((4, 8)), k=np.array([["a"] * 8] * 4)), r"^invalid k, .*got dtype <U1$"),
-    (dict(q=np.full((4, 8), np.nan), k=np.zeros((4, 8))), r"^invalid q, finite numbers, got a NaN or infinity$"),
-    (dict(q=np.zeros((0, 8)), k=np.zeros((0, 8))), r"^invalid q, an array with at least one row"),
-    (dict(q=[[1, 2], [3]], k=np.zeros((4, 8))), r"^invalid q, an array of shape"),
+    (dict(q=np.zeros(8), k=np.zeros(8)), r"^q \(array\): wrong shape of q, %s, got \[8\]$" % SHAPES),
+    (dict(q=np.zeros((2, 2, 4, 8)), k=np.zeros((4, 8))), r"^q \(array\): wrong shape of q, %s, got \[2, 2, 4, 8\]$" % SHAPES),
+    (dict(q=np.zeros((4, 8), complex), k=np.zeros((4, 8))),
+     r"^q \(array\): wrong dtype, float16, float32 or float64 \(integers become float64\), got complex128$"),
+    (dict(q=np.zeros((4, 8)), k=np.array([["a"] * 8] * 4)), r"^k \(array\): wrong dtype, .*got <U1$"),
+    (dict(q=np.zeros((4, 8)), k=np.ones((4, 8), bool)), r"^k \(array\): wrong dtype, .*got bool$"),
+    (dict(q=np.full((4, 8), np.nan), k=np.zeros((4, 8))),
+     r"^q \(array\): tensor q \(head 0\), finite values, got NaN at row 0, column 0$"),
+    (dict(q=np.zeros((4, 8)), k=np.array([[0.0] * 8] * 3 + [[0.0] * 7 + [np.inf]])),
+     r"^k \(array\): tensor k \(head 0\), finite values, got Inf at row 3, column 7$"),
+    (dict(q=np.zeros((0, 8)), k=np.zeros((0, 8))), r"^q \(array\): wrong shape of q, %s, got \[0, 8\]$" % SHAPES),
+    (dict(q=[[1, 2], [3]], k=np.zeros((4, 8))), r"^q \(array\): a rectangular array of numbers, got a ragged"),
     (dict(q=np.zeros((4, 8))), r"^--q needs --k"),
     (dict(q=np.zeros((4, 8)), k=np.zeros((4, 6))), r"^k \(array\): shape of k, the N and d of q \(4, 8\), got \[4, 6\]$"),
+    (dict(q=np.zeros((2, 4, 8)), k=np.zeros((2, 4, 8)), head=2),
+     r"^q \(array\): --head, an integer from 0 to 1 \(the q tensor's heads − 1\), got 2$"),
     (dict(qk=np.zeros((4, 8))), r"^invalid qk, a \.npz or \.safetensors file"),
 ]
 
 
-@pytest.mark.parametrize("kwargs,message", BAD_QK, ids=["1d", "4d", "complex", "str", "nan", "empty", "ragged", "q-alone",
-                                                        "dims", "qk"])
+@pytest.mark.parametrize("kwargs,message", BAD_QK, ids=["1d", "4d", "complex", "str", "bool", "nan", "inf", "empty", "ragged",
+                                                        "q-alone", "dims", "head", "qk"])
 def test_bad_qk_arrays_raise_value_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         poslab.scores(method="rope", **kwargs)
+
+
+def test_qk_arrays_need_no_temporary_file(qk_rows, tmp_path):
+    # The arrays' buffers go to the reader directly: no file is written (the script makes writing
+    # one fail), and an array in the other byte order, or strided, gives the native one's numbers.
+    q, k = qk_rows
+    np.save(tmp_path / "q.npy", q[1])
+    np.save(tmp_path / "k.npy", k[1])
+    p = run_cli("scores", dict(method="rope", q=str(tmp_path / "q.npy"), k=str(tmp_path / "k.npy"), length=24))
+    assert p.returncode == 0, p.stderr
+    want = expected(json.loads(p.stdout))["scores"]
+    script = textwrap.dedent("""
+        import os, sys, tempfile
+        import numpy as np
+        import poslab
+        q, k = np.load(sys.argv[1]), np.load(sys.argv[2])
+        save = np.save
+        def refuse(*args, **kwargs):
+            raise AssertionError("a temporary file was made")
+        tempfile.TemporaryDirectory = tempfile.mkdtemp = tempfile.mkstemp = tempfile.NamedTemporaryFile = refuse
+        np.save = refuse
+        runs = [poslab.scores(method="rope", q=q, k=k, length=24)["scores"],
+                poslab.scores(method="rope", q=q.astype(">f4"), k=k.astype(">f8"), length=24)["scores"],
+                poslab.scores(method="rope", q=np.asfortranarray(q), k=np.repeat(k, 2, axis=1)[:, ::2], length=24)["scores"],
+                poslab.decay(method="rope", q=q, k=k, max_distance=5)["value"]]
+        save(sys.argv[3], np.stack(runs[:3]))
+        print(len(runs[3]))
+    """)
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path / "q.npy"), str(tmp_path / "k.npy"),
+                        str(tmp_path / "got.npy")], capture_output=True, text=True, env=ENV, timeout=60)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.split() == ["6"]
+    for got in np.load(tmp_path / "got.npy"):
+        assert np.array_equal(got, want)
+
+
+NO_QT_APPLICATION = textwrap.dedent("""
+    import ctypes, os
+    libc = ctypes.CDLL(None)
+    libc.getenv.restype = ctypes.c_char_p
+    import poslab
+    # Importing and computing make no Qt application: the one a figure needs sets QT_QPA_PLATFORM
+    # (seen through the C library, as Qt sets it), and the module says whether one exists.
+    poslab.frequencies(head_dim=64)
+    poslab.scores(method="rope", dim=16, length=8)
+    poslab.demo("sinusoidal-shift")
+    assert "--method" in poslab.figure.__doc__
+    print(libc.getenv(b"QT_QPA_PLATFORM"))
+    print(poslab._poslab.has_qt_application())
+    png = poslab.figure("heatmap", method="rope", dim=16, length=16, width=200, height=150)
+    assert png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+    print(libc.getenv(b"QT_QPA_PLATFORM"))
+    print(poslab._poslab.has_qt_application())
+""")
+
+
+def test_import_and_compute_make_no_qt_application():
+    env = {k: v for k, v in ENV.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    p = subprocess.run([sys.executable, "-c", NO_QT_APPLICATION], capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout.splitlines() == ["None", "False", "b'offscreen'", "True"]
+
+
+def test_first_figure_from_another_thread_is_a_clear_error():
+    script = textwrap.dedent("""
+        import threading
+        import poslab
+        out = []
+        def draw():
+            try:
+                poslab.figure("demo rope-shift", width=320, height=200)
+                out.append("drawn")
+            except RuntimeError as e:
+                out.append(str(e))
+        t = threading.Thread(target=draw)
+        t.start()
+        t.join()
+        print(out[0])
+        print(poslab._poslab.has_qt_application())
+    """)
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=ENV, timeout=60)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout.splitlines() == ["poslab.figure: the first figure must be drawn from the main thread (the Qt "
+                                     "application it makes lives there)", "False"]
 
 
 # ----- poslab.figure: the figure command in process, no display ---------------------------------
@@ -466,12 +609,15 @@ def test_figure_arguments_are_checked():
 
 def test_figure_takes_qk_arrays(qk_rows, tmp_path):
     q, k = qk_rows
-    np.save(tmp_path / "q.npy", q[0])
-    np.save(tmp_path / "k.npy", k[0])
-    p, out = cli_figure("heatmap", tmp_path, "--method", "rope", "--q", str(tmp_path / "q.npy"), "--k",
-                        str(tmp_path / "k.npy"), "--width", "300", "--height", "300")
+    # Files named as the arrays are labelled (the figure names its rows' source: "q (array), k (array)").
+    with open(tmp_path / "q (array)", "wb") as f:
+        np.save(f, q[0])
+    with open(tmp_path / "k (array)", "wb") as f:
+        np.save(f, k[0])
+    p, out = cli_figure("heatmap", tmp_path, "--method", "rope", "--q", str(tmp_path / "q (array)"), "--k",
+                        str(tmp_path / "k (array)"), "--width", "300", "--height", "300")
     assert p.returncode == 0, p.stderr
-    # The same pixels (the embedded scene names the files, which differ): the IDAT chunks.
+    # The same pixels (the embedded scene names the files' paths, which differ): the IDAT chunks.
     png = poslab.figure("heatmap", method="rope", q=q[0], k=k[0], width=300, height=300)
     assert png_chunks(png, b"IDAT") == png_chunks(out.read_bytes(), b"IDAT")
     assert png_chunks(png, b"IDAT") != png_chunks(poslab.figure("heatmap", method="rope", width=300, height=300), b"IDAT")

@@ -789,6 +789,44 @@ void refreshQk(SceneParams& scene) {
     scene.qk = std::move(st);
 }
 
+namespace {
+// A tensor in memory as a source holding one unnamed tensor (as a .npy file does).
+Source bufferSource(const TensorBuffer& b) {
+    Source s;
+    s.label = b.label;
+    s.holder = std::make_shared<Holder>();
+    TensorEntry e;
+    e.dtype = b.dtype;
+    e.shape = b.shape;
+    const auto bytes = byteCount(e.shape, e.dtype);
+    if (!bytes || *bytes > static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max()))
+        bad(QStringLiteral("%1: shape %2: its size overflows").arg(b.label, shapeText(e.shape)));
+    e.bytes = *bytes;
+    s.data = static_cast<const char*>(b.data);
+    s.size = static_cast<std::size_t>(e.bytes);
+    s.list.tensors.push_back(std::move(e));
+    return s;
+}
+}  // namespace
+
+QkLoad loadQk(const QkInput& q, const QkInput& k, int head) {
+    QkLoad out;
+    auto open = [&](const QkInput& in) {
+        if (const auto* path = std::get_if<QString>(&in)) return openSource(*path, out.io);
+        return bufferSource(std::get<TensorBuffer>(in));
+    };
+    try {
+        const Source qs = open(q);
+        const Source ks = open(k);
+        out.content = build(qs, ks, head, qs.label + QStringLiteral(", ") + ks.label, true);
+    } catch (const Bad& b) {
+        out.error = b.message;
+    } catch (const std::bad_alloc&) {
+        out.error = QStringLiteral("not enough memory for the query and key rows");
+    }
+    return out;
+}
+
 QkLoad loadQkFromBuffer(const char* data, std::size_t size, int head, const QString& name) {
     QkLoad out;
     try {

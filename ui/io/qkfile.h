@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace poslab::ui {
@@ -96,5 +97,20 @@ void refreshQk(SceneParams& scene);
 
 // In-memory variant for fuzzing and tests: the same checks on a buffer holding both tensors.
 QkLoad loadQkFromBuffer(const char* data, std::size_t size, int head, const QString& name);
+
+// A tensor already in memory (the Python module's q=/k= arrays): little-endian, C-ordered data
+// of `dtype` and `shape` at `data`, read in place (no copy), so it must stay valid and unchanged
+// while the content returned is in use. `label` stands for a file name in messages ("q (array)").
+struct TensorBuffer {
+    const void* data = nullptr;
+    TensorDType dtype = TensorDType::F32;
+    std::vector<std::int64_t> shape;
+    QString label;
+};
+// Query rows from `q`'s tensor and key rows from `k`'s, each a file (a path) or a TensorBuffer:
+// the checks and messages of loadQk(qPath, kPath, head, true) (shape, heads, head, finiteness),
+// a buffer's label where a file's name would be.
+using QkInput = std::variant<QString, TensorBuffer>;
+QkLoad loadQk(const QkInput& q, const QkInput& k, int head);
 
 }  // namespace poslab::ui

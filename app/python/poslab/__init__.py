@@ -6,14 +6,17 @@
     poslab.scores(method="rope", dim=64, length=256)["scores"]   # 256 x 256 float64
 
 Dashes become underscores (`t5_buckets`, `head_dim=128`). Keyword arguments are the command
-line's options (`poslab compute WHAT --help`, also `help(poslab.WHAT)`), read by the command
-line's own parser: the same defaults, ranges and error lines. A value may be a str, an int, a
-float, True (a flag), None (the option is not given), a list/tuple/NumPy array of numbers
-(a LIST: comma-separated), a range with step 1 (a RANGE `A:B`) or an os.PathLike (a FILE).
+line's options: each function's signature, defaults, ranges and docstring (`help(poslab.WHAT)`)
+are made at import from the option table the command parses with (generated from the core's
+parameter tables), and the values are read by the command line's own parser: the same defaults,
+ranges and error lines. A value may be a str, an int, a float, True (a flag), None (the option is
+not given), a list/tuple/NumPy array of numbers (a LIST: comma-separated), a range with step 1
+(a RANGE `A:B`) or an os.PathLike (a FILE).
 
-Query and key rows (`scores`, `decay`, `contributions`): `q=` and `k=` take files or NumPy
-arrays (float16, float32 or float64, or integers, which become float64; shape [N, d], [H, N, d] or
-[1, H, N, d]; finite), read by the command line's own reader.
+Query and key rows (`scores`, `decay`, `contributions`, `figure`): `q=` and `k=` take files or
+NumPy arrays (float16, float32 or float64, or integers, which become float64; shape [N, d],
+[H, N, d] or [1, H, N, d]; finite), whose buffers the command line's own reader reads in place
+(no temporary file): the files' checks and messages, "q (array)" where a file's name would be.
 
 Each function returns a dict with the fields of the command's JSON: objects as dicts, arrays as
 NumPy arrays: the command's arrays of real numbers as float64 (whatever their values), of integers
@@ -24,15 +27,17 @@ Bad input raises ValueError whose message is the command line's one error line (
 "poslab: error: ").
 
 The computation runs in this process (no subprocess), through the command line's compute entry,
-on as many threads as the machine has cores, with Python's lock released.
+on as many threads as the machine has cores, with Python's lock released. Importing poslab and
+computing make no Qt application; poslab.figure makes one at its first call (see its docstring).
 """
 
-import contextlib
+import inspect
+import keyword
 import math
 import numbers
 import os
-import re
 import tempfile
+import threading
 import warnings
 
 from . import _poslab
@@ -40,18 +45,6 @@ from . import _poslab
 __version__ = _poslab.version
 
 __all__ = ["__version__"]
-
-_OPTION = re.compile(r"^  --([A-Za-z0-9][A-Za-z0-9-]*)( [^ ]+)?(?:  |$)")
-
-
-def _options(help_text):
-    """(name, takes_value) of every option a --help text lists."""
-    found = []
-    for line in help_text.splitlines():
-        m = _OPTION.match(line)
-        if m and m.group(1) != "help":
-            found.append((m.group(1), m.group(2) is not None))
-    return found
 
 
 def _number(x):
@@ -94,11 +87,8 @@ def _text(value):
     return _number(value)
 
 
-# Every option that is a flag (takes no value) in some command's --help.
-_FLAGS = set()
-
-
-def _arguments(kwargs, flags=_FLAGS):
+def _arguments(kwargs, flags):
+    """The command line's arguments for keyword arguments; `flags`: the options that take no value."""
     args = []
     for key, value in kwargs.items():
         name = key.replace("_", "-")
@@ -119,89 +109,112 @@ def _arguments(kwargs, flags=_FLAGS):
     return args
 
 
-_QK_DTYPES = ("float16", "float32", "float64")
+# ----- the option tables ---------------------------------------------------------------------------
+
+class _Table:
+    """One command's option table, as the command builds it (_poslab.options): the keyword
+    arguments, the flags among them, the signature and the docstring's option list."""
+
+    def __init__(self, info, skip=()):
+        self.usage = info["usage"]
+        self.description = info["description"]
+        self.options = {}   # Python name -> {"option", "arg", "help", "default", "valid", "repeatable"}
+        self.flags = set()
+        for o in info["options"] or []:
+            if o["name"] in skip:
+                continue
+            name = o["name"].replace("-", "_")
+            self.options[name] = {"option": "--" + o["name"], "arg": o["arg"], "help": o["help"],
+                                  "default": o["default"], "valid": o["valid"], "repeatable": o["repeatable"]}
+            if not o["arg"]:
+                self.flags.add(o["name"])
+
+    def parameters(self):
+        """Keyword-only parameters, None (not given) by default; the command line's default is in the docstring."""
+        return [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+                for name in self.options if name.isidentifier() and not keyword.iskeyword(name)]
+
+    def doc(self):
+        lines = ["Keyword arguments (the command line's options; None or left out = not given):"]
+        for name, o in self.options.items():
+            kind = "True (a flag)" if not o["arg"] else o["arg"]
+            lines.append("  %s=%s    %s" % (name, kind, o["help"]))
+            lines.append("      default: %s%s%s" % (o["default"], "; valid: " + o["valid"] if o["valid"] else "",
+                                                     " (repeatable: a list gives it once per value)" if o["repeatable"] else ""))
+        return "\n".join(lines)
+
+
+_QK_ARRAY_OPTIONS = ("q", "k")
 
 
 def _rows_array(name, value):
-    """q= or k= given as an array: a C-ordered float16/32/64 NumPy array, or ValueError."""
+    """q= or k= given as an array: a C-ordered float16/32/64 NumPy array in the machine's byte order
+    (integers become float64); other dtypes and every shape go to the command line's reader, which
+    checks them as it checks a file's."""
     import numpy as np
 
     try:
         a = np.asarray(value)
     except (ValueError, TypeError):   # ragged lists and the like
-        raise ValueError("invalid %s, an array of shape [N, d], [H, N, d] or [1, H, N, d], got a ragged or "
-                         "non-numeric %s" % (name, type(value).__name__)) from None
+        raise ValueError("%s (array): a rectangular array of numbers, got a ragged or non-numeric %s"
+                         % (name, type(value).__name__)) from None
     if a.dtype.kind in "iu":
         if a.size and np.abs(a).max(initial=0) > 2**53:
-            raise ValueError("invalid %s, integers of magnitude at most 2^53 (exact as float64), got %s" % (name, a.dtype))
+            raise ValueError("%s (array): integers of magnitude at most 2^53 (exact as float64), got %s" % (name, a.dtype))
         a = a.astype(np.float64)
-    if a.dtype.name not in _QK_DTYPES:
-        raise ValueError("invalid %s, an array of dtype float16, float32, float64 or integers, got dtype %s"
-                         % (name, a.dtype))
-    if a.ndim not in (2, 3, 4) or (a.ndim == 4 and a.shape[0] != 1):
-        raise ValueError("invalid %s, an array of shape [N, d], [H, N, d] or [1, H, N, d], got shape %s"
-                         % (name, list(a.shape)))
-    if a.size == 0:
-        raise ValueError("invalid %s, an array with at least one row and one column, got shape %s" % (name, list(a.shape)))
-    if not np.isfinite(a).all():
-        raise ValueError("invalid %s, finite numbers, got a NaN or infinity" % name)
+    elif a.dtype.kind == "f" and not a.dtype.isnative:
+        a = a.astype(a.dtype.newbyteorder("="))
     return np.ascontiguousarray(a)
 
 
-@contextlib.contextmanager
-def _array_files(kwargs):
-    """kwargs with q=/k= arrays written as .npy files (the command line's reader reads them) for the call."""
-    arrays = {k: v for k, v in kwargs.items()
-              if k in ("q", "k", "qk") and v is not None and not isinstance(v, (str, os.PathLike))}
-    if not arrays:
-        yield kwargs, {}
-        return
-    if "qk" in arrays:
+def _split_arrays(kwargs):
+    """kwargs with q=/k= arrays named by their labels ("q (array)"), and the arrays by option name."""
+    qk = kwargs.get("qk")
+    if qk is not None and not isinstance(qk, (str, os.PathLike)):
         raise ValueError("invalid qk, a .npz or .safetensors file holding q and k (arrays: q=array, k=array), got %s"
-                         % type(arrays["qk"]).__name__)
-    import numpy as np
-
-    checked = {k: _rows_array(k, v) for k, v in arrays.items()}
-    with tempfile.TemporaryDirectory(prefix="poslab-") as d:
-        paths = {}
-        for k, a in checked.items():
-            paths[k] = os.path.join(d, k + ".npy")
-            np.save(paths[k], a, allow_pickle=False)
-        yield dict(kwargs, **paths), paths
-
-
-def _call(args_of, kwargs):
-    with _array_files(kwargs) as (kwargs, paths):
-        try:
-            return _poslab.compute(args_of(kwargs))
-        except ValueError as e:
-            message = str(e)
-            for k, path in paths.items():   # the file stands for the array the caller gave
-                message = message.replace("--%s %s: " % (k, os.path.basename(path)), "%s (array): " % k)
-                message = message.replace(path, "%s (array)" % k)
-            if message != str(e):
-                raise ValueError(message) from None
-            raise
+                         % type(qk).__name__)
+    arrays = {}
+    for k in _QK_ARRAY_OPTIONS:
+        v = kwargs.get(k)
+        if v is not None and not isinstance(v, (str, os.PathLike)):
+            arrays[k] = _rows_array(k, v)
+    if not arrays:
+        return kwargs, arrays
+    return dict(kwargs, **{k: "%s (array)" % k for k in arrays}), arrays
 
 
-def _make(what, help_text):
+def _make(what, table):
     def function(**kwargs):
-        return _call(lambda kw: [what] + _arguments(kw), kwargs)
+        kwargs, arrays = _split_arrays(kwargs)
+        return _poslab.compute([what] + _arguments(kwargs, table.flags), arrays)
 
-    function.__name__ = function.__qualname__ = what.replace("-", "_")
-    function.__doc__ = ("poslab.%s(**options): `poslab compute %s` in process; options as keyword arguments "
-                        "(dashes become underscores).\n\n%s" % (function.__name__, what, help_text))
+    name = what.replace("-", "_")
+    function.__name__ = function.__qualname__ = name
+    function.__signature__ = inspect.Signature(table.parameters())
+    function.options = table.options
+    function.__doc__ = ("poslab.%s(**options): `poslab compute %s` in process (usage: %s).\n\n%s\n\n%s"
+                        % (name, what, table.usage, table.description, table.doc()))
     return function
 
 
-def _make_demo(help_text):
+def _make_demo(info):
     def demo(key, **kwargs):
         if not isinstance(key, str):
             raise ValueError("invalid demonstration KEY, a key of `poslab demos`, got %r" % (key,))
-        return _call(lambda kw: ["demo", key] + _arguments(kw), kwargs)
+        # The options of demonstration KEY: its own table (`poslab compute demo KEY --help`).
+        flags = _Table(_poslab.options(["demo", key, "--help"])).flags if kwargs else set()
+        return _poslab.compute(["demo", key] + _arguments(kwargs, flags))
 
-    demo.__doc__ = ("poslab.demo(key, **options): `poslab compute demo KEY` in process.\n\n" + help_text)
+    demo.__doc__ = ("poslab.demo(key, **options): `poslab compute demo KEY` in process. Each demonstration's options "
+                    "are those of `poslab compute demo KEY --help` (poslab.demo_options(key)).\n\n" + info["text"])
     return demo
+
+
+def demo_options(key):
+    """The keyword arguments of poslab.demo(key, ...): {name: {"option", "arg", "help", "default", "valid", "repeatable"}}."""
+    if not isinstance(key, str):
+        raise ValueError("invalid demonstration KEY, a key of `poslab demos`, got %r" % (key,))
+    return _Table(_poslab.options(["demo", key, "--help"])).options
 
 
 def _setup():
@@ -210,16 +223,17 @@ def _setup():
         what = what.strip()
         if not what:
             continue
-        text = _poslab.help([what, "--help"])
-        _FLAGS.update(name for name, takes_value in _options(text) if not takes_value)
-        functions[what.replace("-", "_")] = _make_demo(text) if what == "demo" else _make(what, text)
+        info = _poslab.options([what, "--help"])
+        functions[what.replace("-", "_")] = _make_demo(info) if what == "demo" else _make(what, _Table(info))
     return functions
 
 
 _functions = _setup()
 globals().update(_functions)
-__all__ += sorted(_functions)
+__all__ += sorted(_functions) + ["demo_options"]
 
+
+# ----- figures -----------------------------------------------------------------------------------
 
 class PNG(bytes):
     """The bytes of a PNG image; a notebook shows it inline (_repr_png_)."""
@@ -229,50 +243,47 @@ class PNG(bytes):
 
 
 def figure(view, output=None, **options):
-    # The docstring is `poslab figure --help` (set below).
+    # The docstring and signature are made from `poslab figure --help`'s table (below).
     if not isinstance(view, str) or not view.split():
         raise ValueError("invalid view, a view of `poslab figure` (e.g. \"heatmap\", \"demo nope\"), got %r" % (view,))
     if "output" in options or "o" in options:
         raise ValueError("invalid option output, the figure's file as poslab.figure(view, output=FILE), got it as an option")
+    if not _poslab.has_qt_application() and threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("poslab.figure: the first figure must be drawn from the main thread (the Qt application "
+                           "it makes lives there)")
     words = view.split()
-    with _array_files(options) as (options, paths):
-        def run(target):
-            try:
-                found = _poslab.figure(words + _arguments(options, _FIGURE_FLAGS) + ["--output", target])
-            except ValueError as e:
-                message = str(e)
-                for k, path in paths.items():
-                    message = message.replace("--%s %s: " % (k, os.path.basename(path)), "%s (array): " % k)
-                    message = message.replace(path, "%s (array)" % k)
-                raise ValueError(message) from None
-            for w in found:
-                warnings.warn(w, stacklevel=3)
+    options, arrays = _split_arrays(options)
 
-        if output is not None:
-            if not isinstance(output, (str, os.PathLike)) or not os.fspath(output):
-                raise ValueError("invalid output, a file name (.png, .svg, .pdf, .csv or .json), got %r" % (output,))
-            run(os.fspath(output))
-            return None
-        with tempfile.TemporaryDirectory(prefix="poslab-") as d:
-            target = os.path.join(d, "figure.png")
-            run(target)
-            with open(target, "rb") as f:
-                return PNG(f.read())
+    def run(target):
+        found = _poslab.figure(words + _arguments(options, _FIGURE.flags) + ["--output", target], arrays)
+        for w in found:
+            warnings.warn(w, stacklevel=3)
+
+    if output is not None:
+        if not isinstance(output, (str, os.PathLike)) or not os.fspath(output):
+            raise ValueError("invalid output, a file name (.png, .svg, .pdf, .csv or .json), got %r" % (output,))
+        run(os.fspath(output))
+        return None
+    with tempfile.TemporaryDirectory(prefix="poslab-") as d:
+        target = os.path.join(d, "figure.png")
+        run(target)
+        with open(target, "rb") as f:
+            return PNG(f.read())
 
 
-# The flags of `poslab figure` (every view's --help).
-_FIGURE_FLAGS = set()
-
-
-def _setup_figure():
-    text = _poslab.figure_help(["--help"])
-    _FIGURE_FLAGS.update(name for name, takes_value in _options(text) if not takes_value)
-    figure.__doc__ = ("poslab.figure(view, output=None, **options): `poslab figure VIEW [OPTIONS] -o FILE` in "
-                      "process (no display needed).\nWithout output: the PNG's bytes (a bytes object a notebook "
-                      "shows inline); with output=FILE: writes FILE (its extension chooses the format) and returns "
-                      "None. Options as keyword arguments (dashes become underscores; q=/k= also as arrays); bad "
-                      "input raises ValueError with the command line's line; warnings are Python warnings.\n\n" + text)
-
-
-_setup_figure()
+# The options of `poslab figure` (every view's and method's: its --help table); no Qt application
+# is made for it.
+_FIGURE = _Table(_poslab.figure_options(["--help"]), skip=("output",))
+figure.__signature__ = inspect.Signature(
+    [inspect.Parameter("view", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+     inspect.Parameter("output", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)] + _FIGURE.parameters())
+figure.options = _FIGURE.options
+figure.__doc__ = ("poslab.figure(view, output=None, **options): `poslab figure VIEW [OPTIONS] -o FILE` in process (no "
+                  "display needed).\nWithout output: the PNG's bytes (a bytes object a notebook shows inline); with "
+                  "output=FILE: writes FILE (its extension chooses the format) and returns None. Options as keyword "
+                  "arguments (dashes become underscores; q=/k= also as arrays); bad input raises ValueError with the "
+                  "command line's line; warnings are Python warnings.\nThe first call makes the Qt application figures "
+                  "are drawn with (offscreen unless QT_QPA_PLATFORM says otherwise), from the main thread; when the "
+                  "process already runs a QApplication (PyQt or PySide on the same Qt) it is used from its own thread, "
+                  "any other Qt application is a RuntimeError.\n\n%s\n\n%s" % (_FIGURE.description, _FIGURE.doc()))
 __all__ += ["figure"]

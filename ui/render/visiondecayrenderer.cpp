@@ -68,8 +68,9 @@ Frame frameOf(const QRectF& rect, const VisionDecayPicture& pic, const Theme& t)
     // Whole pixels per patch when a patch has a few, else the exact fraction (a pixel = a block).
     f.g.cell = cell >= 2 ? std::floor(cell) : cell;
     const double w = f.g.cell * double(d.grid.w), h = f.g.cell * double(d.grid.h);
-    // The grid centred in the room it has, the colour bar beside it.
-    const double left = std::round(f.plot.left() + (f.plot.width() - w) / 2), top = std::round(f.plot.top() + (f.plot.height() - h) / 2);
+    // The grid centred across the room it has and under the notes (its column numbers just above
+    // it), the colour bar beside it.
+    const double left = std::round(f.plot.left() + (f.plot.width() - w) / 2), top = std::round(f.plot.top());
     f.g.cells = QRectF(left, top, w, h);
     f.g.colorbar = QRectF(f.g.cells.right() + fo.lh, top, barW, h);
     return f;

@@ -27,6 +27,7 @@
 #include "app/cli_positions.h"
 #include "ui/render/layersrenderer.h"
 #include "ui/render/positionsrenderer.h"
+#include "ui/render/visiondecayrenderer.h"
 #include "ui/render/theme.h"
 #include "ui/teaching/deckexport.h"
 #include "ui/teaching/demoscenes.h"
@@ -69,7 +70,7 @@ std::string s(const QString& q) { return q.toStdString(); }
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 std::string viewList() {
-    return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all, layers (with --config), positions (with --tokens), demo KEY, deck";
+    return "one of " + s(ui::viewKeys().join(QStringLiteral(", "))) + ", all, layers (with --config), positions (with --tokens), vision-decay (with --vision), demo KEY, deck";
 }
 
 OptionSpec flagSpec(const std::string& name, const std::string& help) { return {name, "", help, "", ""}; }
@@ -332,6 +333,8 @@ std::string figureHelp() {
             "method only (`poslab figure VIEW --method M --help` lists M's).\n"
             "`poslab figure layers --config FILE -o F` draws a model's layer overview (`figure layers --help`).\n"
             "`poslab figure positions --tokens LAYOUT [--model M] -o F` draws multimodal position ids (`figure positions --help`).\n"
+            "`poslab figure vision-decay --vision qwen|pixtral --grid TxHxW [--patch R,C] -o F` draws a vision encoder's 2-D\n"
+            "RoPE decay from one patch (`figure vision-decay --help`).\n"
             "`poslab figure demo KEY -o F` draws a demonstration's slide (`figure demo KEY --help`).\n"
             "`poslab figure deck [--session FILE] [--theme T] [--width W --height H] [--notes] -o F.pdf|DIR/` writes every slide\n"
             "of the deck: one PDF page per slide, or one PNG per slide in DIR (`figure deck --help`).\n"
@@ -563,6 +566,12 @@ Job prepare(std::vector<std::string> args, bool forceAll, bool probe = false) {
     // by its own (t, h, w) ids in the heatmap and decay views, the frequencies coloured by the axis
     // each follows; N is its token count.
     if (method == Method::Rope) {
+        if (o.has("tokens") && view == ViewKind::Pairs)
+            fail("--tokens cannot change the output",
+                 "figure pairs draws each pair's rotation at plain positions; under M-RoPE a pair turns by the token's id on "
+                 "the pair's one axis, the same arrows at that id (figure positions draws the ids, figure frequencies --tokens "
+                 "each pair's axis)",
+                 "figure pairs --tokens");
         if (o.has("tokens") && view && *view != ViewKind::Heatmap && *view != ViewKind::Decay && *view != ViewKind::Frequencies)
             fail("--tokens cannot change the output",
                  "it is read only by figure heatmap, decay and frequencies (or all); figure positions draws the ids",
@@ -575,6 +584,18 @@ Job prepare(std::vector<std::string> args, bool forceAll, bool probe = false) {
             if (o.has("length") && sc.length != n)
                 fail("--length does not match --tokens", "the layout's token count " + formatInt(n) + " or no --length", o.raw("length"));
             sc.length = n;
+            // The sections are each configuration's: the options' (or the first file's) for the
+            // first, each further --config its own file's (compare mode: Qwen2-VL's sections
+            // beside Qwen3-VL's interleaving); a file without M-RoPE takes the model's split.
+            sc.methods.front().mropeSection = sc.mrope.mrope_section;
+            sc.methods.front().mropeLayout = sc.mrope.mrope_layout;
+            for (std::size_t k = 1; k < modelConfigs.size() && k < sc.methods.size(); ++k) {
+                const auto& other = modelConfigs[k].second.mrope;
+                sc.methods[k].mropeSection = other ? other->mrope_section : std::vector<std::int64_t>{};
+                sc.methods[k].mropeLayout = other ? other->mrope_layout : MropeLayout::Sectioned;
+            }
+            sc.mrope.mrope_section.clear();
+            sc.mrope.mrope_layout = MropeLayout::Sectioned;
         }
     }
     if (o.has("positions")) sc.positions = o.positions("positions", 0, kMaxPosition);
@@ -1100,6 +1121,121 @@ FigureWriter preparePositionsFigure(const std::vector<std::string>& rawArgs) {
     };
 }
 
+const PictureDefaults& visionDecayPictureDefaults() {
+    static const PictureDefaults d{{ui::ExportFormat::Png, ui::ExportFormat::Svg, ui::ExportFormat::Pdf, ui::ExportFormat::Json},
+                                   "the file to write: .png, .svg or .pdf; .json: the scores (score(r, c) = row_term[r] + "
+                                   "col_term[c]), where the cells were drawn, and the layout report"};
+    return d;
+}
+
+// `figure vision-decay -o F.json`: the decay's numbers, the cells as drawn and the layout report.
+QByteArray visionDecayJson(const ui::VisionDecayPicture& pic, const QSize& size, const ui::Theme& theme) {
+    ui::LayoutReport report;
+    report.bounds = QRectF(0, 0, size.width(), size.height());
+    const QRectF rect(0, 0, size.width(), size.height());
+    {
+        QImage img(size, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&img);
+        p.setRenderHint(QPainter::Antialiasing, true);
+        p.setRenderHint(QPainter::TextAntialiasing, true);
+        ui::LayoutCapture capture(report);
+        capture.setView(QStringLiteral("vision-decay"));
+        ui::renderVisionDecay(p, rect, pic, theme);
+    }
+    const ui::VisionDecayGeometry g = ui::visionDecayGeometry(rect, pic, theme);
+    const VisionDecay& d = *pic.decay;
+    const auto writeRect = [](JsonWriter& w, const QRectF& r) {
+        w.beginArray().number(r.x()).number(r.y()).number(r.width()).number(r.height()).endArray();
+    };
+    JsonWriter w(JsonWriter::Style::Pretty);
+    w.beginObject();
+    w.key("format").string("poslab-data");
+    w.key("app_version").string(s(ui::poslabVersion()));
+    w.key("title").string(s(QStringLiteral("2-D RoPE decay: ") + ui::visionEncoderTitle(pic.params.encoder)));
+    w.key("views").beginObject();
+    w.key("vision-decay").beginObject();
+    w.key("vision").string(enumKey(pic.params.encoder));
+    w.key("grid").beginArray().integer(d.grid.t).integer(d.grid.h).integer(d.grid.w).endArray();
+    w.key("patch").beginArray().integer(d.row).integer(d.col).endArray();
+    w.key("head_dim").integer(pic.params.head_dim);
+    w.key("base").number(pic.params.theta);
+    w.key("scale").number(d.scale);
+    w.key("row_term").beginArray();
+    for (Eigen::Index k = 0; k < d.rowTerm.size(); ++k) w.number(d.rowTerm[k]);
+    w.endArray();
+    w.key("col_term").beginArray();
+    for (Eigen::Index k = 0; k < d.colTerm.size(); ++k) w.number(d.colTerm[k]);
+    w.endArray();
+    w.key("max").number(d.maxValue());
+    w.key("min").number(d.minValue());
+    w.key("cells");
+    writeRect(w, g.cells);
+    w.key("cell_px").number(g.cell);
+    w.key("colorbar");
+    writeRect(w, g.colorbar);
+    w.endObject();
+    w.endObject();
+    ui::writeLayoutJson(w.key("layout"), report);
+    w.endObject();
+    return QByteArray::fromStdString(w.text()) + '\n';
+}
+
+// `poslab figure vision-decay --vision qwen|pixtral --grid TxHxW [--patch R,C] -o F` (cli.md
+// "Multimodal positions"): the score from one patch to every patch of the grid.
+FigureWriter prepareVisionDecayFigure(const std::vector<std::string>& rawArgs) {
+    const std::vector<std::string> args = normalise(rawArgs);
+    const TableSelection sel{.only = {"vision", "grid", "head_dim", "base"}, .required = {"vision", "grid"}};
+    std::vector<OptionSpec> specs = tableSpecs(visionRopeParamTable(), sel);
+    for (auto& spec : specs)
+        if (spec.name == "vision" || spec.name == "grid") spec.def = "required";
+    specs.push_back({"patch", "R,C", "the chosen patch (the query): its row and column in the grid", "the centre patch (H/2, W/2)",
+                     "R,C with 0 <= R < H and 0 <= C < W"});
+    specs = concat(specs, pictureSpecs(visionDecayPictureDefaults()));
+    Options o(std::vector<std::string>(args.begin() + 1, args.end()), specs, "figure vision-decay");
+    if (o.help()) {
+        std::fputs(helpText("poslab figure vision-decay --vision qwen|pixtral --grid TxHxW [--patch R,C] -o FILE",
+                            "The 2-D decay of a vision encoder's RoPE: the score q·k/√head_dim (q = k = ones) from the chosen "
+                            "patch to every\npatch of the grid, as an image over the patch grid (rows follow h, columns w). "
+                            "Qwen2-VL's encoder: head_dim/4 frequencies\nfor the rows, as many for the columns; Pixtral's: "
+                            "the even frequencies for rows, the odd for columns.",
+                            specs)
+                       .c_str(),
+                   stdout);
+        throw CliError{0, ""};
+    }
+    VisionRopeParams v;
+    std::map<std::string, std::string> rename;
+    readTable(o, visionRopeParamTable(), sel, v, rename);
+    v.merge = 1;                 // not read: the map is over (row, col), whatever order the tokens take
+    v.patches_per_side = 4096;   // not read: Pixtral's angles take the row and column, not the id
+    check(v.validate(), rename);
+    const VisionGrid grid = parseVisionGrid(v.grid).value();
+    if (v.encoder == VisionRope::Pixtral && grid.t != 1)
+        fail("invalid --grid for --vision pixtral", "1xHxW (Pixtral numbers one image's patches)", v.grid);
+    std::int64_t row = grid.h / 2, col = grid.w / 2;
+    if (o.has("patch")) {
+        const auto rc = parsePatch(o.raw("patch"));
+        if (!rc) failParam(rc.error());
+        row = rc.value()[0];
+        col = rc.value()[1];
+    }
+    if (auto d = visionDecay(v, row, col); !d) failParam(d.error(), rename);
+    const ui::VisionDecayPicture pic = ui::visionDecayPictureOf(v, row, col);
+    const PictureOutput out = readPictureOutput(o, visionDecayPictureDefaults());
+    return [=] {
+        const ui::Theme theme = ui::themeByName(out.theme, out.fontScale);
+        const QSize size(out.width, out.height);
+        const QByteArray bytes =
+            out.format == ui::ExportFormat::Json
+                ? visionDecayJson(pic, size, theme)
+                : paintedBytes(out.format, size, QStringLiteral("PosLab 2-D RoPE decay: ") + ui::visionEncoderTitle(pic.params.encoder),
+                               [&](QPainter& p) { ui::renderVisionDecay(p, QRectF(0, 0, size.width(), size.height()), pic, theme); });
+        QString error;
+        if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
+        if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+    };
+}
+
 // `poslab figure demo KEY -o F`: the demonstration's slide as presentation mode draws it (the
 // demonstration's scene on the left, its numbers on the right), one slide of its own.
 FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
@@ -1256,6 +1392,7 @@ FigureWriter prepareSpecialFigure(const std::vector<std::string>& args) {
     if (args.front() == "demo") return prepareDemoFigure(args);
     if (args.front() == "layers") return prepareLayersFigure(args);
     if (args.front() == "positions") return preparePositionsFigure(args);
+    if (args.front() == "vision-decay") return prepareVisionDecayFigure(args);
     if (args.front() == "deck") return prepareDeckFigure(args);
     return nullptr;
 }

@@ -4,6 +4,7 @@
 #include "core/rope.h"
 
 #include <charconv>
+#include <cmath>
 
 namespace poslab {
 
@@ -142,6 +143,60 @@ Matrix pixtralAngleTable(const VisionRopeParams& params) {
     Matrix out(a.rows(), 2 * a.cols());
     out << a, a;
     return out;
+}
+
+}  // namespace poslab
+
+namespace poslab {
+
+Result<std::array<std::int64_t, 2>> parsePatch(std::string_view text) {
+    const std::string valid = "R,C: the chosen patch's row and column, non-negative integers";
+    const std::size_t comma = text.find(',');
+    std::array<std::int64_t, 2> rc{};
+    const auto num = [](std::string_view s, std::int64_t& out) {
+        if (s.empty() || s.size() > 8) return false;
+        const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+        return ec == std::errc{} && p == s.data() + s.size() && out >= 0;
+    };
+    if (comma == std::string_view::npos || !num(text.substr(0, comma), rc[0]) || !num(text.substr(comma + 1), rc[1]))
+        return ParamError{"patch", valid, text.empty() ? "none" : std::string(text.substr(0, 64))};
+    return rc;
+}
+
+Result<VisionDecay> visionDecay(const VisionRopeParams& params, std::int64_t row, std::int64_t col) {
+    if (auto e = params.validate()) return *e;
+    if (params.grid.empty()) return ParamError{"grid", "TxHxW with positive integers T, H, W", "none"};
+    const VisionGrid g = parseVisionGrid(params.grid).value();
+    if (params.encoder == VisionRope::Pixtral && g.t != 1)
+        return ParamError{"grid", "1xHxW (Pixtral numbers one image's patches)", params.grid};
+    if (row < 0 || row >= g.h || col < 0 || col >= g.w)
+        return ParamError{"patch",
+                          "R,C with 0 <= R < " + formatInt(g.h) + " and 0 <= C < " + formatInt(g.w) + " (the grid's rows and columns)",
+                          formatInt(row) + "," + formatInt(col)};
+    VisionDecay d;
+    d.grid = g;
+    d.row = row;
+    d.col = col;
+    d.scale = 1.0 / std::sqrt(double(params.head_dim));
+    // The angles of every row (as a patch in column 0) and every column (as a patch in row 0):
+    // a row pair's angle reads the row alone, a column pair's the column alone.
+    const std::int64_t n = std::max(g.h, g.w);
+    std::vector<std::int64_t> ks(static_cast<std::size_t>(n));
+    for (std::int64_t k = 0; k < n; ++k) ks[static_cast<std::size_t>(k)] = k;
+    const Matrix a = visionAngles(params, ks, ks);   // n × head_dim/2: pair j at row = col = k
+    const VisionFrequencies f = visionFrequencies(params);
+    const auto term = [&](int axis, std::int64_t count, std::int64_t chosen) {
+        Vector v = Vector::Zero(count);
+        for (Eigen::Index j = 0; j < a.cols(); ++j) {
+            if (f.axis[static_cast<std::size_t>(j)] != axis) continue;
+            const double at = a(chosen, j);
+            for (std::int64_t k = 0; k < count; ++k) v[k] += 2.0 * std::cos(at - a(k, j));
+        }
+        return Vector(v * d.scale);
+    };
+    d.rowTerm = term(1, g.h, row);
+    d.colTerm = term(2, g.w, col);
+    return d;
 }
 
 }  // namespace poslab

@@ -69,3 +69,30 @@ Matrix visionAngles(const VisionRopeParams& params, const std::vector<std::int64
 Matrix pixtralAngleTable(const VisionRopeParams& params);
 
 }  // namespace poslab
+
+namespace poslab {
+
+// The 2-D decay of a vision encoder: the score from one chosen patch (the query, at (row, col))
+// to every patch of the grid's H×W (the key), with query and key rows of ones as the decay view's
+// default content (core/decay.h): s·(R(p*)·1)·(R(p)·1) = s·Σ_j 2·cos(a_j(p*) − a_j(p)), s =
+// 1/√head_dim, a_j the pair's angle (visionAngles: float32 products in Float32). Each pair follows
+// the row or the column alone, so the score is rowTerm[r] + colTerm[c] exactly: rowTerm sums the
+// row pairs, colTerm the column pairs. Every frame of a Qwen grid repeats the same 2-D positions,
+// so one H×W map stands for all T of them; Pixtral numbers one image (T must be 1).
+struct VisionDecay {
+    VisionGrid grid;
+    std::int64_t row = 0, col = 0;   // the chosen patch
+    Vector rowTerm;                  // H: s·Σ_{row pairs} 2cos(a_j(row*) − a_j(r))
+    Vector colTerm;                  // W: s·Σ_{column pairs} 2cos(a_j(col*) − a_j(c))
+    double scale = 1.0;              // s
+    double value(std::int64_t r, std::int64_t c) const { return rowTerm[r] + colTerm[c]; }
+    double maxValue() const { return rowTerm.maxCoeff() + colTerm.maxCoeff(); }   // at the chosen patch
+    double minValue() const { return rowTerm.minCoeff() + colTerm.minCoeff(); }
+};
+// Errors: params that do not validate; no grid (names `grid`); a Pixtral grid with T > 1 (names
+// `grid`); a patch outside the grid (names `patch`: "R,C with 0 <= R < H, 0 <= C < W").
+Result<VisionDecay> visionDecay(const VisionRopeParams& params, std::int64_t row, std::int64_t col);
+// "R,C" → (row, col), non-negative integers. Errors name `patch`.
+Result<std::array<std::int64_t, 2>> parsePatch(std::string_view text);
+
+}  // namespace poslab

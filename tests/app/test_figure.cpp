@@ -741,7 +741,7 @@ void TestFigure::errors_data() {
     QTest::newRow("noView") << QStringList{} << 2 << QByteArray("missing VIEW");
     QTest::newRow("optionFirst") << QStringList{QStringLiteral("-o"), png} << 2 << QByteArray("missing VIEW");
     QTest::newRow("unknownView") << QStringList{QStringLiteral("spectrum"), QStringLiteral("-o"), png} << 2
-                                 << QByteArray("invalid VIEW, one of pairs, heatmap, decay, frequencies, contributions, precision, all, layers (with --config), positions (with --tokens), demo KEY, deck, got spectrum");
+                                 << QByteArray("invalid VIEW, one of pairs, heatmap, decay, frequencies, contributions, precision, all, layers (with --config), positions (with --tokens), vision-decay (with --vision), demo KEY, deck, got spectrum");
     QTest::newRow("noOutput") << QStringList{QStringLiteral("heatmap")} << 2 << QByteArray("missing --output");
     QTest::newRow("dashOWithoutValue") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o")} << 2 << QByteArray("missing value for -o");
     QTest::newRow("gifOutput") << QStringList{QStringLiteral("heatmap"), QStringLiteral("-o"), QStringLiteral("x.gif")} << 2

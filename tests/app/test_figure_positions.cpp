@@ -125,6 +125,40 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join('\n')));
     }
 
+    // A small layout fills its figure sensibly: the grid grows into the room (at least a quarter
+    // of the figure's width and height at 1600 × 1000) and starts at the left under the strip, as
+    // its title does, instead of a small grid right of the centre in an empty figure.
+    void smallLayoutFillsTheFigure_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("text3 image1x4x6 text2 1600x1000") << QStringList{"--tokens", "text:3,image:1x4x6,text:2"};
+        QTest::newRow("text2 image1x4x4 text1 1920x1080 projector")
+            << QStringList{"--tokens", "text:2,image:1x4x4,text:1", "--width", "1920", "--height", "1080", "--theme", "projector"};
+    }
+    void smallLayoutFillsTheFigure() {
+        QFETCH(QStringList, args);
+        QTemporaryDir dir;
+        const QString out = dir.filePath("p.json");
+        const auto f = runPoslab(QStringList{"figure", "positions"} + args + QStringList{"-o", out});
+        QVERIFY2(f.code == 0, qPrintable(f.describe()));
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject fig = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonObject view = fig.value("views").toObject().value("positions").toObject();
+        const double width = args.contains("--width") ? args[args.indexOf("--width") + 1].toDouble() : 1600;
+        const double height = args.contains("--height") ? args[args.indexOf("--height") + 1].toDouble() : 1000;
+        const QJsonArray grids = view.value("grids").toArray();
+        QCOMPARE(grids.size(), 1);
+        const QRectF g = rectOf(grids[0].toObject().value("rect"));
+        QVERIFY2(g.width() >= 0.25 * width && g.height() >= 0.25 * height,
+                 qPrintable(QStringLiteral("grid %1 × %2 in %3 × %4").arg(g.width()).arg(g.height()).arg(width).arg(height)));
+        QVERIFY2(grids[0].toObject().value("ids_in_cells").toBool(), "the ids in the cells");
+        const QRectF first = rectOf(view.value("strip").toArray()[0].toObject().value("rect"));
+        QVERIFY2(g.left() <= first.left() + 1 && g.left() < 0.1 * width,
+                 qPrintable(QStringLiteral("grid at x = %1, strip at %2").arg(g.left()).arg(first.left())));
+        const QStringList problems = poslab::ui::layoutProblems(reportOf(fig));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join('\n')));
+    }
+
     // figure heatmap --tokens: the cells are compute scores --tokens' scores (each token rotated by
     // its own ids), N the layout's count.
     void heatmapTokensAreComputeScores_data() {
@@ -180,10 +214,53 @@ private Q_SLOTS:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join('\n')));
     }
 
+    // Compare mode: two Qwen-VL configs over one layout, each configuration with its own file's
+    // sections (cli.md "Multimodal positions"): Qwen2-VL's sectioned 16,24,24 beside Qwen3-VL's
+    // interleaved 24,20,20, each panel's pairs coloured by its own axes; the scene the figure
+    // embeds keeps each configuration's sections.
+    void compareSectionedBesideInterleaved() {
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QByteArray& json) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly)) return QString();
+            f.write(json);
+            return dir.filePath(name);
+        };
+        const QString q2 = write("qwen2-vl.json", R"({"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28,
+            "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}, "vision_config": {"spatial_merge_size": 2}})");
+        const QString q3 = write("qwen3-vl.json", R"({"model_type": "qwen3_vl", "text_config": {"model_type": "qwen3_vl_text", "head_dim": 128,
+            "hidden_size": 2048, "num_attention_heads": 16, "rope_parameters": {"rope_type": "default", "rope_theta": 5000000,
+            "mrope_section": [24, 20, 20], "mrope_interleaved": true}}, "vision_config": {"spatial_merge_size": 2}})");
+        const auto f = runPoslab({"figure", "frequencies", "--config", q2, "--config", q3, "--tokens", "text:4,image:1x4x4,text:4", "-o",
+                                  dir.filePath("f.json")});
+        QVERIFY2(f.code == 0, qPrintable(f.describe()));
+        QFile file(dir.filePath("f.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject fig = QJsonDocument::fromJson(file.readAll()).object();
+        const poslab::ui::LayoutReport report = reportOf(fig);
+        QString all;
+        for (const auto& item : report.items) all += item.text + QLatin1Char('|');
+        QVERIFY2(all.contains("sectioned 16,24,24"), qPrintable(all));
+        QVERIFY2(all.contains("interleaved 24,20,20"), qPrintable(all));
+        const QStringList problems = poslab::ui::layoutProblems(report);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 6).join('\n')));
+        // The embedded scene: each configuration's own sections.
+        const QJsonArray methods =
+            fig.value("session").toObject().value("scenes").toArray()[0].toObject().value("methods").toArray();
+        QCOMPARE(methods.size(), 2);
+        QCOMPARE(methods[0].toObject().value("mrope").toObject().value("mrope_section").toArray(), (QJsonArray{16, 24, 24}));
+        QCOMPARE(methods[0].toObject().value("mrope").toObject().value("mrope_layout").toString(), QStringLiteral("sectioned"));
+        QCOMPARE(methods[1].toObject().value("mrope").toObject().value("mrope_section").toArray(), (QJsonArray{24, 20, 20}));
+        QCOMPARE(methods[1].toObject().value("mrope").toObject().value("mrope_layout").toString(), QStringLiteral("interleaved"));
+    }
+
     void figureTokensRefused_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("names");
         QTest::newRow("pairs --tokens") << QStringList{"pairs", "--tokens", "text:4", "--mrope-section", "8,12,12"} << "--tokens";
+        // Refused by choice, and the message says why: the arrows would be plain RoPE's at the ids.
+        QTest::newRow("pairs --tokens says why") << QStringList{"pairs", "--tokens", "text:4,image:1x2x2", "--mrope-section", "8,12,12"}
+                                                 << "the same arrows at that id";
         QTest::newRow("heatmap no section") << QStringList{"heatmap", "--tokens", "text:4,image:1x2x2"} << "--mrope-section";
         QTest::newRow("heatmap length 5") << QStringList{"heatmap", "--tokens", "text:4", "--mrope-section", "8,12,12", "--length", "5"}
                                           << "--length";

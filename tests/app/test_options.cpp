@@ -212,7 +212,7 @@ const std::map<QString, QString>& auditValues() {
         // multimodal positions (issue 30)
         {"tokens", "text:1,image:1x4x4,text:1 --mrope-section 1,1,2"}, {"model", "qwen2.5-vl"}, {"merge", "1"},
         {"tokens-per-second", "4"}, {"second-per-grid", "0.5"}, {"mrope-section", "1,1,2"}, {"mrope-layout", "interleaved"},
-        {"vision", "qwen"}, {"grid", "1x4x6"}, {"patches-per-side", "16"},
+        {"vision", "qwen"}, {"grid", "1x4x6"}, {"patches-per-side", "16"}, {"patch", "1,2"},
     };
     return v;
 }
@@ -376,6 +376,10 @@ std::vector<Scenario> scenarios() {
     s.push_back({"figure_layers", {"figure", "layers", "--config", modelConfig(), "--width", "240", "--height", "160", "-o", "%OUT%.png"},
                  {{"config", "%LLAMA%"}}});
     s.push_back({"figure_demo", {"figure", "demo", "permutation", "--width", "320", "--height", "180", "-o", "%OUT%.png"}});
+    // The vision encoder's 2-D decay (issue 30): every option changes the map or the picture.
+    s.push_back({"figure_vision_decay",
+                 {"figure", "vision-decay", "--vision", "pixtral", "--grid", "1x8x8", "--width", "320", "--height", "240", "-o", "%OUT%.png"},
+                 {{"grid", "1x6x10"}}});
     return s;
 }
 

@@ -136,6 +136,115 @@ private Q_SLOTS:
         for (int j = 0; j < half; ++j) QCOMPARE(a(0, j), (j < half / 2 ? 3.0 : 5.0) * f.inv_freq[j]);
     }
 
+    // The 2-D decay against the golden cases: Pixtral's from the golden angle table itself (every
+    // patch of its 4×4 grid against the chosen one: s·Σ_j 2cos(Δa_j), the table's first half the
+    // pairs' angles), Qwen's over the golden patch positions (each listed patch, in the encoder's
+    // order, the score from the chosen one through visionAngles of both patches, pair by pair).
+    void decayAgainstGolden_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<qint64>("row");
+        QTest::addColumn<qint64>("col");
+        QTest::newRow("pixtral_inv_freq_table_d8_4x4 patch 0,0") << "pixtral_inv_freq_table_d8_4x4" << qint64(0) << qint64(0);
+        QTest::newRow("pixtral_inv_freq_table_d8_4x4 patch 2,1") << "pixtral_inv_freq_table_d8_4x4" << qint64(2) << qint64(1);
+        QTest::newRow("qwen2vl_vision_position_ids_grid1x4x6_merge2 patch 1,3")
+            << "qwen2vl_vision_position_ids_grid1x4x6_merge2" << qint64(1) << qint64(3);
+        QTest::newRow("qwen2vl_vision_position_ids_grid1x4x6_merge2 patch 3,5")
+            << "qwen2vl_vision_position_ids_grid1x4x6_merge2" << qint64(3) << qint64(5);
+    }
+    void decayAgainstGolden() {
+        QFETCH(QString, name);
+        QFETCH(qint64, row);
+        QFETCH(qint64, col);
+        const QJsonObject c = goldenCase(kFile, name);
+        const QJsonObject p = c.value("params").toObject(), out = c.value("output").toObject();
+        VisionRopeParams vp;
+        if (out.contains("table")) {
+            vp.encoder = VisionRope::Pixtral;
+            vp.head_dim = p.value("head_dim").toInt();
+            vp.theta = p.value("rope_theta").toDouble();
+            vp.patches_per_side = p.value("max_patches_per_side").toInt();
+            vp.grid = QStringLiteral("1x%1x%1").arg(vp.patches_per_side).toStdString();
+            const auto d = visionDecay(vp, row, col);
+            QVERIFY2(d, d ? "" : d.error().message().c_str());
+            const Matrix table = testsupport::toMatrix(out.value("table"));
+            const std::int64_t P = vp.patches_per_side;
+            const double s = 1.0 / std::sqrt(double(vp.head_dim));
+            for (std::int64_t r = 0; r < P; ++r)
+                for (std::int64_t k = 0; k < P; ++k) {
+                    double want = 0;
+                    for (int j = 0; j < vp.head_dim / 2; ++j) want += 2 * std::cos(table(row * P + col, j) - table(r * P + k, j));
+                    QVERIFY2(std::abs(d.value().value(r, k) - s * want) <= 2e-6,
+                             qPrintable(QStringLiteral("patch %1,%2: %3 vs %4").arg(r).arg(k).arg(d.value().value(r, k)).arg(s * want)));
+                }
+            QCOMPARE(d.value().maxValue(), d.value().value(row, col));
+            QVERIFY(std::abs(d.value().value(row, col) - s * vp.head_dim) < 1e-12);   // every cos is 1 at the patch itself
+            return;
+        }
+        const VisionGrid g = gridOf(p.value("grid_thw"));
+        vp.encoder = VisionRope::Qwen;
+        vp.merge = p.value("spatial_merge_size").toInt();
+        vp.grid = QStringLiteral("%1x%2x%3").arg(g.t).arg(g.h).arg(g.w).toStdString();
+        const auto d = visionDecay(vp, row, col);
+        QVERIFY2(d, d ? "" : d.error().message().c_str());
+        const auto ids = out.value("position_ids").toArray();
+        QCOMPARE(ids.size(), qsizetype(g.t * g.h * g.w));
+        for (const auto& e : ids) {
+            const std::int64_t r = e.toArray()[0].toInteger(), k = e.toArray()[1].toInteger();
+            const Matrix a = visionAngles(vp, {row, r}, {col, k});
+            double want = 0;
+            for (Eigen::Index j = 0; j < a.cols(); ++j) want += 2 * std::cos(a(0, j) - a(1, j));
+            want /= std::sqrt(double(vp.head_dim));
+            QVERIFY2(std::abs(d.value().value(r, k) - want) <= 1e-12, qPrintable(QStringLiteral("patch %1,%2").arg(r).arg(k)));
+        }
+        // Symmetric about the chosen patch's row and column (cos is even).
+        if (row >= 1 && row + 1 < g.h) QVERIFY(std::abs(d.value().rowTerm[row - 1] - d.value().rowTerm[row + 1]) < 1e-6);
+    }
+
+    void decayErrors_data() {
+        QTest::addColumn<QString>("encoder");
+        QTest::addColumn<QString>("grid");
+        QTest::addColumn<qint64>("row");
+        QTest::addColumn<qint64>("col");
+        QTest::addColumn<QString>("names");
+        QTest::newRow("qwen patch row past the grid") << "qwen" << "1x4x6" << qint64(4) << qint64(0) << "patch";
+        QTest::newRow("qwen patch column past the grid") << "qwen" << "1x4x6" << qint64(0) << qint64(6) << "patch";
+        QTest::newRow("qwen negative row") << "qwen" << "1x4x6" << qint64(-1) << qint64(0) << "patch";
+        QTest::newRow("qwen no grid") << "qwen" << "" << qint64(0) << qint64(0) << "grid";
+        QTest::newRow("qwen grid merge does not divide") << "qwen" << "1x5x6" << qint64(0) << qint64(0) << "grid";
+        QTest::newRow("pixtral two frames") << "pixtral" << "2x4x4" << qint64(0) << qint64(0) << "grid";
+    }
+    void decayErrors() {
+        QFETCH(QString, encoder);
+        QFETCH(QString, grid);
+        QFETCH(qint64, row);
+        QFETCH(qint64, col);
+        QFETCH(QString, names);
+        VisionRopeParams vp;
+        vp.encoder = encoder == "qwen" ? VisionRope::Qwen : VisionRope::Pixtral;
+        vp.grid = grid.toStdString();
+        const auto d = visionDecay(vp, row, col);
+        QVERIFY(!d);
+        QVERIFY2(d.error().message().rfind(names.toStdString(), 0) == 0, d.error().message().c_str());
+    }
+
+    void patchParsing_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("ok");
+        QTest::newRow("3,5") << "3,5" << true;
+        QTest::newRow("0,0") << "0,0" << true;
+        QTest::newRow("3") << "3" << false;
+        QTest::newRow("-1,2") << "-1,2" << false;
+        QTest::newRow("a,b") << "a,b" << false;
+        QTest::newRow("empty") << "" << false;
+    }
+    void patchParsing() {
+        QFETCH(QString, text);
+        QFETCH(bool, ok);
+        const auto r = parsePatch(text.toStdString());
+        QCOMPARE(bool(r), ok);
+        if (!ok) QVERIFY(r.error().message().rfind("patch", 0) == 0);
+    }
+
     void errors_data() {
         QTest::addColumn<QString>("encoder");
         QTest::addColumn<QString>("grid");

@@ -696,6 +696,85 @@ private Q_SLOTS:
         QVERIFY(!w.scene()->params().view.causal);
     }
 
+    // Opening a Qwen-VL config in the window sets the scene's M-RoPE as `--config` does on the
+    // command line (cli.md "Multimodal positions"): the file's sections, θ, merge size and the
+    // model's layout (Qwen3-VL interleaves); the token layout is kept and N follows its token count
+    // under the new merge size. A config without M-RoPE clears the sections a previous file set.
+    void qwenVlConfigSetsTheScenesSections_data() {
+        QTest::addColumn<QByteArray>("config");
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QList<qint64>>("section");
+        QTest::addColumn<bool>("interleaved");
+        QTest::addColumn<double>("theta");
+        QTest::addColumn<int>("merge");
+        QTest::addColumn<qint64>("length");   // text:3,image:1x4x4,text:2 under that merge
+        QTest::newRow("qwen2-vl v4 rope_scaling mrope")
+            << QByteArray(R"({"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "rope_theta": 1000000.0,
+                "max_position_embeddings": 32768, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+                "vision_config": {"spatial_merge_size": 2}})")
+            << "qwen2-vl" << QList<qint64>{16, 24, 24} << false << 1e6 << 2 << qint64(3 + 4 + 2);
+        QTest::newRow("qwen2.5-vl v5 merge 1")
+            << QByteArray(R"({"model_type": "qwen2_5_vl", "hidden_size": 1024, "num_attention_heads": 16, "rope_theta": 1000000.0,
+                "rope_parameters": {"rope_type": "default", "rope_theta": 1000000.0, "mrope_section": [8, 12, 12]},
+                "vision_config": {"spatial_merge_size": 1, "tokens_per_second": 2}})")
+            << "qwen2.5-vl" << QList<qint64>{8, 12, 12} << false << 1e6 << 1 << qint64(3 + 16 + 2);
+        QTest::newRow("qwen3-vl v5 text_config interleaved")
+            << QByteArray(R"({"model_type": "qwen3_vl", "text_config": {"model_type": "qwen3_vl_text", "head_dim": 128,
+                "hidden_size": 2048, "num_attention_heads": 16, "rope_parameters": {"rope_type": "default", "rope_theta": 5000000,
+                "mrope_section": [24, 20, 20], "mrope_interleaved": true}}, "vision_config": {"spatial_merge_size": 2}})")
+            << "qwen3-vl" << QList<qint64>{24, 20, 20} << true << 5e6 << 2 << qint64(3 + 4 + 2);
+    }
+    void qwenVlConfigSetsTheScenesSections() {
+        QFETCH(QByteArray, config);
+        QFETCH(QString, model);
+        QFETCH(QList<qint64>, section);
+        QFETCH(bool, interleaved);
+        QFETCH(double, theta);
+        QFETCH(int, merge);
+        QFETCH(qint64, length);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("config.json"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(config);
+        }
+        MainWindow w(false);
+        QVERIFY(open(w, QSize(1600, 1000)));
+        // A layout first, with sections that are not the file's.
+        w.scene()->edit(QStringLiteral("layout"), QString(), [](SceneParams& p) {
+            p.mrope.tokens = "text:3,image:1x4x4,text:2";
+            p.methods[0].mropeSection = {8, 12, 12};
+            p.methods[0].mropeLayout = MropeLayout::Sectioned;
+            p.length = 9;
+        });
+        QVERIFY(w.openModelConfig(path));
+        QVERIFY(settle(w));
+        const SceneParams& s = w.scene()->params();
+        QCOMPARE(QString::fromStdString(std::string(enumKey(s.mrope.model))), model);
+        const MethodConfig& c = s.methods[0];
+        QCOMPARE(QList<qint64>(c.mropeSection.begin(), c.mropeSection.end()), section);
+        QCOMPARE(c.mropeLayout, interleaved ? MropeLayout::Interleaved : MropeLayout::Sectioned);
+        QCOMPARE(s.mrope.merge, merge);
+        QCOMPARE(s.methods[0].params.rope.base, theta);
+        QCOMPARE(s.mrope.tokens, std::string("text:3,image:1x4x4,text:2"));
+        QCOMPARE(s.length, length);
+        QVERIFY2(!sceneProblem(s), qPrintable(sceneProblem(s).value_or(QString())));
+        // The frequency view colours each pair by the file's axes.
+        QTRY_VERIFY_WITH_TIMEOUT(!w.frequencyView()->result().configs.empty() && !w.frequencyView()->result().configs[0].axis.empty(), 10000);
+        const int half = static_cast<int>(s.methods[0].params.ropeParams().rotaryDim() / 2);
+        QCOMPARE(w.frequencyView()->result().configs[0].axis,
+                 mropeAxes(half, c.mropeSection, c.mropeLayout).value());
+        // One undo step gives the scene before the file.
+        w.scene()->undoStack()->undo();
+        QCOMPARE(w.scene()->params().methods[0].mropeSection, (std::vector<std::int64_t>{8, 12, 12}));
+        // A file without M-RoPE: the sections go (the model's split of its own head), the layout stays.
+        w.scene()->undoStack()->redo();
+        QVERIFY(w.openModelConfig(QStringLiteral(POSLAB_SOURCE_DIR "/tests/data/config/real/llama-3.2-1b.json")));
+        QVERIFY(w.scene()->params().methods[0].mropeSection.empty());
+        QCOMPARE(w.scene()->params().mrope.tokens, std::string("text:3,image:1x4x4,text:2"));
+    }
+
     // File → Open queries and keys: one undo step; the content selector shows "file: NAME"; every
     // view (and the contributions view) computes from the file's rows; a session naming a file
     // that is gone shows its error in the views and keeps the path.

@@ -15,6 +15,7 @@
 #include "ui/panel/parameterpanel.h"
 #include "ui/panel/tokenlayouteditor.h"
 #include "ui/views/positionsview.h"
+#include "ui/views/visiondecayview.h"
 #include "ui/views/views.h"
 #include "ui/window/mainwindow.h"
 
@@ -140,7 +141,7 @@ private Q_SLOTS:
             s.mrope.tokens = tokens.toStdString();
             if (interleaved) {
                 s.mrope.model = MropeModel::Qwen3VL;
-                s.mrope.mrope_layout = MropeLayout::Interleaved;
+                s.methods[0].mropeLayout = MropeLayout::Interleaved;
             }
             s.length = mropePositions(layout.value(), s.mrope).value().ids.cols();
         });
@@ -161,6 +162,95 @@ private Q_SLOTS:
         QVERIFY(f.axis == axes.value());
         QVERIFY2(f.note.contains(interleaved ? "interleaved" : "sectioned"), qPrintable(f.note));
         shot(w, QStringLiteral("positions_%1x%2_%3%4").arg(size.width()).arg(size.height()).arg(tokens.size()).arg(interleaved ? "_interleaved" : ""));
+    }
+
+    // Compare mode over one layout: configuration A Qwen2-VL's sections, B Qwen3-VL's interleaving
+    // (each configuration its own, like its other method parameters); the frequency view colours
+    // each panel's pairs by that configuration's axes, and editing B's sections leaves A's alone.
+    void compareSectionedBesideInterleaved() {
+        MainWindow w(false);
+        w.resize(1920, 1080);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.scene()->edit(QStringLiteral("compare"), QString(), [](SceneParams& s) {
+            s.mrope.tokens = "text:6,image:1x8x12,text:4";
+            s.length = 6 + 24 + 4;
+            s.methods[0].params.dim = 128;
+            s.methods[0].params.rope.base = 1e6;
+            s.methods[0].label = QStringLiteral("Qwen2-VL");
+            s.methods[0].mropeSection = {16, 24, 24};
+            s.methods[0].mropeLayout = MropeLayout::Sectioned;
+            s.methods.push_back(s.methods[0]);
+            s.methods[1].params.rope.base = 5e6;
+            s.methods[1].label = QStringLiteral("Qwen3-VL");
+            s.methods[1].mropeSection = {24, 20, 20};
+            s.methods[1].mropeLayout = MropeLayout::Interleaved;
+        });
+        QVERIFY(settle(w));
+        QVERIFY2(!sceneProblem(w.scene()->params()), qPrintable(sceneProblem(w.scene()->params()).value_or(QString())));
+        const auto& r = w.frequencyView()->result();
+        QCOMPARE(r.configs.size(), std::size_t(2));
+        QCOMPARE(r.configs[0].axis, mropeAxes(64, {16, 24, 24}, MropeLayout::Sectioned).value());
+        QCOMPARE(r.configs[1].axis, mropeAxes(64, {24, 20, 20}, MropeLayout::Interleaved).value());
+        QVERIFY2(r.configs[0].note.contains("sectioned 16,24,24"), qPrintable(r.configs[0].note));
+        QVERIFY2(r.configs[1].note.contains("interleaved 24,20,20"), qPrintable(r.configs[1].note));
+        shot(w, QStringLiteral("compare_sectioned_interleaved_1920x1080"));
+        // The panel edits the active configuration's sections only.
+        w.scene()->setActiveConfig(1);
+        w.scene()->editActive(QStringLiteral("sections"), QStringLiteral("mrope.mrope_section"),
+                              [](MethodConfig& c) { c.mropeSection = {32, 16, 16}; });
+        QVERIFY(settle(w));
+        QCOMPARE(w.scene()->params().methods[0].mropeSection, (std::vector<std::int64_t>{16, 24, 24}));
+        QCOMPARE(w.frequencyView()->result().configs[1].axis, mropeAxes(64, {32, 16, 16}, MropeLayout::Interleaved).value());
+    }
+
+    // The vision encoder's 2-D decay beside the positions: shown while the scene has a patch grid,
+    // its numbers the core's; a click on a patch measures from it (one undo step).
+    void visionDecayClickChoosesThePatch() {
+        MainWindow w(false);
+        w.resize(1920, 1080);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.visionDecayView()->isVisible());
+        w.scene()->edit(QStringLiteral("vision"), QString(), [](SceneParams& s) {
+            s.mrope.tokens = "text:6,image:1x8x12,text:4";
+            s.length = 34;
+            s.vision.encoder = VisionRope::Qwen;
+            s.vision.grid = "1x16x24";
+        });
+        QVERIFY(settle(w));
+        VisionDecayView* v = w.visionDecayView();
+        QVERIFY(v->isVisible());
+        QVERIFY(w.positionsView()->isVisible());
+        QVERIFY(v->width() >= v->minimumSizeHint().width() && v->height() >= v->minimumSizeHint().height());
+        QVERIFY(v->picture().decay.has_value());
+        QCOMPARE(v->picture().decay->row, std::int64_t(8));   // the centre without a chosen patch
+        QCOMPARE(v->picture().decay->col, std::int64_t(12));
+        // Click the centre of patch (3, 20).
+        const auto at = [&](std::int64_t r, std::int64_t c) {
+            const VisionDecayGeometry geo = v->decayGeometry();
+            return QPointF(geo.cells.left() + geo.cell * (double(c) + 0.5), geo.cells.top() + geo.cell * (double(r) + 0.5)).toPoint();
+        };
+        QCOMPARE(v->patchAt(at(3, 20)), (std::optional<std::array<std::int64_t, 2>>{{3, 20}}));
+        const int steps = w.scene()->undoStack()->count();
+        QTest::mouseClick(v, Qt::LeftButton, {}, at(3, 20));
+        QCOMPARE(w.scene()->params().visionPatch, (std::vector<std::int64_t>{3, 20}));
+        QCOMPARE(w.scene()->undoStack()->count(), steps + 1);
+        QCOMPARE(v->picture().decay->row, std::int64_t(3));
+        QCOMPARE(v->picture().decay->col, std::int64_t(20));
+        const auto want = visionDecay([] {
+            VisionRopeParams p;
+            p.grid = "1x16x24";
+            return p;
+        }(), 3, 20);
+        QVERIFY(want.ok());
+        QCOMPARE(v->picture().decay->rowTerm, want.value().rowTerm);
+        QCOMPARE(v->picture().decay->colTerm, want.value().colTerm);
+        shot(w, QStringLiteral("vision_decay_1920x1080"));
+        // Without a grid the view goes.
+        w.scene()->edit(QStringLiteral("no grid"), QString(), [](SceneParams& s) { s.vision.grid.clear(); });
+        QVERIFY(settle(w));
+        QVERIFY(!v->isVisible());
     }
 };
 

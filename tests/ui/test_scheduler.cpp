@@ -205,8 +205,15 @@ private:
             {"mrope.merge", {"heatmap", "decay", "frequencies"}},
             {"mrope.tokens_per_second", {"heatmap", "decay", "frequencies"}},
             {"mrope.second_per_grid", {"heatmap", "decay", "frequencies"}},
+            // Each configuration's sections (methodParamTable): the same three views.
             {"mrope.mrope_section", {"heatmap", "decay", "frequencies"}},
             {"mrope.mrope_layout", {"heatmap", "decay", "frequencies"}},
+            // The vision decay's (drawn on the GUI thread beside the positions): no scheduled view.
+            {"vision.vision", {}},
+            {"vision.grid", {}},
+            {"vision.head_dim", {}},
+            {"vision.base", {}},
+            {"vision.patch", {}},
             {"heatmap_query_from", {"heatmap"}},
             {"heatmap_query_to", {"heatmap"}},
             {"heatmap_key_from", {"heatmap"}},
@@ -262,7 +269,9 @@ private:
             {"heatmap_query_from", "8"}, {"heatmap_query_to", "40"}, {"heatmap_key_from", "4"}, {"heatmap_key_to", "30"},
             {"decay_from", "5"}, {"decay_to", "30"}, {"theme", "dark"}, {"font_scale", "1.5"},
             // The token layout: 48 text tokens (the scene's N), the rule's other numbers.
-            {"tokens", "text:48"}, {"merge", "1"}, {"tokens_per_second", "4"}, {"second_per_grid", "0.5"}, {"mrope_section", "2,3,3"}};
+            {"tokens", "text:48"}, {"merge", "1"}, {"tokens_per_second", "4"}, {"second_per_grid", "0.5"}, {"mrope_section", "2,3,3"},
+            // The vision decay.
+            {"grid", "1x4x4"}, {"head_dim", "16"}, {"base", "500"}, {"patch", "1,2"}};
         const ParamValue now = p.get(s);
         ParamValue v;
         if (p.info.kind == ParamKind::Bool) {
@@ -333,6 +342,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("base");
         addReaderRows(sceneParamTable());
         addReaderRows(viewParamTable());
+        addReaderRows(methodParamTable());
     }
 
     // Every declared scene and view parameter, changed alone, recomputes the views that read it
@@ -344,6 +354,8 @@ private Q_SLOTS:
         SceneParams before = readersScene(base), after = before;
         if (const auto* p = findParam(sceneParamTable(), param.toStdString())) {
             changeParam(*p, after);
+        } else if (const auto* m = findParam(methodParamTable(), param.toStdString())) {
+            changeParam(*m, after.methods[0]);   // the first configuration's sections
         } else {
             const auto* v = findParam(viewParamTable(), param.toStdString());
             QVERIFY(v);

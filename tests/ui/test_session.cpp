@@ -206,8 +206,15 @@ public:
                 const int text = uniform(1, 9);
                 s.mrope.tokens = QStringLiteral("text:%1,image:1x4x%2,text:2").arg(text).arg(2 * uniform(1, 4)).toStdString();
                 s.mrope.model = std::array{MropeModel::Qwen2VL, MropeModel::Qwen25VL, MropeModel::Qwen3VL}[std::size_t(uniform(0, 2))];
-                s.mrope.mrope_layout = coin() ? MropeLayout::Sectioned : MropeLayout::Interleaved;
+                s.methods[0].mropeLayout = coin() ? MropeLayout::Sectioned : MropeLayout::Interleaved;
                 if (auto r = mropePositions(s.mrope)) s.length = r.value().ids.cols();
+            }
+            // The vision decay's encoder and patch (issue 30).
+            if (coin()) {
+                s.vision.encoder = coin() ? VisionRope::Qwen : VisionRope::Pixtral;
+                s.vision.grid = QStringLiteral("1x%1x%2").arg(uniform(1, 40)).arg(uniform(1, 40)).toStdString();
+                s.vision.head_dim = 4 * uniform(1, 32);
+                if (coin()) s.visionPatch = {uniform(0, 3), uniform(0, 3)};
             }
             if (!sceneProblem(s)) return s;
         }
@@ -267,9 +274,9 @@ void TestSession::layoutOfStructsIsKnown() {
     SIZE_IS(AttentionParams, 160);
     SIZE_IS(LayerPattern, 1048);
     SIZE_IS(ScoreParams, 1720);
-    SIZE_IS(MethodConfig, 1744);
+    SIZE_IS(MethodConfig, 1776);
     SIZE_IS(ViewOptions, 176);
-    SIZE_IS(SceneParams, 456);
+    SIZE_IS(SceneParams, 560);
 }
 
 void TestSession::defaultSceneRoundTrip() {

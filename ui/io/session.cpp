@@ -116,6 +116,7 @@ void writeScene(JsonWriter& w, const SessionScene& s) {
         w.beginObject();
         w.key("label").string(c.label.toStdString());
         writeParams(w, scoreParamTable(), c.params);
+        writeParams(w, methodParamTable(), c);
         w.endObject();
     }
     w.endArray();
@@ -353,10 +354,11 @@ private:
 };
 
 void readMethod(Reader& r, const QJsonValue& v, const QString& path, MethodConfig& c) {
-    auto o = r.object(v, path, Reader::known(scoreParamTable(), {}, {"label"}));
+    auto o = r.object(v, path, Reader::known(scoreParamTable(), {}, {"label", "mrope"}));
     if (!o) return;
     r.string(*o, "label", path, c.label, kMaxLabelLength);
     r.params(scoreParamTable(), *o, path, c.params);
+    r.params(methodParamTable(), *o, path, c);
 }
 
 void readSlide(Reader& r, const QJsonValue& v, const QString& path, SlideLayout& out) {

@@ -1000,11 +1000,12 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                 // M-RoPE: which of t, h, w each pair's angle follows.
                 if (usesTokenLayout(scene, c)) {
                     const int half = rp.rotaryDim() / 2;
-                    const auto section = mropeSectionFor(scene.mrope, half);
-                    if (auto axes = mropeAxes(half, section, scene.mrope.mrope_layout)) {
+                    const auto section = mropeSectionFor(scene, c, half);
+                    const MropeLayout layout = scene.methods[static_cast<std::size_t>(c)].mropeLayout;
+                    if (auto axes = mropeAxes(half, section, layout)) {
                         f.axis = axes.value();
                         f.note = QObject::tr("M-RoPE, %1 %2,%3,%4: each dot's colour is the axis its pair follows (t, h or w)")
-                                     .arg(scene.mrope.mrope_layout == MropeLayout::Interleaved ? QObject::tr("interleaved")
+                                     .arg(layout == MropeLayout::Interleaved ? QObject::tr("interleaved")
                                                                                                : QObject::tr("sectioned"))
                                      .arg(section[0])
                                      .arg(section[1])

@@ -128,17 +128,45 @@ const ParamTable<SceneParams>& sceneParamTable() {
                           .unset = "none", .readers = kEveryView}),
     };
     appendNested(t, "mrope", &S::mrope, mropeParamTable());
+    // The sections are each configuration's (methodParamTable()).
+    std::erase_if(t, [](const Param<SceneParams>& p) {
+        return p.group == "mrope" && (p.info.name == "mrope_section" || p.info.name == "mrope_layout");
+    });
     // The token layout and its sections: every token rotated by its own (t, h, w) in the heatmap
     // and the decay, and each frequency's axis in the frequency view.
     for (auto& p : t)
         if (p.group == "mrope") p.info.readers = kHeatmap | kDecay | kFrequencies;
+    // The vision encoder of the 2-D decay: the entries the map reads, and the chosen patch. No
+    // scheduled view reads them (the vision decay is drawn on the GUI thread, as the positions).
+    {
+        ParamTable<SceneParams> vision;
+        appendNested(vision, "vision", &S::vision, visionRopeParamTable());
+        for (auto& p : vision)
+            if (p.info.name == "vision" || p.info.name == "grid" || p.info.name == "head_dim" || p.info.name == "base") {
+                p.info.readers = 0;
+                p.info.flags &= ~kParamShared;
+                t.push_back(std::move(p));
+            }
+        auto patch = field<&S::visionPatch>({.name = "patch", .kind = K::IntList, .lo = 0, .hi = static_cast<double>(kMaxLayoutTokens),
+                                             .label = "Chosen patch",
+                                             .help = "the patch the 2-D decay is measured from: row,column (click the map); empty = the centre",
+                                             .unset = "the centre", .maxEntries = 2});
+        patch.group = "vision";
+        t.push_back(std::move(patch));
+    }
     return t;
     }();
     return t;
 }
 bool sameViewInputs(ViewKind view, const SceneParams& a, const SceneParams& b) {
-    if (a.methods != b.methods || a.qk != b.qk) return false;
+    if (a.methods.size() != b.methods.size() || a.qk != b.qk) return false;
     const unsigned bit = viewBit(view);
+    for (std::size_t k = 0; k < a.methods.size(); ++k) {
+        const MethodConfig &x = a.methods[k], &y = b.methods[k];
+        if (x.label != y.label || x.params != y.params) return false;
+        for (const auto& p : methodParamTable())
+            if ((p.info.readers & bit) && p.get(x) != p.get(y)) return false;
+    }
     for (const auto& p : sceneParamTable())
         if ((p.info.readers & bit) && p.get(a) != p.get(b)) return false;
     for (const auto& p : viewParamTable())
@@ -233,8 +261,31 @@ std::vector<std::int64_t> defaultMropeSection(MropeModel model, int half) {
     return {t, h, n - t - h};
 }
 
-std::vector<std::int64_t> mropeSectionFor(const MropeParams& m, int half) {
-    return m.mrope_section.empty() ? defaultMropeSection(m.model, half) : m.mrope_section;
+std::vector<std::int64_t> mropeSectionFor(const SceneParams& scene, int config, int half) {
+    const auto& c = scene.methods.at(static_cast<std::size_t>(config));
+    return c.mropeSection.empty() ? defaultMropeSection(scene.mrope.model, half) : c.mropeSection;
+}
+
+Result<std::vector<int>> mropeAxesFor(const SceneParams& scene, int config, int half) {
+    return mropeAxes(half, mropeSectionFor(scene, config, half), scene.methods.at(static_cast<std::size_t>(config)).mropeLayout);
+}
+
+const ParamTable<MethodConfig>& methodParamTable() {
+    static const ParamTable<MethodConfig> t = [] {
+        ParamTable<MethodConfig> t;
+        const auto info = [](std::string_view name) {
+            ParamInfo i = findParam(mropeParamTable(), name)->info;
+            i.readers = viewreads::kHeatmap | viewreads::kDecay | viewreads::kFrequencies;
+            return i;
+        };
+        auto section = field<&MethodConfig::mropeSection>(info("mrope_section"));
+        auto layout = field<&MethodConfig::mropeLayout>(info("mrope_layout"));
+        section.group = layout.group = "mrope";
+        t.push_back(std::move(section));
+        t.push_back(std::move(layout));
+        return t;
+    }();
+    return t;
 }
 
 std::optional<MropePositions> scenePositions(const SceneParams& scene) {
@@ -242,6 +293,13 @@ std::optional<MropePositions> scenePositions(const SceneParams& scene) {
     auto r = mropePositions(scene.mrope);
     if (!r) return std::nullopt;
     return std::move(r.value());
+}
+
+std::array<std::int64_t, 2> visionPatchOf(const SceneParams& scene) {
+    if (scene.visionPatch.size() == 2) return {scene.visionPatch[0], scene.visionPatch[1]};
+    const auto g = parseVisionGrid(scene.vision.grid);
+    if (!g) return {0, 0};
+    return {g.value().h / 2, g.value().w / 2};
 }
 
 bool usesTokenLayout(const SceneParams& scene, int config) {
@@ -256,7 +314,7 @@ ScoreParams scoringParams(const SceneParams& scene, int config) {
     const auto positions = scenePositions(scene);
     if (!positions || positions->ids.cols() != scene.length) return p;
     const int half = p.ropeParams().rotaryDim() / 2;
-    auto axes = mropeAxes(half, mropeSectionFor(scene.mrope, half), scene.mrope.mrope_layout);
+    auto axes = mropeAxesFor(scene, config, half);
     if (!axes) return p;
     p.source = mropeContentSource(p, p.ropeParams(), positions->ids, axes.value());
     p.method = Method::NoPE;
@@ -357,7 +415,10 @@ std::optional<QString> sceneProblem(const SceneParams& scene) {
         for (const auto& p : scoreParamTable())
             if (p.group.empty())
                 if (auto e = p.info.check(p.get(c.params))) return who + QString::fromStdString(e->message());
+        if (auto e = checkParams(methodParamTable(), c)) return who + QString::fromStdString(e->message());
     }
+    if (scene.visionPatch.size() == 1)
+        return QStringLiteral("patch: row,column (two numbers) or empty for the centre, got %1").arg(scene.visionPatch[0]);
     if (!scene.mrope.tokens.empty()) {
         if (auto e = scene.mrope.validate()) return QString::fromStdString(e->message());
         auto r = mropePositions(scene.mrope);
@@ -370,7 +431,7 @@ std::optional<QString> sceneProblem(const SceneParams& scene) {
             const ScoreParams p = effectiveParams(scene, i);
             if (p.ropeParams().validate()) continue;   // configProblem names it
             const int half = p.ropeParams().rotaryDim() / 2;
-            if (auto a = mropeAxes(half, mropeSectionFor(scene.mrope, half), scene.mrope.mrope_layout); !a) {
+            if (auto a = mropeAxesFor(scene, i, half); !a) {
                 const QString who = scene.methods.size() > 1 ? QString(QChar('A' + i)) + QStringLiteral(": ") : QString();
                 return who + QString::fromStdString(a.error().message());
             }

@@ -9,6 +9,7 @@
 // stored configuration are ignored.
 #include "core/aggregate.h"
 #include "core/mrope.h"
+#include "core/visionrope.h"
 #include "core/scores.h"
 
 #include <QString>
@@ -41,8 +42,18 @@ struct QkState {
 struct MethodConfig {
     QString label;              // legend / panel title; empty = derived (configTitle())
     ScoreParams params;         // method, dim, content, seed, precision and per-method structs
+    // M-RoPE of this configuration (issue 30), read when the scene has a token layout: which
+    // frequencies follow t, h and w (empty = the scene's model's split scaled to rotary_dim/2,
+    // mropeSectionFor), sectioned (Qwen2/2.5-VL) or interleaved (Qwen3-VL). Per configuration,
+    // so compare mode shows Qwen2-VL's sections beside Qwen3-VL's interleaving over one layout.
+    // Session object "mrope" of the method; methodParamTable().
+    std::vector<std::int64_t> mropeSection;
+    MropeLayout mropeLayout = MropeLayout::Sectioned;
     bool operator==(const MethodConfig&) const = default;
 };
+// The parameters a configuration holds beside its ScoreParams (group "mrope": mrope_section,
+// mrope_layout, declared once in core/mrope.h's table).
+const ParamTable<MethodConfig>& methodParamTable();
 
 // Heatmap colour map: auto = diverging for signed scores, viridis for softmax weights.
 enum class HeatmapColormap { Auto, Viridis, Diverging };
@@ -138,8 +149,17 @@ struct SceneParams {
     // a Qwen-VL rule, and the M-RoPE sections (session object "mrope", core/mrope.h's table).
     // Empty tokens: positions 0 … N−1. With a layout N is its token count (sceneProblem), the
     // positions view shows its ids, and the heatmap and decay views rotate each token of a RoPE
-    // configuration by its own (t, h, w) ids (scoringParams).
+    // configuration by its own (t, h, w) ids (scoringParams). The sections are each
+    // configuration's (MethodConfig::mropeSection, mropeLayout): mrope.mrope_section and
+    // mrope.mrope_layout are not read here, nor declared in the scene's table.
     MropeParams mrope;
+    // The vision encoder's 2-D decay (issue 30): the score from one chosen patch to every patch of
+    // the grid, shown beside the positions view while `vision.grid` is set (session object
+    // "vision": vision, grid, head_dim, base, patch). Its merge size and patches per side are not
+    // read (the map is over the patches' rows and columns). visionPatch: row, column; empty = the
+    // centre patch (H/2, W/2), as `figure vision-decay` without --patch.
+    VisionRopeParams vision;
+    std::vector<std::int64_t> visionPatch;
 
     bool operator==(const SceneParams& o) const = default;
 };
@@ -194,10 +214,15 @@ ScoreParams scoringParams(const SceneParams& scene, int config);
 bool usesTokenLayout(const SceneParams& scene, int config);
 // The scene's layout numbered by its rule; nullopt without a layout or when the rule refuses it.
 std::optional<MropePositions> scenePositions(const SceneParams& scene);
-// The sections M-RoPE uses for `half` = rotary_dim/2 frequencies: the scene's, else the model's
-// split scaled to `half` (Qwen2-VL and Qwen2.5-VL 16,24,24 of 64: ¼ t, ⅜ h, ⅜ w; Qwen3-VL
-// 24,20,20 of 64: 5⁄16 each to h and w, the rest t).
-std::vector<std::int64_t> mropeSectionFor(const MropeParams& m, int half);
+// The chosen patch of the vision decay: the scene's (row, column), else the grid's centre; (0, 0)
+// without a grid that parses.
+std::array<std::int64_t, 2> visionPatchOf(const SceneParams& scene);
+// The sections configuration `config` uses for `half` = rotary_dim/2 frequencies: its own, else
+// the scene model's split scaled to `half` (Qwen2-VL and Qwen2.5-VL 16,24,24 of 64: ¼ t, ⅜ h,
+// ⅜ w; Qwen3-VL 24,20,20 of 64: 5⁄16 each to h and w, the rest t).
+std::vector<std::int64_t> mropeSectionFor(const SceneParams& scene, int config, int half);
+// The axis (0 t, 1 h, 2 w) of each of configuration `config`'s `half` frequencies.
+Result<std::vector<int>> mropeAxesFor(const SceneParams& scene, int config, int half);
 // The model's own split of `half` frequencies (as mropeSectionFor without the scene's).
 std::vector<std::int64_t> defaultMropeSection(MropeModel model, int half);
 

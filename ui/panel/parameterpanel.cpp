@@ -129,7 +129,21 @@ ParameterPanel::ParameterPanel(Scene* scene, QWidget* parent) : QWidget(parent),
     tokens_->setObjectName(QStringLiteral("tokenLayoutEditor"));
     tokensForm->addRow(tokens_);
     addRows<SceneParams>(tokensForm, tokens, sceneParamTable(), "mrope", QStringLiteral("scene."), sceneOf, editSc, {"tokens"});
+    // The sections are the edited configuration's (compare mode: each its own).
+    const auto methodOf = [this]() -> const MethodConfig& { return scene_->params().methods[static_cast<std::size_t>(scene_->activeConfig())]; };
+    const auto editMethod = [this](const QString& text, const QString& path, std::function<void(MethodConfig&)> f) {
+        if (refreshing_) return;
+        scene_->editActive(text, path, [&](MethodConfig& c) { f(c); });
+    };
+    addRows<MethodConfig>(tokensForm, tokens, methodParamTable(), "mrope", QString(), methodOf, editMethod);
     l->addWidget(tokens);
+
+    // The vision encoder's 2-D decay: its encoder, patch grid (shown while set), head and base, and
+    // the patch the decay is measured from (also chosen by a click on the map).
+    auto* vision = new QGroupBox(tr("Vision encoder (2-D RoPE decay)"), this);
+    vision->setObjectName(QStringLiteral("vision"));
+    addRows<SceneParams>(form(vision), vision, sceneParamTable(), "vision", QStringLiteral("scene."), sceneOf, editSc);
+    l->addWidget(vision);
 
     // Views.
     auto* view = new QGroupBox(tr("Views"), this);
@@ -502,6 +516,26 @@ void ParameterPanel::applyModelConfig(const ModelFileConfig& config, const QStri
     s.head = std::clamp(s.head, 0, std::max(1, config.heads) - 1);
     // The model's own masking: a decoder's scene is causal, an encoder's bidirectional.
     s.view.causal = config.params.causal;
+    // A Qwen-VL file's multimodal positions, as `--config` sets them on the command line: its
+    // sections and their layout (Qwen3-VL interleaves), the position-id rule, the merge size and
+    // tokens_per_second. The token layout (and the processor's second_per_grid, which no config
+    // holds) stays; N follows the layout's token count under the file's merge size. A file without
+    // M-RoPE leaves no sections of an earlier file behind (the model's own split is used).
+    if (config.mrope) {
+        MropeParams m = *config.mrope;
+        c.mropeSection = m.mrope_section;
+        c.mropeLayout = m.mrope_layout;
+        m.tokens = s.mrope.tokens;
+        m.second_per_grid = s.mrope.second_per_grid;
+        m.mrope_section.clear();   // the configuration's (above), not the scene's
+        m.mrope_layout = MropeLayout::Sectioned;
+        s.mrope = m;
+        if (!m.tokens.empty())
+            if (auto r = mropePositions(m)) s.length = std::clamp<std::int64_t>(r.value().ids.cols(), 1, kMaxLength);
+    } else {
+        c.mropeSection.clear();
+        c.mropeLayout = MropeLayout::Sectioned;
+    }
     fileParams_ = config.params;
     fileNote_ = modelFileNote(config, fileName);
     scene_->apply(tr("Open model configuration %1").arg(fileName), s);

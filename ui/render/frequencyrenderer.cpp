@@ -726,8 +726,33 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     // M-RoPE: which colour is which axis, under the configurations' entries.
     bool axes = false;
     for (const auto& c : result.configs) axes = axes || (!c.axis.empty() && c.hasFrequencies && c.error.isEmpty());
+    const QStringList axisNames = {QObject::tr("t (time)"), QObject::tr("h (row)"), QObject::tr("w (column)")};
+    // The three on one row when it has room (a small plot in compare mode has few rows clear of
+    // the curves and the context lines), else one row each.
     if (axes) {
-        const QStringList names = {QObject::tr("t (time)"), QObject::tr("h (row)"), QObject::tr("w (column)")};
+        const QFontMetricsF fm(t.smallFont());
+        double rowW = 0;
+        for (const QString& n : axisNames) rowW += lh + fm.horizontalAdvance(typeset(n)) + lh * 0.8;
+        while (ly + lh <= l.plot.bottom()) {
+            bool crossed = false;
+            for (auto ctx : marked) crossed = crossed || std::abs(ay.map(double(ctx)) - ly) < lh / 2 + 2;
+            if (!crossed) break;
+            ly += lh;
+        }
+        if (ly + lh / 2 <= l.plot.bottom() && rowW <= clearUntil(ly - lh / 2, ly + lh / 2) - 4 - (l.plot.left() + 6)) {
+            double x = l.plot.left() + 6;
+            for (int a = 0; a < 3; ++a) {
+                p.setPen(Qt::NoPen);
+                p.setBrush(frequencyAxisColor(a, t));
+                p.drawEllipse(QPointF(x + lh * 0.35, ly), 3.6, 3.6);
+                const QRectF r = plot::text(p, QPointF(x + lh, ly), axisNames[a], plot::Align::Left, t.foreground);
+                x = r.right() + lh * 0.8;
+            }
+            axes = false;   // drawn
+        }
+    }
+    if (axes) {
+        const QStringList& names = axisNames;
         for (int a = 0; a < 3; ++a) {
             while (ly + lh <= l.plot.bottom()) {
                 bool crossed = false;

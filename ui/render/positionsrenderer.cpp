@@ -97,6 +97,7 @@ struct Frame {
     PositionsGeometry g;
     std::int64_t shownTokens = 0;
     double gridCell = 0;
+    bool bodyIds = false;         // the cells' ids in body type (large cells), else small
     std::vector<PanelPlacement> panels;
 };
 
@@ -293,8 +294,13 @@ Frame frameOf(const QRectF& rect, const PositionsPicture& pic, const Theme& t) {
         if (cell >= minCell || k == 1) {
             if (cell < 1) break;   // not even one pixel a cell: no grids
             f.panels = std::move(panels);
-            // Cells no larger than a comfortable frame for their three ids.
-            f.gridCell = std::floor(std::min(cell, std::max(3 * fo.slh + 2, idW + 4) * 1.6));
+            // Cells no larger than a comfortable frame for their three ids, in body type when the
+            // room allows (a small layout's few cells grow into the figure rather than leave it
+            // empty), else in small type.
+            const double bodyIdW = QFontMetricsF(fo.body).horizontalAdvance(QString::number(maxId));
+            const double bodyNeed = std::max(3 * fo.lh + 4, bodyIdW + 8);
+            f.gridCell = std::floor(std::min(cell, cell >= bodyNeed ? bodyNeed * 2.5 : std::max(3 * fo.slh + 2, idW + 4) * 1.6));
+            f.bodyIds = f.gridCell >= bodyNeed;
             break;
         }
     }
@@ -303,7 +309,8 @@ Frame frameOf(const QRectF& rect, const PositionsPicture& pic, const Theme& t) {
         const F& fr = frames[i];
         const QRectF& plot = f.panels[i].plot;
         const double w = f.gridCell * double(fr.cols), h = f.gridCell * double(fr.rows);
-        const QRectF cells(std::round(plot.left() + (plot.width() - w) / 2), std::round(plot.top()), w, h);
+        // Left-aligned in its panel, under the panel's title (and, stacked, under the strip).
+        const QRectF cells(std::round(f.panels[i].area.left() + chrome.left), std::round(plot.top()), w, h);
         f.g.grids.push_back({fr.segment, fr.frame, fr.first, fr.rows, fr.cols, cells, fitIds});
     }
     f.g.framesLeftOut = static_cast<std::int64_t>(frames.size() - f.g.grids.size());
@@ -318,6 +325,25 @@ std::int64_t niceStep(double minStep) {
             if (double(s * m) >= minStep) return s * m;
         s *= 10;
     }
+}
+
+// A small layout in a large picture: its type grows (up to twice the theme's) while every token,
+// every frame and the ids in their cells still fit, so the picture is filled rather than left
+// mostly empty; otherwise the theme as it is.
+Theme fittedTheme(const QRectF& rect, const PositionsPicture& pic, const Theme& t) {
+    if (!pic.error.isEmpty() || pic.positions.ids.cols() == 0) return t;
+    const bool vision = std::any_of(pic.positions.kinds.begin(), pic.positions.kinds.end(), [](TokenKind k) { return k != TokenKind::Text; });
+    for (double s : {2.0, 1.75, 1.5, 1.3, 1.15}) {
+        Theme big = t;
+        big.fontScale = t.fontScale * s;
+        const Frame f = frameOf(rect, pic, big);
+        bool ok = f.shownTokens == pic.positions.ids.cols() && f.g.framesLeftOut == 0 && (!vision || !f.g.grids.empty()) &&
+                  QFontMetricsF(big.titleFont()).horizontalAdvance(headingForms(pic).front()) <= f.heading.width() + 0.5 &&
+                  f.strip.right() <= rect.right() && f.stripNote.bottom() <= rect.bottom();
+        for (const auto& g : f.g.grids) ok = ok && g.idsInCells && g.cells.bottom() <= rect.bottom() && g.cells.right() <= rect.right();
+        if (ok) return big;
+    }
+    return t;
 }
 
 }  // namespace
@@ -359,10 +385,11 @@ PositionsPicture positionsPictureOf(const MropeParams& params) {
 }
 
 PositionsGeometry positionsGeometry(const QRectF& rect, const PositionsPicture& pic, const Theme& theme) {
-    return frameOf(rect, pic, theme).g;
+    return frameOf(rect, pic, fittedTheme(rect, pic, theme)).g;
 }
 
-void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pic, const Theme& t) {
+void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pic, const Theme& theme) {
+    const Theme t = fittedTheme(rect, pic, theme);
     p.save();
     p.fillRect(rect, t.background);
     p.setClipRect(rect);
@@ -521,12 +548,14 @@ void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pi
         p.setFont(fo.small);
         const auto token = [&](std::int64_t r, std::int64_t col) { return g.firstToken + r * g.cols + col; };
         if (g.idsInCells) {
+            if (f.bodyIds) p.setFont(fo.body);
+            const double idLine = f.bodyIds ? fo.lh : fo.slh;
             for (std::int64_t r = 0; r < g.rows; ++r)
                 for (std::int64_t col = 0; col < g.cols; ++col) {
                     const std::int64_t k = token(r, col);
                     const double cx = g.cells.left() + c * (double(col) + 0.5), cy = g.cells.top() + c * (double(r) + 0.5);
                     for (int a = 0; a < 3; ++a)
-                        plot::text(p, QPointF(cx, cy + fo.slh * (a - 1)), QString::number(ids(a, k)), Align::Center, t.foreground);
+                        plot::text(p, QPointF(cx, cy + idLine * (a - 1)), QString::number(ids(a, k)), Align::Center, t.foreground);
                 }
         } else {
             // Row ids (h) on the left, column ids (w) on top, every k-th so that they stay apart.

@@ -42,6 +42,7 @@ void PositionsView::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::Antialiasing);
     p.setRenderHint(QPainter::TextAntialiasing);
     renderPositions(p, QRectF(rect()), picture_, theme_);
+    ++paints_;
 }
 
 bool PositionsView::event(QEvent* e) {

@@ -24,6 +24,8 @@ public:
     // The token under a widget position (a strip cell of one token, or a grid cell), or nullopt.
     std::optional<std::int64_t> tokenAt(const QPoint& pos) const;
     QSize minimumSizeHint() const override { return {320, 200}; }
+    // How many times the view has painted (the live-update benchmark waits for the next one).
+    std::uint64_t paintCount() const { return paints_; }
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -34,6 +36,7 @@ private:
     bool numbered_ = false;
     PositionsPicture picture_;
     Theme theme_;
+    std::uint64_t paints_ = 0;
 };
 
 }  // namespace poslab::ui

@@ -13,6 +13,7 @@
 #include "ui/teaching/handbook.h"
 #include "ui/views/layersview.h"
 #include "ui/views/positionsview.h"
+#include "ui/views/visiondecayview.h"
 #include "ui/window/welcome.h"
 #include "ui/window/windowstate.h"
 #include "ui/views/views.h"
@@ -89,6 +90,13 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     positions_ = new PositionsView(this);
     positions_->setObjectName(QStringLiteral("positionsView"));
     positions_->setAccessibleName(tr("Positions"));
+    visionDecay_ = new VisionDecayView(this);
+    visionDecay_->setObjectName(QStringLiteral("visionDecayView"));
+    visionDecay_->setAccessibleName(tr("Vision decay"));
+    // A click on a patch measures the decay from it (one undo step).
+    connect(visionDecay_, &VisionDecayView::patchClicked, this, [this](std::int64_t row, std::int64_t col) {
+        scene_.edit(tr("Choose patch %1, %2").arg(row).arg(col), QString(), [&](SceneParams& s) { s.visionPatch = {row, col}; });
+    });
 
     rows_ = new QSplitter(Qt::Vertical, this);
     rows_->setObjectName(QStringLiteral("rows"));
@@ -109,8 +117,18 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     precision_->hide();                 // until a scene shows it (its minimum width must not widen a restored window)
     rows_->addWidget(layers_);          // the layer overview, a row of its own (when the configuration has a layer pattern)
     layers_->hide();
-    rows_->addWidget(positions_);       // the token layout's position ids, a row of its own (when the scene has a layout)
+    // The token layout's position ids (when the scene has a layout) beside the vision encoder's 2-D
+    // decay (when the scene has a patch grid): a row of their own.
+    positionsRow_ = new QSplitter(Qt::Horizontal, rows_);
+    positionsRow_->setObjectName(QStringLiteral("positionsRow"));
+    positionsRow_->addWidget(positions_);
+    positionsRow_->addWidget(visionDecay_);
+    positionsRow_->setStretchFactor(0, 3);
+    positionsRow_->setStretchFactor(1, 2);
+    rows_->addWidget(positionsRow_);
     positions_->hide();
+    visionDecay_->hide();
+    positionsRow_->hide();
     grid_->setStretchFactor(0, 1);
     grid_->setStretchFactor(1, 1);
     for (auto* s : {left_, right_}) {
@@ -119,7 +137,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     }
     rows_->setStretchFactor(0, 2);
     rows_->setStretchFactor(1, 1);
-    for (auto* s : {rows_, grid_, left_, right_}) {
+    for (auto* s : {rows_, grid_, left_, right_, positionsRow_}) {
         s->setChildrenCollapsible(false);
         // Sizes come from the layout engine (applyLayout) until the user drags a handle.
         connect(s, &QSplitter::splitterMoved, this, [this] {
@@ -380,6 +398,7 @@ void MainWindow::setViewsTheme(const Theme& t) {
     precision_->setTheme(t);
     layers_->setTheme(t);
     positions_->setTheme(t);
+    visionDecay_->setTheme(t);
 }
 
 void MainWindow::onSceneChanged() {
@@ -419,6 +438,9 @@ void MainWindow::onSceneChanged() {
     // The positions view: the scene's token layout and its ids, whenever it has one.
     positions_->setParams(s.mrope);
     positions_->setVisible(!s.mrope.tokens.empty());
+    visionDecay_->setParams(s.vision, visionPatchOf(s));
+    visionDecay_->setVisible(!s.vision.grid.empty());
+    positionsRow_->setVisible(!s.mrope.tokens.empty() || !s.vision.grid.empty());
     left_->setVisible(show[0] || show[2]);
     right_->setVisible(show[1] || show[3]);
     grid_->setVisible(show[0] || show[1] || show[2] || show[3]);
@@ -430,7 +452,7 @@ void MainWindow::onSceneChanged() {
 }
 
 std::vector<QWidget*> MainWindow::views() const {
-    return {pairs_, heatmap_, decay_, frequencies_, contributions_, precision_, layers_, positions_};
+    return {pairs_, heatmap_, decay_, frequencies_, contributions_, precision_, layers_, positions_, visionDecay_};
 }
 
 void MainWindow::showViewFullScreen(QWidget* view) {
@@ -478,7 +500,7 @@ void MainWindow::applyLayout() {
     if (fullScreenView_ || userArranged_ || rows_->width() <= 0 || rows_->height() <= 0) return;
     const Theme t = heatmap_->theme();
     const int gap = static_cast<int>(viewGap(t));
-    for (auto* sp : {rows_, grid_, left_, right_})
+    for (auto* sp : {rows_, grid_, left_, right_, positionsRow_})
         if (sp->handleWidth() != gap) sp->setHandleWidth(gap);
     // The layer overview (a model's layer pattern): a row of its own at the bottom, a third of the
     // height; the engine places the other views above it.
@@ -491,7 +513,7 @@ void MainWindow::applyLayout() {
     }
     // The positions view likewise: a row below the others, two fifths of what is left (its strip
     // and the patch grids beside it need more than the overview's third).
-    if (positions_->isVisibleTo(rows_)) {
+    if (positionsRow_->isVisibleTo(rows_)) {
         const double gap = std::round(viewGap(t));
         positionsH = std::round((area.height() - gap) * 0.4);
         area.setHeight(std::max(0.0, area.height() - positionsH - gap));

@@ -34,6 +34,7 @@ class ContributionsView;
 class PrecisionView;
 class LayersView;
 class PositionsView;
+class VisionDecayView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -53,6 +54,7 @@ public:
     PrecisionView* precisionView() { return precision_; }
     LayersView* layersView() { return layers_; }
     PositionsView* positionsView() { return positions_; }
+    VisionDecayView* visionDecayView() { return visionDecay_; }
 
     // The layer overview's click: shows `layer` of the edited configuration's model in every view
     // (compare = false), or puts it beside the shown one as the other configuration (compare =
@@ -156,6 +158,8 @@ private:
     PrecisionView* precision_ = nullptr;
     LayersView* layers_ = nullptr;
     PositionsView* positions_ = nullptr;
+    VisionDecayView* visionDecay_ = nullptr;
+    QSplitter* positionsRow_ = nullptr;   // the positions view beside the vision decay
     QAction* layersAction_ = nullptr;
     QSplitter* rows_ = nullptr;
     QSplitter* grid_ = nullptr;    // the explorer views' columns (left_, right_)

@@ -2,300 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
-    <name>AnimationPanel</name>
-    <message>
-        <source> positions/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pair vectors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Heatmap</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Decay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Frequencies</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>All visible views</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> px</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>from position</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>to position</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>speed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>export view</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frame size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>▶ Play</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export GIF…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export PNG sequence…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>⏸ Pause</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>position m = %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wrote %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Wrote %1 frames to %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export animation as GIF</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>GIF (*.gif)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export animation as a PNG sequence into</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>DeckModel</name>
-    <message>
-        <source>(copy)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (copy)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add slide %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Move slide %1 to %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Duplicate slide %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete slide %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Retitle slide %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Speaker notes of slide %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Arrange slide %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show slide %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reset the deck to the lecture</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>DeckPanel</name>
-    <message>
-        <source>As the scene shows them</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>One view, full size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Two views side by side</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Up to four views, 2×2 grid</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A demonstration: views and its numbers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(untitled)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The slides in the order they are presented; drag a slide to move it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Up</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Move the slide one place earlier</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Down</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Move the slide one place later</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Duplicate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A copy of the slide after it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove the slide (Edit ▸ Undo brings it back)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add this scene</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The window&apos;s scene as a new slide at the end</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Present from here</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Presentation mode from the selected slide (F5 starts at the current one)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The slide&apos;s title, shown at the top of the slide (up to 200 characters)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Title</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>How the slide arranges its views</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Shows</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>—</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>View %1 of the slide (left to right, then top to bottom)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Views</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The formula sheet of the method</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Whose numbers the column beside the views shows</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Numbers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Speaker notes: only you see them (N in presentation mode)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Speaker notes, never shown to the audience; N shows them on the presenter&apos;s screen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>N&amp;otes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>%n slide(s). The deck is saved with the session; the window shows slide %1.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>%n slide(s): the default lecture. Your first change makes it part of the session.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>DemoCanvas</name>
-    <message>
-        <source>Choose a demonstration in the Teach menu.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>DemoText</name>
     <message>
         <source>Attention without positions is permutation-equivariant</source>
@@ -1631,441 +1337,6 @@
     </message>
 </context>
 <context>
-    <name>ExportDialog</name>
-    <message>
-        <source>Export figure or data</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>All views shown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PNG image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>SVG vector drawing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PDF vector document</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CSV plotted values</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>JSON plotted values</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Format:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> px</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>As in the &amp;window</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> dpi</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>96 draws at screen scale; 192 is twice as fine; 300 for print. SVG and PDF are width/dpi × height/dpi inches.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Resolution:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>As in the window (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Light (paper)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dark</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Projector (high contrast)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Theme:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Text si&amp;ze:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 × %2 pixels, %3 dpi.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 × %2 in (%3 × %4 cm), text as text.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The values the views plot at this size.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The scene is stored in the file: open it with File ▸ Open session or `poslab figure --session`.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>FormulaPanel</name>
-    <message>
-        <source>Query position (m for RoPE and sinusoidal, i for the bias methods)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Key position (n, or j)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Which pair of channels the numbers follow</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>query</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>key</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score at (1000000, 1000000): −0.000000000</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>With the current numbers (query %1, key %2, pair %3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score at (%1, %2): %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score undefined here</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>HandbookDialog</name>
-    <message>
-        <source>PosLab handbook</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>LayersView</name>
-    <message>
-        <source>Click a layer to show it in every view; Shift-click to compare it beside the shown one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 layers alike: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>layer %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Click: show layer %1 in every view · Shift-click: compare it beside the shown one</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Click: show this layer in every view · Shift-click: compare it beside the shown one</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>MainWindow</name>
-    <message>
-        <source>PosLab — positional encodings, live</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Layers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Positions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parameters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Zoom heatmap</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Zoom decay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show this view full screen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The view alone on the screen; Esc or F11 brings it back</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Drag a slider: every view follows. Hover a view for exact values.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PosLab sessions (*.%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Save session as…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open model &amp;configuration…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open model configuration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model configurations (*.json *.gguf);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open &amp;queries and keys…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Queries and keys (*.npy *.npz *.safetensors);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open queries (tensor q, or a file holding q and k)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open the keys (tensor k) for %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Reset to the default scene</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reset scene</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Compare: add a configuration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare: &amp;remove this configuration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Pair vectors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Heatmap</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Decay curves</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Frequencies</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Per-pair &amp;contributions</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>P&amp;recision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show view</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Hide view</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Layer overview</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The model&apos;s layers (when the configuration has a layer pattern): click one to show it</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Arrange views to fit</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Size the views as figures are laid out, undoing dragged splitters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Theme</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Theme</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Larger text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Text size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Smaller text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Presets</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Handbook</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Welcome page</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Methods</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Methods</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;About PosLab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>About PosLab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;p&gt;&lt;b&gt;PosLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;See how transformers encode token positions: every number is the real implementations&apos; (see &lt;tt&gt;poslab compute&lt;/tt&gt;).&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PosLab — %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show layer %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 layer %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare layer %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open queries and keys</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open queries and keys %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>Method</name>
     <message>
         <source>NoPE (no position)</source>
@@ -2137,290 +1408,6 @@
     </message>
     <message>
         <source>RoPE rotations combined with a per-pair exponential scale that makes scores shrink smoothly with distance.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>ParameterPanel</name>
-    <message>
-        <source>Method and sequence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attention</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model layers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RoPE of the full layers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RoPE of the sliding layers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RoPE of the chunked layers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Token layout (multimodal positions)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Views</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Query/key content</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Configuration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The configuration the panel edits (compare mode shows several side by side)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Compare +</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add a copy of this configuration to compare against</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Editing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>automatic</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Label</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(custom)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Model preset</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rename</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Preset %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a causal decoder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a bidirectional encoder</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From %1: %2, read as %3 reads it: %4.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>From %1 (%2): read as %3, %4.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>an unknown family</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>interleaved (2i, 2i + 1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>half-split (i, i + d/2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RoPE θ %1 on full layers, %2 on sliding ones, %3 pairs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RoPE θ %1, %2 pairs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>scores × %1 (not 1/√%2 = %3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>scores × 1/√%1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>soft-capped: s ↦ %1·tanh(s/%1) before the mask</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>queries × 1 + %1·ln(1 + ⌊p/%2⌋)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 sliding (window %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 chunked (chunk %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 full</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 layers: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attention: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Read: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not modelled: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Warning: %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Warning: %n part(s) of this model&apos;s attention are not drawn; the views differ from the model there.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Open model configuration %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>file: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>PositionsView</name>
-    <message>
-        <source>text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>video</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>token %1 (%2)
-t = %3, h = %4, w = %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>PresentationWindow</name>
-    <message>
-        <source>PosLab — presentation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PosLab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PgDn/→ next · PgUp/← back · P pointer · D draw · C clear · N notes · F numbers · B black · H keys · Esc leave</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>PresenterView</name>
-    <message>
-        <source>PosLab — presenter view</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Time since the presentation started</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The time of day</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Keys: → or PgDn next · ← or PgUp back · Home/End first/last · P pointer · D draw · C clear · F numbers · B black screen · Esc end</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>◀ Previous</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next ▶</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Restart the timer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Slide %1 / %2 —</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no notes for this slide)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The end of the deck</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -4087,647 +3074,6 @@ t = %3, h = %4, w = %5</source>
     </message>
 </context>
 <context>
-    <name>Scene</name>
-    <message>
-        <source>Add comparison</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove comparison</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>SessionActions</name>
-    <message>
-        <source>Autosave failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Open session…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Figures PosLab exported (*.png *.svg *.pdf *.csv *.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open &amp;recent</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Save session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save session &amp;as…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Export figure or data…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clear the list</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Opened %1 with %n unknown field(s) ignored</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1 was opened. Some fields are unknown to this version of PosLab and were ignored:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Opened %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The scene cannot be saved while a parameter is invalid (%1).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save session</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replace file?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 already exists. Replace it?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not replaced: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export to</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>An autosave could not be read: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Autosave is off: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Restore the last deck?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Restore the last scene?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PosLab did not close properly last time. Restore the deck of %1 scenes autosaved at %2?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PosLab did not close properly last time. Restore the scene autosaved at %1?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Restore</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Discard</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Restored the autosaved scene</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>TeachingController</name>
-    <message>
-        <source>Teaching</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Demonstration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Formulas</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Worked example</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Animate</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Deck</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Teach</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Help</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Worked examples</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RoPE on a small vector, step by step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A sinusoidal row, step by step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ALiBi slopes for H heads, step by step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Which T5 bucket, step by step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Formulas of the current method</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Presentation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Present the deck</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Present with the presenter &amp;view</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The slide for the audience; the current and next slide, the notes and a timer for you</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Edit the deck…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Add this scene to the deck</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Reset the deck to the lecture</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The deck holds the %1 slides of the lecture.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a deck…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open a deck</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PosLab sessions (*.%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save the deck…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Save the deck</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>E&amp;xport the deck…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every slide as the audience sees it: one PDF (a page per slide) or a folder of PNG images</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Animation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Play the position forward</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Animation settings and export (GIF, PNG)…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show a demonstration…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Apply a demonstration&apos;s ready scene and show its numbers</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Demonstration: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The deck is full (%1 slides).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Slide %1 added to the deck: give it a title, choose its views.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cannot export the deck to %1: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported the deck&apos;s %1 slides to %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exported the deck&apos;s %1 slides as PNG images into %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export the deck</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Every slide of the deck, %1 in all, as the audience sees it: 1920 × 1080, projector theme.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>One &amp;PDF file, a page per slide (text stays text)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A &amp;folder of PNG images, one per slide (01-…png, 02-…png, …)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>With each slide&apos;s speaker &amp;notes under it (a handout for you, not for the audience)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose where…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export the deck as a PDF</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PDF documents (*.pdf)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export the deck into a folder of PNG images</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Replace the images?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Images of this deck already exist in %1 (%2 of %3). Replace them?</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>TokenLayoutEditor</name>
-    <message>
-        <source>Text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Video</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No layout: tokens are numbered 0 … N−1. Add text, images and videos to see the three position ids (t, h, w) a vision-language model gives each token.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>+ Text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>+ Image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>+ Video</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add text tokens at the end of the sequence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add an image (a grid of patches) at the end of the sequence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add a video (frames of patches) at the end of the sequence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Add %1 entry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove token entry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Move token entry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Change token entry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>text tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>T (temporal patches)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>T (frames, temporal patches)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>H (patch rows, before merging)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>W (patch columns, before merging)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Move this entry up</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Move this entry down</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Remove this entry</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(H, W: multiples of %1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>→ %1 tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>WelcomeDialog</name>
-    <message>
-        <source>Welcome to PosLab</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;h2&gt;Welcome to PosLab&lt;/h2&gt;&lt;p&gt;See how transformers encode token positions: sinusoidal, learned, Shaw, T5, Transformer-XL, ALiBi, RoPE and its scalings (Llama 3.1, YaRN, …), xPos. Every number is computed the way the real implementations compute it.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Explore</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Change any parameter in the panel on the left and every view follows. Hover a field for what it means and its valid range; Ctrl+Z undoes any change.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Start exploring</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The lecture</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A whole lecture on positional encodings in %1 slides, one demonstration each: a claim, its numbers, whether it holds. Edit the deck in the deck panel; present it with F5.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open the lecture</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Present it now (F5)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A real model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Take a real model&apos;s positional parameters: a built-in preset, or the model&apos;s own config.json or GGUF file.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Use this preset</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open config.json or GGUF…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Show this page at every start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Handbook (F1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>WorkedExampleWidget</name>
-    <message>
-        <source>RoPE on a small vector</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A sinusoidal row</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ALiBi slopes for H heads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Which T5 bucket?</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>◀ Back</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Next ▶</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>interleaved (GPT-J, Meta, RoFormer)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>half-split (HF Llama, NeoX)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>float32 (as the frameworks)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>double</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>d</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>position m</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>θ (d/2 numbers)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>q (d numbers)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>layout</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>precision</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>interleaved (Vaswani, DistilBERT)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>concatenated (fairseq, Transformer-XL)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>position p</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>base</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>heads H</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bias max B</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>query position</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bidirectional (encoder)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>offset key − query</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>buckets</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max distance</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>θ: a list of numbers separated by commas</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>q: a list of numbers separated by commas</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>step %1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fix the inputs</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>WorkedText</name>
     <message>
         <source>RoPE on a small vector (d = %1, m = %2, %3)</source>
@@ -5525,6 +3871,148 @@ t = %3, h = %4, w = %5</source>
     </message>
 </context>
 <context>
+    <name>poslab::ui::AnimationPanel</name>
+    <message>
+        <source> positions/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pair vectors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frequencies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All visible views</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>from position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>to position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>speed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>export view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frame size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export GIF…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export PNG sequence…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>⏸ Pause</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position m = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrote %1 frames to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export animation as GIF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GIF (*.gif)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export animation as a PNG sequence into</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::DeckModel</name>
+    <message>
+        <source>(copy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (copy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add slide %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move slide %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duplicate slide %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete slide %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Retitle slide %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speaker notes of slide %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Arrange slide %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show slide %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset the deck to the lecture</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::DeckPages</name>
     <message>
         <source>Speaker notes, slide %1 of %2</source>
@@ -5532,6 +4020,1518 @@ t = %3, h = %4, w = %5</source>
     </message>
     <message>
         <source>(no speaker notes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::DeckPanel</name>
+    <message>
+        <source>As the scene shows them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One view, full size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Two views side by side</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up to four views, 2×2 grid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A demonstration: views and its numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(untitled)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The slides in the order they are presented; drag a slide to move it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the slide one place earlier</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move the slide one place later</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A copy of the slide after it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove the slide (Edit ▸ Undo brings it back)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add this scene</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The window&apos;s scene as a new slide at the end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Present from here</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presentation mode from the selected slide (F5 starts at the current one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The slide&apos;s title, shown at the top of the slide (up to 200 characters)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Title</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How the slide arranges its views</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Shows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>—</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>View %1 of the slide (left to right, then top to bottom)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Views</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The formula sheet of the method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whose numbers the column beside the views shows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speaker notes: only you see them (N in presentation mode)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speaker notes, never shown to the audience; N shows them on the presenter&apos;s screen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N&amp;otes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slide(s). The deck is saved with the session; the window shows slide %1.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n slide(s): the default lecture. Your first change makes it part of the session.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::DemoCanvas</name>
+    <message>
+        <source>Choose a demonstration in the Teach menu.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::ExportDialog</name>
+    <message>
+        <source>Export figure or data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All views shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>SVG vector drawing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF vector document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV plotted values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON plotted values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As in the &amp;window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> dpi</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>96 draws at screen scale; 192 is twice as fine; 300 for print. SVG and PDF are width/dpi × height/dpi inches.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resolution:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>As in the window (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Light (paper)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Projector (high contrast)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text si&amp;ze:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 × %2 pixels, %3 dpi.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 × %2 in (%3 × %4 cm), text as text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The values the views plot at this size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The scene is stored in the file: open it with File ▸ Open session or `poslab figure --session`.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::FormulaPanel</name>
+    <message>
+        <source>Query position (m for RoPE and sinusoidal, i for the bias methods)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Key position (n, or j)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which pair of channels the numbers follow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score at (1000000, 1000000): −0.000000000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With the current numbers (query %1, key %2, pair %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score at (%1, %2): %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score undefined here</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::HandbookDialog</name>
+    <message>
+        <source>PosLab handbook</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::LayersView</name>
+    <message>
+        <source>Click a layer to show it in every view; Shift-click to compare it beside the shown one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 layers alike: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click: show layer %1 in every view · Shift-click: compare it beside the shown one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Click: show this layer in every view · Shift-click: compare it beside the shown one</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::MainWindow</name>
+    <message>
+        <source>PosLab — positional encodings, live</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Positions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Zoom decay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show this view full screen</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The view alone on the screen; Esc or F11 brings it back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag a slider: every view follows. Hover a view for exact values.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PosLab sessions (*.%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save session as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open model &amp;configuration…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open model configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model configurations (*.json *.gguf);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;queries and keys…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Queries and keys (*.npy *.npz *.safetensors);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open queries (tensor q, or a file holding q and k)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the keys (tensor k) for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Reset to the default scene</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset scene</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Compare: add a configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare: &amp;remove this configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Pair vectors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Decay curves</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Frequencies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-pair &amp;contributions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;recision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hide view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Layer overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model&apos;s layers (when the configuration has a layer pattern): click one to show it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Arrange views to fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Size the views as figures are laid out, undoing dragged splitters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Larger text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Smaller text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Handbook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Welcome page</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Methods</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Methods</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About PosLab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About PosLab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;PosLab %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;See how transformers encode token positions: every number is the real implementations&apos; (see &lt;tt&gt;poslab compute&lt;/tt&gt;).&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PosLab — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 layer %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare layer %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open queries and keys %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::ParameterPanel</name>
+    <message>
+        <source>Method and sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE of the full layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE of the sliding layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE of the chunked layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token layout (multimodal positions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query/key content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The configuration the panel edits (compare mode shows several side by side)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare +</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a copy of this configuration to compare against</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Editing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(custom)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model preset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a causal decoder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a bidirectional encoder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From %1: %2, read as %3 reads it: %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From %1 (%2): read as %3, %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an unknown family</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>interleaved (2i, 2i + 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>half-split (i, i + d/2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE θ %1 on full layers, %2 on sliding ones, %3 pairs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE θ %1, %2 pairs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scores × %1 (not 1/√%2 = %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scores × 1/√%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>soft-capped: s ↦ %1·tanh(s/%1) before the mask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>queries × 1 + %1·ln(1 + ⌊p/%2⌋)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 sliding (window %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 chunked (chunk %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 full</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 layers: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not modelled: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Warning: %n part(s) of this model&apos;s attention are not drawn; the views differ from the model there.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open model configuration %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::PositionsView</name>
+    <message>
+        <source>text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token %1 (%2)
+t = %3, h = %4, w = %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::PresentationWindow</name>
+    <message>
+        <source>PosLab — presentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PosLab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PgDn/→ next · PgUp/← back · P pointer · D draw · C clear · N notes · F numbers · B black · H keys · Esc leave</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::PresenterView</name>
+    <message>
+        <source>PosLab — presenter view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time since the presentation started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The time of day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keys: → or PgDn next · ← or PgUp back · Home/End first/last · P pointer · D draw · C clear · F numbers · B black screen · Esc end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>◀ Previous</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restart the timer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slide %1 / %2 —</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no notes for this slide)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The end of the deck</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::Scene</name>
+    <message>
+        <source>Add comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove comparison</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::SessionActions</name>
+    <message>
+        <source>Autosave failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open session…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Figures PosLab exported (*.png *.svg *.pdf *.csv *.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save session &amp;as…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export figure or data…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clear the list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %1 with %n unknown field(s) ignored</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 was opened. Some fields are unknown to this version of PosLab and were ignored:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The scene cannot be saved while a parameter is invalid (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace file?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not replaced: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export to</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An autosave could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Autosave is off: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore the last deck?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore the last scene?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PosLab did not close properly last time. Restore the deck of %1 scenes autosaved at %2?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PosLab did not close properly last time. Restore the scene autosaved at %1?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restored the autosaved scene</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::TeachingController</name>
+    <message>
+        <source>Teaching</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Demonstration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Formulas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worked example</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Animate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deck</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Teach</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worked examples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE on a small vector, step by step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sinusoidal row, step by step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi slopes for H heads, step by step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which T5 bucket, step by step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Formulas of the current method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Present the deck</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Present with the presenter &amp;view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The slide for the audience; the current and next slide, the notes and a timer for you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Edit the deck…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Add this scene to the deck</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset the deck to the lecture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The deck holds the %1 slides of the lecture.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a deck…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a deck</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PosLab sessions (*.%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the deck…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the deck</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport the deck…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every slide as the audience sees it: one PDF (a page per slide) or a folder of PNG images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Animation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Play the position forward</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Animation settings and export (GIF, PNG)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show a demonstration…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply a demonstration&apos;s ready scene and show its numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Demonstration: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The deck is full (%1 slides).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slide %1 added to the deck: give it a title, choose its views.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot export the deck to %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported the deck&apos;s %1 slides to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported the deck&apos;s %1 slides as PNG images into %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the deck</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Every slide of the deck, %1 in all, as the audience sees it: 1920 × 1080, projector theme.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One &amp;PDF file, a page per slide (text stays text)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A &amp;folder of PNG images, one per slide (01-…png, 02-…png, …)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With each slide&apos;s speaker &amp;notes under it (a handout for you, not for the audience)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose where…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the deck as a PDF</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the deck into a folder of PNG images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Replace the images?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images of this deck already exist in %1 (%2 of %3). Replace them?</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::TokenLayoutEditor</name>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No layout: tokens are numbered 0 … N−1. Add text, images and videos to see the three position ids (t, h, w) a vision-language model gives each token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+ Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+ Image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>+ Video</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add text tokens at the end of the sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add an image (a grid of patches) at the end of the sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add a video (frames of patches) at the end of the sequence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add %1 entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove token entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move token entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change token entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T (temporal patches)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T (frames, temporal patches)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>H (patch rows, before merging)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>W (patch columns, before merging)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move this entry up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Move this entry down</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove this entry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(H, W: multiples of %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>→ %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::WelcomeDialog</name>
+    <message>
+        <source>Welcome to PosLab</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Welcome to PosLab&lt;/h2&gt;&lt;p&gt;See how transformers encode token positions: sinusoidal, learned, Shaw, T5, Transformer-XL, ALiBi, RoPE and its scalings (Llama 3.1, YaRN, …), xPos. Every number is computed the way the real implementations compute it.&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Explore</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change any parameter in the panel on the left and every view follows. Hover a field for what it means and its valid range; Ctrl+Z undoes any change.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start exploring</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lecture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A whole lecture on positional encodings in %1 slides, one demonstration each: a claim, its numbers, whether it holds. Edit the deck in the deck panel; present it with F5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open the lecture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Present it now (F5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A real model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Take a real model&apos;s positional parameters: a built-in preset, or the model&apos;s own config.json or GGUF file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use this preset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open config.json or GGUF…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show this page at every start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Handbook (F1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::WorkedExampleWidget</name>
+    <message>
+        <source>RoPE on a small vector</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sinusoidal row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi slopes for H heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Which T5 bucket?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>◀ Back</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>interleaved (GPT-J, Meta, RoFormer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>half-split (HF Llama, NeoX)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>float32 (as the frameworks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>double</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>θ (d/2 numbers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q (d numbers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>layout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>interleaved (Vaswani, DistilBERT)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>concatenated (fairseq, Transformer-XL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>heads H</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bias max B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>query position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bidirectional (encoder)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>offset key − query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>buckets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>θ: a list of numbers separated by commas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q: a list of numbers separated by commas</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fix the inputs</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

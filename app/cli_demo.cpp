@@ -5,6 +5,7 @@
 #include "app/cli_common.h"
 #include "app/cli_method.h"
 #include "core/scores.h"
+#include "ui/teaching/demotext.h"
 
 #include <cstdio>
 
@@ -39,11 +40,11 @@ int runDemos(const std::vector<std::string>& args) {
     for (const auto& d : demonstrations()) {
         j.beginObject();
         j.key("key").string(d.key);
-        j.key("title").string(d.title);
+        j.key("title").string(ui::demoTitle(d.id).toStdString());
         j.key("methods").beginArray();
         for (const auto& m : d.methods) j.string(m);
         j.endArray();
-        j.key("claim").string(d.claim);
+        j.key("claim").string(ui::demoClaim(d.id).toStdString());
         j.endObject();
     }
     j.endArray();
@@ -133,7 +134,7 @@ std::string demoAnswer(DemoId id, const std::vector<std::string>& rest, std::vec
     Options o(rest, specs, "compute demo " + info.key);
     if (specsOut) *specsOut = specs;
     if (o.help()) {
-        std::fputs(helpText("poslab compute demo " + info.key + " [options]", info.title + ": " + info.claim, specs).c_str(), stdout);
+        std::fputs(helpText("poslab compute demo " + info.key + " [options]", ui::demoTitle(id).toStdString() + ": " + ui::demoClaim(id).toStdString(), specs).c_str(), stdout);
         return {};
     }
     if (anyMethodOption) {
@@ -176,8 +177,8 @@ std::string demoAnswer(DemoId id, const std::vector<std::string>& rest, std::vec
     Json j;
     j.beginObject();
     j.key("key").string(info.key);
-    j.key("title").string(info.title);
-    j.key("claim").string(info.claim);
+    j.key("title").string(ui::demoTitle(id).toStdString());
+    j.key("claim").string(ui::demoClaim(id).toStdString());
     j.key("holds").boolean(s.holds);
     j.key("measured").beginObject();
     for (const auto& f : s.figures) {

@@ -31,6 +31,7 @@
 #include "ui/render/theme.h"
 #include "ui/teaching/deckexport.h"
 #include "ui/teaching/demoscenes.h"
+#include "ui/teaching/demotext.h"
 #include "ui/teaching/presentation.h"
 #include "ui/io/session.h"
 
@@ -1252,7 +1253,7 @@ FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
     const std::vector<OptionSpec> specs = pictureSpecs(demoPictureDefaults());
     Options o(std::vector<std::string>(args.begin() + 2, args.end()), specs, "figure demo " + demoInfo(id).key);
     if (o.help()) {
-        std::fputs(helpText("poslab figure demo " + demoInfo(id).key + " -o FILE", demoInfo(id).title, specs).c_str(), stdout);
+        std::fputs(helpText("poslab figure demo " + demoInfo(id).key + " -o FILE", s(ui::demoTitle(id)), specs).c_str(), stdout);
         throw CliError{0, ""};
     }
     const PictureOutput out = readPictureOutput(o, demoPictureDefaults());
@@ -1276,7 +1277,7 @@ FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
             w.beginObject();
             w.key("format").string("poslab-data");
             w.key("app_version").string(s(ui::poslabVersion()));
-            w.key("title").string(demoInfo(id).title);
+            w.key("title").string(s(ui::demoTitle(id)));
             w.key("demo").string(demoInfo(id).key);
             w.key("width").integer(width);
             w.key("height").integer(height);
@@ -1290,7 +1291,7 @@ FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
             buffer.open(QIODevice::WriteOnly);
             if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
         } else {
-            bytes = paintedBytes(out.format, size, QStringLiteral("PosLab demonstration: ") + q(demoInfo(id).title),
+            bytes = paintedBytes(out.format, size, QStringLiteral("PosLab demonstration: ") + ui::demoTitle(id),
                                  [&](QPainter& p) { slide.paintSlide(p, size); });
         }
         if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");

@@ -46,8 +46,10 @@
 #include "core/decay.h"
 #include "core/scores.h"
 #include "core/method.h"
+#include "core/mrope.h"
 #include "core/types.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,13 +78,15 @@ enum class DemoId {
     RopeBf16,
     LocalGlobalLayers,
     XposDecay,
+    MropeImage,
+    MropeSections,
 };
 
+// A demonstration of the catalogue: ids and keys only. Its title, claim and every sentence about
+// its numbers are words for people, in ui/teaching/demotext.h (translatable).
 struct DemoInfo {
     DemoId id;
     std::string key;      // "permutation", "sinusoidal-shift", ... (stable; sessions and tests use it)
-    std::string title;    // for menus
-    std::string claim;    // the sentence the numbers show
     std::string section;  // "Attention", "Sinusoidal", "RoPE", "Inference", "Long context", "Overview"
     std::vector<std::string> methods;  // the method and scaling keys it is about ("rope", "llama3", ...)
 };
@@ -256,7 +260,7 @@ struct ExtrapolationRow {
                                          // flattest head; sinusoidal: max cosine similarity of PE(T−1) to
                                          // a trained row — all rows when L <= 65536, else 65536 evenly
                                          // spaced; Shaw: the clipped index; T5: the bucket)
-    std::string verdict;
+    std::int64_t limit = 0;              // Shaw: the clipping distance k; T5: the maximum distance
 };
 struct ExtrapolationResult {
     std::vector<ExtrapolationRow> rows;
@@ -345,39 +349,105 @@ struct LayerSummary {
 LayerSummary summariseLayers(const LayerPattern& model, std::int64_t far, const std::vector<std::int64_t>& temperatureAt,
                              Precision precision);
 
+// ---- Multimodal positions (Qwen2-VL, Qwen3-VL: core/mrope.h) -------------------------------------
+// How a vision-language model numbers an image: a token layout numbered by get_rope_index's rule
+// (mropePositions). The image's tokens share one t and spread over h (rows) and w (columns); the
+// text after it resumes at the image's largest id + 1; the position offset (upstream's
+// rope_deltas) = largest id + 1 − tokens, what generation adds to a new token's index.
+struct MropeImageInput {
+    std::string tokens = "text:4,image:1x8x12,text:3";   // exactly one image, text before and after
+    MropeModel model = MropeModel::Qwen2VL;
+    int merge = 2;
+    Check validate() const;
+    MropeParams params() const;
+};
+struct MropeImageResult {
+    MropePositions positions;             // ids 3 × N, kinds, rope_deltas
+    std::int64_t tokens = 0;              // N
+    std::int64_t imageBegin = 0, imageEnd = 0;   // the image's tokens [begin, end)
+    std::int64_t rows = 0, cols = 0;      // its grid after merging
+    std::int64_t tFirst = 0, tLast = 0;   // the image's t ids (equal: one frame)
+    std::int64_t hFirst = 0, hLast = 0, wFirst = 0, wLast = 0;
+    std::int64_t largestImageId = 0;      // max over the image's t, h, w
+    std::int64_t textAfterFirst = 0;      // id of the first text token after the image
+    std::int64_t textBeforeLast = 0;      // id of the last text token before it
+    std::int64_t lastId = 0;              // the largest id of the sequence
+};
+Result<MropeImageResult> demoMropeImage(const MropeImageInput& in = {});
+
+// Sections or interleaving: which RoPE frequencies each axis (t, h, w) follows in Qwen2-VL's
+// sectioned layout ([16, 24, 24] of 64: t the fastest 16, h the next 24, w the slowest 24) and in
+// Qwen3-VL's interleaved one ([24, 20, 20]: h at i ≡ 1, w at i ≡ 2 (mod 3), t the rest), on the
+// same RoPE (head 128, θ base 10⁶, double), and the decay along each axis: two tokens with equal
+// content (ones) d apart along one axis only, rotated by mropeRotate; the axis's share of the
+// score, 1 + (S(d) − S(0))/(2·|A|) = the mean of cos(d·θ_i) over its frequencies A (1 at d = 0).
+struct MropeSectionsInput {
+    RopeParams rope;
+    std::vector<std::int64_t> sectioned = {16, 24, 24};     // Qwen2-VL
+    std::vector<std::int64_t> interleaved = {24, 20, 20};   // Qwen3-VL
+    std::vector<std::int64_t> distances = {1, 2, 4, 8, 16, 32, 64};
+    MropeSectionsInput() {
+        rope.head_dim = 128;
+        rope.base = 1e6;
+        rope.precision = Precision::Double;
+    }
+    Check validate() const;
+};
+struct MropeAxisSummary {
+    int count = 0;                        // frequencies the axis follows
+    int firstIndex = 0, lastIndex = 0;    // its lowest and highest frequency index i
+    double fastest = 0, slowest = 0;      // its largest and smallest θ_i (radians per position)
+    std::vector<double> decay;            // at each distance: mean cos(d·θ_i) over the axis, from scores
+};
+struct MropeLayoutSummary {
+    MropeLayout layout = MropeLayout::Sectioned;
+    std::vector<std::int64_t> section;
+    std::vector<int> axes;                // the axis of each frequency i (0 t, 1 h, 2 w)
+    std::array<MropeAxisSummary, 3> axis;
+    double identityError = 0;             // max |decay from scores − mean cos(d·θ_i)|
+};
+struct MropeSectionsResult {
+    MropeLayoutSummary sectioned, interleaved;
+};
+Result<MropeSectionsResult> demoMropeSections(const MropeSectionsInput& in = {});
+
 // ---- Comparison table ----------------------------------------------------------------------------
 enum class TableColumn { Learnable, Extrapolation, Relative, Memory };
+// A cell of the comparison table: which demonstration shows it, and its numbers; its words are
+// ui/teaching/demotext.h's (comparisonCellText).
 struct TableCell {
-    std::string text;
     std::optional<DemoId> demo;      // the demonstration that shows this cell
     double number = 0;               // Memory: parameter count at default settings
+    std::vector<double> args;        // numbers its words name (Learnable: learned rows × dim; Shaw k, d)
 };
 struct TableRow {
     Method method;
     TableCell cells[4];              // indexed by TableColumn
 };
 struct ComparisonTable {
-    std::vector<std::string> columns;  // "Learnable", "Extrapolation", "Relative", "Memory"
     std::vector<TableRow> rows;        // one per method, kAllMethods order
     const TableRow* find(Method m) const;
 };
 ComparisonTable comparisonTable();
 
 // ---- Generic summary for views ------------------------------------------------------------------
+// What a demonstration measured, as ids and numbers: no words (ui/teaching/demotext.h writes the
+// figures' labels and notes and the conclusion from these).
 struct DemoFigure {
-    std::string label;      // "max |out(shuffled) − shuffled(out)|, no positions"
-    double value = 0;
-    std::string note;       // "≈ 0: equivariant"
     std::string name;       // the key of the number in `compute demo`'s "measured" ("nope_error")
+    double value = 0;
     std::vector<double> list;  // when not empty, the measured quantity is this list (value unused)
 };
 struct DemoSummary {
     DemoId id;
-    std::string claim;
     std::vector<DemoFigure> figures;
     bool holds = false;     // the numbers show the claim (within its tolerance)
-    std::string conclusion;
+    // Numbers the sentences need that are not figures ("delta": the shift Δ, "methods": Method ids
+    // in the order of a list, "precision": a Precision id, ...): by name, one number or a list.
+    std::map<std::string, std::vector<double>> facts;
     const DemoFigure* find(const std::string& name) const;   // the figure of that name, or nullptr
+    double fact(const std::string& name) const;              // the fact's first number (0 when absent)
+    const std::vector<double>& factList(const std::string& name) const;
 };
 // The scene a demonstration runs on, as method parameters: `method` is the demonstration's
 // method (its first in DemoInfo::methods), the per-method fields hold its own inputs (dim, base,

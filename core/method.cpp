@@ -1,5 +1,7 @@
 #include "core/method.h"
 
+#include "core/tr.h"
+
 namespace poslab {
 
 namespace {
@@ -12,41 +14,41 @@ struct MethodInfo {
 
 // One row per method, in kAllMethods order.
 constexpr std::array<MethodInfo, 9> kInfo = {{
-    {Method::NoPE, "NoPE (no position)",
-     "Nothing is added: attention sees only the content of the tokens, and word order can only "
-     "leak in through the causal mask.",
+    {Method::NoPE, POSLAB_TR_NOOP("Method", "NoPE (no position)"),
+     POSLAB_TR_NOOP("Method", "Nothing is added: attention sees only the content of the tokens, and word order can only "
+     "leak in through the causal mask."),
      false},
-    {Method::Sinusoidal, "Sinusoidal (absolute)",
-     "Each position gets a fixed vector of sines and cosines at geometrically spaced frequencies, "
-     "added to the token before attention.",
+    {Method::Sinusoidal, POSLAB_TR_NOOP("Method", "Sinusoidal (absolute)"),
+     POSLAB_TR_NOOP("Method", "Each position gets a fixed vector of sines and cosines at geometrically spaced frequencies, "
+     "added to the token before attention."),
      true},
-    {Method::Learned, "Learned (absolute)",
-     "Each position up to the table size has its own trained vector added to the token, and "
-     "positions past the table have none.",
+    {Method::Learned, POSLAB_TR_NOOP("Method", "Learned (absolute)"),
+     POSLAB_TR_NOOP("Method", "Each position up to the table size has its own trained vector added to the token, and "
+     "positions past the table have none."),
      false},
-    {Method::Shaw, "Shaw et al. (relative)",
-     "A trained vector for each key-minus-query distance, clipped to plus or minus k, is added to "
-     "the key inside the attention score.",
+    {Method::Shaw, POSLAB_TR_NOOP("Method", "Shaw et al. (relative)"),
+     POSLAB_TR_NOOP("Method", "A trained vector for each key-minus-query distance, clipped to plus or minus k, is added to "
+     "the key inside the attention score."),
      false},
-    {Method::T5, "T5 (relative buckets)",
-     "Each distance is sorted into a bucket (exact for short distances, logarithmic for long ones) "
-     "and every head adds a trained number per bucket to the attention score.",
+    {Method::T5, POSLAB_TR_NOOP("Method", "T5 (relative buckets)"),
+     POSLAB_TR_NOOP("Method", "Each distance is sorted into a bucket (exact for short distances, logarithmic for long ones) "
+     "and every head adds a trained number per bucket to the attention score."),
      false},
-    {Method::TransformerXL, "Transformer-XL (relative)",
-     "The score adds terms from a sinusoid of the query-to-key distance, projected by a trained "
-     "matrix, plus two trained global bias vectors.",
+    {Method::TransformerXL, POSLAB_TR_NOOP("Method", "Transformer-XL (relative)"),
+     POSLAB_TR_NOOP("Method", "The score adds terms from a sinusoid of the query-to-key distance, projected by a trained "
+     "matrix, plus two trained global bias vectors."),
      false},
-    {Method::Alibi, "ALiBi (linear bias)",
-     "Each head subtracts its own slope times the query-to-key distance from the attention "
-     "score, so far tokens are penalised linearly.",
+    {Method::Alibi, POSLAB_TR_NOOP("Method", "ALiBi (linear bias)"),
+     POSLAB_TR_NOOP("Method", "Each head subtracts its own slope times the query-to-key distance from the attention "
+     "score, so far tokens are penalised linearly."),
      false},
-    {Method::Rope, "RoPE (rotary)",
-     "Query and key channel pairs are rotated by angles proportional to their positions, so "
-     "their dot product depends only on the distance between them.",
+    {Method::Rope, POSLAB_TR_NOOP("Method", "RoPE (rotary)"),
+     POSLAB_TR_NOOP("Method", "Query and key channel pairs are rotated by angles proportional to their positions, so "
+     "their dot product depends only on the distance between them."),
      true},
-    {Method::Xpos, "xPos (rotary with decay)",
-     "RoPE rotations combined with a per-pair exponential scale that makes scores shrink "
-     "smoothly with distance.",
+    {Method::Xpos, POSLAB_TR_NOOP("Method", "xPos (rotary with decay)"),
+     POSLAB_TR_NOOP("Method", "RoPE rotations combined with a per-pair exponential scale that makes scores shrink "
+     "smoothly with distance."),
      true},
 }};
 

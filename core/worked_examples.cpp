@@ -81,21 +81,18 @@ Result<WorkedExample> ropeWorkedExample(const RopeExampleInput& in) {
     const int r = freqs.rotary_dim;
     const int pairs = r / 2;
     const bool inter = in.layout == RopeLayout::Interleaved;
-    const std::string layoutName = inter ? "interleaved" : "half-split";
     const std::string otherName = inter ? "half-split" : "interleaved";
     const std::string m = formatInt(in.position);
 
     WorkedExample ex;
     ex.key = "rope";
-    ex.title = "RoPE on a small vector (d = " + formatInt(in.dim) + ", m = " + m + ", " + layoutName + ")";
+    ex.facts = {{"dim", double(in.dim)}, {"position", double(in.position)}, {"interleaved", inter ? 1.0 : 0.0},
+                {"float32", in.precision == Precision::Float32 ? 1.0 : 0.0}};
 
     // 1. Frequencies.
     {
         WorkedStep s;
-        s.title = "Frequencies";
-        s.explanation = "Each pair of channels i turns at its own angular frequency θ_i (here given explicitly"
-                        + std::string(in.precision == Precision::Float32 ? ", held in float32 like the frameworks" : "")
-                        + ").";
+        s.id = "frequencies";
         s.operation = "θ_i, i = 0 … d/2 − 1";
         s.formula = "\\theta_i,\\quad i = 0, \\ldots, \\frac{d}{2} - 1";
         s.values.push_back({"θ_i", toStd(freqs.inv_freq), indexLabels("i=", std::size_t(pairs))});
@@ -111,8 +108,7 @@ Result<WorkedExample> ropeWorkedExample(const RopeExampleInput& in) {
     }
     {
         WorkedStep s;
-        s.title = "Angles";
-        s.explanation = "At position m = " + m + " pair i is rotated by the angle m·θ_i; only the angle modulo 2π matters.";
+        s.id = "angles";
         s.operation = "a_i = m · θ_i   (mod 2π)";
         s.formula = "a_i = m\\,\\theta_i \\bmod 2\\pi";
         s.values.push_back({"m·θ_i", a, indexLabels("i=", a.size())});
@@ -129,8 +125,7 @@ Result<WorkedExample> ropeWorkedExample(const RopeExampleInput& in) {
     }
     {
         WorkedStep s;
-        s.title = "cos and sin";
-        s.explanation = "The rotation of pair i needs only cos a_i and sin a_i (the tables the model precomputes).";
+        s.id = "cos_sin";
         s.operation = "cos a_i, sin a_i";
         s.formula = "\\cos a_i,\\quad \\sin a_i";
         s.values.push_back({"cos a_i", cs, indexLabels("i=", cs.size())});
@@ -148,9 +143,7 @@ Result<WorkedExample> ropeWorkedExample(const RopeExampleInput& in) {
     }
     {
         WorkedStep s;
-        s.title = "Pairs";
-        s.explanation = inter ? "The interleaved layout (GPT-J, Meta LLaMA, RoFormer) pairs neighbouring channels (2i, 2i+1)."
-                              : "The half-split layout (Hugging Face Llama, NeoX) pairs channel j with channel j + d/2.";
+        s.id = "pairs";
         s.operation = inter ? "pair i = (q[2i], q[2i+1])" : "pair i = (q[i], q[i + d/2])";
         s.formula = inter ? "(x_i, y_i) = (q_{2i},\\, q_{2i+1})" : "(x_i, y_i) = (q_{i},\\, q_{i+d/2})";
         s.values.push_back({"q", in.q, indexLabels("", in.q.size())});
@@ -167,8 +160,7 @@ Result<WorkedExample> ropeWorkedExample(const RopeExampleInput& in) {
     }
     {
         WorkedStep s;
-        s.title = "Rotate each pair";
-        s.explanation = "Each pair is turned by its angle: a 2×2 rotation, the same as multiplying x + iy by e^{i a}.";
+        s.id = "rotate";
         s.operation = "(x, y) → (x·cos a − y·sin a, x·sin a + y·cos a)";
         s.formula = "\\begin{pmatrix} x'_i \\\\ y'_i \\end{pmatrix} = \\begin{pmatrix} \\cos a_i & -\\sin a_i \\\\ \\sin a_i & \\cos a_i \\end{pmatrix} \\begin{pmatrix} x_i \\\\ y_i \\end{pmatrix}";
         s.values.push_back({"x'_i", rx, pl});
@@ -179,8 +171,7 @@ Result<WorkedExample> ropeWorkedExample(const RopeExampleInput& in) {
     ex.result = rowToStd(out, 0);
     {
         WorkedStep s;
-        s.title = "Result";
-        s.explanation = "Put the rotated pairs back in their channels: this is R_m q.";
+        s.id = "result";
         s.operation = "R_m q";
         s.formula = "R_{" + m + "}\\, q";
         s.values.push_back({"R_m q", ex.result, indexLabels("", ex.result.size())});
@@ -189,8 +180,7 @@ Result<WorkedExample> ropeWorkedExample(const RopeExampleInput& in) {
     // 7. Norm.
     {
         WorkedStep s;
-        s.title = "Length is preserved";
-        s.explanation = "A rotation never changes the length of the vector, only its direction.";
+        s.id = "norm";
         s.operation = "|R_m q| = |q|";
         s.formula = "\\lVert R_m q \\rVert = \\lVert q \\rVert";
         s.values.push_back({"|q|", {x.norm()}, {}});
@@ -200,9 +190,7 @@ Result<WorkedExample> ropeWorkedExample(const RopeExampleInput& in) {
     // 8. The other layout.
     {
         WorkedStep s;
-        s.title = "The " + otherName + " layout gives instead";
-        s.explanation = "The same θ and q with the " + otherName + " pairing give a different vector: the two layouts are "
-                        "the same rotation only after permuting the channels, so mixing them gives wrong numbers.";
+        s.id = "other_layout";
         s.operation = "R_m q (" + otherName + ")";
         s.formula = "R^{\\mathrm{" + std::string(inter ? "half" : "inter") + "}}_{" + m + "}\\, q";
         const std::vector<double> o = rowToStd(outOther, 0);
@@ -241,15 +229,13 @@ Result<WorkedExample> sinusoidalWorkedExample(const SinusoidalExampleInput& in) 
     const Matrix row = sinusoidalEncoding(p, Positions{in.position});
     const int K = in.dim / 2;
     const bool inter = in.layout == SinusoidalLayout::Interleaved;
-    const std::string ps = formatInt(in.position);
 
     WorkedExample ex;
     ex.key = "sinusoidal";
-    ex.title = "A sinusoidal row (d = " + formatInt(in.dim) + ", p = " + ps + ", base " + formatNumber(in.base) + ")";
+    ex.facts = {{"dim", double(in.dim)}, {"position", double(in.position)}, {"base", in.base}, {"interleaved", inter ? 1.0 : 0.0}};
     {
         WorkedStep s;
-        s.title = "Frequencies";
-        s.explanation = "Frequencies fall geometrically from 1 to 1/base: fast pairs tell neighbours apart, slow pairs tell far regions apart.";
+        s.id = "frequencies";
         s.operation = "w_i = base^(−2i/d)";
         s.formula = "w_i = \\mathrm{base}^{-2i/d}";
         s.values.push_back({"w_i", toStd(w), indexLabels("i=", std::size_t(w.size()))});
@@ -264,8 +250,7 @@ Result<WorkedExample> sinusoidalWorkedExample(const SinusoidalExampleInput& in) 
     }
     {
         WorkedStep s;
-        s.title = "Angles";
-        s.explanation = "Position p turns every pair by p·w_i.";
+        s.id = "angles";
         s.operation = "p · w_i";
         s.formula = "p\\, w_i";
         s.values.push_back({"p·w_i", ang, indexLabels("i=", ang.size())});
@@ -273,8 +258,7 @@ Result<WorkedExample> sinusoidalWorkedExample(const SinusoidalExampleInput& in) 
     }
     {
         WorkedStep s;
-        s.title = "Sines";
-        s.explanation = "The first coordinate of each pair is the sine of its angle.";
+        s.id = "sines";
         s.operation = "sin(p · w_i)";
         s.formula = "\\sin(p\\, w_i)";
         s.values.push_back({"sin(p·w_i)", sn, indexLabels("i=", sn.size())});
@@ -282,8 +266,7 @@ Result<WorkedExample> sinusoidalWorkedExample(const SinusoidalExampleInput& in) 
     }
     {
         WorkedStep s;
-        s.title = "Cosines";
-        s.explanation = "The second coordinate is the cosine: each pair is a point on the unit circle.";
+        s.id = "cosines";
         s.operation = "cos(p · w_i)";
         s.formula = "\\cos(p\\, w_i)";
         s.values.push_back({"cos(p·w_i)", cs, indexLabels("i=", cs.size())});
@@ -292,9 +275,7 @@ Result<WorkedExample> sinusoidalWorkedExample(const SinusoidalExampleInput& in) 
     ex.result = rowToStd(row, 0);
     {
         WorkedStep s;
-        s.title = "The row";
-        s.explanation = inter ? "Interleaved (Vaswani, DistilBERT): sin and cos of each frequency side by side."
-                              : "Concatenated (fairseq, Transformer-XL): all sines, then all cosines.";
+        s.id = "row";
         s.operation = inter ? "PE[p, 2i] = sin(p·w_i), PE[p, 2i+1] = cos(p·w_i)" : "PE[p] = [sin(p·w) | cos(p·w)]";
         s.formula = inter ? "PE_{p,2i} = \\sin(p\\, w_i),\\quad PE_{p,2i+1} = \\cos(p\\, w_i)"
                           : "PE_p = \\left[ \\sin(p\\, w) \\mid \\cos(p\\, w) \\right]";
@@ -303,8 +284,7 @@ Result<WorkedExample> sinusoidalWorkedExample(const SinusoidalExampleInput& in) 
     }
     {
         WorkedStep s;
-        s.title = "Wavelengths";
-        s.explanation = "Pair i repeats every 2π/w_i positions: from 2π tokens up to 2π·base tokens.";
+        s.id = "wavelengths";
         s.operation = "λ_i = 2π / w_i";
         s.formula = "\\lambda_i = \\frac{2\\pi}{w_i}";
         s.values.push_back({"λ_i", wl, indexLabels("i=", wl.size())});
@@ -343,12 +323,10 @@ Result<WorkedExample> alibiWorkedExample(const AlibiExampleInput& in) {
 
     WorkedExample ex;
     ex.key = "alibi";
-    ex.title = "ALiBi slopes for H = " + formatInt(H) + " heads";
+    ex.facts = {{"heads", double(H)}, {"p", double(p)}, {"power_of_two", pow2 ? 1.0 : 0.0}, {"query", double(in.query_position)}};
     {
         WorkedStep s;
-        s.title = "Closest power of two";
-        s.explanation = pow2 ? "H = " + formatInt(H) + " is a power of two: one geometric sequence gives all slopes."
-                             : "H = " + formatInt(H) + " is not a power of two: start from the largest power of two below it, p = " + formatInt(p) + ".";
+        s.id = "power_of_two";
         s.operation = "p = 2^⌊log2 H⌋";
         s.formula = "p = 2^{\\lfloor \\log_2 H \\rfloor}";
         s.values.push_back({"H", {double(H)}, {}});
@@ -357,8 +335,7 @@ Result<WorkedExample> alibiWorkedExample(const AlibiExampleInput& in) {
     }
     {
         WorkedStep s;
-        s.title = "Slopes of p heads";
-        s.explanation = "A geometric sequence: the first slope is 2^(−B/p) and each next one is that times the first.";
+        s.id = "slopes_p";
         s.operation = "m_h = 2^(−B(h+1)/p), h = 0 … p−1";
         s.formula = "m_h = 2^{-B(h+1)/p}";
         s.values.push_back({"B", {in.bias_max}, {}});
@@ -375,9 +352,7 @@ Result<WorkedExample> alibiWorkedExample(const AlibiExampleInput& in) {
             pickedLabels.push_back("h=" + std::to_string(2 * k));
         }
         WorkedStep s;
-        s.title = "The other " + formatInt(H - p) + " heads";
-        s.explanation = "The remaining heads take every other slope of the " + formatInt(2 * p) +
-                        "-head sequence, so they fall between the first ones.";
+        s.id = "other_heads";
         s.operation = "slopes(2p)[0::2][: H − p]";
         s.formula = "m_{p+k} = 2^{-B(2k+1)/(2p)},\\quad k = 0, \\ldots, H - p - 1";
         s.values.push_back({"m_h (2p heads)", toStd(slopes2p), indexLabels("h=", std::size_t(slopes2p.size()))});
@@ -387,8 +362,7 @@ Result<WorkedExample> alibiWorkedExample(const AlibiExampleInput& in) {
     ex.result = toStd(slopes);
     {
         WorkedStep s;
-        s.title = "All H slopes";
-        s.explanation = pow2 ? "These are the slopes, one per head." : "The p slopes followed by the picked ones: one per head.";
+        s.id = "all_slopes";
         s.operation = "m_0 … m_{H−1}";
         s.formula = "m_0, \\ldots, m_{H-1}";
         s.values.push_back({"m_h", ex.result, indexLabels("h=", ex.result.size())});
@@ -401,8 +375,7 @@ Result<WorkedExample> alibiWorkedExample(const AlibiExampleInput& in) {
         const Matrix b0 = alibiBias(in.params(H), 0, q, keys);
         const Matrix bl = alibiBias(in.params(H), H - 1, q, keys);
         WorkedStep s;
-        s.title = "Bias row";
-        s.explanation = "Query " + formatInt(i) + " penalises key j by slope × distance: steep heads look near, flat heads look far.";
+        s.id = "bias_row";
         s.operation = "b_h(i, j) = −m_h · (i − j)";
         s.formula = "b_h(i,j) = -m_h\\,(i - j)";
         s.values.push_back({"head 0", rowToStd(b0, 0), indexLabels("j=", keys.size())});
@@ -470,16 +443,12 @@ Result<WorkedExample> t5WorkedExample(const T5ExampleInput& in) {
 
     WorkedExample ex;
     ex.key = "t5";
-    ex.title = "T5 bucket of offset " + formatInt(rel) + " (" + formatInt(in.num_buckets) + " buckets, max distance " +
-               formatInt(in.max_distance) + (in.bidirectional ? ", bidirectional)" : ", causal)");
+    ex.facts = {{"relative", double(rel)}, {"buckets", double(in.num_buckets)}, {"max_distance", double(in.max_distance)},
+                {"bidirectional", in.bidirectional ? 1.0 : 0.0}, {"nb", double(nb)}, {"max_exact", double(maxExact)},
+                {"bucket", double(bucket)}, {"first", double(range.first)}, {"last", double(range.last)}};
     {
         WorkedStep s;
-        s.title = "Direction";
-        if (in.bidirectional)
-            s.explanation = "Bidirectional: half of the " + formatInt(in.num_buckets) + " buckets are for keys after the query (offset " +
-                            formatInt(nb) + "), half for keys before it." + (rel > 0 ? " This key is after the query." : " This key is not after the query.");
-        else
-            s.explanation = "Causal: all buckets are for keys before the query; keys after it share bucket 0.";
+        s.id = "direction";
         s.operation = in.bidirectional ? "nb = num_buckets / 2; base = nb if rel > 0 else 0" : "nb = num_buckets; base = 0";
         s.formula = in.bidirectional ? "nb = \\frac{\\mathrm{buckets}}{2},\\quad \\mathrm{base} = nb\\cdot[\\mathrm{rel} > 0]"
                                      : "nb = \\mathrm{buckets},\\quad \\mathrm{base} = 0";
@@ -490,8 +459,7 @@ Result<WorkedExample> t5WorkedExample(const T5ExampleInput& in) {
     }
     {
         WorkedStep s;
-        s.title = "Distance";
-        s.explanation = in.bidirectional ? "Only the size of the offset matters from here on." : "Keys after the query count as distance 0.";
+        s.id = "distance";
         s.operation = in.bidirectional ? "n = |rel|" : "n = −min(rel, 0)";
         s.formula = in.bidirectional ? "n = |\\mathrm{rel}|" : "n = -\\min(\\mathrm{rel}, 0)";
         s.values.push_back({"n", {double(n)}, {}});
@@ -500,9 +468,7 @@ Result<WorkedExample> t5WorkedExample(const T5ExampleInput& in) {
     const bool exact = n < maxExact;
     {
         WorkedStep s;
-        s.title = "Exact or logarithmic?";
-        s.explanation = "The first half of the buckets hold one distance each (0 … " + formatInt(maxExact - 1) + "); " +
-                        (exact ? "n is small, so its bucket is n itself." : "n is not, so it goes into a logarithmic bucket.");
+        s.id = "exact";
         s.operation = "max_exact = nb / 2; exact if n < max_exact";
         s.formula = "\\mathrm{max\\_exact} = \\frac{nb}{2},\\quad n < \\mathrm{max\\_exact}\\ ?";
         s.values.push_back({"max_exact", {double(maxExact)}, {}});
@@ -519,9 +485,7 @@ Result<WorkedExample> t5WorkedExample(const T5ExampleInput& in) {
         const std::int64_t large = maxExact + static_cast<std::int64_t>(scaled);
         const std::int64_t capped = std::min<std::int64_t>(large, nb - 1);
         WorkedStep s;
-        s.title = "Logarithmic bucket";
-        s.explanation = "Distances from max_exact to max_distance share the other half of the buckets on a log scale; "
-                        "beyond max_distance everything lands in the last one.";
+        s.id = "logarithmic";
         s.operation = "max_exact + ⌊ln(n/max_exact) / ln(max_distance/max_exact) · (nb − max_exact)⌋, capped at nb − 1";
         s.formula = "\\mathrm{max\\_exact} + \\left\\lfloor \\frac{\\ln(n / \\mathrm{max\\_exact})}{\\ln(\\mathrm{max\\_distance} / \\mathrm{max\\_exact})} (nb - \\mathrm{max\\_exact}) \\right\\rfloor";
         s.values.push_back({"ln(n/max_exact)", {double(lnN)}, {}});
@@ -535,11 +499,7 @@ Result<WorkedExample> t5WorkedExample(const T5ExampleInput& in) {
     ex.result = {double(bucket)};
     {
         WorkedStep s;
-        s.title = "The bucket";
-        std::string shared = range.last < 0 ? "every distance from " + formatInt(range.first) + " on"
-                                            : "distances " + formatInt(range.first) + " to " + formatInt(range.last);
-        s.explanation = "Add the direction base. Offset " + formatInt(rel) + " shares bucket " + formatInt(bucket) + " with " + shared +
-                        (rel > 0 ? " after the query" : " before it") + ": one learned bias per bucket and head.";
+        s.id = "bucket";
         s.operation = "bucket = base + (n or the logarithmic bucket)";
         s.formula = "\\mathrm{bucket} = \\mathrm{base} + b(n) = " + formatInt(bucket);
         s.values.push_back({"bucket", {double(bucket)}, {}});

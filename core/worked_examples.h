@@ -15,15 +15,17 @@
 //   T5 bucket                which bucket the offset rel = key − query falls into and why
 //                            (default rel = −50, 32 buckets, max distance 128, bidirectional).
 //
-// Output: a WorkedExample — title plus steps; each step has a short title, an explanation
-// sentence, the operation as plain text and as a TeX-like formula (for the formula typesetter),
-// and the named numeric values it produced. For inputs that validate, every value is finite.
+// Output: a WorkedExample — its steps and the numbers its words need; each step has an id, the
+// operation as plain text and as a TeX-like formula (for the formula typesetter), and the named
+// numeric values it produced. For inputs that validate, every value is finite. The titles and
+// explanations are ui/teaching/workedtext.h's.
 #include "core/alibi.h"
 #include "core/rope.h"
 #include "core/sinusoidal.h"
 #include "core/t5.h"
 #include "core/types.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,9 +38,10 @@ struct WorkedValues {
     std::vector<std::string> labels;  // empty, or one per value
 };
 
+// A step: its id ("angles"), the operation and the numbers; its title and the sentence that
+// explains it are words for people, in ui/teaching/workedtext.h.
 struct WorkedStep {
-    std::string title;        // short: "Angles"
-    std::string explanation;  // one sentence for the audience
+    std::string id;           // "frequencies", "angles", ... (per example, stable)
     std::string operation;    // plain text: "a_i = m · θ_i"
     std::string formula;      // TeX-like: "a_i = m\\,\\theta_i" (ui/render/formula.h parses it)
     std::vector<WorkedValues> values;
@@ -49,7 +52,9 @@ struct WorkedStep {
 
 struct WorkedExample {
     std::string key;          // "rope", "sinusoidal", "alibi", "t5"
-    std::string title;
+    // The numbers its title and explanations name ("dim", "position", "heads", "bucket", ...;
+    // flags as 0/1: "interleaved", "float32", "power_of_two", "bidirectional").
+    std::map<std::string, double> facts;
     std::vector<WorkedStep> steps;
     std::vector<double> result;  // the example's final answer (rotated vector, row, slopes, {bucket})
 };

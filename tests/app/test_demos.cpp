@@ -5,6 +5,7 @@
 #include "support/testsupport.h"
 
 #include "core/demonstrations.h"
+#include "ui/teaching/demotext.h"
 
 #include <QFile>
 #include <QImage>
@@ -85,8 +86,8 @@ private Q_SLOTS:
         EXPECT_OK(r);
         const QJsonObject j = r.json();
         QCOMPARE(j.value("key").toString().toStdString(), info.key);
-        QCOMPARE(j.value("title").toString().toStdString(), info.title);
-        QCOMPARE(j.value("claim").toString().toStdString(), info.claim);
+        QCOMPARE(j.value("title").toString(), ui::demoTitle(info.id));
+        QCOMPARE(j.value("claim").toString(), ui::demoClaim(info.id));
         QVERIFY(j.value("holds").isBool());
         QVERIFY(j.value("holds").toBool());
         const QJsonObject measured = j.value("measured").toObject();
@@ -379,7 +380,7 @@ private Q_SLOTS:
             }
         }
         QStringList expected;
-        for (const auto& d : demonstrations()) expected << QString::fromStdString(d.title);
+        for (const auto& d : demonstrations()) expected << ui::demoTitle(d.id);
         QCOMPARE(titles, expected);
     }
 

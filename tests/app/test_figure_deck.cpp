@@ -8,6 +8,7 @@
 #include "support/testsupport.h"
 
 #include "core/demonstrations.h"
+#include "ui/teaching/demotext.h"
 
 #include <QDir>
 #include <QFile>
@@ -43,7 +44,7 @@ QByteArray deckJson(const QStringList& titles) {
 
 QStringList lectureTitles() {
     QStringList out;
-    for (const auto& d : poslab::demonstrations()) out << QString::fromStdString(d.title);
+    for (const auto& d : poslab::demonstrations()) out << poslab::ui::demoTitle(d.id);
     return out;
 }
 

@@ -11,14 +11,14 @@ namespace {
 
 std::vector<double> stepValues(const WorkedExample& ex, const std::string& step, const std::string& name) {
     for (const auto& s : ex.steps)
-        if (s.title == step)
+        if (s.id == step)
             if (const auto* v = s.find(name)) return v->values;
     qFatal("no values '%s' in step '%s'", name.c_str(), step.c_str());
     return {};
 }
-const WorkedStep* findStep(const WorkedExample& ex, const std::string& prefix) {
+const WorkedStep* findStep(const WorkedExample& ex, const std::string& id) {
     for (const auto& s : ex.steps)
-        if (s.title.rfind(prefix, 0) == 0) return &s;
+        if (s.id == id) return &s;
     return nullptr;
 }
 double maxDiff(const std::vector<double>& a, const std::vector<double>& b) {
@@ -34,7 +34,7 @@ QString str(const std::vector<double>& v) {
 }
 void allFinite(const WorkedExample& ex) {
     for (const auto& s : ex.steps) {
-        QVERIFY2(!s.title.empty() && !s.explanation.empty() && !s.operation.empty() && !s.formula.empty(), s.title.c_str());
+        QVERIFY2(!s.id.empty() && !s.operation.empty() && !s.formula.empty(), s.id.c_str());
         for (const auto& v : s.values)
             for (double x : v.values) QVERIFY2(std::isfinite(x) || (v.name == "last distance in bucket"), v.name.c_str());
         for (const auto& v : s.values) QVERIFY(v.labels.empty() || v.labels.size() == v.values.size());
@@ -60,7 +60,7 @@ private Q_SLOTS:
         // What the half-split layout gives instead (Hugging Face Llama).
         const auto half = testsupport::toDoubles(
             testsupport::goldenCase("rope_seed_example.json", "llama_half_split_contrast").value("output").toArray());
-        const auto* other = findStep(ex, "The half-split layout");
+        const auto* other = findStep(ex, "other_layout");
         QVERIFY(other);
         const auto got = other->values.at(0).values;
         QVERIFY2(maxDiff(got, half) <= 1e-6, qPrintable(str(got)));
@@ -70,7 +70,7 @@ private Q_SLOTS:
         // cos/sin step equals the golden tables.
         const auto cg = testsupport::toDoubles(testsupport::goldenCase("rope_seed_example.json", "gptj_interleaved")
                                                    .value("params").toObject().value("cos").toArray());
-        QVERIFY(maxDiff(stepValues(ex, "cos and sin", "cos a_i"), cg) <= 1e-7);
+        QVERIFY(maxDiff(stepValues(ex, "cos_sin", "cos a_i"), cg) <= 1e-7);
     }
 
     void ropeHalfLayoutIsTheMainResultWhenChosen() {
@@ -79,9 +79,9 @@ private Q_SLOTS:
         auto r = ropeWorkedExample(in);
         QVERIFY(r.ok());
         QVERIFY(maxDiff(r.value().result, {-1.325444221496582, 0, 0.4931505620479584, 0}) <= 1e-6);
-        QVERIFY(findStep(r.value(), "The interleaved layout"));
+        QVERIFY(findStep(r.value(), "other_layout"));
         // Pairs of the half-split layout are (0,2), (1,3).
-        const auto* pairs = findStep(r.value(), "Pairs");
+        const auto* pairs = findStep(r.value(), "pairs");
         QVERIFY(pairs);
         QCOMPARE(pairs->find("x_i")->labels.at(0), std::string("(0,2)"));
         QCOMPARE(pairs->find("x_i")->labels.at(1), std::string("(1,3)"));
@@ -114,10 +114,10 @@ private Q_SLOTS:
         const auto& ex = r.value();
         allFinite(ex);
         const double twoPi = 2 * std::numbers::pi;
-        const auto a = stepValues(ex, "Angles", "m·θ_i");
-        const auto amod = stepValues(ex, "Angles", "m·θ_i mod 2π");
-        const auto c = stepValues(ex, "cos and sin", "cos a_i");
-        const auto s = stepValues(ex, "cos and sin", "sin a_i");
+        const auto a = stepValues(ex, "angles", "m·θ_i");
+        const auto amod = stepValues(ex, "angles", "m·θ_i mod 2π");
+        const auto c = stepValues(ex, "cos_sin", "cos a_i");
+        const auto s = stepValues(ex, "cos_sin", "sin a_i");
         std::vector<double> expect(static_cast<std::size_t>(dim));
         for (int i = 0; i < dim / 2; ++i) {
             const double ang = double(m) * theta[i];
@@ -132,8 +132,8 @@ private Q_SLOTS:
         }
         QVERIFY2(maxDiff(ex.result, expect) <= 1e-12, qPrintable(str(ex.result) + " vs " + str(expect)));
         // Norm is preserved.
-        const double n0 = stepValues(ex, "Length is preserved", "|q|").at(0);
-        const double n1 = stepValues(ex, "Length is preserved", "|R_m q|").at(0);
+        const double n0 = stepValues(ex, "norm", "|q|").at(0);
+        const double n1 = stepValues(ex, "norm", "|R_m q|").at(0);
         double expectNorm = 0;
         for (double v : q) expectNorm += v * v;
         QVERIFY(std::abs(n0 - std::sqrt(expectNorm)) <= 1e-12);
@@ -202,9 +202,9 @@ private Q_SLOTS:
         allFinite(ex);
         QCOMPARE(ex.result.size(), std::size_t(dim));
         const int K = dim / 2;
-        const auto sn = stepValues(ex, "Sines", "sin(p·w_i)");
-        const auto cs = stepValues(ex, "Cosines", "cos(p·w_i)");
-        const auto wl = stepValues(ex, "Wavelengths", "λ_i");
+        const auto sn = stepValues(ex, "sines", "sin(p·w_i)");
+        const auto cs = stepValues(ex, "cosines", "cos(p·w_i)");
+        const auto wl = stepValues(ex, "wavelengths", "λ_i");
         for (int i = 0; i < K; ++i) {
             const double w = std::pow(10000.0, -2.0 * i / dim);
             const double ang = double(p) * w;
@@ -246,8 +246,8 @@ private Q_SLOTS:
         allFinite(r.value());
         const auto golden = testsupport::toDoubles(testsupport::goldenCase("alibi_ofirpress.json", goldenCase).value("output").toArray());
         QVERIFY2(maxDiff(r.value().result, golden) <= 1e-15, qPrintable(str(r.value().result)));
-        QCOMPARE(stepValues(r.value(), "Closest power of two", "p").at(0), 8.0);
-        QCOMPARE(findStep(r.value(), "The other") != nullptr, heads != 8);
+        QCOMPARE(stepValues(r.value(), "power_of_two", "p").at(0), 8.0);
+        QCOMPARE(findStep(r.value(), "other_heads") != nullptr, heads != 8);
     }
     void alibiNonPowerOfTwoSteps() {
         // H = 6: p = 4 slopes 2^-2, 2^-4, 2^-6, 2^-8, then every other slope of 8 heads: 2^-1, 2^-3.
@@ -256,16 +256,16 @@ private Q_SLOTS:
         auto r = alibiWorkedExample(in);
         QVERIFY(r.ok());
         const auto& ex = r.value();
-        QCOMPARE(stepValues(ex, "Closest power of two", "p").at(0), 4.0);
-        QVERIFY(maxDiff(stepValues(ex, "Slopes of p heads", "m_h (p heads)"), {0.25, 0.0625, 0.015625, 0.00390625}) <= 1e-15);
-        const auto* other = findStep(ex, "The other 2 heads");
+        QCOMPARE(stepValues(ex, "power_of_two", "p").at(0), 4.0);
+        QVERIFY(maxDiff(stepValues(ex, "slopes_p", "m_h (p heads)"), {0.25, 0.0625, 0.015625, 0.00390625}) <= 1e-15);
+        const auto* other = findStep(ex, "other_heads");
         QVERIFY(other);
         QVERIFY(maxDiff(other->find("every other")->values, {0.5, 0.125}) <= 1e-15);
         QCOMPARE(other->find("every other")->labels, (std::vector<std::string>{"h=0", "h=2"}));
         QVERIFY(maxDiff(ex.result, {0.25, 0.0625, 0.015625, 0.00390625, 0.5, 0.125}) <= 1e-15);
         // Bias row of head 0 for query 4: −0.25·(4 − j).
-        QVERIFY(maxDiff(stepValues(ex, "Bias row", "head 0"), {-1.0, -0.75, -0.5, -0.25, 0.0}) <= 1e-15);
-        QVERIFY(maxDiff(stepValues(ex, "Bias row", "head 5"), {-0.5, -0.375, -0.25, -0.125, 0.0}) <= 1e-15);
+        QVERIFY(maxDiff(stepValues(ex, "bias_row", "head 0"), {-1.0, -0.75, -0.5, -0.25, 0.0}) <= 1e-15);
+        QVERIFY(maxDiff(stepValues(ex, "bias_row", "head 5"), {-0.5, -0.375, -0.25, -0.125, 0.0}) <= 1e-15);
     }
     void alibiRejectsZeroHeads() {
         AlibiExampleInput in;
@@ -304,15 +304,15 @@ private Q_SLOTS:
         const auto& ex = r.value();
         allFinite(ex);
         QCOMPARE(ex.result.at(0), double(bucket));
-        QCOMPARE(stepValues(ex, "The bucket", "first distance in bucket").at(0), double(first));
-        QCOMPARE(stepValues(ex, "The bucket", "last distance in bucket").at(0), double(last));
+        QCOMPARE(stepValues(ex, "bucket", "first distance in bucket").at(0), double(first));
+        QCOMPARE(stepValues(ex, "bucket", "last distance in bucket").at(0), double(last));
         // The logarithmic step's displayed chain agrees with the bucket.
-        if (const auto* log = findStep(ex, "Logarithmic bucket")) {
-            const double base = stepValues(ex, "Direction", "base").at(0);
+        if (const auto* log = findStep(ex, "logarithmic")) {
+            const double base = stepValues(ex, "direction", "base").at(0);
             QCOMPARE(log->find("capped at nb − 1")->values.at(0) + base, double(bucket));
         } else {
-            const double n = stepValues(ex, "Distance", "n").at(0);
-            QCOMPARE(n + stepValues(ex, "Direction", "base").at(0), double(bucket));
+            const double n = stepValues(ex, "distance", "n").at(0);
+            QCOMPARE(n + stepValues(ex, "direction", "base").at(0), double(bucket));
         }
     }
     void t5RangeAgreesWithGoldenTable() {

@@ -10,6 +10,7 @@
 #include "ui/teaching/handbook.h"
 #include "ui/teaching/presentation.h"
 #include "ui/teaching/demoscenes.h"
+#include "ui/teaching/demotext.h"
 
 #include <QAction>
 #include <QApplication>
@@ -100,7 +101,7 @@ void TestHandbook::namesEveryMethodWithItsDemonstrations() {
     const QString entry = methods.section(title, 1).section(QStringLiteral("(--method "), 1, 1);
     for (const auto& d : demonstrations())
         for (const auto& k : d.methods)
-            if (k == methodKey(m)) QVERIFY2(entry.contains(qs(d.title)), qPrintable(qs(d.title)));
+            if (k == methodKey(m)) QVERIFY2(entry.contains(demoTitle(d.id)), qPrintable(demoTitle(d.id)));
 }
 
 void TestHandbook::listsTheLectureInOrder() {
@@ -108,7 +109,7 @@ void TestHandbook::listsTheLectureInOrder() {
     const QString lecture = text.section(QStringLiteral("The lecture"), 2).section(QStringLiteral("The command line"), 0, 0);
     qsizetype at = 0;
     for (const auto& d : demonstrations()) {
-        const qsizetype i = lecture.indexOf(qs(d.title) + QStringLiteral(" (") + qs(d.key) + QStringLiteral("): ") + qs(d.claim), at);
+        const qsizetype i = lecture.indexOf(demoTitle(d.id) + QStringLiteral(" (") + qs(d.key) + QStringLiteral("): ") + demoClaim(d.id), at);
         QVERIFY2(i >= at, qPrintable(qs(d.key)));
         at = i + 1;
     }

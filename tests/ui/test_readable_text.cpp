@@ -179,7 +179,7 @@ private Q_SLOTS:
         for (const auto& f : summary.value().figures) {
             if (!f.name.ends_with("_defined")) continue;
             const QString word = f.value != 0 ? QStringLiteral("yes") : QStringLiteral("no");
-            QVERIFY2(texts.contains(word), qPrintable(QString::fromStdString(f.label) + QStringLiteral(": ") + texts.join(QStringLiteral(" | "))));
+            QVERIFY2(texts.contains(word), qPrintable(QString::fromStdString(f.name) + QStringLiteral(": ") + texts.join(QStringLiteral(" | "))));
         }
     }
 

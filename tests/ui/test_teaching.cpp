@@ -296,7 +296,7 @@ private Q_SLOTS:
         QTest::keyClick(p, Qt::Key_PageUp);  // before the start: stays
         QCOMPARE(p->current(), 0);
         QCOMPARE(changed.count(), 7);
-        QCOMPARE(p->slide().title, QString::fromStdString(demonstrations().front().title));
+        QCOMPARE(p->slide().title, demoTitle(demonstrations().front().id));
 
         // Annotation overlay: draw on slide 0, it stays with slide 0.
         auto* ov = p->overlay();
@@ -430,14 +430,14 @@ private Q_SLOTS:
         const DemoData& s = demoData(DemoId::SinusoidalRelative);
         QVERIFY(s.sinusoidal.has_value());
         const auto& at = s.sinusoidal->dotAtPositions;
-        QCOMPARE(QString::fromStdString(s.summary.figures.at(1).label), QStringLiteral("PE(%1)·PE(%2)").arg(at[1][0]).arg(at[1][1]));
+        QCOMPARE(s.text(s.summary.figures.at(1)).label, QStringLiteral("PE(%1)·PE(%2)").arg(at[1][0]).arg(at[1][1]));
         // The layouts demonstration's seed example: the note lists the numbers it computed.
         const DemoData& l = demoData(DemoId::HalfVsInterleaved);
         QVERIFY(l.layouts.has_value());
         QCOMPARE(l.layouts->seedQ.size(), l.layouts->seedHalf.size());
         bool found = false;
         for (const auto& f : l.summary.figures)
-            if (f.label.rfind("seed example", 0) == 0) found = QString::fromStdString(f.note).contains(QString::number(l.layouts->seedHalf[0], 'f', 3).replace('-', QChar(0x2212)));
+            if (l.text(f).label.startsWith(QStringLiteral("seed example"))) found = l.text(f).note.contains(QString::number(l.layouts->seedHalf[0], 'f', 3).replace('-', QChar(0x2212)));
         QVERIFY(found);
     }
 

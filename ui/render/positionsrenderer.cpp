@@ -172,9 +172,9 @@ QStringList headingForms(const PositionsPicture& pic) {
     const QString model = mropeModelTitle(pic.model);
     if (!pic.error.isEmpty()) return {QObject::tr("Position ids (t, h, w) of %1").arg(model), QObject::tr("Position ids")};
     const std::int64_t n = pic.positions.ids.cols();
-    return {QObject::tr("Position ids (t, h, w) of %1 · %2 tokens · rope_deltas %3")
+    return {QObject::tr("Position ids (t, h, w) of %1 · %2 tokens · position offset %3")
                 .arg(model, plot::countText(n), plot::countText(pic.positions.rope_deltas)),
-            QObject::tr("%1 · %2 tokens · rope_deltas %3").arg(model, plot::countText(n), plot::countText(pic.positions.rope_deltas)),
+            QObject::tr("%1 · %2 tokens · position offset %3").arg(model, plot::countText(n), plot::countText(pic.positions.rope_deltas)),
             QObject::tr("%1 · %2 tokens").arg(model, plot::countText(n))};
 }
 

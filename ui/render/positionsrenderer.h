@@ -2,7 +2,7 @@
 // The positions picture (issue 30): a multimodal token sequence and the position ids a
 // vision-language model gives it (core/mrope.h mropePositions, as `poslab compute positions`).
 //
-//   heading   the model, the token count, rope_deltas
+//   heading   the model, the token count, the position offset (upstream's rope_deltas)
 //   legend    a swatch per kind of token present (text, image, video)
 //   strip     the tokens in order, one cell each, coloured by kind, four lines per cell: the
 //             token's index in the sequence and its t, h and w ids; a label over each entry of the

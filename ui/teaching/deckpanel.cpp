@@ -4,6 +4,7 @@
 #include "ui/io/export.h"
 #include "ui/teaching/deck.h"
 #include "ui/teaching/demoscenes.h"
+#include "ui/teaching/demotext.h"
 
 #include <QAbstractItemModel>
 #include <QKeyEvent>
@@ -132,7 +133,7 @@ DeckPanel::DeckPanel(DeckModel* model, QWidget* parent) : QWidget(parent), model
     demo_ = new QComboBox(this);
     demo_->setObjectName(QStringLiteral("deckDemo"));
     demo_->addItem(tr("The formula sheet of the method"), QString());
-    for (const auto& d : demonstrations()) demo_->addItem(QString::fromStdString(d.title), QString::fromStdString(d.key));
+    for (const auto& d : demonstrations()) demo_->addItem(demoTitle(d.id), QString::fromStdString(d.key));
     narrow(demo_);
     demo_->setToolTip(tr("Whose numbers the column beside the views shows"));
     demoLabel_ = new QLabel(tr("&Numbers"), this);

@@ -3,6 +3,8 @@
 #include "core/t5.h"
 #include "ui/render/colormap.h"
 #include "ui/render/formula.h"
+#include "ui/render/frequencyrenderer.h"
+#include "ui/render/positionsrenderer.h"
 #include "ui/render/layersrenderer.h"
 #include "ui/render/plot.h"
 #include "ui/render/typeset.h"
@@ -36,8 +38,8 @@ QString extrapolationRowName(const std::string& key) {
 
 // A figure's label as a person reads it: a leading method or row key ("rope: positional
 // operations", "rope-ntk: pairs past …") becomes its display name ("RoPE: …", "RoPE + dynamic NTK: …").
-QString figureLabel(const DemoFigure& f) {
-    const QString label = qs(f.label);
+QString figureLabel(const DemoData& d, const DemoFigure& f) {
+    const QString label = d.text(f).label;
     const qsizetype colon = label.indexOf(QStringLiteral(": "));
     if (colon <= 0) return label;
     const std::string key = label.left(colon).toStdString();
@@ -375,13 +377,22 @@ qreal layerModelsEvidence(QPainter& p, const QRectF& r, const DemoSummary& s, co
 }  // namespace
 
 // ============================================================================ data
+const DemoFigureText& DemoData::text(const DemoFigure& f) const {
+    static const DemoFigureText none;
+    const std::ptrdiff_t i = &f - summary.figures.data();
+    return i >= 0 && std::size_t(i) < texts.figures.size() ? texts.figures[std::size_t(i)] : none;
+}
+
 const DemoData& demoData(DemoId id) {
     static std::map<DemoId, DemoData> cache;
     auto it = cache.find(id);
     if (it != cache.end()) return it->second;
     DemoData d;
     auto s = runDemonstration(id);
-    if (s.ok()) d.summary = s.value();
+    if (s.ok()) {
+        d.summary = s.value();
+        d.texts = describeDemo(d.summary);
+    }
     else d.error = qs(s.error().message());
     auto keep = [&](auto r, auto& slot) {
         if (r.ok()) slot = r.value();
@@ -409,13 +420,15 @@ const DemoData& demoData(DemoId id) {
         case DemoId::YarnRamp:
         case DemoId::RopeBf16:
         case DemoId::LocalGlobalLayers:
-        case DemoId::XposDecay: break;   // the summary holds every number they show
+        case DemoId::XposDecay:
+        case DemoId::MropeImage: break;   // the summary holds every number they show
+        case DemoId::MropeSections: keep(demoMropeSections(), d.sections); break;
     }
     return cache.emplace(id, std::move(d)).first->second;
 }
 
 // ============================================================================ painting
-bool demoFillsSlide(DemoId id) { return id == DemoId::ComparisonTable || id == DemoId::LocalGlobalLayers; }
+bool demoFillsSlide(DemoId id) { return id == DemoId::ComparisonTable || id == DemoId::LocalGlobalLayers || id == DemoId::MropeImage; }
 
 QString demoFormula(DemoId id) {
     switch (id) {
@@ -457,6 +470,12 @@ QString demoFormula(DemoId id) {
         case DemoId::XposDecay:
             return QStringLiteral("\\langle \\xi_m q, \\xi_n k \\rangle = \\sum_i \\zeta_i^{(m-n)/512}\\, \\Re\\left[\\tilde q_i \\tilde k_i^{*} e^{i(m-n)\\theta_i}\\right],\\quad "
                                   "\\zeta_i = \\frac{2i + 0.4d}{1.4d} < 1");
+        case DemoId::MropeImage:
+            return QStringLiteral("(t, h, w) = (c,\\ c + r,\\ c + q)\\ \\text{(patch in row } r \\text{, column } q),\\quad "
+                                  "\\Delta = \\max \\mathrm{id} + 1 - N");
+        case DemoId::MropeSections:
+            return QStringLiteral("\\langle R q, R k \\rangle = \\sum_i \\Re\\left[\\tilde q_i \\tilde k_i^{*} e^{i\\, \\Delta_{a(i)} \\theta_i}\\right],\\quad "
+                                  "a(i) \\in \\{t, h, w\\}");
         case DemoId::LocalGlobalLayers:
             return QStringLiteral("i - W < j \\le i\\ \\text{(sliding)},\\quad \\lfloor j/C \\rfloor = \\lfloor i/C \\rfloor\\ \\text{(chunked)},\\quad "
                                   "\\tau(i) = 1 + 0.1 \\ln\\left(1 + \\lfloor (i+1)/8192 \\rfloor\\right)\\ \\text{(NoPE)}");
@@ -469,19 +488,18 @@ QString demoSpeakerNotes(DemoId id) {
     QStringList lines;
     for (const auto& f : d.summary.figures) {
         if (!f.list.empty()) continue;
-        QString line = typeset(qs(f.label)) + QStringLiteral(": ") + shortNumber(f.value);
-        if (!f.note.empty()) line += QStringLiteral(" (") + typeset(qs(f.note)) + QLatin1Char(')');
+        QString line = typeset(d.text(f).label) + QStringLiteral(": ") + shortNumber(f.value);
+        if (!d.text(f).note.isEmpty()) line += QStringLiteral(" (") + typeset(d.text(f).note) + QLatin1Char(')');
         lines << line;
     }
     // The verdicts table a slide leaves out where it cannot hold it at a legible size.
     if (id == DemoId::Extrapolation && d.extrapolation)
-        for (const auto& r : d.extrapolation->rows) lines << qs(r.method) + QStringLiteral(": ") + typeset(qs(r.verdict));
+        for (const auto& r : d.extrapolation->rows) lines << qs(r.method) + QStringLiteral(": ") + typeset(extrapolationVerdict(r, d.extrapolationInput));
     return lines.join(QLatin1Char('\n'));
 }
 
 qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std::vector<DemoHit>* hits, bool compact, DemoDetail detail) {
     const DemoData& d = demoData(id);
-    const DemoInfo& info = demoInfo(id);
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
     const qreal x = rect.left(), w = rect.width();
@@ -492,9 +510,9 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
     bold.setBold(true);
     const qreal gap = QFontMetricsF(body, p.device()).height() * 0.5;
     if (!compact) {
-        y += text(p, x, y, w, qs(info.title), t.titleFont(), t.foreground) + gap * 0.5;
+        y += text(p, x, y, w, demoTitle(id), t.titleFont(), t.foreground) + gap * 0.5;
     }
-    y += text(p, x, y, w, qs(info.claim), body, t.foreground) + gap;
+    y += text(p, x, y, w, demoClaim(id), body, t.foreground) + gap;
     // The claim as a typeset formula.
     if (const QString tex = demoFormula(id); !tex.isEmpty()) {
         const Formula f = Formula::parse(tex);
@@ -532,7 +550,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             // Label and value side by side; where either does not fit its column (a formula kept
             // whole wider than the label's column, a long value), the label takes the whole width
             // and the value goes under it, right-aligned: nothing drawn over or cut.
-            const QString label = figureLabel(f), value = figureValue(f);
+            const QString label = figureLabel(d, f), value = figureValue(f);
             const bool fits =
                 QFontMetricsF(body, p.device()).boundingRect(QRectF(0, 0, labelW, 100000), Qt::TextWordWrap, keepFormulasTogether(typeset(label))).width() <= labelW + 0.5 &&
                 QFontMetricsF(bold, p.device()).horizontalAdvance(typeset(value)) <= valueW + 0.5;
@@ -545,7 +563,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                 h1 += text(p, x, y + h1, w, value, bold, t.foreground, Qt::AlignRight | Qt::AlignTop);
             }
             qreal h = h1;
-            if (!f.note.empty() && detail == DemoDetail::Full) h += text(p, x + 12, y + h1, labelW - 12, qs(f.note), small, t.muted);
+            if (!d.text(f).note.isEmpty() && detail == DemoDetail::Full) h += text(p, x + 12, y + h1, labelW - 12, d.text(f).note, small, t.muted);
             y += h + gap * 0.6;
         }
         y += gap * 0.4;
@@ -593,9 +611,9 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             if (!xs || !before || !after) break;
             std::vector<QString> xl;
             for (double v : xs->list) xl.push_back(shortNumber(v));
-            Series a{qs(after->label), after->list, t.series(1)};
+            Series a{d.text(*after).label, after->list, t.series(1)};
             a.dots = true;
-            y += lineChart(p, QRectF(x, y, w, 0), xl, {{qs(before->label), before->list, t.series(0)}, a},
+            y += lineChart(p, QRectF(x, y, w, 0), xl, {{d.text(*before).label, before->list, t.series(0)}, a},
                            QObject::tr("position m (length axis from 0)"), t) + gap;
             break;
         }
@@ -637,7 +655,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
         case DemoId::Extrapolation:
             if (d.extrapolation) {
                 std::vector<std::vector<QString>> rows = {{QObject::tr("method"), QObject::tr("past the training length")}};
-                for (const auto& r : d.extrapolation->rows) rows.push_back({extrapolationRowName(r.method), qs(r.verdict)});
+                for (const auto& r : d.extrapolation->rows) rows.push_back({extrapolationRowName(r.method), extrapolationVerdict(r, d.extrapolationInput)});
                 y += tableGrid(p, area, rows, {0.24, 0.76}, t, nullptr, nullptr) + gap;
             }
             break;
@@ -666,7 +684,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             if (!xs || !legacy || !main) break;
             std::vector<QString> xl;
             for (double v : xs->list) xl.push_back(shortNumber(v));
-            y += lineChart(p, QRectF(x, y, w, 0), xl, {{figureLabel(*legacy), legacy->list, t.series(1)}, {figureLabel(*main), main->list, t.series(0)}},
+            y += lineChart(p, QRectF(x, y, w, 0), xl, {{figureLabel(d, *legacy), legacy->list, t.series(1)}, {figureLabel(d, *main), main->list, t.series(0)}},
                            QObject::tr("position p: largest phase error over the pairs (rad)"), t) + gap;
             break;
         }
@@ -676,6 +694,64 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             y += layerModelsEvidence(p, QRectF(x, y, w, 0), d.summary, t, gap, rows);
             break;
         }
+        case DemoId::MropeImage: {
+            // The sequence as the positions view draws it: the strip of tokens with their (t, h, w)
+            // and the image's grid with its ids.
+            const PositionsPicture pic = positionsPictureOf(MropeImageInput{}.params());
+            // Shorter where the slide holds less (DemoDetail): the strip stays, the grid gives way.
+            const qreal frac = detail == DemoDetail::Full ? 0.27 : detail == DemoDetail::NoNotes ? 0.25 : detail == DemoDetail::FewFigures ? 0.23 : 0.21;
+            const qreal h = std::min(w * frac, 520.0 * t.fontScale * (t.fontPt / 10.0));
+            renderPositions(p, QRectF(x, y, w, h), pic, t);
+            y += h + gap;
+            break;
+        }
+        case DemoId::MropeSections:
+            if (d.sections) {
+                // Which axis each frequency follows, in both layouts: one cell per frequency i,
+                // coloured as the frequency view colours its dots (t, h, w).
+                const QFont sf = small;
+                for (const MropeLayoutSummary* l : {&d.sections->sectioned, &d.sections->interleaved}) {
+                    const bool sec = l == &d.sections->sectioned;
+                    QStringList parts;
+                    for (auto v : l->section) parts << QString::number(v);
+                    y += text(p, x, y, w, (sec ? QObject::tr("Qwen2-VL, sections [%1]") : QObject::tr("Qwen3-VL, interleaved [%1]")).arg(parts.join(QStringLiteral(", "))),
+                              sf, t.foreground) + 2;
+                    const qreal cell = w / qreal(std::max<std::size_t>(1, l->axes.size()));
+                    const qreal ch = std::max<qreal>(QFontMetricsF(sf, p.device()).height() * 0.9, cell);
+                    p.setPen(Qt::NoPen);
+                    for (std::size_t i = 0; i < l->axes.size(); ++i) {
+                        p.setBrush(frequencyAxisColor(l->axes[i], t));
+                        p.drawRect(QRectF(x + cell * qreal(i), y, cell * 0.92, ch));
+                    }
+                    y += ch + gap * 0.5;
+                }
+                // The legend: the axes' colours, and which end is fast.
+                const QFontMetricsF fm(sf, p.device());
+                qreal lx = x;
+                for (int a = 0; a < 3; ++a) {
+                    const qreal sw = fm.height() * 0.8;
+                    p.setPen(Qt::NoPen);
+                    p.setBrush(frequencyAxisColor(a, t));
+                    p.drawRect(QRectF(lx, y + (fm.height() - sw) / 2, sw, sw));
+                    const QString name = a == 0 ? QObject::tr("t (time)") : a == 1 ? QObject::tr("h (rows)") : QObject::tr("w (columns)");
+                    text(p, lx + sw + 6, y, fm.horizontalAdvance(name) + 4, name, sf, t.foreground);
+                    lx += sw + 6 + fm.horizontalAdvance(name) + fm.height();
+                }
+                y += fm.height() + 2;
+                y += text(p, x, y, w, QObject::tr("frequency i from 0 (fastest) to 63 (slowest)"), sf, t.muted) + gap;
+                // Each axis's share of the score against the distance along it.
+                const DemoFigure* xs = d.summary.find("distance");
+                if (xs && detail <= DemoDetail::NoNotes) {
+                    std::vector<QString> xl;
+                    for (double v : xs->list) xl.push_back(shortNumber(v));
+                    std::vector<Series> series;
+                    int k = 0;
+                    for (const char* name : {"sectioned_t_share", "sectioned_w_share", "interleaved_t_share", "interleaved_w_share"})
+                        if (const DemoFigure* f = d.summary.find(name)) series.push_back({figureLabel(d, *f), f->list, t.series(k++)});
+                    y += lineChart(p, QRectF(x, y, w, 0), xl, series, figureLabel(d, *xs), t) + gap;
+                }
+            }
+            break;
         case DemoId::XposDecay: {
             // |score| against distance on one log axis: equal content for both, random content's mean.
             const DemoFigure* xs = d.summary.find("distance");
@@ -716,10 +792,10 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                 break;
             }
             std::vector<Series> series;
-            for (std::size_t k = 0; k < ys.size(); ++k) series.push_back({figureLabel(*ys[k]), ys[k]->list, t.series(int(k))});
+            for (std::size_t k = 0; k < ys.size(); ++k) series.push_back({figureLabel(d, *ys[k]), ys[k]->list, t.series(int(k))});
             // ALiBi: the measured slopes as dots on the formula's line (the two coincide).
             if (id == DemoId::AlibiSlopes && series.size() > 1) series.front().dots = true;
-            const QString xname = xs ? figureLabel(*xs) : id == DemoId::AlibiSlopes ? QObject::tr("head h") : QObject::tr("pair i");
+            const QString xname = xs ? figureLabel(d, *xs) : id == DemoId::AlibiSlopes ? QObject::tr("head h") : QObject::tr("pair i");
             y += lineChart(p, QRectF(x, y, w, 0), xl, series, xname, t) + gap;
             break;
         }
@@ -728,14 +804,15 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
                 std::vector<std::vector<QString>> rows;
                 std::vector<std::vector<std::optional<DemoId>>> links;
                 std::vector<QString> head{QObject::tr("method")};
-                for (const auto& c : d.table->columns) head.push_back(qs(c));
+                for (TableColumn c : {TableColumn::Learnable, TableColumn::Extrapolation, TableColumn::Relative, TableColumn::Memory})
+                    head.push_back(comparisonColumnTitle(c));
                 rows.push_back(head);
                 for (const auto& r : d.table->rows) {
                     std::vector<QString> cells{methodDisplayName(r.method).replace(QLatin1Char('-'), QStringLiteral("-\u200B"))};
                     std::vector<std::optional<DemoId>> l{std::nullopt};
-                    for (const auto& c : r.cells) {
-                        cells.push_back(qs(c.text));
-                        l.push_back(c.demo);
+                    for (int c = 0; c < 4; ++c) {
+                        cells.push_back(comparisonCellText(r.method, TableColumn(c), r.cells[c]));
+                        l.push_back(r.cells[c].demo);
                     }
                     rows.push_back(cells);
                     links.push_back(l);
@@ -746,9 +823,9 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             }
             break;
     }
-    if (!d.summary.conclusion.empty()) {
+    if (!d.texts.conclusion.isEmpty()) {
         const QString mark = d.summary.holds ? QStringLiteral("✓ ") : QStringLiteral("✗ ");
-        y += text(p, x, y, w, mark + qs(d.summary.conclusion), bold, d.summary.holds ? t.foreground : t.error) + gap;
+        y += text(p, x, y, w, mark + d.texts.conclusion, bold, d.summary.holds ? t.foreground : t.error) + gap;
     }
     p.restore();
     return y - rect.top();

@@ -6,6 +6,7 @@
 // demonstration that shows them). paintDemo() draws it on any painter — the dock in the window
 // and presentation mode call the same function.
 #include "core/demonstrations.h"
+#include "ui/teaching/demotext.h"
 #include "ui/render/theme.h"
 
 #include <QWidget>
@@ -26,6 +27,7 @@ struct DemoData {
     RopeDemoInput ropeInput;
     ExtrapolationInput extrapolationInput;
     DemoSummary summary;
+    DemoTexts texts;   // the summary's words (demotext.h): one label and note per figure, the conclusion
     std::optional<PermutationResult> permutation;
     std::optional<SinusoidalDemoResult> sinusoidal;
     std::optional<RopeDemoResult> rope;
@@ -34,7 +36,10 @@ struct DemoData {
     std::optional<ExtrapolationResult> extrapolation;
     std::optional<LayoutDemoResult> layouts;
     std::optional<ComparisonTable> table;
+    std::optional<MropeSectionsResult> sections;
     QString error;   // when a computation failed (should not happen at the defaults)
+    // The words of one of summary's figures.
+    const DemoFigureText& text(const DemoFigure& f) const;
 };
 const DemoData& demoData(DemoId id);
 

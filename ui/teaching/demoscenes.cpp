@@ -1,4 +1,5 @@
 #include "ui/teaching/demoscenes.h"
+#include "ui/teaching/demotext.h"
 
 #include <QRegularExpression>
 
@@ -252,6 +253,25 @@ SceneParams demoScene(DemoId id) {
             onlyViews(s, false, false, true, false);
             break;
         }
+        case DemoId::MropeImage:
+        case DemoId::MropeSections: {
+            // Qwen2-VL's text RoPE over the demonstration's layout (text, an image, text): the
+            // heatmap rotates each token by its own (t, h, w); the frequency view colours each
+            // frequency by the axis it follows (Qwen2-VL's sections).
+            const ScoreParams dp = demoParams(id);
+            MethodConfig c;
+            c.params = dp;
+            c.label = QStringLiteral("Qwen2-VL");
+            s.methods = {c};
+            const MropeImageInput in;
+            s.mrope = in.params();
+            if (auto pos = mropePositions(s.mrope)) s.length = std::int64_t(pos.value().kinds.size());
+            s.positions = {0};
+            s.view.showDifference = false;
+            if (id == DemoId::MropeImage) onlyViews(s, false, true, false, true);
+            else onlyViews(s, false, false, false, true);
+            break;
+        }
         case DemoId::LocalGlobalLayers: {
             // Each model's local layer next to its global one: the decay stops where a layer stops
             // seeing; the layer overview shows the edited configuration's whole pattern.
@@ -297,8 +317,8 @@ SceneParams demoScene(DemoId id) {
 SessionScene demoSlide(DemoId id) {
     const DemoInfo& info = demoInfo(id);
     SessionScene sl;
-    sl.title = qs(info.title);
-    sl.notes = qs(info.claim);
+    sl.title = demoTitle(id);
+    sl.notes = demoClaim(id);
     sl.slide.arrangement = SlideArrangement::Demo;
     sl.slide.demo = qs(info.key);
     sl.scene = demoScene(id);

@@ -3,6 +3,7 @@
 #include "core/demonstrations.h"
 #include "core/method.h"
 #include "ui/io/export.h"
+#include "ui/teaching/demotext.h"
 #include "ui/teaching/presentation.h"
 
 #include <QAction>
@@ -38,7 +39,7 @@ QString methodsHtml() {
         for (const auto& d : demonstrations())
             for (const auto& k : d.methods)
                 if (k == methodKey(m)) {
-                    demos << esc(qs(d.title));
+                    demos << esc(demoTitle(d.id));
                     break;
                 }
         out += QStringLiteral("<dt><b>%1</b> (<tt>--method %2</tt>)</dt><dd>%3")
@@ -52,7 +53,7 @@ QString methodsHtml() {
 QString demosHtml() {
     QString out = QStringLiteral("<ol>");
     for (const auto& d : demonstrations())
-        out += QStringLiteral("<li><b>%1</b> (<tt>%2</tt>): %3</li>").arg(esc(qs(d.title)), esc(qs(d.key)), esc(qs(d.claim)));
+        out += QStringLiteral("<li><b>%1</b> (<tt>%2</tt>): %3</li>").arg(esc(demoTitle(d.id)), esc(qs(d.key)), esc(demoClaim(d.id)));
     return out + QStringLiteral("</ol>");
 }
 

@@ -3,6 +3,7 @@
 #include "ui/panel/controls.h"
 #include "ui/render/formula.h"
 #include "ui/render/typeset.h"
+#include "ui/teaching/workedtext.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -74,14 +75,14 @@ qreal paintWorkedStep(QPainter& p, const QRectF& rect, const WorkedExample& ex, 
     const qreal gap = QFontMetricsF(body, p.device()).height() * 0.5;
     const qreal x = rect.left(), w = rect.width();
     qreal y = rect.top();
-    y += wrapped(p, QRectF(x, y, w, 0), qs(ex.title), title, t.foreground) + gap * 0.6;
+    y += wrapped(p, QRectF(x, y, w, 0), workedTitle(ex), title, t.foreground) + gap * 0.6;
     // Trail of the steps: done ones in the foreground, the current one bold, later ones muted.
     {
         QStringList parts;
         p.setFont(small);
         QString trail;
         for (int i = 0; i < n; ++i) {
-            const QString s = QStringLiteral("%1. %2").arg(i + 1).arg(qs(ex.steps[std::size_t(i)].title));
+            const QString s = QStringLiteral("%1. %2").arg(i + 1).arg(workedStepTitle(ex, ex.steps[std::size_t(i)]));
             trail += (i ? QStringLiteral("  ›  ") : QString()) + (i == step ? QStringLiteral("[") + s + QStringLiteral("]") : s);
         }
         y += wrapped(p, QRectF(x, y, w, 0), trail, small, t.muted) + gap;
@@ -91,8 +92,8 @@ qreal paintWorkedStep(QPainter& p, const QRectF& rect, const WorkedExample& ex, 
         return y - rect.top();
     }
     const WorkedStep& s = ex.steps[std::size_t(step)];
-    y += wrapped(p, QRectF(x, y, w, 0), QObject::tr("Step %1 of %2 — %3").arg(step + 1).arg(n).arg(qs(s.title)), title, t.foreground) + gap * 0.5;
-    y += wrapped(p, QRectF(x, y, w, 0), qs(s.explanation), body, t.foreground) + gap;
+    y += wrapped(p, QRectF(x, y, w, 0), QObject::tr("Step %1 of %2 — %3").arg(step + 1).arg(n).arg(workedStepTitle(ex, s)), title, t.foreground) + gap * 0.5;
+    y += wrapped(p, QRectF(x, y, w, 0), workedStepExplanation(ex, s), body, t.foreground) + gap;
     // The operation, typeset.
     const Formula f = Formula::parse(qs(s.formula));
     QFont ff;

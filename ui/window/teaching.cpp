@@ -9,6 +9,7 @@
 #include "ui/teaching/deckpanel.h"
 #include "ui/teaching/demopanel.h"
 #include "ui/teaching/demoscenes.h"
+#include "ui/teaching/demotext.h"
 #include "ui/teaching/formulapanel.h"
 #include "ui/teaching/presentation.h"
 #include "ui/teaching/presenter.h"
@@ -157,11 +158,11 @@ void TeachingController::buildMenu() {
             section = qs(d.section);
             menu_->addSection(section);
         }
-        auto* a = menu_->addAction(qs(d.title));
+        auto* a = menu_->addAction(demoTitle(d.id));
         a->setData(int(d.id));
         a->setObjectName(QStringLiteral("demo-") + qs(d.key));
-        a->setStatusTip(qs(d.claim));
-        a->setToolTip(qs(d.claim));
+        a->setStatusTip(demoClaim(d.id));
+        a->setToolTip(demoClaim(d.id));
         const DemoId id = d.id;
         connect(a, &QAction::triggered, this, [this, id] { applyDemo(id); });
         demoActions_.push_back(a);
@@ -232,7 +233,7 @@ void TeachingController::buildMenu() {
     chooser_ = new QComboBox(toolbar_);
     chooser_->setObjectName(QStringLiteral("demoChooser"));
     chooser_->addItem(tr("Show a demonstration…"));
-    for (const auto& d : demonstrations()) chooser_->addItem(qs(d.title), int(d.id));
+    for (const auto& d : demonstrations()) chooser_->addItem(demoTitle(d.id), int(d.id));
     chooser_->setToolTip(tr("Apply a demonstration's ready scene and show its numbers"));
     connect(chooser_, &QComboBox::activated, this, [this](int index) {
         if (index <= 0) return;
@@ -266,12 +267,12 @@ void TeachingController::applyDemo(DemoId id) {
     const SceneParams& cur = window_->scene()->params();
     s.view.theme = cur.view.theme;
     s.view.fontScale = cur.view.fontScale;
-    window_->scene()->apply(tr("Demonstration: %1").arg(qs(demoInfo(id).title)), s);
+    window_->scene()->apply(tr("Demonstration: %1").arg(demoTitle(id)), s);
     demoPanel_->showDemo(id);
     dock_->show();
     dock_->raise();
     tabs_->setCurrentWidget(demoPanel_);
-    window_->statusBar()->showMessage(qs(demoInfo(id).claim), 6000);
+    window_->statusBar()->showMessage(demoClaim(id), 6000);
     Q_EMIT demoApplied(id);
 }
 

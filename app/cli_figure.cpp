@@ -409,15 +409,10 @@ SceneParams loadScene(const QString& path, const std::optional<std::string>& sce
     int index = session->current;
     if (sceneK) {
         const std::string valid = "an integer from 0 to " + std::to_string(session->scenes.size() - 1) + " (the session's scenes)";
-        std::size_t used = 0;
-        int k = -1;
-        try {
-            k = std::stoi(*sceneK, &used);
-        } catch (const std::exception&) {
-            fail("invalid --scene", valid, *sceneK);
-        }
-        if (used != sceneK->size() || k < 0 || k >= static_cast<int>(session->scenes.size())) fail("invalid --scene", valid, *sceneK);
-        index = k;
+        // The one number syntax (core/param.h parseInteger): 2, 2.0 and 2e0 are scene 2.
+        const std::optional<std::int64_t> k = parseInteger(*sceneK);
+        if (!k || *k < 0 || *k >= static_cast<std::int64_t>(session->scenes.size())) fail("invalid --scene", valid, *sceneK);
+        index = static_cast<int>(*k);
     }
     return session->scenes.at(static_cast<std::size_t>(index)).scene;
 }

@@ -328,6 +328,21 @@ void printJson(const Json& j) {
     printLine(j.text());
 }
 
+int runListing(const std::vector<std::string>& args, const std::string& command, const std::string& help,
+               const std::function<void(JsonWriter&)>& write) {
+    Options o(args, {}, command);
+    if (o.help()) {
+        std::fwrite(help.data(), 1, help.size(), stdout);
+        return 0;
+    }
+    Json j;
+    j.beginObject();
+    write(j);
+    j.endObject();
+    printJson(j);
+    return 0;
+}
+
 std::vector<std::string> withoutOption(const std::vector<std::string>& args, const std::string& name, bool flag) {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < args.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "core/types.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -119,6 +120,10 @@ public:
 
 // Writes one JSON document and a newline to stdout; I/O failure → exit 1.
 void printJson(const Json& j);
+// A command without options that prints one JSON object (`poslab presets`, `poslab demos`): with
+// --help it prints `help`, else `write` fills the object, printed by printJson.
+int runListing(const std::vector<std::string>& args, const std::string& command, const std::string& help,
+               const std::function<void(JsonWriter&)>& write);
 // Writes `text` and a newline to stdout (I/O failure → exit 1), or into the OutputCapture alive
 // on this thread. printJson and a demonstration's answer go through it.
 void printLine(const std::string& text);

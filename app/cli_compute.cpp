@@ -14,23 +14,31 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <set>
 
 namespace poslab::cli {
-
-const std::string& computeWhatNames() {
-    static const std::string names =
-        "frequencies, rope, precision, xpos, sinusoidal, t5-buckets, alibi, shaw, transformer-xl, scores, decay, "
-        "contributions, layers, config, positions, demo";
-    return names;
-}
 
 namespace {
 
 constexpr std::int64_t kMaxFullScores = 2048;   // N for a printed N × N matrix
 constexpr std::int64_t kMaxBinaryScores = 5792;   // N for the matrix as numbers: N² <= 2^25 (core/scores.h)
 
-const std::string kWhatList = "one of " + computeWhatNames();
+using Args = std::vector<std::string>;
+
+// One `compute WHAT`. Most share one skeleton (runCompute): their options parsed against `specs`,
+// --help from `usage`, `description` and the options, then `write` fills the one JSON object that
+// is printed. A subcommand whose options depend on what is given (scores, decay and contributions:
+// the method's; demo: the demonstration's) parses and prints in `run` instead.
+struct Subcommand {
+    std::string name;      // WHAT
+    std::string summary;   // its line in `compute --help`
+    std::function<std::vector<OptionSpec>()> specs;
+    std::string usage, description;
+    std::function<void(const Options&, const Args&, Json&)> write;
+    std::function<int(const Args&)> run;
+    std::string argument;  // shown after the name in `compute --help` ("demo KEY")
+};
 
 void printHelpAndExit(const std::string& usage, const std::string& description, const std::vector<OptionSpec>& specs) {
     const std::string t = helpText(usage, description, specs);
@@ -59,46 +67,36 @@ RopeParams ropeFromOptions(const std::vector<std::string>& args, const Options& 
     return r;
 }
 
-int frequencies(const std::vector<std::string>& args) {
+std::vector<OptionSpec> frequenciesSpecs() {
     auto specs = ropeFrequencySpecs(true);
     specs.push_back(precisionSpec());
     specs.push_back(configSpec());
     specs = concat(specs, layerSpecs());
     specs = concat(specs, mropeFrequencySpecs());
-    Options o(args, specs, "compute frequencies");
-    if (o.help()) {
-        printHelpAndExit("poslab compute frequencies (--head-dim N | --config FILE) [options]",
-                         "RoPE inverse frequencies, wavelengths and attention factor for every scaling type\n"
-                         "(Hugging Face transformers main). Prints {\"rotary_dim\", \"inv_freq\", \"wavelength\", "
-                         "\"attention_factor\"}; with --mrope-section (or a Qwen-VL --config) also \"axis\": 0 t, 1 h, 2 w "
-                         "per frequency.",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writeFrequencies(const Options& o, const Args& args, Json& j) {
     if (visionRequested(o)) {
         std::string given;
-        for (const auto& s : specs)
+        for (const auto& s : frequenciesSpecs())
             if (s.name != "head-dim" && s.name != "base" && s.name != "precision" && s.name != "vision" && o.has(s.name))
                 given += (given.empty() ? "--" : ", --") + s.name;
         if (!given.empty())
             fail(given + " cannot change the output with --vision", "--vision reads --head-dim, --base and --precision only", given);
-        return visionFrequencies(o);
+        writeVisionFrequencies(o, j);
+        return;
     }
     std::optional<ScoreParams> layer;
     const RopeParams r = ropeFromOptions(args, o, &layer);
     const RopeFrequencies f = ropeFrequencies(r);
     const auto axes = frequencyAxes(o, mropeOfConfig(peekConfig(args)), static_cast<int>(f.inv_freq.size()));
-    Json j;
-    j.beginObject();
     if (layer) writeLayerKeys(j, *layer);
     j.key("rotary_dim").integer(f.rotary_dim);
     j.key("inv_freq").vector(f.inv_freq);
     j.key("wavelength").vector(f.wavelength());
     j.key("attention_factor").number(f.attention_factor);
     if (axes) j.key("axis").integers(std::vector<std::int64_t>(axes->begin(), axes->end()));
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 // With float16 angles a position above 65504 is inf in the model (cos/sin NaN): rejected.
@@ -119,7 +117,7 @@ void checkFiniteResult(const Matrix& m, const std::string& what) {
                  formatNumber(m.data()[i]));
 }
 
-int rope(const std::vector<std::string>& args) {
+std::vector<OptionSpec> ropeSpecs() {
     auto specs = concat(ropeFrequencySpecs(true), ropeApplySpecs());
     specs.insert(specs.end(), {
         {"positions", "LIST|RANGE", "one position per output row", "required (or --tokens)", "integers from 0 to 2^40"},
@@ -131,15 +129,10 @@ int rope(const std::vector<std::string>& args) {
     });
     specs = concat(specs, layerSpecs());
     specs = concat(specs, mropeTokenSpecs());
-    Options o(args, specs, "compute rope");
-    if (o.help()) {
-        printHelpAndExit("poslab compute rope --head-dim N (--positions LIST|RANGE | --tokens LAYOUT --mrope-section A,B,C) "
-                         "(--vector LIST | --vectors FILE) [options]",
-                         "Apply rotary position embedding. Prints {\"positions\", \"cos\", \"sin\", \"rotated\", "
-                         "\"attention_factor\"};\ncos/sin rows are laid out for the layout and include the attention factor.",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writeRope(const Options& o, const Args& args, Json& j) {
     std::optional<ScoreParams> layer;
     const RopeParams r = ropeFromOptions(args, o, &layer);
     // --tokens: each token rotated by its own (t, h, w) ids through the M-RoPE sections.
@@ -175,8 +168,6 @@ int rope(const std::vector<std::string>& args) {
     const RopeTables t = tokens ? mropeTables(r, f, tokens->positions.ids, tokens->axes) : ropeTables(r, f, pos);
     const Matrix rotated = ropeApply(r, t, x);
     checkFiniteResult(rotated, o.has("vector") ? "--vector" : "--vectors");
-    Json j;
-    j.beginObject();
     if (layer) writeLayerKeys(j, *layer);
     if (tokens) j.key("position_ids").intMatrix(tokens->positions.ids);
     else j.key("positions").integers(pos);
@@ -184,15 +175,13 @@ int rope(const std::vector<std::string>& args) {
     j.key("sin").matrix(t.sin);
     j.key("rotated").matrix(rotated);
     j.key("attention_factor").number(f.attention_factor);
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 // ----- xpos -----------------------------------------------------------------------------------
 
-int xpos(const std::vector<std::string>& args) {
-    const TableSelection xposOptions{.only = {"head_dim", "scale_base"}, .required = {"head_dim"}};
+const TableSelection xposOptions{.only = {"head_dim", "scale_base"}, .required = {"head_dim"}};
+
+std::vector<OptionSpec> xposSpecs() {
     const std::vector<OptionSpec> specs = concat(tableSpecs(xposParamTable(), xposOptions), {
         {"length", "L", "number of tokens (rows of --vectors)", "the rows of --vectors", "an integer >= 1"},
         {"offset", "O", "position of the first token", "0", "an integer from 0 to 2^40"},
@@ -200,14 +189,10 @@ int xpos(const std::vector<std::string>& args) {
         {"vectors", "FILE", "JSON array of L rows of head-dim numbers ('-' = stdin)", "required", "L rows of head-dim numbers"},
         precisionSpec(),
     });
-    Options o(args, specs, "compute xpos");
-    if (o.help()) {
-        printHelpAndExit("poslab compute xpos --head-dim N --vectors FILE [options]",
-                         "xPos as torchscale's XPOS module. Prints {\"positions\", \"scale\", \"rotated\"}; scale is the "
-                         "factor actually applied.",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writeXpos(const Options& o, const Args&, Json& j) {
     XposParams p;
     std::map<std::string, std::string> rename;
     readTable(o, xposParamTable(), xposOptions, p, rename);
@@ -226,29 +211,20 @@ int xpos(const std::vector<std::string>& args) {
     const bool down = o.has("downscale");
     const Matrix scale = xposScale(p, length, offset, down);
     const Matrix rotated = xposApply(p, x, offset, down);
-    Json j;
-    j.beginObject();
     j.key("positions").integers(arangePositions(offset, offset + length));
     j.key("scale").matrix(scale);
     j.key("rotated").matrix(rotated);
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
-int sinusoidal(const std::vector<std::string>& args) {
+std::vector<OptionSpec> sinusoidalSpecs() {
     auto specs = concat({{"dim", "N", "model dimension (odd allowed)", "required", "an integer from 1 to 65536"},
                          {"positions", "LIST|RANGE", "rows", "0:64", "integers from 0 to 2^40"}},
                         sinusoidalMethodSpecs());
     specs.push_back(precisionSpec());
-    Options o(args, specs, "compute sinusoidal");
-    if (o.help()) {
-        printHelpAndExit("poslab compute sinusoidal --dim N [options]",
-                         "Absolute sinusoidal encoding (Vaswani et al.) and its framework variants. Prints "
-                         "{\"positions\", \"encoding\"}.",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writeSinusoidal(const Options& o, const Args&, Json& j) {
     SinusoidalParams p;
     p.dim = toInt(o, "dim", 0);
     o.require("dim");
@@ -257,19 +233,15 @@ int sinusoidal(const std::vector<std::string>& args) {
     check(p.validate());
     const Positions pos = o.has("positions") ? o.positions("positions", 0, kMaxPosition) : arangePositions(0, 64);
     guardOutput(static_cast<std::int64_t>(pos.size()) * p.dim, "positions", o.has("positions") ? o.raw("positions") : "0:64");
-    Json j;
-    j.beginObject();
     j.key("positions").integers(pos);
     j.key("encoding").matrix(sinusoidalEncoding(p, pos));
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 // ----- t5-buckets -------------------------------------------------------------------------------
 
-int t5Buckets(const std::vector<std::string>& args) {
-    const TableSelection t5Options{.only = {"num_buckets", "max_distance"}};
+const TableSelection t5Options{.only = {"num_buckets", "max_distance"}};
+
+std::vector<OptionSpec> t5BucketsSpecs() {
     const std::vector<OptionSpec> specs = concat(tableSpecs(t5ParamTable(), t5Options), {
         flag("bidirectional", "encoder buckets (the default)"),
         flag("causal", "decoder buckets: future keys map to bucket 0"),
@@ -278,14 +250,10 @@ int t5Buckets(const std::vector<std::string>& args) {
         {"key-length", "K", "keys j at positions j", "", "an integer >= 1"},
         {"past", "P", "tokens already in the cache (query offset)", "0", "an integer from 0 to 2^40"},
     });
-    Options o(args, specs, "compute t5-buckets");
-    if (o.help()) {
-        printHelpAndExit("poslab compute t5-buckets (--relative LIST|RANGE | --query-length Q --key-length K [--past P]) [options]",
-                         "T5 relative-position buckets (transformers T5Attention). Prints {\"relative\", \"bucket\"} or "
-                         "{\"bucket\": Q rows of K}.",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writeT5Buckets(const Options& o, const Args&, Json& j) {
     if (o.has("bidirectional") && o.has("causal"))
         fail("give at most one of --bidirectional and --causal", "one direction", "both");
     T5Params p;
@@ -296,8 +264,6 @@ int t5Buckets(const std::vector<std::string>& args) {
     const bool matrixForm = o.has("query-length") || o.has("key-length") || o.has("past");
     if (o.has("relative") && matrixForm)
         fail("give either --relative or --query-length/--key-length/--past", "one of the two forms", "both");
-    Json j;
-    j.beginObject();
     if (o.has("relative")) {
         const Positions rel = o.positions("relative", -kMaxPosition, kMaxPosition);
         j.key("relative").integers(rel);
@@ -313,36 +279,29 @@ int t5Buckets(const std::vector<std::string>& args) {
             guardOutput(kMaxOutputEntries + 1, "query-length", formatInt(q) + "·" + formatInt(k) + " buckets");
         j.key("bucket").intMatrix(t5BucketMatrix(q, k, past, p));
     }
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 // ----- alibi ------------------------------------------------------------------------------------
 
-int alibi(const std::vector<std::string>& args) {
-    const TableSelection alibiOptions{.only = {"heads", "bias_max"}, .required = {"heads"}};
+const TableSelection alibiOptions{.only = {"heads", "bias_max"}, .required = {"heads"}};
+
+std::vector<OptionSpec> alibiSpecs() {
     std::vector<OptionSpec> specs = concat(tableSpecs(alibiParamTable(), alibiOptions), {
         {"length", "L", "also print the H × L × L bias", "none", "an integer >= 1"},
         flag("symmetric", "-slope·|i−j| everywhere instead of the causal -slope·(i−j) with null above the diagonal"),
         precisionSpec(),
     });
     specs.back().help = "float32 rounds the slopes as BLOOM/MPT tensors hold them; double = ofirpress";
-    Options o(args, specs, "compute alibi");
-    if (o.help()) {
-        printHelpAndExit("poslab compute alibi --heads H [--length L] [options]",
-                         "ALiBi slopes and bias. Prints {\"slopes\": [H], \"bias\": H × L × L} (no bias without --length).",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writeAlibi(const Options& o, const Args&, Json& j) {
     AlibiParams p;
     std::map<std::string, std::string> rename;
     readTable(o, alibiParamTable(), alibiOptions, p, rename);
     p.symmetric = o.has("symmetric");
     p.precision = precisionOf(o);
     check(p.validate());
-    Json j;
-    j.beginObject();
     j.key("slopes").vector(alibiSlopes(p));
     if (o.has("length")) {
         const std::int64_t l = o.integer("length", 1, kMaxPosition);
@@ -365,29 +324,23 @@ int alibi(const std::vector<std::string>& args) {
         }
         j.endArray();
     }
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 // ----- shaw -------------------------------------------------------------------------------------
 
-int shaw(const std::vector<std::string>& args) {
-    const TableSelection shawOptions{.only = {"max_relative_position"}, .required = {"max_relative_position"}};
+const TableSelection shawOptions{.only = {"max_relative_position"}, .required = {"max_relative_position"}};
+
+std::vector<OptionSpec> shawSpecs() {
     const std::vector<OptionSpec> specs = {
         {"query-length", "Q", "queries: the last Q of the K positions", "= key-length", "an integer from 1 to key-length"},
         {"key-length", "K", "keys", "required", "an integer from 1 to 1000000"},
         tableSpecs(shawParamTable(), shawOptions).front(),
         flag("cache", "one row for distances −(K−1) … 0 (incremental decoding)"),
     };
-    Options o(args, specs, "compute shaw");
-    if (o.help()) {
-        printHelpAndExit("poslab compute shaw --key-length K --max-relative-position k [--query-length Q] [--cache]",
-                         "Shaw et al. clipped relative positions (tensor2tensor). Prints {\"index\": rows of clip(j − i', "
-                         "−k, k) + k}.",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writeShaw(const Options& o, const Args&, Json& j) {
     o.require("key-length");
     const std::int64_t k = o.integer("key-length", kI64Min, kI64Max);
     const std::int64_t q = o.has("query-length") ? o.integer("query-length", kI64Min, kI64Max) : k;
@@ -399,29 +352,21 @@ int shaw(const std::vector<std::string>& args) {
     readTable(o, shawParamTable(), shawOptions, sp, rename);
     check(sp.validate());
     guardOutput(cache ? k : q * k, "key-length", o.raw("key-length"));
-    Json j;
-    j.beginObject();
     j.key("index").intMatrix(shawIndex(q, k, sp.max_relative_position, cache));
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 // ----- transformer-xl ---------------------------------------------------------------------------
 
-int transformerXL(const std::vector<std::string>& args) {
-    const TableSelection txlOptions{.only = {"dim", "clamp_len"}, .required = {"dim"}};
+const TableSelection txlOptions{.only = {"dim", "clamp_len"}, .required = {"dim"}};
+
+std::vector<OptionSpec> transformerXLSpecs() {
     const std::vector<OptionSpec> specs = concat(tableSpecs(transformerXLParamTable(), txlOptions), {
         {"key-length", "K", "keys (memory + segment)", "required", "an integer >= 1"},
     });
-    Options o(args, specs, "compute transformer-xl");
-    if (o.help()) {
-        printHelpAndExit("poslab compute transformer-xl --dim N --key-length K [--clamp-len C]",
-                         "Transformer-XL relative sinusoid (concat, Vaswani frequencies, float32). Prints {\"distances\": "
-                         "[K−1 … 0, clamped], \"pos_emb\"}.",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writeTransformerXL(const Options& o, const Args&, Json& j) {
     TransformerXLParams p;
     std::map<std::string, std::string> rename;
     readTable(o, transformerXLParamTable(), txlOptions, p, rename);
@@ -431,13 +376,8 @@ int transformerXL(const std::vector<std::string>& args) {
     if (k > kMaxOutputEntries) guardOutput(kMaxOutputEntries + 1, "key-length", o.raw("key-length"));
     guardOutput(k * (p.dim + 1), "key-length", o.raw("key-length"));
     const auto d = transformerXLDistances(k, p.clamp_len);
-    Json j;
-    j.beginObject();
     j.key("distances").integers(d);
     j.key("pos_emb").matrix(transformerXLPosEmb(p.dim, d));
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 // ----- scores / decay ---------------------------------------------------------------------------
@@ -796,31 +736,24 @@ void writeSoftcap(JsonWriter& j, const AttentionParams& a) {
     else j.null();
 }
 
+// `compute layers` and `compute config`: --config, required.
+std::vector<OptionSpec> configOnlySpecs() {
+    std::vector<OptionSpec> specs = {configSpec()};
+    specs.front().def = "required";
+    return specs;
+}
+
 // `compute layers --config FILE` (cli.md "Added in 0.3", "Added in 0.4"): every layer as
 // transformers main builds it, for every config the product reads (non-RoPE families: "rope":
 // false and their method), with the model's masking and each layer's layout, soft-cap and
 // query scaling.
-int layers(const std::vector<std::string>& args) {
-    std::vector<OptionSpec> specs = {configSpec()};
-    specs.front().def = "required";
-    Options o(args, specs, "compute layers");
-    if (o.help()) {
-        printHelpAndExit("poslab compute layers --config FILE",
-                         "The model's layers, exactly as transformers main builds them from the file: per layer its type, "
-                         "RoPE or NoPE,\nRoPE type and base, layout, window or chunk, temperature tuning, q/k norm, softmax "
-                         "scale, logit soft-cap and query scaling.\nPrints {\"num_layers\", \"method\", \"causal\", "
-                         "\"bidirectional\", \"layers\": [...]}.",
-                         specs);
-        return 0;
-    }
+void writeLayers(const Options& o, const Args& args, Json& j) {
     o.require("config");
     const auto c = peekConfig(args);
     const LayerPattern& m = c->params.model;
     const std::int64_t patternLayers = layerCount(m);
     const std::int64_t n = patternLayers > 0 ? patternLayers : std::max<std::int64_t>(c->layerCount, 1);
     const bool causal = c->params.causal;
-    Json j;
-    j.beginObject();
     j.key("num_layers").integer(n);
     j.key("method").string(methodKey(c->params.method));
     j.key("causal").boolean(causal);
@@ -854,33 +787,16 @@ int layers(const std::vector<std::string>& args) {
         j.endObject();
     }
     j.endArray();
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 // `compute config --config FILE` (cli.md "Added in 0.4"): what the reader did with every key.
-int configReport(const std::vector<std::string>& args) {
-    std::vector<OptionSpec> specs = {configSpec()};
-    specs.front().def = "required";
-    Options o(args, specs, "compute config");
-    if (o.help()) {
-        printHelpAndExit("poslab compute config --config FILE",
-                         "How the file is read: its family (and that family's modeling file), method and masking, and every "
-                         "key\nof the file as used (what it set), ignored (why) or not_modelled (what it would do), plus the "
-                         "defaults taken.\nPrints {\"file\", \"model_type\", \"family\", \"source\", \"method\", "
-                         "\"causal\", \"used\", \"ignored\", \"not_modelled\", \"defaults\", \"warnings\"}.",
-                         specs);
-        return 0;
-    }
+void writeConfigReport(const Options& o, const Args& args, Json& j) {
     o.require("config");
     const auto c = peekConfig(args);
     const ui::ConfigReport& r = c->report;
     auto map = [](const char* name, const std::map<QString, QString>& m) {
         return std::pair<const char*, const std::map<QString, QString>*>{name, &m};
     };
-    Json j;
-    j.beginObject();
     j.key("file").string(o.raw("config"));
     j.key("model_type").string(c->modelType.toStdString());
     j.key("family").string(r.family.toStdString());
@@ -896,41 +812,13 @@ int configReport(const std::vector<std::string>& args) {
     j.key("warnings").beginArray();
     for (const QString& w : r.warnings) j.string(w.toStdString());
     j.endArray();
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
-}  // namespace
 
-std::string computeHelp() {
-    return "Usage: poslab compute WHAT [OPTIONS]\n\n"
-           "Compute and print one JSON object on stdout. WHAT is one of:\n"
-           "  frequencies     RoPE inverse frequencies for every scaling type\n"
-           "  rope            apply rotary position embedding to vectors\n"
-           "  precision       what bfloat16/float16/float32 do to RoPE's angles and cos/sin\n"
-           "  xpos            xPos (RoPE with per-pair exponential scale, torchscale)\n"
-           "  sinusoidal      absolute sinusoidal encoding\n"
-           "  t5-buckets      T5 relative-position buckets\n"
-           "  alibi           ALiBi slopes and bias\n"
-           "  shaw            Shaw et al. clipped relative positions\n"
-           "  transformer-xl  Transformer-XL relative sinusoid\n"
-           "  scores          attention scores of any method (what the heatmap draws)\n"
-           "  decay           score against distance (what the decay view draws)\n"
-           "  contributions   RoPE's per-pair contributions to the score against distance\n"
-           "  layers          a model's layers from --config: type, RoPE or NoPE, window or chunk, scale\n"
-           "  config          how --config is read: every key used, ignored or not modelled, defaults taken\n"
-           "  positions       multimodal position ids (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) or a vision encoder's patch positions\n"
-           "  demo KEY        a demonstration of the Teach menu: its claim, whether it holds, its numbers\n\n"
-           "`poslab compute WHAT --help` lists every option with its default and valid range.\n"
-           "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
-}
-
-namespace {
 // `compute precision --summary`: the largest angle error and |cos/sin error| (where: position and
 // pair), the first position the angle dtype cannot tell from another given one, and how many
 // collide — computed over the positions in blocks, so no answer needs megabytes.
-int precisionSummary(const RopeParams& r, const Positions& pos, const std::optional<ScoreParams>& layer) {
+void writePrecisionSummary(Json& j, const RopeParams& r, const Positions& pos, const std::optional<ScoreParams>& layer) {
     struct Max {
         double value = -1;
         std::int64_t position = 0;
@@ -955,8 +843,6 @@ int precisionSummary(const RopeParams& r, const Positions& pos, const std::optio
         colliding += static_cast<std::int64_t>(g.positions.size());
         if (!g.positions.empty() && (!first || g.positions.front() < *first)) first = g.positions.front();
     }
-    Json j;
-    j.beginObject();
     if (layer) writeLayerKeys(j, *layer);
     j.key("positions").integer(static_cast<std::int64_t>(pos.size()));
     for (const auto& [name, m] : {std::pair<const char*, const Max&>{"max_angle_error", angle}, {"max_abs_error", abs}}) {
@@ -970,12 +856,9 @@ int precisionSummary(const RopeParams& r, const Positions& pos, const std::optio
     else j.key("first_collision").null();
     j.key("colliding_positions").integer(colliding);
     j.key("collision_groups").integer(static_cast<std::int64_t>(groups.size()));
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
-int precision(const std::vector<std::string>& args) {
+std::vector<OptionSpec> precisionSpecs() {
     auto specs = concat(ropeFrequencySpecs(true), ropeApplySpecs());
     specs.insert(specs.end(), {
         {"positions", "LIST|RANGE", "positions to compare", "required", "integers from 0 to 2^40"},
@@ -986,19 +869,10 @@ int precision(const std::vector<std::string>& args) {
         configSpec(),
     });
     specs = concat(specs, layerSpecs());
-    Options o(args, specs, "compute precision");
-    if (o.help()) {
-        printHelpAndExit("poslab compute precision (--head-dim N | --config FILE) --positions LIST|RANGE --precision P "
-                         "[--angle-precision A] [--summary] [options]",
-                         "What the precision path does to RoPE's angles and tables: per position and pair, the angle\n"
-                         "(wrapped to (-pi, pi]), cos and sin the path uses minus the exact double-precision values.\n"
-                         "Prints {\"positions\", \"angle_error\", \"cos_error\", \"sin_error\", \"max_abs_error\", \"phase_error\",\n"
-                         "\"collisions\"} (max_abs_error: per position, the largest |cos error| or |sin error| over the pairs;\n"
-                         "phase_error: per position and pair, atan2(sin, cos) of what the path uses minus the exact angle;\n"
-                         "collisions: [{\"value\", \"positions\"}], the given positions the angle dtype holds as one value).",
-                         specs);
-        return 0;
-    }
+    return specs;
+}
+
+void writePrecision(const Options& o, const Args& args, Json& j) {
     std::optional<ScoreParams> layer;
     const RopeParams r = ropeFromOptions(args, o, &layer);
     // The errors are per pair: the layout only matters where it is required (Meta's complex path).
@@ -1007,11 +881,12 @@ int precision(const std::vector<std::string>& args) {
              "meta-complex64, which needs --layout interleaved)", "--layout " + o.raw("layout"));
     const Positions pos = o.positions("positions", 0, kMaxPosition);
     checkAnglePositions(r, pos, o);
-    if (o.has("summary")) return precisionSummary(r, pos, layer);
+    if (o.has("summary")) {
+        writePrecisionSummary(j, r, pos, layer);
+        return;
+    }
     guardOutput(static_cast<std::int64_t>(pos.size()) * r.rotaryDim() * 2, "positions", o.raw("positions"));
     const RopePrecisionErrors e = ropePrecisionErrors(r, pos);
-    Json j;
-    j.beginObject();
     if (layer) writeLayerKeys(j, *layer);
     j.key("positions").integers(pos);
     j.key("angle_error").matrix(e.angle);
@@ -1028,38 +903,144 @@ int precision(const std::vector<std::string>& args) {
         j.endObject();
     }
     j.endArray();
-    j.endObject();
-    printJson(j);
-    return 0;
 }
+// ----- the table of subcommands ------------------------------------------------------------------
+
+const std::vector<Subcommand>& subcommands() {
+    static const std::vector<Subcommand> table = {
+        {"frequencies", "RoPE inverse frequencies for every scaling type", frequenciesSpecs,
+         "poslab compute frequencies (--head-dim N | --config FILE) [options]",
+         "RoPE inverse frequencies, wavelengths and attention factor for every scaling type\n"
+         "(Hugging Face transformers main). Prints {\"rotary_dim\", \"inv_freq\", \"wavelength\", "
+         "\"attention_factor\"}; with --mrope-section (or a Qwen-VL --config) also \"axis\": 0 t, 1 h, 2 w "
+         "per frequency.",
+         writeFrequencies, {}, {}},
+        {"rope", "apply rotary position embedding to vectors", ropeSpecs,
+         "poslab compute rope --head-dim N (--positions LIST|RANGE | --tokens LAYOUT --mrope-section A,B,C) "
+         "(--vector LIST | --vectors FILE) [options]",
+         "Apply rotary position embedding. Prints {\"positions\", \"cos\", \"sin\", \"rotated\", "
+         "\"attention_factor\"};\ncos/sin rows are laid out for the layout and include the attention factor.",
+         writeRope, {}, {}},
+        {"precision", "what bfloat16/float16/float32 do to RoPE's angles and cos/sin", precisionSpecs,
+         "poslab compute precision (--head-dim N | --config FILE) --positions LIST|RANGE --precision P "
+         "[--angle-precision A] [--summary] [options]",
+         "What the precision path does to RoPE's angles and tables: per position and pair, the angle\n"
+         "(wrapped to (-pi, pi]), cos and sin the path uses minus the exact double-precision values.\n"
+         "Prints {\"positions\", \"angle_error\", \"cos_error\", \"sin_error\", \"max_abs_error\", \"phase_error\",\n"
+         "\"collisions\"} (max_abs_error: per position, the largest |cos error| or |sin error| over the pairs;\n"
+         "phase_error: per position and pair, atan2(sin, cos) of what the path uses minus the exact angle;\n"
+         "collisions: [{\"value\", \"positions\"}], the given positions the angle dtype holds as one value).",
+         writePrecision, {}, {}},
+        {"xpos", "xPos (RoPE with per-pair exponential scale, torchscale)", xposSpecs,
+         "poslab compute xpos --head-dim N --vectors FILE [options]",
+         "xPos as torchscale's XPOS module. Prints {\"positions\", \"scale\", \"rotated\"}; scale is the "
+         "factor actually applied.",
+         writeXpos, {}, {}},
+        {"sinusoidal", "absolute sinusoidal encoding", sinusoidalSpecs,
+         "poslab compute sinusoidal --dim N [options]",
+         "Absolute sinusoidal encoding (Vaswani et al.) and its framework variants. Prints "
+         "{\"positions\", \"encoding\"}.",
+         writeSinusoidal, {}, {}},
+        {"t5-buckets", "T5 relative-position buckets", t5BucketsSpecs,
+         "poslab compute t5-buckets (--relative LIST|RANGE | --query-length Q --key-length K [--past P]) [options]",
+         "T5 relative-position buckets (transformers T5Attention). Prints {\"relative\", \"bucket\"} or "
+         "{\"bucket\": Q rows of K}.",
+         writeT5Buckets, {}, {}},
+        {"alibi", "ALiBi slopes and bias", alibiSpecs,
+         "poslab compute alibi --heads H [--length L] [options]",
+         "ALiBi slopes and bias. Prints {\"slopes\": [H], \"bias\": H × L × L} (no bias without --length).",
+         writeAlibi, {}, {}},
+        {"shaw", "Shaw et al. clipped relative positions", shawSpecs,
+         "poslab compute shaw --key-length K --max-relative-position k [--query-length Q] [--cache]",
+         "Shaw et al. clipped relative positions (tensor2tensor). Prints {\"index\": rows of clip(j − i', "
+         "−k, k) + k}.",
+         writeShaw, {}, {}},
+        {"transformer-xl", "Transformer-XL relative sinusoid", transformerXLSpecs,
+         "poslab compute transformer-xl --dim N --key-length K [--clamp-len C]",
+         "Transformer-XL relative sinusoid (concat, Vaswani frequencies, float32). Prints {\"distances\": "
+         "[K−1 … 0, clamped], \"pos_emb\"}.",
+         writeTransformerXL, {}, {}},
+        {"scores", "attention scores of any method (what the heatmap draws)", {}, {}, {}, {}, [](const Args& a) { return scoresOrDecay(a, false); }, {}},
+        {"decay", "score against distance (what the decay view draws)", {}, {}, {}, {}, [](const Args& a) { return scoresOrDecay(a, true); }, {}},
+        {"contributions", "RoPE's per-pair contributions to the score against distance", {}, {}, {}, {}, [](const Args& a) { return scoresOrDecay(a, true, true); }, {}},
+        {"layers", "a model's layers from --config: type, RoPE or NoPE, window or chunk, scale", configOnlySpecs,
+         "poslab compute layers --config FILE",
+         "The model's layers, exactly as transformers main builds them from the file: per layer its type, "
+         "RoPE or NoPE,\nRoPE type and base, layout, window or chunk, temperature tuning, q/k norm, softmax "
+         "scale, logit soft-cap and query scaling.\nPrints {\"num_layers\", \"method\", \"causal\", "
+         "\"bidirectional\", \"layers\": [...]}.",
+         writeLayers, {}, {}},
+        {"config", "how --config is read: every key used, ignored or not modelled, defaults taken", configOnlySpecs,
+         "poslab compute config --config FILE",
+         "How the file is read: its family (and that family's modeling file), method and masking, and every "
+         "key\nof the file as used (what it set), ignored (why) or not_modelled (what it would do), plus the "
+         "defaults taken.\nPrints {\"file\", \"model_type\", \"family\", \"source\", \"method\", "
+         "\"causal\", \"used\", \"ignored\", \"not_modelled\", \"defaults\", \"warnings\"}.",
+         writeConfigReport, {}, {}},
+        {"positions", "multimodal position ids (Qwen2-VL, Qwen2.5-VL, Qwen3-VL) or a vision encoder's patch positions", positionsSpecs,
+         "poslab compute positions (--tokens LAYOUT [--model M] | --vision qwen|pixtral --grid TxHxW) [options]",
+         "Position ids as the model's code makes them. With --tokens: get_rope_index of Qwen2-VL, Qwen2.5-VL or "
+         "Qwen3-VL;\nprints {\"position_ids\": [[t…], [h…], [w…]], \"rope_deltas\", \"kinds\"}. With --vision: the "
+         "encoder's patch positions;\nqwen prints {\"position_ids\": [[row, col], …]} in the encoder's token "
+         "order, pixtral {\"position_ids\": [row·P + col, …]}.",
+         writePositions, {}, {}},
+        {"demo", "a demonstration of the Teach menu: its claim, whether it holds, its numbers", {}, {}, {}, {}, runComputeDemo, "KEY"},
+    };
+    return table;
+}
+
 }  // namespace
 
+std::string computeHelp() {
+    std::string lines;
+    for (const Subcommand& c : subcommands()) {
+        const std::string shown = c.name + (c.argument.empty() ? "" : " " + c.argument);
+        lines += "  " + shown + std::string(std::max<std::size_t>(16, shown.size() + 2) - shown.size(), ' ') + c.summary + "\n";
+    }
+    return "Usage: poslab compute WHAT [OPTIONS]\n\n"
+           "Compute and print one JSON object on stdout. WHAT is one of:\n" +
+           lines +
+           "\n`poslab compute WHAT --help` lists every option with its default and valid range.\n"
+           "Exit status: 0 success, 2 invalid usage or parameter, 1 other failure (I/O).\n";
+}
+
+const std::string& computeWhatNames() {
+    static const std::string names = [] {
+        std::string n;
+        for (const Subcommand& c : subcommands()) n += (n.empty() ? "" : ", ") + c.name;
+        return n;
+    }();
+    return names;
+}
+
 int runCompute(const std::vector<std::string>& args) {
-    if (args.empty()) fail("missing WHAT for compute", kWhatList, "nothing");
+    const std::string whatList = "one of " + computeWhatNames();
+    if (args.empty()) fail("missing WHAT for compute", whatList, "nothing");
     const std::string& what = args.front();
     if (what == "--help" || what == "-h") {
         const std::string t = computeHelp();
         std::fwrite(t.data(), 1, t.size(), stdout);
         return 0;
     }
-    const std::vector<std::string> rest(args.begin() + 1, args.end());
-    if (what == "frequencies") return frequencies(rest);
-    if (what == "rope") return rope(rest);
-    if (what == "positions") return positions(rest);
-    if (what == "precision") return precision(rest);
-    if (what == "xpos") return xpos(rest);
-    if (what == "sinusoidal") return sinusoidal(rest);
-    if (what == "t5-buckets") return t5Buckets(rest);
-    if (what == "alibi") return alibi(rest);
-    if (what == "shaw") return shaw(rest);
-    if (what == "transformer-xl") return transformerXL(rest);
-    if (what == "scores") return scoresOrDecay(rest, false);
-    if (what == "decay") return scoresOrDecay(rest, true);
-    if (what == "contributions") return scoresOrDecay(rest, true, true);
-    if (what == "layers") return layers(rest);
-    if (what == "config") return configReport(rest);
-    if (what == "demo") return runComputeDemo(rest);
-    fail("unknown WHAT for compute", kWhatList, what);
+    const Args rest(args.begin() + 1, args.end());
+    for (const Subcommand& c : subcommands()) {
+        if (c.name != what) continue;
+        if (c.run) return c.run(rest);
+        // The skeleton every other subcommand shares: its options, its --help, one JSON object.
+        const std::vector<OptionSpec> specs = c.specs();
+        Options o(rest, specs, "compute " + c.name);
+        if (o.help()) {
+            printHelpAndExit(c.usage, c.description, specs);
+            return 0;
+        }
+        Json j;
+        j.beginObject();
+        c.write(o, rest, j);
+        j.endObject();
+        printJson(j);
+        return 0;
+    }
+    fail("unknown WHAT for compute", whatList, what);
 }
 
 // ----- presets ------------------------------------------------------------------------------------
@@ -1068,7 +1049,7 @@ namespace {
 
 // The preset's parameters under their option names: dim, then every parameter of the method's
 // table that matters for these values and is set (the parameter table decides both).
-void presetOptions(Json& j, const ModelPreset& m) {
+void presetOptions(JsonWriter& j, const ModelPreset& m) {
     const ScoreParams& p = m.params;
     j.key("dim").integer(p.dim);
     const std::string_view g = methodParamGroup(p.method);
@@ -1088,35 +1069,27 @@ void presetOptions(Json& j, const ModelPreset& m) {
 }  // namespace
 
 int runPresets(const std::vector<std::string>& args) {
-    Options o(args, {}, "presets");
-    if (o.help()) {
-        const std::string t =
-            "Usage: poslab presets\n\nList the built-in model presets as JSON: {\"presets\": [{\"key\", \"name\", "
-            "\"source\", \"method\", \"heads\", \"note\", \"options\"}]}.\n\"options\" holds the preset's parameters under "
-            "the option names of `poslab compute scores --method M`.\n";
-        std::fwrite(t.data(), 1, t.size(), stdout);
-        return 0;
-    }
-    Json j;
-    j.beginObject();
-    j.key("presets").beginArray();
-    for (const auto& m : modelPresets()) {
-        j.beginObject();
-        j.key("key").string(m.key);
-        j.key("name").string(m.name);
-        j.key("source").string(m.source);
-        j.key("method").string(std::string(methodKey(m.params.method)));
-        j.key("heads").integer(m.heads);
-        j.key("note").string(m.note);
-        j.key("options").beginObject();
-        presetOptions(j, m);
-        j.endObject();
-        j.endObject();
-    }
-    j.endArray();
-    j.endObject();
-    printJson(j);
-    return 0;
+    return runListing(args, "presets",
+                      "Usage: poslab presets\n\nList the built-in model presets as JSON: {\"presets\": [{\"key\", \"name\", "
+                      "\"source\", \"method\", \"heads\", \"note\", \"options\"}]}.\n\"options\" holds the preset's parameters "
+                      "under the option names of `poslab compute scores --method M`.\n",
+                      [](JsonWriter& j) {
+                          j.key("presets").beginArray();
+                          for (const auto& m : modelPresets()) {
+                              j.beginObject();
+                              j.key("key").string(m.key);
+                              j.key("name").string(m.name);
+                              j.key("source").string(m.source);
+                              j.key("method").string(std::string(methodKey(m.params.method)));
+                              j.key("heads").integer(m.heads);
+                              j.key("note").string(m.note);
+                              j.key("options").beginObject();
+                              presetOptions(j, m);
+                              j.endObject();
+                              j.endObject();
+                          }
+                          j.endArray();
+                      });
 }
 
 }  // namespace poslab::cli

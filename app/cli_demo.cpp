@@ -25,32 +25,24 @@ DemoId demoOrFail(const std::string& key) {
 }
 
 int runDemos(const std::vector<std::string>& args) {
-    Options o(args, {}, "demos");
-    if (o.help()) {
-        const std::string t =
-            "Usage: poslab demos\n\nList the demonstrations of the Teach menu in lecture order as JSON: {\"demos\": [{\"key\", "
-            "\"title\", \"methods\", \"claim\"}]}.\n\"methods\" names the methods and RoPE scalings each one is about. "
-            "`poslab compute demo KEY` computes one, `poslab figure demo KEY -o F` draws its slide.\n";
-        std::fwrite(t.data(), 1, t.size(), stdout);
-        return 0;
-    }
-    Json j;
-    j.beginObject();
-    j.key("demos").beginArray();
-    for (const auto& d : demonstrations()) {
-        j.beginObject();
-        j.key("key").string(d.key);
-        j.key("title").string(ui::demoTitle(d.id).toStdString());
-        j.key("methods").beginArray();
-        for (const auto& m : d.methods) j.string(m);
-        j.endArray();
-        j.key("claim").string(ui::demoClaim(d.id).toStdString());
-        j.endObject();
-    }
-    j.endArray();
-    j.endObject();
-    printJson(j);
-    return 0;
+    return runListing(args, "demos",
+                      "Usage: poslab demos\n\nList the demonstrations of the Teach menu in lecture order as JSON: {\"demos\": "
+                      "[{\"key\", \"title\", \"methods\", \"claim\"}]}.\n\"methods\" names the methods and RoPE scalings each "
+                      "one is about. `poslab compute demo KEY` computes one, `poslab figure demo KEY -o F` draws its slide.\n",
+                      [](JsonWriter& j) {
+                          j.key("demos").beginArray();
+                          for (const auto& d : demonstrations()) {
+                              j.beginObject();
+                              j.key("key").string(d.key);
+                              j.key("title").string(ui::demoTitle(d.id).toStdString());
+                              j.key("methods").beginArray();
+                              for (const auto& m : d.methods) j.string(m);
+                              j.endArray();
+                              j.key("claim").string(ui::demoClaim(d.id).toStdString());
+                              j.endObject();
+                          }
+                          j.endArray();
+                      });
 }
 
 namespace {

@@ -36,12 +36,7 @@
 #include "ui/io/session.h"
 
 #include <QApplication>
-#include <QBuffer>
-#include <QPageLayout>
-#include <QPageSize>
 #include <QPainter>
-#include <QPdfWriter>
-#include <QSvgGenerator>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -418,15 +413,10 @@ SceneParams loadScene(const QString& path, const std::optional<std::string>& sce
     int index = session->current;
     if (sceneK) {
         const std::string valid = "an integer from 0 to " + std::to_string(session->scenes.size() - 1) + " (the session's scenes)";
-        std::size_t used = 0;
-        int k = -1;
-        try {
-            k = std::stoi(*sceneK, &used);
-        } catch (const std::exception&) {
-            fail("invalid --scene", valid, *sceneK);
-        }
-        if (used != sceneK->size() || k < 0 || k >= static_cast<int>(session->scenes.size())) fail("invalid --scene", valid, *sceneK);
-        index = k;
+        // The one number syntax (core/param.h parseInteger): 2, 2.0 and 2e0 are scene 2.
+        const std::optional<std::int64_t> k = parseInteger(*sceneK);
+        if (!k || *k < 0 || *k >= static_cast<std::int64_t>(session->scenes.size())) fail("invalid --scene", valid, *sceneK);
+        index = static_cast<int>(*k);
     }
     return session->scenes.at(static_cast<std::size_t>(index)).scene;
 }
@@ -713,49 +703,15 @@ Job prepare(std::vector<std::string> args, bool forceAll, bool probe = false) {
     return job;
 }
 
-// A picture painted by `paint` as PNG, SVG or PDF bytes (96 dpi; SVG/PDF keep text as text).
+// A picture painted by `paint` as PNG, SVG or PDF bytes at 96 dpi, through the one image writer
+// (ui::paintedPicture): a white page, no session (the PNG carries no text chunk).
 QByteArray paintedBytes(ui::ExportFormat format, QSize size, const QString& title, const std::function<void(QPainter&)>& paint) {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    QPainter p;
-    if (format == ui::ExportFormat::Png) {
-        QImage img(size, QImage::Format_ARGB32_Premultiplied);
-        img.fill(Qt::white);
-        if (!p.begin(&img)) failIo("could not paint the PNG");
-        p.setRenderHint(QPainter::Antialiasing);
-        p.setRenderHint(QPainter::TextAntialiasing);
-        paint(p);
-        p.end();
-        if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
-        return bytes;
-    }
-    std::unique_ptr<QSvgGenerator> svg;
-    std::unique_ptr<QPdfWriter> pdf;
-    if (format == ui::ExportFormat::Svg) {
-        svg = std::make_unique<QSvgGenerator>();
-        svg->setOutputDevice(&buffer);
-        svg->setResolution(96);
-        svg->setSize(size);
-        svg->setViewBox(QRectF(0, 0, size.width(), size.height()));
-        QString t = title;
-        t.replace(QLatin1Char('&'), QStringLiteral("&amp;")).replace(QLatin1Char('<'), QStringLiteral("&lt;")).replace(QLatin1Char('>'), QStringLiteral("&gt;"));
-        svg->setTitle(t);
-        if (!p.begin(svg.get())) failIo("the SVG generator could not start");
-    } else {
-        pdf = std::make_unique<QPdfWriter>(&buffer);
-        pdf->setResolution(96);
-        pdf->setTitle(title);
-        pdf->setPageLayout(QPageLayout(QPageSize(QSizeF(size.width() / 96.0, size.height() / 96.0), QPageSize::Inch, QString(),
-                                                 QPageSize::ExactMatch),
-                                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
-        if (!p.begin(pdf.get())) failIo("the PDF writer could not start");
-        const QRect page = p.viewport();
-        p.scale(page.width() / double(size.width()), page.height() / double(size.height()));
-    }
-    paint(p);
-    p.end();
-    return bytes;
+    ui::PaintedDocument doc;
+    doc.title = title;
+    QString error;
+    const auto bytes = ui::paintedPicture(format, doc, size, 96, Qt::white, [&](QPainter& p, const QRectF&) { paint(p); }, &error);
+    if (!bytes) failIo(s(error));
+    return *bytes;
 }
 
 // What the overview plots against distance for layer i (distances 1 … context on a log axis):
@@ -952,24 +908,37 @@ std::vector<std::string> withForce(std::vector<std::string> args, bool force) {
     return args;
 }
 
+// A one-picture figure's options: `args` from `first` on parsed against `specs`; with --help, its
+// help (usage, description, the options) printed and the command done.
+Options figureOptions(const std::vector<std::string>& args, std::size_t first, const std::vector<OptionSpec>& specs,
+                      const std::string& context, const std::string& usage, const std::string& description) {
+    Options o(std::vector<std::string>(args.begin() + std::ptrdiff_t(first), args.end()), specs, context);
+    if (o.help()) {
+        std::fputs(helpText(usage, description, specs).c_str(), stdout);
+        throw CliError{0, ""};
+    }
+    return o;
+}
+
+// A one-picture figure's bytes into its file, atomically (exit 1 when the writer made nothing or
+// the file cannot be written).
+void writeFigureFile(const PictureOutput& out, const QByteArray& bytes) {
+    QString error;
+    if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
+    if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+}
+
 // `poslab figure layers --config FILE -o F` (cli.md "Added in 0.3"): the layer overview.
 FigureWriter prepareLayersFigure(const std::vector<std::string>& rawArgs) {
     const std::vector<std::string> args = normalise(rawArgs);
     std::vector<OptionSpec> specs = concat(std::vector<OptionSpec>{configSpec()}, pictureSpecs(layersPictureDefaults()));
     specs.front().def = "required";
     specs = concat(specs, layerSpecs());
-    Options o(std::vector<std::string>(args.begin() + 1, args.end()), specs, "figure layers");
-    if (o.help()) {
-        std::fputs(helpText("poslab figure layers --config FILE -o FILE",
-                            "The layer overview: one row per layer (type, RoPE or NoPE, base and scaling, window or chunk) and, "
-                            "against distance,\n"
-                            "what each layer can attend to and with which positional signal. --layer or "
-                            "--layer-type highlights a layer.",
-                            specs)
-                       .c_str(),
-                   stdout);
-        throw CliError{0, ""};
-    }
+    const Options o = figureOptions(args, 1, specs, "figure layers", "poslab figure layers --config FILE -o FILE",
+                                    "The layer overview: one row per layer (type, RoPE or NoPE, base and scaling, window or chunk) "
+                                    "and, against distance,\n"
+                                    "what each layer can attend to and with which positional signal. --layer or "
+                                    "--layer-type highlights a layer.");
     o.require("config");
     std::vector<std::string> rest(args.begin() + 1, args.end());
     const auto config = peekConfig(rest);
@@ -990,14 +959,10 @@ FigureWriter prepareLayersFigure(const std::vector<std::string>& rawArgs) {
     return [=] {
         const ui::Theme theme = ui::themeByName(out.theme, out.fontScale);
         const QSize size(width, height);
-        const QByteArray bytes =
-            out.format == ui::ExportFormat::Json  ? layersJson(pic, params.dim, size, theme)
-            : out.format == ui::ExportFormat::Csv ? layersCsv(pic, params.dim)
-                                                  : paintedBytes(out.format, size, QStringLiteral("PosLab layers: ") + pic.title,
-                                                              [&](QPainter& p) { ui::drawLayers(p, QRectF(0, 0, width, height), pic, theme); });
-        QString error;
-        if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
-        if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+        writeFigureFile(out, out.format == ui::ExportFormat::Json  ? layersJson(pic, params.dim, size, theme)
+                             : out.format == ui::ExportFormat::Csv ? layersCsv(pic, params.dim)
+                                                                   : paintedBytes(out.format, size, QStringLiteral("PosLab layers: ") + pic.title,
+                                                                                  [&](QPainter& p) { ui::drawLayers(p, QRectF(0, 0, width, height), pic, theme); }));
     };
 }
 
@@ -1086,18 +1051,12 @@ FigureWriter preparePositionsFigure(const std::vector<std::string>& rawArgs) {
                                            pictureSpecs(positionsPictureDefaults()));
     for (auto& spec : specs)
         if (spec.name == "tokens") spec.def = "required";
-    Options o(std::vector<std::string>(args.begin() + 1, args.end()), specs, "figure positions");
-    if (o.help()) {
-        std::fputs(helpText("poslab figure positions --tokens LAYOUT [--model M] [--merge M] -o FILE",
-                            "The token sequence as a strip, coloured by kind (text, image, video), with each token's t, h and w "
-                            "ids,\nand each image and video frame as its grid of merged patches with their ids "
-                            "(get_rope_index of Qwen2-VL,\nQwen2.5-VL or Qwen3-VL, as `compute positions`). Long runs keep their "
-                            "first and last tokens, and say what is left out.",
-                            specs)
-                       .c_str(),
-                   stdout);
-        throw CliError{0, ""};
-    }
+    const Options o =
+        figureOptions(args, 1, specs, "figure positions", "poslab figure positions --tokens LAYOUT [--model M] [--merge M] -o FILE",
+                      "The token sequence as a strip, coloured by kind (text, image, video), with each token's t, h and w "
+                      "ids,\nand each image and video frame as its grid of merged patches with their ids "
+                      "(get_rope_index of Qwen2-VL,\nQwen2.5-VL or Qwen3-VL, as `compute positions`). Long runs keep their "
+                      "first and last tokens, and say what is left out.");
     std::vector<std::string> rest(args.begin() + 1, args.end());
     const auto config = peekConfig(rest);
     if (config && !config->mrope)
@@ -1111,14 +1070,10 @@ FigureWriter preparePositionsFigure(const std::vector<std::string>& rawArgs) {
     return [=] {
         const ui::Theme theme = ui::themeByName(out.theme, out.fontScale);
         const QSize size(out.width, out.height);
-        const QByteArray bytes =
-            out.format == ui::ExportFormat::Json
-                ? positionsJson(pic, size, theme)
-                : paintedBytes(out.format, size, QStringLiteral("PosLab position ids: ") + ui::mropeModelTitle(pic.model),
-                               [&](QPainter& p) { ui::renderPositions(p, QRectF(0, 0, size.width(), size.height()), pic, theme); });
-        QString error;
-        if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
-        if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+        writeFigureFile(out, out.format == ui::ExportFormat::Json
+                                 ? positionsJson(pic, size, theme)
+                                 : paintedBytes(out.format, size, QStringLiteral("PosLab position ids: ") + ui::mropeModelTitle(pic.model),
+                                                [&](QPainter& p) { ui::renderPositions(p, QRectF(0, 0, size.width(), size.height()), pic, theme); }));
     };
 }
 
@@ -1251,11 +1206,8 @@ FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
     }
     const DemoId id = demoOrFail(args[1]);
     const std::vector<OptionSpec> specs = pictureSpecs(demoPictureDefaults());
-    Options o(std::vector<std::string>(args.begin() + 2, args.end()), specs, "figure demo " + demoInfo(id).key);
-    if (o.help()) {
-        std::fputs(helpText("poslab figure demo " + demoInfo(id).key + " -o FILE", s(ui::demoTitle(id)), specs).c_str(), stdout);
-        throw CliError{0, ""};
-    }
+    const Options o = figureOptions(args, 2, specs, "figure demo " + demoInfo(id).key, "poslab figure demo " + demoInfo(id).key + " -o FILE",
+                                    s(ui::demoTitle(id)));
     const PictureOutput out = readPictureOutput(o, demoPictureDefaults());
     return [=] {
         const int width = out.width, height = out.height;
@@ -1286,16 +1238,14 @@ FigureWriter prepareDemoFigure(const std::vector<std::string>& rawArgs) {
             w.endObject();
             bytes = QByteArray::fromStdString(w.text()) + '\n';
         } else if (out.format == ui::ExportFormat::Png) {
-            const QImage img = slide.renderSlide(size);
-            QBuffer buffer(&bytes);
-            buffer.open(QIODevice::WriteOnly);
-            if (!img.save(&buffer, "PNG")) failIo("could not encode the PNG");
+            const auto png = ui::encodePng(slide.renderSlide(size), {}, {}, {}, &error);
+            if (!png) failIo(s(error));
+            bytes = *png;
         } else {
             bytes = paintedBytes(out.format, size, QStringLiteral("PosLab demonstration: ") + ui::demoTitle(id),
                                  [&](QPainter& p) { slide.paintSlide(p, size); });
         }
-        if (bytes.isEmpty()) failIo("the " + s(ui::exportFormatKey(out.format)) + " writer produced nothing");
-        if (!ui::writeFileAtomically(out.path, bytes, &error)) failIo(s(error));
+        writeFigureFile(out, bytes);
     };
 }
 
@@ -1318,18 +1268,12 @@ FigureWriter prepareDeckFigure(const std::vector<std::string>& rawArgs) {
     specs.insert(specs.begin() + 1, OptionSpec{"session", "FILE", "the deck of a saved session (.poslab) or of a figure PosLab exported (a deck PDF included)",
                                                "the default lecture", "a readable session or exported figure"});
     specs.push_back(flagSpec("notes", "each slide's speaker notes under it (a handout for the lecturer)"));
-    Options o(std::vector<std::string>(args.begin() + 1, args.end()), specs, "figure deck");
-    if (o.help()) {
-        std::fputs(helpText("poslab figure deck [--session FILE] [--theme T] [--width W --height H] [--notes] -o F.pdf|DIR/",
-                            "Every slide of the deck (the session's, else the default lecture) as presentation mode shows it to "
-                            "the audience:\none PDF page per slide, text as text, the deck in the PDF's metadata (--session F.pdf "
-                            "reads it back);\nor, with -o DIR/, one PNG per slide: DIR/01-KEY.png, DIR/02-KEY.png, … (KEY: the "
-                            "demonstration's key, else the title).",
-                            specs)
-                       .c_str(),
-                   stdout);
-        throw CliError{0, ""};
-    }
+    const Options o = figureOptions(args, 1, specs, "figure deck",
+                                    "poslab figure deck [--session FILE] [--theme T] [--width W --height H] [--notes] -o F.pdf|DIR/",
+                                    "Every slide of the deck (the session's, else the default lecture) as presentation mode shows "
+                                    "it to the audience:\none PDF page per slide, text as text, the deck in the PDF's metadata "
+                                    "(--session F.pdf reads it back);\nor, with -o DIR/, one PNG per slide: DIR/01-KEY.png, "
+                                    "DIR/02-KEY.png, … (KEY: the demonstration's key, else the title).");
     o.require("output");
     const QString output = q(o.raw("output"));
     ui::DeckExportOptions opt;

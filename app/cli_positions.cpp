@@ -19,7 +19,7 @@ const TableSelection kTokenOptions{
 const TableSelection kVisionOptions{.only = {"vision", "grid", "patches_per_side"}};
 const TableSelection kVisionRead{.only = {"vision", "grid", "patches_per_side", "merge"}};
 
-void writeIds(Json& j, const IntMatrix& ids) {
+void writeIds(JsonWriter& j, const IntMatrix& ids) {
     j.beginArray();
     for (Eigen::Index a = 0; a < ids.rows(); ++a) {
         j.beginArray();
@@ -144,7 +144,7 @@ std::int64_t readSceneTokens(const Options& o, const MropeParams& start, int hal
 
 bool visionRequested(const Options& o) { return o.has("vision"); }
 
-int visionFrequencies(const Options& o) {
+void writeVisionFrequencies(const Options& o, JsonWriter& j) {
     VisionRopeParams v;
     std::map<std::string, std::string> rename;
     readTable(o, visionRopeParamTable(), TableSelection{.only = {"vision"}}, v, rename);
@@ -159,8 +159,6 @@ int visionFrequencies(const Options& o) {
     const VisionFrequencies f = visionFrequencies(v);
     Vector wl(f.inv_freq.size());
     for (Eigen::Index i = 0; i < wl.size(); ++i) wl[i] = 2 * 3.14159265358979323846 / f.inv_freq[i];
-    Json j;
-    j.beginObject();
     j.key("rotary_dim").integer(v.head_dim);
     j.key("inv_freq").vector(f.inv_freq);
     j.key("wavelength").vector(wl);
@@ -168,12 +166,9 @@ int visionFrequencies(const Options& o) {
     j.key("axis").beginArray();
     for (int a : f.axis) j.integer(a);
     j.endArray();
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
-int positions(const std::vector<std::string>& args) {
+std::vector<OptionSpec> positionsSpecs() {
     auto specs = tableSpecs(mropeParamTable(), kLayoutOptions);
     for (auto& s : specs)
         if (s.name == "tokens") s.def = "required (or --vision)";
@@ -181,25 +176,15 @@ int positions(const std::vector<std::string>& args) {
     for (auto& s : specs)
         if (s.name == "vision") s.def = "none";
     specs.push_back(configSpec());
-    Options o(args, specs, "compute positions");
-    if (o.help()) {
-        const std::string t =
-            helpText("poslab compute positions (--tokens LAYOUT [--model M] | --vision qwen|pixtral --grid TxHxW) [options]",
-                     "Position ids as the model's code makes them. With --tokens: get_rope_index of Qwen2-VL, Qwen2.5-VL or "
-                     "Qwen3-VL;\nprints {\"position_ids\": [[t…], [h…], [w…]], \"rope_deltas\", \"kinds\"}. With --vision: the "
-                     "encoder's patch positions;\nqwen prints {\"position_ids\": [[row, col], …]} in the encoder's token "
-                     "order, pixtral {\"position_ids\": [row·P + col, …]}.",
-                     specs);
-        std::fwrite(t.data(), 1, t.size(), stdout);
-        return 0;
-    }
+    return specs;
+}
+
+void writePositions(const Options& o, const std::vector<std::string>& args, JsonWriter& j) {
     const auto config = peekConfig(args);
     if (config && !config->mrope)
         fail("--config " + o.raw("config") + " has no multimodal positions",
              "a Qwen2-VL, Qwen2.5-VL or Qwen3-VL config (model_type " + config->modelType.toStdString() + " numbers tokens 0…N−1)",
              o.raw("config"));
-    Json j;
-    j.beginObject();
     if (o.has("vision")) {
         refuseGiven(o, {"tokens", "model", "tokens-per-second", "second-per-grid"}, "it is read only with --tokens, not with --vision");
         VisionRopeParams v;
@@ -230,9 +215,6 @@ int positions(const std::vector<std::string>& args) {
         for (TokenKind k : m.kinds) j.string(tokenKindKey(k));
         j.endArray();
     }
-    j.endObject();
-    printJson(j);
-    return 0;
 }
 
 }  // namespace poslab::cli

@@ -14,8 +14,10 @@
 
 namespace poslab::cli {
 
-// `poslab compute positions`.
-int positions(const std::vector<std::string>& args);
+// `poslab compute positions`: its options, and its JSON object's keys written into `j` (an entry of
+// cli_compute.cpp's table of subcommands).
+std::vector<OptionSpec> positionsSpecs();
+void writePositions(const Options& o, const std::vector<std::string>& args, JsonWriter& j);
 
 // `frequencies`: --mrope-section, --mrope-layout, --vision.
 std::vector<OptionSpec> mropeFrequencySpecs();
@@ -57,6 +59,7 @@ std::optional<MropeTokens> readMropeTokens(const Options& o, const MropeParams& 
 std::int64_t readSceneTokens(const Options& o, const MropeParams& start, int half, MropeParams& target);
 
 bool visionRequested(const Options& o);
-int visionFrequencies(const Options& o);
+// `compute frequencies --vision`: the encoder's frequencies, the keys of the JSON object.
+void writeVisionFrequencies(const Options& o, JsonWriter& j);
 
 }  // namespace poslab::cli

@@ -90,40 +90,6 @@ bool inRange(const ParamInfo& i, double x) {
 
 }  // namespace
 
-std::string formatBound(double x) {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, x);
-    std::string s(buf, r.ptr);
-    // 1e+06 → 1e6, 1e-06 → 1e-6
-    const auto e = s.find('e');
-    if (e != std::string::npos) {
-        std::string mant = s.substr(0, e), exp = s.substr(e + 1);
-        bool neg = false;
-        if (!exp.empty() && (exp[0] == '+' || exp[0] == '-')) {
-            neg = exp[0] == '-';
-            exp.erase(0, 1);
-        }
-        while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
-        s = mant + "e" + (neg ? "-" : "") + exp;
-    }
-    return s;
-}
-
-namespace {
-// A number as a person reads it in a box: plain decimals from 1e-4 to 1e9 (500000, 0.0125),
-// else the shortest scientific form (1e-7, 2.5e20). Always the shortest round trip.
-std::string formatDecimal(double x) {
-    const double a = std::abs(x);
-    if (x == 0) return "0";
-    if (a >= 1e-4 && a < 1e9) {
-        char buf[64];
-        auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed);
-        return std::string(buf, r.ptr);
-    }
-    return formatBound(x);
-}
-}  // namespace
-
 std::string ParamInfo::valid() const {
     std::string s;
     const bool hasLo = std::isfinite(lo), hasHi = std::isfinite(hi);

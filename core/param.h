@@ -103,8 +103,6 @@ std::optional<std::int64_t> parseInteger(std::string_view text);
 // With `digits` < 17, real numbers for people instead (formatReadable: at most that many
 // significant digits; a panel box that is not being edited).
 std::string formatParamValue(const ParamInfo& info, const ParamValue& v, int digits = 17);
-// Bound numbers as messages show them: 1e6, 1e-6, 65536, 1099511627776, 0.5.
-std::string formatBound(double x);
 
 // ---- Codecs: field type <-> ParamValue --------------------------------------------------------
 

@@ -8,6 +8,8 @@
 //   * Parameter structs are plain values with defaults and `std::optional<ParamError>
 //     validate() const`. Every function's precondition is "its params validate()"; for
 //     inputs that pass validation the core returns finite numbers and never throws or aborts.
+#include "core/format.h"
+
 #include <Eigen/Core>
 
 #include <cstdint>
@@ -71,18 +73,7 @@ private:
     std::variant<T, ParamError> v_;
 };
 
-// Helpers for validate() implementations: format numbers the way messages show them.
-std::string formatNumber(double x);       // shortest round-trip form, "1e+30", "0.5", "nan"
-std::string formatInt(std::int64_t x);
-
-// THE number formatter for people (fields, tooltips, hover text, captions, slides): the value
-// rounded to at most `digits` significant digits (1..17), then in its shortest form that reads
-// back to that rounded value. Fixed notation for 1e-4 <= |x| < 1e6 ("0.111803", "500000",
-// "-2.5"), else scientific without padding ("1e6", "2.41e7", "4.44e-16"). Plain text reads back
-// with strtod (a field's text); Typeset is for text that is only read: a true minus sign and
-// "2.41 × 10⁷". Files and copies keep the full value: formatNumber.
-enum class NumberStyle { Plain, Typeset };
-std::string formatReadable(double x, int digits = 6, NumberStyle style = NumberStyle::Plain);
+// Numbers as text (messages, files, views): core/format.h, the one formatter.
 
 // Positions: at most this many entries in one call (memory guard for views and the CLI),
 // and |p| at most kMaxPosition.

@@ -22,6 +22,7 @@ set(poslab_test_seconds
   test_figure 13.72
   test_figure_deck 2.86
   test_figure_range 2.68
+  test_format 0.03
   test_formula 0.03
   test_formulapanel 0.48
   test_fuzz_cli 16.56

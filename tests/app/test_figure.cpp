@@ -515,6 +515,13 @@ void TestFigure::deckSceneIndex() {
     QVERIFY(sessionFromExport(out, &error)->scenes.front().scene == customScene());
     r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), path, QStringLiteral("--scene"), QStringLiteral("2"), QStringLiteral("-o"), dir.filePath(QStringLiteral("e.csv"))});
     VERIFY_ERROR(r, 2, "invalid --scene");
+    // The one number syntax of every option (core/param.h parseInteger): 1e0 is scene 1, 1.5 none.
+    const QString sci = dir.filePath(QStringLiteral("s.csv"));
+    r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), path, QStringLiteral("--scene"), QStringLiteral("1e0"), QStringLiteral("-o"), sci});
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY(sessionFromExport(sci, &error)->scenes.front().scene == customScene());
+    r = runPoslab({QStringLiteral("figure"), QStringLiteral("decay"), QStringLiteral("--session"), path, QStringLiteral("--scene"), QStringLiteral("1.5"), QStringLiteral("-o"), dir.filePath(QStringLiteral("f.csv"))});
+    VERIFY_ERROR(r, 2, "invalid --scene");
 }
 
 // `figure --config FILE` sets the first configuration from the file (as the window's File →

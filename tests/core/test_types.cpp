@@ -1,4 +1,4 @@
-// core/types.h helpers (rounding, number formatting, ParamError, Result, positions) and
+// core/types.h helpers (rounding, ParamError, Result, positions; number formatting: test_format) and
 // core/random.h determinism (same seed → same bits, streams independent, random access).
 #include <QtTest>
 
@@ -64,84 +64,6 @@ private Q_SLOTS:
         // idempotent, and within half a float32 ulp of x (relative 2^-24) for normal floats
         QCOMPARE(poslab::roundTo(Precision::Float32, r), r);
         if (std::abs(x) > 1e-37) QVERIFY(std::abs(r - x) <= std::abs(x) * 0x1.0p-24);
-    }
-
-    void formatNumber_data() {
-        QTest::addColumn<double>("x");
-        QTest::addColumn<QString>("text");
-        QTest::addRow("0.5") << 0.5 << "0.5";
-        QTest::addRow("3") << 3.0 << "3";
-        QTest::addRow("-7.25") << -7.25 << "-7.25";
-        QTest::addRow("1e30") << 1e30 << "1e+30";
-        QTest::addRow("0.1") << 0.1 << "0.1";
-        QTest::addRow("nan") << std::nan("") << "nan";
-        QTest::addRow("inf") << double(INFINITY) << "inf";
-        QTest::addRow("-inf") << -double(INFINITY) << "-inf";
-    }
-    void formatNumber() {
-        QFETCH(double, x);
-        QFETCH(QString, text);
-        QCOMPARE(QString::fromStdString(poslab::formatNumber(x)), text);
-    }
-
-    void formatNumberRoundTrips_data() {
-        QTest::addColumn<double>("x");
-        QTest::addRow("third") << 1.0 / 3.0;
-        QTest::addRow("sqrt2") << std::sqrt(2.0);
-        QTest::addRow("tiny") << 4.9e-324;
-        QTest::addRow("big") << 1.7976931348623157e308;
-    }
-    void formatNumberRoundTrips() {
-        QFETCH(double, x);
-        const std::string s = poslab::formatNumber(x);
-        QCOMPARE(std::strtod(s.c_str(), nullptr), x);
-    }
-
-    // The number formatter for people: at most `digits` significant digits, the shortest form of
-    // the rounded value, plain (reads back with strtod) or typeset (a true minus, × 10ⁿ).
-    void formatReadable_data() {
-        QTest::addColumn<double>("x");
-        QTest::addColumn<int>("digits");
-        QTest::addColumn<bool>("typeset");
-        QTest::addColumn<QString>("text");
-        QTest::addRow("slider_float_error") << 24099999.999999996 << 6 << false << "2.41e7";
-        QTest::addRow("inv_sqrt_80") << 1 / std::sqrt(80.0) << 6 << false << "0.111803";
-        QTest::addRow("score_16_digits") << 0.12345678901234567 << 6 << false << "0.123457";
-        QTest::addRow("third_4") << 1.0 / 3.0 << 4 << false << "0.3333";
-        QTest::addRow("500000") << 500000.0 << 6 << false << "500000";
-        QTest::addRow("1e6") << 1e6 << 6 << false << "1e6";
-        QTest::addRow("rounds_up_to_10") << 9.9999996 << 6 << false << "10";
-        QTest::addRow("rounds_up_to_1e6") << 999999.7 << 6 << false << "1e6";
-        QTest::addRow("tiny") << 4.440892098500626e-16 << 6 << false << "4.44089e-16";
-        QTest::addRow("negative") << -0.5 << 6 << false << "-0.5";
-        QTest::addRow("small_fixed") << 0.000123456789 << 6 << false << "0.000123457";
-        QTest::addRow("zero") << 0.0 << 6 << false << "0";
-        QTest::addRow("nan") << std::nan("") << 6 << false << "nan";
-        QTest::addRow("typeset_2.41e7") << 2.41e7 << 4 << true << "2.41 × 10⁷";
-        QTest::addRow("typeset_1e6") << 1e6 << 4 << true << "10⁶";
-        QTest::addRow("typeset_negative_tiny") << -4.44e-16 << 3 << true << "−4.44 × 10⁻¹⁶";
-        QTest::addRow("typeset_minus_half") << -0.5 << 4 << true << "−0.5";
-    }
-    void formatReadable() {
-        QFETCH(double, x);
-        QFETCH(int, digits);
-        QFETCH(bool, typeset);
-        QFETCH(QString, text);
-        const std::string s = poslab::formatReadable(x, digits, typeset ? NumberStyle::Typeset : NumberStyle::Plain);
-        QCOMPARE(QString::fromStdString(s), text);
-        if (!typeset && std::isfinite(x)) {
-            // Plain text reads back, within the rounding.
-            char* end = nullptr;
-            const double back = std::strtod(s.c_str(), &end);
-            QCOMPARE(*end, '\0');
-            QVERIFY(std::abs(back - x) <= std::abs(x) * 5 * std::pow(10.0, -digits));
-        }
-    }
-
-    void formatInt() {
-        QCOMPARE(QString::fromStdString(poslab::formatInt(0)), QString("0"));
-        QCOMPARE(QString::fromStdString(poslab::formatInt(-42)), QString("-42"));
-        QCOMPARE(QString::fromStdString(poslab::formatInt(INT64_MAX)), QString("9223372036854775807"));
     }
 
     void paramErrorMessage() {

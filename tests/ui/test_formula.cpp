@@ -277,7 +277,9 @@ private Q_SLOTS:
         QTest::newRow("0.1") << 0.10000000149011612 << 4 << "0.1";
         QTest::newRow("zero") << 0.0 << 4 << "0";
         QTest::newRow("2pi") << 6.283185307179586 << 4 << "6.283";
-        QTest::newRow("1e-4") << 1e-4 << 3 << "1\\times10^{-4}";
+        // The formatter's one threshold (core/format.h): plain decimals from 1e-4, a power of ten below.
+        QTest::newRow("1e-4") << 1e-4 << 3 << "0.0001";
+        QTest::newRow("1.5e-5") << 1.5e-5 << 3 << "1.5\\times10^{-5}";
         QTest::newRow("1234567") << 1234567.0 << 3 << "1.23\\times10^{6}";
         QTest::newRow("8191") << 8191.0 << 4 << "8191";
         QTest::newRow("12345") << 12345.0 << 3 << "12345";

@@ -589,8 +589,10 @@ private Q_SLOTS:
         QTest::newRow("0.41614683") << 0.41614683 << "0.4161";
         QTest::newRow("-0.90929743") << -0.90929743 << "-0.9093";
         QTest::newRow("8192") << 8192.0 << "8192";
-        QTest::newRow("1.234567e-4") << 1.234567e-4 << "1.235\\times10^{-4}";
-        QTest::newRow("9.99996e-5_carries") << 9.99996e-5 << "1\\times10^{-4}";
+        // Plain decimals down to 1e-4 as every number for people (core/format.h), a power of ten below.
+        QTest::newRow("1.234567e-4") << 1.234567e-4 << "0.0001235";
+        QTest::newRow("1.234567e-5") << 1.234567e-5 << "1.235\\times10^{-5}";
+        QTest::newRow("9.99996e-6_carries") << 9.99996e-6 << "1\\times10^{-5}";
         QTest::newRow("-9.99996e7_carries") << -9.99996e7 << "-1\\times10^{8}";
         QTest::newRow("2.5e6") << 2.5e6 << "2.5\\times10^{6}";
     }

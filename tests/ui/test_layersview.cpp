@@ -12,6 +12,7 @@
 
 #include <optional>
 
+#include "support/windowsupport.h"
 #include "ui/window/mainwindow.h"
 #include "ui/views/layersview.h"
 #include "ui/views/views.h"
@@ -23,20 +24,7 @@ namespace {
 
 QString model(const QString& key) { return testsupport::modelFile(key); }
 
-bool settle(MainWindow& w, int timeoutMs = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        w.scheduler()->waitIdle(timeoutMs);
-        QCoreApplication::processEvents();
-        if (!w.scheduler()->busy()) {
-            QTest::qWait(20);
-            return true;
-        }
-        QTest::qWait(5);
-    }
-    return false;
-}
+bool settle(MainWindow& w) { return testsupport::settleWindow(w); }
 
 // The widget point at the middle of `layer`'s row (the bar area).
 QPoint rowPoint(LayersView* v, std::int64_t layer) {

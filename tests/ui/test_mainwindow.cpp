@@ -3,6 +3,7 @@
 // mode, presets, and that nothing shows "nan". With POSLAB_SCREENSHOT_DIR set, each case saves
 // a screenshot there (how the views were looked at during development).
 #include "ui/io/presets.h"
+#include "support/windowsupport.h"
 #include "ui/window/mainwindow.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
@@ -45,28 +46,7 @@ using namespace poslab::ui;
 namespace {
 
 // Waits until every visible view has painted the scheduler's latest results.
-bool settle(MainWindow& w, int timeoutMs = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        w.scheduler()->waitIdle(timeoutMs);
-        QCoreApplication::processEvents();
-        const auto g = w.scheduler()->latestGeneration();
-        const auto& v = w.scene()->params().view;
-        bool ok = !w.scheduler()->busy();
-        // A view that was skipped (inputs unchanged) keeps an older generation: compare with
-        // what it holds, and require that it painted it.
-        if (v.showPairs) ok = ok && w.pairsView()->paintedGeneration() == w.pairsView()->resultGeneration();
-        if (v.showHeatmap) ok = ok && w.heatmapView()->paintedGeneration() == w.heatmapView()->resultGeneration();
-        if (v.showDecay) ok = ok && w.decayView()->paintedGeneration() == w.decayView()->resultGeneration();
-        if (v.showFrequencies) ok = ok && w.frequencyView()->paintedGeneration() == w.frequencyView()->resultGeneration();
-        // Not within a stream of edits (pictures at logical resolution): sharp again.
-        ok = ok && !w.scheduler()->render().logical;
-        if (ok && g == w.scheduler()->latestGeneration()) return true;
-        QTest::qWait(5);
-    }
-    return false;
-}
+bool settle(MainWindow& w, int timeoutMs = 20000) { return testsupport::settleWindow(w, true, timeoutMs); }
 
 // Shows the window at `size` and waits until every view has painted the first results.
 bool open(MainWindow& w, const QSize& size) {

@@ -17,6 +17,7 @@
 #include "ui/views/positionsview.h"
 #include "ui/views/visiondecayview.h"
 #include "ui/views/views.h"
+#include "support/windowsupport.h"
 #include "ui/window/mainwindow.h"
 
 using namespace poslab;
@@ -24,20 +25,7 @@ using namespace poslab::ui;
 
 namespace {
 
-bool settle(MainWindow& w, int timeoutMs = 20000) {
-    QElapsedTimer t;
-    t.start();
-    while (t.elapsed() < timeoutMs) {
-        w.scheduler()->waitIdle(timeoutMs);
-        QCoreApplication::processEvents();
-        if (!w.scheduler()->busy()) {
-            QTest::qWait(20);
-            return true;
-        }
-        QTest::qWait(5);
-    }
-    return false;
-}
+bool settle(MainWindow& w) { return testsupport::settleWindow(w); }
 
 void shot(QWidget& w, const QString& name) {
     const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");

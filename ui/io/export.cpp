@@ -181,109 +181,6 @@ QSizeF logicalSize(const ExportRequest& r) {
 
 // ---- Image formats ----------------------------------------------------------------------------
 
-std::optional<QByteArray> renderPng(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
-    QImage img(r.pixels, QImage::Format_ARGB32_Premultiplied);
-    if (img.isNull()) {
-        if (error) *error = QStringLiteral("not enough memory for a %1 × %2 image").arg(r.pixels.width()).arg(r.pixels.height());
-        return std::nullopt;
-    }
-    // Paint at the screen's 96 dpi scale with the DPI as device pixel ratio (text and lines
-    // grow with it, as on a high-DPI screen), then record the DPI for the file's pHYs chunk.
-    const int screenDpm = qRound(kScreenDpi / 0.0254);
-    img.setDotsPerMeterX(screenDpm);
-    img.setDotsPerMeterY(screenDpm);
-    const double dpr = r.dpi / kScreenDpi;
-    img.setDevicePixelRatio(dpr);
-    img.fill(theme.background);
-    {
-        QPainter p(&img);
-        p.setRenderHint(QPainter::Antialiasing, true);
-        p.setRenderHint(QPainter::TextAntialiasing, true);
-        paintViews(p, QRectF(QPointF(0, 0), logicalSize(r)), scene, r.view, theme, dpr);
-    }
-    img.setDevicePixelRatio(1.0);
-    const int dpm = qRound(r.dpi / 0.0254);
-    img.setDotsPerMeterX(dpm);
-    img.setDotsPerMeterY(dpm);
-    return encodePng(img, figureTitle(scene, r.view), describeScene(scene), sceneToJson(scene, true), error);
-}
-
-std::optional<QByteArray> renderSvg(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
-    const QSizeF size = logicalSize(r);
-    QByteArray bytes;
-    {
-        QBuffer buffer(&bytes);
-        buffer.open(QIODevice::WriteOnly);
-        QSvgGenerator gen;
-        gen.setOutputDevice(&buffer);
-        gen.setResolution(int(kScreenDpi));
-        gen.setSize(QSize(qRound(size.width()), qRound(size.height())));
-        gen.setViewBox(QRectF(QPointF(0, 0), size));
-        // QSvgGenerator 6.4 writes title and description without escaping them.
-        gen.setTitle(escapeXml(figureTitle(scene, r.view)));
-        gen.setDescription(escapeXml(QStringLiteral("Made with PosLab %1: %2").arg(poslabVersion(), describeScene(scene))));
-        QPainter p;
-        if (!p.begin(&gen)) {
-            if (error) *error = QStringLiteral("the SVG generator could not start");
-            return std::nullopt;
-        }
-        p.setRenderHint(QPainter::Antialiasing, true);
-        paintViews(p, QRectF(QPointF(0, 0), size), scene, r.view, theme, r.dpi / kScreenDpi);
-        p.end();
-    }
-    // Font families as CSS lists: the family Qt actually drew with, then the generic family, so
-    // that viewers without the font (or with fontconfig aliases such as "Sans Serif") pick a
-    // matching one instead of their default serif.
-    {
-        static const QRegularExpression familyAttr(QStringLiteral("font-family=\"([^\"]*)\""));
-        QString text = QString::fromUtf8(bytes);
-        QString out;
-        out.reserve(text.size() + 256);
-        qsizetype last = 0;
-        auto it = familyAttr.globalMatch(text);
-        while (it.hasNext()) {
-            const auto m = it.next();
-            const QString family = m.captured(1);
-            const QString resolved = QFontInfo(QFont(family)).family();
-            const QString lower = family.toLower() + QLatin1Char(' ') + resolved.toLower();
-            const QString generic = lower.contains(QLatin1String("mono")) ? QStringLiteral("monospace")
-                                    : (lower.contains(QLatin1String("serif")) && !lower.contains(QLatin1String("sans")))
-                                        ? QStringLiteral("serif")
-                                        : QStringLiteral("sans-serif");
-            QStringList list;
-            for (const QString& f : {resolved, family})
-                if (!f.isEmpty() && !list.contains(f) && f.compare(QLatin1String("Sans Serif"), Qt::CaseInsensitive) != 0 &&
-                    f.compare(QLatin1String("Sans"), Qt::CaseInsensitive) != 0 && f.compare(QLatin1String("Serif"), Qt::CaseInsensitive) != 0 &&
-                    f.compare(QLatin1String("Monospace"), Qt::CaseInsensitive) != 0)
-                    list << f;
-            list << generic;
-            out += QStringView(text).mid(last, m.capturedStart(1) - last);
-            out += escapeXml(list.join(QStringLiteral(", ")));
-            last = m.capturedEnd(1);
-        }
-        out += QStringView(text).mid(last);
-        bytes = out.toUtf8();
-    }
-    // The scene as metadata, right after <desc> (or the <svg> start tag).
-    const QByteArray meta = "<metadata id=\"poslab-session\"><poslab:session xmlns:poslab=\"" + QByteArray(kXmlNamespace) +
-                            "\">" + escapeXml(QString::fromUtf8(sceneToJson(scene, true))).toUtf8() +
-                            "</poslab:session></metadata>\n";
-    qsizetype at = bytes.indexOf("</desc>");
-    if (at >= 0) {
-        at += 7;
-        if (at < bytes.size() && bytes[at] == '\n') ++at;
-    } else {
-        const qsizetype svg = bytes.indexOf("<svg");
-        at = svg >= 0 ? bytes.indexOf('>', svg) + 1 : -1;
-    }
-    if (at <= 0) {
-        if (error) *error = QStringLiteral("the SVG generator wrote no <svg> element");
-        return std::nullopt;
-    }
-    bytes.insert(at, meta);
-    return bytes;
-}
-
 // The XMP metadata of a PDF: its title, description and the session that reproduces it.
 QByteArray xmpPacket(const QString& title, const QString& description, const QByteArray& sessionJson) {
     const QString xml =
@@ -309,18 +206,95 @@ QByteArray xmpPacket(const QString& title, const QString& description, const QBy
     return xml.toUtf8();
 }
 
-std::optional<QByteArray> renderPdf(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
-    const QSizeF size = logicalSize(r);
+// Font families as CSS lists: the family Qt actually drew with, then the generic family, so
+// that viewers without the font (or with fontconfig aliases such as "Sans Serif") pick a
+// matching one instead of their default serif.
+QByteArray withFontFallbacks(const QByteArray& bytes) {
+    static const QRegularExpression familyAttr(QStringLiteral("font-family=\"([^\"]*)\""));
+    QString text = QString::fromUtf8(bytes);
+    QString out;
+    out.reserve(text.size() + 256);
+    qsizetype last = 0;
+    auto it = familyAttr.globalMatch(text);
+    while (it.hasNext()) {
+        const auto m = it.next();
+        const QString family = m.captured(1);
+        const QString resolved = QFontInfo(QFont(family)).family();
+        const QString lower = family.toLower() + QLatin1Char(' ') + resolved.toLower();
+        const QString generic = lower.contains(QLatin1String("mono")) ? QStringLiteral("monospace")
+                                : (lower.contains(QLatin1String("serif")) && !lower.contains(QLatin1String("sans")))
+                                    ? QStringLiteral("serif")
+                                    : QStringLiteral("sans-serif");
+        QStringList list;
+        for (const QString& f : {resolved, family})
+            if (!f.isEmpty() && !list.contains(f) && f.compare(QLatin1String("Sans Serif"), Qt::CaseInsensitive) != 0 &&
+                f.compare(QLatin1String("Sans"), Qt::CaseInsensitive) != 0 && f.compare(QLatin1String("Serif"), Qt::CaseInsensitive) != 0 &&
+                f.compare(QLatin1String("Monospace"), Qt::CaseInsensitive) != 0)
+                list << f;
+        list << generic;
+        out += QStringView(text).mid(last, m.capturedStart(1) - last);
+        out += escapeXml(list.join(QStringLiteral(", ")));
+        last = m.capturedEnd(1);
+    }
+    out += QStringView(text).mid(last);
+    return out.toUtf8();
+}
+
+std::optional<QByteArray> paintedSvg(const PaintedDocument& doc, const QSizeF& size, const PaintPicture& paint, QString* error) {
+    QByteArray bytes;
+    {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        QSvgGenerator gen;
+        gen.setOutputDevice(&buffer);
+        gen.setResolution(int(kScreenDpi));
+        gen.setSize(QSize(qRound(size.width()), qRound(size.height())));
+        gen.setViewBox(QRectF(QPointF(0, 0), size));
+        // QSvgGenerator 6.4 writes title and description without escaping them.
+        gen.setTitle(escapeXml(doc.title));
+        if (!doc.description.isEmpty())
+            gen.setDescription(escapeXml(QStringLiteral("Made with PosLab %1: %2").arg(poslabVersion(), doc.description)));
+        QPainter p;
+        if (!p.begin(&gen)) {
+            if (error) *error = QStringLiteral("the SVG generator could not start");
+            return std::nullopt;
+        }
+        p.setRenderHint(QPainter::Antialiasing, true);
+        paint(p, QRectF(QPointF(0, 0), size));
+        p.end();
+    }
+    bytes = withFontFallbacks(bytes);
+    if (doc.session.isEmpty()) return bytes;
+    // The scene as metadata, right after <desc> (or the <svg> start tag).
+    const QByteArray meta = "<metadata id=\"poslab-session\"><poslab:session xmlns:poslab=\"" + QByteArray(kXmlNamespace) +
+                            "\">" + escapeXml(QString::fromUtf8(doc.session)).toUtf8() + "</poslab:session></metadata>\n";
+    qsizetype at = bytes.indexOf("</desc>");
+    if (at >= 0) {
+        at += 7;
+        if (at < bytes.size() && bytes[at] == '\n') ++at;
+    } else {
+        const qsizetype svg = bytes.indexOf("<svg");
+        at = svg >= 0 ? bytes.indexOf('>', svg) + 1 : -1;
+    }
+    if (at <= 0) {
+        if (error) *error = QStringLiteral("the SVG generator wrote no <svg> element");
+        return std::nullopt;
+    }
+    bytes.insert(at, meta);
+    return bytes;
+}
+
+// A view's (or all views') picture: the painted picture of the scene, carrying the scene.
+std::optional<QByteArray> renderImage(const SceneParams& scene, const ExportRequest& r, const Theme& theme, QString* error) {
     PaintedDocument doc;
     doc.title = figureTitle(scene, r.view);
     doc.description = describeScene(scene);
     doc.session = sceneToJson(scene, true);
     doc.attachmentName = QStringLiteral("scene.poslab");
     doc.attachment = sceneToJson(scene);
-    return paintedPdf(doc, size, 1, [&](QPainter& p, int) {
-        p.setRenderHint(QPainter::Antialiasing, true);
-        paintViews(p, QRectF(QPointF(0, 0), size), scene, r.view, theme, r.dpi / kScreenDpi);
-    }, error);
+    const double dpr = r.dpi / kScreenDpi;
+    return paintedPicture(r.format, doc, r.pixels, r.dpi, theme.background,
+                          [&](QPainter& p, const QRectF& rect) { paintViews(p, rect, scene, r.view, theme, dpr); }, error);
 }
 
 }  // namespace
@@ -372,12 +346,61 @@ std::optional<QByteArray> paintedPdf(const PaintedDocument& doc, const QSizeF& s
     return bytes;
 }
 
+std::optional<QByteArray> paintedPicture(ExportFormat format, const PaintedDocument& doc, QSize pixels, int dpi,
+                                         const QColor& background, const PaintPicture& paint, QString* error) {
+    const double dpr = dpi / kScreenDpi, s = kScreenDpi / dpi;
+    const QSizeF size(pixels.width() * s, pixels.height() * s);   // logical pixels
+    switch (format) {
+    case ExportFormat::Png: {
+        QImage img(pixels, QImage::Format_ARGB32_Premultiplied);
+        if (img.isNull()) {
+            if (error) *error = QStringLiteral("not enough memory for a %1 × %2 image").arg(pixels.width()).arg(pixels.height());
+            return std::nullopt;
+        }
+        // Paint at the screen's 96 dpi scale with the DPI as device pixel ratio (text and lines
+        // grow with it, as on a high-DPI screen), then record the DPI for the file's pHYs chunk.
+        const int screenDpm = qRound(kScreenDpi / 0.0254);
+        img.setDotsPerMeterX(screenDpm);
+        img.setDotsPerMeterY(screenDpm);
+        img.setDevicePixelRatio(dpr);
+        img.fill(background);
+        {
+            QPainter p;
+            if (!p.begin(&img)) {
+                if (error) *error = QStringLiteral("could not paint the PNG");
+                return std::nullopt;
+            }
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setRenderHint(QPainter::TextAntialiasing, true);
+            paint(p, QRectF(QPointF(0, 0), size));
+        }
+        img.setDevicePixelRatio(1.0);
+        const int dpm = qRound(dpi / 0.0254);
+        img.setDotsPerMeterX(dpm);
+        img.setDotsPerMeterY(dpm);
+        return encodePng(img, doc.title, doc.description, doc.session, error);
+    }
+    case ExportFormat::Svg: return paintedSvg(doc, size, paint, error);
+    case ExportFormat::Pdf:
+        return paintedPdf(doc, size, 1, [&](QPainter& p, int) {
+            p.setRenderHint(QPainter::Antialiasing, true);
+            paint(p, QRectF(QPointF(0, 0), size));
+        }, error);
+    case ExportFormat::Csv:
+    case ExportFormat::Json: break;
+    }
+    if (error) *error = QStringLiteral("%1 is not an image format").arg(exportFormatKey(format));
+    return std::nullopt;
+}
+
 std::optional<QByteArray> encodePng(QImage image, const QString& title, const QString& description,
                                     const QByteArray& sessionJson, QString* error) {
-    image.setText(QStringLiteral("Title"), title);
-    image.setText(QStringLiteral("Software"), QStringLiteral("PosLab ") + poslabVersion());
-    if (!description.isEmpty()) image.setText(QStringLiteral("Description"), description);
-    if (!sessionJson.isEmpty()) image.setText(QString::fromLatin1(kSessionKey), QString::fromUtf8(sessionJson));
+    if (!sessionJson.isEmpty()) {
+        image.setText(QStringLiteral("Title"), title);
+        image.setText(QStringLiteral("Software"), QStringLiteral("PosLab ") + poslabVersion());
+        if (!description.isEmpty()) image.setText(QStringLiteral("Description"), description);
+        image.setText(QString::fromLatin1(kSessionKey), QString::fromUtf8(sessionJson));
+    }
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -1151,9 +1174,9 @@ std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequ
     const Theme theme = exportTheme(scene, r);
     try {
         switch (r.format) {
-        case ExportFormat::Png: return renderPng(scene, r, theme, error);
-        case ExportFormat::Svg: return renderSvg(scene, r, theme, error);
-        case ExportFormat::Pdf: return renderPdf(scene, r, theme, error);
+        case ExportFormat::Png:
+        case ExportFormat::Svg:
+        case ExportFormat::Pdf: return renderImage(scene, r, theme, error);
         case ExportFormat::Csv: return exportCsv(scene, r);
         case ExportFormat::Json: return exportJson(scene, r);
         }

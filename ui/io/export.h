@@ -120,7 +120,19 @@ struct PaintedDocument {
 };
 std::optional<QByteArray> paintedPdf(const PaintedDocument& doc, const QSizeF& size, int pages,
                                      const std::function<void(QPainter&, int)>& paint, QString* error);
-// A PNG of `image` with its title, description and session (text chunk "poslab-session").
+// THE image writer: one picture painted by paint(painter, rect) in logical pixels (`rect` is
+// `pixels` at 96/dpi) as PNG, SVG or PDF bytes. PNG: `pixels` device pixels at dpi/96 device
+// pixels per logical pixel (lines and text grow as on a high-DPI screen), filled with
+// `background`, antialiased, the DPI in its pHYs chunk; SVG and PDF: vector at 96 dpi, text as
+// text, font families with their generic fallback (SVG). `doc` is what the file carries: the
+// title (SVG <title>, PDF info), the description and the session (PNG text chunks, SVG <desc>
+// and <metadata>, PDF XMP and attachment). nullopt and *error for Csv/Json or a failed writer.
+// Every picture goes through it: exportBytes' views, `figure layers`, `figure positions`, slides.
+using PaintPicture = std::function<void(QPainter&, const QRectF&)>;
+std::optional<QByteArray> paintedPicture(ExportFormat format, const PaintedDocument& doc, QSize pixels, int dpi,
+                                         const QColor& background, const PaintPicture& paint, QString* error);
+// A PNG of `image` with its title, description and session (text chunk "poslab-session"); without
+// a session it is written bare (no text chunks: `figure layers` and `figure positions`).
 std::optional<QByteArray> encodePng(QImage image, const QString& title, const QString& description,
                                     const QByteArray& sessionJson, QString* error);
 

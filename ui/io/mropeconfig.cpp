@@ -1,4 +1,5 @@
 #include "ui/io/mropeconfig.h"
+#include "core/format.h"
 
 #include <QJsonArray>
 
@@ -21,10 +22,10 @@ std::optional<MropeModel> modelOf(QString t) {
 QString compact(const QJsonValue& v) {
     if (v.isArray()) {
         QStringList parts;
-        for (const auto& x : v.toArray()) parts << (x.isDouble() ? QString::number(x.toDouble(), 'g', 17) : QStringLiteral("?"));
+        for (const auto& x : v.toArray()) parts << (x.isDouble() ? QString::fromStdString(formatNumber(x.toDouble())) : QStringLiteral("?"));
         return "[" + parts.join(QStringLiteral(", ")) + "]";
     }
-    if (v.isDouble()) return QString::number(v.toDouble(), 'g', 17);
+    if (v.isDouble()) return QString::fromStdString(formatNumber(v.toDouble()));
     if (v.isString()) return "\"" + v.toString().left(40) + "\"";
     if (v.isNull()) return QStringLiteral("null");
     return QStringLiteral("a JSON ") + (v.isObject() ? QStringLiteral("object") : v.isBool() ? QStringLiteral("boolean") : QStringLiteral("value"));

@@ -257,7 +257,7 @@ std::optional<QString> sceneProblemApartFromFiles(const SceneParams& scene);
 std::optional<QString> qkProblem(const SceneParams& scene);
 
 // Human forms used by panel, tooltips and legends.
-// Numbers for people, both through formatReadable (core/types.h): shortest form of the value at
+// Numbers for people, both through formatReadable (core/format.h): shortest form of the value at
 // 6 significant digits (hover text, tooltips, messages) or at 4 (legends, captions), both plain
 // ("2.41e7": a legend's labels keep the widths their layout measured).
 // Files and the clipboard keep the full value (formatNumber).

@@ -1,4 +1,5 @@
 #include "ui/render/formula.h"
+#include "core/format.h"
 
 #include "ui/render/plot.h"
 
@@ -1315,33 +1316,6 @@ QImage Formula::toImage(const QFont& font, const QColor& foreground, const QColo
     return img;
 }
 
-QString formulaNumber(double x, int digits) {
-    if (std::isnan(x)) return QStringLiteral("\\text{nan}");
-    if (std::isinf(x)) return x > 0 ? QStringLiteral("\\infty") : QStringLiteral("-\\infty");
-    if (x == 0) return QStringLiteral("0");
-    digits = std::clamp(digits, 1, 17);
-    const double ax = std::abs(x);
-    const int e = int(std::floor(std::log10(ax)));
-    if (ax >= 1e-3 && e < std::max(digits, 6)) {
-        const int decimals = std::max(0, digits - 1 - e);
-        QString s = QString::number(x, 'f', decimals);
-        if (s.contains('.')) {
-            while (s.endsWith('0')) s.chop(1);
-            if (s.endsWith('.')) s.chop(1);
-        }
-        if (s == QLatin1String("-0")) s = QStringLiteral("0");
-        return s;
-    }
-    // The mantissa and exponent as printf rounds them (9.99996e−5 at 4 digits is 1.000e−4, not 10.00e−5).
-    const QString sci = QString::number(x, 'e', digits - 1);
-    const qsizetype at = sci.indexOf(QLatin1Char('e'));
-    QString ms = sci.left(at);
-    const int ee = sci.mid(at + 1).toInt();
-    if (ms.contains('.')) {
-        while (ms.endsWith('0')) ms.chop(1);
-        if (ms.endsWith('.')) ms.chop(1);
-    }
-    return ms + QStringLiteral("\\times10^{") + QString::number(ee) + QStringLiteral("}");
-}
+QString formulaNumber(double x, int digits) { return QString::fromStdString(formatReadable(x, digits, NumberStyle::Tex)); }
 
 }  // namespace poslab::ui

@@ -1,4 +1,5 @@
 #include "ui/render/heatmaprenderer.h"
+#include "core/format.h"
 
 #include "ui/render/layout.h"
 #include "ui/render/vectorcells.h"
@@ -418,10 +419,7 @@ std::vector<double> sinkStripTicks(double maxMass) {
 namespace {
 QString sinkStripLabel(double v) {
     if (v == 0 || std::abs(v) >= 1e-3 || !std::isfinite(v)) return plot::tickLabel(v);
-    int e = static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9));
-    double mant = std::round(v / std::pow(10.0, e) * 100) / 100;
-    if (std::abs(mant) >= 10) mant /= 10, ++e;
-    return QString::number(mant, 'g', 3) + QStringLiteral("e") + QString::number(e);
+    return QString::fromStdString(formatScientific(v, 3));
 }
 }  // namespace
 

@@ -42,10 +42,10 @@ QString count(double v) {
 
 // Axis ticks: 1, 10, 100, 1k, 10k, 100k, 1M, 10M, ...
 QString tickText(double d) {
-    if (d >= 1e9) return QString::number(d / 1e9, 'g', 4) + QStringLiteral("G");
-    if (d >= 1e6) return QString::number(d / 1e6, 'g', 4) + QStringLiteral("M");
-    if (d >= 1e3) return QString::number(d / 1e3, 'g', 4) + QStringLiteral("k");
-    return QString::number(d, 'g', 4);
+    if (d >= 1e9) return number(d / 1e9) + QStringLiteral("G");
+    if (d >= 1e6) return number(d / 1e6) + QStringLiteral("M");
+    if (d >= 1e3) return number(d / 1e3) + QStringLiteral("k");
+    return number(d);
 }
 
 QString scalingText(const RopeParams& r) {
@@ -423,7 +423,7 @@ void drawTemperature(QPainter& p, const Geometry& g, const LayersPicture& pic, c
             {{QObject::tr("Temperature tuning (NoPE layers): queries × τ(i)"), QObject::tr("NoPE layers: queries × τ(i)"),
               QObject::tr("queries × τ(i)")},
              true},
-            {{QObject::tr("τ(i) = log(⌊(i+1)/%1⌋ + 1)·%2 + 1").arg(QString::number(F, 'g', 12), number(S))}, false},
+            {{QObject::tr("τ(i) = log(⌊(i+1)/%1⌋ + 1)·%2 + 1").arg(formatValue(F), number(S))}, false},
             {{QObject::tr("τ = 1 for i < %1, a step every %2 positions").arg(count(static_cast<double>(firstStep)), count(F)),
               QObject::tr("τ = 1 for i < %1").arg(count(static_cast<double>(firstStep)))},
              false},

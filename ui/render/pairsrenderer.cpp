@@ -81,7 +81,7 @@ double cellTextWidth(const PairsConfigResult& cfg, const Theme& t) {
         if (cfg.positions[std::size_t(k)] > cfg.positions[std::size_t(far)]) far = k;
     double w = cfg.positions.empty() ? 0.0 : fm.horizontalAdvance(QObject::tr("m = %1:").arg(cfg.positions[std::size_t(far)]));
     for (const auto& pp : cfg.pairs) {
-        w = std::max({w, fm.horizontalAdvance(QObject::tr("i = %1").arg(pp.pair)), fm.horizontalAdvance(QString::number(pp.theta, 'g', 4))});
+        w = std::max({w, fm.horizontalAdvance(QObject::tr("i = %1").arg(pp.pair)), fm.horizontalAdvance(displayValue(pp.theta))});
         if (std::size_t(far) < pp.angle.size())
             w = std::max(w, fm.horizontalAdvance(typeset(angleText(pp.angle[std::size_t(far)]).section(QStringLiteral(" ("), 0, 0))));
     }
@@ -106,8 +106,8 @@ bool trailAsDots(const PairPanel& pair) {
 
 QString angleText(double a) {
     const double turns = a / (2 * std::numbers::pi);
-    if (std::abs(turns) >= 1.0) return QObject::tr("%1 rad (%2 turns)").arg(plot::tickLabel(a), QString::number(turns, 'g', 4));
-    return QObject::tr("%1 rad (%2°)").arg(QString::number(a, 'g', 4), QString::number(a * 180.0 / std::numbers::pi, 'g', 4));
+    if (std::abs(turns) >= 1.0) return QObject::tr("%1 rad (%2 turns)").arg(plot::tickLabel(a), displayValue(turns));
+    return QObject::tr("%1 rad (%2°)").arg(displayValue(a), displayValue(a * 180.0 / std::numbers::pi));
 }
 
 QColor positionColor(int k, int n, const Theme& t) {
@@ -806,7 +806,7 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                      fitText(QStringList{QObject::tr("pair i = %1").arg(pp.pair), QObject::tr("i = %1").arg(pp.pair)}, t.smallFont(),
                              cl.cell.width() - 4),
                      t.foreground);
-            const QString theta = QString::number(pp.theta, 'g', 4);
+            const QString theta = displayValue(pp.theta);
             textLine(cl.cell.top() + small * 1.5,
                      fitText(QStringList{QObject::tr("θ_i = %1 rad/pos").arg(theta), QObject::tr("θ_i = %1").arg(theta), theta},
                              t.smallFont(), cl.cell.width() - 4),

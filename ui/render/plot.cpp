@@ -1,4 +1,5 @@
 #include "ui/render/plot.h"
+#include "core/format.h"
 
 #include "ui/render/layout.h"
 #include "ui/render/typeset.h"
@@ -117,14 +118,14 @@ QString tickLabel(double v, bool log) {
         const double e = std::log10(av);
         if (std::abs(e - std::round(e)) < 1e-9) {
             const int k = static_cast<int>(std::round(e));
-            if (k >= 0 && k <= 4) return QString::number(std::pow(10.0, k), 'f', 0);
-            if (k < 0 && k >= -3) return QString::number(v, 'g', 4);
+            if (k >= -3 && k <= 4) return QString::fromStdString(formatReadable(v, 4));
             return QStringLiteral("1e%1").arg(k);
         }
     }
-    if (av >= 1e6 || av < 1e-3) return QString::number(v, 'g', 4);
-    if (std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, av)) return QString::number(static_cast<long long>(std::llround(v)));
-    return QString::number(v, 'g', 4);
+    // A value a float step off an integer (0.30000000000000004 · 10) is that integer.
+    if (av >= 1e-3 && av < 1e6 && std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, av))
+        return QString::number(static_cast<long long>(std::llround(v)));
+    return QString::fromStdString(formatReadable(v, 4));
 }
 
 QStringList tickLabels(const std::vector<double>& values, bool log) {
@@ -136,18 +137,8 @@ QStringList tickLabels(const std::vector<double>& values, bool log) {
 QStringList labelsOneWay(const std::vector<double>& values, QStringList out) {
     const bool exponent = std::any_of(out.begin(), out.end(), [](const QString& s) { return s.contains(QLatin1Char('e')); });
     if (!exponent) return out;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        const double v = values[i];
-        if (v == 0 || !std::isfinite(v)) continue;
-        int k = static_cast<int>(std::floor(std::log10(std::abs(v)) + 1e-9));
-        double mantissa = v / std::pow(10.0, k);
-        // 9.99995 rounds to 10 at 4 digits: one more in the exponent.
-        if (std::abs(std::stod(QString::number(mantissa, 'g', 4).toStdString())) >= 10) {
-            ++k;
-            mantissa = v / std::pow(10.0, k);
-        }
-        out[qsizetype(i)] = QStringLiteral("%1e%2").arg(QString::number(mantissa, 'g', 4)).arg(k);
-    }
+    for (std::size_t i = 0; i < values.size(); ++i)
+        if (values[i] != 0 && std::isfinite(values[i])) out[qsizetype(i)] = QString::fromStdString(formatScientific(values[i], 4));
     return out;
 }
 

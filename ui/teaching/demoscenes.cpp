@@ -131,7 +131,7 @@ SceneParams demoScene(DemoId id) {
                 }
                 return c;
             };
-            const QString factor = QString::number(in.factor(), 'g', 4);
+            const QString factor = displayValue(in.factor());
             s.methods = {rope(RopeScaling::None, QStringLiteral("RoPE")), rope(RopeScaling::Linear, QStringLiteral("linear ×%1").arg(factor)),
                          rope(RopeScaling::Dynamic, QStringLiteral("NTK ×%1").arg(factor)), rope(RopeScaling::Yarn, QStringLiteral("YaRN ×%1").arg(factor))};
             s.length = in.target_length;
@@ -209,7 +209,7 @@ SceneParams demoScene(DemoId id) {
             const ScoreParams dp = demoParams(id);
             MethodConfig c;
             c.params = dp;
-            c.label = id == DemoId::Llama3Bands ? QStringLiteral("Llama 3.1 scaling ×8") : QStringLiteral("YaRN ×%1").arg(dp.rope.resolvedFactor(), 0, 'g', 4);
+            c.label = id == DemoId::Llama3Bands ? QStringLiteral("Llama 3.1 scaling ×8") : QStringLiteral("YaRN ×%1").arg(displayValue(dp.rope.resolvedFactor()));
             s.methods = {c};
             // At the extended context (Llama 3.1: 131 072; YaRN: 32 768), so every view and number
             // of the slide is at the model's full length.

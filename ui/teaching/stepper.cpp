@@ -42,7 +42,7 @@ qreal wrapped(QPainter& p, const QRectF& r, const QString& s, const QFont& f, co
 
 QString joinNumbers(const std::vector<double>& v) {
     QStringList l;
-    for (double x : v) l << QString::number(x, 'g', 10);
+    for (double x : v) l << qs(formatReadable(x, 10));   // a box whose numbers are the input
     return l.join(QStringLiteral(", "));
 }
 

@@ -1,14 +1,11 @@
 #include "ui/views/layersview.h"
 
-#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 
 namespace poslab::ui {
 
-LayersView::LayersView(QWidget* parent) : QWidget(parent) {
-    setMouseTracking(true);
+LayersView::LayersView(QWidget* parent) : PictureView(parent) {
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Click a layer to show it in every view; Shift-click to compare it beside the shown one"));
 }
@@ -21,21 +18,11 @@ void LayersView::setPicture(const LayersPicture& picture) {
     update();
 }
 
-void LayersView::setTheme(const Theme& theme) {
-    theme_ = theme;
-    update();
-}
-
 std::optional<std::int64_t> LayersView::layerAt(const QPoint& pos) const {
     return layerRowAt(QRectF(rect()), picture_, theme_, QPointF(pos));
 }
 
-void LayersView::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setRenderHint(QPainter::TextAntialiasing);
-    drawLayers(p, QRectF(rect()), picture_, theme_);
-}
+void LayersView::paintPicture(QPainter& p, const QRectF& rect) const { drawLayers(p, rect, picture_, theme_); }
 
 void LayersView::mousePressEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton) return QWidget::mousePressEvent(e);
@@ -45,30 +32,21 @@ void LayersView::mousePressEvent(QMouseEvent* e) {
     e->accept();
 }
 
-bool LayersView::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* h = static_cast<QHelpEvent*>(e);
-        const auto layers = layerRowLayersAt(QRectF(rect()), picture_, theme_, QPointF(h->pos()));
-        if (const auto layer = layerAt(h->pos())) {
-            const LayerRowText t = layerRowText(picture_.model, *layer, picture_.context);
-            // A group's row: every layer of it (they are alike), and which one a click shows.
-            QStringList parts{layers.size() > 1 ? tr("%1 layers alike: %2").arg(layers.size()).arg(layerListText(layers))
-                                                : tr("layer %1").arg(t.index),
-                              t.type, t.signal};
-            if (!t.base.isEmpty()) parts << t.base;
-            if (!t.scaling.isEmpty()) parts << t.scaling;
-            parts << t.reach;
-            QToolTip::showText(h->globalPos(),
-                               parts.join(QStringLiteral(" · ")) + QStringLiteral("\n") +
-                                   (layers.size() > 1 ? tr("Click: show layer %1 in every view · Shift-click: compare it beside the shown one").arg(*layer)
-                                                      : tr("Click: show this layer in every view · Shift-click: compare it beside the shown one")),
-                               this);
-        } else {
-            QToolTip::hideText();
-        }
-        return true;
-    }
-    return QWidget::event(e);
+QString LayersView::toolTipAt(const QPoint& pos) const {
+    const auto layer = layerAt(pos);
+    if (!layer) return {};
+    const auto layers = layerRowLayersAt(QRectF(rect()), picture_, theme_, QPointF(pos));
+    const LayerRowText t = layerRowText(picture_.model, *layer, picture_.context);
+    // A group's row: every layer of it (they are alike), and which one a click shows.
+    QStringList parts{layers.size() > 1 ? tr("%1 layers alike: %2").arg(layers.size()).arg(layerListText(layers))
+                                        : tr("layer %1").arg(t.index),
+                      t.type, t.signal};
+    if (!t.base.isEmpty()) parts << t.base;
+    if (!t.scaling.isEmpty()) parts << t.scaling;
+    parts << t.reach;
+    return parts.join(QStringLiteral(" · ")) + QStringLiteral("\n") +
+           (layers.size() > 1 ? tr("Click: show layer %1 in every view · Shift-click: compare it beside the shown one").arg(*layer)
+                              : tr("Click: show this layer in every view · Shift-click: compare it beside the shown one"));
 }
 
 }  // namespace poslab::ui

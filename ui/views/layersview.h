@@ -6,19 +6,16 @@
 // asks to put it beside the shown one (layerClicked(layer, true)). The window turns either into
 // one undo step.
 #include "ui/render/layersrenderer.h"
-#include "ui/render/theme.h"
-
-#include <QWidget>
+#include "ui/views/pictureview.h"
 
 namespace poslab::ui {
 
-class LayersView : public QWidget {
+class LayersView : public PictureView {
     Q_OBJECT
 public:
     explicit LayersView(QWidget* parent = nullptr);
     void setPicture(const LayersPicture& picture);
     const LayersPicture& picture() const { return picture_; }
-    void setTheme(const Theme& theme);
     // The layer under a widget position, or nullopt.
     std::optional<std::int64_t> layerAt(const QPoint& pos) const;
     QSize minimumSizeHint() const override { return {240, 200}; }
@@ -27,13 +24,12 @@ Q_SIGNALS:
     void layerClicked(std::int64_t layer, bool compare);
 
 protected:
-    void paintEvent(QPaintEvent*) override;
+    void paintPicture(QPainter& p, const QRectF& rect) const override;
+    QString toolTipAt(const QPoint& pos) const override;   // the row's text
     void mousePressEvent(QMouseEvent* e) override;
-    bool event(QEvent* e) override;   // tooltips: the row's text
 
 private:
     LayersPicture picture_;
-    Theme theme_;
 };
 
 }  // namespace poslab::ui

@@ -1,23 +1,16 @@
 #include "ui/views/positionsview.h"
 
-#include <QHelpEvent>
 #include <QPainter>
-#include <QToolTip>
 
 namespace poslab::ui {
 
-PositionsView::PositionsView(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
+PositionsView::PositionsView(QWidget* parent) : PictureView(parent) {}
 
 void PositionsView::setParams(const MropeParams& params) {
     if (numbered_ && params == params_) return;
     params_ = params;
     numbered_ = true;
     picture_ = positionsPictureOf(params);
-    update();
-}
-
-void PositionsView::setTheme(const Theme& theme) {
-    theme_ = theme;
     update();
 }
 
@@ -37,30 +30,18 @@ std::optional<std::int64_t> PositionsView::tokenAt(const QPoint& pos) const {
     return std::nullopt;
 }
 
-void PositionsView::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setRenderHint(QPainter::TextAntialiasing);
-    renderPositions(p, QRectF(rect()), picture_, theme_);
+void PositionsView::paintPicture(QPainter& p, const QRectF& rect) const {
+    renderPositions(p, rect, picture_, theme_);
     ++paints_;
 }
 
-bool PositionsView::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* h = static_cast<QHelpEvent*>(e);
-        if (const auto k = tokenAt(h->pos())) {
-            const auto kind = picture_.positions.kinds[static_cast<std::size_t>(*k)];
-            const QString name = kind == TokenKind::Text ? tr("text") : kind == TokenKind::Image ? tr("image") : tr("video");
-            const auto& ids = picture_.positions.ids;
-            QToolTip::showText(h->globalPos(),
-                               tr("token %1 (%2)\nt = %3, h = %4, w = %5").arg(*k).arg(name).arg(ids(0, *k)).arg(ids(1, *k)).arg(ids(2, *k)),
-                               this);
-        } else {
-            QToolTip::hideText();
-        }
-        return true;
-    }
-    return QWidget::event(e);
+QString PositionsView::toolTipAt(const QPoint& pos) const {
+    const auto k = tokenAt(pos);
+    if (!k) return {};
+    const auto kind = picture_.positions.kinds[static_cast<std::size_t>(*k)];
+    const QString name = kind == TokenKind::Text ? tr("text") : kind == TokenKind::Image ? tr("image") : tr("video");
+    const auto& ids = picture_.positions.ids;
+    return tr("token %1 (%2)\nt = %3, h = %4, w = %5").arg(*k).arg(name).arg(ids(0, *k)).arg(ids(1, *k)).arg(ids(2, *k));
 }
 
 }  // namespace poslab::ui

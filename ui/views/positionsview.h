@@ -5,22 +5,19 @@
 // thousand cells), so it is drawn on the GUI thread as the layer overview is. Hovering a cell of
 // the strip or of a grid tells its token's index, kind and (t, h, w).
 #include "ui/render/positionsrenderer.h"
-#include "ui/render/theme.h"
-
-#include <QWidget>
+#include "ui/views/pictureview.h"
 
 #include <optional>
 
 namespace poslab::ui {
 
-class PositionsView : public QWidget {
+class PositionsView : public PictureView {
     Q_OBJECT
 public:
     explicit PositionsView(QWidget* parent = nullptr);
     // The picture of these parameters (re-numbered only when they changed).
     void setParams(const MropeParams& params);
     const PositionsPicture& picture() const { return picture_; }
-    void setTheme(const Theme& theme);
     // The token under a widget position (a strip cell of one token, or a grid cell), or nullopt.
     std::optional<std::int64_t> tokenAt(const QPoint& pos) const;
     QSize minimumSizeHint() const override { return {320, 200}; }
@@ -28,15 +25,14 @@ public:
     std::uint64_t paintCount() const { return paints_; }
 
 protected:
-    void paintEvent(QPaintEvent*) override;
-    bool event(QEvent* e) override;   // tooltips: the token's ids
+    void paintPicture(QPainter& p, const QRectF& rect) const override;
+    QString toolTipAt(const QPoint& pos) const override;   // the token's ids
 
 private:
     MropeParams params_;
     bool numbered_ = false;
     PositionsPicture picture_;
-    Theme theme_;
-    std::uint64_t paints_ = 0;
+    mutable std::uint64_t paints_ = 0;   // counted as the picture is painted
 };
 
 }  // namespace poslab::ui

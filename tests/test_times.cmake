@@ -13,6 +13,7 @@ set(poslab_test_seconds
   test_decay 7.74
   test_decay_view 0.38
   test_deck 14.32
+  test_deck_one_screen_1080 1.5
   test_deck_one_screen_720 2.72
   test_deck_two_screens 1.41
   test_demonstrations 0.62

@@ -96,6 +96,7 @@ private Q_SLOTS:
     void presentingStartsAtTheFirstOrSelectedSlide_data();
     void presentingStartsAtTheFirstOrSelectedSlide();
     void presenterTitleShrinksBeforeItIsCut();
+    void presenterShowsEveryTitleOfTheLectureWhole();
     void audienceNeverSeesKeysOrNotes_data();
     void audienceNeverSeesKeysOrNotes();
     void rehearsalGeometryIsSideBySide_data();
@@ -685,7 +686,8 @@ void TestDeck::presenterTitleShrinksBeforeItIsCut() {
     Session deck = smallDeck();
     const QString title = QStringLiteral("Attention without positions is permutation-equivariant");
     deck.scenes[0].title = title;
-    deck.scenes[1].title = title + QStringLiteral(", and so is every layer of it, which a long title says at length");
+    deck.scenes[1].title = title + QStringLiteral(", and so is every layer of it, which a long title says at length, and at "
+                                                  "greater length still, for as long as it takes to outgrow three lines");
     t->setDeck(deck);
     t->startPresenterView(0);
     PresenterView* v = t->presenterView();
@@ -699,6 +701,38 @@ void TestDeck::presenterTitleShrinksBeforeItIsCut() {
     QTest::keyClick(v, Qt::Key_Right);
     QTRY_VERIFY(label->text().endsWith(QChar(0x2026)));
     QCOMPARE(label->toolTip(), deck.scenes[1].title);
+    t->presentation()->close();
+}
+
+// Every title of the default lecture is shown whole (on up to three lines) in the presenter view
+// as wide as it opens beside the audience's window on this one screen (CTest runs it on 1280×720,
+// 638 px, and on 1920×1080, 958 px): at 1280×720 the title had about 370 px beside the slide
+// counter, and seven titles were cut.
+void TestDeck::presenterShowsEveryTitleOfTheLectureWhole() {
+    MainWindow w(false);
+    w.show();
+    auto* t = teachingOf(&w);
+    const Session deck = demoDeck();
+    t->setDeck(deck);
+    t->startPresenterView(0);
+    PresenterView* v = t->presenterView();
+    QVERIFY(v);
+    QVERIFY(QTest::qWaitForWindowExposed(v));
+    QTest::qWait(50);   // (placed beside the audience's window on this one screen)
+    auto* label = v->findChild<QLabel*>(QStringLiteral("presenterTitle"));
+    QVERIFY(label);
+    QStringList cut;
+    for (std::size_t i = 0; i < deck.scenes.size(); ++i) {
+        if (i > 0) QTest::keyClick(v, Qt::Key_Right);
+        const QString title = deck.scenes[i].title;
+        if (!QTest::qWaitFor([&] { return label->toolTip() == title; }, 2000)) {
+            cut << QStringLiteral("slide %1 not shown").arg(i + 1);
+            continue;
+        }
+        QCoreApplication::processEvents();
+        if (label->text().replace(QLatin1Char('\n'), QLatin1Char(' ')) != title) cut << label->text() + QStringLiteral(" (%1 px of a %2 px view)").arg(label->width()).arg(v->width());
+    }
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.join(QStringLiteral(" | "))));
     t->presentation()->close();
 }
 

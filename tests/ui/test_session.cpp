@@ -251,6 +251,7 @@ private Q_SLOTS:
     void malformed_data();
     void malformed();
     void unknownFieldsAreReported();
+    void sceneLevelSectionsAreEveryConfigurations();
     void unknownThemeWarnsAndIsKept();
     void everyTruncationIsRefused();
     void mutatedFilesNeverCrash();
@@ -509,6 +510,27 @@ void TestSession::unknownFieldsAreReported() {
     QCOMPARE(warnings, (QStringList{QStringLiteral("extra.poslab: unknown field author, ignored"),
                                     QStringLiteral("extra.poslab: unknown field scenes[0].view.zoom, ignored"),
                                     QStringLiteral("extra.poslab: unknown field scenes[0].methods[0].rope.rope_knob, ignored")}));
+}
+
+// Sessions saved before the M-RoPE sections became each configuration's own kept them with the
+// scene's token layout: they are read as the sections of every configuration that has none of
+// its own (not dropped with an "unknown field" warning).
+void TestSession::sceneLevelSectionsAreEveryConfigurations() {
+    const QByteArray json = withScene(
+        "\"length\": 11, \"mrope\": {\"tokens\": \"text:3,image:1x4x6,text:2\", \"mrope_section\": [8, 12, 12], \"mrope_layout\": \"interleaved\"},"
+        " \"methods\": [{\"method\": \"rope\"}, {\"method\": \"rope\", \"mrope\": {\"mrope_section\": [16, 8, 8]}}]");
+    QString error;
+    QStringList warnings;
+    const auto s = sessionFromJson(json, QStringLiteral("old.poslab"), &error, &warnings);
+    QVERIFY2(s.has_value(), qPrintable(error));
+    QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join(QLatin1Char('\n'))));
+    const auto& m = s->scenes.front().scene.methods;
+    QCOMPARE(m.size(), std::size_t(2));
+    QCOMPARE(m[0].mropeSection, (std::vector<std::int64_t>{8, 12, 12}));
+    QCOMPARE(m[0].mropeLayout, MropeLayout::Interleaved);
+    QCOMPARE(m[1].mropeSection, (std::vector<std::int64_t>{16, 8, 8}));   // its own
+    QCOMPARE(m[1].mropeLayout, MropeLayout::Sectioned);
+    QCOMPARE(s->scenes.front().scene.mrope.tokens, std::string("text:3,image:1x4x6,text:2"));
 }
 
 void TestSession::unknownThemeWarnsAndIsKept() {

@@ -425,6 +425,18 @@ void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene
     r.string(*o, "title", path, s.title);
     r.string(*o, "notes", path, s.notes);
     if (o->contains(QLatin1String("slide")) && !r.failed()) readSlide(r, o->value(QLatin1String("slide")), Reader::join(path, QStringLiteral("slide")), s.slide);
+    // Sessions saved before the sections became each configuration's own kept them with the
+    // scene's token layout ("mrope": {"mrope_section", "mrope_layout"}): they are read as every
+    // configuration's that does not give its own.
+    QJsonObject sceneSections;
+    if (o->value(QLatin1String("mrope")).isObject()) {
+        QJsonObject m = o->value(QLatin1String("mrope")).toObject();
+        for (const char* k : {"mrope_section", "mrope_layout"})
+            if (m.contains(QLatin1String(k))) {
+                sceneSections.insert(QLatin1String(k), m.take(QLatin1String(k)));
+            }
+        if (!sceneSections.isEmpty()) o->insert(QLatin1String("mrope"), m);
+    }
     r.params(sceneParamTable(), *o, path, p);
     if (o->contains(QLatin1String("view")) && !r.failed()) {
         const QString vp = Reader::join(path, QStringLiteral("view"));
@@ -450,6 +462,11 @@ void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene
         p.methods.assign(static_cast<std::size_t>(a.size()), MethodConfig{});
         for (qsizetype k = 0; k < a.size(); ++k)
             readMethod(r, a.at(k), mp + QStringLiteral("[%1]").arg(k), p.methods[static_cast<std::size_t>(k)]);
+        if (!sceneSections.isEmpty() && !r.failed())
+            for (qsizetype k = 0; k < a.size(); ++k)
+                if (!a.at(k).toObject().contains(QLatin1String("mrope")))
+                    r.params(methodParamTable(), QJsonObject{{QStringLiteral("mrope"), sceneSections}}, path,
+                             p.methods[static_cast<std::size_t>(k)]);
     }
     if (r.failed()) return;
     // Cross-parameter rules: the core's own validation, pointed at the field that fails.

@@ -47,7 +47,7 @@ std::int64_t columnSample(const PositionRange& r) { return r.from + (r.size() - 
 // The bands of one quantity (per pair: min and max per column) in a plot rectangle, with the
 // collision strip under it.
 void bandPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, const std::vector<std::vector<double>>& lo,
-              const std::vector<std::vector<double>>& hi, const QString& yLabel, const Theme& t) {
+              const std::vector<std::vector<double>>& hi, const QStringList& yLabel, const Theme& t) {
     double yMax = 0;
     for (std::size_t i = 0; i < lo.size(); ++i)
         for (std::size_t k = 0; k < lo[i].size(); ++k)
@@ -56,7 +56,7 @@ void bandPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, c
     yMax *= 1.08;
     const plot::Axis x = positionAxis(area, c);
     const plot::Axis y{-yMax, yMax, false, area.bottom(), area.top()};
-    plot::axes(p, area, x, y, t, QObject::tr("position"), yLabel, true, ticksFor(area.width(), 6), 5);
+    plot::axes(p, area, x, y, t, QStringList{QObject::tr("position")}, yLabel, true, ticksFor(area.width(), 6), 5);
     p.save();
     p.setClipRect(area);
     // Column centres in pixels (a column's band spans to the next column's centre).
@@ -209,9 +209,9 @@ void renderPanel(QPainter& p, const PrecisionPanelLayout& l, const PrecisionConf
                           QObject::tr(" · dashed: N = %1").arg(c.length);
     const QStringList collide{collided + marks, collided, shortCollided};
     if (l.angle.isEmpty()) return;
-    bandPlot(p, l.angle, c, c.angleMin, c.angleMax, QObject::tr("Δangle (rad)"), t);
-    bandPlot(p, l.cos, c, c.cosMin, c.cosMax, QObject::tr("Δcos"), t);
-    logPlot(p, l.log, c, t);
+    bandPlot(p, l.angle, c, c.angleMin, c.angleMax, {QObject::tr("Δangle (rad)"), QObject::tr("Δangle")}, t);
+    if (!l.cos.isEmpty()) bandPlot(p, l.cos, c, c.cosMin, c.cosMax, {QObject::tr("Δcos")}, t);
+    if (!l.log.isEmpty()) logPlot(p, l.log, c, t);
     if (!l.heatmap.isEmpty() && !c.scoreError.panels.empty()) {
         p.save();
         p.setClipRect(l.heatmap);
@@ -277,13 +277,21 @@ std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int config
                 l.heatmapLeftOut = QRectF(area.left() + 8, area.bottom() - smallH, area.width() - 16, smallH);
             }
         }
-        const double gap = 4, h = (plots.height() - 2 * gap) / 3;
+        // Three plots (angle, cos, the log plot) where each is tall enough for its axis title's
+        // shortest form along it; else the cos plot goes (the angle's error says the same), then
+        // the log plot: a short panel (a slide at 1280×720) holds fewer plots, never cut titles.
+        const double need = QFontMetricsF(t.bodyFont()).horizontalAdvance(QObject::tr("max |Δ|")) + 8;
+        const double gap = 4;
+        int count = 3;
+        const auto plotHeight = [&](int k) { return (plots.height() - (k - 1) * gap) / k - 8 - m.bottom(); };
+        while (count > 1 && plotHeight(count) < need) --count;
+        const double h = (plots.height() - (count - 1) * gap) / count;
         const auto sub = [&](int k) {
             return QRectF(plots.left(), plots.top() + k * (h + gap), plots.width(), h).marginsRemoved(QMarginsF(m.left(), 4, 10, m.bottom()));
         };
         l.angle = sub(0);
-        l.cos = sub(1);
-        l.log = sub(2);
+        if (count == 3) l.cos = sub(1);
+        if (count >= 2) l.log = sub(count - 1);
         out.push_back(l);
     }
     return out;

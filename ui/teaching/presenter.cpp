@@ -112,7 +112,7 @@ void SlidePreview::paintEvent(QPaintEvent*) {
 
 // ============================================================================ presenter view
 namespace {
-// A label of one or two lines that cuts its text short with "…" to its width and asks for no
+// A label of up to three lines that cuts its text short with "…" to its width and asks for no
 // width of its own (a long slide title never widens the window); the whole text is its tooltip.
 class ElidedLabel : public QLabel {
 public:
@@ -133,23 +133,37 @@ protected:
     }
 
 private:
-    // A title that does not fit first gets a smaller type (down to 85 %), then a second line
-    // (broken between words), and only then "…" at the end of the second.
+    // A title that does not fit first gets a smaller type (85 %), then a second line (broken
+    // between words), then a smaller type still (70 %) and a third line; only then "…" at the end
+    // of the last.
     void elide() {
         if (!base_) base_ = font();
         const int room = std::max(0, contentsRect().width());
+        const QStringList words = full_.split(QLatin1Char(' '));
+        // The title broken greedily between words into at most `maxLines` lines of `fm`; empty
+        // if it does not fit.
+        const auto wrap = [&](const QFontMetrics& fm, int maxLines) {
+            QStringList lines;
+            for (const QString& w : words) {
+                if (!lines.isEmpty() && fm.horizontalAdvance(lines.back() + QLatin1Char(' ') + w) <= room)
+                    lines.back() += QLatin1Char(' ') + w;
+                else if (fm.horizontalAdvance(w) <= room && lines.size() < maxLines)
+                    lines << w;
+                else
+                    return QString();
+            }
+            return lines.join(QLatin1Char('\n'));
+        };
         QFont f = *base_;
         QString shown;
-        for (double scale : {1.0, 0.85}) {
+        for (const auto& [scale, lines] : {std::pair{1.0, 1}, std::pair{0.85, 1}, std::pair{0.85, 2}, std::pair{0.7, 2}, std::pair{0.7, 3}}) {
             f.setPointSizeF(base_->pointSizeF() * scale);
-            if (QFontMetrics(f).horizontalAdvance(full_) <= room) {
-                shown = full_;
-                break;
-            }
+            shown = wrap(QFontMetrics(f), lines);
+            if (!shown.isEmpty()) break;
         }
         if (shown.isEmpty()) {
+            // Two lines at the smallest type, the second cut short.
             const QFontMetrics fm(f);
-            const QStringList words = full_.split(QLatin1Char(' '));
             qsizetype k = 0;
             while (k < words.size() && fm.horizontalAdvance(words.mid(0, k + 1).join(QLatin1Char(' '))) <= room) ++k;
             shown = k == 0 ? fm.elidedText(full_, Qt::ElideRight, room)
@@ -232,10 +246,12 @@ PresenterView::PresenterView(PresentationWindow* audience, QWidget* parent) : QW
     side->addLayout(clocks);
 
     auto* main = new QVBoxLayout;
+    // The counter and the title across the whole window (over the notes' column too): at
+    // 1280×720 with one screen the presenter view is 638 px wide, and the slide's column alone
+    // left a title about 370 px.
     auto* heading = new QHBoxLayout;
     heading->addWidget(counter_);
     heading->addWidget(title_, 1);
-    main->addLayout(heading);
     main->addWidget(current_);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(prev);
@@ -246,7 +262,10 @@ PresenterView::PresenterView(PresentationWindow* audience, QWidget* parent) : QW
     main->addWidget(keys);
     main->addStretch(1);
 
-    auto* grid = new QHBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->addLayout(heading);
+    auto* grid = new QHBoxLayout;
+    outer->addLayout(grid, 1);
     grid->addLayout(main, 3);
     grid->addLayout(side, 2);
 

@@ -669,6 +669,18 @@ int scoresOrDecay(const std::vector<std::string>& args, bool decay, bool contrib
         if (n > maxN)
             fail("invalid --length", validN + " (the files hold N = " + formatInt(n) + ": give --length or --summary)",
                  formatInt(n));
+        // A learned table's rows 0 … N−1 do not depend on its size (core/learned.h): --table-size
+        // changes the scores only by admitting a --length past the rows the table has without it.
+        if (o.has("table-size") && p.effectiveMethod() == Method::Learned) {
+            const std::int64_t without = preset ? preset->params.learned.table_size
+                                         : config ? config->params.learned.table_size
+                                                  : LearnedParams{}.table_size;
+            if (n <= std::min(without, p.learned.table_size))
+                fail("--table-size cannot change the output",
+                     "the learned table's rows 0 … N−1 do not depend on its size: it is read only with a --length past the "
+                     "table's " + formatInt(without) + " rows",
+                     "--table-size " + o.raw("table-size") + " with N = " + formatInt(n));
+        }
         if (summary) {
             auto r = scoresSummary(p, n);
             if (!r) failParam(r.error(), setup.rename);
@@ -779,6 +791,7 @@ void writeLayers(const Options& o, const Args& args, Json& j) {
                 j.key("rope_theta").number(r.base);
                 if (r.scaling != RopeScaling::None) j.key("factor").number(r.resolvedFactor());
                 j.key("layout").string(enumKey(r.layout));
+                j.key("head_dim").integer(c->params.dim).key("rotary_dim").integer(r.rotaryDim());
             }
             j.key("softmax_scale").number(scoreScale(c->params.attention, c->params.dim));
             writeSoftcap(j, c->params.attention);
@@ -1058,6 +1071,10 @@ void presetOptions(JsonWriter& j, const ModelPreset& m) {
         if (e.group != g || e.info.has(kParamShared) || !e.matters(p)) continue;
         // The model's context where its frequencies do not read it: `compute` refuses it there.
         if (p.method == Method::Rope && e.info.name == "max_positions" && !p.rope.readsMaxPositions()) continue;
+        // A learned table of the default size: `compute scores` refuses --table-size there (it
+        // cannot change the output at any length).
+        if (p.method == Method::Learned && e.info.name == "table_size" && p.learned.table_size == LearnedParams{}.table_size)
+            continue;
         const ParamValue v = e.get(p);
         if (std::holds_alternative<std::monostate>(v) || (e.info.has(kParamZeroUnset) && v == ParamValue{std::int64_t{0}})) continue;
         if (auto* l = std::get_if<std::vector<double>>(&v); l && l->empty()) continue;

@@ -374,6 +374,8 @@ void writeLayerFields(JsonWriter& j, const LayerPattern& m, std::int64_t i, int 
     j.key("rope_theta").number(r.base);
     if (r.scaling != RopeScaling::None) j.key("factor").number(r.resolvedFactor());
     if (lp.rope) j.key("layout").string(enumKey(r.layout));
+    // The head's width and the channels RoPE rotates (DeepSeek MLA: qk_nope + qk_rope, the rope part).
+    if (lp.rope) j.key("head_dim").integer(dim).key("rotary_dim").integer(r.rotaryDim());
     if (lp.attention.window) j.key("window").integer(*lp.attention.window);
     if (lp.attention.chunk) j.key("chunk").integer(*lp.attention.chunk);
     if (!lp.attention.temperature_tuning.empty()) j.key("temperature_tuning").doubles(lp.attention.temperature_tuning);

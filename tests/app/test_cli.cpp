@@ -590,8 +590,11 @@ void TestCli::presetsList() {
         for (const char* k : {"key", "name", "method", "source", "heads", "note", "options"}) QVERIFY2(o.contains(k), k);
         keys << o["key"].toString();
         // Each preset's options are accepted by `compute scores` for its method.
-        QStringList args{"compute", "scores", "--method", o["method"].toString(), "--length", "4", "--summary"};
+        // A learned preset's table size is read only with a length past the default 512 rows
+        // (cli.md "Added in 0.4"): its own length then.
         const auto opts = o["options"].toObject();
+        const QString length = opts.contains("table-size") ? QString::number(opts["table-size"].toInt()) : QStringLiteral("4");
+        QStringList args{"compute", "scores", "--method", o["method"].toString(), "--length", length, "--summary"};
         for (auto it = opts.begin(); it != opts.end(); ++it) {
             QString v;
             if (it->isArray()) {

@@ -228,19 +228,6 @@ QString substitute(QString v) {
     return v;
 }
 
-// Options accepted while this command's output stays the same: an expected failure each, so that
-// refusing one (or a scene where it shows) turns its row into an unexpected pass to remove.
-// A learned table's rows 0 … N−1 do not depend on its size: --table-size only admits a --length
-// past the rows the table has without it. Refusing it otherwise would refuse the presets' own
-// options (`poslab presets` lists BERT's 512 and GPT-2's 1024 rows; test_cli's presetsList gives
-// them to `compute scores --length 4`), so it stays accepted (cli.md "Added in 0.4").
-const QStringList& knownGaps() {
-    static const QStringList gaps = {
-        "scores_learned --table-size",
-    };
-    return gaps;
-}
-
 struct Scenario {
     QString name;
     QStringList args;
@@ -505,8 +492,6 @@ void TestOptions::everyOptionChangesTheOutputOrIsRefused() {
             QVERIFY2(line.startsWith("poslab: note: "), qPrintable(cmd + ": " + QString::fromUtf8(r.err)));
         return;
     }
-    if (r.code == 0 && knownGaps().contains(QString::fromLatin1(QTest::currentDataTag())))
-        QEXPECT_FAIL("", "issue 28: an option this command does not read, not yet refused", Abort);
     if (r.code == 0) {
         QVERIFY2(r.out != b.out, qPrintable("--" + option + " was accepted and changed nothing: " + cmd));
         return;
@@ -514,8 +499,6 @@ void TestOptions::everyOptionChangesTheOutputOrIsRefused() {
     QVERIFY2(r.code == 2, qPrintable(cmd + ": " + r.describe()));
     const QString line = QString::fromUtf8(r.err).trimmed();
     QVERIFY2(!line.contains(QLatin1Char('\n')), qPrintable(line));
-    if (knownGaps().contains(QString::fromLatin1(QTest::currentDataTag())))
-        QEXPECT_FAIL("", "issue 28: refused by another option's rule, without naming this one", Abort);
     const bool files = option == QLatin1String("q") || option == QLatin1String("k") || option == QLatin1String("qk");
     QVERIFY2(line.contains("--" + option) || (option == QLatin1String("output") && line.contains(QLatin1String("-o"))) ||
                  (files && line.contains(QLatin1String("the query/key files"))),

@@ -665,7 +665,15 @@ private Q_SLOTS:
         QVERIFY(w.openModelConfig(real + QStringLiteral("olmo-2-7b.json")));
         QVERIFY(settle(w));
         QVERIFY2(note->text().contains(QStringLiteral("Not modelled: rms_norm_eps")), qPrintable(note->text()));
-        QVERIFY2(note->text().contains(QStringLiteral("Warning: 1 part")), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("Warning: one part of this model's attention is not drawn")), qPrintable(note->text()));
+        QVERIFY2(!note->text().contains(QStringLiteral("(s)")), qPrintable(note->text()));
+        // DeepSeek MLA: the head is 128 unrotated + 64 rotated channels, drawn (issue 28).
+        QVERIFY(w.openModelConfig(real + QStringLiteral("deepseek-v2-lite.json")));
+        QVERIFY(settle(w));
+        QCOMPARE(w.scene()->params().methods[0].params.dim, 192);
+        QVERIFY2(note->text().contains(QStringLiteral("RoPE on 64 of the head's 192 channels, the other 128 unrotated")), qPrintable(note->text()));
+        QVERIFY2(!note->text().contains(QStringLiteral("Not modelled")) && !note->text().contains(QStringLiteral("Warning")),
+                 qPrintable(note->text()));
         QVERIFY(w.openModelConfig(real + QStringLiteral("internlm2-7b.json")));
         QVERIFY(settle(w));
         QVERIFY2(note->text().contains(QStringLiteral("Warning: model_type internlm2 is not in PosLab's family table")),

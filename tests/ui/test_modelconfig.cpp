@@ -272,9 +272,11 @@ void TestModelConfig::ropeMapping_data() {
         << QByteArray(R"({"head_dim":64,"max_position_embeddings":131072,"rope_parameters":{"rope_type":"yarn","rope_theta":150000,
             "factor":32,"beta_fast":16,"beta_slow":2,"original_max_position_embeddings":4096}})") << r;
 
-    // DeepSeek-V3: the rotated head dim is qk_rope_head_dim, interleaved, mscale pair; its
+    // DeepSeek-V3: the head is qk_nope_head_dim + qk_rope_head_dim = 192 channels, RoPE on the
+    // qk_rope_head_dim = 64 of them (frequencies over 64), interleaved, mscale pair; its
     // max_position_embeddings (163840) is the extended length, original 4096 in the block.
-    r = rope(64, 10000, 163840);
+    r = rope(192, 10000, 163840);
+    r.rotary_dim = 64;
     r.scaling = RopeScaling::Yarn;
     r.factor = 40;
     r.original_max_positions = 4096;

@@ -241,6 +241,14 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
             auto notModelled = [&](const QString& what) { rep.notModelled[key] = what; };
             if (auto it = fromFile.find(k); it != fromFile.end()) {
                 use(it->second.join(QStringLiteral("; ")));
+                // DeepSeek MLA: the head's width is nope + rope, RoPE on the rope part, and the
+                // softmax scale is computed from the same sum.
+                if (k == QLatin1String("qk_nope_head_dim") && f.scale == FamilyScale::DeepseekMscale)
+                    rep.used[key] += QStringLiteral(" (qk_nope_head_dim + qk_rope_head_dim: the %1 unrotated channels pass RoPE "
+                                                    "unchanged and add their position-free term to every score); softmax scale = "
+                                                    "(qk_nope_head_dim + qk_rope_head_dim)^-1/2 · mscale² = %2")
+                                         .arg(num(v.toDouble()))
+                                         .arg(num(scale));
                 continue;
             }
             if (k == QLatin1String("model_type")) {
@@ -298,11 +306,6 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
             } else if (k == QLatin1String("qk_nope_head_dim")) {
                 if (f.scale == FamilyScale::DeepseekMscale) {
                     use(QStringLiteral("softmax scale = (qk_nope_head_dim + qk_rope_head_dim)^-1/2 · mscale² = %1").arg(num(scale)));
-                    rep.notModelled[key + QStringLiteral(".channels")] =
-                        QStringLiteral("each head's %1 unrotated channels add a position-free term to the score; the scene "
-                                       "holds the %2 rotated ones")
-                            .arg(num(v.toDouble()))
-                            .arg(out.params.dim);
                 } else {
                     ignore(QStringLiteral("not read by this family"));
                 }
@@ -333,7 +336,8 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
                 if (m.qk_norm != QkNorm::None) use(QStringLiteral("eps of the q/k norm = %1").arg(num(m.norm_eps)));
                 else if (f.qkNorm == FamilyQkNorm::RmsProjectionBefore)
                     notModelled(QStringLiteral("q_norm/k_norm: RMSNorm over the whole q and k projections (all heads) before RoPE "
-                                               "(%1); the scene holds one head and does not normalise")
+                                               "(%1): each token's factor depends on every head's channels, and the scene "
+                                               "holds one head's, so it does not normalise")
                                     .arg(rep.source));
                 else ignore(QStringLiteral("not positional: eps of the layer norms"));
             } else if (k == QLatin1String("alibi")) {
@@ -398,6 +402,9 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
     if (rope) {
         if (!out.fromFile.count("rope.base")) rep.defaults[QStringLiteral("rope_theta")] = num(hasPattern ? m.rope_full.base : out.params.rope.base);
         if (!out.fromFile.count("rope.scaling")) rep.defaults[QStringLiteral("rope_type")] = QStringLiteral("default (no scaling)");
+        if (f.rotated == FamilyRotated::LastQkRope && fileHas(QStringLiteral("qk_rope_head_dim")) &&
+            !fileHas(QStringLiteral("qk_nope_head_dim")))
+            rep.defaults[QStringLiteral("qk_nope_head_dim")] = QStringLiteral("128 (the family's default): head dimension %1").arg(out.params.dim);
         if (!fileHas(QStringLiteral("head_dim")) && !fileHas(QStringLiteral("qk_rope_head_dim"))) {
             const QString from = out.fromFile.count("dim") ? out.fromFile.at("dim") : QString();
             rep.defaults[QStringLiteral("head_dim")] =

@@ -3,6 +3,7 @@
 
 #include "core/param.h"
 #include "ui/io/configreport.h"
+#include "ui/io/families.h"
 #include "ui/io/gguf.h"
 #include "ui/io/hfsnapshot.h"
 #include "ui/io/layerconfig.h"
@@ -292,7 +293,25 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
     if (!typeKey.isEmpty()) r.set("rope.scaling", pre + typeKey, QJsonValue(QString::fromStdString(std::string(enumKey(scaling)))));
 
     // Head dimension.
-    if (present(o, "qk_rope_head_dim")) {
+    const Family* family = familyFor(o);
+    if (present(o, "qk_rope_head_dim") && family && family->rotated == FamilyRotated::LastQkRope) {
+        // DeepSeek MLA (modeling_deepseek_v2.py, forward): a head's q and k are
+        // cat(q_nope, q_pe), qk_nope_head_dim + qk_rope_head_dim channels, of which RoPE rotates
+        // the qk_rope_head_dim of q_pe (its frequencies over that width). The scene's head holds
+        // both: dim = nope + rope, rotary_dim = rope; the unrotated channels add their
+        // position-free term to every score (docs/spec/conventions.md "Added in 0.4").
+        const QJsonValue nv = o.value(QLatin1String("qk_nope_head_dim"));
+        double nope = 128;   // DeepseekV2Config / DeepseekV3Config default
+        if (present(o, "qk_nope_head_dim")) {
+            if (!nv.isDouble() || nv.toDouble() < 0 || nv.toDouble() > 65536 || nv.toDouble() != std::floor(nv.toDouble()))
+                bad(QStringLiteral("qk_nope_head_dim"), "an integer from 0 to 65536", describe(nv));
+            nope = nv.toDouble();
+        }
+        const QJsonValue rv = o.value(QLatin1String("qk_rope_head_dim"));
+        r.set("rope.rotary_dim", QStringLiteral("qk_rope_head_dim"), rv);
+        r.setInt("dim", present(o, "qk_nope_head_dim") ? QStringLiteral("qk_nope_head_dim") : QStringLiteral("qk_rope_head_dim"),
+                 static_cast<std::int64_t>(nope + rv.toDouble()));
+    } else if (present(o, "qk_rope_head_dim")) {
         r.set("dim", QStringLiteral("qk_rope_head_dim"), o.value(QLatin1String("qk_rope_head_dim")));
     } else if (truthy(o.value(QLatin1String("head_dim")))) {
         r.set("dim", QStringLiteral("head_dim"), o.value(QLatin1String("head_dim")));

@@ -471,6 +471,12 @@ QString ParameterPanel::modelFileNote(const ModelFileConfig& config, const QStri
                              .arg(displayValue(m.rope_full.base), displayValue(m.rope_sliding.base), pairs);
         else
             attention << tr("RoPE θ %1, %2 pairs").arg(displayValue(m.empty() ? p.rope.base : m.rope_full.base), pairs);
+        // Partial rotary (DeepSeek MLA: qk_rope of qk_nope + qk_rope): the rest pass unrotated.
+        if (p.rope.rotaryDim() < p.dim)
+            attention << tr("RoPE on %1 of the head's %2 channels, the other %3 unrotated")
+                             .arg(p.rope.rotaryDim())
+                             .arg(p.dim)
+                             .arg(p.dim - p.rope.rotaryDim());
     }
     const double scale = scoreScale(a, p.dim);
     attention << (a.softmax_scale ? tr("scores × %1 (not 1/√%2 = %3)").arg(displayValue(scale)).arg(p.dim).arg(displayValue(1.0 / std::sqrt(double(p.dim))))
@@ -502,8 +508,10 @@ QString ParameterPanel::modelFileNote(const ModelFileConfig& config, const QStri
     if (!notModelled.isEmpty()) lines << tr("Not modelled: %1.").arg(notModelled.join(QStringLiteral("; ")));
     for (const QString& w : r.warnings) lines << tr("Warning: %1.").arg(w);
     if (!notModelled.isEmpty())
-        lines << tr("Warning: %n part(s) of this model's attention are not drawn; the views differ from the model there.", "",
-                    static_cast<int>(notModelled.size()));
+        lines << (notModelled.size() == 1
+                      ? tr("Warning: one part of this model's attention is not drawn; the views differ from the model there.")
+                      : tr("Warning: %1 parts of this model's attention are not drawn; the views differ from the model there.")
+                            .arg(notModelled.size()));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -589,6 +589,8 @@ void drawLayers(QPainter& p, const QRectF& rect, const LayersPicture& pic, const
     const std::int64_t all = layerCount(pic.model);
     const QString heading =
         g.layers < all      ? QObject::tr("%1 — layers 0–%2 of %3 (the pattern repeats)").arg(name).arg(g.layers - 1).arg(all)
+        : !g.groups.empty() && g.rows == 1
+            ? QObject::tr("%1 — %2 layers of one kind: what each sees, and with which positional signal").arg(name).arg(g.layers)
         : !g.groups.empty() ? QObject::tr("%1 — %2 layers of %3 kinds: what each kind sees, and with which positional signal")
                                   .arg(name).arg(g.layers).arg(g.rows)
                             : QObject::tr("%1 — %2 layers: what each layer sees, and with which positional signal").arg(name).arg(g.layers);

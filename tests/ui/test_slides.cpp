@@ -67,6 +67,8 @@ private Q_SLOTS:
     void noTextOfASlideRunsIntoAnother();
     void noRawMarkupOnASlide_data();
     void noRawMarkupOnASlide();
+    void noTextOfASlideIsCut_data();
+    void noTextOfASlideIsCut();
     void heatmapCellsOnSlidesAreSquare_data();
     void heatmapCellsOnSlidesAreSquare();
     void ctrlPlusWhilePresentingChangesTheSlidesText();
@@ -148,6 +150,21 @@ void TestSlides::noRawMarkupOnASlide() {
     for (const auto& i : r.items)
         if (i.kind == LayoutItemKind::Text && raw.match(i.text).hasMatch()) found << i.text;
     QVERIFY2(found.isEmpty(), qPrintable(found.mid(0, 4).join(QLatin1Char('\n'))));
+}
+
+// Nothing on a slide cut with "…": a text that does not fit says less, in whole words (slide 3's
+// decay title read "Positional term against…" at 1920×1080).
+void TestSlides::noTextOfASlideIsCut_data() { everyTextOfEverySlideIsLegible_data(); }
+
+void TestSlides::noTextOfASlideIsCut() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    static const Session deck = demoDeck();
+    const LayoutReport r = slideReport(deck, slide, size);
+    QStringList cut;
+    for (const auto& i : r.items)
+        if (i.kind == LayoutItemKind::Text && i.text.trimmed().endsWith(QChar(0x2026))) cut << i.text;
+    QVERIFY2(cut.isEmpty(), qPrintable(cut.mid(0, 4).join(QLatin1Char('\n'))));
 }
 
 void TestSlides::heatmapCellsOnSlidesAreSquare_data() { everyTextOfEverySlideIsLegible_data(); }

@@ -29,8 +29,10 @@ set(poslab_test_seconds
   test_fuzz_cli 16.56
   test_fuzz_export 41.33
   test_fuzz_session 52.13
+  test_gguf 0.01
   test_handbook 0.42
   test_heatmap_renderer 15.56
+  test_layerconfig 0.01
   test_layers 1.38
   test_layersrenderer 4.58
   test_layersview 2.09

@@ -50,6 +50,7 @@ set(poslab_test_seconds
   test_parallel 0.04
   test_param 0.02
   test_parameterpanel 0.96
+  test_plot 0.01
   test_poolparallel 0.12
   test_positions 0.63
   test_precision 2.13

@@ -10,6 +10,7 @@ set(poslab_test_seconds
   test_autosave 9.89
   test_cli 7.83
   test_colormap 0.01
+  test_compute 0.01
   test_contributions 0.02
   test_decay 7.74
   test_decay_view 0.38

@@ -9,6 +9,8 @@ set(poslab_test_seconds
   test_attention 0.62
   test_autosave 9.89
   test_cli 7.83
+  test_colormap 0.01
+  test_compute 0.01
   test_contributions 0.02
   test_decay 7.74
   test_decay_view 0.38
@@ -29,8 +31,10 @@ set(poslab_test_seconds
   test_fuzz_cli 16.56
   test_fuzz_export 41.33
   test_fuzz_session 52.13
+  test_gguf 0.01
   test_handbook 0.42
   test_heatmap_renderer 15.56
+  test_layerconfig 0.01
   test_layers 1.38
   test_layersrenderer 4.58
   test_layersview 2.09
@@ -47,6 +51,7 @@ set(poslab_test_seconds
   test_parallel 0.04
   test_param 0.02
   test_parameterpanel 0.96
+  test_plot 0.01
   test_poolparallel 0.12
   test_positions 0.63
   test_precision 2.13

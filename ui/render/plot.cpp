@@ -111,36 +111,53 @@ std::vector<std::int64_t> integerTicks(std::int64_t lo, std::int64_t hi, int max
     return out;
 }
 
-QString tickLabel(double v, bool log) {
+namespace {
+// tickLabel() at `digits` significant digits.
+QString labelAt(double v, bool log, int digits) {
     if (v == 0) return QStringLiteral("0");
     const double av = std::abs(v);
     if (log) {
         const double e = std::log10(av);
         if (std::abs(e - std::round(e)) < 1e-9) {
             const int k = static_cast<int>(std::round(e));
-            if (k >= -3 && k <= 4) return QString::fromStdString(formatReadable(v, 4));
+            if (k >= -3 && k <= 4) return QString::fromStdString(formatReadable(v, digits));
             return QStringLiteral("1e%1").arg(k);
         }
     }
-    // A value a float step off an integer (0.30000000000000004 · 10) is that integer.
     if (av >= 1e-3 && av < 1e6 && std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, av))
         return QString::number(static_cast<long long>(std::llround(v)));
-    return QString::fromStdString(formatReadable(v, 4));
+    return QString::fromStdString(formatReadable(v, digits));
 }
 
-QStringList tickLabels(const std::vector<double>& values, bool log) {
-    QStringList out;
-    for (double v : values) out << tickLabel(v, log);
-    return labelsOneWay(values, out);
-}
-
-QStringList labelsOneWay(const std::vector<double>& values, QStringList out) {
+QStringList oneWay(const std::vector<double>& values, QStringList out, int digits) {
     const bool exponent = std::any_of(out.begin(), out.end(), [](const QString& s) { return s.contains(QLatin1Char('e')); });
     if (!exponent) return out;
     for (std::size_t i = 0; i < values.size(); ++i)
-        if (values[i] != 0 && std::isfinite(values[i])) out[qsizetype(i)] = QString::fromStdString(formatScientific(values[i], 4));
+        if (values[i] != 0 && std::isfinite(values[i])) out[qsizetype(i)] = QString::fromStdString(formatScientific(values[i], digits));
     return out;
 }
+}  // namespace
+
+QString tickLabel(double v, bool log) { return labelAt(v, log, 4); }
+
+QStringList tickLabels(const std::vector<double>& values, bool log) {
+    // 4 significant digits, more when two different values would read the same ("1" for 0.99995
+    // and 1.00005 on a narrow range).
+    QStringList out;
+    for (int digits = 4; digits <= 17; ++digits) {
+        out.clear();
+        for (double v : values) out << labelAt(v, log, digits);
+        out = oneWay(values, out, digits);
+        bool apart = true;
+        for (std::size_t i = 1; i < values.size() && apart; ++i)
+            for (std::size_t j = 0; j < i && apart; ++j)
+                apart = values[i] == values[j] || out[qsizetype(i)] != out[qsizetype(j)];
+        if (apart) break;
+    }
+    return out;
+}
+
+QStringList labelsOneWay(const std::vector<double>& values, QStringList out) { return oneWay(values, std::move(out), 4); }
 
 double lineHeight(const QFont& f) { return QFontMetricsF(f).height(); }
 

@@ -36,7 +36,8 @@ std::int64_t integerTickStep(std::int64_t lo, std::int64_t hi, int maxTicks);
 QString tickLabel(double v, bool log = false);
 // The labels of one axis' ticks, written one way: as tickLabel() writes them when none needs an
 // exponent, else every one but 0 as mantissa e exponent ("1e0 … 1e5", "5e5, 1e6, 1.5e6"),
-// never "10000" beside "1e5".
+// never "10000" beside "1e5"; with more digits than 4 where two different ticks would read the
+// same ("0.9999, 0.99995, 1, 1.00005" rather than "0.9999, 1, 1, 1").
 QStringList tickLabels(const std::vector<double>& values, bool log = false);
 // The rule of tickLabels() for labels written another way first (`labels[i]` writes `values[i]`):
 // unchanged when none has an exponent, else every one but 0 as mantissa e exponent.

@@ -736,20 +736,28 @@ LayerReach layerReach(const ui::LayersPicture& pic, std::int64_t i) {
     return r;
 }
 
+// The layout report of a figure drawn at `size` (its view named `view`): drawn once, offscreen.
+ui::LayoutReport figureLayout(const QSize& size, const QString& view, const std::function<void(QPainter&, const QRectF&)>& draw) {
+    ui::LayoutReport report;
+    report.bounds = QRectF(0, 0, size.width(), size.height());
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setRenderHint(QPainter::TextAntialiasing, true);
+    ui::LayoutCapture capture(report);
+    capture.setView(view);
+    draw(p, report.bounds);
+    return report;
+}
+
+// A rectangle as [x, y, width, height].
+void writeRect(JsonWriter& w, const QRectF& r) { w.beginArray().number(r.x()).number(r.y()).number(r.width()).number(r.height()).endArray(); }
+
 // `figure layers -o F.json`: the overview's data (one entry per layer: the fields of `compute
 // layers` and what the figure plots against distance) and the `layout` of the figure of that size.
 QByteArray layersJson(const ui::LayersPicture& pic, int dim, const QSize& size, const ui::Theme& theme) {
-    ui::LayoutReport report;
-    report.bounds = QRectF(0, 0, size.width(), size.height());
-    {
-        QImage img(size, QImage::Format_ARGB32_Premultiplied);
-        QPainter p(&img);
-        p.setRenderHint(QPainter::Antialiasing, true);
-        p.setRenderHint(QPainter::TextAntialiasing, true);
-        ui::LayoutCapture capture(report);
-        capture.setView(QStringLiteral("layers"));
-        ui::drawLayers(p, QRectF(0, 0, size.width(), size.height()), pic, theme);
-    }
+    const ui::LayoutReport report =
+        figureLayout(size, QStringLiteral("layers"), [&](QPainter& p, const QRectF& rect) { ui::drawLayers(p, rect, pic, theme); });
     JsonWriter w(JsonWriter::Style::Pretty);
     w.beginObject();
     w.key("format").string("poslab-data");
@@ -976,22 +984,10 @@ const PictureDefaults& positionsPictureDefaults() {
 // `figure positions -o F.json`: the ids (as `compute positions`), the strip's cells and the grids
 // as drawn, and the layout report of the figure of that size.
 QByteArray positionsJson(const ui::PositionsPicture& pic, const QSize& size, const ui::Theme& theme) {
-    ui::LayoutReport report;
-    report.bounds = QRectF(0, 0, size.width(), size.height());
     const QRectF rect(0, 0, size.width(), size.height());
-    {
-        QImage img(size, QImage::Format_ARGB32_Premultiplied);
-        QPainter p(&img);
-        p.setRenderHint(QPainter::Antialiasing, true);
-        p.setRenderHint(QPainter::TextAntialiasing, true);
-        ui::LayoutCapture capture(report);
-        capture.setView(QStringLiteral("positions"));
-        ui::renderPositions(p, rect, pic, theme);
-    }
+    const ui::LayoutReport report =
+        figureLayout(size, QStringLiteral("positions"), [&](QPainter& p, const QRectF& r) { ui::renderPositions(p, r, pic, theme); });
     const ui::PositionsGeometry g = ui::positionsGeometry(rect, pic, theme);
-    const auto writeRect = [](JsonWriter& w, const QRectF& r) {
-        w.beginArray().number(r.x()).number(r.y()).number(r.width()).number(r.height()).endArray();
-    };
     JsonWriter w(JsonWriter::Style::Pretty);
     w.beginObject();
     w.key("format").string("poslab-data");
@@ -1086,23 +1082,11 @@ const PictureDefaults& visionDecayPictureDefaults() {
 
 // `figure vision-decay -o F.json`: the decay's numbers, the cells as drawn and the layout report.
 QByteArray visionDecayJson(const ui::VisionDecayPicture& pic, const QSize& size, const ui::Theme& theme) {
-    ui::LayoutReport report;
-    report.bounds = QRectF(0, 0, size.width(), size.height());
     const QRectF rect(0, 0, size.width(), size.height());
-    {
-        QImage img(size, QImage::Format_ARGB32_Premultiplied);
-        QPainter p(&img);
-        p.setRenderHint(QPainter::Antialiasing, true);
-        p.setRenderHint(QPainter::TextAntialiasing, true);
-        ui::LayoutCapture capture(report);
-        capture.setView(QStringLiteral("vision-decay"));
-        ui::renderVisionDecay(p, rect, pic, theme);
-    }
+    const ui::LayoutReport report =
+        figureLayout(size, QStringLiteral("vision-decay"), [&](QPainter& p, const QRectF& r) { ui::renderVisionDecay(p, r, pic, theme); });
     const ui::VisionDecayGeometry g = ui::visionDecayGeometry(rect, pic, theme);
     const VisionDecay& d = *pic.decay;
-    const auto writeRect = [](JsonWriter& w, const QRectF& r) {
-        w.beginArray().number(r.x()).number(r.y()).number(r.width()).number(r.height()).endArray();
-    };
     JsonWriter w(JsonWriter::Style::Pretty);
     w.beginObject();
     w.key("format").string("poslab-data");

@@ -9,39 +9,16 @@
 
 #include <algorithm>
 
+#include "support/layoutjson.h"
 #include "support/runposlab.h"
 #include "ui/render/layout.h"
 
+using testsupport::reportOf;
+using testsupport::rectOf;
 using testsupport::runPoslab;
 
 namespace {
 
-QRectF rectOf(const QJsonValue& v) {
-    const QJsonArray a = v.toArray();
-    return QRectF(a[0].toDouble(), a[1].toDouble(), a[2].toDouble(), a[3].toDouble());
-}
-
-// The layout report of a figure's JSON.
-poslab::ui::LayoutReport reportOf(const QJsonObject& figure) {
-    poslab::ui::LayoutReport report;
-    for (const auto& v : figure.value("layout").toArray()) {
-        const QJsonObject o = v.toObject();
-        poslab::ui::LayoutItem item;
-        item.view = o.value("view").toString();
-        const QString kind = o.value("kind").toString();
-        item.kind = kind == "text"       ? poslab::ui::LayoutItemKind::Text
-                    : kind == "plot"     ? poslab::ui::LayoutItemKind::Plot
-                    : kind == "legend"   ? poslab::ui::LayoutItemKind::Legend
-                    : kind == "colorbar" ? poslab::ui::LayoutItemKind::Colorbar
-                                         : poslab::ui::LayoutItemKind::Panel;
-        item.rect = rectOf(o.value("rect"));
-        item.text = o.value("text").toString();
-        item.px = o.value("px").toDouble();
-        report.items.push_back(item);
-        report.bounds = report.bounds.united(item.rect);
-    }
-    return report;
-}
 
 QStringList textsIn(const poslab::ui::LayoutReport& report, const QRectF& r) {
     std::vector<std::pair<double, QString>> found;

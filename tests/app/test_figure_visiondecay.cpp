@@ -9,39 +9,17 @@
 
 #include <cmath>
 
+#include "support/layoutjson.h"
 #include "support/runposlab.h"
 #include "support/testsupport.h"
 #include "ui/render/layout.h"
 
+using testsupport::reportOf;
+using testsupport::rectOf;
 using testsupport::runPoslab;
 
 namespace {
 
-QRectF rectOf(const QJsonValue& v) {
-    const QJsonArray a = v.toArray();
-    return QRectF(a[0].toDouble(), a[1].toDouble(), a[2].toDouble(), a[3].toDouble());
-}
-
-poslab::ui::LayoutReport reportOf(const QJsonObject& figure) {
-    poslab::ui::LayoutReport report;
-    for (const auto& v : figure.value("layout").toArray()) {
-        const QJsonObject o = v.toObject();
-        poslab::ui::LayoutItem item;
-        item.view = o.value("view").toString();
-        const QString kind = o.value("kind").toString();
-        item.kind = kind == "text"       ? poslab::ui::LayoutItemKind::Text
-                    : kind == "plot"     ? poslab::ui::LayoutItemKind::Plot
-                    : kind == "legend"   ? poslab::ui::LayoutItemKind::Legend
-                    : kind == "colorbar" ? poslab::ui::LayoutItemKind::Colorbar
-                                         : poslab::ui::LayoutItemKind::Panel;
-        item.rect = rectOf(o.value("rect"));
-        item.text = o.value("text").toString();
-        item.px = o.value("px").toDouble();
-        report.items.push_back(item);
-        report.bounds = report.bounds.united(item.rect);
-    }
-    return report;
-}
 
 QJsonObject figureJson(const QStringList& args, const QString& dir) {
     const QString out = dir + "/v.json";

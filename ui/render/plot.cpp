@@ -161,6 +161,14 @@ QStringList labelsOneWay(const std::vector<double>& values, QStringList out) { r
 
 double lineHeight(const QFont& f) { return QFontMetricsF(f).height(); }
 
+ThemeFonts themeFonts(const Theme& t) {
+    ThemeFonts f{t.titleFont(), t.bodyFont(), t.smallFont()};
+    f.lhT = lineHeight(f.title);
+    f.lh = lineHeight(f.body);
+    f.slh = lineHeight(f.small);
+    return f;
+}
+
 QString countText(std::int64_t v) {
     QString digits = QString::number(v < 0 ? -static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v));
     for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, QChar(0x2009));

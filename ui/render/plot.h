@@ -91,5 +91,11 @@ QString countText(std::int64_t v);
 
 // Height of one text line of the font in pixels for this painter.
 double lineHeight(const QFont& f);
+// A theme's title, body and small fonts with their line heights (lhT, lh, slh).
+struct ThemeFonts {
+    QFont title, body, small;
+    double lhT = 0, lh = 0, slh = 0;
+};
+ThemeFonts themeFonts(const Theme& t);
 
 }  // namespace poslab::ui::plot

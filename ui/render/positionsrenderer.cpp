@@ -75,17 +75,8 @@ QStringList segmentForms(const TokenSegment& s, int merge, std::int64_t tokens) 
             QObject::tr("%1 %2 → %3").arg(name, grid, merged), QObject::tr("%1 %2").arg(name, merged), name, QString()};
 }
 
-struct Fonts {
-    QFont title, body, small;
-    double lhT, lh, slh;
-};
-Fonts fontsOf(const Theme& t) {
-    Fonts f{t.titleFont(), t.bodyFont(), t.smallFont(), 0, 0, 0};
-    f.lhT = plot::lineHeight(f.title);
-    f.lh = plot::lineHeight(f.body);
-    f.slh = plot::lineHeight(f.small);
-    return f;
-}
+using Fonts = plot::ThemeFonts;
+Fonts fontsOf(const Theme& t) { return plot::themeFonts(t); }
 
 // Everything positionsGeometry and renderPositions share.
 struct Frame {

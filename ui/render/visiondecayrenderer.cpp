@@ -18,17 +18,8 @@ namespace poslab::ui {
 
 namespace {
 
-struct Fonts {
-    QFont title, body, small;
-    double lhT, lh, slh;
-};
-Fonts fontsOf(const Theme& t) {
-    Fonts f{t.titleFont(), t.bodyFont(), t.smallFont(), 0, 0, 0};
-    f.lhT = plot::lineHeight(f.title);
-    f.lh = plot::lineHeight(f.body);
-    f.slh = plot::lineHeight(f.small);
-    return f;
-}
+using Fonts = plot::ThemeFonts;
+Fonts fontsOf(const Theme& t) { return plot::themeFonts(t); }
 
 struct Frame {
     QRectF heading, subtitle, note, plot;   // plot: the room for the cells

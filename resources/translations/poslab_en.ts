@@ -120,10 +120,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Head h subtracts m_h·(i − j) with m_h = 2^(−8h/H) (H a power of 2): a straight line in the distance, defined at every distance, so it runs past the training length; the steep heads give far tokens almost no weight.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>KV cache: what can be cached</source>
         <translation type="unfinished"></translation>
     </message>
@@ -141,10 +137,6 @@
     </message>
     <message>
         <source>Llama 3.1: three frequency bands, 8k → 128k</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Short wavelengths are kept, long ones divided by the factor, and the band between is blended smoothly.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -660,14 +652,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>2^(−8h/H)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max relative |m_h − 2^(−8h/H)|</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>max |b(d+1) − b(d) + slope of head H|, d = 0 … %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -704,19 +688,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>wavelengths above %1 tokens: divided by %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>pairs kept</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>pairs blended between the bounds</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pairs divided by the factor</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1333,6 +1309,30 @@
     </message>
     <message>
         <source>spread from i = %1 to %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2^(−8(h+1)/H)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max relative |m_h − 2^(−8(h+1)/H)|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wavelengths above %1 tokens: stretched × %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pairs stretched by the factor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head h subtracts m_h·(i − j) with m_h = 2^(−8(h+1)/H) for heads h = 0 … H − 1 (H a power of 2): a straight line in the distance, defined at every distance, so it runs past the training length; the steep heads give far tokens almost no weight.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Short wavelengths are kept, long ones stretched by the factor (their frequencies divided by it), and the band between is blended smoothly.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3072,6 +3072,106 @@
         <source>%1 · %2 tokens · position offset %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Positional term by distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score or term by distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score by distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2 layers of one kind: what each sees, and with which positional signal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Δangle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2-D RoPE decay of the %1 encoder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2-D RoPE decay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2-D RoPE of the %1 encoder: the score from patch (%2, %3) to every patch of the %4×%5 grid</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: score from patch (%2, %3), %4×%5 patches</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>From patch (%1, %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Qwen2-VL vision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pixtral</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; each of the %1 frames has the same map (the encoder&apos;s 2-D positions repeat per frame)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Colour: (R(p*)·q)·(R(p)·k)/√%1 with q = k = ones; %2 pairs follow the patch row, %3 its column (θ %4)%5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score q·k/√%1 (q = k = ones): %2 pairs follow the row, %3 the column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score from the outlined patch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No room for the patch grid: a larger picture shows it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No room for the grid.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1×%2 patches on %3×%4 pixels: each pixel the exact mean of the patches it covers. Largest %5 at the patch itself, smallest %6.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each pixel the mean of the patches it covers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One cell per patch. Largest %1 at the patch itself (every cosine 1), smallest %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One cell per patch; largest %1, smallest %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>patch column (w)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>patch row (h)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WorkedText</name>
@@ -4609,6 +4709,14 @@
         <source>Open queries and keys %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Vision decay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose patch %1, %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>poslab::ui::ParameterPanel</name>
@@ -4788,19 +4896,28 @@
         <source>Warning: %1.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message numerus="yes">
-        <source>Warning: %n part(s) of this model&apos;s attention are not drawn; the views differ from the model there.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
-    </message>
     <message>
         <source>Open model configuration %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vision encoder (2-D RoPE decay)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE on %1 of the head&apos;s %2 channels, the other %3 unrotated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: one part of this model&apos;s attention is not drawn; the views differ from the model there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warning: %1 parts of this model&apos;s attention are not drawn; the views differ from the model there.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -5342,6 +5459,14 @@ t = %3, h = %4, w = %5</source>
     </message>
     <message>
         <source>→ %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>poslab::ui::VisionDecayView</name>
+    <message>
+        <source>patch (%1, %2): score %3 from (%4, %5)
+click to measure from this patch</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -234,8 +234,8 @@ void transformerXL(Writer& w) {
 
 void alibiSlopes(Writer& w) {
     w.put("slopes", DemoText::tr("slopes m_h, h = 1 … %1").arg(whole(w.f("heads"))));
-    w.put("formula", DemoText::tr("2^(−8h/H)"));
-    w.put("slope_formula_error", DemoText::tr("max relative |m_h − 2^(−8h/H)|"), DemoText::tr("≈ 0"));
+    w.put("formula", DemoText::tr("2^(−8(h+1)/H)"));
+    w.put("slope_formula_error", DemoText::tr("max relative |m_h − 2^(−8(h+1)/H)|"), DemoText::tr("≈ 0"));
     w.put("linearity_error", DemoText::tr("max |b(d+1) − b(d) + slope of head H|, d = 0 … %1").arg(whole(w.f("asked"))), DemoText::tr("≈ 0: a straight line"));
     w.put("bias_at_train_end", DemoText::tr("flattest head at distance %1").arg(whole(w.f("train_end"))));
     w.put("bias_at_asked", DemoText::tr("flattest head at distance %1").arg(whole(w.f("asked"))), DemoText::tr("the same line, further down"));
@@ -248,10 +248,10 @@ void llama3Bands(Writer& w) {
     w.put("context", DemoText::tr("context after scaling"));
     w.put("factor", DemoText::tr("factor"));
     w.put("high_freq_wavelength", DemoText::tr("wavelengths below %1 tokens: kept").arg(num(w.v("high_freq_wavelength"))));
-    w.put("low_freq_wavelength", DemoText::tr("wavelengths above %1 tokens: divided by %2").arg(num(w.v("low_freq_wavelength")), num(factor)));
+    w.put("low_freq_wavelength", DemoText::tr("wavelengths above %1 tokens: stretched × %2").arg(num(w.v("low_freq_wavelength")), num(factor)));
     w.put("pairs_kept", DemoText::tr("pairs kept"));
     w.put("pairs_smoothed", DemoText::tr("pairs blended between the bounds"));
-    w.put("pairs_divided", DemoText::tr("pairs divided by the factor"));
+    w.put("pairs_divided", DemoText::tr("pairs stretched by the factor"));
     w.put("kept_ratio_error", DemoText::tr("kept: max |θ'/θ − 1|"));
     w.put("divided_ratio_error", DemoText::tr("divided: max |s·θ'/θ − 1|"));
     w.t.conclusion = DemoText::tr("%1 fast pairs untouched, %2 blended, %3 slow pairs stretched ×%4: local detail kept, long range reached.")
@@ -438,13 +438,13 @@ const std::vector<Entry>& entries() {
         {DemoId::HalfVsInterleaved, QT_TRANSLATE_NOOP("DemoText", "Half-split vs interleaved RoPE"),
          QT_TRANSLATE_NOOP("DemoText", "The same rotation up to a permutation of channels; mixing the layouts gives wrong numbers."), layouts},
         {DemoId::AlibiSlopes, QT_TRANSLATE_NOOP("DemoText", "ALiBi: one slope per head, a linear penalty"),
-         QT_TRANSLATE_NOOP("DemoText", "Head h subtracts m_h·(i − j) with m_h = 2^(−8h/H) (H a power of 2): a straight line in the distance, defined at every distance, so it runs past the training length; the steep heads give far tokens almost no weight."), alibiSlopes},
+         QT_TRANSLATE_NOOP("DemoText", "Head h subtracts m_h·(i − j) with m_h = 2^(−8(h+1)/H) for heads h = 0 … H − 1 (H a power of 2): a straight line in the distance, defined at every distance, so it runs past the training length; the steep heads give far tokens almost no weight."), alibiSlopes},
         {DemoId::KvCache, QT_TRANSLATE_NOOP("DemoText", "KV cache: what can be cached"),
          QT_TRANSLATE_NOOP("DemoText", "RoPE rotates each key once and caches it; ALiBi caches m·j once per key, since −m·i is the same for the whole row and softmax ignores it; T5 and Shaw must recompute one term per cached key at every step."), kvCache},
         {DemoId::Extrapolation, QT_TRANSLATE_NOOP("DemoText", "Beyond the training length"),
          QT_TRANSLATE_NOOP("DemoText", "Learned tables fail, sinusoidal and ALiBi stay defined, RoPE's slow pairs reach angles never seen in training; linear interpolation, NTK and YaRN bring those angles back into the trained range."), extrapolation},
         {DemoId::Llama3Bands, QT_TRANSLATE_NOOP("DemoText", "Llama 3.1: three frequency bands, 8k → 128k"),
-         QT_TRANSLATE_NOOP("DemoText", "Short wavelengths are kept, long ones divided by the factor, and the band between is blended smoothly."), llama3Bands},
+         QT_TRANSLATE_NOOP("DemoText", "Short wavelengths are kept, long ones stretched by the factor (their frequencies divided by it), and the band between is blended smoothly."), llama3Bands},
         {DemoId::YarnRamp, QT_TRANSLATE_NOOP("DemoText", "YaRN: a ramp between β fast and β slow, and a temperature"),
          QT_TRANSLATE_NOOP("DemoText", "Pairs that turn more than β fast times in the original context keep their frequency, pairs that turn less than β slow times are interpolated, a linear ramp between; cos and sin are multiplied by 0.1·ln s + 1, so the logits by its square."), yarnRamp},
         {DemoId::RopeBf16, QT_TRANSLATE_NOOP("DemoText", "RoPE in bf16 at position 4096"),

@@ -131,11 +131,12 @@ std::vector<int> dragPath(QSlider* s, int start, int moves) {
 // otherwise idle machine, free of other processes' load.
 struct Phases {
     double edit = 0, workers = 0, paint = 0;
+    double gui = 0;   // the GUI thread's CPU time per edit (edit, deliveries, painting every view)
     Scheduler::ViewTimes views;   // p50 of each view's task
 };
 
 Stats stepLatency(MainWindow& w, QSlider* slider, const std::vector<int>& path, Stats* work, Phases* phases = nullptr) {
-    std::vector<double> lat, cpu, edit, workers, paint, vp, vh, vd, vf;
+    std::vector<double> lat, cpu, gui, edit, workers, paint, vp, vh, vd, vf;
     slider->setSliderDown(true);
     QElapsedTimer t;
     qint64 delivered = 0;
@@ -153,7 +154,8 @@ Stats stepLatency(MainWindow& w, QSlider* slider, const std::vector<int>& path, 
             QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
         const qint64 done = t.nsecsElapsed();
         lat.push_back(double(done) / 1e6);
-        cpu.push_back(threadCpuMs() - cpu0 + w.scheduler()->lastComputeCpuMs());
+        gui.push_back(threadCpuMs() - cpu0);
+        cpu.push_back(gui.back() + w.scheduler()->lastComputeCpuMs());
         edit.push_back(double(edited) / 1e6);
         workers.push_back(w.scheduler()->lastComputeMs());
         paint.push_back(double(done - delivered) / 1e6);
@@ -167,7 +169,8 @@ Stats stepLatency(MainWindow& w, QSlider* slider, const std::vector<int>& path, 
     slider->setSliderDown(false);
     settle(w);
     if (work) *work = stats(cpu);
-    if (phases) *phases = {stats(edit).p50, stats(workers).p50, stats(paint).p50, {stats(vp).p50, stats(vh).p50, stats(vd).p50, stats(vf).p50}};
+    if (phases)
+        *phases = {stats(edit).p50, stats(workers).p50, stats(paint).p50, stats(gui).p50, {stats(vp).p50, stats(vh).p50, stats(vd).p50, stats(vf).p50}};
     return stats(lat);
 }
 
@@ -396,9 +399,9 @@ int main(int argc, char** argv) {
             std::printf("%-8s %-6lld %-5s %6d %8.2f %8.2f %8.2f %5.0f %s\n", which, static_cast<long long>(n), "drag", drag.n, drag.p50,
                         drag.p95, drag.max, target, met ? "met" : "MISSED");
             std::printf("%-8s %-6lld phases (p50 of steps): edit %.2f ms, workers %.2f ms (pairs %.2f, heatmap %.2f, decay %.2f, "
-                        "frequencies %.2f), delivery to painted %.2f ms\n",
+                        "frequencies %.2f), delivery to painted %.2f ms; GUI thread CPU %.2f ms\n",
                         which, static_cast<long long>(n), phases.edit, phases.workers, phases.views.pairs, phases.views.heatmap,
-                        phases.views.decay, phases.views.frequencies, phases.paint);
+                        phases.views.decay, phases.views.frequencies, phases.paint, phases.gui);
             std::fflush(stdout);
         }
     }

@@ -404,7 +404,7 @@ private Q_SLOTS:
         v.setTheme(themeByName(QStringLiteral("light")));
         DecayResult r = computeDecay(s, DisplaySpec{});
         r.generation = 1;
-        v.setResult(r);
+        v.setResult(std::make_shared<const decltype(r)>(r));
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         auto* chart = v.chart();
@@ -463,7 +463,7 @@ private Q_SLOTS:
         v.setTheme(themeByName(theme));
         DecayResult r = computeDecay(s, DisplaySpec{});
         r.generation = 1;
-        v.setResult(r);
+        v.setResult(std::make_shared<const decltype(r)>(r));
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
         v.grab();   // laid out and painted (the labels are rewritten on paint)

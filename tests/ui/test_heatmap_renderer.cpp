@@ -604,7 +604,7 @@ private Q_SLOTS:
         v.setTheme(themeByName(QStringLiteral("light")));
         HeatmapResult r = computeHeatmap(s, DisplaySpec{});
         r.generation = 1;
-        v.setResult(r);
+        v.setResult(std::make_shared<const decltype(r)>(r));
         const auto l = layoutHeatmap(QRectF(v.rect()), 1, v.theme());
         const QPointF c = cellCentre(l[0], r.panels[0], 5, 3);
         const QString tip = v.toolTipAt(c.toPoint());

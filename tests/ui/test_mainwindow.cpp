@@ -275,6 +275,32 @@ private Q_SLOTS:
     // for one cell per logical pixel (a quarter of the work at DPR 2); 200 ms after the last
     // edit, for one per device pixel again. At DPR 1 nothing changes. (test_mainwindow_hidpi runs
     // this at DPR 2.)
+    // Each view shows the very result the scheduler delivered, not a copy of it: a heatmap's
+    // values are megabytes, and copying them on the GUI thread cost every frame of a drag.
+    void viewsShowTheDeliveredResultsNotCopies() {
+        MainWindow w(false);
+        Shared<HeatmapResult> heat;
+        Shared<PairsResult> pairs;
+        Shared<DecayResult> decay;
+        Shared<FrequencyResult> freqs;
+        connect(w.scheduler(), &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>& r) { heat = r; });
+        connect(w.scheduler(), &Scheduler::pairsReady, this, [&](const Shared<PairsResult>& r) { pairs = r; });
+        connect(w.scheduler(), &Scheduler::decayReady, this, [&](const Shared<DecayResult>& r) { decay = r; });
+        connect(w.scheduler(), &Scheduler::frequenciesReady, this, [&](const Shared<FrequencyResult>& r) { freqs = r; });
+        QVERIFY(open(w, QSize(1600, 1000)));
+        w.scene()->edit(QStringLiteral("Head dimension"), QStringLiteral("methods.0.dim"),
+                        [](SceneParams& s) { s.methods.front().params.dim = 96; });
+        QVERIFY(w.scheduler()->waitIdle());
+        QVERIFY(heat && pairs && decay && freqs);
+        QCOMPARE(heat->generation, w.scheduler()->latestGeneration());
+        QCOMPARE(&w.heatmapView()->result(), heat.get());
+        QVERIFY(!heat->panels.empty() && heat->panels[0].values.size() > 0);
+        QCOMPARE(w.heatmapView()->result().panels[0].values.data(), heat->panels[0].values.data());
+        QCOMPARE(&w.pairsView()->result(), pairs.get());
+        QCOMPARE(&w.decayView()->result(), decay.get());
+        QCOMPARE(&w.frequencyView()->result(), freqs.get());
+    }
+
     void heatmapIsCoarseWhileEditsStream() {
         MainWindow w(false);
         SceneParams s;

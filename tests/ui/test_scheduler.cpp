@@ -31,7 +31,7 @@ private Q_SLOTS:
         SceneParams scene;
         scene.length = 100;
         HeatmapResult got;
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& r) { got = r; });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>& r_) { const HeatmapResult& r = *r_; got = r; });
         const auto g = s.request(scene);
         QVERIFY(s.waitIdle());
         QCOMPARE(got.generation, g);
@@ -51,8 +51,8 @@ private Q_SLOTS:
         scene.methods[0].params.dim = 128;
         std::vector<std::uint64_t> delivered;
         std::vector<int> dims;
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& r) { delivered.push_back(r.generation); });
-        connect(&s, &Scheduler::frequenciesReady, this, [&](const FrequencyResult& r) { dims.push_back(static_cast<int>(r.configs[0].after.size()) * 2); });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>& r_) { const HeatmapResult& r = *r_; delivered.push_back(r.generation); });
+        connect(&s, &Scheduler::frequenciesReady, this, [&](const Shared<FrequencyResult>& r_) { const FrequencyResult& r = *r_; dims.push_back(static_cast<int>(r.configs[0].after.size()) * 2); });
         std::uint64_t last = 0;
         for (int i = 0; i < 50; ++i) {
             scene.methods[0].params.dim = 128 + 2 * i;
@@ -91,7 +91,7 @@ private Q_SLOTS:
         s.setDisplay(refiningDisplay());
         const SceneParams scene = refiningScene(1);
         std::vector<HeatmapResult> got;
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& r) { got.push_back(r); });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>& r_) { const HeatmapResult& r = *r_; got.push_back(r); });
         const auto g = s.request(scene);
         QVERIFY(s.waitIdle());
         QTRY_COMPARE_WITH_TIMEOUT(got.size(), std::size_t(2), 20000);
@@ -114,7 +114,7 @@ private Q_SLOTS:
         s.setDisplay(refiningDisplay());
         std::vector<HeatmapResult> got;
         std::uint64_t newer = 0;
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& r) {
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>& r_) { const HeatmapResult& r = *r_;
             got.push_back(r);
             // The first samples shown: the user edits at once (a newer heatmap is asked for
             // before the refinement of the first could be shown).
@@ -138,7 +138,7 @@ private Q_SLOTS:
         d.heatmapRefineWork = 0;
         s.setDisplay(d);
         int count = 0;
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& r) {
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>& r_) { const HeatmapResult& r = *r_;
             ++count;
             QCOMPARE(r.panels[0].cells, HeatmapCells::Sample);
         });
@@ -152,8 +152,8 @@ private Q_SLOTS:
         Scheduler s;
         SceneParams scene;
         int heatmaps = 0, decays = 0;
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult&) { ++heatmaps; });
-        connect(&s, &Scheduler::decayReady, this, [&](const DecayResult&) { ++decays; });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>&) { ++heatmaps; });
+        connect(&s, &Scheduler::decayReady, this, [&](const Shared<DecayResult>&) { ++decays; });
         s.request(scene);
         QVERIFY(s.waitIdle());
         QCOMPARE(heatmaps, 1);
@@ -403,9 +403,9 @@ private Q_SLOTS:
         PairsResult pairs;
         HeatmapResult heat;
         FrequencyResult freqs;
-        connect(&s, &Scheduler::pairsReady, this, [&](const PairsResult& x) { pairs = x; });
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult& x) { heat = x; });
-        connect(&s, &Scheduler::frequenciesReady, this, [&](const FrequencyResult& x) { freqs = x; });
+        connect(&s, &Scheduler::pairsReady, this, [&](const Shared<PairsResult>& x_) { const PairsResult& x = *x_; pairs = x; });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>& x_) { const HeatmapResult& x = *x_; heat = x; });
+        connect(&s, &Scheduler::frequenciesReady, this, [&](const Shared<FrequencyResult>& x_) { const FrequencyResult& x = *x_; freqs = x; });
         s.request(SceneParams{});
         QVERIFY(s.waitIdle());
         QCOMPARE(pairs.picture.image.size(), pictureSize(r.pairs, dpr));
@@ -438,7 +438,7 @@ private Q_SLOTS:
         r.pairs = QSize(420, 300);
         s.setRender(r);
         PairsResult pairs;
-        connect(&s, &Scheduler::pairsReady, this, [&](const PairsResult& x) { pairs = x; });
+        connect(&s, &Scheduler::pairsReady, this, [&](const Shared<PairsResult>& x_) { const PairsResult& x = *x_; pairs = x; });
         SceneParams scene;
         s.request(scene);
         QVERIFY(s.waitIdle());
@@ -473,10 +473,10 @@ private Q_SLOTS:
         r.frequencies = QSize(300, 200);
         s.setRender(r);
         int pairs = 0, heatmaps = 0, decays = 0, freqs = 0;
-        connect(&s, &Scheduler::pairsReady, this, [&](const PairsResult&) { ++pairs; });
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult&) { ++heatmaps; });
-        connect(&s, &Scheduler::decayReady, this, [&](const DecayResult&) { ++decays; });
-        connect(&s, &Scheduler::frequenciesReady, this, [&](const FrequencyResult&) { ++freqs; });
+        connect(&s, &Scheduler::pairsReady, this, [&](const Shared<PairsResult>&) { ++pairs; });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>&) { ++heatmaps; });
+        connect(&s, &Scheduler::decayReady, this, [&](const Shared<DecayResult>&) { ++decays; });
+        connect(&s, &Scheduler::frequenciesReady, this, [&](const Shared<FrequencyResult>&) { ++freqs; });
         s.request(SceneParams{});
         QVERIFY(s.waitIdle());
         QCOMPARE(pairs + heatmaps + decays + freqs, 4);
@@ -502,7 +502,7 @@ private Q_SLOTS:
         SceneParams scene;
         scene.view.showHeatmap = false;
         int heatmaps = 0;
-        connect(&s, &Scheduler::heatmapReady, this, [&](const HeatmapResult&) { ++heatmaps; });
+        connect(&s, &Scheduler::heatmapReady, this, [&](const Shared<HeatmapResult>&) { ++heatmaps; });
         s.request(scene);
         QVERIFY(s.waitIdle());
         QCOMPARE(heatmaps, 0);

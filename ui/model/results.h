@@ -1,6 +1,8 @@
 #pragma once
 // Result values the views draw: computed on the worker thread (compute.h) from a SceneParams at
-// display resolution, handed to the GUI thread by value. Every number here is the core's.
+// display resolution, handed to the GUI thread as a Shared<> value: immutable once made, owned by
+// whoever still shows it, never copied (a heatmap's values are megabytes, and copying them on the
+// GUI thread cost every frame of a drag). Every number here is the core's.
 #include "core/aggregate.h"
 #include "core/types.h"
 #include "core/method.h"
@@ -13,10 +15,15 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace poslab::ui {
+
+// A finished result, shared between the scheduler and the views (read only).
+template <class Result>
+using Shared = std::shared_ptr<const Result>;
 
 // A result already drawn by its renderer, on a worker thread, at a view's size, device pixel
 // ratio and theme (Scheduler::setRender asks for it). The view shows it while it still fits its

@@ -20,7 +20,14 @@ namespace poslab::ui::plot {
 double Axis::map(double v) const {
     double t;
     if (log) {
-        const double l0 = std::log10(std::max(lo, 1e-300)), l1 = std::log10(std::max(hi, 1e-300));
+        // log10 of the ends once per range (a plot maps thousands of values per picture).
+        if (logOf_[0] != lo || logOf_[1] != hi) {
+            logOf_[0] = lo;
+            logOf_[1] = hi;
+            logEnds_[0] = std::log10(std::max(lo, 1e-300));
+            logEnds_[1] = std::log10(std::max(hi, 1e-300));
+        }
+        const double l0 = logEnds_[0], l1 = logEnds_[1];
         t = (std::log10(std::max(v, 1e-300)) - l0) / (l1 - l0 == 0 ? 1 : l1 - l0);
     } else {
         t = (v - lo) / (hi - lo == 0 ? 1 : hi - lo);

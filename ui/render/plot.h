@@ -12,6 +12,7 @@
 #include <functional>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace poslab::ui::plot {
@@ -23,6 +24,10 @@ struct Axis {
     double a = 0, b = 1;       // pixel ends
     double map(double v) const;
     double unmap(double px) const;
+
+    // (map()'s own: the log10 of lo and hi, for the lo and hi they were taken of; NaN: none yet.)
+    mutable double logOf_[2] = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    mutable double logEnds_[2] = {0, 0};
 };
 
 // 2–8 round tick values within [lo, hi] (1, 2, 5 × 10^k steps); log: powers of ten (and 2, 5

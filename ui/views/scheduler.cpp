@@ -105,7 +105,9 @@ Picture drawPicture(Pool& pool, const RenderSpec& render, QSize RenderSpec::*vie
     pool.keep(pic.image);
     // At logical resolution (while edits stream) the picture stays a quarter of the device's
     // pixels at DPR 2: the view scales it up as it copies it (ViewBase::paintEvent), so no worker
-    // writes, and no GUI thread reads, four times the pixels.
+    // writes four times the pixels (enlarging them here instead was measured: the GUI thread's
+    // unscaled copy of four times the pixels costs as much as its scaled one, both bound by the
+    // writes to the screen, and the workers pay the enlarging on top; perf, 2026-11-27).
     return pic;
 }
 
@@ -128,12 +130,12 @@ struct Scheduler::Running {
     std::mutex mutex;   // guards cpuMs and viewMs
     double cpuMs = 0;
     ViewTimes viewMs;
-    std::optional<PairsResult> pairs;
-    std::optional<FrequencyResult> freqs;
-    std::optional<DecayResult> decay;
-    std::optional<HeatmapResult> heat;
-    std::optional<ContributionsResult> contrib;
-    std::optional<PrecisionResult> precision;
+    Shared<PairsResult> pairs;
+    Shared<FrequencyResult> freqs;
+    Shared<DecayResult> decay;
+    Shared<HeatmapResult> heat;
+    Shared<ContributionsResult> contrib;
+    Shared<PrecisionResult> precision;
 };
 
 Scheduler::Scheduler(QObject* parent) : QObject(parent), pictures_(std::make_unique<PicturePool>()) {
@@ -237,7 +239,7 @@ void Scheduler::start(Job job) {
             if constexpr (requires { r.picture; })
                 r.picture = drawPicture(*pictures_, run->job.render, view,
                                         [&](QPainter& p, const QRectF& rect, const Theme& t) { render(p, rect, r, t); });
-            (*run).*slot = std::move(r);
+            (*run).*slot = std::make_shared<const decltype(r)>(std::move(r));
             {
                 const std::lock_guard lock(run->mutex);
                 run->viewMs.*time = double(clock.nsecsElapsed()) / 1e6;
@@ -279,18 +281,18 @@ void Scheduler::start(Job job) {
         });
 }
 
-void Scheduler::deliverView(const Running&, const std::optional<PairsResult>& r) { deliverNewer(r, deliveredPairs_, &Scheduler::pairsReady); }
-void Scheduler::deliverView(const Running&, const std::optional<FrequencyResult>& r) {
+void Scheduler::deliverView(const Running&, const Shared<PairsResult>& r) { deliverNewer(r, deliveredPairs_, &Scheduler::pairsReady); }
+void Scheduler::deliverView(const Running&, const Shared<FrequencyResult>& r) {
     deliverNewer(r, deliveredFrequencies_, &Scheduler::frequenciesReady);
 }
-void Scheduler::deliverView(const Running&, const std::optional<DecayResult>& r) { deliverNewer(r, deliveredDecay_, &Scheduler::decayReady); }
-void Scheduler::deliverView(const Running&, const std::optional<ContributionsResult>& r) {
+void Scheduler::deliverView(const Running&, const Shared<DecayResult>& r) { deliverNewer(r, deliveredDecay_, &Scheduler::decayReady); }
+void Scheduler::deliverView(const Running&, const Shared<ContributionsResult>& r) {
     deliverNewer(r, deliveredContributions_, &Scheduler::contributionsReady);
 }
-void Scheduler::deliverView(const Running&, const std::optional<PrecisionResult>& r) {
+void Scheduler::deliverView(const Running&, const Shared<PrecisionResult>& r) {
     deliverNewer(r, deliveredPrecision_, &Scheduler::precisionReady);
 }
-void Scheduler::deliverView(const Running& run, const std::optional<HeatmapResult>& r) {
+void Scheduler::deliverView(const Running& run, const Shared<HeatmapResult>& r) {
     deliverNewer(r, deliveredHeatmap_, &Scheduler::heatmapReady);
     if (r && r->generation == deliveredHeatmap_ && deliveredHeatmap_ == heatmapRequested_) {
         const int sampled = sampledPanels(*r);
@@ -334,10 +336,10 @@ void Scheduler::refineHeatmap(const Job& job, int coarseSampled) {
                                 [&](QPainter& p, const QRectF& rect, const Theme& t) { renderHeatmap(p, rect, r, t); });
         QMetaObject::invokeMethod(
             this,
-            [this, r = std::move(r)] {
+            [this, r = Shared<HeatmapResult>(std::make_shared<const HeatmapResult>(std::move(r)))] {
                 // Only over the samples of the same request, and only while no newer heatmap was
                 // asked for.
-                if (r.generation != deliveredHeatmap_ || r.generation != heatmapRequested_) return;
+                if (r->generation != deliveredHeatmap_ || r->generation != heatmapRequested_) return;
                 Q_EMIT heatmapReady(r);
             },
             Qt::QueuedConnection);

@@ -74,12 +74,12 @@ public:
     bool waitIdle(int timeoutMs = 10000);
 
 Q_SIGNALS:
-    void pairsReady(const poslab::ui::PairsResult& result);
-    void heatmapReady(const poslab::ui::HeatmapResult& result);
-    void decayReady(const poslab::ui::DecayResult& result);
-    void frequenciesReady(const poslab::ui::FrequencyResult& result);
-    void contributionsReady(const poslab::ui::ContributionsResult& result);
-    void precisionReady(const poslab::ui::PrecisionResult& result);
+    void pairsReady(const poslab::ui::Shared<poslab::ui::PairsResult>& result);
+    void heatmapReady(const poslab::ui::Shared<poslab::ui::HeatmapResult>& result);
+    void decayReady(const poslab::ui::Shared<poslab::ui::DecayResult>& result);
+    void frequenciesReady(const poslab::ui::Shared<poslab::ui::FrequencyResult>& result);
+    void contributionsReady(const poslab::ui::Shared<poslab::ui::ContributionsResult>& result);
+    void precisionReady(const poslab::ui::Shared<poslab::ui::PrecisionResult>& result);
     // A job finished (all of its views delivered or dropped).
     void jobFinished(std::uint64_t generation);
     // The scheduler has nothing running and nothing pending.
@@ -101,17 +101,17 @@ private:
     // On the GUI thread: a view's result, only if it is newer than the last one delivered for
     // that view.
     template <class Result>
-    void deliverNewer(const std::optional<Result>& result, std::uint64_t& delivered, void (Scheduler::*signal)(const Result&)) {
+    void deliverNewer(const Shared<Result>& result, std::uint64_t& delivered, void (Scheduler::*signal)(const Shared<Result>&)) {
         if (!result || result->generation <= delivered) return;
         delivered = result->generation;
-        Q_EMIT(this->*signal)(*result);
+        Q_EMIT(this->*signal)(result);
     }
-    void deliverView(const Running& run, const std::optional<PairsResult>& r);
-    void deliverView(const Running& run, const std::optional<HeatmapResult>& r);
-    void deliverView(const Running& run, const std::optional<DecayResult>& r);
-    void deliverView(const Running& run, const std::optional<FrequencyResult>& r);
-    void deliverView(const Running& run, const std::optional<ContributionsResult>& r);
-    void deliverView(const Running& run, const std::optional<PrecisionResult>& r);
+    void deliverView(const Running& run, const Shared<PairsResult>& r);
+    void deliverView(const Running& run, const Shared<HeatmapResult>& r);
+    void deliverView(const Running& run, const Shared<DecayResult>& r);
+    void deliverView(const Running& run, const Shared<FrequencyResult>& r);
+    void deliverView(const Running& run, const Shared<ContributionsResult>& r);
+    void deliverView(const Running& run, const Shared<PrecisionResult>& r);
     void finishJob(std::uint64_t generation);
 
     // Pictures the views no longer show, drawn over again instead of allocated (a fresh picture's

@@ -74,10 +74,10 @@ void ViewBase::mouseMoveEvent(QMouseEvent* event) {
 void ViewBase::leaveEvent(QEvent*) { QToolTip::hideText(); }
 
 // ---- Pairs
-void PairsView::draw(QPainter& p, const QRectF& r) const { renderPairs(p, r, result_, theme_); }
+void PairsView::draw(QPainter& p, const QRectF& r) const { renderPairs(p, r, *result_, theme_); }
 QString PairsView::toolTipAt(const QPoint& pos) const {
-    const auto hit = hitTestPairs(QRectF(rect()), result_, theme_, QPointF(pos));
-    return hit ? pairsToolTip(result_, *hit) : QString();
+    const auto hit = hitTestPairs(QRectF(rect()), *result_, theme_, QPointF(pos));
+    return hit ? pairsToolTip(*result_, *hit) : QString();
 }
 
 // ---- Zoom gestures (both views)
@@ -136,9 +136,9 @@ void HeatmapView::setWindow(const ViewWindow& queries, const ViewWindow& keys, s
 }
 
 HeatmapView::PanelAxes HeatmapView::axesAt(const QPointF& p) const {
-    const int n = std::max<int>(1, static_cast<int>(result_.panels.size()));
-    const auto layout = layoutHeatmap(QRectF(rect()), n, theme_, result_.squareCells, heatmapHasSinkStrip(result_), heatmapDifferences(result_),
-                                      result_.differenceNote);
+    const int n = std::max<int>(1, static_cast<int>(result_->panels.size()));
+    const auto layout = layoutHeatmap(QRectF(rect()), n, theme_, result_->squareCells, heatmapHasSinkStrip(*result_), heatmapDifferences(*result_),
+                                      result_->differenceNote);
     std::size_t k = 0;
     for (std::size_t i = 0; i < layout.size(); ++i)
         if (layout[i].image.contains(p)) {
@@ -147,9 +147,9 @@ HeatmapView::PanelAxes HeatmapView::axesAt(const QPointF& p) const {
         }
     PanelAxes a;
     a.image = layout[k].image;
-    if (k < result_.panels.size()) {
-        a.keys = result_.panels[k].keyRanges;
-        a.queries = result_.panels[k].queryRanges;
+    if (k < result_->panels.size()) {
+        a.keys = result_->panels[k].keyRanges;
+        a.queries = result_->panels[k].queryRanges;
     }
     return a;
 }
@@ -272,24 +272,24 @@ void HeatmapView::keyPressEvent(QKeyEvent* e) {
     e->accept();
 }
 
-void HeatmapView::draw(QPainter& p, const QRectF& r) const { renderHeatmap(p, r, result_, theme_); }
+void HeatmapView::draw(QPainter& p, const QRectF& r) const { renderHeatmap(p, r, *result_, theme_); }
 QString HeatmapView::toolTipAt(const QPoint& pos) const {
-    const auto hit = hitTestHeatmap(QRectF(rect()), result_, theme_, QPointF(pos));
-    return hit ? heatmapToolTip(result_, *hit) : QString();
+    const auto hit = hitTestHeatmap(QRectF(rect()), *result_, theme_, QPointF(pos));
+    return hit ? heatmapToolTip(*result_, *hit) : QString();
 }
 int HeatmapView::cellsFor(int panels, bool square, bool sinkStrip, int differences, const QString& note) const {
     return heatmapCellsFor(QRectF(rect()), panels, theme_, devicePixelRatioF(), square, sinkStrip, differences, note);
 }
 
 // ---- Frequencies
-void FrequencyView::draw(QPainter& p, const QRectF& r) const { renderFrequencies(p, r, result_, theme_); }
-void ContributionsView::draw(QPainter& p, const QRectF& r) const { renderContributions(p, r, result_, theme_); }
-void PrecisionView::draw(QPainter& p, const QRectF& r) const { renderPrecision(p, r, result_, theme_); }
-QString PrecisionView::toolTipAt(const QPoint& pos) const { return precisionToolTip(QRectF(rect()), result_, theme_, QPointF(pos)); }
+void FrequencyView::draw(QPainter& p, const QRectF& r) const { renderFrequencies(p, r, *result_, theme_); }
+void ContributionsView::draw(QPainter& p, const QRectF& r) const { renderContributions(p, r, *result_, theme_); }
+void PrecisionView::draw(QPainter& p, const QRectF& r) const { renderPrecision(p, r, *result_, theme_); }
+QString PrecisionView::toolTipAt(const QPoint& pos) const { return precisionToolTip(QRectF(rect()), *result_, theme_, QPointF(pos)); }
 int PrecisionView::cellsFor(int configs) const { return precisionCellsFor(QRectF(rect()), configs, theme_, devicePixelRatioF()); }
 QString FrequencyView::toolTipAt(const QPoint& pos) const {
-    const auto hit = hitTestFrequencies(QRectF(rect()), result_, theme_, QPointF(pos));
-    return hit ? frequencyToolTip(result_, *hit) : QString();
+    const auto hit = hitTestFrequencies(QRectF(rect()), *result_, theme_, QPointF(pos));
+    return hit ? frequencyToolTip(*result_, *hit) : QString();
 }
 
 // ---- Decay
@@ -317,15 +317,16 @@ void DecayView::setTheme(const Theme& theme) {
     theme_ = theme;
     legendPixmap_ = QPixmap();   // the legend's colours and font
     setBackgroundBrush(theme.background);
-    configureDecayChart(chart(), result_, theme_);
+    configureDecayChart(chart(), *result_, theme_);
     placeLegend();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     viewport()->update();
 }
 
-void DecayView::setResult(const DecayResult& r) {
-    result_ = r;
-    configureDecayChart(chart(), result_, theme_);
+void DecayView::setResult(Shared<DecayResult> r) {
+    if (!r) return;
+    result_ = std::move(r);
+    configureDecayChart(chart(), *result_, theme_);
     placeLegend();
     // Qt Charts lays out axes on a posted LayoutRequest; do it now so that the next paint shows
     // the new result completely (ticks included) rather than in two passes.
@@ -361,7 +362,9 @@ void DecayView::paintEvent(QPaintEvent* e) {
         if (legendPixmap_.isNull() || legendPixmapSize_ != size || legendPixmap_.devicePixelRatio() != dpr) {
             legendPixmap_ = QPixmap((size * dpr).toSize());
             legendPixmap_.setDevicePixelRatio(dpr);
-            legendPixmap_.fill(Qt::transparent);
+            // Opaque, in the background's colour (what lies under it): copied to the screen each
+            // frame without blending.
+            legendPixmap_.fill(theme_.background);
             QPainter lp(&legendPixmap_);
             lp.setRenderHint(QPainter::Antialiasing, true);
             drawDecayLegend(lp, QRectF(QPointF(0, 0), size), legend_, theme_);
@@ -370,7 +373,7 @@ void DecayView::paintEvent(QPaintEvent* e) {
         QPainter p(viewport());
         p.drawPixmap(QPointF(4, viewport()->height() - 4 - h), legendPixmap_);
     }
-    painted_ = result_.generation;
+    painted_ = result_->generation;
     Q_EMIT painted(painted_);
 }
 
@@ -386,8 +389,8 @@ QString DecayView::toolTipAt(const QPoint& pos) const {
     const QPointF chartPos = c->mapFromScene(scenePos);
     if (!c->plotArea().contains(chartPos) || c->series().isEmpty()) return {};
     const QPointF value = c->mapToValue(chartPos, c->series().front());
-    const auto i = nearestDecaySample(result_, value.x());
-    return i ? decayToolTip(result_, *i) : QString();
+    const auto i = nearestDecaySample(*result_, value.x());
+    return i ? decayToolTip(*result_, *i) : QString();
 }
 
 void DecayView::mouseMoveEvent(QMouseEvent* event) {

@@ -65,19 +65,21 @@ class PairsView : public ViewBase {
     Q_OBJECT
 public:
     using ViewBase::ViewBase;
-    void setResult(const PairsResult& r) {
-        result_ = r;
-        setGeneration(r.generation);
+    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
+    void setResult(Shared<PairsResult> r) {
+        if (!r) return;
+        result_ = std::move(r);
+        setGeneration(result_->generation);
     }
-    const PairsResult& result() const { return result_; }
+    const PairsResult& result() const { return *result_; }
     QString toolTipAt(const QPoint& pos) const override;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_.picture; }
+    const Picture& picture() const override { return result_->picture; }
 
 private:
-    PairsResult result_;
+    Shared<PairsResult> result_ = std::make_shared<const PairsResult>();
 };
 
 // How a zoom gesture reaches the scene: each gesture is one undo step; the events of one gesture
@@ -92,11 +94,13 @@ class HeatmapView : public ViewBase {
     Q_OBJECT
 public:
     explicit HeatmapView(QWidget* parent = nullptr);
-    void setResult(const HeatmapResult& r) {
-        result_ = r;
-        setGeneration(r.generation);
+    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
+    void setResult(Shared<HeatmapResult> r) {
+        if (!r) return;
+        result_ = std::move(r);
+        setGeneration(result_->generation);
     }
-    const HeatmapResult& result() const { return result_; }
+    const HeatmapResult& result() const { return *result_; }
     QString toolTipAt(const QPoint& pos) const override;
     // Cells per axis for `panels` panels at the current size (device pixels); `square`: the
     // scene's view.heatmapSquareCells.
@@ -114,7 +118,7 @@ Q_SIGNALS:
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_.picture; }
+    const Picture& picture() const override { return result_->picture; }
     bool event(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -138,7 +142,7 @@ private:
     void zoomAbout(const QPointF& p, double factor, ZoomGesture g);
     void request(const ViewWindow& q, const ViewWindow& k, ZoomGesture g);
 
-    HeatmapResult result_;
+    Shared<HeatmapResult> result_ = std::make_shared<const HeatmapResult>();
     ViewWindow queries_{0, 1}, keys_{0, 1};
     std::int64_t length_ = 1;
     ZoomGesture last_ = ZoomGesture::None;   // the gesture the last request belonged to
@@ -153,19 +157,21 @@ class FrequencyView : public ViewBase {
     Q_OBJECT
 public:
     using ViewBase::ViewBase;
-    void setResult(const FrequencyResult& r) {
-        result_ = r;
-        setGeneration(r.generation);
+    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
+    void setResult(Shared<FrequencyResult> r) {
+        if (!r) return;
+        result_ = std::move(r);
+        setGeneration(result_->generation);
     }
-    const FrequencyResult& result() const { return result_; }
+    const FrequencyResult& result() const { return *result_; }
     QString toolTipAt(const QPoint& pos) const override;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_.picture; }
+    const Picture& picture() const override { return result_->picture; }
 
 private:
-    FrequencyResult result_;
+    Shared<FrequencyResult> result_ = std::make_shared<const FrequencyResult>();
 };
 
 // RoPE's per-pair contributions (ui/render/contributionsrenderer.h).
@@ -173,19 +179,21 @@ class ContributionsView : public ViewBase {
     Q_OBJECT
 public:
     using ViewBase::ViewBase;
-    void setResult(const ContributionsResult& r) {
-        result_ = r;
-        setGeneration(r.generation);
+    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
+    void setResult(Shared<ContributionsResult> r) {
+        if (!r) return;
+        result_ = std::move(r);
+        setGeneration(result_->generation);
     }
-    const ContributionsResult& result() const { return result_; }
+    const ContributionsResult& result() const { return *result_; }
     QString toolTipAt(const QPoint&) const override { return {}; }
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_.picture; }
+    const Picture& picture() const override { return result_->picture; }
 
 private:
-    ContributionsResult result_;
+    Shared<ContributionsResult> result_ = std::make_shared<const ContributionsResult>();
 };
 
 // RoPE in the scene's dtype against exact double (ui/render/precisionrenderer.h).
@@ -193,21 +201,23 @@ class PrecisionView : public ViewBase {
     Q_OBJECT
 public:
     using ViewBase::ViewBase;
-    void setResult(const PrecisionResult& r) {
-        result_ = r;
-        setGeneration(r.generation);
+    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
+    void setResult(Shared<PrecisionResult> r) {
+        if (!r) return;
+        result_ = std::move(r);
+        setGeneration(result_->generation);
     }
-    const PrecisionResult& result() const { return result_; }
+    const PrecisionResult& result() const { return *result_; }
     QString toolTipAt(const QPoint& pos) const override;
     // Blocks per axis for the score error heatmap at the view's size (DisplaySpec::precisionCells).
     int cellsFor(int configs) const;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_.picture; }
+    const Picture& picture() const override { return result_->picture; }
 
 private:
-    PrecisionResult result_;
+    Shared<PrecisionResult> result_ = std::make_shared<const PrecisionResult>();
 };
 
 // The decay view is a QChartView (Qt Charts); the chart is configured by the renderer's
@@ -222,10 +232,10 @@ public:
     void setWindow(const ViewWindow& distances, const ViewWindow& whole);
     ViewWindow distanceWindow() const { return window_; }
     void setTheme(const Theme& theme);
-    void setResult(const DecayResult& r);
-    const DecayResult& result() const { return result_; }
+    void setResult(Shared<DecayResult> r);   // shared, never copied
+    const DecayResult& result() const { return *result_; }
     std::uint64_t paintedGeneration() const { return painted_; }
-    std::uint64_t resultGeneration() const { return result_.generation; }
+    std::uint64_t resultGeneration() const { return result_->generation; }
     const DecayLegend& legend() const { return legend_; }   // drawn under the chart
     QString toolTipAt(const QPoint& pos) const;
     QSize minimumSizeHint() const override { return {240, 200}; }
@@ -256,7 +266,7 @@ private:
     void placeLegend();
 
     Theme theme_;
-    DecayResult result_;
+    Shared<DecayResult> result_ = std::make_shared<const DecayResult>();
     DecayLegend legend_;
     QPixmap legendPixmap_;   // legend_ as last drawn (paintEvent)
     QSizeF legendPixmapSize_;

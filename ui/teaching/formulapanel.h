@@ -10,6 +10,7 @@
 #include "ui/render/theme.h"
 #include "ui/model/sceneparams.h"
 
+#include <QCoreApplication>
 #include <QThreadPool>
 #include <QTimer>
 #include <QWidget>
@@ -40,6 +41,8 @@ struct FormulaFocus {
 };
 
 struct FormulaSheet {
+    Q_DECLARE_TR_FUNCTIONS(FormulaSheet)   // the sheet's words (built by free functions off the GUI thread)
+public:
     QString title;                       // "RoPE (rotary) — half-split, base 10000"
     std::vector<FormulaLine> definitions;
     std::vector<FormulaLine> numbers;    // the same with the current numbers

@@ -48,9 +48,6 @@ QString numI(std::int64_t x) { return QString::number(x); }
 // A number in a sheet's title (plain text, not TeX): "2.41 × 10⁷".
 QString titleNumber(double x) { return QString::fromStdString(formatReadable(x, 4, NumberStyle::Typeset)); }
 QString T(const char* s) { return QString::fromUtf8(s); }
-// Words for people: the sheet is built off the GUI thread by free functions, so they take
-// FormulaSheet::tr (Q_DECLARE_TR_FUNCTIONS, context "FormulaSheet", which lupdate extracts).
-
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
 double wrap2pi(double a) {

@@ -41,7 +41,9 @@ struct FormulaFocus {
 };
 
 struct FormulaSheet {
-    Q_DECLARE_TR_FUNCTIONS(FormulaSheet)   // the sheet's words (built by free functions off the GUI thread)
+    // The sheet's words: built by free functions off the GUI thread, they take FormulaSheet::tr
+    // (context "FormulaSheet", which lupdate extracts).
+    Q_DECLARE_TR_FUNCTIONS(FormulaSheet)
 public:
     QString title;                       // "RoPE (rotary) — half-split, base 10000"
     std::vector<FormulaLine> definitions;

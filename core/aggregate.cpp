@@ -2,6 +2,7 @@
 #include "core/aggregate.h"
 
 #include "core/decay.h"
+#include "core/ensure.h"
 #include "core/parallel.h"
 
 #include <algorithm>
@@ -54,6 +55,8 @@ std::vector<PositionRange> splitRange(std::int64_t from, std::int64_t to, int co
 DiagonalStats::DiagonalStats(std::vector<double> f, std::int64_t lo, std::optional<Aggregate> only)
     : f_(std::move(f)), lo_(lo), sums_(!only || *only == Aggregate::Mean), mins_(!only || *only == Aggregate::Min),
       maxs_(!only || *only == Aggregate::Max) {
+    POSLAB_ENSURE(!f_.empty(), "f non-empty");
+    POSLAB_ENSURE(std::all_of(f_.begin(), f_.end(), [](double v) { return std::isfinite(v); }), "f finite");
     const auto m = static_cast<std::int64_t>(f_.size());
     if (sums_) buildSums(m);
     if (mins_ || maxs_) buildExtremes(m);
@@ -198,9 +201,12 @@ BlockStats DiagonalStats::range(std::int64_t d0, std::int64_t d1) const {
 
 double DiagonalStats::blockValue(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, DistanceBand band,
                                  Aggregate which) const {
+    POSLAB_ENSURE(q0 < q1 && k0 < k1, "q0 < q1 and k0 < k1");
     const std::int64_t a = q0 - k1 + 1, b = q1 - 1 - k0;
     const std::int64_t dlo = std::max(a, band.lo), dhi = std::min(b, band.hi);
     if (dlo > dhi) return -kInf;
+    POSLAB_ENSURE(dlo >= lo_ && dhi < lo_ + static_cast<std::int64_t>(f_.size()),
+                  "every distance of the block's visible cells in [lo, hi]");
     if (which == Aggregate::Max) return rangeMax(dlo - lo_, dhi - lo_);
     if (which == Aggregate::Min) return rangeMin(dlo - lo_, dhi - lo_);
     if (dlo != a || dhi != b) return block(q0, q1, k0, k1, band).mean();   // the block meets the band's edge
@@ -224,11 +230,14 @@ BlockStats DiagonalStats::block(std::int64_t q0, std::int64_t q1, std::int64_t k
     BlockStats st;
     const std::int64_t h = q1 - q0, w = k1 - k0, m = std::min(h, w);
     const std::int64_t a = q0 - k1 + 1, b = q1 - 1 - k0;
+    POSLAB_ENSURE(q0 < q1 && k0 < k1, "q0 < q1 and k0 < k1");
     const std::int64_t dlo = std::max(a, band.lo), dhi = std::min(b, band.hi);
     if (dlo > dhi) {
         st.min = st.max = -kInf;
         return st;
     }
+    POSLAB_ENSURE(dlo >= lo_ && dhi < lo_ + static_cast<std::int64_t>(f_.size()),
+                  "every distance of the block's visible cells in [lo, hi]");
     if (!sums_) {
         if (mins_) st.min = rangeMin(dlo - lo_, dhi - lo_);
         if (maxs_) st.max = rangeMax(dlo - lo_, dhi - lo_);

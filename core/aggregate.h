@@ -46,8 +46,8 @@ struct PositionRange {
 };
 
 // Splits [from, to) into at most `count` consecutive blocks of ceil(n / count) positions each
-// (the last one possibly shorter): one block per position when n <= count. Preconditions:
-// from <= to, count >= 1.
+// (the last one possibly shorter): one block per position when n <= count. An empty range
+// (to <= from) gives no blocks; a count below 1 counts as 1.
 std::vector<PositionRange> splitRange(std::int64_t from, std::int64_t to, int count);
 
 // Statistics of the visible cells of one block.
@@ -84,6 +84,7 @@ public:
     // One statistic of the same block (−infinity: no visible cell), computing only that one; a
     // block with every cell visible takes its sum from four second-order prefix sums
     // C[t] = Σ_{u<t} P1[u] (rows i contribute P1[i − k0 + 1 − lo] − P1[i − k1 + 1 − lo]).
+    // Preconditions: as block().
     double blockValue(std::int64_t q0, std::int64_t q1, std::int64_t k0, std::int64_t k1, bool causal,
                       Aggregate which) const {
         return blockValue(q0, q1, k0, k1, DistanceBand::causal(causal), which);
@@ -128,8 +129,8 @@ struct AggregatedScores {
 // The statistic of each block of the query ranges × key ranges within a sequence of `length`
 // positions. Exact (structure, or every cell reduced) unless that needs more than `maxWork`
 // multiply-add equivalents, in which case each block's centre cell is sampled (`sampled`).
-// Preconditions: params validate; ranges non-empty and within [0, length).
-// Errors: as scores() and scoresByDistance() (a non-finite score names `result`).
+// Errors: params that do not validate; no range, or a range empty or outside [0, length) (names
+// `queries` or `keys`); as scores() and scoresByDistance() (a non-finite score names `result`).
 Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t length,
                                          const std::vector<PositionRange>& queryRanges,
                                          const std::vector<PositionRange>& keyRanges, Aggregate aggregate,
@@ -140,7 +141,7 @@ Result<AggregatedScores> aggregateScores(const ScoreParams& params, std::int64_t
 // float16, float32: content, rotation and dot product rounded as core/scores.h says) minus the
 // exact one (core/precision.h). Never structured (a rounded score is not a function of i − j):
 // exact while both matrices' cells fit `maxWork` (2·aggregateWork), else the centre cells, marked
-// `sampled`. Preconditions and errors: as aggregateScores.
+// `sampled`. Errors: as aggregateScores.
 Result<AggregatedScores> aggregateScoreErrors(const ScoreParams& params, std::int64_t length,
                                               const std::vector<PositionRange>& queryRanges,
                                               const std::vector<PositionRange>& keyRanges, Aggregate aggregate,

@@ -1,5 +1,7 @@
 #include "core/attention.h"
 
+#include "core/ensure.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -79,6 +81,9 @@ Check AttentionParams::validate() const {
 }
 
 KeyRange visibleKeys(const AttentionParams& a, bool causal, std::int64_t i, std::int64_t length) {
+    POSLAB_ENSURE(i >= 0 && i < length, "0 <= i < length");
+    // Of a.validate(), the part this needs (the whole of it per query would not be cheap).
+    POSLAB_ENSURE((!a.chunk || *a.chunk >= 1) && (!a.window || *a.window >= 1), "a.validate(): window and chunk >= 1");
     const std::int64_t end = length - 1;
     if (a.chunk) return {i - i % *a.chunk, i};
     if (a.window) {

@@ -80,7 +80,8 @@ struct AttentionParams {
 const ParamTable<AttentionParams>& attentionParamTable();
 
 // The keys query i sees in a sequence of `length` tokens: [first, last] (inclusive; never empty,
-// the query sees itself). Precondition: a.validate(), 0 <= i < length.
+// the query sees itself). Precondition: a.validate() (its window and chunk >= 1 checked; the whole
+// of it per query would be no cheap check), 0 <= i < length.
 struct KeyRange {
     std::int64_t first = 0, last = 0;
     bool contains(std::int64_t j) const { return j >= first && j <= last; }

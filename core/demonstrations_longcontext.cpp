@@ -1,6 +1,7 @@
 // The long-context demonstrations' own computations (core/demonstrations.h): RoPE in bfloat16 at
 // position 4096, and the layer patterns of Gemma 3 and Llama 4.
 #include "core/demonstrations.h"
+#include "core/ensure.h"
 
 #include "core/rope.h"
 
@@ -154,6 +155,8 @@ const std::vector<DemoLayerModel>& demoLayerModels() {
 
 LayerSummary summariseLayers(const LayerPattern& model, std::int64_t far, const std::vector<std::int64_t>& temperatureAt,
                              Precision precision) {
+    POSLAB_ENSURE(!model.validate(), "model.validate()");
+    POSLAB_ENSURE(layerCount(model) >= 1, "the model has a layer");
     LayerSummary s;
     s.layers = layerCount(model);
     bool localSeen = false, globalSeen = false, nopeSeen = false;

@@ -1,4 +1,5 @@
 #include "core/layers.h"
+#include "core/ensure.h"
 
 namespace poslab {
 
@@ -123,6 +124,7 @@ Check LayerPattern::validate() const {
 }
 
 LayerParams layerParams(const LayerPattern& p, std::int64_t layer) {
+    POSLAB_ENSURE(layer >= 0 && layer < layerCount(p), "0 <= layer < layerCount(p)");
     LayerParams out;
     const auto types = parseLayerTypes(p.layer_types).value_or(std::vector<LayerType>{});
     if (layer < 0 || layer >= static_cast<std::int64_t>(types.size())) return out;

@@ -56,7 +56,9 @@ std::optional<std::vector<LayerType>> parseLayerTypes(const std::string& text);
 std::string layerTypesText(const std::vector<LayerType>& types);
 std::int64_t layerCount(const LayerPattern& p);
 
-// One layer of the pattern. Precondition: p.validate() and 0 <= layer < layerCount(p).
+// One layer of the pattern. Precondition: 0 <= layer < layerCount(p). The other fields are read
+// as they are (the layers view draws a pattern whose RoPE values someone is still typing):
+// p.validate() says whether they make a model.
 struct LayerParams {
     LayerType type = LayerType::Full;
     bool rope = true;

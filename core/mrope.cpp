@@ -1,4 +1,5 @@
 #include "core/mrope.h"
+#include "core/ensure.h"
 
 #include <algorithm>
 #include <charconv>
@@ -133,6 +134,7 @@ Check MropeParams::validate() const {
 // ---- get_rope_index --------------------------------------------------------------------------------
 
 Result<MropeIndex> mropeRopeIndex(const MropeBatch& batch, const MropeParams& params) {
+    POSLAB_ENSURE(!params.validate(), "params validate");
     const std::int64_t m = params.merge;
     std::vector<std::array<std::int64_t, 3>> videos = batch.video_grid_thw;
     if (params.model == MropeModel::Qwen3VL) {   // repeat_interleave(video_grid_thw, T); t := 1
@@ -289,6 +291,10 @@ Result<std::vector<int>> mropeAxes(int half, const std::vector<std::int64_t>& se
 }
 
 RopeTables mropeTables(const RopeParams& params, const RopeFrequencies& freqs, const IntMatrix& ids, const std::vector<int>& axes) {
+    POSLAB_ENSURE(!params.validate(), "params validate");
+    POSLAB_ENSURE(ids.rows() == 3, "ids 3 × N");
+    POSLAB_ENSURE(ids.size() == 0 || (ids.minCoeff() >= 0 && ids.maxCoeff() <= kMaxPosition), "ids within [0, 2^40]");
+    POSLAB_ENSURE(static_cast<int>(axes.size()) == params.rotaryDim() / 2, "axes.size() == r/2");
     const Eigen::Index n = ids.cols();
     const bool same = (ids.row(0) == ids.row(1)) && (ids.row(0) == ids.row(2));
     std::array<RopeTables, 3> t;
@@ -347,6 +353,10 @@ private:
 
 std::shared_ptr<const ContentSource> mropeContentSource(const ScoreParams& base, const RopeParams& rope, IntMatrix ids,
                                                         std::vector<int> axes) {
+    POSLAB_ENSURE(!rope.validate(), "rope validates");
+    POSLAB_ENSURE(ids.rows() == 3, "ids 3 × N");
+    POSLAB_ENSURE(static_cast<int>(axes.size()) == rope.rotaryDim() / 2, "axes r/2 entries");
+    POSLAB_ENSURE(base.dim == rope.head_dim, "base rows of rope.head_dim numbers");
     return std::make_shared<MropeSource>(base, rope, std::move(ids), std::move(axes));
 }
 

@@ -1,4 +1,5 @@
 #include "core/precision.h"
+#include "core/ensure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -45,6 +46,8 @@ float roundFloat16(float x) {
 }
 
 Matrix precisionScores(Precision p, const Matrix& q, const Matrix& k, double scale) {
+    POSLAB_ENSURE(isHalfPrecision(p), "isHalfPrecision(p)");
+    POSLAB_ENSURE(q.cols() == k.cols(), "q.cols() == k.cols()");
     const Eigen::Index n = q.cols(), nk = k.rows();
     const double sc = roundToPrecision(p, scale);
     Matrix out(q.rows(), nk);

@@ -1,5 +1,7 @@
 #include "core/random.h"
+#include "core/ensure.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -27,6 +29,7 @@ std::uint64_t initialState(std::uint64_t seed, std::uint64_t stream) {
 
 Matrix seededNormal(Eigen::Index rows, Eigen::Index cols, std::uint64_t seed, std::uint64_t stream,
                     double stddev) {
+    POSLAB_ENSURE(rows >= 0 && cols >= 0, "rows, cols >= 0");
     Matrix m(rows, cols);
     SplitMix64 rng{initialState(seed, stream)};
     const Eigen::Index n = rows * cols;
@@ -56,6 +59,8 @@ double seededNormalAt(std::uint64_t n, std::uint64_t seed, std::uint64_t stream,
 
 Matrix seededNormalRows(const std::vector<std::int64_t>& rows, Eigen::Index cols, std::uint64_t seed,
                         std::uint64_t stream, double stddev) {
+    POSLAB_ENSURE(cols >= 0, "cols >= 0");
+    POSLAB_ENSURE(std::all_of(rows.begin(), rows.end(), [](std::int64_t r) { return r >= 0; }), "every row index >= 0");
     Matrix m(static_cast<Eigen::Index>(rows.size()), cols);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const auto base = static_cast<std::uint64_t>(rows[r]) * static_cast<std::uint64_t>(cols);

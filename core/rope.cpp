@@ -1,4 +1,5 @@
 #include "core/rope.h"
+#include "core/ensure.h"
 #include "core/parallel.h"
 #include "core/precision.h"
 #include "core/rope_detail.h"
@@ -569,6 +570,9 @@ RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, co
 
 Matrix ropeApply(const RopeParams& params, const RopeTables& tables, const Matrix& x) {
     // Each elementwise op of x·cos + rotate_half(x)·sin computed in float32 and rounded to the dtype.
+    // The entries' finiteness is not checked: a pass over x is not a cheap check.
+    POSLAB_ENSURE(x.rows() == tables.cos.rows(), "x.rows() == tables.cos.rows()");
+    POSLAB_ENSURE(x.cols() == params.head_dim, "x.cols() == params.head_dim");
     const auto rd = [p = params.precision](double v) { return roundToPrecision(p, v); };
     const Eigen::Index n = x.rows(), d = x.cols(), r = tables.cos.cols(), h = r / 2;
     const bool inter = params.layout == RopeLayout::Interleaved;
@@ -687,6 +691,13 @@ RopeTables ropeTablePairs(const RopeParams& params, const RopeFrequencies& freqs
 }  // namespace
 
 RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Positions& positions, const std::vector<int>& pairs) {
+    POSLAB_ENSURE(!params.validate(), "params validate");
+    POSLAB_ENSURE(!validatePositions(positions), "positions valid");
+    POSLAB_ENSURE(ropeAnglePrecision(params) != Precision::Float16 ||
+                      *std::max_element(positions.begin(), positions.end()) <= 65504,
+                  "positions at most 65504 with float16 angles");
+    POSLAB_ENSURE(std::all_of(pairs.begin(), pairs.end(), [h = params.rotaryDim() / 2](int i) { return i >= 0 && i < h; }),
+                  "each pair in [0, r/2)");
     std::int64_t seq = 1;
     if (params.seq_len) {
         seq = *params.seq_len;
@@ -731,6 +742,7 @@ RopePrecisionErrors ropePrecisionErrors(const RopeParams& params, const Position
 }
 
 std::vector<PositionCollision> ropePositionCollisions(const RopeParams& params, const Positions& positions) {
+    POSLAB_ENSURE(!validatePositions(positions), "positions valid");
     const Precision ap = ropeAnglePrecision(params);
     std::vector<std::int64_t> sorted = positions;
     std::sort(sorted.begin(), sorted.end());
@@ -763,11 +775,15 @@ std::optional<std::int64_t> ropeFirstCollision(const RopeParams& params, std::in
 
 // ============================================================================ rope_detail.h
 RopeDynamicBase ropeDynamicBase(const RopeParams& params, std::optional<std::int64_t> seq_len) {
+    POSLAB_ENSURE(params.scaling == RopeScaling::Dynamic, "params.scaling == Dynamic");
+    POSLAB_ENSURE(!params.validate(), "params validate");
     const std::int64_t s = seq_len ? *seq_len : params.seq_len.value_or(params.max_positions);
     return {std::max(s, params.max_positions), dynamicBaseInit(params, s)};
 }
 
 RopeLlama3Detail ropeLlama3Detail(const RopeParams& params) {
+    POSLAB_ENSURE(params.scaling == RopeScaling::Llama3, "params.scaling == Llama3");
+    POSLAB_ENSURE(!params.validate(), "params validate");
     const Rounder rd{params.precision != Precision::Double};
     const Vector inv = defaultInvFreq(params.base, params.rotaryDim(), rd);
     const double orig = static_cast<double>(params.originalMaxPositions());

@@ -173,7 +173,8 @@ struct RopeTables {
 RopeTables ropeTables(const RopeParams& params, const RopeFrequencies& freqs, const Positions& positions);
 
 // Rotate rows of x (|positions| × head_dim, row k at positions[k]) with the tables above.
-// Precondition: x.rows() == tables.cos.rows(), x.cols() == params.head_dim, finite entries.
+// Precondition: x.rows() == tables.cos.rows(), x.cols() == params.head_dim (both checked), finite
+// entries (not checked: a pass over x is no cheap check).
 // Float32 mode: x is rounded to float32 first and every elementwise operation is rounded like
 // torch's `x*cos + rotate(x)*sin` (products, then the sum); pass-through channels are f32(x).
 // BFloat16/Float16: the same with every rounding to the dtype.

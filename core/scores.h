@@ -98,8 +98,8 @@ struct ScoreParams {
 
     Check validate() const;
     // Shows layer `layer` of `model`: its RoPE parameters (head_dim kept), its attention structure,
-    // model.layer = layer; the method becomes rope. Precondition: model.validate() and the layer
-    // exists (an invalid one is left to validate() to report, nothing changes).
+    // model.layer = layer; the method becomes rope. A model that does not validate or a layer that
+    // does not exist changes only model.layer, for validate() to report.
     void applyLayer(std::int64_t layer);
     // The method in effect: nope for a NoPE layer (attention.nope), else `method`.
     Method effectiveMethod() const { return attention.nope ? Method::NoPE : method; }
@@ -132,9 +132,10 @@ Matrix contentRows(const ScoreParams& params, bool key, const Positions& positio
 
 // Mean score along diagonals, for real content: for each distance d in `distances`,
 // value = mean over i = d … length−1 of score(i, i − d) (the scores() entries, before softmax and
-// without the causal mask, which never hides j <= i), count = length − d. Preconditions: params
-// validate; 1 <= length; every distance in [0, length). Work ~ length·(256 + max d)·dim, limited
-// like scores() (errors name `length` or `max_distance`).
+// without the causal mask, which never hides j <= i), count = length − d. Work ~ length·(256 + max
+// d)·dim, limited like scores(). Errors: params that do not validate; length outside [1, 2^40]
+// (names `length`); no distance, or one outside [0, length) (names `max_distance`); the work limit
+// (names `length` or `max_distance`).
 struct DiagonalMeans {
     std::vector<std::int64_t> distance;
     Vector value;
@@ -144,8 +145,8 @@ Result<DiagonalMeans> diagonalMeans(const ScoreParams& params, const std::vector
                                     std::int64_t length);
 
 // Scores for explicit query and key positions within a sequence of `length` tokens (0..length−1),
-// |queries| × |keys|. Preconditions: params validate; every position in [0, length).
-// Errors: learned sequence longer than the table (names `length`); |queries|·|keys| > 2^25
+// |queries| × |keys|. Errors: params that do not validate; length outside [1, 2^40] (names
+// `length`); a position outside [0, length) (names `queries` or `keys`); learned sequence longer than the table (names `length`); |queries|·|keys| > 2^25
 // (names `queries`); softmax over a sequence too long to normalise exactly (length·|queries| >
 // 2^31 or length·|queries|·(dim + per-entry work) > 2^34, names `length`); a non-finite score (names `result`,
 // e.g. xPos scales that overflow).
@@ -173,8 +174,8 @@ bool scoresAreDistanceFunction(const ScoreParams& params);
 
 // f(δ) for δ in [lo, hi] (the whole matrix when scoresAreDistanceFunction()): the score of a
 // query at δ and the key at 0 for δ >= 0, of the query at 0 and a key at −δ for δ < 0, within a
-// sequence of `length` positions. Preconditions: params validate, −(length−1) <= lo <= hi <=
-// length − 1. Errors: length·(per-distance work) past the structured limit (names `length`), as
+// sequence of `length` positions. Errors: params that do not validate; length outside the
+// structured limit; lo > hi or outside ±(length − 1) (names `distances`); length·(per-distance work) past the structured limit (names `length`), as
 // scoresSummary; a non-finite score (names `result`).
 Result<std::vector<double>> scoresByDistance(const ScoreParams& params, std::int64_t length, std::int64_t lo,
                                             std::int64_t hi);

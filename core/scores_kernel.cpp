@@ -3,6 +3,7 @@
 // dispatcher asks the CPU once. Multiply-adds are written as explicit fused operations where the
 // target has them, so the speed does not depend on -ffp-contract.
 #include "core/scores_kernel.h"
+#include "core/ensure.h"
 
 #include "core/parallel.h"
 
@@ -246,6 +247,7 @@ DotSummary summarySse2(const double* q, std::int64_t rows, std::int64_t r0, cons
 }  // namespace
 
 PackedKeys packKeys(const double* k, std::int64_t n, int dim) {
+    POSLAB_ENSURE(n >= 0 && dim >= 1, "n >= 0, dim >= 1");
     PackedKeys p;
     p.n = n;
     p.dim = dim;
@@ -275,6 +277,7 @@ PackedKeys packKeys(const double* k, std::int64_t n, int dim) {
 
 bool scaledDots(const double* q, std::int64_t rows, const PackedKeys& keys, std::int64_t cols, double scale,
                 double* out) {
+    POSLAB_ENSURE(cols >= 0 && cols <= keys.n, "0 <= cols <= keys.n");
     if (rows <= 0 || cols <= 0) return true;
     switch (kIsa) {
 #if defined(__x86_64__) || defined(__i386__)

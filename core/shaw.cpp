@@ -1,4 +1,5 @@
 #include "core/shaw.h"
+#include "core/ensure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -75,6 +76,7 @@ Check shawValidateLengths(std::int64_t query_length, std::int64_t key_length, bo
 
 IntMatrix shawIndex(std::int64_t query_length, std::int64_t key_length, std::int64_t max_relative_position,
                     bool cache) {
+    POSLAB_ENSURE(query_length >= 1 && key_length >= 1, "1 <= query_length, 1 <= key_length");
     const std::int64_t k = std::max<std::int64_t>(max_relative_position, 0);
     if (key_length < 1) return IntMatrix(cache ? 1 : 0, 0);
     if (cache) {
@@ -106,6 +108,9 @@ Matrix shawKeyTable(const ShawParams& params) { return table(params, kKeyStream)
 Matrix shawValueTable(const ShawParams& params) { return table(params, kValueStream); }
 
 Matrix shawKeyRows(const ShawParams& params, const std::vector<std::int64_t>& rows) {
+    POSLAB_ENSURE(std::all_of(rows.begin(), rows.end(),
+                              [k = params.max_relative_position](std::int64_t r) { return r >= 0 && r <= 2 * k; }),
+                  "every row in [0, 2k]");
     return seededNormalRows(rows, params.dim, params.seed, kKeyStream, stddev(params));
 }
 

@@ -26,8 +26,8 @@ const ParamTable<ShawParams>& shawParamTable();
 // Q·K <= 2^26 (ignored with cache). Errors name "query_length" / "key_length".
 Check shawValidateLengths(std::int64_t query_length, std::int64_t key_length, bool cache = false);
 
-// Q × K index matrix (or 1 × K with cache). Precondition: 1 <= Q <= K (as tensor2tensor,
-// Q > K gives K rows: range_vec_k[-Q:] is the whole range).  Entries lie in 0 .. 2k.
+// Q × K index matrix (or 1 × K with cache). Precondition: 1 <= Q, 1 <= K (Q > K gives K rows,
+// as tensor2tensor: range_vec_k[-Q:] is the whole range).  Entries lie in 0 .. 2k.
 IntMatrix shawIndex(std::int64_t query_length, std::int64_t key_length, std::int64_t max_relative_position,
                     bool cache = false);
 

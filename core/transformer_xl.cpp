@@ -1,4 +1,5 @@
 #include "core/transformer_xl.h"
+#include "core/ensure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -64,6 +65,7 @@ std::vector<std::int64_t> transformerXLDistances(std::int64_t key_length, std::i
 }
 
 Matrix transformerXLPosEmb(int dim, const std::vector<std::int64_t>& distances) {
+    POSLAB_ENSURE(dim >= 2 && dim % 2 == 0, "dim even >= 2");
     // PositionalEmbedding(demb): inv_freq = 1 / (10000 ** (arange(0.0, demb, 2.0) / demb)),
     // sinusoid_inp = ger(pos_seq, inv_freq), cat([sin, cos]) — all float32; this is the concat,
     // Vaswani, float32 sinusoidal table.

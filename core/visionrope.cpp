@@ -1,4 +1,5 @@
 #include "core/visionrope.h"
+#include "core/ensure.h"
 
 #include "core/mrope.h"
 #include "core/rope.h"
@@ -80,6 +81,7 @@ Check VisionRopeParams::validate() const {
 }
 
 std::vector<std::array<std::int64_t, 2>> qwenVisionPositionIds(const VisionGrid& g, int merge) {
+    POSLAB_ENSURE(merge >= 1 && g.h % merge == 0 && g.w % merge == 0, "the merge size m divides H and W");
     std::vector<std::array<std::int64_t, 2>> out;
     out.reserve(static_cast<std::size_t>(g.t * g.h * g.w));
     const std::int64_t m = merge;
@@ -92,6 +94,7 @@ std::vector<std::array<std::int64_t, 2>> qwenVisionPositionIds(const VisionGrid&
 }
 
 Positions pixtralPositionIds(const VisionGrid& g, std::int64_t patchesPerSide) {
+    POSLAB_ENSURE(g.h <= patchesPerSide && g.w <= patchesPerSide, "H, W <= P (patches per side)");
     Positions out;
     out.reserve(static_cast<std::size_t>(g.h * g.w));
     for (std::int64_t r = 0; r < g.h; ++r)

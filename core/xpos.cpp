@@ -1,4 +1,5 @@
 #include "core/xpos.h"
+#include "core/ensure.h"
 
 #include <algorithm>
 #include <cmath>
@@ -135,6 +136,7 @@ Vector xposZeta(const XposParams& params) {
 }
 
 Matrix xposScale(const XposParams& params, std::int64_t length, std::int64_t offset, bool downscale) {
+    POSLAB_ENSURE(length >= 1 && offset >= 0, "length >= 1, offset >= 0");
     const Vector zeta = xposZeta(params);
     Matrix s(length, zeta.size());
     for (std::int64_t t = 0; t < length; ++t)
@@ -177,6 +179,9 @@ Matrix xposScaleAt(const XposParams& params, const Positions& positions, std::in
 
 Matrix xposApplyAt(const XposParams& params, const Matrix& x, const Positions& positions, std::int64_t length,
                    bool downscale) {
+    POSLAB_ENSURE(length >= 1, "length >= 1");
+    POSLAB_ENSURE(x.rows() == static_cast<Eigen::Index>(positions.size()), "x.rows() == positions.size()");
+    POSLAB_ENSURE(x.cols() == params.head_dim, "x.cols() == head_dim");
     const Vector inv = xposInvFreq(params);
     const Matrix scale = xposScaleAt(params, positions, length, downscale);
     Matrix out(x.rows(), x.cols());

@@ -2,6 +2,9 @@
 # 2026-11-27, the whole suite in 216 s. tests/CMakeLists.txt sets each test's TIMEOUT
 # to 3× its time (at least 30 s; ×10 under AddressSanitizer) and labels the tests under 5 s
 # `fast` (ctest --preset dev -L fast). Remeasure: tests/measure_test_times.sh
+# Measured later, on their own (ctest --preset dev -j2 -R, 2026-11-27): test_demotext, test_ensure,
+# test_figure_positions, test_figure_visiondecay, test_manpage, test_positionsrenderer,
+# test_positionsview, test_visiondecayrenderer.
 set(poslab_test_seconds
   test_aggregate 1.47
   test_alibi 0.05
@@ -20,11 +23,15 @@ set(poslab_test_seconds
   test_deck_two_screens 1.41
   test_demonstrations 0.62
   test_demos 5.75
+  test_demotext 0.39
   test_docs 0.39
+  test_ensure 0.02
   test_export 8.27
   test_figure 13.72
   test_figure_deck 2.86
+  test_figure_positions 1.85
   test_figure_range 2.68
+  test_figure_visiondecay 0.79
   test_format 0.03
   test_formula 0.03
   test_formulapanel 0.48
@@ -42,6 +49,7 @@ set(poslab_test_seconds
   test_learned 0.07
   test_mainwindow 23.96
   test_mainwindow_hidpi 4.14
+  test_manpage 0.66
   test_method 0.01
   test_modelconfig 0.03
   test_mrope 0.01
@@ -54,6 +62,8 @@ set(poslab_test_seconds
   test_plot 0.01
   test_poolparallel 0.12
   test_positions 0.63
+  test_positionsrenderer 0.13
+  test_positionsview 2.48
   test_precision 2.13
   test_precision_view 0.57
   test_presets 0.01
@@ -79,6 +89,7 @@ set(poslab_test_seconds
   test_types 0.09
   test_typeset 0.50
   test_vectorcells 1.14
+  test_visiondecayrenderer 0.08
   test_visionrope 0.01
   test_welcome 0.42
   test_windowstate 4.07

@@ -2,6 +2,45 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>DeckExport</name>
+    <message>
+        <source>Speaker notes, slide %1 of %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no speaker notes)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PosLab deck of %1 slides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the deck has no slides: at least one slide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the deck has %1 slides: at most %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> with notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enough memory for a %1 × %2 image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>slide: an integer from 1 to %1, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DemoText</name>
     <message>
         <source>Attention without positions is permutation-equivariant</source>
@@ -1337,6 +1376,750 @@
     </message>
 </context>
 <context>
+    <name>FigureExport</name>
+    <message>
+        <source>%1 (dim %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All views</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the SVG generator could not start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the SVG generator wrote no &lt;svg&gt; element</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a PDF needs at least one page of a positive size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PDF writer could not start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PDF writer could not start page %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PDF writer produced no document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enough memory for a %1 × %2 image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not paint the PNG</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not an image format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG encoder: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a PNG image (no PNG signature)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PNG is truncated (no IEND chunk, the file ends at byte %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: invalid chunk type at byte %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: chunk %1 at byte %2 has an invalid length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the PNG is truncated (chunk %1 at byte %2 is cut short)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: chunk %1 at byte %2 fails its CRC check</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: it does not start with an IHDR chunk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: IHDR size %1 × %2, valid: 1 to 1000000 pixels per side</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: invalid IHDR (colour type %1, bit depth %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: a second IHDR chunk at byte %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: invalid PLTE chunk at byte %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: a palette image without PLTE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: no image data (IDAT) before IEND</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>damaged PNG: unknown critical chunk %1 at byte %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pair vectors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention heatmap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decay with distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frequencies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-pair contributions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: an integer from %2 to %3, got %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>width × height: at most %1 pixels, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dpi: an integer from %1 to %2, got %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dpi: at most %1 for a %2 × %3 figure (at least 64 × 64 at 96 dpi), got %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>theme: one of %1, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>font scale: a number from 0.5 to 3, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the scene is not valid: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enough memory for this figure</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot export %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an exported figure (.png, .svg, .pdf, .csv or .json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read the PNG: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>carries no PosLab scene</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FileWriter</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no file name given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>it is a directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the directory %1 does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing to write</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unexpected failure while writing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the output could not be produced</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>FormulaSheet</name>
+    <message>
+        <source>ones</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>random N(0,1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>formula</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>score (heatmap cell, before softmax)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Linear interpolation: every frequency divided by the factor s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>linear interpolation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic NTK: past L = max_position_embeddings a larger base, ℓ = max(sequence length, L)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the sequence length and the factor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the new base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frequency of pair %1 with the new base</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>YaRN: pairs below low keep θ_i, pairs above high are divided by s, a ramp γ_i between</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Correction range: the pairs that turn β fast and β slow times in L₀ tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention factor c on cos and sin: given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention factor c on cos and sin (mscale, mscale_all_dim)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Attention factor c on cos and sin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>correction range (clamped to 0 … r − 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair %1 on the ramp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention factor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LongRoPE: a factor λ_i per pair (the long factors once the sequence passes L₀, else the short ones)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sequence length past L₀: the long factors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sequence length within L₀: the short factors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Llama 3: by wavelength λ_i = 2π/θ_i against L₀/f_high and L₀/f_low</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the wavelength bounds</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair %1: wavelength below L₀/f_high, frequency kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair %1: wavelength above L₀/f_low, frequency divided by s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair %1: wavelength between the bounds, blended</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair %1&apos;s frequency</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>interleaved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>half-split</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, rotary %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frequencies: given, one per pair</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frequencies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only the first r channels rotate; the others pass through</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rotated channels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotation of pair (2i, 2i+1) at position m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rotation of pair (i, i + r/2) at position m</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only m − n enters: a cos part (x, y: the two channels of pair i)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>… minus a sin part (the term a cos-only form forgets)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same with each pair as a complex number q̃ = qˣ + i qʸ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frequency of pair %1 (given)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frequency of pair %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unscaled frequency of pair %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>angle at m = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cos and sin (times the attention factor c = %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cos and sin</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair %1 of q: channels (%2, %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair %1&apos;s part of ⟨R_m q, R_n k⟩ at m − n = %2: cos term + sin term</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all pairs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE frequencies (interleaved pairs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-pair decay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score: rotation times an explicit decay (γ = scale base)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decay of pair %1 at m − n = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>concatenated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frequencies, log-spaced from the smallest timescale t to the base (tensor2tensor, K pairs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encoding of position p</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A shift is a rotation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Encodings alone are relative; with tokens they are not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>frequency of pair %1 (K = %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at p = m = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>encodings alone (m − n = %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>with the %1 content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One learned row per position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No row past the table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>row m = %1 (first entries)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>table size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Relative key embedding, clipped at ±k: 2k + 1 learned rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>clipping distance and table rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>offset j − i = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>content and position terms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bidirectional</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score: content plus a learned bias per bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bidirectional (encoder): half of the buckets for keys after the query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Causal (decoder): every bucket for keys before the query; keys after it share bucket 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exact buckets for n &lt; nb/2, logarithmic ones up to the maximum distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>buckets per direction and exact range</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n &lt; nb/2: an exact bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n ≥ nb/2: a logarithmic bucket</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>offset j − i = %1, head %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>content term</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, clamp %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Four terms, R the relative sinusoid (base 10000, [sin | cos])</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Distances clamped at C = clamp_len</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>distance i − j = %1, clamped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>distance i − j = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sum, scaled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slopes: H = %1 is a power of two, a geometric sequence (B = bias_max)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slopes: H = %1 is not a power of two: the n = %2 slopes of the closest power of two, then every other slope of 2n = %3 heads (B = bias_max)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score: content minus slope × distance</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>heads and bias_max</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first slope</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first of the other %1 heads: the first slope of %2 heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>slope of head %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bias at i = %1, j = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score: content only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shuffling the tokens shuffles the outputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This layer applies no positional encoding (NoPE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Score scale: the model&apos;s own, not 1/√d</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q/k RMS norm, before the rotation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q/k RMS norm, after the rotation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature tuning: query row i scaled by τ(i)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>query scale at i = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Query scaling with position: query row i times</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Logit soft-cap: each score before the mask and softmax</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>score before and after the cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chunked attention: j visible from i</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sliding window: j visible from i</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sliding window (bidirectional): j visible from i</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sink logit of head %1: a row sums to 1 − p_sink</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is after the query: the causal mask hides this cell.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key lies outside the layer&apos;s window or chunk: the mask hides this cell.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>GgufFile</name>
+    <message>
+        <source>truncated GGUF header: %1 needs %2 bytes at offset %3, the file has %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF %1: length at most %2, got %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF value type of %1, 0 to 12, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF array %1: nested deeper than %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated GGUF header: array %1 of %2 elements needs at least %3 bytes each, %4 remain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF bool %1, 0 or 1, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF tensor %1: 1 to 8 dimensions, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF general.alignment, a power of two, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated GGUF data: rope_freqs.weight needs %1 bytes at %2, the file has %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF rope_freqs.weight[%1], a finite number &gt; 0, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a GGUF file (no &quot;GGUF&quot; magic)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsupported GGUF version, 2 or 3, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF tensor count, at most %1, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF metadata count, at most %1, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated GGUF header: %1 metadata entries need at least %2 bytes, %3 remain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid GGUF metadata: key %1 appears twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read: </source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Method</name>
     <message>
         <source>NoPE (no position)</source>
@@ -1408,6 +2191,477 @@
     </message>
     <message>
         <source>RoPE rotations combined with a per-pair exponential scale that makes scores shrink smoothly with distance.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>ModelConfig</name>
+    <message>
+        <source>an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: dropout</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: special tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: mixture of experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: eps of the layer norms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: vocabulary</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: weight initialisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> must be </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama (assumed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file names no model_type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model_type %1 is not in PosLab&apos;s family table</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: read as a causal decoder with %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>50 (the family&apos;s default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> must be a number in (0, 1e6] or null, got </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 layers: %2 full, %3 sliding, %4 chunked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>family %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not in the family table: read as a Llama-style decoder (see warnings)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>family %1 from %2 (no model_type)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model classes (the family comes from model_type)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the text model: its keys are listed as text_config.KEY</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the %1 encoder: not read (text positions only)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 attention heads (the scene shows one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model width: not positional (the head dimension comes from another key)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every layer applies the same positional scheme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window %1 on the sliding layers (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key j seen iff i − W &lt; j ≤ i</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>null: no window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use_sliding_window is false: no layer slides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a sliding window (the %1 scene draws full attention)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no layer of this family slides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>true: layers from max_window_layers on slide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>false: no layer slides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first sliding layer: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no layer slides (use_sliding_window is false)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the layer pattern: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no layer pattern (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no layer count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a RoPE model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE θ of the sliding layers = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no layer pattern</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE θ of the full layers = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>softmax scale = query_pre_attn_scalar^-1/2 = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this family&apos;s scale is %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>softmax scale = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>softmax scale = (qk_nope_head_dim + qk_rope_head_dim)^-1/2 · mscale² = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not read by this family</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>half (i, i + r/2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>null: no soft-cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stored, but this family&apos;s attention does not apply it (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>temperature tuning of the NoPE layers: floor_scale %1, attn_scale %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off: no temperature tuning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q/k norm %1 RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LayerNorm of q and k (mean removed) before RoPE (%1); the scene does not normalise</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>false: no q/k norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>eps of the q/k norm = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>false: RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>see its keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scores × %1 instead of head_dim^-1/2; the ALiBi scene keeps head_dim^-1/2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>context length %1 (the views&apos; training context)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another key gives the context length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local layers see only the last window_size keys (%1:62-72); the learned-position scene draws full attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>positions start at row pad_token_id + 1 of the learned table (%1:137); the scene starts at row 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a RoPE model (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another key sets it (rope_parameters or the block&apos;s own value wins)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not read by PosLab (no positional or attention meaning known to it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; query scaling: queries × 1 + %1·ln(1 + ⌊p/%2⌋) after RoPE (%3:105-107, 146-150)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>default (no scaling)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>128 (the family&apos;s default): head dimension %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (the family&apos;s default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 = %2 / attention heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> = max / original max positions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the family&apos;s pattern: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>llama.cpp GGUF metadata (general.architecture %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: the file&apos;s description</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not positional: tokenizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention heads (the scene shows one)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a positional or attention key PosLab&apos;s GGUF reader does not apply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not read by PosLab (no positional meaning known to it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per-pair frequency divisors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a Hugging Face cache folder with no snapshot holding config.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> is missing (the model has sliding layers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention_chunk_size is missing (the model has chunked layers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> is missing (the model has such layers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>internal: no parameter </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n_head (the number of attention heads) is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n_positions / max_position_embeddings is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_head (or d_model and n_head) is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>d_model (the model dimension) is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>type su read as longrope (its older name); </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head_dim is missing, and so is hidden_size or num_attention_heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max_position_embeddings is missing (needed by rope_type </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>relative_attention_num_buckets is missing (model_type </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> uses T5 relative buckets)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file names no model_type or architectures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> is not a family PosLab reads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a JSON config (</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> at byte </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a config.json (the top level is not an object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rope_freqs.weight must have rotary_dim/2 = %1 values, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>general.architecture is missing (or not a string)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a config.json or GGUF file (</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> bytes, a config.json is at most 64 MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> must be three non-negative integers summing to head_dim/2 = %1, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> is missing, and the default [24, 20, 20] does not sum to head_dim/2 = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> is missing (apply_multimodal_rotary_pos_emb reads it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>M-RoPE sections [%1, %2, %3] (%4): the frequencies following t, h and w</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>vision_config.spatial_merge_size must be an integer from 1 to 64, got </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2 (the class default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>vision_config.tokens_per_second must be an integer from 1 to 1000, got </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>4 (the class default; the hub&apos;s files say 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the class defaults</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: the multimodal position ids (compute positions); the encoder&apos;s own 2-D RoPE is --vision qwen</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3172,6 +4426,420 @@
         <source>patch row (h)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>base, scaling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sees</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>QkFile</name>
+    <message>
+        <source>invalid .npy header: keys descr, fortran_order and shape, got &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .npy header: descr, fortran_order and shape, got %1 of them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .npy header at character %1: %2, got &apos;%3&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .npy header: at least 10 bytes, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a .npy file: magic \x93NUMPY, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .npy header: at least 12 bytes, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unsupported .npy version, 1, 2 or 3, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .npy header: %1 header bytes, the file has %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong dtype, float16, float32 or float64 little-endian (&apos;&lt;f2&apos;, &apos;&lt;f4&apos;, &apos;&lt;f8&apos;), got &apos;%1&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fortran order, C order (np.ascontiguousarray), got fortran_order True</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .npy shape %1: its size overflows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .npy data: shape %1 of %2 needs %3 bytes, the file has %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .npz: a zip end record (22 bytes), got %1 bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .npz: no zip end record (the archive is cut short)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .npz: zip64 end locator missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .npz: zip64 end record missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .npz: central directory at %1 (%2 bytes), the file has %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .npz: %1 entries do not fit the central directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .npz: central directory entry %1 is damaged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>member %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>encrypted, an unencrypted archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compression method 0 (np.savez) or 8 (np.savez_compressed), got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated: its local header at %1 is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated: %1 bytes at %2, the file has %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stored sizes differ (%1 and %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no arrays in the .npz, NAME.npy members, got %1 entries</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .safetensors header: 8 bytes of header length, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .safetensors header length, at most %1 bytes, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .safetensors header: %1 bytes, the file has %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid .safetensors header: a JSON object, got %1 at byte %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>another JSON value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1: an object {dtype, shape, data_offsets}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1: shape, an array of at most 32 dimensions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1: shape, non-negative integers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1: data_offsets, [begin, end]</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1: data_offsets, integers 0 &lt;= begin &lt;= end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1: shape %2 overflows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1: data_offsets span %2 bytes, shape %3 of %4 needs %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated .safetensors data: tensor %1 ends at byte %2, the data has %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enough memory to read the header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot start zlib</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>corrupt deflate data: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated deflate data: %1 bytes needed, %2 inflated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tensor %1: wrong dtype, F16, BF16, F32 or F64, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the array)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing tensor %1, a tensor named %1, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong shape of %1, [N, d], [H, N, d] or [1, H, N, d], got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong shape of %1: d at most %2, got %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong shape of %1: N at most 2^40, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncated data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at row %2, column %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missing tensor k, a tensor named k beside q, got only one tensor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: --head, an integer from 0 to %2 (the q tensor&apos;s heads − 1), got %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: shape of k, the N and d of q (%2, %3), got %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: heads of k, a divisor of q&apos;s %2 heads (grouped-query attention), got %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: tensor q: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: tensor k: </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: tensor q (head %2), finite values, got %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: tensor k (head %2), finite values, got %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: empty file, a .npy, .npz or .safetensors file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot map: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not enough memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: shape %2: its size overflows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not enough memory for the query and key rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>SessionFile</name>
+    <message>
+        <source>an array</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown field %1, ignored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a text of at most %1 characters, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at most %1 entries, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 to %2 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>only for the demo arrangement, got arrangement %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a demonstration (%1) or &quot;&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: unknown theme &quot;%2&quot; (known: %3), drawn as light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected an array of 1 to %1 configurations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 to %1 configurations, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>too large for a session (%1 bytes, at most %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the file is empty, not a PosLab session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not valid JSON (%1 at byte %2)%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: the file is truncated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: the file is damaged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a PosLab session (the top level is not a JSON object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a PosLab session (no &quot;format&quot;: &quot;poslab-session&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>schema: a positive integer, got %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>written by a newer PosLab (schema %1%2), this version reads schema %3; update PosLab to open it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected an array of 1 to %1 scenes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 to %1 scenes, got %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>an integer from 0 to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: is a directory, not a session file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>: too large for a session (%1 bytes, at most %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WorkedText</name>
@@ -3464,513 +5132,6 @@
     </message>
 </context>
 <context>
-    <name>poslab::ui</name>
-    <message>
-        <source>layer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>type</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>position</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>base, scaling</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sees</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PosLab deck of %1 slides</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the deck has no slides: at least one slide</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the deck has %1 slides: at most %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> with notes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>not enough memory for a %1 × %2 image</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>slide: an integer from 1 to %1, got %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot create the folder %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ones</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>random N(0,1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>formula</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>score (heatmap cell, before softmax)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Linear interpolation: every frequency divided by the factor s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>linear interpolation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dynamic NTK: past L = max_position_embeddings a larger base, ℓ = max(sequence length, L)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the sequence length and the factor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the new base</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frequency of pair %1 with the new base</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>YaRN: pairs below low keep θ_i, pairs above high are divided by s, a ramp γ_i between</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Correction range: the pairs that turn β fast and β slow times in L₀ tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attention factor c on cos and sin: given</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attention factor c on cos and sin (mscale, mscale_all_dim)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Attention factor c on cos and sin</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the parameters</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>correction range (clamped to 0 … r − 1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair %1 on the ramp</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>attention factor</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>LongRoPE: a factor λ_i per pair (the long factors once the sequence passes L₀, else the short ones)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sequence length past L₀: the long factors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sequence length within L₀: the short factors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Llama 3: by wavelength λ_i = 2π/θ_i against L₀/f_high and L₀/f_low</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the wavelength bounds</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair %1: wavelength below L₀/f_high, frequency kept</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair %1: wavelength above L₀/f_low, frequency divided by s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair %1: wavelength between the bounds, blended</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair %1&apos;s frequency</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>interleaved</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>half-split</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, rotary %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Frequencies: given, one per pair</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Frequencies</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Only the first r channels rotate; the others pass through</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>rotated channels</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rotation of pair (2i, 2i+1) at position m</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rotation of pair (i, i + r/2) at position m</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Only m − n enters: a cos part (x, y: the two channels of pair i)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>… minus a sin part (the term a cos-only form forgets)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The same with each pair as a complex number q̃ = qˣ + i qʸ</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frequency of pair %1 (given)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frequency of pair %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unscaled frequency of pair %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>angle at m = %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cos and sin (times the attention factor c = %1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cos and sin</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair %1 of q: channels (%2, %3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair %1&apos;s part of ⟨R_m q, R_n k⟩ at m − n = %2: cos term + sin term</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>all pairs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RoPE frequencies (interleaved pairs)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Per-pair decay</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score: rotation times an explicit decay (γ = scale base)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>decay of pair %1 at m − n = %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>concatenated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Frequencies, log-spaced from the smallest timescale t to the base (tensor2tensor, K pairs)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Encoding of position p</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A shift is a rotation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Encodings alone are relative; with tokens they are not</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>frequency of pair %1 (K = %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>at p = m = %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>encodings alone (m − n = %1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>with the %1 content</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>One learned row per position</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No row past the table</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>row m = %1 (first entries)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>table size</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Relative key embedding, clipped at ±k: 2k + 1 learned rows</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>clipping distance and table rows</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>offset j − i = %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>content and position terms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bidirectional</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>causal</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score: content plus a learned bias per bucket</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Bidirectional (encoder): half of the buckets for keys after the query</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Causal (decoder): every bucket for keys before the query; keys after it share bucket 0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exact buckets for n &lt; nb/2, logarithmic ones up to the maximum distance</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>buckets per direction and exact range</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>distance</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>n &lt; nb/2: an exact bucket</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>n ≥ nb/2: a logarithmic bucket</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>offset j − i = %1, head %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>content term</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>, clamp %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Four terms, R the relative sinusoid (base 10000, [sin | cos])</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Distances clamped at C = clamp_len</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>distance i − j = %1, clamped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>distance i − j = %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sum, scaled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Slopes: H = %1 is a power of two, a geometric sequence (B = bias_max)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Slopes: H = %1 is not a power of two: the n = %2 slopes of the closest power of two, then every other slope of 2n = %3 heads (B = bias_max)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score: content minus slope × distance</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>heads and bias_max</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the first slope</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the first of the other %1 heads: the first slope of %2 heads</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>slope of head %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bias at i = %1, j = %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score: content only</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shuffling the tokens shuffles the outputs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This layer applies no positional encoding (NoPE)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Score scale: the model&apos;s own, not 1/√d</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>q/k RMS norm, before the rotation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>q/k RMS norm, after the rotation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Temperature tuning: query row i scaled by τ(i)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>query scale at i = %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Query scaling with position: query row i times</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Logit soft-cap: each score before the mask and softmax</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>score before and after the cap</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Chunked attention: j visible from i</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sliding window: j visible from i</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sliding window (bidirectional): j visible from i</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Sink logit of head %1: a row sums to 1 − p_sink</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The key is after the query: the causal mask hides this cell.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The key lies outside the layer&apos;s window or chunk: the mask hides this cell.</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
     <name>poslab::ui::AnimationPanel</name>
     <message>
         <source> positions/s</source>
@@ -4066,6 +5227,17 @@
     </message>
 </context>
 <context>
+    <name>poslab::ui::Autosave</name>
+    <message>
+        <source>cannot create the autosave directory %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no free autosave slot in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>poslab::ui::DeckModel</name>
     <message>
         <source>(copy)</source>
@@ -4109,17 +5281,6 @@
     </message>
     <message>
         <source>Reset the deck to the lecture</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>poslab::ui::DeckPages</name>
-    <message>
-        <source>Speaker notes, slide %1 of %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>(no speaker notes)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -122,10 +122,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, magic);
         QTemporaryDir dir;
         const auto f = runPoslab({"figure", "vision-decay", "--vision", "qwen", "--grid", "1x16x16", "-o", dir.filePath(name)});
-        QVERIFY2(f.code == 0, qPrintable(f.describe()));
-        QFile file(dir.filePath(name));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QVERIFY(file.readAll().startsWith(magic));
+        EXPECT_FIGURE_FILE(f, dir.filePath(name), magic);
     }
 
     void badInput_data() {
@@ -150,10 +147,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         if (!args.contains("-o")) args << "-o" << dir.filePath("v.png");
         const auto r = runPoslab(QStringList{"figure", "vision-decay"} + args, testsupport::PoslabRunOptions({}, dir.path()));
-        QVERIFY2(r.code == 2, qPrintable(r.describe()));
-        const QString line = QString::fromUtf8(r.err).trimmed();
-        QVERIFY2(line.startsWith("poslab: error: ") && !line.contains('\n'), qPrintable(line));
-        QVERIFY2(line.contains(names), qPrintable(line));
+        EXPECT_REFUSAL_NAMING(r, names);
         QVERIFY(!QFileInfo::exists(dir.filePath("v.png")));
     }
 };

@@ -11,6 +11,7 @@
 // crashed = true, code = −2. Otherwise code is the exit status.
 #include <QByteArray>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -108,4 +109,24 @@ inline PoslabRun runPoslab(const QStringList& args, const PoslabRunOptions& opti
         QVERIFY2((run).err.startsWith("poslab: error: "), (run).err.constData());                             \
         QCOMPARE((run).err.count('\n'), 1);                                                                   \
         QVERIFY2((run).err.contains(", got "), (run).err.constData());                                        \
+    } while (0)
+
+// A refusal naming what is wrong: exit 2 and one line "poslab: error: …" that contains `names`
+// (an option, a parameter).
+#define EXPECT_REFUSAL_NAMING(run, names)                                                                  \
+    do {                                                                                                   \
+        QVERIFY2((run).code == 2, qPrintable((run).describe()));                                           \
+        const QString refusal_ = QString::fromUtf8((run).err).trimmed();                                   \
+        QVERIFY2(refusal_.startsWith("poslab: error: ") && !refusal_.contains('\n'), qPrintable(refusal_)); \
+        QVERIFY2(refusal_.contains(names), qPrintable(refusal_));                                          \
+    } while (0)
+
+// A figure written in the format its file name asks: exit 0 and the file at `path` starts with
+// `magic` ("\x89PNG", "<?xml", "%PDF").
+#define EXPECT_FIGURE_FILE(run, path, magic)                       \
+    do {                                                          \
+        QVERIFY2((run).code == 0, qPrintable((run).describe()));  \
+        QFile figure_(path);                                      \
+        QVERIFY(figure_.open(QIODevice::ReadOnly));               \
+        QVERIFY(figure_.read(16).startsWith(magic));              \
     } while (0)

@@ -2,6 +2,7 @@
 // exactly the parameters transformers main computes with (every rope type, the factor/original
 // interplay, where original_max_position_embeddings comes from, DeepSeek's rope head dim);
 // BLOOM/MPT/T5/GPT-2/BERT select their methods; every bad value is one message naming the key.
+#include "support/markertranslator.h"
 #include "support/testsupport.h"
 
 #include "core/demonstrations.h"
@@ -169,6 +170,23 @@ ModelConfigResult ggufConfig(const QByteArray& b) { return parseGgufConfig(b.con
 class TestModelConfig : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // What is wrong with a config is said in words a translator reaches (context "ModelConfig").
+    void errorsAreTranslated_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("words");
+        QTest::addRow("array") << QByteArray("[]") << "not a config.json (the top level is not an object)";
+        QTest::addRow("llama without heads") << QByteArray(R"({"model_type":"llama","hidden_size":64,"max_position_embeddings":128})")
+                                             << "head_dim is missing, and so is hidden_size or num_attention_heads";
+    }
+    void errorsAreTranslated() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, words);
+        const testsupport::MarkerTranslator marker("ModelConfig");
+        const ModelConfigResult r = parseHfConfig(json);
+        QVERIFY(!r.config);
+        QVERIFY2(r.error.contains(marker.mark() + words), qPrintable(r.error));
+    }
+
     void goldenBothForms_data();
     void goldenBothForms();
     void ropeMapping_data();

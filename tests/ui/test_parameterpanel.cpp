@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
+#include "support/markertranslator.h"
 #include "ui/io/presets.h"
 #include "ui/panel/controls.h"
 #include "ui/panel/parameterpanel.h"
@@ -22,6 +23,8 @@
 
 using namespace poslab;
 using namespace poslab::ui;
+
+Q_DECLARE_METATYPE(poslab::Method)
 
 namespace {
 
@@ -302,6 +305,32 @@ private Q_SLOTS:
         QTest::keyClicks(label, QStringLiteral("mine"));
         QTest::keyClick(label, Qt::Key_Return);
         QCOMPARE(scene.params().methods[0].label, QStringLiteral("mine"));
+    }
+
+    // The method's summary and the title of its box are the core's words (core/method.cpp marks
+    // them POSLAB_TR_NOOP("Method", …)) shown translated: a translator for the context "Method"
+    // changes what the panel shows.
+    void methodWordsAreTranslated_data() {
+        QTest::addColumn<poslab::Method>("method");
+        QTest::addRow("rope") << Method::Rope;
+        QTest::addRow("alibi") << Method::Alibi;
+        QTest::addRow("t5") << Method::T5;
+    }
+    void methodWordsAreTranslated() {
+        QFETCH(poslab::Method, method);
+        const testsupport::MarkerTranslator marker("Method");
+        Scene scene;
+        SceneParams s;
+        s.methods[0].params.method = method;
+        scene.apply(QStringLiteral("Method"), s);
+        ParameterPanel panel(&scene);
+        const QString summary = marker.mark() + QString::fromUtf8(methodSummary(method).data());
+        bool shown = false;
+        for (auto* l : panel.findChildren<QLabel*>()) shown = shown || l->text() == summary;
+        QVERIFY2(shown, qPrintable(summary));
+        auto* box = panel.findChild<QGroupBox*>(QString::fromUtf8(methodParamGroup(method).data()));
+        QVERIFY(box);
+        QCOMPARE(box->title(), marker.mark() + QString::fromUtf8(methodTitle(method).data()));
     }
 
     // The panel follows the theme and the text size.

@@ -3,6 +3,7 @@
 // NumPy computes by RoPE-then-dot on the same arrays (tests/data/qk/make_qk.py wrote the files and
 // expected.json with NumPy); the decay is the mean over the file's rows. Corrupt files written
 // here are refused with one line naming the file and what is wrong.
+#include "support/markertranslator.h"
 #include "support/testsupport.h"
 
 #include "core/decay.h"
@@ -87,6 +88,25 @@ std::vector<float> ramp(int count, float scale = 0.25f) {
 class TestQkFile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The readers' refusals are words a translator reaches (context "QkFile").
+    void errorsAreTranslated_data() {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("words");
+        QTest::addRow("npy 5 bytes") << "npy" << QByteArray("\x93NUMP", 5) << "truncated .npy header: at least 10 bytes, got 5";
+        QTest::addRow("npz 6 bytes") << "npz" << QByteArray("PK\x03\x04" "ab", 6) << "truncated .npz: a zip end record (22 bytes), got 6 bytes";
+        QTest::addRow("safetensors 3 bytes") << "safetensors" << QByteArray("abc") << "truncated .safetensors header: 8 bytes of header length, got 3";
+    }
+    void errorsAreTranslated() {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, words);
+        const testsupport::MarkerTranslator marker("QkFile");
+        const auto parse = format == "npy" ? parseNpy : format == "npz" ? parseNpz : parseSafetensors;
+        const TensorList t = parse(bytes.constData(), std::size_t(bytes.size()));
+        QCOMPARE(t.error, marker.mark() + words);
+    }
+
     void scoresEqualNumpy_data();
     void scoresEqualNumpy();
     void corruptFilesAreOneLine_data();

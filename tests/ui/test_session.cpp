@@ -1,6 +1,7 @@
 // Sessions: save → open gives the same scene and the same bytes; decks keep their order, titles
 // and current scene; every kind of broken file gets one clear line naming the field (and never
 // a crash); unknown fields are reported; missing fields take their defaults.
+#include "support/markertranslator.h"
 #include "support/testsupport.h"
 
 #include <QDir>
@@ -239,6 +240,24 @@ QByteArray withMethod(const QByteArray& methodFields) {
 class TestSession : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // What a damaged session file gets is said in words a translator reaches (context "SessionFile").
+    void errorsAreTranslated_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("words");
+        QTest::addRow("empty") << QByteArray("  ") << "the file is empty, not a PosLab session";
+        QTest::addRow("array") << QByteArray("[1]") << "not a PosLab session (the top level is not a JSON object)";
+        QTest::addRow("schema 99") << QByteArray(R"({"format":"poslab-session","schema":99,"scenes":[{}]})")
+                                   << "written by a newer PosLab (schema 99";
+    }
+    void errorsAreTranslated() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, words);
+        const testsupport::MarkerTranslator marker("SessionFile");
+        QString error;
+        QVERIFY(!sessionFromJson(json, QStringLiteral("s.poslab"), &error));
+        QVERIFY2(error.startsWith(QStringLiteral("s.poslab: ") + marker.mark() + words), qPrintable(error));
+    }
+
     void layoutOfStructsIsKnown();
     void defaultSceneRoundTrip();
     void fileStartsWithFormatAndSchema();

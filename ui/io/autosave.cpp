@@ -51,7 +51,7 @@ void Autosave::setDelays(int delayMs, int maxDelayMs) {
 bool Autosave::start(QString* error) {
     if (lock_) return true;
     if (!QDir().mkpath(dir_)) {
-        if (error) *error = QStringLiteral("cannot create the autosave directory %1").arg(QDir::toNativeSeparators(dir_));
+        if (error) *error = tr("cannot create the autosave directory %1").arg(QDir::toNativeSeparators(dir_));
         return false;
     }
     const QDir d(dir_);
@@ -69,7 +69,7 @@ bool Autosave::start(QString* error) {
         file_ = d.filePath(slotName(n, "poslab"));
         return true;
     }
-    if (error) *error = QStringLiteral("no free autosave slot in %1").arg(QDir::toNativeSeparators(dir_));
+    if (error) *error = tr("no free autosave slot in %1").arg(QDir::toNativeSeparators(dir_));
     return false;
 }
 

@@ -4,6 +4,7 @@
 #include "core/layers.h"
 #include "ui/io/gguf.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonValue>
 
@@ -12,6 +13,14 @@
 #include <iterator>
 
 namespace poslab::ui {
+
+namespace {
+// The words people read about model configs (errors, reports), translated in the context "ModelConfig"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and ModelConfig::tr works off the GUI thread).
+struct ModelConfig {
+    Q_DECLARE_TR_FUNCTIONS(ModelConfig)
+};
+}  // namespace
 
 namespace {
 
@@ -27,7 +36,7 @@ QString describeJson(const QJsonValue& v) {
     case QJsonValue::Double: return num(v.toDouble());
     case QJsonValue::String: return QStringLiteral("\"") + printableText(v.toString().toStdString(), 40) + QStringLiteral("\"");
     case QJsonValue::Array: return QStringLiteral("a list");
-    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Object: return ModelConfig::tr("an object");
     default: return QStringLiteral("null");
     }
 }
@@ -93,17 +102,17 @@ std::optional<QString> notPositional(const QString& k) {
         {"bos_token_id", "special tokens"}, {"eos_token_id", "special tokens"}, {"pad_token_id", "special tokens"},
     };
     for (const Rule& r : kExact)
-        if (k == QLatin1String(r.key)) return QStringLiteral("not positional: ") + QLatin1String(r.why);
+        if (k == QLatin1String(r.key)) return ModelConfig::tr("not positional: ") + QLatin1String(r.why);
     const QString l = k.toLower();
-    if (l.contains(QLatin1String("dropout")) || l.contains(QLatin1String("pdrop"))) return QStringLiteral("not positional: dropout");
+    if (l.contains(QLatin1String("dropout")) || l.contains(QLatin1String("pdrop"))) return ModelConfig::tr("not positional: dropout");
     if (l.endsWith(QLatin1String("token_id")) || l.endsWith(QLatin1String("token_ids")) || l.endsWith(QLatin1String("token_index")))
-        return QStringLiteral("not positional: special tokens");
+        return ModelConfig::tr("not positional: special tokens");
     if (l.contains(QLatin1String("expert")) || l.contains(QLatin1String("moe")) || l.contains(QLatin1String("router")))
-        return QStringLiteral("not positional: mixture of experts");
+        return ModelConfig::tr("not positional: mixture of experts");
     if (l.contains(QLatin1String("norm_eps")) || l.contains(QLatin1String("epsilon")) || l.endsWith(QLatin1String("_eps")))
-        return QStringLiteral("not positional: eps of the layer norms");
-    if (l.contains(QLatin1String("vocab"))) return QStringLiteral("not positional: vocabulary");
-    if (l.contains(QLatin1String("initializer"))) return QStringLiteral("not positional: weight initialisation");
+        return ModelConfig::tr("not positional: eps of the layer norms");
+    if (l.contains(QLatin1String("vocab"))) return ModelConfig::tr("not positional: vocabulary");
+    if (l.contains(QLatin1String("initializer"))) return ModelConfig::tr("not positional: weight initialisation");
     return std::nullopt;
 }
 
@@ -121,7 +130,7 @@ std::optional<QString> validationError(const ModelFileConfig& out) {
         if (auto f = out.fromFile.find(path); f != out.fromFile.end()) key = f->second;
     if (e->parameter == "head_dim" || e->parameter == "dim")
         if (auto f = out.fromFile.find("dim"); f != out.fromFile.end()) key = f->second;
-    return key + QStringLiteral(" must be ") + QString::fromStdString(e->valid) + QStringLiteral(", got ") +
+    return key + ModelConfig::tr(" must be ") + QString::fromStdString(e->valid) + QStringLiteral(", got ") +
            printableText(e->got, 60);
 }
 
@@ -144,14 +153,14 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
     const bool rope = out.params.method == Method::Rope;
     const QString name = out.modelType.isEmpty() ? via : out.modelType;
     rep.family = fam ? QString::fromUtf8(fam->modelType.data(), static_cast<qsizetype>(fam->modelType.size()))
-                     : QStringLiteral("llama (assumed)");
+                     : ModelConfig::tr("llama (assumed)");
     rep.source = QString::fromUtf8(f.source.data(), static_cast<qsizetype>(f.source.size()));
     if (!fam) {
-        const QString who = name.isEmpty() ? QStringLiteral("The file names no model_type")
-                                           : QStringLiteral("model_type %1 is not in PosLab's family table").arg(name);
+        const QString who = name.isEmpty() ? ModelConfig::tr("The file names no model_type")
+                                           : ModelConfig::tr("model_type %1 is not in PosLab's family table").arg(name);
         rep.warnings << who + (rope ? QStringLiteral(": read as a Llama-style decoder (causal, RoPE pairs (i, i + r/2), softmax "
                                                      "scale head_dim^-1/2)")
-                                    : QStringLiteral(": read as a causal decoder with %1")
+                                    : ModelConfig::tr(": read as a causal decoder with %1")
                                           .arg(QString::fromUtf8(familySchemeText(out.params.method == Method::Alibi ? FamilyScheme::Alibi
                                                                                  : out.params.method == Method::T5  ? FamilyScheme::T5
                                                                                                                      : FamilyScheme::Learned)
@@ -175,12 +184,12 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
     if (!softcapKey.isEmpty()) {
         if (!read.contains(softcapKey)) {
             softcap = 50.0;
-            rep.defaults[softcapKey] = QStringLiteral("50 (the family's default)");
+            rep.defaults[softcapKey] = ModelConfig::tr("50 (the family's default)");
         } else if (read.value(softcapKey).isDouble() && read.value(softcapKey).toDouble() > 0 &&
                    read.value(softcapKey).toDouble() <= 1e6) {
             softcap = read.value(softcapKey).toDouble();
         } else if (!read.value(softcapKey).isNull()) {
-            return softcapKey + QStringLiteral(" must be a number in (0, 1e6] or null, got ") + describeJson(read.value(softcapKey));
+            return softcapKey + ModelConfig::tr(" must be a number in (0, 1e6] or null, got ") + describeJson(read.value(softcapKey));
         }
     }
     // The RoPE block (v5 rope_parameters, else v4 rope_scaling).
@@ -223,7 +232,7 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
     const auto types = parseLayerTypes(m.layer_types).value_or(std::vector<LayerType>{});
     const auto count = [&](LayerType t) { return static_cast<int>(std::count(types.begin(), types.end(), t)); };
     const QString patternText =
-        hasPattern ? QStringLiteral("%1 layers: %2 full, %3 sliding, %4 chunked")
+        hasPattern ? ModelConfig::tr("%1 layers: %2 full, %3 sliding, %4 chunked")
                          .arg(types.size())
                          .arg(count(LayerType::Full))
                          .arg(count(LayerType::Sliding))
@@ -252,94 +261,94 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
                 continue;
             }
             if (k == QLatin1String("model_type")) {
-                if (fam) use(QStringLiteral("family %1 (%2)").arg(rep.family, rep.source));
-                else use(QStringLiteral("not in the family table: read as a Llama-style decoder (see warnings)"));
+                if (fam) use(ModelConfig::tr("family %1 (%2)").arg(rep.family, rep.source));
+                else use(ModelConfig::tr("not in the family table: read as a Llama-style decoder (see warnings)"));
             } else if (k == QLatin1String("architectures")) {
-                if (!via.isEmpty() && fam) use(QStringLiteral("family %1 from %2 (no model_type)").arg(rep.family, via));
-                else ignore(QStringLiteral("model classes (the family comes from model_type)"));
+                if (!via.isEmpty() && fam) use(ModelConfig::tr("family %1 from %2 (no model_type)").arg(rep.family, via));
+                else ignore(ModelConfig::tr("model classes (the family comes from model_type)"));
             } else if (k == QLatin1String("text_config") && prefix.isEmpty() && &o == &top && top != read) {
-                use(QStringLiteral("the text model: its keys are listed as text_config.KEY"));
+                use(ModelConfig::tr("the text model: its keys are listed as text_config.KEY"));
             } else if (k == QLatin1String("vision_config") || k == QLatin1String("audio_config")) {
-                ignore(QStringLiteral("the %1 encoder: not read (text positions only)").arg(k.section(QLatin1Char('_'), 0, 0)));
+                ignore(ModelConfig::tr("the %1 encoder: not read (text positions only)").arg(k.section(QLatin1Char('_'), 0, 0)));
             } else if (k == QLatin1String("num_attention_heads") || k == QLatin1String("n_head") || k == QLatin1String("n_heads") ||
                        k == QLatin1String("num_heads")) {
-                if (v.isDouble()) use(QStringLiteral("%1 attention heads (the scene shows one)").arg(num(v.toDouble())));
-                else ignore(QStringLiteral("not a number"));
+                if (v.isDouble()) use(ModelConfig::tr("%1 attention heads (the scene shows one)").arg(num(v.toDouble())));
+                else ignore(ModelConfig::tr("not a number"));
             } else if (k == QLatin1String("hidden_size") || k == QLatin1String("n_embd") || k == QLatin1String("d_model") ||
                        k == QLatin1String("n_embed")) {
-                ignore(QStringLiteral("model width: not positional (the head dimension comes from another key)"));
+                ignore(ModelConfig::tr("model width: not positional (the head dimension comes from another key)"));
             } else if (k == QLatin1String("num_hidden_layers") || k == QLatin1String("n_layer") || k == QLatin1String("num_layers")) {
                 if (hasPattern) use(patternText);
-                else ignore(QStringLiteral("every layer applies the same positional scheme"));
+                else ignore(ModelConfig::tr("every layer applies the same positional scheme"));
             } else if (k == QLatin1String("sliding_window") || k == QLatin1String("local_attention")) {
                 if (m.window && count(LayerType::Sliding) > 0)
-                    use(QStringLiteral("window %1 on the sliding layers (%2)").arg(*m.window).arg(causal ? QStringLiteral("key j seen iff i − W < j ≤ i") : QStringLiteral("|i − j| ≤ ⌊W/2⌋")));
-                else if (v.isNull()) ignore(QStringLiteral("null: no window"));
-                else if (f.windows == FamilyWindows::Qwen2) ignore(QStringLiteral("use_sliding_window is false: no layer slides"));
-                else if (!rope) notModelled(QStringLiteral("a sliding window (the %1 scene draws full attention)").arg(QString::fromUtf8(familySchemeText(f.scheme).data())));
-                else ignore(QStringLiteral("no layer of this family slides"));
+                    use(ModelConfig::tr("window %1 on the sliding layers (%2)").arg(*m.window).arg(causal ? ModelConfig::tr("key j seen iff i − W < j ≤ i") : QStringLiteral("|i − j| ≤ ⌊W/2⌋")));
+                else if (v.isNull()) ignore(ModelConfig::tr("null: no window"));
+                else if (f.windows == FamilyWindows::Qwen2) ignore(ModelConfig::tr("use_sliding_window is false: no layer slides"));
+                else if (!rope) notModelled(ModelConfig::tr("a sliding window (the %1 scene draws full attention)").arg(QString::fromUtf8(familySchemeText(f.scheme).data())));
+                else ignore(ModelConfig::tr("no layer of this family slides"));
             } else if (k == QLatin1String("use_sliding_window")) {
-                use(jsonTruthy(v) && count(LayerType::Sliding) > 0 ? QStringLiteral("true: layers from max_window_layers on slide")
-                                                               : QStringLiteral("false: no layer slides"));
+                use(jsonTruthy(v) && count(LayerType::Sliding) > 0 ? ModelConfig::tr("true: layers from max_window_layers on slide")
+                                                               : ModelConfig::tr("false: no layer slides"));
             } else if (k == QLatin1String("max_window_layers")) {
-                if (count(LayerType::Sliding) > 0) use(QStringLiteral("the first sliding layer: %1").arg(num(v.toDouble())));
-                else ignore(QStringLiteral("no layer slides (use_sliding_window is false)"));
+                if (count(LayerType::Sliding) > 0) use(ModelConfig::tr("the first sliding layer: %1").arg(num(v.toDouble())));
+                else ignore(ModelConfig::tr("no layer slides (use_sliding_window is false)"));
             } else if (k == QLatin1String("sliding_window_pattern") || k == QLatin1String("global_attn_every_n_layers") ||
                        k == QLatin1String("no_rope_layer_interval") || k == QLatin1String("nope_layer_interval") ||
                        k == QLatin1String("attention_chunk_size") || k == QLatin1String("no_rope_layers") ||
                        k == QLatin1String("layer_types")) {
-                if (hasPattern) use(QStringLiteral("the layer pattern: ") + patternText);
-                else ignore(QStringLiteral("no layer pattern (%1)").arg(rope ? QStringLiteral("no layer count") : QStringLiteral("not a RoPE model")));
+                if (hasPattern) use(ModelConfig::tr("the layer pattern: ") + patternText);
+                else ignore(ModelConfig::tr("no layer pattern (%1)").arg(rope ? ModelConfig::tr("no layer count") : ModelConfig::tr("not a RoPE model")));
             } else if (k == QLatin1String("rope_local_base_freq") || k == QLatin1String("local_rope_theta")) {
-                if (hasPattern) use(QStringLiteral("RoPE θ of the sliding layers = %1").arg(num(m.rope_sliding.base)));
-                else ignore(QStringLiteral("no layer pattern"));
+                if (hasPattern) use(ModelConfig::tr("RoPE θ of the sliding layers = %1").arg(num(m.rope_sliding.base)));
+                else ignore(ModelConfig::tr("no layer pattern"));
             } else if (k == QLatin1String("global_rope_theta")) {
-                if (hasPattern) use(QStringLiteral("RoPE θ of the full layers = %1").arg(num(m.rope_full.base)));
-                else ignore(QStringLiteral("no layer pattern"));
+                if (hasPattern) use(ModelConfig::tr("RoPE θ of the full layers = %1").arg(num(m.rope_full.base)));
+                else ignore(ModelConfig::tr("no layer pattern"));
             } else if (k == QLatin1String("query_pre_attn_scalar")) {
                 if (f.scale == FamilyScale::QueryPreAttnScalar && hasPattern)
-                    use(QStringLiteral("softmax scale = query_pre_attn_scalar^-1/2 = %1").arg(num(scale)));
-                else ignore(QStringLiteral("this family's scale is %1").arg(QString::fromStdString(familyScaleText(f))));
+                    use(ModelConfig::tr("softmax scale = query_pre_attn_scalar^-1/2 = %1").arg(num(scale)));
+                else ignore(ModelConfig::tr("this family's scale is %1").arg(QString::fromStdString(familyScaleText(f))));
             } else if (k == QLatin1String("attention_multiplier")) {
-                if (f.scale == FamilyScale::AttentionMultiplier && hasPattern) use(QStringLiteral("softmax scale = %1").arg(num(scale)));
-                else ignore(QStringLiteral("this family's scale is %1").arg(QString::fromStdString(familyScaleText(f))));
+                if (f.scale == FamilyScale::AttentionMultiplier && hasPattern) use(ModelConfig::tr("softmax scale = %1").arg(num(scale)));
+                else ignore(ModelConfig::tr("this family's scale is %1").arg(QString::fromStdString(familyScaleText(f))));
             } else if (k == QLatin1String("qk_nope_head_dim")) {
                 if (f.scale == FamilyScale::DeepseekMscale) {
-                    use(QStringLiteral("softmax scale = (qk_nope_head_dim + qk_rope_head_dim)^-1/2 · mscale² = %1").arg(num(scale)));
+                    use(ModelConfig::tr("softmax scale = (qk_nope_head_dim + qk_rope_head_dim)^-1/2 · mscale² = %1").arg(num(scale)));
                 } else {
-                    ignore(QStringLiteral("not read by this family"));
+                    ignore(ModelConfig::tr("not read by this family"));
                 }
             } else if (k == QLatin1String("rope_interleave")) {
                 use(QStringLiteral("layout %1").arg(out.params.rope.layout == RopeLayout::Interleaved ? QStringLiteral("interleaved (2i, 2i + 1)")
-                                                                                                     : QStringLiteral("half (i, i + r/2)")));
+                                                                                                     : ModelConfig::tr("half (i, i + r/2)")));
             } else if (k == QLatin1String("attn_logit_softcapping")) {
                 if (!softcapKey.isEmpty() && softcap)
                     use(QStringLiteral("logit soft-cap %1: every score s ↦ %1·tanh(s/%1) after the scale, before the mask and "
                                        "softmax (%2:201-206)")
                             .arg(num(*softcap), rep.source));
-                else if (!softcapKey.isEmpty()) ignore(QStringLiteral("null: no soft-cap"));
-                else ignore(QStringLiteral("stored, but this family's attention does not apply it (%1)").arg(rep.source));
+                else if (!softcapKey.isEmpty()) ignore(ModelConfig::tr("null: no soft-cap"));
+                else ignore(ModelConfig::tr("stored, but this family's attention does not apply it (%1)").arg(rep.source));
             } else if (k == QLatin1String("attn_temperature_tuning") || k == QLatin1String("floor_scale") || k == QLatin1String("attn_scale")) {
                 if (!m.temperature_tuning.empty())
-                    use(QStringLiteral("temperature tuning of the NoPE layers: floor_scale %1, attn_scale %2")
+                    use(ModelConfig::tr("temperature tuning of the NoPE layers: floor_scale %1, attn_scale %2")
                             .arg(num(m.temperature_tuning[0]), num(m.temperature_tuning[1])));
-                else if (f.queryScale == FamilyQueryScale::Llama4Temperature) use(QStringLiteral("off: no temperature tuning"));
-                else ignore(QStringLiteral("not read by this family"));
+                else if (f.queryScale == FamilyQueryScale::Llama4Temperature) use(ModelConfig::tr("off: no temperature tuning"));
+                else ignore(ModelConfig::tr("not read by this family"));
             } else if (k == QLatin1String("use_qk_norm") || k == QLatin1String("qk_layernorm")) {
-                if (m.qk_norm != QkNorm::None) use(QStringLiteral("q/k norm %1 RoPE").arg(m.qk_norm == QkNorm::After ? QStringLiteral("after") : QStringLiteral("before")));
+                if (m.qk_norm != QkNorm::None) use(ModelConfig::tr("q/k norm %1 RoPE").arg(m.qk_norm == QkNorm::After ? QStringLiteral("after") : QStringLiteral("before")));
                 else if (f.qkNorm == FamilyQkNorm::LayerNormIfKey && jsonTruthy(v))
-                    notModelled(QStringLiteral("LayerNorm of q and k (mean removed) before RoPE (%1); the scene does not normalise").arg(rep.source));
+                    notModelled(ModelConfig::tr("LayerNorm of q and k (mean removed) before RoPE (%1); the scene does not normalise").arg(rep.source));
                 else if (f.qkNorm == FamilyQkNorm::LayerNormIfKey || f.queryScale == FamilyQueryScale::Llama4Temperature)
-                    use(QStringLiteral("false: no q/k norm"));
-                else ignore(QStringLiteral("not read by this family"));
+                    use(ModelConfig::tr("false: no q/k norm"));
+                else ignore(ModelConfig::tr("not read by this family"));
             } else if (k == QLatin1String("rms_norm_eps")) {
-                if (m.qk_norm != QkNorm::None) use(QStringLiteral("eps of the q/k norm = %1").arg(num(m.norm_eps)));
+                if (m.qk_norm != QkNorm::None) use(ModelConfig::tr("eps of the q/k norm = %1").arg(num(m.norm_eps)));
                 else if (f.qkNorm == FamilyQkNorm::RmsProjectionBefore)
                     notModelled(QStringLiteral("q_norm/k_norm: RMSNorm over the whole q and k projections (all heads) before RoPE "
                                                "(%1): each token's factor depends on every head's channels, and the scene "
                                                "holds one head's, so it does not normalise")
                                     .arg(rep.source));
-                else ignore(QStringLiteral("not positional: eps of the layer norms"));
+                else ignore(ModelConfig::tr("not positional: eps of the layer norms"));
             } else if (k == QLatin1String("alibi")) {
                 if (out.params.method == Method::Alibi) {
                     use(QStringLiteral("ALiBi"));
@@ -348,33 +357,33 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
                             QStringLiteral("Falcon multiplies the ALiBi bias by head_dim^-1/2 with the scores "
                                            "(modeling_falcon.py:405-406); the scene adds it unscaled");
                 } else {
-                    ignore(QStringLiteral("false: RoPE"));
+                    ignore(ModelConfig::tr("false: RoPE"));
                 }
             } else if (k == QLatin1String("attn_config")) {
                 const QJsonObject a = v.toObject();
-                use(QStringLiteral("attention: %1").arg(out.params.method == Method::Alibi ? QStringLiteral("ALiBi") : QStringLiteral("see its keys")));
+                use(ModelConfig::tr("attention: %1").arg(out.params.method == Method::Alibi ? QStringLiteral("ALiBi") : ModelConfig::tr("see its keys")));
                 if (present(a, QStringLiteral("softmax_scale")))
                     rep.notModelled[key + QStringLiteral(".softmax_scale")] =
-                        QStringLiteral("scores × %1 instead of head_dim^-1/2; the ALiBi scene keeps head_dim^-1/2").arg(num(a.value(QLatin1String("softmax_scale")).toDouble()));
+                        ModelConfig::tr("scores × %1 instead of head_dim^-1/2; the ALiBi scene keeps head_dim^-1/2").arg(num(a.value(QLatin1String("softmax_scale")).toDouble()));
             } else if (k == QLatin1String("position_embedding_type")) {
                 use(QStringLiteral("%1 positions").arg(v.toString()));
             } else if (k == QLatin1String("max_position_embeddings") || k == QLatin1String("n_positions") || k == QLatin1String("max_seq_len") ||
                        k == QLatin1String("seq_length")) {
-                if (out.contextLength) use(QStringLiteral("context length %1 (the views' training context)").arg(*out.contextLength));
-                else ignore(QStringLiteral("another key gives the context length"));
+                if (out.contextLength) use(ModelConfig::tr("context length %1 (the views' training context)").arg(*out.contextLength));
+                else ignore(ModelConfig::tr("another key gives the context length"));
             } else if ((k == QLatin1String("attention_types") || k == QLatin1String("window_size")) && f.windows == FamilyWindows::GptNeoLocal) {
-                notModelled(QStringLiteral("local layers see only the last window_size keys (%1:62-72); the learned-position scene draws full attention").arg(rep.source));
+                notModelled(ModelConfig::tr("local layers see only the last window_size keys (%1:62-72); the learned-position scene draws full attention").arg(rep.source));
             } else if (k == QLatin1String("pad_token_id") && f.positionOffset == "pad_token_id + 1") {
-                notModelled(QStringLiteral("positions start at row pad_token_id + 1 of the learned table (%1:137); the scene starts at row 0").arg(rep.source));
+                notModelled(ModelConfig::tr("positions start at row pad_token_id + 1 of the learned table (%1:137); the scene starts at row 0").arg(rep.source));
             } else if (std::find_if(std::begin(kRopeKeys), std::end(kRopeKeys), [&](const char* r) { return k == QLatin1String(r); }) !=
                        std::end(kRopeKeys)) {
                 if (v.isNull()) ignore(QStringLiteral("null"));
-                else if (!rope) ignore(QStringLiteral("not a RoPE model (%1)").arg(QString::fromUtf8(familySchemeText(f.scheme).data())));
-                else ignore(QStringLiteral("another key sets it (rope_parameters or the block's own value wins)"));
+                else if (!rope) ignore(ModelConfig::tr("not a RoPE model (%1)").arg(QString::fromUtf8(familySchemeText(f.scheme).data())));
+                else ignore(ModelConfig::tr("another key sets it (rope_parameters or the block's own value wins)"));
             } else if (auto why = notPositional(k)) {
                 ignore(*why);
             } else {
-                ignore(QStringLiteral("not read by PosLab (no positional or attention meaning known to it)"));
+                ignore(ModelConfig::tr("not read by PosLab (no positional or attention meaning known to it)"));
             }
         }
     };
@@ -392,7 +401,7 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
     if (!queryScaling.empty()) {
         const QString key = (top != read ? QStringLiteral("text_config.") : QString()) + blockKey;
         if (rep.used.count(key))
-            rep.used[key] += QStringLiteral("; query scaling: queries × 1 + %1·ln(1 + ⌊p/%2⌋) after RoPE (%3:105-107, 146-150)")
+            rep.used[key] += ModelConfig::tr("; query scaling: queries × 1 + %1·ln(1 + ⌊p/%2⌋) after RoPE (%3:105-107, 146-150)")
                                  .arg(num(queryScaling[1]), num(queryScaling[0]), rep.source);
     }
 
@@ -401,28 +410,28 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
     auto fileHas = [&](const QString& k) { return top.contains(k) || (top != read && textConfig.contains(k)); };
     if (rope) {
         if (!out.fromFile.count("rope.base")) rep.defaults[QStringLiteral("rope_theta")] = num(hasPattern ? m.rope_full.base : out.params.rope.base);
-        if (!out.fromFile.count("rope.scaling")) rep.defaults[QStringLiteral("rope_type")] = QStringLiteral("default (no scaling)");
+        if (!out.fromFile.count("rope.scaling")) rep.defaults[QStringLiteral("rope_type")] = ModelConfig::tr("default (no scaling)");
         if (f.rotated == FamilyRotated::LastQkRope && fileHas(QStringLiteral("qk_rope_head_dim")) &&
             !fileHas(QStringLiteral("qk_nope_head_dim")))
-            rep.defaults[QStringLiteral("qk_nope_head_dim")] = QStringLiteral("128 (the family's default): head dimension %1").arg(out.params.dim);
+            rep.defaults[QStringLiteral("qk_nope_head_dim")] = ModelConfig::tr("128 (the family's default): head dimension %1").arg(out.params.dim);
         if (!fileHas(QStringLiteral("head_dim")) && !fileHas(QStringLiteral("qk_rope_head_dim"))) {
             const QString from = out.fromFile.count("dim") ? out.fromFile.at("dim") : QString();
             rep.defaults[QStringLiteral("head_dim")] =
-                from.isEmpty() || from == QLatin1String("head_dim") ? QStringLiteral("%1 (the family's default)").arg(out.params.dim)
-                                                                     : QStringLiteral("%1 = %2 / attention heads").arg(out.params.dim).arg(from);
+                from.isEmpty() || from == QLatin1String("head_dim") ? ModelConfig::tr("%1 (the family's default)").arg(out.params.dim)
+                                                                     : ModelConfig::tr("%1 = %2 / attention heads").arg(out.params.dim).arg(from);
         }
         if (!fileHas(QStringLiteral("max_position_embeddings")) && !fileHas(QStringLiteral("n_positions")))
             rep.defaults[QStringLiteral("max_position_embeddings")] = QString::number(out.params.rope.max_positions);
         if (hasPattern && !fileHas(QStringLiteral("num_hidden_layers")) && !fileHas(QStringLiteral("n_layer")) &&
             !fileHas(QStringLiteral("num_layers")))
-            rep.defaults[QStringLiteral("num_hidden_layers")] = QStringLiteral("%1 (the family's default)").arg(types.size());
+            rep.defaults[QStringLiteral("num_hidden_layers")] = ModelConfig::tr("%1 (the family's default)").arg(types.size());
         const RopeParams& r = out.params.rope;
         if (r.scaling == RopeScaling::Yarn) {
             if (!out.fromFile.count("rope.beta_fast")) rep.defaults[QStringLiteral("beta_fast")] = QStringLiteral("32");
             if (!out.fromFile.count("rope.beta_slow")) rep.defaults[QStringLiteral("beta_slow")] = QStringLiteral("1");
         }
         if ((r.scaling == RopeScaling::Yarn || r.scaling == RopeScaling::LongRope) && !out.fromFile.count("rope.factor"))
-            rep.defaults[QStringLiteral("factor")] = num(r.resolvedFactor()) + QStringLiteral(" = max / original max positions");
+            rep.defaults[QStringLiteral("factor")] = num(r.resolvedFactor()) + ModelConfig::tr(" = max / original max positions");
         if ((r.scaling == RopeScaling::Yarn || r.scaling == RopeScaling::LongRope || r.scaling == RopeScaling::Llama3) &&
             !out.fromFile.count("rope.original_max_positions"))
             rep.defaults[QStringLiteral("original_max_position_embeddings")] = QString::number(r.max_positions);
@@ -432,7 +441,7 @@ std::optional<QString> finishHfConfig(const QJsonObject& top, const QJsonObject&
         if (hasPattern && count(LayerType::Chunked) > 0 && !out.fromFile.count("model.chunk") && m.chunk)
             rep.defaults[QStringLiteral("attention_chunk_size")] = QString::number(*m.chunk);
         if (hasPattern && !out.fromFile.count("model.layer_types") && !read.contains(QLatin1String("layer_types")))
-            rep.defaults[QStringLiteral("layer_types")] = QStringLiteral("the family's pattern: ") + patternText;
+            rep.defaults[QStringLiteral("layer_types")] = ModelConfig::tr("the family's pattern: ") + patternText;
         if (f.scale == FamilyScale::QueryPreAttnScalar && !read.contains(QLatin1String("query_pre_attn_scalar")))
             rep.defaults[QStringLiteral("query_pre_attn_scalar")] = QStringLiteral("256");
     }
@@ -445,7 +454,7 @@ void finishGgufConfig(const GgufMetadata& meta, ModelFileConfig& out) {
     ConfigReport& rep = out.report;
     const Family* fam = findFamily(out.modelType.toStdString());
     rep.family = fam ? QString::fromUtf8(fam->modelType.data(), static_cast<qsizetype>(fam->modelType.size())) : out.modelType;
-    rep.source = QStringLiteral("llama.cpp GGUF metadata (general.architecture %1)").arg(out.modelType);
+    rep.source = ModelConfig::tr("llama.cpp GGUF metadata (general.architecture %1)").arg(out.modelType);
     out.params.causal = fam ? fam->causal : out.params.method != Method::T5;
     if (const GgufValue* b = meta.find(out.modelType.toStdString() + ".block_count"))
         if (auto* x = std::get_if<std::uint64_t>(&b->value); x && *x >= 1 && *x <= 4096) out.layerCount = static_cast<std::int64_t>(*x);
@@ -459,16 +468,16 @@ void finishGgufConfig(const GgufMetadata& meta, ModelFileConfig& out) {
         const QString key = printableText(k, 120);
         if (auto it = fromFile.find(key); it != fromFile.end()) rep.used[key] = it->second.join(QStringLiteral("; "));
         else if (k == "general.architecture") rep.used[key] = QStringLiteral("family %1").arg(rep.family);
-        else if (k.rfind("general.", 0) == 0) rep.ignored[key] = QStringLiteral("not positional: the file's description");
-        else if (k.rfind("tokenizer.", 0) == 0) rep.ignored[key] = QStringLiteral("not positional: tokenizer");
-        else if (k.find("attention.head_count") != std::string::npos) rep.used[key] = QStringLiteral("attention heads (the scene shows one)");
+        else if (k.rfind("general.", 0) == 0) rep.ignored[key] = ModelConfig::tr("not positional: the file's description");
+        else if (k.rfind("tokenizer.", 0) == 0) rep.ignored[key] = ModelConfig::tr("not positional: tokenizer");
+        else if (k.find("attention.head_count") != std::string::npos) rep.used[key] = ModelConfig::tr("attention heads (the scene shows one)");
         else if (k.find("rope") != std::string::npos || k.find("sliding_window") != std::string::npos || k.find("softcap") != std::string::npos)
-            rep.notModelled[key] = QStringLiteral("a positional or attention key PosLab's GGUF reader does not apply");
-        else rep.ignored[key] = QStringLiteral("not read by PosLab (no positional meaning known to it)");
+            rep.notModelled[key] = ModelConfig::tr("a positional or attention key PosLab's GGUF reader does not apply");
+        else rep.ignored[key] = ModelConfig::tr("not read by PosLab (no positional meaning known to it)");
     }
     if (!meta.ropeFreqs.empty()) rep.used[QStringLiteral("rope_freqs.weight")] = fromFile.count(QStringLiteral("rope_freqs.weight"))
                                                                                     ? fromFile[QStringLiteral("rope_freqs.weight")].join(QStringLiteral("; "))
-                                                                                    : QStringLiteral("per-pair frequency divisors");
+                                                                                    : ModelConfig::tr("per-pair frequency divisors");
 }
 
 }  // namespace poslab::ui

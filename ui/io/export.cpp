@@ -13,6 +13,7 @@
 #include "ui/render/layout.h"
 #include "ui/render/pairsrenderer.h"
 
+#include <QCoreApplication>
 #include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
@@ -53,6 +54,14 @@
 // Numbers are written in their shortest round-trip form, as `poslab compute` prints them.
 
 namespace poslab::ui {
+
+namespace {
+// The words people read about figures and data exported (errors, reports), translated in the context "FigureExport"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and FigureExport::tr works off the GUI thread).
+struct FigureExport {
+    Q_DECLARE_TR_FUNCTIONS(FigureExport)
+};
+}  // namespace
 
 namespace {
 
@@ -97,13 +106,13 @@ QString describeScene(const SceneParams& scene) {
     QStringList parts;
     for (int c = 0; c < static_cast<int>(scene.methods.size()); ++c) {
         const auto& p = scene.methods[static_cast<std::size_t>(c)].params;
-        parts << QStringLiteral("%1 (dim %2)").arg(configTitle(scene, c)).arg(p.dim);
+        parts << FigureExport::tr("%1 (dim %2)").arg(configTitle(scene, c)).arg(p.dim);
     }
     return QStringLiteral("%1; N = %2").arg(parts.join(QStringLiteral(", "))).arg(scene.length);
 }
 
 QString figureTitle(const SceneParams& scene, std::optional<ViewKind> view) {
-    const QString what = view ? viewTitle(*view) : QStringLiteral("All views");
+    const QString what = view ? viewTitle(*view) : FigureExport::tr("All views");
     return QStringLiteral("PosLab — %1 — %2").arg(what, describeScene(scene));
 }
 
@@ -256,7 +265,7 @@ std::optional<QByteArray> paintedSvg(const PaintedDocument& doc, const QSizeF& s
             gen.setDescription(escapeXml(QStringLiteral("Made with PosLab %1: %2").arg(poslabVersion(), doc.description)));
         QPainter p;
         if (!p.begin(&gen)) {
-            if (error) *error = QStringLiteral("the SVG generator could not start");
+            if (error) *error = FigureExport::tr("the SVG generator could not start");
             return std::nullopt;
         }
         p.setRenderHint(QPainter::Antialiasing, true);
@@ -277,7 +286,7 @@ std::optional<QByteArray> paintedSvg(const PaintedDocument& doc, const QSizeF& s
         at = svg >= 0 ? bytes.indexOf('>', svg) + 1 : -1;
     }
     if (at <= 0) {
-        if (error) *error = QStringLiteral("the SVG generator wrote no <svg> element");
+        if (error) *error = FigureExport::tr("the SVG generator wrote no <svg> element");
         return std::nullopt;
     }
     bytes.insert(at, meta);
@@ -302,7 +311,7 @@ std::optional<QByteArray> renderImage(const SceneParams& scene, const ExportRequ
 std::optional<QByteArray> paintedPdf(const PaintedDocument& doc, const QSizeF& size, int pages,
                                      const std::function<void(QPainter&, int)>& paint, QString* error) {
     if (pages < 1 || !(size.width() > 0) || !(size.height() > 0)) {
-        if (error) *error = QStringLiteral("a PDF needs at least one page of a positive size");
+        if (error) *error = FigureExport::tr("a PDF needs at least one page of a positive size");
         return std::nullopt;
     }
     QByteArray bytes;
@@ -321,7 +330,7 @@ std::optional<QByteArray> paintedPdf(const PaintedDocument& doc, const QSizeF& s
                                       QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         QPainter p;
         if (!p.begin(&pdf)) {
-            if (error) *error = QStringLiteral("the PDF writer could not start");
+            if (error) *error = FigureExport::tr("the PDF writer could not start");
             return std::nullopt;
         }
         // The page in the painter's coordinates (device pixels at 96 dpi): scale the logical
@@ -329,7 +338,7 @@ std::optional<QByteArray> paintedPdf(const PaintedDocument& doc, const QSizeF& s
         const QRect page = p.viewport();
         for (int k = 0; k < pages; ++k) {
             if (k > 0 && !pdf.newPage()) {
-                if (error) *error = QStringLiteral("the PDF writer could not start page %1").arg(k + 1);
+                if (error) *error = FigureExport::tr("the PDF writer could not start page %1").arg(k + 1);
                 return std::nullopt;
             }
             p.save();
@@ -340,7 +349,7 @@ std::optional<QByteArray> paintedPdf(const PaintedDocument& doc, const QSizeF& s
         p.end();
     }
     if (!bytes.startsWith("%PDF")) {
-        if (error) *error = QStringLiteral("the PDF writer produced no document");
+        if (error) *error = FigureExport::tr("the PDF writer produced no document");
         return std::nullopt;
     }
     return bytes;
@@ -354,7 +363,7 @@ std::optional<QByteArray> paintedPicture(ExportFormat format, const PaintedDocum
     case ExportFormat::Png: {
         QImage img(pixels, QImage::Format_ARGB32_Premultiplied);
         if (img.isNull()) {
-            if (error) *error = QStringLiteral("not enough memory for a %1 × %2 image").arg(pixels.width()).arg(pixels.height());
+            if (error) *error = FigureExport::tr("not enough memory for a %1 × %2 image").arg(pixels.width()).arg(pixels.height());
             return std::nullopt;
         }
         // Paint at the screen's 96 dpi scale with the DPI as device pixel ratio (text and lines
@@ -367,7 +376,7 @@ std::optional<QByteArray> paintedPicture(ExportFormat format, const PaintedDocum
         {
             QPainter p;
             if (!p.begin(&img)) {
-                if (error) *error = QStringLiteral("could not paint the PNG");
+                if (error) *error = FigureExport::tr("could not paint the PNG");
                 return std::nullopt;
             }
             p.setRenderHint(QPainter::Antialiasing, true);
@@ -389,7 +398,7 @@ std::optional<QByteArray> paintedPicture(ExportFormat format, const PaintedDocum
     case ExportFormat::Csv:
     case ExportFormat::Json: break;
     }
-    if (error) *error = QStringLiteral("%1 is not an image format").arg(exportFormatKey(format));
+    if (error) *error = FigureExport::tr("%1 is not an image format").arg(exportFormatKey(format));
     return std::nullopt;
 }
 
@@ -406,7 +415,7 @@ std::optional<QByteArray> encodePng(QImage image, const QString& title, const QS
     buffer.open(QIODevice::WriteOnly);
     QImageWriter writer(&buffer, "png");
     if (!writer.write(image)) {
-        if (error) *error = QStringLiteral("PNG encoder: ") + writer.errorString();
+        if (error) *error = FigureExport::tr("PNG encoder: ") + writer.errorString();
         return std::nullopt;
     }
     return bytes;
@@ -865,7 +874,7 @@ std::vector<ViewData> viewData(const SceneParams& scene, const ExportRequest& r)
 // would break the command line's one-line errors and which the window cannot show.
 std::optional<QString> pngDamage(QIODevice& in) {
     static const QByteArray signature("\x89PNG\r\n\x1a\n", 8);
-    if (in.read(8) != signature) return QStringLiteral("not a PNG image (no PNG signature)");
+    if (in.read(8) != signature) return FigureExport::tr("not a PNG image (no PNG signature)");
     static const auto table = [] {
         std::array<quint32, 256> t{};
         for (quint32 n = 0; n < 256; ++n) {
@@ -888,55 +897,55 @@ std::optional<QString> pngDamage(QIODevice& in) {
     bool havePalette = false, haveData = false;
     for (;;) {
         const QByteArray head = in.read(8);
-        if (head.size() < 8) return QStringLiteral("the PNG is truncated (no IEND chunk, the file ends at byte %1)").arg(offset + head.size());
+        if (head.size() < 8) return FigureExport::tr("the PNG is truncated (no IEND chunk, the file ends at byte %1)").arg(offset + head.size());
         const quint32 length = be32(head, 0);
         const QByteArray type = head.mid(4, 4);
         for (char c : type)
             if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
-                return QStringLiteral("damaged PNG: invalid chunk type at byte %1").arg(offset + 4);
+                return FigureExport::tr("damaged PNG: invalid chunk type at byte %1").arg(offset + 4);
         const QString name = QString::fromLatin1(type);
-        if (length > 0x7fffffffu) return QStringLiteral("damaged PNG: chunk %1 at byte %2 has an invalid length").arg(name).arg(offset);
+        if (length > 0x7fffffffu) return FigureExport::tr("damaged PNG: chunk %1 at byte %2 has an invalid length").arg(name).arg(offset);
         quint32 crc = update(0xffffffffu, type);
         QByteArray data;   // kept for the small chunks checked below
         for (qint64 left = length; left > 0;) {
             const QByteArray piece = in.read(std::min<qint64>(left, 1 << 16));
             if (piece.isEmpty())
-                return QStringLiteral("the PNG is truncated (chunk %1 at byte %2 is cut short)").arg(name).arg(offset);
+                return FigureExport::tr("the PNG is truncated (chunk %1 at byte %2 is cut short)").arg(name).arg(offset);
             crc = update(crc, piece);
             if (length <= 13) data += piece;
             left -= piece.size();
         }
         const QByteArray stored = in.read(4);
-        if (stored.size() < 4) return QStringLiteral("the PNG is truncated (chunk %1 at byte %2 is cut short)").arg(name).arg(offset);
+        if (stored.size() < 4) return FigureExport::tr("the PNG is truncated (chunk %1 at byte %2 is cut short)").arg(name).arg(offset);
         if (be32(stored, 0) != (crc ^ 0xffffffffu))
-            return QStringLiteral("damaged PNG: chunk %1 at byte %2 fails its CRC check").arg(name).arg(offset);
+            return FigureExport::tr("damaged PNG: chunk %1 at byte %2 fails its CRC check").arg(name).arg(offset);
         if (colourType < 0) {
-            if (type != "IHDR" || length != 13) return QStringLiteral("damaged PNG: it does not start with an IHDR chunk");
+            if (type != "IHDR" || length != 13) return FigureExport::tr("damaged PNG: it does not start with an IHDR chunk");
             const quint32 w = be32(data, 0), h = be32(data, 4);
             const int depth = quint8(data[8]);
             colourType = quint8(data[9]);
             // libpng's limits (png_check_IHDR with its default user limits).
             if (w < 1 || h < 1 || w > 1000000 || h > 1000000)
-                return QStringLiteral("damaged PNG: IHDR size %1 × %2, valid: 1 to 1000000 pixels per side").arg(w).arg(h);
+                return FigureExport::tr("damaged PNG: IHDR size %1 × %2, valid: 1 to 1000000 pixels per side").arg(w).arg(h);
             const bool depthOk = (colourType == 0 && (depth == 1 || depth == 2 || depth == 4 || depth == 8 || depth == 16)) ||
                                  (colourType == 3 && (depth == 1 || depth == 2 || depth == 4 || depth == 8)) ||
                                  ((colourType == 2 || colourType == 4 || colourType == 6) && (depth == 8 || depth == 16));
             if (!depthOk || data[10] != 0 || data[11] != 0 || quint8(data[12]) > 1)
-                return QStringLiteral("damaged PNG: invalid IHDR (colour type %1, bit depth %2)").arg(colourType).arg(depth);
+                return FigureExport::tr("damaged PNG: invalid IHDR (colour type %1, bit depth %2)").arg(colourType).arg(depth);
         } else if (type == "IHDR") {
-            return QStringLiteral("damaged PNG: a second IHDR chunk at byte %1").arg(offset);
+            return FigureExport::tr("damaged PNG: a second IHDR chunk at byte %1").arg(offset);
         } else if (type == "PLTE") {
             if (havePalette || haveData || length == 0 || length % 3 != 0 || length > 768)
-                return QStringLiteral("damaged PNG: invalid PLTE chunk at byte %1").arg(offset);
+                return FigureExport::tr("damaged PNG: invalid PLTE chunk at byte %1").arg(offset);
             havePalette = true;
         } else if (type == "IDAT") {
-            if (colourType == 3 && !havePalette) return QStringLiteral("damaged PNG: a palette image without PLTE");
+            if (colourType == 3 && !havePalette) return FigureExport::tr("damaged PNG: a palette image without PLTE");
             haveData = true;
         } else if (type == "IEND") {
-            if (!haveData) return QStringLiteral("damaged PNG: no image data (IDAT) before IEND");
+            if (!haveData) return FigureExport::tr("damaged PNG: no image data (IDAT) before IEND");
             return std::nullopt;
         } else if (type[0] >= 'A' && type[0] <= 'Z') {
-            return QStringLiteral("damaged PNG: unknown critical chunk %1 at byte %2").arg(name).arg(offset);
+            return FigureExport::tr("damaged PNG: unknown critical chunk %1 at byte %2").arg(name).arg(offset);
         }
         offset += 12 + qint64(length);
     }
@@ -995,12 +1004,12 @@ QString viewKey(ViewKind v) {
 
 QString viewTitle(ViewKind v) {
     switch (v) {
-    case ViewKind::Pairs: return QStringLiteral("Pair vectors");
-    case ViewKind::Heatmap: return QStringLiteral("Attention heatmap");
-    case ViewKind::Decay: return QStringLiteral("Decay with distance");
-    case ViewKind::Frequencies: return QStringLiteral("Frequencies");
-    case ViewKind::Contributions: return QStringLiteral("Per-pair contributions");
-    case ViewKind::Precision: return QStringLiteral("Precision");
+    case ViewKind::Pairs: return FigureExport::tr("Pair vectors");
+    case ViewKind::Heatmap: return FigureExport::tr("Attention heatmap");
+    case ViewKind::Decay: return FigureExport::tr("Decay with distance");
+    case ViewKind::Frequencies: return FigureExport::tr("Frequencies");
+    case ViewKind::Contributions: return FigureExport::tr("Per-pair contributions");
+    case ViewKind::Precision: return FigureExport::tr("Precision");
     }
     return {};
 }
@@ -1024,25 +1033,25 @@ std::vector<ViewKind> visibleViews(const SceneParams& scene) { return sceneArran
 std::optional<QString> exportRequestProblem(const ExportRequest& r) {
     const auto side = [](const char* name, int v) -> std::optional<QString> {
         if (v < kMinExportPixels || v > kMaxExportPixels)
-            return QStringLiteral("%1: an integer from %2 to %3, got %4").arg(QLatin1String(name)).arg(kMinExportPixels).arg(kMaxExportPixels).arg(v);
+            return FigureExport::tr("%1: an integer from %2 to %3, got %4").arg(QLatin1String(name)).arg(kMinExportPixels).arg(kMaxExportPixels).arg(v);
         return std::nullopt;
     };
     if (auto e = side("width", r.pixels.width())) return e;
     if (auto e = side("height", r.pixels.height())) return e;
     if (qint64(r.pixels.width()) * r.pixels.height() > kMaxExportArea)
-        return QStringLiteral("width × height: at most %1 pixels, got %2").arg(kMaxExportArea).arg(qint64(r.pixels.width()) * r.pixels.height());
+        return FigureExport::tr("width × height: at most %1 pixels, got %2").arg(kMaxExportArea).arg(qint64(r.pixels.width()) * r.pixels.height());
     if (r.dpi < kMinDpi || r.dpi > kMaxDpi)
-        return QStringLiteral("dpi: an integer from %1 to %2, got %3").arg(kMinDpi).arg(kMaxDpi).arg(r.dpi);
+        return FigureExport::tr("dpi: an integer from %1 to %2, got %3").arg(kMinDpi).arg(kMaxDpi).arg(r.dpi);
     // The picture must stay large enough to lay out the views: at least 64 logical pixels.
     const double scale = kScreenDpi / r.dpi;
     if (r.pixels.width() * scale < kMinExportPixels || r.pixels.height() * scale < kMinExportPixels)
-        return QStringLiteral("dpi: at most %1 for a %2 × %3 figure (at least 64 × 64 at 96 dpi), got %4")
+        return FigureExport::tr("dpi: at most %1 for a %2 × %3 figure (at least 64 × 64 at 96 dpi), got %4")
             .arg(int(std::floor(std::min(r.pixels.width(), r.pixels.height()) * kScreenDpi / kMinExportPixels)))
             .arg(r.pixels.width()).arg(r.pixels.height()).arg(r.dpi);
     if (!r.theme.isEmpty() && !themeNames().contains(r.theme))
-        return QStringLiteral("theme: one of %1, got %2").arg(themeNames().join(QStringLiteral(", ")), r.theme);
+        return FigureExport::tr("theme: one of %1, got %2").arg(themeNames().join(QStringLiteral(", ")), r.theme);
     if (r.fontScale && !(*r.fontScale >= 0.5 && *r.fontScale <= 3.0))
-        return QStringLiteral("font scale: a number from 0.5 to 3, got %1").arg(num(*r.fontScale).isEmpty() ? QStringLiteral("nan") : num(*r.fontScale));
+        return FigureExport::tr("font scale: a number from 0.5 to 3, got %1").arg(num(*r.fontScale).isEmpty() ? QStringLiteral("nan") : num(*r.fontScale));
     return std::nullopt;
 }
 
@@ -1157,7 +1166,7 @@ std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequ
         return std::nullopt;
     }
     if (auto e = sceneProblem(scene)) {
-        if (error) *error = QStringLiteral("the scene is not valid: ") + *e;
+        if (error) *error = FigureExport::tr("the scene is not valid: ") + *e;
         return std::nullopt;
     }
     // Every figure carries its scene, which must open again: refuse what the session reader
@@ -1167,7 +1176,7 @@ std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequ
         const QString source = QStringLiteral("scene");
         QString why;
         if (!sessionFromJson(sceneToJson(scene, true), source, &why)) {
-            if (error) *error = QStringLiteral("the scene is not valid: ") + why.mid(source.size() + 2);
+            if (error) *error = FigureExport::tr("the scene is not valid: ") + why.mid(source.size() + 2);
             return std::nullopt;
         }
     }
@@ -1181,7 +1190,7 @@ std::optional<QByteArray> exportBytes(const SceneParams& scene, const ExportRequ
         case ExportFormat::Json: return exportJson(scene, r);
         }
     } catch (const std::bad_alloc&) {
-        if (error) *error = QStringLiteral("not enough memory for this figure");
+        if (error) *error = FigureExport::tr("not enough memory for this figure");
     } catch (const std::exception& e) {
         if (error) *error = QString::fromUtf8(e.what());
     }
@@ -1192,7 +1201,7 @@ bool exportToFile(const QString& path, const SceneParams& scene, const ExportReq
     QString why;
     const auto bytes = exportBytes(scene, request, &why);
     if (!bytes) {
-        if (error) *error = QStringLiteral("cannot export %1: %2").arg(path, why);
+        if (error) *error = FigureExport::tr("cannot export %1: %2").arg(path, why);
         return false;
     }
     return writeFileAtomically(path, *bytes, error);
@@ -1204,7 +1213,7 @@ std::optional<Session> sessionFromExport(const QString& path, QString* error, QS
         return std::nullopt;
     };
     const auto format = exportFormatFromPath(path);
-    if (!format) return failWith(QStringLiteral("not an exported figure (.png, .svg, .pdf, .csv or .json)"));
+    if (!format) return failWith(FigureExport::tr("not an exported figure (.png, .svg, .pdf, .csv or .json)"));
     QByteArray json;
     if (*format == ExportFormat::Png) {
         QFile f(path);
@@ -1212,7 +1221,7 @@ std::optional<Session> sessionFromExport(const QString& path, QString* error, QS
         if (auto damage = pngDamage(f)) return failWith(*damage);
         f.close();
         QImageReader reader(path, "png");
-        if (!reader.canRead()) return failWith(QStringLiteral("cannot read the PNG: ") + reader.errorString());
+        if (!reader.canRead()) return failWith(FigureExport::tr("cannot read the PNG: ") + reader.errorString());
         json = reader.text(QString::fromLatin1(kSessionKey)).toUtf8();
     } else {
         QFile f(path);
@@ -1241,7 +1250,7 @@ std::optional<Session> sessionFromExport(const QString& path, QString* error, QS
                 json = QJsonDocument(root.value(QStringLiteral("session")).toObject()).toJson(QJsonDocument::Compact);
         }
     }
-    if (json.isEmpty()) return failWith(QStringLiteral("carries no PosLab scene"));
+    if (json.isEmpty()) return failWith(FigureExport::tr("carries no PosLab scene"));
     return sessionFromJson(json, path, error, warnings);
 }
 

@@ -1,5 +1,6 @@
 #include "ui/io/gguf.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <algorithm>
@@ -8,6 +9,14 @@
 #include <optional>
 
 namespace poslab::ui {
+
+namespace {
+// The words people read about GGUF files (errors, reports), translated in the context "GgufFile"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and GgufFile::tr works off the GUI thread).
+struct GgufFile {
+    Q_DECLARE_TR_FUNCTIONS(GgufFile)
+};
+}  // namespace
 
 namespace {
 
@@ -24,7 +33,7 @@ public:
     // Needs n more bytes for `what`, else a "truncated" error.
     void need(std::uint64_t n, const char* what) const {
         if (n > remaining())
-            throw GgufError{QStringLiteral("truncated GGUF header: %1 needs %2 bytes at offset %3, the file has %4")
+            throw GgufError{GgufFile::tr("truncated GGUF header: %1 needs %2 bytes at offset %3, the file has %4")
                                 .arg(QString::fromLatin1(what))
                                 .arg(n)
                                 .arg(pos_)
@@ -45,7 +54,7 @@ public:
     std::string string(std::uint64_t maxLength, const char* what) {
         const auto n = read<std::uint64_t>(what);
         if (n > maxLength)
-            throw GgufError{QStringLiteral("invalid GGUF %1: length at most %2, got %3").arg(QString::fromLatin1(what)).arg(maxLength).arg(n)};
+            throw GgufError{GgufFile::tr("invalid GGUF %1: length at most %2, got %3").arg(QString::fromLatin1(what)).arg(maxLength).arg(n)};
         need(n, what);
         std::string s(data_ + pos_, static_cast<std::size_t>(n));
         pos_ += static_cast<std::size_t>(n);
@@ -71,7 +80,7 @@ std::uint64_t scalarSize(std::uint32_t t) {
 }
 
 [[noreturn]] void badType(std::uint32_t t, const std::string& key) {
-    throw GgufError{QStringLiteral("invalid GGUF value type of %1, 0 to 12, got %2").arg(printableText(key)).arg(t)};
+    throw GgufError{GgufFile::tr("invalid GGUF value type of %1, 0 to 12, got %2").arg(printableText(key)).arg(t)};
 }
 
 // Skips the elements of an array (strings one by one; their count was checked against the bytes).
@@ -80,11 +89,11 @@ void skipArray(Cursor& c, const std::string& key, int depth, std::uint64_t& coun
     count = c.read<std::uint64_t>("array count");
     if (type >= TypeCount) badType(type, key);
     if (type == Array && depth >= kGgufMaxArrayDepth)
-        throw GgufError{QStringLiteral("invalid GGUF array %1: nested deeper than %2").arg(printableText(key)).arg(kGgufMaxArrayDepth)};
+        throw GgufError{GgufFile::tr("invalid GGUF array %1: nested deeper than %2").arg(printableText(key)).arg(kGgufMaxArrayDepth)};
     // Every element takes at least this many bytes: a count beyond the file is refused at once.
     const std::uint64_t minSize = type == String ? 8 : type == Array ? 12 : scalarSize(type);
     if (count > c.remaining() / minSize)
-        throw GgufError{QStringLiteral("truncated GGUF header: array %1 of %2 elements needs at least %3 bytes each, %4 remain")
+        throw GgufError{GgufFile::tr("truncated GGUF header: array %1 of %2 elements needs at least %3 bytes each, %4 remain")
                             .arg(printableText(key)).arg(count).arg(minSize).arg(c.remaining())};
     if (type == String) {
         for (std::uint64_t i = 0; i < count; ++i) c.skip(c.read<std::uint64_t>("array string"), "array string");
@@ -108,7 +117,7 @@ GgufValue readValue(Cursor& c, std::uint32_t type, const std::string& key) {
     case F32: v.value = double{c.read<float>("value")}; break;
     case Bool: {
         const auto b = c.read<std::uint8_t>("value");
-        if (b > 1) throw GgufError{QStringLiteral("invalid GGUF bool %1, 0 or 1, got %2").arg(printableText(key)).arg(b)};
+        if (b > 1) throw GgufError{GgufFile::tr("invalid GGUF bool %1, 0 or 1, got %2").arg(printableText(key)).arg(b)};
         v.value = b == 1;
         break;
     }
@@ -155,7 +164,7 @@ static void readRopeFreqs(Cursor& c, GgufMetadata& m, const char* data, std::siz
             name = c.string(kGgufMaxKeyLength, "tensor name");
             dims = c.read<std::uint32_t>("tensor dimensions");
             if (dims == 0 || dims > 8)
-                throw GgufError{QStringLiteral("invalid GGUF tensor %1: 1 to 8 dimensions, got %2").arg(printableText(name)).arg(dims)};
+                throw GgufError{GgufFile::tr("invalid GGUF tensor %1: 1 to 8 dimensions, got %2").arg(printableText(name)).arg(dims)};
             for (std::uint32_t d = 0; d < dims; ++d) {
                 const auto n = c.read<std::uint64_t>("tensor dimension");
                 if (d == 0) first = n;
@@ -184,12 +193,12 @@ static void readRopeFreqs(Cursor& c, GgufMetadata& m, const char* data, std::siz
         const auto* s = std::get_if<std::int64_t>(&a->value);
         alignment = u ? *u : s && *s > 0 ? static_cast<std::uint64_t>(*s) : 0;
         if (alignment == 0 || (alignment & (alignment - 1)) != 0 || alignment > (1u << 20))
-            throw GgufError{QStringLiteral("invalid GGUF general.alignment, a power of two, got %1").arg(alignment)};
+            throw GgufError{GgufFile::tr("invalid GGUF general.alignment, a power of two, got %1").arg(alignment)};
     }
     const std::uint64_t start = (c.offset() + alignment - 1) / alignment * alignment;
     const std::uint64_t bytes = rope->second * 4;
     if (rope->first > size || start > size - rope->first || bytes > size - start - rope->first)
-        throw GgufError{QStringLiteral("truncated GGUF data: rope_freqs.weight needs %1 bytes at %2, the file has %3")
+        throw GgufError{GgufFile::tr("truncated GGUF data: rope_freqs.weight needs %1 bytes at %2, the file has %3")
                             .arg(bytes).arg(start + rope->first).arg(size)};
     const std::uint64_t at = start + rope->first;
     m.ropeFreqs.resize(static_cast<std::size_t>(rope->second));
@@ -197,7 +206,7 @@ static void readRopeFreqs(Cursor& c, GgufMetadata& m, const char* data, std::siz
         float f;
         std::memcpy(&f, data + at + 4 * i, 4);
         if (!(f > 0) || !std::isfinite(f))
-            throw GgufError{QStringLiteral("invalid GGUF rope_freqs.weight[%1], a finite number > 0, got %2").arg(i).arg(double(f))};
+            throw GgufError{GgufFile::tr("invalid GGUF rope_freqs.weight[%1], a finite number > 0, got %2").arg(i).arg(double(f))};
         m.ropeFreqs[i] = f;
     }
 }
@@ -206,28 +215,28 @@ bool looksLikeGguf(const char* data, std::size_t size) { return size >= 4 && std
 
 GgufResult parseGgufMetadata(const char* data, std::size_t size) {
     try {
-        if (!looksLikeGguf(data, size)) throw GgufError{QStringLiteral("not a GGUF file (no \"GGUF\" magic)")};
+        if (!looksLikeGguf(data, size)) throw GgufError{GgufFile::tr("not a GGUF file (no \"GGUF\" magic)")};
         Cursor c(data, size);
         c.skip(4, "magic");
         GgufMetadata m;
         m.version = c.read<std::uint32_t>("version");
         if (m.version != 2 && m.version != 3)
-            throw GgufError{QStringLiteral("unsupported GGUF version, 2 or 3, got %1").arg(m.version)};
+            throw GgufError{GgufFile::tr("unsupported GGUF version, 2 or 3, got %1").arg(m.version)};
         m.tensorCount = c.read<std::uint64_t>("tensor count");
         const auto kvCount = c.read<std::uint64_t>("metadata count");
         if (m.tensorCount > kGgufMaxTensors)
-            throw GgufError{QStringLiteral("invalid GGUF tensor count, at most %1, got %2").arg(kGgufMaxTensors).arg(m.tensorCount)};
+            throw GgufError{GgufFile::tr("invalid GGUF tensor count, at most %1, got %2").arg(kGgufMaxTensors).arg(m.tensorCount)};
         // Each entry takes at least 8 (key length) + 4 (type) + 1 bytes.
         if (kvCount > kGgufMaxKeys)
-            throw GgufError{QStringLiteral("invalid GGUF metadata count, at most %1, got %2").arg(kGgufMaxKeys).arg(kvCount)};
+            throw GgufError{GgufFile::tr("invalid GGUF metadata count, at most %1, got %2").arg(kGgufMaxKeys).arg(kvCount)};
         if (kvCount > c.remaining() / 13)
-            throw GgufError{QStringLiteral("truncated GGUF header: %1 metadata entries need at least %2 bytes, %3 remain")
+            throw GgufError{GgufFile::tr("truncated GGUF header: %1 metadata entries need at least %2 bytes, %3 remain")
                                 .arg(kvCount).arg(kvCount * 13).arg(c.remaining())};
         for (std::uint64_t i = 0; i < kvCount; ++i) {
             std::string key = c.string(kGgufMaxKeyLength, "key");
             const auto type = c.read<std::uint32_t>("value type");
             GgufValue v = readValue(c, type, key);
-            if (m.kv.count(key)) throw GgufError{QStringLiteral("invalid GGUF metadata: key %1 appears twice").arg(printableText(key))};
+            if (m.kv.count(key)) throw GgufError{GgufFile::tr("invalid GGUF metadata: key %1 appears twice").arg(printableText(key))};
             m.kv.emplace(std::move(key), std::move(v));
         }
         readRopeFreqs(c, m, data, size);
@@ -239,12 +248,12 @@ GgufResult parseGgufMetadata(const char* data, std::size_t size) {
 
 GgufResult readGgufMetadata(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {std::nullopt, QStringLiteral("cannot read: ") + f.errorString()};
+    if (!f.open(QIODevice::ReadOnly)) return {std::nullopt, GgufFile::tr("cannot read: ") + f.errorString()};
     const qint64 size = f.size();
     if (size <= 0) return parseGgufMetadata("", 0);
     // Mapping reads nothing: only the pages the metadata parser touches are loaded.
     uchar* p = f.map(0, size);
-    if (!p) return {std::nullopt, QStringLiteral("cannot read: ") + f.errorString()};
+    if (!p) return {std::nullopt, GgufFile::tr("cannot read: ") + f.errorString()};
     GgufResult r = parseGgufMetadata(reinterpret_cast<const char*>(p), static_cast<std::size_t>(size));
     f.unmap(p);
     return r;

@@ -1,10 +1,19 @@
 #include "ui/io/hfsnapshot.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 namespace poslab::ui {
+
+namespace {
+// The words people read about model configs (errors, reports), translated in the context "ModelConfig"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and ModelConfig::tr works off the GUI thread).
+struct ModelConfig {
+    Q_DECLARE_TR_FUNCTIONS(ModelConfig)
+};
+}  // namespace
 
 namespace {
 
@@ -30,7 +39,7 @@ QString fromCache(const QDir& cache, QString* error) {
     if (withConfig.size() == 1) return configIn(QDir(snapshots.filePath(withConfig.front())));
     if (error)
         *error = withConfig.isEmpty()
-                     ? QStringLiteral("a Hugging Face cache folder with no snapshot holding config.json")
+                     ? ModelConfig::tr("a Hugging Face cache folder with no snapshot holding config.json")
                      : QStringLiteral("a Hugging Face cache folder with %1 snapshots and no refs/main naming one: give "
                                       "its snapshots/<revision> folder, one of %2")
                            .arg(withConfig.size())

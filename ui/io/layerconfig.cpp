@@ -4,12 +4,21 @@
 #include "ui/io/families.h"
 #include "ui/io/gguf.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonValue>
 
 #include <cmath>
 
 namespace poslab::ui {
+
+namespace {
+// The words people read about model configs (errors, reports), translated in the context "ModelConfig"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and ModelConfig::tr works off the GUI thread).
+struct ModelConfig {
+    Q_DECLARE_TR_FUNCTIONS(ModelConfig)
+};
+}  // namespace
 
 bool jsonTruthy(const QJsonValue& v) {
     if (v.isNull() || v.isUndefined()) return false;
@@ -45,7 +54,7 @@ std::string describe(const QJsonValue& v) {
 }
 
 [[noreturn]] void bad(const QString& key, const std::string& valid, const std::string& got) {
-    throw LayerError{key + QStringLiteral(" must be ") + QString::fromStdString(valid) + QStringLiteral(", got ") +
+    throw LayerError{key + ModelConfig::tr(" must be ") + QString::fromStdString(valid) + QStringLiteral(", got ") +
                      QString::fromStdString(got)};
 }
 
@@ -261,7 +270,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
             } else if (def) {
                 m.window = def;
             } else {
-                throw LayerError{QString::fromLatin1(wk) + QStringLiteral(" is missing (the model has sliding layers)")};
+                throw LayerError{QString::fromLatin1(wk) + ModelConfig::tr(" is missing (the model has sliding layers)")};
             }
         }
         if (hasChunked) {
@@ -271,7 +280,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
             } else if (family == QLatin1String("llama4") && !o.contains(QLatin1String("attention_chunk_size"))) {
                 m.chunk = 8192;
             } else {
-                throw LayerError{QStringLiteral("attention_chunk_size is missing (the model has chunked layers)")};
+                throw LayerError{ModelConfig::tr("attention_chunk_size is missing (the model has chunked layers)")};
             }
         }
 
@@ -342,7 +351,7 @@ std::optional<QString> readLayerPattern(const QJsonObject& o, ModelFileConfig& o
                 const QString key = QString::fromUtf8(layerTypeConfigKey(t).data());
                 const bool used = std::find(types.begin(), types.end(), t) != types.end();
                 if (!rpo.contains(key)) {
-                    if (used) throw LayerError{QStringLiteral("rope_parameters.") + key + QStringLiteral(" is missing (the model has such layers)")};
+                    if (used) throw LayerError{QStringLiteral("rope_parameters.") + key + ModelConfig::tr(" is missing (the model has such layers)")};
                     continue;
                 }
                 QJsonObject c = o;

@@ -8,6 +8,7 @@
 #include "ui/io/hfsnapshot.h"
 #include "ui/io/layerconfig.h"
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -18,6 +19,14 @@
 #include <cmath>
 
 namespace poslab::ui {
+
+namespace {
+// The words people read about model configs (errors, reports), translated in the context "ModelConfig"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and ModelConfig::tr works off the GUI thread).
+struct ModelConfig {
+    Q_DECLARE_TR_FUNCTIONS(ModelConfig)
+};
+}  // namespace
 
 QStringList ModelFileConfig::keys() const {
     QStringList out;
@@ -35,7 +44,7 @@ struct ConfigError {
 };
 
 [[noreturn]] void bad(const QString& key, const std::string& valid, const std::string& got) {
-    throw ConfigError{key + QStringLiteral(" must be ") + QString::fromStdString(valid) + QStringLiteral(", got ") +
+    throw ConfigError{key + ModelConfig::tr(" must be ") + QString::fromStdString(valid) + QStringLiteral(", got ") +
                       QString::fromStdString(got)};
 }
 
@@ -105,7 +114,7 @@ public:
     // Checks and sets the parameter at `path` from the file's value at `key`.
     void set(const std::string& path, const QString& key, const QJsonValue& v) {
         const Param<ScoreParams>* p = findParam(scoreParamTable(), path);
-        if (!p) throw ConfigError{QStringLiteral("internal: no parameter ") + QString::fromStdString(path)};
+        if (!p) throw ConfigError{ModelConfig::tr("internal: no parameter ") + QString::fromStdString(path)};
         const ParamValue pv = toValue(p->info, key, v);
         if (auto e = p->info.check(pv)) bad(key, e->valid, e->got);
         p->set(out_.params, pv);
@@ -160,12 +169,12 @@ Shape readShape(const QJsonObject& o) {
 
 void requireKey(const QJsonObject& o, const char* key, const QString& where) {
     if (!present(o, key))
-        throw ConfigError{where + QString::fromLatin1(key) + QStringLiteral(" is missing")};
+        throw ConfigError{where + QString::fromLatin1(key) + ModelConfig::tr(" is missing")};
 }
 
 void readAlibi(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader& r) {
     out.params.method = Method::Alibi;
-    if (s.heads == 0) throw ConfigError{QStringLiteral("n_head (the number of attention heads) is missing")};
+    if (s.heads == 0) throw ConfigError{ModelConfig::tr("n_head (the number of attention heads) is missing")};
     r.setInt("alibi.heads", s.headsKey, s.heads);
     out.heads = static_cast<int>(s.heads);
     if (s.model > 0) {
@@ -198,7 +207,7 @@ void readLearned(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Rea
     out.params.method = Method::Learned;
     QString k;
     const QJsonValue n = firstOf(o, {"n_positions", "max_position_embeddings"}, k);
-    if (n.isUndefined() || n.isNull()) throw ConfigError{QStringLiteral("n_positions / max_position_embeddings is missing")};
+    if (n.isUndefined() || n.isNull()) throw ConfigError{ModelConfig::tr("n_positions / max_position_embeddings is missing")};
     r.set("learned.table_size", k, n);
     out.contextLength = std::get<std::int64_t>(findParam(scoreParamTable(), "learned.table_size")->get(out.params));
     if (s.model > 0) r.setInt("dim", s.modelKey, s.model);
@@ -211,7 +220,7 @@ void readTransformerXl(const QJsonObject& o, const Shape& s, ModelFileConfig& ou
     out.params.method = Method::TransformerXL;
     if (present(o, "d_head")) r.set("dim", QStringLiteral("d_head"), o.value(QLatin1String("d_head")));
     else if (s.model > 0 && s.heads > 0) r.setInt("dim", s.modelKey, s.model / s.heads);
-    else throw ConfigError{QStringLiteral("d_head (or d_model and n_head) is missing")};
+    else throw ConfigError{ModelConfig::tr("d_head (or d_model and n_head) is missing")};
     if (truthy(o.value(QLatin1String("clamp_len"))) && o.value(QLatin1String("clamp_len")).toDouble() > 0)
         r.set("transformer_xl.clamp_len", QStringLiteral("clamp_len"), o.value(QLatin1String("clamp_len")));
     if (s.heads > 0) out.heads = static_cast<int>(s.heads);
@@ -221,7 +230,7 @@ void readTransformerXl(const QJsonObject& o, const Shape& s, ModelFileConfig& ou
 // the even, cos on the odd channels, base 10000), as wide as the model.
 void readSinusoidal(const Shape& s, ModelFileConfig& out, Reader& r) {
     out.params.method = Method::Sinusoidal;
-    if (s.model == 0) throw ConfigError{QStringLiteral("d_model (the model dimension) is missing")};
+    if (s.model == 0) throw ConfigError{ModelConfig::tr("d_model (the model dimension) is missing")};
     r.setInt("dim", s.modelKey, s.model);
     if (s.heads > 0) out.heads = static_cast<int>(s.heads);
 }
@@ -269,7 +278,7 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
         // Phi-3's older names (`"type": "su"`; "yarn" spelled in `type` is read as it is).
         if (type == QLatin1String("su")) {
             type = QStringLiteral("longrope");
-            out.report.used[blockName.section(QLatin1Char('.'), 0, 0)] = QStringLiteral("type su read as longrope (its older name); ");
+            out.report.used[blockName.section(QLatin1Char('.'), 0, 0)] = ModelConfig::tr("type su read as longrope (its older name); ");
         }
     } else if (!block.isEmpty()) {
         QStringList scalingKeys;
@@ -317,7 +326,7 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
         r.set("dim", QStringLiteral("head_dim"), o.value(QLatin1String("head_dim")));
     } else {
         if (s.heads == 0 || s.model == 0)
-            throw ConfigError{QStringLiteral("head_dim is missing, and so is hidden_size or num_attention_heads")};
+            throw ConfigError{ModelConfig::tr("head_dim is missing, and so is hidden_size or num_attention_heads")};
         r.setInt("dim", s.modelKey, s.model / s.heads);   // Python //
     }
     out.params.rope.head_dim = out.params.dim;
@@ -341,7 +350,7 @@ void readRope(const QJsonObject& o, const Shape& s, ModelFileConfig& out, Reader
         r.set("rope.max_positions", maxKey, maxV);
         out.contextLength = out.params.rope.max_positions;
     } else if (scaling != RopeScaling::None) {
-        throw ConfigError{QStringLiteral("max_position_embeddings is missing (needed by rope_type ") + type + ")"};
+        throw ConfigError{ModelConfig::tr("max_position_embeddings is missing (needed by rope_type ") + type + ")"};
     }
 
     if (o.value(QLatin1String("rope_interleave")).toBool(false))
@@ -428,8 +437,8 @@ ModelConfigResult parseHfObject(const QJsonObject& o, bool layers) {
             readAlibi(o, s, out, r);
         } else if (present(o, "relative_attention_num_buckets") || (family && family->scheme == FamilyScheme::T5)) {
             if (!present(o, "relative_attention_num_buckets"))
-                throw ConfigError{QStringLiteral("relative_attention_num_buckets is missing (model_type ") + name +
-                                  QStringLiteral(" uses T5 relative buckets)")};
+                throw ConfigError{ModelConfig::tr("relative_attention_num_buckets is missing (model_type ") + name +
+                                  ModelConfig::tr(" uses T5 relative buckets)")};
             readT5(o, s, out, r);
         } else if (family && family->scheme == FamilyScheme::Learned) {
             readLearned(o, s, out, r);
@@ -443,8 +452,8 @@ ModelConfigResult parseHfObject(const QJsonObject& o, bool layers) {
                                    ? " (its keys clamp_len / mem_len are Transformer-XL's relative positions with memory: "
                                      "give --method transformer-xl instead)"
                                    : present(o, "max_source_positions") ? " (an encoder-decoder with sinusoidal and learned positions)" : "";
-            throw ConfigError{(name.isEmpty() ? QStringLiteral("the file names no model_type or architectures")
-                                              : QStringLiteral("model_type ") + name + QStringLiteral(" is not a family PosLab reads")) +
+            throw ConfigError{(name.isEmpty() ? ModelConfig::tr("the file names no model_type or architectures")
+                                              : QStringLiteral("model_type ") + name + ModelConfig::tr(" is not a family PosLab reads")) +
                               QStringLiteral(", and it has no RoPE key (rope_theta, rope_parameters, rope_scaling): its positional "
                                              "scheme is not modelled") +
                               QString::fromLatin1(what)};
@@ -466,9 +475,9 @@ ModelConfigResult parseHfConfig(const QByteArray& json) {
     QJsonParseError perr;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
     if (perr.error != QJsonParseError::NoError)
-        return {std::nullopt, QStringLiteral("not a JSON config (") + perr.errorString() + QStringLiteral(" at byte ") +
+        return {std::nullopt, ModelConfig::tr("not a JSON config (") + perr.errorString() + ModelConfig::tr(" at byte ") +
                                   QString::number(perr.offset) + ")"};
-    if (!doc.isObject()) return {std::nullopt, QStringLiteral("not a config.json (the top level is not an object)")};
+    if (!doc.isObject()) return {std::nullopt, ModelConfig::tr("not a config.json (the top level is not an object)")};
     const QJsonObject top = doc.object();
     const QJsonObject read = withFamilyDefaults(textConfigObject(top));
     ModelConfigResult r = parseHfObject(read, true);
@@ -505,7 +514,7 @@ void ropeFreqsScaling(const GgufMetadata& m, ModelFileConfig& out) {
     const RopeParams plain = out.params.ropeParams();
     const int half = plain.rotaryDim() / 2;
     if (static_cast<int>(m.ropeFreqs.size()) != half)
-        throw ConfigError{QStringLiteral("rope_freqs.weight must have rotary_dim/2 = %1 values, got %2").arg(half).arg(m.ropeFreqs.size())};
+        throw ConfigError{ModelConfig::tr("rope_freqs.weight must have rotary_dim/2 = %1 values, got %2").arg(half).arg(m.ropeFreqs.size())};
     RopeParams base = plain;
     base.scaling = RopeScaling::None;
     base.precision = Precision::Double;
@@ -545,7 +554,7 @@ ModelConfigResult configFromGguf(const GgufMetadata& m) {
     try {
         const GgufValue* archV = m.find("general.architecture");
         if (!archV || !std::holds_alternative<std::string>(archV->value))
-            throw ConfigError{QStringLiteral("general.architecture is missing (or not a string)")};
+            throw ConfigError{ModelConfig::tr("general.architecture is missing (or not a string)")};
         const std::string arch = std::get<std::string>(archV->value);
         out.modelType = printableText(arch);
         auto key = [&](const char* k) { return printableText(arch + "." + k); };
@@ -569,7 +578,7 @@ ModelConfigResult configFromGguf(const GgufMetadata& m) {
 
         if (arch == "bloom" || arch == "mpt") {
             out.params.method = Method::Alibi;
-            if (!heads) throw ConfigError{key("attention.head_count") + QStringLiteral(" is missing")};
+            if (!heads) throw ConfigError{key("attention.head_count") + ModelConfig::tr(" is missing")};
             r.setInt("alibi.heads", key("attention.head_count"), *heads);
             setDimFromModel(true);
             if (auto v = value("attention.max_alibi_bias")) r.set("alibi.bias_max", key("attention.max_alibi_bias"), *v);
@@ -583,7 +592,7 @@ ModelConfigResult configFromGguf(const GgufMetadata& m) {
         } else if (arch == "gpt2" || arch == "starcoder" || arch == "bert" || arch == "gptneox_learned") {
             out.params.method = Method::Learned;
             const auto ctx = value("context_length");
-            if (!ctx) throw ConfigError{key("context_length") + QStringLiteral(" is missing")};
+            if (!ctx) throw ConfigError{key("context_length") + ModelConfig::tr(" is missing")};
             r.set("learned.table_size", key("context_length"), *ctx);
             out.contextLength = out.params.learned.table_size;
             setDimFromModel(false);
@@ -591,7 +600,7 @@ ModelConfigResult configFromGguf(const GgufMetadata& m) {
             out.params.method = Method::Rope;
             if (auto v = value("attention.key_length")) r.set("dim", key("attention.key_length"), *v);
             else if (model && heads) setDimFromModel(true);
-            else throw ConfigError{key("attention.head_count") + QStringLiteral(" or ") + key("embedding_length") + QStringLiteral(" is missing")};
+            else throw ConfigError{key("attention.head_count") + QStringLiteral(" or ") + key("embedding_length") + ModelConfig::tr(" is missing")};
             out.params.rope.head_dim = out.params.dim;
             if (auto v = value("rope.freq_base")) r.set("rope.base", key("rope.freq_base"), *v);
             if (auto v = value("rope.dimension_count")) {
@@ -649,7 +658,7 @@ ModelConfigResult readModelConfigFile(const QString& path) {
         return readModelConfigFile(file);
     }
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {std::nullopt, QStringLiteral("cannot read: ") + f.errorString()};
+    if (!f.open(QIODevice::ReadOnly)) return {std::nullopt, ModelConfig::tr("cannot read: ") + f.errorString()};
     const QByteArray magic = f.peek(4);
     if (looksLikeGguf(magic.constData(), static_cast<std::size_t>(magic.size()))) {
         f.close();
@@ -662,8 +671,8 @@ ModelConfigResult readModelConfigFile(const QString& path) {
     // A config.json is small; refuse to read something huge as one.
     constexpr qint64 kMaxJson = qint64{64} << 20;
     if (f.size() > kMaxJson)
-        return {std::nullopt, QStringLiteral("not a config.json or GGUF file (") + QString::number(f.size()) +
-                                  QStringLiteral(" bytes, a config.json is at most 64 MiB)")};
+        return {std::nullopt, ModelConfig::tr("not a config.json or GGUF file (") + QString::number(f.size()) +
+                                  ModelConfig::tr(" bytes, a config.json is at most 64 MiB)")};
     return parseHfConfig(f.readAll());
 }
 

@@ -1,12 +1,21 @@
 #include "ui/io/mropeconfig.h"
 #include "core/format.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 #include <cmath>
 #include <cstring>
 
 namespace poslab::ui {
+
+namespace {
+// The words people read about model configs (errors, reports), translated in the context "ModelConfig"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and ModelConfig::tr works off the GUI thread).
+struct ModelConfig {
+    Q_DECLARE_TR_FUNCTIONS(ModelConfig)
+};
+}  // namespace
 
 namespace {
 
@@ -59,17 +68,17 @@ QString readMropeConfig(const QJsonObject& top, const QJsonObject& read, ModelFi
                 if (ok) m.mrope_section.push_back(static_cast<std::int64_t>(x.toDouble()));
             }
         if (!ok || !mropeAxes(half, m.mrope_section, m.mrope_layout))
-            return sectionKey + QStringLiteral(" must be three non-negative integers summing to head_dim/2 = %1, got %2").arg(half).arg(compact(v));
+            return sectionKey + ModelConfig::tr(" must be three non-negative integers summing to head_dim/2 = %1, got %2").arg(half).arg(compact(v));
     } else if (*model == MropeModel::Qwen3VL) {
         m.mrope_section = {24, 20, 20};   // Qwen3VLTextRotaryEmbedding: rope_parameters.get("mrope_section", [24, 20, 20])
         if (!mropeAxes(half, m.mrope_section, m.mrope_layout))
-            return sectionKey + QStringLiteral(" is missing, and the default [24, 20, 20] does not sum to head_dim/2 = %1").arg(half);
+            return sectionKey + ModelConfig::tr(" is missing, and the default [24, 20, 20] does not sum to head_dim/2 = %1").arg(half);
         rep.defaults[sectionKey] = QStringLiteral("[24, 20, 20] (Qwen3-VL's default)");
     } else {
-        return sectionKey + QStringLiteral(" is missing (apply_multimodal_rotary_pos_emb reads it)");
+        return sectionKey + ModelConfig::tr(" is missing (apply_multimodal_rotary_pos_emb reads it)");
     }
     const QString layoutText = m.mrope_layout == MropeLayout::Interleaved ? QStringLiteral("interleaved") : QStringLiteral("sectioned");
-    const QString sectionText = QStringLiteral("M-RoPE sections [%1, %2, %3] (%4): the frequencies following t, h and w")
+    const QString sectionText = ModelConfig::tr("M-RoPE sections [%1, %2, %3] (%4): the frequencies following t, h and w")
                                     .arg(m.mrope_section[0]).arg(m.mrope_section[1]).arg(m.mrope_section[2]).arg(layoutText);
     const QString blockTop = textPrefix + blockName;
     if (rep.used.count(blockTop)) rep.used[blockTop] += QStringLiteral("; ") + sectionText;
@@ -84,29 +93,29 @@ QString readMropeConfig(const QJsonObject& top, const QJsonObject& read, ModelFi
     if (vision.contains(QLatin1String("spatial_merge_size"))) {
         const QJsonValue v = vision.value(QLatin1String("spatial_merge_size"));
         if (!v.isDouble() || v.toDouble() < 1 || v.toDouble() > 64 || v.toDouble() != std::floor(v.toDouble()))
-            return QStringLiteral("vision_config.spatial_merge_size must be an integer from 1 to 64, got ") + compact(v);
+            return ModelConfig::tr("vision_config.spatial_merge_size must be an integer from 1 to 64, got ") + compact(v);
         m.merge = static_cast<int>(v.toDouble());
         visionUsed << QStringLiteral("spatial_merge_size %1").arg(m.merge);
     } else {
-        rep.defaults[QStringLiteral("vision_config.spatial_merge_size")] = QStringLiteral("2 (the class default)");
+        rep.defaults[QStringLiteral("vision_config.spatial_merge_size")] = ModelConfig::tr("2 (the class default)");
     }
     if (*model == MropeModel::Qwen25VL) {
         if (vision.contains(QLatin1String("tokens_per_second"))) {
             const QJsonValue v = vision.value(QLatin1String("tokens_per_second"));
             if (!v.isDouble() || v.toDouble() < 1 || v.toDouble() > 1000 || v.toDouble() != std::floor(v.toDouble()))
-                return QStringLiteral("vision_config.tokens_per_second must be an integer from 1 to 1000, got ") + compact(v);
+                return ModelConfig::tr("vision_config.tokens_per_second must be an integer from 1 to 1000, got ") + compact(v);
             m.tokens_per_second = static_cast<int>(v.toDouble());
             visionUsed << QStringLiteral("tokens_per_second %1").arg(m.tokens_per_second);
         } else {
             m.tokens_per_second = 4;
-            rep.defaults[QStringLiteral("vision_config.tokens_per_second")] = QStringLiteral("4 (the class default; the hub's files say 2)");
+            rep.defaults[QStringLiteral("vision_config.tokens_per_second")] = ModelConfig::tr("4 (the class default; the hub's files say 2)");
         }
     }
     if (top.contains(QLatin1String("vision_config"))) {
         rep.ignored.erase(QStringLiteral("vision_config"));
         rep.used[QStringLiteral("vision_config")] =
-            (visionUsed.isEmpty() ? QStringLiteral("the class defaults") : visionUsed.join(QStringLiteral(", "))) +
-            QStringLiteral(": the multimodal position ids (compute positions); the encoder's own 2-D RoPE is --vision qwen");
+            (visionUsed.isEmpty() ? ModelConfig::tr("the class defaults") : visionUsed.join(QStringLiteral(", "))) +
+            ModelConfig::tr(": the multimodal position ids (compute positions); the encoder's own 2-D RoPE is --vision qwen");
     }
     out.mrope = m;
     return {};

@@ -2,6 +2,7 @@
 
 #include "ui/io/gguf.h"   // printableText
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -18,6 +19,14 @@
 #include <limits>
 
 namespace poslab::ui {
+
+namespace {
+// The words people read about .npy, .npz and .safetensors files (errors, reports), translated in the context "QkFile"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and QkFile::tr works off the GUI thread).
+struct QkFile {
+    Q_DECLARE_TR_FUNCTIONS(QkFile)
+};
+}  // namespace
 
 namespace {
 
@@ -94,7 +103,7 @@ public:
                 h.shape = tuple();
                 h.haveShape = true;
             } else {
-                bad(QStringLiteral("invalid .npy header: keys descr, fortran_order and shape, got '%1'")
+                bad(QkFile::tr("invalid .npy header: keys descr, fortran_order and shape, got '%1'")
                         .arg(printableText(key, 40)));
             }
             ws();
@@ -106,7 +115,7 @@ public:
             if (peek() != '}') fail("',' or '}'");
         }
         if (!h.haveDescr || !h.haveFortran || !h.haveShape)
-            bad(QStringLiteral("invalid .npy header: descr, fortran_order and shape, got %1 of them")
+            bad(QkFile::tr("invalid .npy header: descr, fortran_order and shape, got %1 of them")
                     .arg(int(h.haveDescr) + int(h.haveFortran) + int(h.haveShape)));
         return h;
     }
@@ -117,10 +126,10 @@ private:
         while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
     }
     [[noreturn]] void fail(const char* wanted) const {
-        bad(QStringLiteral("invalid .npy header at character %1: %2, got '%3'")
+        bad(QkFile::tr("invalid .npy header at character %1: %2, got '%3'")
                 .arg(i_)
                 .arg(QString::fromLatin1(wanted))
-                .arg(i_ < s_.size() ? printableText(std::string(1, s_[i_])) : QStringLiteral("the end")));
+                .arg(i_ < s_.size() ? printableText(std::string(1, s_[i_])) : QkFile::tr("the end")));
     }
     void expect(char c) {
         if (peek() != c) fail(std::string(1, c).c_str());
@@ -179,8 +188,8 @@ private:
 
 // Parses the .npy header in [data, data + avail) of an array whose whole file is `total` bytes.
 TensorEntry parseNpyHeader(const char* data, std::size_t avail, std::uint64_t total) {
-    if (avail < 10) bad(QStringLiteral("truncated .npy header: at least 10 bytes, got %1").arg(avail));
-    if (std::memcmp(data, "\x93NUMPY", 6) != 0) bad(QStringLiteral("not a .npy file: magic \\x93NUMPY, got %1")
+    if (avail < 10) bad(QkFile::tr("truncated .npy header: at least 10 bytes, got %1").arg(avail));
+    if (std::memcmp(data, "\x93NUMPY", 6) != 0) bad(QkFile::tr("not a .npy file: magic \\x93NUMPY, got %1")
                                                         .arg(printableText(std::string(data, 6))));
     const auto major = static_cast<unsigned char>(data[6]);
     std::uint64_t hlen = 0, start = 0;
@@ -188,31 +197,31 @@ TensorEntry parseNpyHeader(const char* data, std::size_t avail, std::uint64_t to
         hlen = le<std::uint16_t>(data + 8);
         start = 10;
     } else if (major == 2 || major == 3) {
-        if (avail < 12) bad(QStringLiteral("truncated .npy header: at least 12 bytes, got %1").arg(avail));
+        if (avail < 12) bad(QkFile::tr("truncated .npy header: at least 12 bytes, got %1").arg(avail));
         hlen = le<std::uint32_t>(data + 8);
         start = 12;
     } else {
-        bad(QStringLiteral("unsupported .npy version, 1, 2 or 3, got %1").arg(major));
+        bad(QkFile::tr("unsupported .npy version, 1, 2 or 3, got %1").arg(major));
     }
     if (start + hlen > avail)
-        bad(QStringLiteral("truncated .npy header: %1 header bytes, the file has %2").arg(hlen).arg(avail - start));
+        bad(QkFile::tr("truncated .npy header: %1 header bytes, the file has %2").arg(hlen).arg(avail - start));
     const NpyHeader h = DictParser(std::string_view(data + start, static_cast<std::size_t>(hlen))).parse();
     TensorEntry e;
     if (h.descr == "<f2") e.dtype = TensorDType::F16;
     else if (h.descr == "<f4") e.dtype = TensorDType::F32;
     else if (h.descr == "<f8") e.dtype = TensorDType::F64;
     else
-        bad(QStringLiteral("wrong dtype, float16, float32 or float64 little-endian ('<f2', '<f4', '<f8'), got '%1'")
+        bad(QkFile::tr("wrong dtype, float16, float32 or float64 little-endian ('<f2', '<f4', '<f8'), got '%1'")
                 .arg(printableText(h.descr, 20)));
     if (h.fortran)
-        bad(QStringLiteral("Fortran order, C order (np.ascontiguousarray), got fortran_order True"));
+        bad(QkFile::tr("Fortran order, C order (np.ascontiguousarray), got fortran_order True"));
     e.shape = h.shape;
     const auto bytes = byteCount(e.shape, e.dtype);
-    if (!bytes) bad(QStringLiteral("invalid .npy shape %1: its size overflows").arg(shapeText(e.shape)));
+    if (!bytes) bad(QkFile::tr("invalid .npy shape %1: its size overflows").arg(shapeText(e.shape)));
     e.offset = start + hlen;
     e.bytes = *bytes;
     if (total - e.offset < e.bytes)
-        bad(QStringLiteral("truncated .npy data: shape %1 of %2 needs %3 bytes, the file has %4")
+        bad(QkFile::tr("truncated .npy data: shape %1 of %2 needs %3 bytes, the file has %4")
                 .arg(shapeText(e.shape), QString::fromLatin1(tensorDTypeName(e.dtype)))
                 .arg(e.bytes)
                 .arg(total - e.offset));
@@ -223,7 +232,7 @@ TensorEntry parseNpyHeader(const char* data, std::size_t avail, std::uint64_t to
 
 TensorList parseNpzImpl(const char* data, std::size_t size) {
     TensorList out;
-    if (size < 22) bad(QStringLiteral("truncated .npz: a zip end record (22 bytes), got %1 bytes").arg(size));
+    if (size < 22) bad(QkFile::tr("truncated .npz: a zip end record (22 bytes), got %1 bytes").arg(size));
     std::size_t eocd = std::string::npos;
     const std::size_t lowest = size >= 22 + 65535 ? size - 22 - 65535 : 0;
     for (std::size_t p = size - 22 + 1; p-- > lowest;)
@@ -231,28 +240,28 @@ TensorList parseNpzImpl(const char* data, std::size_t size) {
             eocd = p;
             break;
         }
-    if (eocd == std::string::npos) bad(QStringLiteral("truncated .npz: no zip end record (the archive is cut short)"));
+    if (eocd == std::string::npos) bad(QkFile::tr("truncated .npz: no zip end record (the archive is cut short)"));
     std::uint64_t entries = le<std::uint16_t>(data + eocd + 10);
     std::uint64_t cdSize = le<std::uint32_t>(data + eocd + 12);
     std::uint64_t cdOffset = le<std::uint32_t>(data + eocd + 16);
     if (entries == 0xFFFF || cdOffset == 0xFFFFFFFFu || cdSize == 0xFFFFFFFFu) {
         if (eocd < 20 || le<std::uint32_t>(data + eocd - 20) != 0x07064b50u)
-            bad(QStringLiteral("invalid .npz: zip64 end locator missing"));
+            bad(QkFile::tr("invalid .npz: zip64 end locator missing"));
         const std::uint64_t e64 = le<std::uint64_t>(data + eocd - 20 + 8);
         if (e64 > size || size - e64 < 56 || le<std::uint32_t>(data + e64) != 0x06064b50u)
-            bad(QStringLiteral("invalid .npz: zip64 end record missing"));
+            bad(QkFile::tr("invalid .npz: zip64 end record missing"));
         entries = le<std::uint64_t>(data + e64 + 32);
         cdSize = le<std::uint64_t>(data + e64 + 40);
         cdOffset = le<std::uint64_t>(data + e64 + 48);
     }
     if (cdOffset > size || cdSize > size - cdOffset)
-        bad(QStringLiteral("truncated .npz: central directory at %1 (%2 bytes), the file has %3").arg(cdOffset).arg(cdSize).arg(size));
-    if (entries > cdSize / 46) bad(QStringLiteral("invalid .npz: %1 entries do not fit the central directory").arg(entries));
+        bad(QkFile::tr("truncated .npz: central directory at %1 (%2 bytes), the file has %3").arg(cdOffset).arg(cdSize).arg(size));
+    if (entries > cdSize / 46) bad(QkFile::tr("invalid .npz: %1 entries do not fit the central directory").arg(entries));
     std::uint64_t p = cdOffset;
     const std::uint64_t cdEnd = cdOffset + cdSize;
     for (std::uint64_t n = 0; n < entries; ++n) {
         if (cdEnd - p < 46 || le<std::uint32_t>(data + p) != 0x02014b50u)
-            bad(QStringLiteral("invalid .npz: central directory entry %1 is damaged").arg(n));
+            bad(QkFile::tr("invalid .npz: central directory entry %1 is damaged").arg(n));
         const std::uint16_t flags = le<std::uint16_t>(data + p + 8);
         const std::uint16_t method = le<std::uint16_t>(data + p + 10);
         std::uint64_t comp = le<std::uint32_t>(data + p + 20);
@@ -262,7 +271,7 @@ TensorList parseNpzImpl(const char* data, std::size_t size) {
         const std::uint16_t commentLen = le<std::uint16_t>(data + p + 32);
         std::uint64_t local = le<std::uint32_t>(data + p + 42);
         if (cdEnd - p - 46 < std::uint64_t{nameLen} + extraLen + commentLen)
-            bad(QStringLiteral("invalid .npz: central directory entry %1 is damaged").arg(n));
+            bad(QkFile::tr("invalid .npz: central directory entry %1 is damaged").arg(n));
         std::string name(data + p + 46, nameLen);
         // Zip64 extra field (id 1): the 0xFFFFFFFF values in order uncompressed, compressed, offset.
         for (std::uint64_t x = p + 46 + nameLen; x + 4 <= p + 46 + nameLen + extraLen;) {
@@ -286,21 +295,21 @@ TensorList parseNpzImpl(const char* data, std::size_t size) {
         if (name.size() < 4 || name.compare(name.size() - 4, 4, ".npy") != 0) continue;   // not an array
         const std::string tensor = name.substr(0, name.size() - 4);
         auto member = [&](const QString& what) {
-            return QStringLiteral("member %1: %2").arg(printableText(name, 60), what);
+            return QkFile::tr("member %1: %2").arg(printableText(name, 60), what);
         };
-        if (flags & 1) bad(member(QStringLiteral("encrypted, an unencrypted archive")));
+        if (flags & 1) bad(member(QkFile::tr("encrypted, an unencrypted archive")));
         if (method != 0 && method != 8)
-            bad(member(QStringLiteral("compression method 0 (np.savez) or 8 (np.savez_compressed), got %1").arg(method)));
+            bad(member(QkFile::tr("compression method 0 (np.savez) or 8 (np.savez_compressed), got %1").arg(method)));
         if (local > size || size - local < 30 || le<std::uint32_t>(data + local) != 0x04034b50u)
-            bad(member(QStringLiteral("truncated: its local header at %1 is missing").arg(local)));
+            bad(member(QkFile::tr("truncated: its local header at %1 is missing").arg(local)));
         const std::uint64_t dataOff =
             local + 30 + le<std::uint16_t>(data + local + 26) + std::uint64_t{le<std::uint16_t>(data + local + 28)};
         if (dataOff > size || comp > size - dataOff)
-            bad(member(QStringLiteral("truncated: %1 bytes at %2, the file has %3").arg(comp).arg(dataOff).arg(size)));
+            bad(member(QkFile::tr("truncated: %1 bytes at %2, the file has %3").arg(comp).arg(dataOff).arg(size)));
         try {
             TensorEntry e;
             if (method == 0) {
-                if (comp != uncomp) bad(QStringLiteral("stored sizes differ (%1 and %2)").arg(comp).arg(uncomp));
+                if (comp != uncomp) bad(QkFile::tr("stored sizes differ (%1 and %2)").arg(comp).arg(uncomp));
                 e = parseNpyHeader(data + dataOff, static_cast<std::size_t>(comp), comp);
                 e.offset += dataOff;
             } else {
@@ -320,7 +329,7 @@ TensorList parseNpzImpl(const char* data, std::size_t size) {
             bad(member(b.message));
         }
     }
-    if (out.tensors.empty()) bad(QStringLiteral("no arrays in the .npz, NAME.npy members, got %1 entries").arg(entries));
+    if (out.tensors.empty()) bad(QkFile::tr("no arrays in the .npz, NAME.npy members, got %1 entries").arg(entries));
     return out;
 }
 
@@ -328,24 +337,24 @@ TensorList parseNpzImpl(const char* data, std::size_t size) {
 
 TensorList parseSafetensorsImpl(const char* data, std::size_t size) {
     TensorList out;
-    if (size < 8) bad(QStringLiteral("truncated .safetensors header: 8 bytes of header length, got %1").arg(size));
+    if (size < 8) bad(QkFile::tr("truncated .safetensors header: 8 bytes of header length, got %1").arg(size));
     const std::uint64_t n = le<std::uint64_t>(data);
     if (n > kMaxSafetensorsHeader)
-        bad(QStringLiteral("invalid .safetensors header length, at most %1 bytes, got %2").arg(kMaxSafetensorsHeader).arg(n));
+        bad(QkFile::tr("invalid .safetensors header length, at most %1 bytes, got %2").arg(kMaxSafetensorsHeader).arg(n));
     if (n > size - 8)
-        bad(QStringLiteral("truncated .safetensors header: %1 bytes, the file has %2").arg(n).arg(size - 8));
+        bad(QkFile::tr("truncated .safetensors header: %1 bytes, the file has %2").arg(n).arg(size - 8));
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromRawData(data + 8, static_cast<qsizetype>(n)), &pe);
     if (pe.error != QJsonParseError::NoError || !doc.isObject())
-        bad(QStringLiteral("invalid .safetensors header: a JSON object, got %1 at byte %2")
-                .arg(pe.error != QJsonParseError::NoError ? pe.errorString() : QStringLiteral("another JSON value"))
+        bad(QkFile::tr("invalid .safetensors header: a JSON object, got %1 at byte %2")
+                .arg(pe.error != QJsonParseError::NoError ? pe.errorString() : QkFile::tr("another JSON value"))
                 .arg(pe.offset));
     const std::uint64_t dataBytes = size - 8 - n;
     const QJsonObject o = doc.object();
     for (auto it = o.begin(); it != o.end(); ++it) {
         if (it.key() == QLatin1String("__metadata__")) continue;
         const QString name = printableText(it.key().toStdString(), 60);
-        if (!it.value().isObject()) bad(QStringLiteral("tensor %1: an object {dtype, shape, data_offsets}").arg(name));
+        if (!it.value().isObject()) bad(QkFile::tr("tensor %1: an object {dtype, shape, data_offsets}").arg(name));
         const QJsonObject t = it.value().toObject();
         TensorEntry e;
         e.name = it.key().toStdString();
@@ -365,29 +374,29 @@ TensorList parseSafetensorsImpl(const char* data, std::size_t size) {
         const QJsonValue shape = t.value(QLatin1String("shape"));
         const QJsonValue offs = t.value(QLatin1String("data_offsets"));
         if (!shape.isArray() || shape.toArray().size() > 32)
-            bad(QStringLiteral("tensor %1: shape, an array of at most 32 dimensions").arg(name));
+            bad(QkFile::tr("tensor %1: shape, an array of at most 32 dimensions").arg(name));
         for (const auto& v : shape.toArray()) {
             const double x = v.toDouble(-1);
             if (!v.isDouble() || x < 0 || x > 9.0e15 || x != std::floor(x))
-                bad(QStringLiteral("tensor %1: shape, non-negative integers").arg(name));
+                bad(QkFile::tr("tensor %1: shape, non-negative integers").arg(name));
             e.shape.push_back(static_cast<std::int64_t>(x));
         }
         if (!offs.isArray() || offs.toArray().size() != 2)
-            bad(QStringLiteral("tensor %1: data_offsets, [begin, end]").arg(name));
+            bad(QkFile::tr("tensor %1: data_offsets, [begin, end]").arg(name));
         const double b = offs.toArray().at(0).toDouble(-1), en = offs.toArray().at(1).toDouble(-1);
         if (b < 0 || en < b || b != std::floor(b) || en != std::floor(en) || en > 9.0e15)
-            bad(QStringLiteral("tensor %1: data_offsets, integers 0 <= begin <= end").arg(name));
+            bad(QkFile::tr("tensor %1: data_offsets, integers 0 <= begin <= end").arg(name));
         const auto bytes = byteCount(e.shape, e.dtype);
-        if (!bytes) bad(QStringLiteral("tensor %1: shape %2 overflows").arg(name, shapeText(e.shape)));
+        if (!bytes) bad(QkFile::tr("tensor %1: shape %2 overflows").arg(name, shapeText(e.shape)));
         const auto ub = static_cast<std::uint64_t>(b), ue = static_cast<std::uint64_t>(en);
         if (ue - ub != *bytes)
-            bad(QStringLiteral("tensor %1: data_offsets span %2 bytes, shape %3 of %4 needs %5")
+            bad(QkFile::tr("tensor %1: data_offsets span %2 bytes, shape %3 of %4 needs %5")
                     .arg(name)
                     .arg(ue - ub)
                     .arg(shapeText(e.shape), QString::fromLatin1(tensorDTypeName(e.dtype)))
                     .arg(*bytes));
         if (ue > dataBytes)
-            bad(QStringLiteral("truncated .safetensors data: tensor %1 ends at byte %2, the data has %3").arg(name).arg(ue).arg(dataBytes));
+            bad(QkFile::tr("truncated .safetensors data: tensor %1 ends at byte %2, the data has %3").arg(name).arg(ue).arg(dataBytes));
         e.offset = 8 + n + ub;
         e.bytes = *bytes;
         out.tensors.push_back(std::move(e));
@@ -405,7 +414,7 @@ TensorList guardedParse(F&& f) {
         return t;
     } catch (const std::bad_alloc&) {
         TensorList t;
-        t.error = QStringLiteral("not enough memory to read the header");
+        t.error = QkFile::tr("not enough memory to read the header");
         return t;
     }
 }
@@ -523,7 +532,7 @@ std::optional<std::string> inflateRange(const char* data, std::size_t size, std:
                                         QString& error) {
     z_stream z{};
     if (inflateInit2(&z, -MAX_WBITS) != Z_OK) {
-        error = QStringLiteral("cannot start zlib");
+        error = QkFile::tr("cannot start zlib");
         return std::nullopt;
     }
     std::string out;
@@ -551,8 +560,8 @@ std::optional<std::string> inflateRange(const char* data, std::size_t size, std:
     }
     inflateEnd(&z);
     if (produced < to) {
-        error = rc == Z_DATA_ERROR ? QStringLiteral("corrupt deflate data: %1").arg(QString::fromLatin1(z.msg ? z.msg : "?"))
-                                   : QStringLiteral("truncated deflate data: %1 bytes needed, %2 inflated").arg(to).arg(produced);
+        error = rc == Z_DATA_ERROR ? QkFile::tr("corrupt deflate data: %1").arg(QString::fromLatin1(z.msg ? z.msg : "?"))
+                                   : QkFile::tr("truncated deflate data: %1 bytes needed, %2 inflated").arg(to).arg(produced);
         return std::nullopt;
     }
     return out;
@@ -571,17 +580,17 @@ const TensorEntry& pick(const TensorList& list, const std::string& want) {
         const auto z = t.name.find('\0');
         if (z != std::string::npos) {
             if (t.name.substr(0, z) == want)
-                bad(QStringLiteral("tensor %1: wrong dtype, F16, BF16, F32 or F64, got %2")
+                bad(QkFile::tr("tensor %1: wrong dtype, F16, BF16, F32 or F64, got %2")
                         .arg(QString::fromStdString(want), printableText(t.name.substr(z + 1), 20)));
             names << printableText(t.name.substr(0, z), 30);
             continue;
         }
         usable.push_back(&t);
-        names << (t.name.empty() ? QStringLiteral("(the array)") : printableText(t.name, 30));
+        names << (t.name.empty() ? QkFile::tr("(the array)") : printableText(t.name, 30));
     }
     if (list.tensors.size() == 1 && usable.size() == 1) return *usable.front();
     if (names.size() > 8) names = names.mid(0, 8) << QStringLiteral("…");
-    bad(QStringLiteral("missing tensor %1, a tensor named %1, got %2")
+    bad(QkFile::tr("missing tensor %1, a tensor named %1, got %2")
             .arg(QString::fromStdString(want), names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "))));
 }
 
@@ -595,7 +604,7 @@ HeadShape headShape(const TensorEntry& t, const char* which) {
     const auto& s = t.shape;
     HeadShape h;
     auto wrong = [&]() {
-        bad(QStringLiteral("wrong shape of %1, [N, d], [H, N, d] or [1, H, N, d], got %2")
+        bad(QkFile::tr("wrong shape of %1, [N, d], [H, N, d] or [1, H, N, d], got %2")
                 .arg(QString::fromLatin1(which), shapeText(s)));
     };
     std::int64_t H = 1, N = 0, D = 0;
@@ -616,10 +625,10 @@ HeadShape headShape(const TensorEntry& t, const char* which) {
     }
     if (H < 1 || N < 1 || D < 1) wrong();
     if (D > kMaxDim)
-        bad(QStringLiteral("wrong shape of %1: d at most %2, got %3").arg(QString::fromLatin1(which)).arg(kMaxDim).arg(D));
+        bad(QkFile::tr("wrong shape of %1: d at most %2, got %3").arg(QString::fromLatin1(which)).arg(kMaxDim).arg(D));
     if (H > std::numeric_limits<int>::max()) wrong();
     if (N > kMaxPosition)
-        bad(QStringLiteral("wrong shape of %1: N at most 2^40, got %2").arg(QString::fromLatin1(which)).arg(N));
+        bad(QkFile::tr("wrong shape of %1: N at most 2^40, got %2").arg(QString::fromLatin1(which)).arg(N));
     h.heads = static_cast<int>(H);
     h.n = N;
     h.d = static_cast<int>(D);
@@ -643,7 +652,7 @@ void selectHead(Side& side, const TensorEntry& t, const HeadShape& hs, int head,
         side.inflated = std::move(*bytes);
         side.rows = reinterpret_cast<const unsigned char*>(side.inflated.data());
     } else {
-        if (t.offset + from + headBytes > size) bad(QStringLiteral("truncated data"));
+        if (t.offset + from + headBytes > size) bad(QkFile::tr("truncated data"));
         side.rows = reinterpret_cast<const unsigned char*>(data) + t.offset + from;
     }
 }
@@ -655,7 +664,7 @@ QString firstNonFinite(const Side& s) {
     for (std::size_t i = 0; i < count; ++i) {
         const double v = valueAt(s.rows + i * sz, s.dtype);
         if (!std::isfinite(v))
-            return QStringLiteral("%1 at row %2, column %3")
+            return QkFile::tr("%1 at row %2, column %3")
                 .arg(std::isnan(v) ? QStringLiteral("NaN") : QStringLiteral("Inf"))
                 .arg(i / static_cast<std::size_t>(s.d))
                 .arg(i % static_cast<std::size_t>(s.d));
@@ -685,18 +694,18 @@ std::shared_ptr<const ContentSource> build(const Source& qs, const Source& ks, i
     }
     try {
         kt = &pick(ks.list, "k");
-        if (!separate && qs.holder == ks.holder && qt->name == kt->name && qt->offset == kt->offset) bad(QStringLiteral("missing tensor k, a tensor named k beside q, got only one tensor"));
+        if (!separate && qs.holder == ks.holder && qt->name == kt->name && qt->offset == kt->offset) bad(QkFile::tr("missing tensor k, a tensor named k beside q, got only one tensor"));
         kh = headShape(*kt, "k");
     } catch (const Bad& b) {
         bad(ks.label + QStringLiteral(": ") + b.message);
     }
     if (head < 0 || head >= qh.heads)
-        bad(QStringLiteral("%1: --head, an integer from 0 to %2 (the q tensor's heads − 1), got %3")
+        bad(QkFile::tr("%1: --head, an integer from 0 to %2 (the q tensor's heads − 1), got %3")
                 .arg(qs.label)
                 .arg(qh.heads - 1)
                 .arg(head));
     if (kh.n != qh.n || kh.d != qh.d)
-        bad(QStringLiteral("%1: shape of k, the N and d of q (%2, %3), got %4")
+        bad(QkFile::tr("%1: shape of k, the N and d of q (%2, %3), got %4")
                 .arg(ks.label)
                 .arg(qh.n)
                 .arg(qh.d)
@@ -704,7 +713,7 @@ std::shared_ptr<const ContentSource> build(const Source& qs, const Source& ks, i
     int kHead = head;
     if (kh.heads != qh.heads) {
         if (qh.heads % kh.heads != 0)
-            bad(QStringLiteral("%1: heads of k, a divisor of q's %2 heads (grouped-query attention), got %3")
+            bad(QkFile::tr("%1: heads of k, a divisor of q's %2 heads (grouped-query attention), got %3")
                     .arg(ks.label)
                     .arg(qh.heads)
                     .arg(kh.heads));
@@ -713,19 +722,19 @@ std::shared_ptr<const ContentSource> build(const Source& qs, const Source& ks, i
     try {
         selectHead(q, *qt, qh, head, qs.data, qs.size);
     } catch (const Bad& b) {
-        bad(qs.label + QStringLiteral(": tensor q: ") + b.message);
+        bad(qs.label + QkFile::tr(": tensor q: ") + b.message);
     }
     try {
         selectHead(k, *kt, kh, kHead, ks.data, ks.size);
     } catch (const Bad& b) {
-        bad(ks.label + QStringLiteral(": tensor k: ") + b.message);
+        bad(ks.label + QkFile::tr(": tensor k: ") + b.message);
     }
     q.holder = qs.holder;
     k.holder = ks.holder;
     if (const QString w = firstNonFinite(q); !w.isEmpty())
-        bad(QStringLiteral("%1: tensor q (head %2), finite values, got %3").arg(qs.label).arg(head).arg(w));
+        bad(QkFile::tr("%1: tensor q (head %2), finite values, got %3").arg(qs.label).arg(head).arg(w));
     if (const QString w = firstNonFinite(k); !w.isEmpty())
-        bad(QStringLiteral("%1: tensor k (head %2), finite values, got %3").arg(ks.label).arg(kHead).arg(w));
+        bad(QkFile::tr("%1: tensor k (head %2), finite values, got %3").arg(ks.label).arg(kHead).arg(w));
     return std::make_shared<QkContent>(std::move(q), std::move(k), name.toStdString());
 }
 
@@ -739,14 +748,14 @@ Source openSource(const QString& path, bool& io) {
     s.holder->file.setFileName(path);
     if (!s.holder->file.open(QIODevice::ReadOnly)) {
         io = true;
-        bad(QStringLiteral("%1: cannot read: %2").arg(s.label, s.holder->file.errorString()));
+        bad(QkFile::tr("%1: cannot read: %2").arg(s.label, s.holder->file.errorString()));
     }
     const qint64 size = s.holder->file.size();
-    if (size <= 0) bad(QStringLiteral("%1: empty file, a .npy, .npz or .safetensors file").arg(s.label));
+    if (size <= 0) bad(QkFile::tr("%1: empty file, a .npy, .npz or .safetensors file").arg(s.label));
     s.holder->map = s.holder->file.map(0, size);
     if (!s.holder->map) {
         io = true;
-        bad(QStringLiteral("%1: cannot map: %2").arg(s.label, s.holder->file.errorString()));
+        bad(QkFile::tr("%1: cannot map: %2").arg(s.label, s.holder->file.errorString()));
     }
     s.data = reinterpret_cast<const char*>(s.holder->map);
     s.size = static_cast<std::size_t>(size);
@@ -767,7 +776,7 @@ QkLoad loadQk(const QString& qPath, const QString& kPath, int head, bool separat
     } catch (const Bad& b) {
         out.error = b.message;
     } catch (const std::bad_alloc&) {
-        out.error = QStringLiteral("%1: not enough memory").arg(QFileInfo(qPath).fileName());
+        out.error = QkFile::tr("%1: not enough memory").arg(QFileInfo(qPath).fileName());
     }
     return out;
 }
@@ -800,7 +809,7 @@ Source bufferSource(const TensorBuffer& b) {
     e.shape = b.shape;
     const auto bytes = byteCount(e.shape, e.dtype);
     if (!bytes || *bytes > static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max()))
-        bad(QStringLiteral("%1: shape %2: its size overflows").arg(b.label, shapeText(e.shape)));
+        bad(QkFile::tr("%1: shape %2: its size overflows").arg(b.label, shapeText(e.shape)));
     e.bytes = *bytes;
     s.data = static_cast<const char*>(b.data);
     s.size = static_cast<std::size_t>(e.bytes);
@@ -822,7 +831,7 @@ QkLoad loadQk(const QkInput& q, const QkInput& k, int head) {
     } catch (const Bad& b) {
         out.error = b.message;
     } catch (const std::bad_alloc&) {
-        out.error = QStringLiteral("not enough memory for the query and key rows");
+        out.error = QkFile::tr("not enough memory for the query and key rows");
     }
     return out;
 }
@@ -842,7 +851,7 @@ QkLoad loadQkFromBuffer(const char* data, std::size_t size, int head, const QStr
     } catch (const Bad& b) {
         out.error = b.message;
     } catch (const std::bad_alloc&) {
-        out.error = QStringLiteral("%1: not enough memory").arg(name);
+        out.error = QkFile::tr("%1: not enough memory").arg(name);
     }
     return out;
 }

@@ -26,6 +26,14 @@
 
 namespace poslab::ui {
 
+namespace {
+// The words people read about session files (errors, reports), translated in the context "SessionFile"
+// (Q_DECLARE_TR_FUNCTIONS: lupdate extracts them, and SessionFile::tr works off the GUI thread).
+struct SessionFile {
+    Q_DECLARE_TR_FUNCTIONS(SessionFile)
+};
+}  // namespace
+
 QString poslabVersion() { return QStringLiteral(POSLAB_VERSION); }
 
 QString slideArrangementKey(SlideArrangement a) {
@@ -142,8 +150,8 @@ QString describe(const QJsonValue& v) {
             if (c.unicode() < 0x20) c = QLatin1Char(' ');
         return QLatin1Char('"') + s + QLatin1Char('"');
     }
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Array: return SessionFile::tr("an array");
+    case QJsonValue::Object: return SessionFile::tr("an object");
     case QJsonValue::Undefined: return QStringLiteral("nothing");
     }
     return QStringLiteral("?");
@@ -185,19 +193,19 @@ public:
     // The object at `v`, reporting keys not in `known` as warnings.
     std::optional<QJsonObject> object(const QJsonValue& v, const QString& path, const std::set<QString>& known) {
         if (failed()) return std::nullopt;
-        if (!v.isObject()) { failGot(path, QStringLiteral("expected an object"), v); return std::nullopt; }
+        if (!v.isObject()) { failGot(path, SessionFile::tr("expected an object"), v); return std::nullopt; }
         const QJsonObject o = v.toObject();
         for (auto it = o.begin(); it != o.end(); ++it)
-            if (!known.count(it.key())) warn(QStringLiteral("unknown field %1, ignored").arg(join(path, keyText(it.key()))));
+            if (!known.count(it.key())) warn(SessionFile::tr("unknown field %1, ignored").arg(join(path, keyText(it.key()))));
         return o;
     }
 
     void string(const QJsonObject& o, const char* key, const QString& path, QString& out, qsizetype maxLength = 1 << 20) {
         const QJsonValue v = o.value(QLatin1String(key));
         if (failed() || v.isUndefined()) return;
-        if (!v.isString()) { failGot(join(path, QLatin1String(key)), QStringLiteral("expected a string"), v); return; }
+        if (!v.isString()) { failGot(join(path, QLatin1String(key)), SessionFile::tr("expected a string"), v); return; }
         if (v.toString().size() > maxLength) {
-            fail(join(path, QLatin1String(key)), QStringLiteral("a text of at most %1 characters, got %2").arg(maxLength).arg(v.toString().size()));
+            fail(join(path, QLatin1String(key)), SessionFile::tr("a text of at most %1 characters, got %2").arg(maxLength).arg(v.toString().size()));
             return;
         }
         out = validText(v.toString());
@@ -247,7 +255,7 @@ public:
         case ParamKind::Text:
             if (!v.isString()) return bad();
             if (static_cast<std::size_t>(v.toString().size()) > info.maxChars) {
-                fail(path, QStringLiteral("a text of at most %1 characters, got %2").arg(info.maxChars).arg(v.toString().size()));
+                fail(path, SessionFile::tr("a text of at most %1 characters, got %2").arg(info.maxChars).arg(v.toString().size()));
                 return std::nullopt;
             }
             out = v.toString().toStdString();
@@ -271,7 +279,7 @@ public:
             if (!v.isArray()) return bad();
             const QJsonArray a = v.toArray();
             if (static_cast<std::size_t>(a.size()) > info.maxEntries) {
-                fail(path, QStringLiteral("at most %1 entries, got %2").arg(info.maxEntries).arg(a.size()));
+                fail(path, SessionFile::tr("at most %1 entries, got %2").arg(info.maxEntries).arg(a.size()));
                 return std::nullopt;
             }
             std::vector<double> reals;
@@ -371,7 +379,7 @@ void readSlide(Reader& r, const QJsonValue& v, const QString& path, SlideLayout&
     if (!av.isUndefined()) {
         const auto a = av.isString() ? slideArrangementFromKey(av.toString()) : std::nullopt;
         if (!a) {
-            r.failGot(Reader::join(path, QStringLiteral("arrangement")), QStringLiteral("one of %1").arg(names), av);
+            r.failGot(Reader::join(path, QStringLiteral("arrangement")), SessionFile::tr("one of %1").arg(names), av);
             return;
         }
         out.arrangement = *a;
@@ -379,8 +387,8 @@ void readSlide(Reader& r, const QJsonValue& v, const QString& path, SlideLayout&
     const QJsonValue vv = o->value(QLatin1String("views"));
     const auto [lo, hi] = slideViewCount(out.arrangement);
     const QString vp = Reader::join(path, QStringLiteral("views"));
-    const QString validViews = lo == hi ? QStringLiteral("%1 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for %2").arg(lo).arg(slideArrangementKey(out.arrangement))
-                                        : QStringLiteral("%1 to %2 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for %3").arg(lo).arg(hi).arg(slideArrangementKey(out.arrangement));
+    const QString validViews = lo == hi ? SessionFile::tr("%1 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for %2").arg(lo).arg(slideArrangementKey(out.arrangement))
+                                        : SessionFile::tr("%1 to %2 of pairs, heatmap, decay, frequencies, contributions, precision without repeats for %3").arg(lo).arg(hi).arg(slideArrangementKey(out.arrangement));
     if (!vv.isUndefined()) {
         if (!vv.isArray()) {
             r.failGot(vp, validViews, vv);
@@ -400,20 +408,20 @@ void readSlide(Reader& r, const QJsonValue& v, const QString& path, SlideLayout&
         }
     }
     if (int(out.views.size()) < lo || int(out.views.size()) > hi) {
-        r.fail(vp, validViews + QStringLiteral(", got %1").arg(out.views.size()));
+        r.fail(vp, validViews + SessionFile::tr(", got %1").arg(out.views.size()));
         return;
     }
     r.string(*o, "demo", path, out.demo, 64);
     if (r.failed()) return;
     if (!out.demo.isEmpty()) {
         if (out.arrangement != SlideArrangement::Demo) {
-            r.fail(Reader::join(path, QStringLiteral("demo")), QStringLiteral("only for the demo arrangement, got arrangement %1").arg(slideArrangementKey(out.arrangement)));
+            r.fail(Reader::join(path, QStringLiteral("demo")), SessionFile::tr("only for the demo arrangement, got arrangement %1").arg(slideArrangementKey(out.arrangement)));
             return;
         }
         if (!demoFromKey(out.demo.toStdString())) {
             QString keys;
             for (const auto& d : demonstrations()) keys += (keys.isEmpty() ? QString() : QStringLiteral(", ")) + QString::fromStdString(d.key);
-            r.failGot(Reader::join(path, QStringLiteral("demo")), QStringLiteral("a demonstration (%1) or \"\"").arg(keys), o->value(QLatin1String("demo")));
+            r.failGot(Reader::join(path, QStringLiteral("demo")), SessionFile::tr("a demonstration (%1) or \"\"").arg(keys), o->value(QLatin1String("demo")));
         }
     }
 }
@@ -443,7 +451,7 @@ void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene
         if (auto view = r.object(o->value(QLatin1String("view")), vp, Reader::known(viewParamTable(), {}))) {
             r.params(viewParamTable(), *view, vp, p.view);
             if (!r.failed() && view->contains(QLatin1String("theme")) && !themeNames().contains(p.view.theme))
-                r.warn(QStringLiteral("%1: unknown theme \"%2\" (known: %3), drawn as light")
+                r.warn(SessionFile::tr("%1: unknown theme \"%2\" (known: %3), drawn as light")
                            .arg(Reader::join(vp, QStringLiteral("theme")), keyText(p.view.theme), themeNames().join(QStringLiteral(", "))));
         }
     }
@@ -451,12 +459,12 @@ void readScene(Reader& r, const QJsonValue& v, const QString& path, SessionScene
         const QString mp = Reader::join(path, QStringLiteral("methods"));
         const QJsonValue mv = o->value(QLatin1String("methods"));
         if (!mv.isArray()) {
-            r.failGot(mp, QStringLiteral("expected an array of 1 to %1 configurations").arg(kMaxConfigs), mv);
+            r.failGot(mp, SessionFile::tr("expected an array of 1 to %1 configurations").arg(kMaxConfigs), mv);
             return;
         }
         const QJsonArray a = mv.toArray();
         if (a.isEmpty() || a.size() > kMaxConfigs) {
-            r.fail(mp, QStringLiteral("1 to %1 configurations, got %2").arg(kMaxConfigs).arg(a.size()));
+            r.fail(mp, SessionFile::tr("1 to %1 configurations, got %2").arg(kMaxConfigs).arg(a.size()));
             return;
         }
         p.methods.assign(static_cast<std::size_t>(a.size()), MethodConfig{});
@@ -526,28 +534,28 @@ std::optional<Session> sessionFromJson(const QByteArray& json, const QString& so
         return std::nullopt;
     };
     if (json.size() > kMaxSessionBytes)
-        return failWith(QStringLiteral("too large for a session (%1 bytes, at most %2)").arg(json.size()).arg(kMaxSessionBytes));
-    if (json.trimmed().isEmpty()) return failWith(QStringLiteral("the file is empty, not a PosLab session"));
+        return failWith(SessionFile::tr("too large for a session (%1 bytes, at most %2)").arg(json.size()).arg(kMaxSessionBytes));
+    if (json.trimmed().isEmpty()) return failWith(SessionFile::tr("the file is empty, not a PosLab session"));
     QJsonParseError pe{};
     const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
     if (pe.error != QJsonParseError::NoError) {
         const bool truncated = pe.offset >= json.trimmed().size() - 1 || pe.error == QJsonParseError::UnterminatedObject ||
                                pe.error == QJsonParseError::UnterminatedArray || pe.error == QJsonParseError::UnterminatedString;
-        return failWith(QStringLiteral("not valid JSON (%1 at byte %2)%3")
+        return failWith(SessionFile::tr("not valid JSON (%1 at byte %2)%3")
                             .arg(pe.errorString())
                             .arg(pe.offset)
-                            .arg(truncated ? QStringLiteral(": the file is truncated") : QStringLiteral(": the file is damaged")));
+                            .arg(truncated ? SessionFile::tr(": the file is truncated") : SessionFile::tr(": the file is damaged")));
     }
-    if (!doc.isObject()) return failWith(QStringLiteral("not a PosLab session (the top level is not a JSON object)"));
+    if (!doc.isObject()) return failWith(SessionFile::tr("not a PosLab session (the top level is not a JSON object)"));
     const QJsonObject root = doc.object();
     if (root.value(QLatin1String("format")).toString() != QLatin1String("poslab-session"))
-        return failWith(QStringLiteral("not a PosLab session (no \"format\": \"poslab-session\")"));
+        return failWith(SessionFile::tr("not a PosLab session (no \"format\": \"poslab-session\")"));
     const QJsonValue schemaValue = root.value(QLatin1String("schema"));
     const qint64 schema = schemaValue.toInteger(-1);
     if (!schemaValue.isDouble() || schema != schemaValue.toInteger(-2) || schema < 1)
-        return failWith(QStringLiteral("schema: a positive integer, got %1").arg(describe(schemaValue)));
+        return failWith(SessionFile::tr("schema: a positive integer, got %1").arg(describe(schemaValue)));
     if (schema > kSessionSchema)
-        return failWith(QStringLiteral("written by a newer PosLab (schema %1%2), this version reads schema %3; update PosLab to open it")
+        return failWith(SessionFile::tr("written by a newer PosLab (schema %1%2), this version reads schema %3; update PosLab to open it")
                             .arg(schema)
                             .arg(root.value(QLatin1String("app_version")).isString()
                                      ? QStringLiteral(", version ") + root.value(QLatin1String("app_version")).toString()
@@ -563,11 +571,11 @@ std::optional<Session> sessionFromJson(const QByteArray& json, const QString& so
     const QJsonValue sv = root.value(QLatin1String("scenes"));
     if (!r.failed()) {
         if (!sv.isArray()) {
-            r.failGot(QStringLiteral("scenes"), QStringLiteral("expected an array of 1 to %1 scenes").arg(kMaxSessionScenes), sv);
+            r.failGot(QStringLiteral("scenes"), SessionFile::tr("expected an array of 1 to %1 scenes").arg(kMaxSessionScenes), sv);
         } else {
             const QJsonArray a = sv.toArray();
             if (a.isEmpty() || a.size() > kMaxSessionScenes) {
-                r.fail(QStringLiteral("scenes"), QStringLiteral("1 to %1 scenes, got %2").arg(kMaxSessionScenes).arg(a.size()));
+                r.fail(QStringLiteral("scenes"), SessionFile::tr("1 to %1 scenes, got %2").arg(kMaxSessionScenes).arg(a.size()));
             } else {
                 session.scenes.assign(static_cast<std::size_t>(a.size()), SessionScene{});
                 for (qsizetype k = 0; k < a.size() && !r.failed(); ++k)
@@ -581,7 +589,7 @@ std::optional<Session> sessionFromJson(const QByteArray& json, const QString& so
         if (!cv.isUndefined()) {
             const qint64 a = cv.toInteger(-1), b = cv.toInteger(-2);
             if (!cv.isDouble() || a != b || a < 0 || a > last)
-                r.failGot(QStringLiteral("current"), QStringLiteral("an integer from 0 to %1").arg(last), cv);
+                r.failGot(QStringLiteral("current"), SessionFile::tr("an integer from 0 to %1").arg(last), cv);
             else
                 session.current = static_cast<int>(a);
         }
@@ -605,20 +613,20 @@ std::optional<Session> loadSessionFile(const QString& path, QString* error, QStr
     QFile f(path);
     const QFileInfo info(path);
     if (info.isDir()) {
-        if (error) *error = path + QStringLiteral(": is a directory, not a session file");
+        if (error) *error = path + SessionFile::tr(": is a directory, not a session file");
         return std::nullopt;
     }
     if (!f.open(QIODevice::ReadOnly)) {
-        if (error) *error = QStringLiteral("cannot open %1: %2").arg(path, f.errorString());
+        if (error) *error = SessionFile::tr("cannot open %1: %2").arg(path, f.errorString());
         return std::nullopt;
     }
     if (f.size() > kMaxSessionBytes) {
-        if (error) *error = path + QStringLiteral(": too large for a session (%1 bytes, at most %2)").arg(f.size()).arg(kMaxSessionBytes);
+        if (error) *error = path + SessionFile::tr(": too large for a session (%1 bytes, at most %2)").arg(f.size()).arg(kMaxSessionBytes);
         return std::nullopt;
     }
     const QByteArray data = f.read(kMaxSessionBytes + 1);
     if (f.error() != QFileDevice::NoError) {
-        if (error) *error = QStringLiteral("cannot read %1: %2").arg(path, f.errorString());
+        if (error) *error = SessionFile::tr("cannot read %1: %2").arg(path, f.errorString());
         return std::nullopt;
     }
     return sessionFromJson(data, path, error, warnings);

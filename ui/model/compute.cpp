@@ -539,8 +539,8 @@ PairsResult computePairs(const SceneParams& scene, const DisplaySpec& display) {
         if (p.attention.nope) p.method = Method::NoPE;
         out.method = p.method;
         out.rotates = methodRotates(p.method);
-        out.summary = p.attention.nope ? QObject::tr("this layer applies no positional encoding (NoPE): ") + qs(methodSummary(p.method))
-                                       : qs(methodSummary(p.method));
+        out.summary = p.attention.nope ? QObject::tr("this layer applies no positional encoding (NoPE): ") + methodSummaryText(p.method)
+                                       : methodSummaryText(p.method);
         if (auto e = sceneProblem(scene)) {
             out.error = *e;
         } else {
@@ -1065,7 +1065,7 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                 break;
             }
             default:
-                f.note = QObject::tr("%1 has no rotation frequencies. %2").arg(f.title, qs(methodSummary(p.method)));
+                f.note = QObject::tr("%1 has no rotation frequencies. %2").arg(f.title, methodSummaryText(p.method));
                 break;
             }
         });

@@ -1,5 +1,6 @@
 #include "ui/model/sceneparams.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <algorithm>
@@ -335,6 +336,13 @@ QString methodDisplayName(Method m) {
     }
     return {};
 }
+
+QString methodTitleText(Method m) {
+    // The core's table holds string literals: data() is NUL-terminated, as translate() needs.
+    return QCoreApplication::translate("Method", methodTitle(m).data());
+}
+
+QString methodSummaryText(Method m) { return QCoreApplication::translate("Method", methodSummary(m).data()); }
 
 QString configTitle(const SceneParams& scene, int config) {
     const auto& c = scene.methods.at(static_cast<std::size_t>(config));

@@ -228,6 +228,10 @@ std::vector<std::int64_t> defaultMropeSection(MropeModel model, int half);
 
 // The method's name for people, short ("RoPE", "Transformer-XL"): never its key ("transformer-xl").
 QString methodDisplayName(Method m);
+// The method's title ("RoPE (rotary)") and one-sentence summary (core/method.h) translated: the
+// core marks them POSLAB_TR_NOOP("Method", …), so they are shown through the context "Method".
+QString methodTitleText(Method m);
+QString methodSummaryText(Method m);
 // A RoPE scaling's name for people ("linear", "dynamic NTK", "YaRN"); "" for none.
 QString scalingTitle(RopeScaling s);
 // "A: RoPE" style title: the label if set, else a description (method, scaling).

@@ -89,7 +89,7 @@ ParameterPanel::ParameterPanel(Scene* scene, QWidget* parent) : QWidget(parent),
     for (Method m : kAllMethods) {
         const std::string_view g = methodParamGroup(m);
         if (g.empty()) continue;
-        auto* box = new QGroupBox(qs(methodTitle(m)), this);
+        auto* box = new QGroupBox(methodTitleText(m), this);
         box->setObjectName(qs(g));
         addRows<ScoreParams>(form(box), box, scoreParamTable(), g, QString(), config, editCfg);
         methodBoxes_.emplace_back(m, box);
@@ -599,7 +599,7 @@ void ParameterPanel::refresh() {
         showIf(problem_, false);
     }
     applyLook(s.view.theme, s.view.fontScale);
-    setLabel(summary_, qs(methodSummary(p.method)));
+    setLabel(summary_, methodSummaryText(p.method));
     for (const auto& [m, box] : methodBoxes_) showIf(box, m == p.method);
     showIf(modelBox_, !p.model.empty());
     for (const auto& [type, box] : layerRopeBoxes_) showIf(box, !p.model.empty() && firstLayerOfType(p.model, type).has_value());

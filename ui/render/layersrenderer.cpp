@@ -145,8 +145,10 @@ QString cellText(const LayerRowText& rt, int c) {
 }
 
 QString headText(int c) {
-    const char* heads[5] = {QT_TR_NOOP("layer"), QT_TR_NOOP("type"), QT_TR_NOOP("position"), QT_TR_NOOP("base, scaling"),
-                            QT_TR_NOOP("sees")};
+    // The context QObject::tr reads (QT_TR_NOOP here would file them under the namespace).
+    const char* heads[5] = {QT_TRANSLATE_NOOP("QObject", "layer"), QT_TRANSLATE_NOOP("QObject", "type"),
+                            QT_TRANSLATE_NOOP("QObject", "position"), QT_TRANSLATE_NOOP("QObject", "base, scaling"),
+                            QT_TRANSLATE_NOOP("QObject", "sees")};
     return QObject::tr(heads[c]);
 }
 

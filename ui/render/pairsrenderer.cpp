@@ -365,7 +365,7 @@ PairsResult automaticDials(int configs, int k, bool numbers = false) {
         PairsConfigResult cfg;
         cfg.title = QStringLiteral("%1: RoPE").arg(QChar('A' + c % 26));
         cfg.rotates = true;
-        cfg.summary = QString::fromUtf8(methodSummary(Method::Rope).data(), qsizetype(methodSummary(Method::Rope).size()));
+        cfg.summary = methodSummaryText(Method::Rope);
         cfg.positions = {0, 1, 2, 4, 8, 16, 32};
         cfg.pairs.assign(std::size_t(k), PairPanel{});
         if (numbers) {

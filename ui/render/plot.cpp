@@ -213,6 +213,11 @@ QRectF text(QPainter& p, const QPointF& at, const FittedText& s, Align h, const 
     return textAt(p, at, s.text, h, c, s.elided);
 }
 
+QRectF fittedLine(QPainter& p, const QRectF& r, const QStringList& forms, const QColor& c, const QFont& font) {
+    p.setFont(font);
+    return text(p, QPointF(r.left(), r.center().y()), fitText(forms, font, r.width()), Align::Left, c);
+}
+
 void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor& c) {
     p.save();
     p.translate(at);

@@ -58,6 +58,9 @@ void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,
                    const std::function<void(QPainter&, const QRectF&, int)>& panel);
 // Text fitted by fitText() (layout.h): recorded as elided when it was abbreviated or cut.
 QRectF text(QPainter& p, const QPointF& at, const FittedText& s, Align h, const QColor& c);
+// One line of text in `r` in `font`: the first of `forms` (longest first) that fits r's width
+// (fitText), left-aligned at r's left edge and centred on its middle.
+QRectF fittedLine(QPainter& p, const QRectF& r, const QStringList& forms, const QColor& c, const QFont& font);
 // Text rotated 90° counter-clockwise, centred at `at`.
 void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor& c);
 

@@ -387,13 +387,9 @@ void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pi
     const Fonts fo = fontsOf(t);
     const Frame f = frameOf(rect, pic, t);
     using plot::Align;
-    const auto line = [&](const QRectF& r, const QStringList& forms, const QColor& c, const QFont& font) {
-        p.setFont(font);
-        plot::text(p, QPointF(r.left(), r.center().y()), fitText(forms, font, r.width()), Align::Left, c);
-    };
 
     if (!pic.error.isEmpty()) {
-        line(f.heading, headingForms(pic), t.foreground, fo.title);
+        plot::fittedLine(p, f.heading, headingForms(pic), t.foreground, fo.title);
         p.setFont(fo.body);
         p.setPen(t.error);
         plot::wrappedText(p, QRectF(f.legend.left(), f.legend.top(), f.legend.width(), rect.bottom() - f.legend.top()), pic.error,
@@ -403,7 +399,7 @@ void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pi
     }
     const IntMatrix& ids = pic.positions.ids;
     const std::int64_t n = ids.cols();
-    line(f.heading, headingForms(pic), t.foreground, fo.title);
+    plot::fittedLine(p, f.heading, headingForms(pic), t.foreground, fo.title);
 
     // Legend: the kinds present, then what the ids mean.
     {
@@ -418,7 +414,7 @@ void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pi
             const QRectF r = plot::text(p, QPointF(x + sw * 1.4, cy), kindName(k), Align::Left, t.foreground);
             x = r.right() + fo.lh;
         }
-        line(QRectF(x, f.legend.top(), f.legend.right() - x, f.legend.height()),
+        plot::fittedLine(p, QRectF(x, f.legend.top(), f.legend.right() - x, f.legend.height()),
              {QObject::tr("t time, h row, w column: each frequency of RoPE follows one of the three"),
               QObject::tr("t time, h row, w column"), QObject::tr("t, h, w")},
              t.muted, fo.body);
@@ -474,7 +470,7 @@ void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pi
             i = j + 1;
         }
         const std::int64_t hidden = n - f.shownTokens;
-        line(f.stripNote,
+        plot::fittedLine(p, f.stripNote,
              hidden == 0 ? QStringList{QObject::tr("Every token, in order: its index in the sequence, then its t, h and w ids."),
                                        QObject::tr("Each token: index, t, h, w.")}
                          : QStringList{QObject::tr("%1 of %2 tokens shown; +n stands for n tokens left out between those beside "
@@ -506,7 +502,7 @@ void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pi
                          .trimmed(),
                      (QObject::tr("Cells too small for their ids: rows give h, columns w, the title t.") + QLatin1Char(' ') + left).trimmed(),
                      QObject::tr("Rows h, columns w, title t.")};
-        line(f.gridNote, forms, t.muted, fo.body);
+        plot::fittedLine(p, f.gridNote, forms, t.muted, fo.body);
     }
     for (std::size_t gi = 0; gi < f.g.grids.size(); ++gi) {
         const PositionsGrid& g = f.g.grids[gi];
@@ -523,7 +519,7 @@ void renderPositions(QPainter& p, const QRectF& rect, const PositionsPicture& pi
         else
             forms = {QObject::tr("video %1, frame %2 of %3: t = %4").arg(ordinal).arg(g.frame + 1).arg(s.t).arg(tId),
                      QObject::tr("frame %1: t = %2").arg(g.frame + 1).arg(tId), QObject::tr("t = %1").arg(tId)};
-        line(QRectF(panel.area.left(), panel.area.top(), panel.area.width() - fo.lh * 0.6, fo.lh * 1.2), forms, kindColor(s.kind, t), fo.body);
+        plot::fittedLine(p, QRectF(panel.area.left(), panel.area.top(), panel.area.width() - fo.lh * 0.6, fo.lh * 1.2), forms, kindColor(s.kind, t), fo.body);
 
         const double c = g.cells.width() / double(g.cols);
         const QColor fill = cellFill(s.kind, t);

@@ -148,11 +148,7 @@ void renderVisionDecay(QPainter& p, const QRectF& rect, const VisionDecayPicture
     const Fonts fo = fontsOf(t);
     const Frame f = frameOf(rect, pic, t);
     using plot::Align;
-    const auto line = [&](const QRectF& r, const QStringList& forms, const QColor& c, const QFont& font) {
-        p.setFont(font);
-        plot::text(p, QPointF(r.left(), r.center().y()), fitText(forms, font, r.width()), Align::Left, c);
-    };
-    line(f.heading, headingForms(pic), t.foreground, fo.title);
+    plot::fittedLine(p, f.heading, headingForms(pic), t.foreground, fo.title);
     if (!pic.decay) {
         p.setFont(fo.body);
         plot::wrappedText(p, QRectF(f.subtitle.left(), f.subtitle.top(), f.subtitle.width(), rect.bottom() - f.subtitle.top()), pic.error,
@@ -166,7 +162,7 @@ void renderVisionDecay(QPainter& p, const QRectF& rect, const VisionDecayPicture
     {
         const QString frames = d.grid.t > 1 ? QObject::tr("; each of the %1 frames has the same map (the encoder's 2-D positions repeat per frame)").arg(d.grid.t)
                                             : QString();
-        line(f.subtitle,
+        plot::fittedLine(p, f.subtitle,
              {QObject::tr("Colour: (R(p*)·q)·(R(p)·k)/√%1 with q = k = ones; %2 pairs follow the patch row, %3 its column (θ %4)%5")
                   .arg(vp.head_dim).arg(pairs / 2).arg(pairs - pairs / 2).arg(plot::tickLabel(vp.theta)).arg(frames),
               QObject::tr("Score q·k/√%1 (q = k = ones): %2 pairs follow the row, %3 the column")
@@ -188,7 +184,7 @@ void renderVisionDecay(QPainter& p, const QRectF& rect, const VisionDecayPicture
             forms = {QObject::tr("One cell per patch. Largest %1 at the patch itself (every cosine 1), smallest %2.")
                          .arg(plot::tickLabel(d.maxValue()), plot::tickLabel(d.minValue())),
                      QObject::tr("One cell per patch; largest %1, smallest %2.").arg(plot::tickLabel(d.maxValue()), plot::tickLabel(d.minValue()))};
-        line(f.note, forms, t.muted, fo.body);
+        plot::fittedLine(p, f.note, forms, t.muted, fo.body);
     }
     if (f.g.cells.isEmpty()) {
         p.restore();

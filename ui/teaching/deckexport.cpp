@@ -21,7 +21,11 @@ namespace poslab::ui {
 
 namespace {
 
-QString tr(const char* text) { return QCoreApplication::translate("DeckExport", text); }
+// The words of the exported deck, in the context "DeckExport" (Q_DECLARE_TR_FUNCTIONS: lupdate
+// extracts them; a local function named tr would leave them under another context).
+struct DeckExport {
+    Q_DECLARE_TR_FUNCTIONS(DeckExport)
+};
 
 // Text of the notes band: the slide's notes without the "[demo:…]" tag.
 QString notesOf(const SessionScene& s) { return slideNotesText(s).trimmed(); }
@@ -83,13 +87,13 @@ private:
         p.setFont(small);
         p.setPen(t.muted);
         p.drawText(QRectF(pad_, top + pad_ * 0.5, textWidth(), headingH), Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("Speaker notes, slide %1 of %2").arg(i + 1).arg(count()));
+                   DeckExport::tr("Speaker notes, slide %1 of %2").arg(i + 1).arg(count()));
         const QRectF area(pad_, top + pad_ * 0.5 + headingH, textWidth(), band_ - pad_ - headingH);
         QString text = notesOf(deck_.scenes[std::size_t(i)]);
         QFont f = t.bodyFont();
         p.setPen(t.foreground);
         if (text.isEmpty()) {
-            text = tr("(no speaker notes)");
+            text = DeckExport::tr("(no speaker notes)");
             p.setPen(t.muted);
         }
         // Notes longer than the band (the band is at most a slide tall): smaller type until they fit.
@@ -119,15 +123,15 @@ QString slug(const QString& title) {
 }
 
 QString deckTitle(const Session& deck) {
-    return tr("PosLab deck of %1 slides").arg(deck.scenes.size());
+    return DeckExport::tr("PosLab deck of %1 slides").arg(deck.scenes.size());
 }
 
 }  // namespace
 
 std::optional<QString> deckExportProblem(const Session& deck, const DeckExportOptions& o) {
-    if (deck.scenes.empty()) return tr("the deck has no slides: at least one slide");
+    if (deck.scenes.empty()) return DeckExport::tr("the deck has no slides: at least one slide");
     if (std::ssize(deck.scenes) > kMaxSessionScenes)
-        return tr("the deck has %1 slides: at most %2").arg(deck.scenes.size()).arg(kMaxSessionScenes);
+        return DeckExport::tr("the deck has %1 slides: at most %2").arg(deck.scenes.size()).arg(kMaxSessionScenes);
     const auto side = [](const char* name, int v) -> std::optional<QString> {
         if (v < kMinExportPixels || v > kMaxExportPixels)
             return QStringLiteral("%1: an integer from %2 to %3, got %4").arg(QLatin1String(name)).arg(kMinExportPixels).arg(kMaxExportPixels).arg(v);
@@ -143,7 +147,7 @@ std::optional<QString> deckExportProblem(const Session& deck, const DeckExportOp
     if (area > kMaxExportArea)
         return QStringLiteral("width × height: at most %1 pixels a page%2, got %3 × %4")
             .arg(kMaxExportArea / (o.notes ? 2 : 1))
-            .arg(o.notes ? tr(" with notes") : QString())
+            .arg(o.notes ? DeckExport::tr(" with notes") : QString())
             .arg(o.slide.width())
             .arg(o.slide.height());
     return std::nullopt;
@@ -175,7 +179,7 @@ namespace {
 std::optional<QByteArray> slidePng(DeckPages& pages, const Session& deck, int i, QString* error) {
     QImage img(pages.pageSize(), QImage::Format_ARGB32_Premultiplied);
     if (img.isNull()) {
-        if (error) *error = tr("not enough memory for a %1 × %2 image").arg(pages.pageSize().width()).arg(pages.pageSize().height());
+        if (error) *error = DeckExport::tr("not enough memory for a %1 × %2 image").arg(pages.pageSize().width()).arg(pages.pageSize().height());
         return std::nullopt;
     }
     img.fill(pages.background());
@@ -194,7 +198,7 @@ std::optional<QByteArray> deckSlidePng(const Session& deck, int i, const DeckExp
         return std::nullopt;
     }
     if (i < 0 || i >= std::ssize(deck.scenes)) {
-        if (error) *error = tr("slide: an integer from 1 to %1, got %2").arg(deck.scenes.size()).arg(i + 1);
+        if (error) *error = DeckExport::tr("slide: an integer from 1 to %1, got %2").arg(deck.scenes.size()).arg(i + 1);
         return std::nullopt;
     }
     DeckPages pages(deck, o);
@@ -222,7 +226,7 @@ bool writeDeckPngs(const QString& dir, const Session& deck, const DeckExportOpti
         return false;
     }
     if (!QDir().mkpath(dir)) {
-        if (error) *error = tr("cannot create the folder %1").arg(QDir::toNativeSeparators(dir));
+        if (error) *error = DeckExport::tr("cannot create the folder %1").arg(QDir::toNativeSeparators(dir));
         return false;
     }
     DeckPages pages(deck, o);

@@ -1,5 +1,7 @@
 #include "ui/teaching/demotext.h"
 
+#include "ui/model/sceneparams.h"
+
 #include "core/method.h"
 #include "core/types.h"
 
@@ -135,7 +137,7 @@ void ropeComplex(Writer& w) {
 
 void kvCache(Writer& w) {
     QString order;
-    for (double m : w.s.factList("methods")) order += (order.isEmpty() ? QString() : QStringLiteral(", ")) + qs(methodTitle(Method(int(m))));
+    for (double m : w.s.factList("methods")) order += (order.isEmpty() ? QString() : QStringLiteral(", ")) + methodTitleText(Method(int(m)));
     w.put("operations", DemoText::tr("positional operations over %1 steps: %2").arg(whole(w.f("steps")), order));
     w.put("rope_cache_error", DemoText::tr("RoPE: scores from cached keys vs full recomputation, max |diff|"), DemoText::tr("≈ 0: rotate once, cache"));
     w.put("alibi_stale_logit", DemoText::tr("ALiBi before softmax: cached m·j differs from −m(i − j) by"), DemoText::tr("m·i: the same for every key of the row"));

@@ -10,6 +10,7 @@
 #include "ui/render/theme.h"
 #include "ui/model/sceneparams.h"
 
+#include <QCoreApplication>
 #include <QThreadPool>
 #include <QTimer>
 #include <QWidget>
@@ -40,6 +41,10 @@ struct FormulaFocus {
 };
 
 struct FormulaSheet {
+    // The sheet's words: built by free functions off the GUI thread, they take FormulaSheet::tr
+    // (context "FormulaSheet", which lupdate extracts).
+    Q_DECLARE_TR_FUNCTIONS(FormulaSheet)
+public:
     QString title;                       // "RoPE (rotary) — half-split, base 10000"
     std::vector<FormulaLine> definitions;
     std::vector<FormulaLine> numbers;    // the same with the current numbers

@@ -3,6 +3,7 @@
 #include "core/demonstrations.h"
 #include "core/method.h"
 #include "ui/io/export.h"
+#include "ui/model/sceneparams.h"
 #include "ui/teaching/demotext.h"
 #include "ui/teaching/presentation.h"
 
@@ -43,7 +44,7 @@ QString methodsHtml() {
                     break;
                 }
         out += QStringLiteral("<dt><b>%1</b> (<tt>--method %2</tt>)</dt><dd>%3")
-                   .arg(esc(qs(methodTitle(m))), esc(qs(methodKey(m))), esc(qs(methodSummary(m))));
+                   .arg(esc(methodTitleText(m)), esc(qs(methodKey(m))), esc(methodSummaryText(m)));
         if (!demos.isEmpty()) out += QStringLiteral("<br>Demonstrations: ") + demos.join(QStringLiteral("; ")) + QStringLiteral(".");
         out += QStringLiteral("</dd>");
     }

@@ -371,7 +371,7 @@ void MainWindow::buildMenus() {
     welcome->setObjectName(QStringLiteral("helpWelcome"));
     help->addAction(tr("&Methods"), this, [this] {
         QString text;
-        for (Method m : kAllMethods) text += QStringLiteral("<p><b>%1</b>: %2</p>").arg(qs(methodTitle(m)).toHtmlEscaped(), qs(methodSummary(m)).toHtmlEscaped());
+        for (Method m : kAllMethods) text += QStringLiteral("<p><b>%1</b>: %2</p>").arg(methodTitleText(m).toHtmlEscaped(), methodSummaryText(m).toHtmlEscaped());
         QMessageBox::information(this, tr("Methods"), text);
     });
     help->addAction(tr("&About PosLab"), this, [this] {

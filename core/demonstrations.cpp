@@ -291,15 +291,15 @@ Result<RopeDemoResult> demoRope(const RopeDemoInput& in) {
     p32.precision = Precision::Float32;
     r.shiftErrorFloat32 = maxAbs(scoresAt(p32, p0) - scoresAt(p32, p1));
 
+    // One x, the content the slide's dials draw (ones: query = key), rotated to each position:
+    // its length before and after the rotation, and the largest relative change.
+    const Matrix x = Matrix::Ones(1, in.head_dim);
     for (const Positions* pos : {&p0, &p1}) {
-        const Matrix rq = ropeRotate(p, *pos, Q);
-        for (Eigen::Index i = 0; i < Q.rows(); ++i)
-            r.normError = std::max(r.normError, std::abs(rq.row(i).norm() - Q.row(i).norm()) / Q.row(i).norm());
-        // One x at every position: its length before and after the rotation.
-        const Matrix rx = ropeRotate(p, *pos, Q.row(0).replicate(Q.rows(), 1));
+        const Matrix rx = ropeRotate(p, *pos, x.replicate(Eigen::Index(pos->size()), 1));
         for (Eigen::Index i = 0; i < rx.rows(); ++i) {
+            r.normError = std::max(r.normError, std::abs(rx.row(i).norm() - x.norm()) / x.norm());
             r.normPositions.push_back((*pos)[std::size_t(i)]);
-            r.normBefore.push_back(Q.row(0).norm());
+            r.normBefore.push_back(x.norm());
             r.normAfter.push_back(rx.row(i).norm());
         }
     }
@@ -634,6 +634,7 @@ Check LayoutDemoInput::validate() const {
     if (auto e = checkBase(base)) return e;
     if (auto e = checkInt("tokens", tokens, 2, 256)) return e;
     if (auto e = checkInt("shift", shift, 0, 1'000'000'000)) return e;
+    if (auto e = checkInt("heatmap_tokens", heatmap_tokens, 2, 256)) return e;
     return std::nullopt;
 }
 
@@ -664,7 +665,10 @@ Result<LayoutDemoResult> demoLayouts(const LayoutDemoInput& in) {
     };
     const Matrix correct = S(inter, inter, Q, K, p0);
     r.scoreError = maxAbs(S(half, half, permuteCols(Q, r.permutation), permuteCols(K, r.permutation), p0) - correct);
-    r.wrongLayoutScoreError = maxAbs(S(half, half, Q, K, p0) - correct);
+    // Over the heatmaps' own content: the number beside them is the largest difference they draw.
+    const Positions ph = shifted(0, in.heatmap_tokens);
+    const Matrix Qh = contentRows(Content::Random, false, ph, d, in.seed), Kh = contentRows(Content::Random, true, ph, d, in.seed);
+    r.wrongLayoutScoreError = maxAbs(S(half, half, Qh, Kh, ph) - S(inter, inter, Qh, Kh, ph));
     r.mixedShiftError = maxAbs(S(half, inter, Q, K, p0) - S(half, inter, Q, K, p1));
     r.consistentShiftError = maxAbs(S(half, half, Q, K, p0) - S(half, half, Q, K, p1));
 
@@ -971,6 +975,7 @@ Result<DemoSummary> runSinusoidalRelative(const ScoreParams& scene) {
     auto r = demoSinusoidal(sinusoidalInputOf(scene));
     if (!r) return r.error();
     pairFacts(o, r.value());
+    o.fact("dim", double(scene.dim));   // the slide's decay plot shows PE·PE/√dim
     o.fig("dot_first", r.value().dotAt[0]);
     o.fig("dot_second", r.value().dotAt[1]);
     o.fig("diagonal_spread", r.value().relativeSpread);
@@ -1085,11 +1090,13 @@ Result<DemoSummary> runKvCache(const ScoreParams& scene) {
     o.fact("steps", double(v.steps.size()));
     o.factList("methods", order);   // Method ids, in the order of "operations"
     o.figList("operations", every);
+    // The four numbers the claim rests on first (a slide shows those: ui demoSlideFigures), one
+    // per method it names; ALiBi's stale logit (before softmax) after them.
     o.fig("rope_cache_error", v.ropeCacheError);
-    o.fig("alibi_stale_logit", v.alibiStaleLogit);
     o.fig("alibi_stale_error", v.alibiStaleError);
     o.fig("t5_stale_error", v.t5StaleError);
     o.fig("shaw_stale_error", v.shawStaleError);
+    o.fig("alibi_stale_logit", v.alibiStaleLogit);
     o.s.holds = v.ropeCacheError < 1e-12 && v.alibiStaleError < 1e-12 && v.t5StaleError > 1e-6 && v.shawStaleError > 1e-6;
     return o.s;
 }
@@ -1242,6 +1249,10 @@ Result<DemoSummary> runT5Buckets(const ScoreParams& scene) {
         prev = b;
     }
     const std::int64_t lastBucket = bucket(tp.max_distance);
+    // Where the last bucket begins: the log scale reaches it before the maximum distance (91 for
+    // 16 buckets a direction and 128), and every farther distance shares it.
+    std::int64_t lastFrom = tp.max_distance;
+    while (lastFrom > 0 && bucket(lastFrom - 1) == lastBucket) --lastFrom;
     const bool saturated = lastBucket == nb - 1 && bucket(10 * tp.max_distance) == nb - 1 && bucket(tp.max_distance - 1) <= nb - 1;
     std::vector<double> dist, buckets;
     for (std::int64_t d : {0LL, 1LL, 2LL, 4LL, 7LL, 8LL, 9LL, 12LL, 16LL, 24LL, 32LL, 48LL, 64LL, 96LL, 127LL, 128LL, 256LL, 1000LL, 100000LL}) {
@@ -1250,6 +1261,7 @@ Result<DemoSummary> runT5Buckets(const ScoreParams& scene) {
     }
     o.fact("bidirectional", tp.bidirectional ? 1 : 0);
     o.fact("max_distance", double(tp.max_distance));
+    o.fact("last_bucket_from", double(lastFrom));
     o.figList("distance", dist);
     o.figList("bucket", buckets);
     o.fig("max_exact", double(maxExact));
@@ -1425,6 +1437,7 @@ Result<DemoSummary> runRopeBf16(const ScoreParams& scene) {
     o.fig("legacy_colliding_positions", double(legacy.collidingPositions));
     o.fig("main_phase_error_" + formatInt(last), main.phaseError.back());
     o.fig("main_max_phase_error", main.maxPhaseError);
+    o.fig("legacy_max_cos_sin_error", legacy.maxCosSinError);
     o.fig("main_max_cos_sin_error", main.maxCosSinError);
     o.fig("main_colliding_positions", double(main.collidingPositions));
     o.figList("position", positions);

@@ -275,6 +275,9 @@ struct LayoutDemoInput {
     int tokens = 8;                  // 2 .. 256
     std::int64_t shift = 50;
     std::uint64_t seed = 0;
+    // The slide's heatmaps: random content (contentRows, this seed) at positions 0 .. this − 1,
+    // where wrongLayoutScoreError is measured, so that it is the largest |B − A| drawn. 2 .. 256
+    int heatmap_tokens = 24;
     Check validate() const;
 };
 struct LayoutDemoResult {
@@ -286,7 +289,9 @@ struct LayoutDemoResult {
     std::vector<double> seedTheta, seedQ;
     std::vector<double> seedInterleaved, seedHalf;
     double seedDifference = 0;       // |half − interleaved| (Euclidean)
-    double wrongLayoutScoreError = 0;   // max |S_half(q, k) − S_interleaved(q, k)| (weights not permuted)
+    // max |S_half(q, k) − S_interleaved(q, k)| (weights not permuted), over the slide's heatmap
+    // content (heatmap_tokens random rows): the largest entry of its difference panel.
+    double wrongLayoutScoreError = 0;
     double mixedShiftError = 0;      // q half-split, k interleaved: max |S(P) − S(P+Δ)| (relativity lost)
     double consistentShiftError = 0; // both half-split: the same (≈ 0)
 };

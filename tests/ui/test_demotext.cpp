@@ -177,6 +177,8 @@ private Q_SLOTS:
             QVERIFY2(!s.contains(QStringLiteral("integers from")), qPrintable(s));
             // No run of more than 6 digits after a decimal point (1.138629436111989).
             QVERIFY2(!s.contains(QRegularExpression(QStringLiteral("\\.\\d{7,}"))), qPrintable(s));
+            // Exponents as people write them ("8.882 × 10⁻¹⁶"), never printf's "8.882e-16".
+            QVERIFY2(!s.contains(QRegularExpression(QStringLiteral("\\d[eE][+\\-]\\d"))), qPrintable(s));
         }
         if (DemoId(id) == DemoId::Extrapolation) QVERIFY(texts.join(QLatin1Char('\n')).contains(QStringLiteral("no row 8191 in a table of 2048")));
         if (DemoId(id) == DemoId::RopeDecay) QVERIFY(demoClaim(DemoId(id)).contains(QStringLiteral("equal content")));

@@ -125,9 +125,9 @@ void computeSinusoidalPairs(const ScoreParams& p, PairsConfigResult& out, const 
         for (Eigen::Index t = 0; t < trail.rows(); ++t) pp.trail.emplace_back(trail(t, cosCh), trail(t, sinCh));
         out.pairs.push_back(std::move(pp));
     }
-    out.xLabel = QObject::tr("cos(m·ω_i)");
-    out.yLabel = QObject::tr("sin(m·ω_i)");
-    out.note = QObject::tr("PE_m is added to the token: its (cos, sin) pair turns by ω_i per position, the same rotation picture");
+    out.xLabel = QObject::tr("cos(m·w_i)");
+    out.yLabel = QObject::tr("sin(m·w_i)");
+    out.note = QObject::tr("PE_m is added to the token: its (cos, sin) pair turns by w_i per position, the same rotation picture");
 }
 
 void computeXposPairs(const SceneParams& scene, const ScoreParams& p, PairsConfigResult& out, const DisplaySpec& d,
@@ -1018,7 +1018,7 @@ FrequencyResult computeFrequencies(const SceneParams& scene) {
                 f.hasFrequencies = true;
                 assign(f.before, sinusoidalFrequencies(p.sinusoidalParams()));
                 f.after = f.before;
-                f.note = QObject::tr("ω_i of the (sin, cos) pairs added to the tokens");
+                f.note = QObject::tr("w_i of the (sin, cos) pairs added to the tokens");
                 break;
             }
             case Method::Xpos: {

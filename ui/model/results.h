@@ -46,7 +46,7 @@ inline QSize pictureSize(const QSize& logical, double devicePixelRatio) {
 // One chosen 2-D pair i of one configuration.
 struct PairPanel {
     int pair = 0;                       // pair index i
-    double theta = 0;                   // θ_i, radians per position (sinusoidal: ω_i)
+    double theta = 0;                   // θ_i, radians per position (sinusoidal: w_i)
     int channelA = 0, channelB = 0;     // the two channels forming the pair (x, y of the plot)
     std::vector<double> angle;          // per position of interest: the core's m·θ_i
     std::vector<QPointF> query;         // per position of interest: rotated query pair

@@ -498,8 +498,13 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     }
     const plot::Axis ax{0, double(std::max(1, l.pairs - 1)), false, l.plot.left(), l.plot.right()};
     const plot::Axis ay{l.lo, l.hi, true, l.plot.bottom(), l.plot.top()};
+    // The frequency's name: wᵢ when every plotted configuration is sinusoidal, else θᵢ.
+    bool sinusoidal = false, other = false;
+    for (const auto& c : result.configs)
+        if (c.hasFrequencies) (c.method == Method::Sinusoidal ? sinusoidal : other) = true;
+    const QString f = plot::frequencySymbol(sinusoidal && !other ? Method::Sinusoidal : Method::Rope);
     plot::axes(p, l.plot, ax, ay, t, l.titles ? QStringList{QObject::tr("pair i"), QObject::tr("i")} : QStringList{},
-               l.titles ? QStringList{QObject::tr("wavelength 2π/θ_i (positions)"), QObject::tr("wavelength 2π/θ_i"), QObject::tr("2π/θ_i")}
+               l.titles ? QStringList{QObject::tr("wavelength 2π/%1 (positions)").arg(f), QObject::tr("wavelength 2π/%1").arg(f), QObject::tr("2π/%1").arg(f)}
                         : QStringList{},
                true, 8,
                std::max(2, static_cast<int>(l.plot.height() / (plot::lineHeight(t.smallFont()) * 1.6))));
@@ -521,7 +526,7 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
             p.save();
             p.translate(QPointF(l.area.right() - plot::lineHeight(t.bodyFont()) / 2 - 2, l.plot.center().y()));
             p.rotate(-90);
-            plot::text(p, QPointF(0, 0), fitText(QObject::tr("θ_i (rad / position)"), t.bodyFont(), l.plot.height()), plot::Align::Center,
+            plot::text(p, QPointF(0, 0), fitText(QObject::tr("%1 (rad / position)").arg(f), t.bodyFont(), l.plot.height()), plot::Align::Center,
                        t.foreground);
             p.restore();
         }

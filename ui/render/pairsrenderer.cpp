@@ -23,6 +23,7 @@ namespace poslab::ui {
 
 namespace {
 
+
 double headerHeight(const PairsConfigResult& c, const Theme& t, double width, bool summary = true) {
     const double title = plot::lineHeight(t.titleFont());
     const QFontMetricsF fm(t.smallFont());
@@ -807,8 +808,11 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                              cl.cell.width() - 4),
                      t.foreground);
             const QString theta = displayValue(pp.theta);
+            // The pair's frequency by its method's own name: wᵢ for sinusoidal (the claims, the
+            // formula sheet and the worked example's), θᵢ for the rotations.
+            const QString freq = plot::frequencySymbol(cfg.method);
             textLine(cl.cell.top() + small * 1.5,
-                     fitText(QStringList{QObject::tr("θ_i = %1 rad/pos").arg(theta), QObject::tr("θ_i = %1").arg(theta), theta},
+                     fitText(QStringList{QObject::tr("%1 = %2 rad/pos").arg(freq, theta), QObject::tr("%1 = %2").arg(freq, theta), theta},
                              t.smallFont(), cl.cell.width() - 4),
                      t.muted);
             const double R = cl.scale * radius;
@@ -896,7 +900,7 @@ void renderPairs(QPainter& p, const QRectF& rect, const PairsResult& result, con
                 p.setFont(t.smallFont());
                 const auto farPos = cfg.positions[static_cast<std::size_t>(far)];
                 textLine(cl.cell.bottom() - small * 2.1 - 2,
-                         fitText(QStringList{QObject::tr("m·θ_i at m = %1:").arg(farPos), QObject::tr("m = %1:").arg(farPos)},
+                         fitText(QStringList{QObject::tr("m·%1 at m = %2:").arg(plot::frequencySymbol(cfg.method)).arg(farPos), QObject::tr("m = %1:").arg(farPos)},
                                  t.smallFont(), cl.cell.width() - 4),
                          t.foreground);
                 textLine(cl.cell.bottom() - small * 1.1 - 2, fitText(angleText(a), t.smallFont(), cl.cell.width() - 4), t.foreground);
@@ -1005,8 +1009,8 @@ QString pairsToolTip(const PairsResult& result, const PairsHit& hit) {
         const auto k = static_cast<std::size_t>(hit.position);
         const QPointF q = pp.query.at(k);
         QString s = cfg.title + QLatin1Char('\n') +
-                    QObject::tr("pair i = %1 (channels %2, %3), θ_i = %4").arg(pp.pair).arg(pp.channelA).arg(pp.channelB).arg(formatValue(pp.theta)) +
-                    QLatin1Char('\n') + QObject::tr("position m = %1, angle m·θ_i = %2").arg(cfg.positions.at(k)).arg(formatValue(pp.angle.at(k))) +
+                    QObject::tr("pair i = %1 (channels %2, %3), %4 = %5").arg(pp.pair).arg(pp.channelA).arg(pp.channelB).arg(plot::frequencySymbol(cfg.method), formatValue(pp.theta)) +
+                    QLatin1Char('\n') + QObject::tr("position m = %1, angle m·%2 = %3").arg(cfg.positions.at(k)).arg(plot::frequencySymbol(cfg.method), formatValue(pp.angle.at(k))) +
                     QLatin1Char('\n') + QObject::tr("%1 = (%2, %3)").arg(cfg.method == Method::Sinusoidal ? QObject::tr("PE (cos, sin)") : QObject::tr("q"),
                                                                  formatValue(q.x()), formatValue(q.y()));
         if (k < pp.key.size())

@@ -176,6 +176,8 @@ ThemeFonts themeFonts(const Theme& t) {
     return f;
 }
 
+QString frequencySymbol(Method m) { return typeset(m == Method::Sinusoidal ? QStringLiteral("w_i") : QStringLiteral("θ_i")); }
+
 QString countText(std::int64_t v) {
     QString digits = QString::number(v < 0 ? -static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v));
     for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(i, QChar(0x2009));

@@ -1,6 +1,7 @@
 #pragma once
 // Small plotting helpers shared by the QPainter renderers: axes with "nice" ticks (linear and
 // log10), text placement, and an arrow. No widget, no state.
+#include "core/method.h"
 #include "ui/render/layout.h"
 #include "ui/render/theme.h"
 
@@ -96,6 +97,10 @@ void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head);
 
 // A count for people: an integer with thin-space thousands ("500 000", "−1 369").
 QString countText(std::int64_t v);
+
+// The name of pair i's frequency, typeset, as the method's own texts write it: wᵢ for sinusoidal
+// (its claims, formula sheet and worked example), θᵢ for the rotations (RoPE, xPos, M-RoPE).
+QString frequencySymbol(Method m);
 
 // Height of one text line of the font in pixels for this painter.
 double lineHeight(const QFont& f);

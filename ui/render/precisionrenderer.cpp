@@ -117,6 +117,16 @@ void bandPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, c
     }
 }
 
+// The log plot's axis titles, longest form first. It plots the cos/sin error, not the angle's
+// (the plot above it): the position axis's title names cos and sin in every form, since the value
+// axis along a short plot (a slide) may hold no more than "max |Δ|".
+QStringList logPlotValueTitles() { return {QObject::tr("max |Δcos|, |Δsin|"), QObject::tr("|Δcos|, |Δsin|"), QObject::tr("max |Δ|")}; }
+QStringList logPlotPositionTitles(std::size_t samples) {
+    return {QObject::tr("max |Δcos|, |Δsin| against position (log, %1 samples)").arg(samples),
+            QObject::tr("max |Δcos|, |Δsin| against position (log)"), QObject::tr("|Δcos|, |Δsin| against position (log)"),
+            QObject::tr("|Δcos|, |Δsin| by log position"), QObject::tr("|Δcos|, |Δsin|")};
+}
+
 void logPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, const Theme& t) {
     double lo = std::numeric_limits<double>::infinity(), hi = 0;
     for (double v : c.logMaxAbs)
@@ -134,8 +144,7 @@ void logPlot(QPainter& p, const QRectF& area, const PrecisionConfigResult& c, co
     if (hi <= lo) hi = lo * 10;
     const plot::Axis x = logPositionAxis(area, c);
     const plot::Axis y{lo, hi, true, area.bottom(), area.top()};
-    plot::axes(p, area, x, y, t, QStringList{QObject::tr("position (log, %1 samples)").arg(c.logPositions.size())},
-               QStringList{QObject::tr("max |Δcos|, |Δsin|"), QObject::tr("max |Δcos|,|Δsin|"), QObject::tr("max |Δ|")}, true,
+    plot::axes(p, area, x, y, t, logPlotPositionTitles(c.logPositions.size()), logPlotValueTitles(), true,
                ticksFor(area.width(), 7), 5);
     p.save();
     p.setClipRect(area);
@@ -280,7 +289,7 @@ std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int config
         // Three plots (angle, cos, the log plot) where each is tall enough for its axis title's
         // shortest form along it; else the cos plot goes (the angle's error says the same), then
         // the log plot: a short panel (a slide at 1280×720) holds fewer plots, never cut titles.
-        const double need = QFontMetricsF(t.bodyFont()).horizontalAdvance(QObject::tr("max |Δ|")) + 8;
+        const double need = QFontMetricsF(t.bodyFont()).horizontalAdvance(logPlotValueTitles().back()) + 8;
         const double gap = 4;
         int count = 3;
         const auto plotHeight = [&](int k) { return (plots.height() - (k - 1) * gap) / k - 8 - m.bottom(); };

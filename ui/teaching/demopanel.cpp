@@ -54,20 +54,30 @@ QString figureValue(const DemoFigure& f) {
     return shortNumber(f.value);
 }
 
+// An exponent typeset() has no Unicode form for ("2^(−8(h+1)/H)", "e^(i(m−n)θⱼ)"): drawn raised by
+// plot::wrappedText, as the figures draw theirs, never with its caret.
+bool raisedExponent(const QString& typesetText) {
+    return typesetText.contains(QStringLiteral("^(")) || typesetText.contains(QStringLiteral("^{"));
+}
+
 // Wrapped text at (x, y) with width w; returns the height used.
 qreal text(QPainter& p, qreal x, qreal y, qreal w, const QString& s, const QFont& f, const QColor& c,
            int flags = Qt::AlignLeft | Qt::AlignTop) {
     if (s.isEmpty()) return 0;
     p.setFont(f);
     p.setPen(c);
+    const QString shown = keepFormulasTogether(typeset(s));
+    if (raisedExponent(shown) && !(flags & (Qt::AlignRight | Qt::AlignHCenter))) return ui::plot::wrappedText(p, QRectF(x, y, w, 0), shown, c);
     QRectF used;
-    ui::plot::recordedText(p, QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, keepFormulasTogether(typeset(s)), &used);
+    ui::plot::recordedText(p, QRectF(x, y, w, 100000), flags | Qt::TextWordWrap, shown, &used);
     return used.height();
 }
 qreal textHeight(QPainter& p, qreal w, const QString& s, const QFont& f) {
     if (s.isEmpty()) return 0;
+    const QString shown = keepFormulasTogether(typeset(s));
+    if (raisedExponent(shown)) return ui::plot::wrappedTextHeight(f, w, shown);
     const QFontMetricsF fm(f, p.device());
-    return fm.boundingRect(QRectF(0, 0, w, 100000), Qt::TextWordWrap, keepFormulasTogether(typeset(s))).height();
+    return fm.boundingRect(QRectF(0, 0, w, 100000), Qt::TextWordWrap, shown).height();
 }
 
 // A matrix as a heatmap in a square area, sharing `scale`; caption above. Returns the height used.
@@ -249,13 +259,16 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
     }
     ui::plot::recordedText(p, QRectF(plot.left(), plot.bottom() + fm.height() + 3, plot.width(), fm.height()), Qt::AlignHCenter,
                            fitText(QObject::tr("distance d of the key before the query (log scale)"), sf, plot.width()).text);
-    // The two bounds of the rule.
+    // The two bounds the staircase shows: the exact range, and where the last bucket begins (the
+    // log scale reaches it before the rule's maximum distance: 91 for 128).
+    std::int64_t lastFrom = tp.max_distance;
+    while (lastFrom > 0 && t5Bucket(-(lastFrom - 1), tp) == t5Bucket(-tp.max_distance, tp)) --lastFrom;
     p.setPen(QPen(t.muted, 1, Qt::DashLine));
-    for (std::int64_t d : {maxExact, tp.max_distance}) p.drawLine(QPointF(X(double(d)), plot.top()), QPointF(X(double(d)), plot.bottom()));
+    for (std::int64_t d : {maxExact, lastFrom}) p.drawLine(QPointF(X(double(d)), plot.top()), QPointF(X(double(d)), plot.bottom()));
     p.setPen(t.muted);
     ui::plot::recordedText(p, QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("exact up to %1").arg(maxExact));
-    const QString md = QObject::tr("maximum distance %1").arg(tp.max_distance);
-    ui::plot::recordedText(p, QPointF(std::min(X(double(tp.max_distance)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.top() + fm.ascent() + fm.height()), md);
+    const QString md = QObject::tr("last bucket from %1").arg(lastFrom);
+    ui::plot::recordedText(p, QPointF(std::min(X(double(lastFrom)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.top() + fm.ascent() + fm.height()), md);
     // The steps: bucket(d) holds on [d, d + 1).
     QPainterPath path;
     for (std::int64_t d = 0; d <= dMax; ++d) {
@@ -428,6 +441,8 @@ const DemoData& demoData(DemoId id) {
 }
 
 // ============================================================================ painting
+int demoSlideFigures(DemoId id) { return id == DemoId::KvCache ? 4 : kSlideFigures; }
+
 bool demoFillsSlide(DemoId id) { return id == DemoId::ComparisonTable || id == DemoId::LocalGlobalLayers || id == DemoId::MropeImage; }
 
 QString demoFormula(DemoId id) {
@@ -461,7 +476,7 @@ QString demoFormula(DemoId id) {
         case DemoId::ShawClipping: return QStringLiteral("e_{ij} = \\frac{q_i \\cdot (k_j + a^K_{\\mathrm{clip}(j-i,\\,-k,\\,k)})}{\\sqrt{d}}");
         case DemoId::T5Buckets: return QStringLiteral("b(d) = d\\ (d < e),\\quad b(d) = e + \\frac{\\ln(d/e)}{\\ln(D/e)}\\,(n - e)\\ (\\text{capped at } n - 1)");
         case DemoId::TransformerXLTerms: return QStringLiteral("A_{ij} = \\text{(a) } q_i k_j + \\text{(b) } q_i W_R R_{i-j} + \\text{(c) } u\\, k_j + \\text{(d) } v\\, W_R R_{i-j}");
-        case DemoId::AlibiSlopes: return QStringLiteral("s_{ij} = q_i \\cdot k_j - m_h\\,(i - j),\\quad m_h = 2^{-8h/H}");
+        case DemoId::AlibiSlopes: return QStringLiteral("s_{ij} = q_i \\cdot k_j - m_h\\,(i - j),\\quad m_h = 2^{-8(h+1)/H}");
         case DemoId::Llama3Bands: return QStringLiteral("\\theta_i' = \\theta_i\\ (\\lambda_i < L/4),\\quad \\theta_i' = \\theta_i / s\\ (\\lambda_i > L),\\quad \\text{blended between}");
         case DemoId::YarnRamp: return QStringLiteral("\\theta_i' = (1 - \\gamma_i)\\,\\frac{\\theta_i}{s} + \\gamma_i\\,\\theta_i,\\quad c = 0.1 \\ln s + 1");
         case DemoId::RopeBf16:
@@ -545,7 +560,7 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
         int shown = 0;
         for (const auto& f : d.summary.figures) {
             if (!f.list.empty()) continue;   // lists are the evidence's charts below
-            if (detail >= DemoDetail::FewFigures && shown == kSlideFigures) break;
+            if (detail >= DemoDetail::FewFigures && shown == demoSlideFigures(id)) break;
             ++shown;
             // Label and value side by side; where either does not fit its column (a formula kept
             // whole wider than the label's column, a long value), the label takes the whole width

@@ -63,6 +63,10 @@ struct DemoHit {
 // the evidence picture. What a slide leaves out is in its speaker notes (demoSpeakerNotes).
 enum class DemoDetail { Full, NoNotes, FewFigures, ClaimOnly };
 inline constexpr int kSlideFigures = 3;
+// The figures that carry the demonstration's claim (what FewFigures and ClaimOnly keep): the first
+// kSlideFigures, or one per method the claim names where it names more (kv-cache: RoPE, ALiBi,
+// T5 and Shaw, each with its own stale error).
+int demoSlideFigures(DemoId id);
 
 // Draws the demonstration in `rect` (top-aligned). Returns the height used. `hits` receives the
 // clickable cells. `compact` leaves out the title (when a title above already says it); a compact

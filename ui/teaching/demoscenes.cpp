@@ -148,7 +148,7 @@ SceneParams demoScene(DemoId id) {
             MethodConfig inter = config(Method::Rope, 16, Content::Random, QStringLiteral("interleaved"));
             inter.params.rope.layout = RopeLayout::Interleaved;
             s.methods = {half, inter};
-            s.length = 24;
+            s.length = LayoutDemoInput{}.heatmap_tokens;   // where the demonstration measures B − A
             s.view.showDifference = true;
             onlyViews(s, false, true, false, false);
             break;

@@ -2,6 +2,7 @@
 
 #include "ui/model/sceneparams.h"
 
+#include "core/format.h"
 #include "core/method.h"
 #include "core/types.h"
 
@@ -16,21 +17,18 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-// Numbers in sentences. I: an integer; num: 4 significant digits with a typographic minus;
-// sci: 4 significant digits as printf writes them; sci2: 2 significant digits ("0.00024").
+// Numbers in sentences, as people read them (core/format.h formatReadable, typeset: a true minus,
+// "8.882 × 10⁻¹⁶", never printf's "8.882e-16"). whole: an integer; num and sci: 4 significant
+// digits; sci2: 2 significant digits ("0.00024").
 QString whole(double v) { return qs(formatInt(std::int64_t(v))); }
 QString printf1(const char* format, double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, format, v);
     return QString::fromUtf8(buf);
 }
-QString num(double v) {
-    QString t = printf1("%.4g", v);
-    if (t.startsWith(QLatin1Char('-'))) t = QChar(0x2212) + t.mid(1);
-    return t;
-}
-QString sci(double v) { return printf1("%.4g", v); }
-QString sci2(double v) { return printf1("%.2g", v); }
+QString num(double v) { return qs(formatReadable(v, 4, NumberStyle::Typeset)); }
+QString sci(double v) { return num(v); }
+QString sci2(double v) { return qs(formatReadable(v, 2, NumberStyle::Typeset)); }
 // A short list of numbers ("[−1.325, 0, 0.493, 0]"): 3 decimals, trailing zeros dropped.
 QString list(const std::vector<double>& v) {
     QString out = QStringLiteral("[");
@@ -80,9 +78,11 @@ void sinusoidalShift(Writer& w) {
 }
 
 void sinusoidalRelative(Writer& w) {
-    w.put("dot_first", DemoText::tr("PE(%1)·PE(%2)").arg(whole(w.f("p0")), whole(w.f("q0"))));
+    // The numbers are PE·PE; the decay plot beside them draws the positional term PE·PE/√d.
+    const QString rootD = QStringLiteral("√") + whole(w.f("dim"));
+    w.put("dot_first", DemoText::tr("PE(%1)·PE(%2) (plotted ÷ %3)").arg(whole(w.f("p0")), whole(w.f("q0")), rootD));
     w.put("dot_second", DemoText::tr("PE(%1)·PE(%2)").arg(whole(w.f("p1")), whole(w.f("q1"))), DemoText::tr("the same: only p − q matters"));
-    w.put("diagonal_spread", DemoText::tr("max spread along a diagonal"), DemoText::tr("≈ 0"));
+    w.put("diagonal_spread", DemoText::tr("max spread of PE·PE along a diagonal"), DemoText::tr("≈ 0"));
     w.t.conclusion = DemoText::tr("PE(p)·PE(q) = Σ cos((p − q)·w_i): a function of p − q alone.");
 }
 
@@ -101,9 +101,12 @@ void ropeShift(Writer& w) {
 }
 
 void ropeNorm(Writer& w) {
-    w.put("norm_error", DemoText::tr("max | |R_m x| − |x| | / |x|, %1 random vectors").arg(whole(w.f("tokens"))), DemoText::tr("≈ 0"));
+    // One content, as the dials draw it: x = (1, …, 1) (query = key, ones), at every position.
+    const DemoFigure* at = w.s.find("position");
+    w.put("norm_error", DemoText::tr("max | |R_m x| − |x| | / |x|, x = (1, …, 1), %1 positions").arg(whole(at ? double(at->list.size()) : 0.0)),
+          DemoText::tr("≈ 0"));
     w.put("position", DemoText::tr("position m"));
-    w.put("norm_before", DemoText::tr("|x| (one random x)"));
+    w.put("norm_before", DemoText::tr("|x|, x = (1, …, 1) as drawn"));
     w.put("norm_after", DemoText::tr("|R_m x|: the same x rotated to position m"));
     w.t.conclusion = DemoText::tr("Rotations change direction, never length.");
 }
@@ -139,13 +142,14 @@ void kvCache(Writer& w) {
     QString order;
     for (double m : w.s.factList("methods")) order += (order.isEmpty() ? QString() : QStringLiteral(", ")) + methodTitleText(Method(int(m)));
     w.put("operations", DemoText::tr("positional operations over %1 steps: %2").arg(whole(w.f("steps")), order));
-    w.put("rope_cache_error", DemoText::tr("RoPE: scores from cached keys vs full recomputation, max |diff|"), DemoText::tr("≈ 0: rotate once, cache"));
-    w.put("alibi_stale_logit", DemoText::tr("ALiBi before softmax: cached m·j differs from −m(i − j) by"), DemoText::tr("m·i: the same for every key of the row"));
-    w.put("alibi_stale_error", DemoText::tr("ALiBi after softmax: attention weights with m·j cached, max |diff|"),
+    w.put("rope_cache_error", DemoText::tr("RoPE: scores from cached keys vs recomputed, max |diff|"), DemoText::tr("≈ 0: rotate once, cache"));
+    w.put("alibi_stale_error", DemoText::tr("ALiBi after softmax, m·j cached: max |diff|"),
           DemoText::tr("≈ 0: softmax ignores a row constant, so cached m·j is exact"));
-    w.put("t5_stale_error", DemoText::tr("T5 after softmax: weights with buckets cached one step ago, max |diff|"), DemoText::tr("≠ 0: must be recomputed"));
-    w.put("shaw_stale_error", DemoText::tr("Shaw after softmax: the same with clipped indices cached"), DemoText::tr("≠ 0: must be recomputed"));
-    w.t.conclusion = DemoText::tr("RoPE and ALiBi do constant positional work per step; T5 and Shaw recompute a term for every cached key.");
+    w.put("t5_stale_error", DemoText::tr("T5 after softmax, buckets cached a step ago: max |diff|"), DemoText::tr("≠ 0: must be recomputed"));
+    w.put("shaw_stale_error", DemoText::tr("Shaw after softmax, clipped indices cached a step ago: max |diff|"), DemoText::tr("≠ 0: must be recomputed"));
+    w.put("alibi_stale_logit", DemoText::tr("ALiBi before softmax: cached m·j differs from −m(i − j) by"), DemoText::tr("m·i: the same for every key of the row"));
+    w.t.conclusion = w.s.holds ? DemoText::tr("RoPE and ALiBi cache exactly; T5's and Shaw's cached terms go stale, so they recompute one for every cached key.")
+                               : DemoText::tr("At these settings the stale errors do not separate the methods: see the numbers above.");
 }
 
 void extrapolation(Writer& w) {
@@ -167,14 +171,20 @@ void extrapolation(Writer& w) {
               DemoText::tr("of %1").arg(whole(w.f(key + "_pairs"))) + (factor != 1 ? DemoText::tr("; attention factor %1").arg(num(factor)) : QString()));
     }
     w.put("alibi_bias_at_target", DemoText::tr("alibi: bias at distance %1 (flattest head)").arg(whole(T - 1)));
-    w.t.conclusion = DemoText::tr("Training length %1, asked for %2.").arg(whole(L), whole(T));
+    // What the figure shows: plain RoPE's pairs above the training length's line turn past their
+    // trained angles; each scaling lifts its curve so that (as measured) none or fewer do.
+    w.t.conclusion = w.s.holds ? DemoText::tr("At %1 tokens, the %2 RoPE pairs whose wavelengths lie above the training length %3 (above its line) reach "
+                                              "angles never seen in training; linear, NTK and YaRN ×%4 bring that to %5, %6 and %7 pairs.")
+                                     .arg(whole(T), whole(w.v("rope_unseen_pairs")), whole(L), num(T / L), whole(w.v("rope_linear_unseen_pairs")),
+                                          whole(w.v("rope_ntk_unseen_pairs")), whole(w.v("rope_yarn_unseen_pairs")))
+                               : DemoText::tr("Training length %1, asked for %2: at these settings the numbers above do not show the claim.").arg(whole(L), whole(T));
 }
 
 void layouts(Writer& w) {
     w.put("permutation_error", DemoText::tr("max |half(πx) − π·interleaved(x)|"), DemoText::tr("≈ 0: same rotation up to π"));
     w.put("seed_difference", DemoText::tr("seed example: |half − interleaved|"),
           DemoText::tr("%1 vs %2").arg(list(w.s.factList("seed_half")), list(w.s.factList("seed_interleaved"))));
-    w.put("wrong_layout_error", DemoText::tr("scores with the wrong layout, max |diff|"));
+    w.put("wrong_layout_error", DemoText::tr("scores with the wrong layout: max |B − A|"), DemoText::tr("the largest difference drawn"));
     w.put("mixed_shift_error", DemoText::tr("q half, k interleaved: shift changes scores by"), DemoText::tr("relativity lost"));
     w.t.conclusion = DemoText::tr("Convert checkpoints by permuting channels; never mix the layouts.");
 }
@@ -214,14 +224,16 @@ void shawClipping(Writer& w) {
 }
 
 void t5Buckets(Writer& w) {
-    const QString maxDistance = whole(w.f("max_distance")), exact = whole(w.v("exact_up_to"));
+    const QString maxDistance = whole(w.f("max_distance")), exact = whole(w.v("exact_up_to")), lastFrom = whole(w.f("last_bucket_from"));
     w.put("distance", DemoText::tr("distance i − j"));
     w.put("bucket", DemoText::tr("bucket"));
     w.put("max_exact", DemoText::tr("exact buckets up to (the rule's exact range)"), DemoText::tr("buckets ÷ %1").arg(w.f("bidirectional") != 0 ? 4 : 2));
     w.put("exact_up_to", DemoText::tr("largest d with bucket(d) = d, checked against the rule"), DemoText::tr("exact for |k| ≤ %1").arg(exact));
-    w.put("log_buckets", DemoText::tr("log buckets up to the maximum distance"), DemoText::tr("logarithmically spaced"));
-    w.put("last_bucket", DemoText::tr("bucket at the maximum distance %1 and beyond").arg(maxDistance), DemoText::tr("saturated"));
-    w.t.conclusion = DemoText::tr("Exact for |k| ≤ %1, logarithmic up to %2, then one bucket for every farther distance.").arg(exact, maxDistance);
+    w.put("log_buckets", DemoText::tr("logarithmic buckets, the last one included"), DemoText::tr("logarithmically spaced"));
+    w.put("last_bucket", DemoText::tr("last bucket: every distance from %1 on").arg(lastFrom),
+          DemoText::tr("saturated: the maximum distance %1 and all beyond fall in it").arg(maxDistance));
+    w.t.conclusion = DemoText::tr("Exact for |k| ≤ %1, logarithmic after; from %2 on (the maximum distance %3 included) every distance shares one last bucket.")
+                         .arg(exact, lastFrom, maxDistance);
 }
 
 void transformerXL(Writer& w) {
@@ -235,10 +247,10 @@ void transformerXL(Writer& w) {
 }
 
 void alibiSlopes(Writer& w) {
-    w.put("slopes", DemoText::tr("slopes m_h, h = 1 … %1").arg(whole(w.f("heads"))));
+    w.put("slopes", DemoText::tr("slopes m_h, h = 0 … %1").arg(whole(w.f("heads") - 1)));
     w.put("formula", DemoText::tr("2^(−8(h+1)/H)"));
     w.put("slope_formula_error", DemoText::tr("max relative |m_h − 2^(−8(h+1)/H)|"), DemoText::tr("≈ 0"));
-    w.put("linearity_error", DemoText::tr("max |b(d+1) − b(d) + slope of head H|, d = 0 … %1").arg(whole(w.f("asked"))), DemoText::tr("≈ 0: a straight line"));
+    w.put("linearity_error", DemoText::tr("max |b(d+1) − b(d) + slope of head H − 1|, d = 0 … %1").arg(whole(w.f("asked"))), DemoText::tr("≈ 0: a straight line"));
     w.put("bias_at_train_end", DemoText::tr("flattest head at distance %1").arg(whole(w.f("train_end"))));
     w.put("bias_at_asked", DemoText::tr("flattest head at distance %1").arg(whole(w.f("asked"))), DemoText::tr("the same line, further down"));
     w.t.conclusion = DemoText::tr("A fixed line per head: nothing was learned per position, so nothing runs out past the training length.");
@@ -296,15 +308,19 @@ void ropeBf16(Writer& w) {
     w.put("legacy_colliding_positions", DemoText::tr("positions of %1 sharing their angle with another").arg(range), DemoText::tr("angles in %1").arg(legacyDtype));
     w.put("main_phase_error_" + formatInt(last), DemoText::tr("phase error at %1, angles in float32 (transformers main)").arg(whole(double(last))));
     w.put("main_max_phase_error", DemoText::tr("largest over %1, angles in float32").arg(range));
+    w.put("legacy_max_cos_sin_error", DemoText::tr("largest |Δcos|, |Δsin| over %1, angles in %2").arg(range, legacyDtype),
+          DemoText::tr("what the wrong angles do to cos and sin (at most 2)"));
     w.put("main_max_cos_sin_error", DemoText::tr("largest |Δcos|, |Δsin| over %1, angles in float32").arg(range),
           DemoText::tr("what remains: cos and sin rounded to %1").arg(dtype));
     w.put("main_colliding_positions", DemoText::tr("positions sharing their angle, angles in float32"));
     w.put("position", DemoText::tr("position p"));
     w.put("legacy_phase_error", DemoText::tr("angles in %1 (legacy)").arg(legacyDtype));
     w.put("main_phase_error", DemoText::tr("angles in float32 (transformers main)"));
-    w.t.conclusion = w.s.holds ? DemoText::tr("Angles in %1: off by up to %2 rad, %3 positions collide; in float32: at most %4 rad.")
-                                     .arg(legacyDtype, num(w.v("legacy_max_phase_error")), whole(w.v("legacy_colliding_positions")),
-                                          sci2(w.v("main_max_phase_error")))
+    w.t.conclusion = w.s.holds ? DemoText::tr("Angles in %1: off by up to %2 rad (cos, sin by up to %3), %4 positions collide; in float32: "
+                                              "at most %5 rad, and cos, sin off by %6, their rounding to %7.")
+                                     .arg(legacyDtype, num(w.v("legacy_max_phase_error")), sci2(w.v("legacy_max_cos_sin_error")),
+                                          whole(w.v("legacy_colliding_positions")), sci2(w.v("main_max_phase_error")),
+                                          sci2(w.v("main_max_cos_sin_error")), dtype)
                                : DemoText::tr("In %1 the angles are as good in both paths (%2 rad at most): the error needs a reduced dtype.")
                                      .arg(dtype, num(w.v("legacy_max_phase_error")));
 }
@@ -424,7 +440,7 @@ const std::vector<Entry>& entries() {
         {DemoId::ShawClipping, QT_TRANSLATE_NOOP("DemoText", "Shaw: relative distances clipped at ±k"),
          QT_TRANSLATE_NOOP("DemoText", "One learned vector per distance −k … k: distances beyond k look the same, and a shift of every position changes nothing."), shawClipping},
         {DemoId::T5Buckets, QT_TRANSLATE_NOOP("DemoText", "T5: the bucket staircase"),
-         QT_TRANSLATE_NOOP("DemoText", "Exact buckets near, logarithmic ones far, one last bucket past the maximum distance: the bias sees near distances sharply and far ones coarsely."), t5Buckets},
+         QT_TRANSLATE_NOOP("DemoText", "Exact buckets near, logarithmic ones far, and one last bucket for all farther distances: the bias sees near distances sharply and far ones coarsely."), t5Buckets},
         {DemoId::TransformerXLTerms, QT_TRANSLATE_NOOP("DemoText", "Transformer-XL: four terms"),
          QT_TRANSLATE_NOOP("DemoText", "q·k = (a) content·content + (b) content·distance + (c) global content bias + (d) global distance bias; (d) depends on i − j alone."), transformerXL},
         {DemoId::RopeShiftInvariance, QT_TRANSLATE_NOOP("DemoText", "RoPE: the score depends only on m − n"),
@@ -450,7 +466,7 @@ const std::vector<Entry>& entries() {
         {DemoId::YarnRamp, QT_TRANSLATE_NOOP("DemoText", "YaRN: a ramp between β fast and β slow, and a temperature"),
          QT_TRANSLATE_NOOP("DemoText", "Pairs that turn more than β fast times in the original context keep their frequency, pairs that turn less than β slow times are interpolated, a linear ramp between; cos and sin are multiplied by 0.1·ln s + 1, so the logits by its square."), yarnRamp},
         {DemoId::RopeBf16, QT_TRANSLATE_NOOP("DemoText", "RoPE in bf16 at position 4096"),
-         QT_TRANSLATE_NOOP("DemoText", "Angles built in bfloat16 (the legacy path) are off by radians at long context and integer positions above 256 collide; building the angles in float32 (transformers main) removes the error."), ropeBf16},
+         QT_TRANSLATE_NOOP("DemoText", "Angles built in bfloat16 (the legacy path) are off by radians at long context, so cos and sin are wrong, and integer positions above 256 collide; building the angles in float32 (transformers main) removes the angle error, leaving only cos and sin rounded to bfloat16."), ropeBf16},
         {DemoId::LocalGlobalLayers, QT_TRANSLATE_NOOP("DemoText", "Local and global layers: how Gemma 3 and Llama 4 reach 128k and beyond"),
          QT_TRANSLATE_NOOP("DemoText", "Most layers see only a window (Gemma 3: 1024 tokens) or a chunk (Llama 4: 8192); a few global layers reach every token — Gemma 3's with RoPE at base 10⁶ stretched ×8, Llama 4's with no RoPE at all and queries sharpened as positions grow."), localGlobal},
         {DemoId::MropeImage, QT_TRANSLATE_NOOP("DemoText", "How a vision-language model numbers an image"),

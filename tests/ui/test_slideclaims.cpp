@@ -165,7 +165,7 @@ private Q_SLOTS:
     // says which.
     void sinusoidalNumbersSayHowThePlotScalesThem() {
         const QString words = plain(textsOf(slideOf(DemoId::SinusoidalRelative, QSize(1920, 1080))));
-        QVERIFY2(words.contains(QStringLiteral("plotted ÷ √16")), qPrintable(words));
+        QVERIFY2(words.contains(QStringLiteral("plotted ÷√16")), qPrintable(words));
     }
 
     // Slides 2 and 3: the sinusoidal frequency has one name, wᵢ (the claims', the formula sheet's

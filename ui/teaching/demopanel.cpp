@@ -268,7 +268,8 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
     p.setPen(t.muted);
     ui::plot::recordedText(p, QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("exact up to %1").arg(maxExact));
     const QString md = QObject::tr("last bucket from %1").arg(lastFrom);
-    ui::plot::recordedText(p, QPointF(std::min(X(double(lastFrom)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.top() + fm.ascent() + fm.height()), md);
+    // Low in the plot: there the staircase has long left the bottom, so the words cross no step.
+    ui::plot::recordedText(p, QPointF(std::min(X(double(lastFrom)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.bottom() - fm.descent() - 4), md);
     // The steps: bucket(d) holds on [d, d + 1).
     QPainterPath path;
     for (std::int64_t d = 0; d <= dMax; ++d) {

@@ -80,7 +80,7 @@ void sinusoidalShift(Writer& w) {
 void sinusoidalRelative(Writer& w) {
     // The numbers are PE·PE; the decay plot beside them draws the positional term PE·PE/√d.
     const QString rootD = QStringLiteral("√") + whole(w.f("dim"));
-    w.put("dot_first", DemoText::tr("PE(%1)·PE(%2) (plotted ÷ %3)").arg(whole(w.f("p0")), whole(w.f("q0")), rootD));
+    w.put("dot_first", DemoText::tr("PE(%1)·PE(%2) (plotted ÷%3)").arg(whole(w.f("p0")), whole(w.f("q0")), rootD));
     w.put("dot_second", DemoText::tr("PE(%1)·PE(%2)").arg(whole(w.f("p1")), whole(w.f("q1"))), DemoText::tr("the same: only p − q matters"));
     w.put("diagonal_spread", DemoText::tr("max spread of PE·PE along a diagonal"), DemoText::tr("≈ 0"));
     w.t.conclusion = DemoText::tr("PE(p)·PE(q) = Σ cos((p − q)·w_i): a function of p − q alone.");
@@ -173,7 +173,7 @@ void extrapolation(Writer& w) {
     w.put("alibi_bias_at_target", DemoText::tr("alibi: bias at distance %1 (flattest head)").arg(whole(T - 1)));
     // What the figure shows: plain RoPE's pairs above the training length's line turn past their
     // trained angles; each scaling lifts its curve so that (as measured) none or fewer do.
-    w.t.conclusion = w.s.holds ? DemoText::tr("At %1 tokens, the %2 RoPE pairs whose wavelengths lie above the training length %3 (above its line) reach "
+    w.t.conclusion = w.s.holds ? DemoText::tr("At %1 tokens, the %2 RoPE pairs whose wavelengths lie above the training length (the context %3 line) reach "
                                               "angles never seen in training; linear, NTK and YaRN ×%4 bring that to %5, %6 and %7 pairs.")
                                      .arg(whole(T), whole(w.v("rope_unseen_pairs")), whole(L), num(T / L), whole(w.v("rope_linear_unseen_pairs")),
                                           whole(w.v("rope_ntk_unseen_pairs")), whole(w.v("rope_yarn_unseen_pairs")))
@@ -229,10 +229,10 @@ void t5Buckets(Writer& w) {
     w.put("bucket", DemoText::tr("bucket"));
     w.put("max_exact", DemoText::tr("exact buckets up to (the rule's exact range)"), DemoText::tr("buckets ÷ %1").arg(w.f("bidirectional") != 0 ? 4 : 2));
     w.put("exact_up_to", DemoText::tr("largest d with bucket(d) = d, checked against the rule"), DemoText::tr("exact for |k| ≤ %1").arg(exact));
-    w.put("log_buckets", DemoText::tr("logarithmic buckets, the last one included"), DemoText::tr("logarithmically spaced"));
+    w.put("log_buckets", DemoText::tr("log buckets, the last included"), DemoText::tr("logarithmically spaced"));
     w.put("last_bucket", DemoText::tr("last bucket: every distance from %1 on").arg(lastFrom),
           DemoText::tr("saturated: the maximum distance %1 and all beyond fall in it").arg(maxDistance));
-    w.t.conclusion = DemoText::tr("Exact for |k| ≤ %1, logarithmic after; from %2 on (the maximum distance %3 included) every distance shares one last bucket.")
+    w.t.conclusion = DemoText::tr("Exact up to %1, logarithmic after; from %2 on, the maximum distance %3 too, one last bucket.")
                          .arg(exact, lastFrom, maxDistance);
 }
 
@@ -440,7 +440,7 @@ const std::vector<Entry>& entries() {
         {DemoId::ShawClipping, QT_TRANSLATE_NOOP("DemoText", "Shaw: relative distances clipped at ±k"),
          QT_TRANSLATE_NOOP("DemoText", "One learned vector per distance −k … k: distances beyond k look the same, and a shift of every position changes nothing."), shawClipping},
         {DemoId::T5Buckets, QT_TRANSLATE_NOOP("DemoText", "T5: the bucket staircase"),
-         QT_TRANSLATE_NOOP("DemoText", "Exact buckets near, logarithmic ones far, and one last bucket for all farther distances: the bias sees near distances sharply and far ones coarsely."), t5Buckets},
+         QT_TRANSLATE_NOOP("DemoText", "Exact buckets near, logarithmic ones far, one last bucket for all farther distances: the bias sees near distances sharply and far ones coarsely."), t5Buckets},
         {DemoId::TransformerXLTerms, QT_TRANSLATE_NOOP("DemoText", "Transformer-XL: four terms"),
          QT_TRANSLATE_NOOP("DemoText", "q·k = (a) content·content + (b) content·distance + (c) global content bias + (d) global distance bias; (d) depends on i − j alone."), transformerXL},
         {DemoId::RopeShiftInvariance, QT_TRANSLATE_NOOP("DemoText", "RoPE: the score depends only on m − n"),

@@ -82,6 +82,7 @@ set(poslab_test_seconds
   test_sessionactions 1.87
   test_shaw 0.01
   test_sinusoidal 0.02
+  test_slideclaims 1.6
   test_slides 3.51
   test_t5 1.28
   test_teaching 3.20

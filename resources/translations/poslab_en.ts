@@ -95,10 +95,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Exact buckets near, logarithmic ones far, one last bucket past the maximum distance: the bias sees near distances sharply and far ones coarsely.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Transformer-XL: four terms</source>
         <translation type="unfinished"></translation>
     </message>
@@ -191,10 +187,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Angles built in bfloat16 (the legacy path) are off by radians at long context and integer positions above 256 collide; building the angles in float32 (transformers main) removes the error.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Local and global layers: how Gemma 3 and Llama 4 reach 128k and beyond</source>
         <translation type="unfinished"></translation>
     </message>
@@ -259,10 +251,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>max spread along a diagonal</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>≈ 0</source>
         <translation type="unfinished"></translation>
     </message>
@@ -315,15 +303,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>max | |R_m x| − |x| | / |x|, %1 random vectors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>position m</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>|x| (one random x)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -411,10 +391,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RoPE: scores from cached keys vs full recomputation, max |diff|</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>≈ 0: rotate once, cache</source>
         <translation type="unfinished"></translation>
     </message>
@@ -427,27 +403,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>ALiBi after softmax: attention weights with m·j cached, max |diff|</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>≈ 0: softmax ignores a row constant, so cached m·j is exact</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>T5 after softmax: weights with buckets cached one step ago, max |diff|</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>≠ 0: must be recomputed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shaw after softmax: the same with clipped indices cached</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>RoPE and ALiBi do constant positional work per step; T5 and Shaw recompute a term for every cached key.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -479,10 +439,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Training length %1, asked for %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>max |half(πx) − π·interleaved(x)|</source>
         <translation type="unfinished"></translation>
     </message>
@@ -496,10 +452,6 @@
     </message>
     <message>
         <source>%1 vs %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>scores with the wrong layout, max |diff|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -627,23 +579,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>log buckets up to the maximum distance</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>logarithmically spaced</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bucket at the maximum distance %1 and beyond</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>saturated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exact for |k| ≤ %1, logarithmic up to %2, then one bucket for every farther distance.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -684,14 +620,6 @@
     </message>
     <message>
         <source>Four terms, each measured: only (a) and (b) look at the query&apos;s content; (d) is a pure function of i − j.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>slopes m_h, h = 1 … %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max |b(d+1) − b(d) + slope of head H|, d = 0 … %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -860,10 +788,6 @@
     </message>
     <message>
         <source>angles in float32 (transformers main)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Angles in %1: off by up to %2 rad, %3 positions collide; in float32: at most %4 rad.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1372,6 +1296,106 @@
     </message>
     <message>
         <source>Short wavelengths are kept, long ones stretched by the factor (their frequencies divided by it), and the band between is blended smoothly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PE(%1)·PE(%2) (plotted ÷%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max spread of PE·PE along a diagonal</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max | |R_m x| − |x| | / |x|, x = (1, …, 1), %1 positions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>|x|, x = (1, …, 1) as drawn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE: scores from cached keys vs recomputed, max |diff|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ALiBi after softmax, m·j cached: max |diff|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>T5 after softmax, buckets cached a step ago: max |diff|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shaw after softmax, clipped indices cached a step ago: max |diff|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE and ALiBi cache exactly; T5&apos;s and Shaw&apos;s cached terms go stale, so they recompute one for every cached key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At these settings the stale errors do not separate the methods: see the numbers above.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At %1 tokens, the %2 RoPE pairs whose wavelengths lie above the training length (the context %3 line) reach angles never seen in training; linear, NTK and YaRN ×%4 bring that to %5, %6 and %7 pairs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training length %1, asked for %2: at these settings the numbers above do not show the claim.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>scores with the wrong layout: max |B − A|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the largest difference drawn</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>log buckets, the last included</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last bucket: every distance from %1 on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saturated: the maximum distance %1 and all beyond fall in it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exact up to %1, logarithmic after; from %2 on, the maximum distance %3 too, one last bucket.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>slopes m_h, h = 0 … %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max |b(d+1) − b(d) + slope of head H − 1|, d = 0 … %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>largest |Δcos|, |Δsin| over %1, angles in %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>what the wrong angles do to cos and sin (at most 2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Angles in %1: off by up to %2 rad (cos, sin by up to %3), %4 positions collide; in float32: at most %5 rad, and cos, sin off by %6, their rounding to %7.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exact buckets near, logarithmic ones far, one last bucket for all farther distances: the bias sees near distances sharply and far ones coarsely.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Angles built in bfloat16 (the legacy path) are off by radians at long context, so cos and sin are wrong, and integer positions above 256 collide; building the angles in float32 (transformers main) removes the angle error, leaving only cos and sin rounded to bfloat16.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2684,18 +2708,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cos(m·ω_i)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>sin(m·ω_i)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>PE_m is added to the token: its (cos, sin) pair turns by ω_i per position, the same rotation picture</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>channel 2i</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2909,10 +2921,6 @@
     </message>
     <message>
         <source>sectioned</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>ω_i of the (sin, cos) pairs added to the tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3257,22 +3265,6 @@
     </message>
     <message>
         <source>i</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>wavelength 2π/θ_i (positions)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>wavelength 2π/θ_i</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>2π/θ_i</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>θ_i (rad / position)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -3788,26 +3780,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>θ_i = %1 rad/pos</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>θ_i = %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>m·θ_i at m = %1:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>pair i = %1 (channels %2, %3), θ_i = %4</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>position m = %1, angle m·θ_i = %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 = (%2, %3)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -3979,15 +3951,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>position (log, %1 samples)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>max |Δcos|, |Δsin|</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max |Δcos|,|Δsin|</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4108,10 +4072,6 @@
     </message>
     <message>
         <source>exact up to %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>maximum distance %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4440,6 +4400,82 @@
     </message>
     <message>
         <source>sees</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cos(m·w_i)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>sin(m·w_i)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PE_m is added to the token: its (cos, sin) pair turns by w_i per position, the same rotation picture</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>w_i of the (sin, cos) pairs added to the tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wavelength 2π/%1 (positions)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wavelength 2π/%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2π/%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (rad / position)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 = %2 rad/pos</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>m·%1 at m = %2:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pair i = %1 (channels %2, %3), %4 = %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>position m = %1, angle m·%2 = %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>|Δcos|, |Δsin|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max |Δcos|, |Δsin| against position (log, %1 samples)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max |Δcos|, |Δsin| against position (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>|Δcos|, |Δsin| against position (log)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>|Δcos|, |Δsin| by log position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>last bucket from %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

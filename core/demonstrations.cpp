@@ -421,7 +421,8 @@ Result<KvCacheResult> demoKvCache(const KvCacheInput& in) {
         for (const auto& s : r.steps) {
             std::int64_t n = 0;
             switch (m) {
-                case Method::Rope: case Method::Xpos: n = s.ropeRotations; break;
+                case Method::Rope: n = s.ropeRotations; break;
+                case Method::Xpos: n = s.relativeTerms + 1; break;   // torchscale: every key again, and the query
                 case Method::Alibi: n = s.alibiTerms; break;                   // m·j of the new key, cached
                 case Method::Sinusoidal: case Method::Learned: n = 1; break;  // PE of the new token, added once
                 case Method::NoPE: n = 0; break;
@@ -480,6 +481,19 @@ Result<KvCacheResult> demoKvCache(const KvCacheInput& in) {
             return Matrix((sc * (shawKeyRows(sh, rows) * Q.row(T - 1).transpose())).transpose());
         };
         r.shawStaleError = staleError(shawTerms(lastQ, keys), shawTerms(prevQ, oldKeys));
+        // xPos: its scale's exponent is centred on the sequence length, so a key rotated and
+        // scaled when it arrived (a sequence of j + 1 tokens) is not the key of a sequence of T:
+        // each cached key is off by its own factor, which softmax does not ignore. torchscale
+        // keeps the keys unrotated and applies xPos to all of them at every step.
+        XposParams xp;
+        xp.head_dim = in.head_dim;
+        xp.precision = Precision::Double;   // the centring's error alone, no rounding
+        const Matrix qx = xposApplyAt(xp, Q.row(T - 1), lastQ, T, false);
+        const Vector xFresh = sc * (xposApplyAt(xp, K.topRows(T), keys, T, true) * qx.transpose());
+        Vector xCached = xFresh;
+        for (int j = 0; j + 1 < T; ++j)
+            xCached[j] = sc * (xposApplyAt(xp, K.row(j), Positions{j}, j + 1, true) * qx.transpose())(0, 0);
+        r.xposStaleError = (weights(xFresh) - weights(xCached)).cwiseAbs().maxCoeff();
         const IntMatrix i0 = shawIndexAt(prevQ, oldKeys, sh.max_relative_position);
         const IntMatrix i1 = shawIndexAt(lastQ, oldKeys, sh.max_relative_position);
         for (Eigen::Index j = 0; j < i0.cols(); ++j) r.shawIndicesChanged += i0(0, j) != i1(0, j);
@@ -1097,7 +1111,9 @@ Result<DemoSummary> runKvCache(const ScoreParams& scene) {
     o.fig("t5_stale_error", v.t5StaleError);
     o.fig("shaw_stale_error", v.shawStaleError);
     o.fig("alibi_stale_logit", v.alibiStaleLogit);
-    o.s.holds = v.ropeCacheError < 1e-12 && v.alibiStaleError < 1e-12 && v.t5StaleError > 1e-6 && v.shawStaleError > 1e-6;
+    o.fig("xpos_stale_error", v.xposStaleError);
+    o.s.holds = v.ropeCacheError < 1e-12 && v.alibiStaleError < 1e-12 && v.t5StaleError > 1e-6 && v.shawStaleError > 1e-6 &&
+                v.xposStaleError > 1e-6;
     return o.s;
 }
 

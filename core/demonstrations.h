@@ -23,8 +23,10 @@
 //                            reused; verified equal to a full recomputation); ALiBi caches m·j once per
 //                            key (BLOOM): −m(i − j) = −m·i + m·j and −m·i is the same for a whole row,
 //                            which softmax ignores; T5, Shaw and Transformer-XL depend on i − j through
-//                            a bucket, a clip or a sinusoid and recompute one term per cached key. The
-//                            stale error is measured where it matters: on the attention weights.
+//                            a bucket, a clip or a sinusoid and recompute one term per cached key; xPos's
+//                            key scale is centred on the sequence length, so its keys are rotated and
+//                            scaled again at every step (torchscale caches them unrotated). The stale
+//                            error is measured where it matters: on the attention weights.
 //   Extrapolation            past the training length: learned → error; sinusoidal/ALiBi defined;
 //                            RoPE pairs whose angles leave the trained range, and how linear
 //                            interpolation, NTK (dynamic) and YaRN bring them back.
@@ -217,8 +219,8 @@ struct KvCacheMethodCount {
 };
 struct KvCacheResult {
     std::vector<KvCacheStep> steps;
-    // Rope, Xpos (2 per step), Alibi (1: m·j of the new key), T5, Shaw, TransformerXL (one per
-    // key: step), Sinusoidal, Learned (1: the new token's encoding), NoPE (0).
+    // Rope (2 per step), Alibi (1: m·j of the new key), T5, Shaw, TransformerXL (one per key:
+    // step), Xpos (every key and the query: step + 1), Sinusoidal, Learned (1: the new token's encoding), NoPE (0).
     std::vector<KvCacheMethodCount> methods;
     double ropeCacheError = 0;       // max |scores from cached rotated keys − full recomputation|
     // At the last step (query T−1, keys 0..T−1): the attention weights softmax(s·q·k + term) with
@@ -229,6 +231,9 @@ struct KvCacheResult {
     double alibiStaleError = 0;      // max over heads and keys |Δ weight|: cached m·j is exact (≈ 1e−17)
     double t5StaleError = 0;         // T5 (causal buckets, head 0): > 0, the buckets move
     double shawStaleError = 0;       // Shaw (k = 16, key table a^K): > 0 while a key is within k
+    // xPos: each old key rotated and scaled when it arrived (a sequence of j + 1 tokens) against
+    // all keys at length T (torchscale, default XposParams): > 0, the centred scale moves.
+    double xposStaleError = 0;
     double alibiStaleLogit = 0;      // ALiBi before softmax: max |m_h·j − (−m_h(T−1−j))| = m_h·(T−1), a row constant
     std::int64_t shawIndicesChanged = 0;   // cached keys whose Shaw index changed in one step
     std::int64_t txlDistancesChanged = 0;  // cached keys whose Transformer-XL distance changed

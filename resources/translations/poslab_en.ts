@@ -1263,10 +1263,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>keys rotated and scaled once, then cached</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 parameters; %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1331,10 +1327,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RoPE and ALiBi cache exactly; T5&apos;s and Shaw&apos;s cached terms go stale, so they recompute one for every cached key.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>At these settings the stale errors do not separate the methods: see the numbers above.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1396,6 +1388,22 @@
     </message>
     <message>
         <source>Angles built in bfloat16 (the legacy path) are off by radians at long context, so cos and sin are wrong, and integer positions above 256 collide; building the angles in float32 (transformers main) removes the angle error, leaving only cos and sin rounded to bfloat16.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>xPos after softmax, keys scaled when they arrived: max |diff|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>≠ 0: the scale is centred on the length, so every key is scaled again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE and ALiBi cache exactly; T5&apos;s and Shaw&apos;s cached terms and xPos&apos;s scaled keys go stale, so they are recomputed for every cached key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every key rotated and scaled again per step</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

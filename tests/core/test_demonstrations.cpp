@@ -329,7 +329,9 @@ private Q_SLOTS:
         for (const auto& m : v.methods) {
             std::int64_t expect = 0;
             switch (m.method) {
-                case Method::Rope: case Method::Xpos: expect = 2 * steps; break;
+                case Method::Rope: expect = 2 * steps; break;
+                // torchscale applies xPos to every key and the query at each step: t + 1.
+                case Method::Xpos: expect = std::int64_t(steps) * (steps + 1) / 2 + steps; break;
                 case Method::T5: case Method::Shaw: case Method::TransformerXL:
                     expect = std::int64_t(steps) * (steps + 1) / 2; break;
                 case Method::Alibi: case Method::Sinusoidal: case Method::Learned: expect = steps; break;
@@ -352,6 +354,10 @@ private Q_SLOTS:
         QVERIFY2(v.alibiStaleError <= 1e-15, qPrintable(QString::number(v.alibiStaleError)));
         QVERIFY2(v.t5StaleError > 1e-6, qPrintable(QString::number(v.t5StaleError)));
         QVERIFY2(v.shawStaleError > 1e-6, qPrintable(QString::number(v.shawStaleError)));
+        // xPos's key scale is centred on the sequence length: keys scaled when they arrived are
+        // off by a factor of their own, which softmax does not ignore (a cache of scaled keys is
+        // stale; torchscale scales every key again).
+        QVERIFY2(v.xposStaleError > 1e-6 && v.xposStaleError < 1, qPrintable(QString::number(v.xposStaleError)));
         // Shaw (k = 16): a cached key's index changes while its distance is below k.
         QCOMPARE(v.shawIndicesChanged, std::int64_t(std::min(steps - 1, 16)));
         QCOMPARE(v.txlDistancesChanged, std::int64_t(steps - 1));

@@ -148,7 +148,9 @@ void kvCache(Writer& w) {
     w.put("t5_stale_error", DemoText::tr("T5 after softmax, buckets cached a step ago: max |diff|"), DemoText::tr("≠ 0: must be recomputed"));
     w.put("shaw_stale_error", DemoText::tr("Shaw after softmax, clipped indices cached a step ago: max |diff|"), DemoText::tr("≠ 0: must be recomputed"));
     w.put("alibi_stale_logit", DemoText::tr("ALiBi before softmax: cached m·j differs from −m(i − j) by"), DemoText::tr("m·i: the same for every key of the row"));
-    w.t.conclusion = w.s.holds ? DemoText::tr("RoPE and ALiBi cache exactly; T5's and Shaw's cached terms go stale, so they recompute one for every cached key.")
+    w.put("xpos_stale_error", DemoText::tr("xPos after softmax, keys scaled when they arrived: max |diff|"),
+          DemoText::tr("≠ 0: the scale is centred on the length, so every key is scaled again"));
+    w.t.conclusion = w.s.holds ? DemoText::tr("RoPE and ALiBi cache exactly; T5's and Shaw's cached terms and xPos's scaled keys go stale, so they are recomputed for every cached key.")
                                : DemoText::tr("At these settings the stale errors do not separate the methods: see the numbers above.");
 }
 
@@ -573,7 +575,7 @@ QString comparisonCellText(Method m, TableColumn c, const TableCell& cell) {
             break;
         case Method::Xpos:
             t = {DemoText::tr("no: fixed rotation and decay"), DemoText::tr("explicit decay: far scores fall for any content"), DemoText::tr("relative: depends only on m − n"),
-                 DemoText::tr("keys rotated and scaled once, then cached")};
+                 DemoText::tr("every key rotated and scaled again per step")};
             break;
     }
     switch (c) {

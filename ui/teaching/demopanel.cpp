@@ -78,9 +78,12 @@ qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorSc
     qreal y = area.top();
     y += std::max(captionHeight, text(p, area.left(), y, area.width(), caption, t.smallFont(), t.foreground, Qt::AlignHCenter | Qt::AlignTop)) + 4;
     const qreal side = std::min(area.width(), std::max<qreal>(40, area.bottom() - y));
-    const QRectF box(area.left() + (area.width() - side) / 2, y, side, side);
+    // Square cells (a token × channel matrix is wider than tall): the longer side takes `side`.
+    const qreal cell = side / qreal(std::max<Eigen::Index>({m.rows(), m.cols(), 1}));
+    const qreal bw = m.cols() > 0 ? cell * qreal(m.cols()) : side, bh = m.rows() > 0 ? cell * qreal(m.rows()) : side;
+    const QRectF box(area.left() + (area.width() - bw) / 2, y, bw, bh);
     if (m.rows() > 0 && m.cols() > 0) {
-        const qreal cw = side / m.cols(), ch = side / m.rows();
+        const qreal cw = cell, ch = cell;
         for (Eigen::Index r = 0; r < m.rows(); ++r)
             for (Eigen::Index c = 0; c < m.cols(); ++c)
                 p.fillRect(QRectF(box.left() + c * cw, box.top() + r * ch, cw + 0.6, ch + 0.6), QColor(scale.rgb(m(r, c))));
@@ -88,6 +91,7 @@ qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorSc
     p.setPen(QPen(t.foreground, t.axisWidth));
     p.setBrush(Qt::NoBrush);
     p.drawRect(box);
+    layoutRecordCells(p, box, int(m.cols()), int(m.rows()));
     return (box.bottom() - area.top());
 }
 

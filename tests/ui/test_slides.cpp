@@ -74,6 +74,9 @@ private Q_SLOTS:
     void everyTextLiesInItsPartOfTheSlide();
     void everySlidesTitleHasOneSize_data();
     void everySlidesTitleHasOneSize();
+    void noLabelOfASlideLiesOverALine_data();
+    void noLabelOfASlideLiesOverALine();
+    void extrapolationLegendPromisesNoHiddenLine();
     void heatmapCellsOnSlidesAreSquare_data();
     void heatmapCellsOnSlidesAreSquare();
     void ctrlPlusWhilePresentingChangesTheSlidesText();
@@ -240,6 +243,59 @@ void TestSlides::everySlidesTitleHasOneSize() {
             }
     }
     QVERIFY2(px.size() == 1, qPrintable(sizes.join(QStringLiteral(", "))));
+}
+
+// No label of a slide over a line, a curve or cells: the slide drawn without its text shows what
+// each text covers (layout.h layoutInkProblems). Slide 7's "maximum distance 128" was drawn over
+// the staircase and its own bound's dashed line.
+void TestSlides::noLabelOfASlideLiesOverALine_data() { everyTextOfEverySlideIsLegible_data(); }
+
+void TestSlides::noLabelOfASlideLiesOverALine() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    static const Session deck = demoDeck();
+    Session d = deck;
+    d.current = slide;
+    PresentationWindow p(d);
+    p.setKeyHints(false);
+    p.resize(size);
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::white);
+    LayoutReport r;
+    r.bounds = QRectF(QPointF(0, 0), QSizeF(size));
+    {
+        QPainter painter(&img);
+        LayoutCapture capture(r);
+        capture.setPaintText(false);
+        p.paintSlide(painter, size);
+    }
+    // A glyph or two drawn over ink on purpose are left out: a formula's letters under its
+    // radical's bar, the ids written in slide 22's token cells.
+    LayoutReport labels = r;
+    std::erase_if(labels.items, [](const LayoutItem& i) { return i.kind == LayoutItemKind::Text && i.text.trimmed().size() <= 2; });
+    const QStringList problems = layoutInkProblems(labels, img, p.slideTheme());
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.mid(0, 4).join(QLatin1Char('\n'))));
+}
+
+// Slide 17's legend promised dashed "before scaling" lines that lay under curve A (the scalings'
+// frequencies before scaling are RoPE's own): it names the curve instead, and no dashed line is
+// promised that cannot be seen.
+void TestSlides::extrapolationLegendPromisesNoHiddenLine() {
+    const Session deck = demoDeck();
+    int slide = -1;
+    for (int i = 0; i < int(deck.scenes.size()); ++i)
+        if (demoOfSlide(deck.scenes[std::size_t(i)]) == DemoId::Extrapolation) slide = i;
+    QVERIFY(slide >= 0);
+    for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+        const LayoutReport r = slideReport(deck, slide, size);
+        int named = 0;
+        for (const auto& i : r.items) {
+            if (i.kind != LayoutItemKind::Text || i.view != QLatin1String("frequencies")) continue;
+            QVERIFY2(!i.text.contains(QStringLiteral("dashed")), qPrintable(i.text));
+            if (i.text.contains(QStringLiteral("(before scaling: A)"))) ++named;
+        }
+        QVERIFY2(named >= 2, qPrintable(QString::number(named)));
+    }
 }
 
 void TestSlides::heatmapCellsOnSlidesAreSquare_data() { everyTextOfEverySlideIsLegible_data(); }

@@ -230,18 +230,23 @@ void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor
 
 QRectF recordedText(QPainter& p, const QRectF& r, int flags, const QString& s, QRectF* used) {
     QRectF u;
-    p.drawText(r, flags, s, &u);
+    // A capture that does not paint text (LayoutCapture::setPaintText) sees what lies under it.
+    const bool paint = layoutPaintsText();
+    if (paint) p.drawText(r, flags, s, &u);
+    else u = p.boundingRect(r, flags, s);
     if (used) *used = u;
     // Where the ink is, also where it runs past `r` (drawText does not clip): the report shows it.
-    if (layoutCapturing() && !s.trimmed().isEmpty()) layoutRecord(p, LayoutItemKind::Text, u, s);
+    if (layoutCapturing() && !s.trimmed().isEmpty()) layoutRecord(p, LayoutItemKind::Text, u, s, false, paint);
     return u;
 }
 
 void recordedText(QPainter& p, const QPointF& baseline, const QString& s) {
-    p.drawText(baseline, s);
+    const bool paint = layoutPaintsText();
+    if (paint) p.drawText(baseline, s);
     if (!layoutCapturing() || s.trimmed().isEmpty()) return;
     const QFontMetricsF fm(p.font(), p.device());
-    layoutRecord(p, LayoutItemKind::Text, QRectF(baseline.x(), baseline.y() - fm.ascent(), fm.horizontalAdvance(s), fm.height()), s);
+    layoutRecord(p, LayoutItemKind::Text, QRectF(baseline.x(), baseline.y() - fm.ascent(), fm.horizontalAdvance(s), fm.height()), s, false,
+                 paint);
 }
 
 void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,

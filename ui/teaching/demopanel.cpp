@@ -160,8 +160,10 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
     p.setFont(sf);
     p.setPen(t.muted);
     const double top = logY ? std::pow(10.0, hi) : hi, bottom = logY ? std::pow(10.0, lo) : lo;
-    ui::plot::recordedText(p, QRectF(r.left(), Y(top) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(top));
-    ui::plot::recordedText(p, QRectF(r.left(), Y(bottom) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(bottom));
+    // Clear of the dots at the plot's left edge.
+    const qreal labelsRight = left - r.left() - 4 - std::max<qreal>(3, t.lineWidth * 2.2);
+    ui::plot::recordedText(p, QRectF(r.left(), Y(top) - fm.height() / 2, labelsRight, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(top));
+    ui::plot::recordedText(p, QRectF(r.left(), Y(bottom) - fm.height() / 2, labelsRight, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(bottom));
     // x labels: skip some when crowded.
     qreal lastRight = -1e9;
     for (std::size_t i = 0; i < xlabels.size(); ++i) {
@@ -230,7 +232,10 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
     auto X = [&](double d) { return plot.left() + plot.width() * std::log1p(d) / std::log1p(double(dMax) + 1); };
     double top = 1;
     for (std::int64_t d = 0; d <= dMax; ++d) top = std::max(top, double(t5Bucket(-d, tp)));
-    auto Y = [&](double b) { return plot.bottom() - b / top * plot.height(); };
+    // The two bounds' labels on two lines above the staircase's top step, clear of it and of the
+    // bounds' dashed lines (which end below them).
+    const qreal head = std::min(plot.height() * 0.4, 2 * fm.height() + 4);
+    auto Y = [&](double b) { return plot.bottom() - b / top * (plot.height() - head); };
     p.save();
     p.setFont(sf);
     // Axes, bucket ticks (0, max_exact, last) and distance ticks at powers of two.
@@ -255,11 +260,16 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
                            fitText(QObject::tr("distance d of the key before the query (log scale)"), sf, plot.width()).text);
     // The two bounds of the rule.
     p.setPen(QPen(t.muted, 1, Qt::DashLine));
-    for (std::int64_t d : {maxExact, tp.max_distance}) p.drawLine(QPointF(X(double(d)), plot.top()), QPointF(X(double(d)), plot.bottom()));
+    for (std::int64_t d : {maxExact, tp.max_distance}) p.drawLine(QPointF(X(double(d)), Y(top) - 2), QPointF(X(double(d)), plot.bottom()));
     p.setPen(t.muted);
-    ui::plot::recordedText(p, QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("exact up to %1").arg(maxExact));
-    const QString md = QObject::tr("maximum distance %1").arg(tp.max_distance);
-    ui::plot::recordedText(p, QPointF(std::min(X(double(tp.max_distance)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.top() + fm.ascent() + fm.height()), md);
+    // Each label over its line's end, within the plot's width.
+    const auto label = [&](double d, const QString& s, int row) {
+        const qreal w = fm.horizontalAdvance(s);
+        const qreal x = std::clamp(X(d) - w / 2, plot.left() + 2, plot.right() - w);
+        ui::plot::recordedText(p, QPointF(x, plot.top() + row * fm.height() + fm.ascent()), s);
+    };
+    label(double(maxExact), QObject::tr("exact up to %1").arg(maxExact), 0);
+    label(double(tp.max_distance), QObject::tr("maximum distance %1").arg(tp.max_distance), 1);
     // The steps: bucket(d) holds on [d, d + 1).
     QPainterPath path;
     for (std::int64_t d = 0; d <= dMax; ++d) {

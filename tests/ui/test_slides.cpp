@@ -22,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QRegularExpression>
 #include <QTest>
+#include <QTextLayout>
 
 #include <algorithm>
 #include <set>
@@ -77,6 +78,8 @@ private Q_SLOTS:
     void noLabelOfASlideLiesOverALine_data();
     void noLabelOfASlideLiesOverALine();
     void extrapolationLegendPromisesNoHiddenLine();
+    void aValueStandsBesideItsLabel_data();
+    void aValueStandsBesideItsLabel();
     void heatmapCellsOnSlidesAreSquare_data();
     void heatmapCellsOnSlidesAreSquare();
     void ctrlPlusWhilePresentingChangesTheSlidesText();
@@ -296,6 +299,51 @@ void TestSlides::extrapolationLegendPromisesNoHiddenLine() {
         }
         QVERIFY2(named >= 2, qPrintable(QString::number(named)));
     }
+}
+
+// A value of the numbers column beside its label stands beside a first line that carries the
+// label, not a stub of it: slide 14's "seed" stood alone beside 1.389 at 1280×720, "example:
+// |half − interleaved|" (a formula kept whole) on the line below.
+void TestSlides::aValueStandsBesideItsLabel_data() { everyTextOfEverySlideIsLegible_data(); }
+
+void TestSlides::aValueStandsBesideItsLabel() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    static const Session deck = demoDeck();
+    Session d = deck;
+    d.current = slide;
+    PresentationWindow p(d);
+    p.setKeyHints(false);
+    p.resize(size);
+    const LayoutReport r = p.slideLayout(size);
+    const QRectF numbers = p.lastLayout().numbers;
+    QImage device(8, 8, QImage::Format_ARGB32_Premultiplied);   // 96 dpi, as the slide's
+    QStringList stubs;
+    for (const auto& label : r.items) {
+        if (label.kind != LayoutItemKind::Text || label.view != QLatin1String("slide") || !numbers.contains(label.rect.center())) continue;
+        const bool besideAValue = std::any_of(r.items.begin(), r.items.end(), [&](const LayoutItem& v) {
+            return &v != &label && v.kind == LayoutItemKind::Text && v.view == label.view && std::abs(v.rect.top() - label.rect.top()) < 2 &&
+                   v.rect.left() > label.rect.right();
+        });
+        if (!besideAValue || label.rect.height() < 1.5 * label.px) continue;
+        // Its lines, wrapped as drawn (at the width of its widest line the breaks are the same).
+        QFont f = p.slideTheme().bodyFont();
+        f.setPointSizeF(label.px * 72.0 / 96.0);
+        QTextLayout tl(label.text, f, &device);
+        QTextOption o;
+        o.setWrapMode(QTextOption::WordWrap);
+        tl.setTextOption(o);
+        std::vector<double> widths;
+        tl.beginLayout();
+        for (QTextLine l = tl.createLine(); l.isValid(); l = tl.createLine()) {
+            l.setLineWidth(label.rect.width() + 0.5);
+            widths.push_back(l.naturalTextWidth());
+        }
+        tl.endLayout();
+        if (widths.size() >= 2 && widths.front() < 0.5 * *std::max_element(widths.begin(), widths.end()))
+            stubs << QStringLiteral("\"%1\": first line %2 px of %3").arg(label.text).arg(widths.front()).arg(*std::max_element(widths.begin(), widths.end()));
+    }
+    QVERIFY2(stubs.isEmpty(), qPrintable(stubs.join(QStringLiteral("; "))));
 }
 
 void TestSlides::heatmapCellsOnSlidesAreSquare_data() { everyTextOfEverySlideIsLegible_data(); }

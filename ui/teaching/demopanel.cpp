@@ -14,8 +14,10 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollArea>
+#include <QTextLayout>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -93,6 +95,22 @@ qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorSc
     p.drawRect(box);
     layoutRecordCells(p, box, int(m.cols()), int(m.rows()));
     return (box.bottom() - area.top());
+}
+
+// Whether `s` wrapped at `width` in `font` has a first line shorter than half its widest line.
+bool firstLineIsAStub(const QString& s, const QFont& font, qreal width, QPaintDevice* device) {
+    QTextLayout tl(s, font, device);
+    QTextOption o;
+    o.setWrapMode(QTextOption::WordWrap);
+    tl.setTextOption(o);
+    std::vector<qreal> widths;
+    tl.beginLayout();
+    for (QTextLine l = tl.createLine(); l.isValid(); l = tl.createLine()) {
+        l.setLineWidth(width);
+        widths.push_back(l.naturalTextWidth());
+    }
+    tl.endLayout();
+    return widths.size() >= 2 && widths.front() < 0.5 * *std::max_element(widths.begin(), widths.end());
 }
 
 // Two (or one) matrices side by side with one colour scale.
@@ -565,9 +583,13 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             // whole wider than the label's column, a long value), the label takes the whole width
             // and the value goes under it, right-aligned: nothing drawn over or cut.
             const QString label = figureLabel(d, f), value = figureValue(f);
+            // A label whose first line is a stub (a formula kept whole went to the next line:
+            // "seed" beside 1.389, "example: |half − interleaved|" under it) would lend its value
+            // to the stub: it takes the whole width, the value under it.
+            const QString laid = keepFormulasTogether(typeset(label));
             const bool fits =
-                QFontMetricsF(body, p.device()).boundingRect(QRectF(0, 0, labelW, 100000), Qt::TextWordWrap, keepFormulasTogether(typeset(label))).width() <= labelW + 0.5 &&
-                QFontMetricsF(bold, p.device()).horizontalAdvance(typeset(value)) <= valueW + 0.5;
+                QFontMetricsF(body, p.device()).boundingRect(QRectF(0, 0, labelW, 100000), Qt::TextWordWrap, laid).width() <= labelW + 0.5 &&
+                QFontMetricsF(bold, p.device()).horizontalAdvance(typeset(value)) <= valueW + 0.5 && !firstLineIsAStub(laid, body, labelW, p.device());
             qreal h1 = 0;
             if (fits) {
                 h1 = text(p, x, y, labelW, label, body, t.foreground);

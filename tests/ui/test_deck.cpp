@@ -700,6 +700,11 @@ void TestDeck::presenterTitleShrinksBeforeItIsCut() {
     QTRY_COMPARE(label->text().replace(QLatin1Char('\n'), QLatin1Char(' ')), title);
     QTest::keyClick(v, Qt::Key_Right);
     QTRY_VERIFY(label->text().endsWith(QChar(0x2026)));
+    // Cut at the end of its third line, as many lines as the smallest type allows (it was cut
+    // at the end of the second).
+    QCOMPARE(label->text().count(QLatin1Char('\n')), 2);
+    for (const QString& line : label->text().split(QLatin1Char('\n')))
+        QVERIFY2(QFontMetrics(label->font()).horizontalAdvance(line) <= label->contentsRect().width(), qPrintable(line));
     QCOMPARE(label->toolTip(), deck.scenes[1].title);
     t->presentation()->close();
 }

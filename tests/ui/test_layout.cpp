@@ -19,6 +19,8 @@
 #include "support/figuretexts.h"
 
 #include <QJsonArray>
+#include <QPainter>
+#include <QTextLayout>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -88,6 +90,93 @@ QByteArray firstProblems(const QStringList& problems) { return problems.mid(0, 6
 class TestLayout : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A raised exponent ("base^(2i/r)") lies within the text's own rectangle: the first line's
+    // superscript was drawn above it, so a view's clip cut its top off (the frequency plot's
+    // header on slide 19 at 1280×720).
+    void wrappedTextInkStaysInItsRectangle_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("px");
+        for (int px : {12, 16, 24, 32}) {
+            QTest::newRow(qPrintable(QStringLiteral("exponent-first-line-%1px").arg(px)))
+                << QStringLiteral("YaRN ×8: θ_i = 1/base^(2i/r) before scaling and after") << px;
+            QTest::newRow(qPrintable(QStringLiteral("plain-%1px").arg(px))) << QStringLiteral("each dot's colour is the axis its pair follows") << px;
+        }
+    }
+    void wrappedTextInkStaysInItsRectangle() {
+        QFETCH(QString, text);
+        QFETCH(int, px);
+        QImage img(900, 200, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::white);
+        LayoutReport report;
+        {
+            QPainter p(&img);
+            LayoutCapture capture(report);
+            QFont f;
+            f.setPixelSize(px);
+            p.setFont(f);
+            plot::wrappedText(p, QRectF(10, 60, 880, 130), text, Qt::black);
+        }
+        QCOMPARE(int(report.items.size()), 1);
+        const QRectF r = report.items.front().rect;
+        // Every inked pixel within the recorded rectangle (a pixel of antialiasing forgiven).
+        int top = img.height(), bottom = -1;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x)
+                if (qGray(img.pixel(x, y)) < 200) top = std::min(top, y), bottom = std::max(bottom, y);
+        QVERIFY(bottom >= 0);
+        QVERIFY2(top >= r.top() - 1 && bottom <= r.bottom() + 1 && top >= 60 - 1,
+                 qPrintable(QStringLiteral("ink rows %1 … %2, text rectangle %3 … %4").arg(top).arg(bottom).arg(r.top()).arg(r.bottom())));
+    }
+
+    // Wrapped text never leaves a last line of one or two characters or a bracket's closing
+    // fragment ("w)" alone under slide 23's "… its pair follows (t, h or"), at any width.
+    void wrappedTextLeavesNoOrphan_data() {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("mrope-header") << QStringLiteral("Qwen2-VL: M-RoPE, sectioned 16,24,24: each dot's colour is the axis its pair follows (t, h or w)");
+        QTest::newRow("short-last-word") << QStringLiteral("Pairs that turn more than β fast times keep their frequency, so a is b");
+        QTest::newRow("bracket-tail") << QStringLiteral("Learned tables fail at positions past the table (N = 8192)");
+    }
+    void wrappedTextLeavesNoOrphan() {
+        QFETCH(QString, text);
+        QFont f;
+        f.setPixelSize(16);
+        QStringList bad;
+        for (int width = 60; width <= 900; width += 2) {
+            QImage img(width + 20, 400, QImage::Format_ARGB32_Premultiplied);
+            LayoutReport report;
+            {
+                QPainter p(&img);
+                LayoutCapture capture(report);
+                p.setFont(f);
+                plot::wrappedText(p, QRectF(0, 0, width, 390), text, Qt::black);
+            }
+            QCOMPARE(int(report.items.size()), 1);
+            const QString drawn = report.items.front().text;
+            // The lines as Qt wraps the drawn text at this width.
+            QTextLayout tl(drawn, f);
+            QTextOption o;
+            o.setWrapMode(QTextOption::WordWrap);
+            tl.setTextOption(o);
+            QStringList lines;
+            tl.beginLayout();
+            for (QTextLine l = tl.createLine(); l.isValid(); l = tl.createLine()) {
+                l.setLineWidth(width);
+                lines << drawn.mid(l.textStart(), l.textLength()).trimmed();
+            }
+            tl.endLayout();
+            if (lines.size() < 2) continue;
+            const QString last = lines.back();
+            // No line may be cut inside a word (a word wider than the width wraps anywhere).
+            const bool tooNarrow = std::any_of(lines.begin(), lines.end(), [&](const QString& l) { return QFontMetricsF(f).horizontalAdvance(l) > width + 1; });
+            if (tooNarrow) continue;
+            // A bracket closed on the last line, opened on an earlier one, with at most two words.
+            static const QRegularExpression space(QStringLiteral("[ \\x{00A0}]+"));
+            const bool fragment = last.contains(QLatin1Char(')')) && !last.contains(QLatin1Char('(')) && last.split(space).size() <= 2;
+            if (last.size() <= 2 || fragment) bad << QStringLiteral("%1 px: \"%2\"").arg(width).arg(last);
+        }
+        QVERIFY2(bad.isEmpty(), qPrintable(bad.mid(0, 6).join(QStringLiteral("; "))));
+    }
+
     void viewsCoverTheRectangle_data() {
         QTest::addColumn<int>("kind");
         QTest::addColumn<int>("views");

@@ -141,7 +141,7 @@ DisplaySpec displayFor(const SceneParams& scene, ViewKind view, const QRectF& re
     if (view == ViewKind::Contributions) d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / 2), 32, 1024);
     if (view == ViewKind::Precision) {
         d.decaySamples = std::clamp(static_cast<int>(rect.width() * dpr / std::max<std::size_t>(1, scene.methods.size())), 32, 2048);
-        d.precisionCells = precisionCellsFor(rect, static_cast<int>(scene.methods.size()), theme, dpr);
+        d.precisionCells = precisionCellsFor(rect, static_cast<int>(scene.methods.size()), theme, dpr, scene.view.heatmapSquareCells);
         d.heatmapWork = std::int64_t{1} << 32;   // as the heatmap's figures: seconds at most
     }
     return d;
@@ -1120,6 +1120,7 @@ void writeLayoutJson(JsonWriter& w, const LayoutReport& report) {
             jstr(w.key("text"), item.text);
             w.key("px").number(std::round(item.px * 100) / 100);
         }
+        if (!item.cells.isEmpty()) w.key("cells").beginArray().integer(item.cells.width()).integer(item.cells.height()).endArray();
         w.key("elided").boolean(item.elided);
         w.endObject();
     }

@@ -1174,6 +1174,7 @@ HeatmapResult scoreErrorHeatmap(const SceneParams& scene, const ScoreParams& p, 
     h.softmax = scene.view.softmax;
     h.causal = scene.view.causal;
     h.content = fileContentText(scene);
+    h.squareCells = scene.view.heatmapSquareCells;
     HeatmapPanel panel;
     panel.quantity = QObject::tr("score error");
     panel.title = QObject::tr("score error: %1 − double").arg(qs(enumKey(p.precision)));

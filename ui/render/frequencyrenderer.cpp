@@ -312,6 +312,21 @@ void drawT5(QPainter& p, const QRectF& area, const FrequencyConfigResult& c, int
 
 }  // namespace
 
+namespace {
+// The configuration whose drawn curve is `c`'s frequencies before scaling (slide 17: the scalings'
+// "before" is RoPE's own curve A), else nullptr.
+const FrequencyConfigResult* beforeIsDrawn(const FrequencyResult& result, const FrequencyConfigResult& c) {
+    for (const auto& o : result.configs) {
+        if (&o == &c || !o.hasFrequencies || !o.error.isEmpty() || o.after.size() != c.before.size() || o.after.empty()) continue;
+        bool same = true;
+        for (std::size_t i = 0; i < o.after.size() && same; ++i)
+            same = std::abs(o.after[i] - c.before[i]) <= 1e-9 * std::max(std::abs(o.after[i]), std::abs(c.before[i]));
+        if (same) return &o;
+    }
+    return nullptr;
+}
+}  // namespace
+
 FrequencyLayout layoutFrequencies(const QRectF& rect, const FrequencyResult& result, const Theme& t) {
     using N = FrequencyLayout::Notes;
     FrequencyLayout l;
@@ -657,7 +672,9 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
                 for (std::size_t i = 0; i < th.size(); ++i) p.drawEllipse(QPointF(ax.map(double(i)), ay.map(kTwoPi / th[i])), 2.2, 2.2);
             }
         };
-        if (c.scaled && c.before != c.after) draw(c.before, Qt::DashLine, false);
+        // A "before" that is another configuration's curve is not drawn under it (it could not be
+        // seen): the legend names that curve instead (beforeIsDrawn).
+        if (c.scaled && c.before != c.after && !beforeIsDrawn(result, c)) draw(c.before, Qt::DashLine, false);
         draw(c.after, Qt::SolidLine, true);
         ++k;
     }
@@ -711,7 +728,14 @@ void renderFrequencies(QPainter& p, const QRectF& rect, const FrequencyResult& r
     for (const auto& c : result.configs) {
         if (c.hasFrequencies && c.error.isEmpty()) {
             QString s = c.title;
-            if (c.scaled && c.before != c.after) s += QObject::tr(" (dashed: before scaling)");
+            if (c.scaled && c.before != c.after) {
+                if (const auto* same = beforeIsDrawn(result, c)) {
+                    const QString letter = same->title.section(QStringLiteral(": "), 0, 0);
+                    s += QObject::tr(" (before scaling: %1)").arg(letter.size() <= 3 ? letter : same->title);
+                } else {
+                    s += QObject::tr(" (dashed: before scaling)");
+                }
+            }
             const auto crossed = [&](double y) {
                 for (auto ctx : marked)
                     if (std::abs(ay.map(double(ctx)) - y) < lh / 2 + 2) return true;

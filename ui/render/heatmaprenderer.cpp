@@ -627,7 +627,7 @@ void renderHeatmap(QPainter& p, const QRectF& rect, const HeatmapResult& result,
         // Cells, nearest neighbour (a panel that says why it has none, above, has no plot to show).
         layoutRecord(p, LayoutItemKind::Panel, l.area);
         drawCells(p, l.image, heatmapImage(panel, t, result.causal));
-        layoutRecord(p, LayoutItemKind::Plot, l.image);
+        layoutRecordCells(p, l.image, int(panel.keys.size()), int(panel.queries.size()));
         drawMaskEdges(p, l.image, panel, t);
         drawTokenOutlines(p, l.image, panel, result, t);
         if (!l.sink.isEmpty()) drawSinkStrip(p, l, panel, t, m);

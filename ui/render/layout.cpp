@@ -368,6 +368,14 @@ void layoutRecordText(const QPainter& p, const QRectF& rect, const QString& text
     layoutRecordItem(p, LayoutItemKind::Text, rect, text, elided, painted, font);
 }
 
+void layoutRecordCells(const QPainter& p, const QRectF& rect, int columns, int rows) {
+    LayoutCapture* c = tCapture;
+    if (!c) return;
+    const std::size_t n = c->report_.items.size();
+    layoutRecord(p, LayoutItemKind::Plot, rect);
+    if (c->report_.items.size() > n) c->report_.items.back().cells = QSize(columns, rows);
+}
+
 void layoutRecordFramelessPlot(const QPainter& p, const QRectF& rect) {
     LayoutCapture* c = tCapture;
     if (!c) return;

@@ -15,7 +15,7 @@
 // What was placed is reported: a LayoutCapture on the stack makes every renderer on this thread
 // record its plot areas, text, legends and colour bars (layoutRecord()) into a LayoutReport, in
 // the capture's pixels (figure pixels for an export). `figure … -o F.json` writes that report as
-// `layout` (docs/spec/cli.md): [{"view", "kind", "rect": [x, y, w, h], "text", "px", "elided"}],
+// `layout` (docs/spec/cli.md): [{"view", "kind", "rect": [x, y, w, h], "text", "px", "cells", "elided"}],
 // "px" (text items) the pixel size of the text's font in the figure: what legibility is measured by.
 #include "ui/render/theme.h"
 #include "ui/model/sceneparams.h"
@@ -24,6 +24,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QRectF>
+#include <QSize>
 #include <QString>
 
 #include <optional>
@@ -160,6 +161,9 @@ struct LayoutItem {
     // the device's resolution, times the painter's scale and the capture's): what a reader at
     // the back of a room gets (fontPixelSize).
     double px = 0;
+    // Plot items that are a grid of cells (a heatmap, a matrix of numbers): its columns × rows;
+    // empty for other plots. A slide's cells are square: rect width / columns = height / rows.
+    QSize cells = QSize();
 };
 
 struct LayoutReport {
@@ -196,6 +200,7 @@ private:
     friend bool layoutCapturing();
     friend class LayoutGroup;
     friend void layoutRecordFramelessPlot(const QPainter&, const QRectF&);
+    friend void layoutRecordCells(const QPainter&, const QRectF&, int, int);
     LayoutReport& report_;
     double scale_;
     QString view_;
@@ -245,6 +250,9 @@ double legibleFontScale(const QString& themeName, double height, double textScal
 
 // The smallest "px" of the report's text items (0 without text).
 double smallestTextPx(const LayoutReport& report);
+
+// Records a plot of `columns` × `rows` cells (LayoutItem::cells) drawn with painter `p` at `rect`.
+void layoutRecordCells(const QPainter& p, const QRectF& rect, int columns, int rows);
 
 // Records a plot without a frame (LayoutItem::frameless) drawn with painter `p` at `rect`.
 void layoutRecordFramelessPlot(const QPainter& p, const QRectF& rect);

@@ -10,6 +10,8 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
+#include <QTextLayout>
 
 #include <algorithm>
 #include <cmath>
@@ -230,18 +232,23 @@ void verticalText(QPainter& p, const QPointF& at, const QString& s, const QColor
 
 QRectF recordedText(QPainter& p, const QRectF& r, int flags, const QString& s, QRectF* used) {
     QRectF u;
-    p.drawText(r, flags, s, &u);
+    // A capture that does not paint text (LayoutCapture::setPaintText) sees what lies under it.
+    const bool paint = layoutPaintsText();
+    if (paint) p.drawText(r, flags, s, &u);
+    else u = p.boundingRect(r, flags, s);
     if (used) *used = u;
     // Where the ink is, also where it runs past `r` (drawText does not clip): the report shows it.
-    if (layoutCapturing() && !s.trimmed().isEmpty()) layoutRecord(p, LayoutItemKind::Text, u, s);
+    if (layoutCapturing() && !s.trimmed().isEmpty()) layoutRecord(p, LayoutItemKind::Text, u, s, false, paint);
     return u;
 }
 
 void recordedText(QPainter& p, const QPointF& baseline, const QString& s) {
-    p.drawText(baseline, s);
+    const bool paint = layoutPaintsText();
+    if (paint) p.drawText(baseline, s);
     if (!layoutCapturing() || s.trimmed().isEmpty()) return;
     const QFontMetricsF fm(p.font(), p.device());
-    layoutRecord(p, LayoutItemKind::Text, QRectF(baseline.x(), baseline.y() - fm.ascent(), fm.horizontalAdvance(s), fm.height()), s);
+    layoutRecord(p, LayoutItemKind::Text, QRectF(baseline.x(), baseline.y() - fm.ascent(), fm.horizontalAdvance(s), fm.height()), s, false,
+                 paint);
 }
 
 void configColumns(QPainter& p, const QRectF& rect, int count, const Theme& t,
@@ -306,20 +313,67 @@ void setUpDocument(QTextDocument& doc, const QFont& font, double width, const QS
             const QTextFragment f = it.fragment();
             if (f.isValid() && f.charFormat().verticalAlignment() == QTextCharFormat::AlignSuperScript) scripts.emplace_back(f.position(), f.length());
         }
+    constexpr double kRaise = 35;   // percent of the line's height
     for (const auto& [at, length] : scripts) {
         QTextCursor c(&doc);
         c.setPosition(at);
         c.setPosition(at + length, QTextCursor::KeepAnchor);
         QTextCharFormat raised;
         raised.setVerticalAlignment(QTextCharFormat::AlignNormal);
-        raised.setBaselineOffset(35);   // percent of the line's height
+        raised.setBaselineOffset(kRaise);
         c.mergeCharFormat(raised);
     }
+    // A script on the first line rises above the line's top: the document starts lower by what
+    // sticks out, so that the text's rectangle holds its ink (a view's clip cut the top of the
+    // frequency plot's "base²ⁱᐟʳ" header on a slide).
+    doc.size();   // lays it out
+    const QTextLayout* first = doc.begin().layout();
+    if (!first || first->lineCount() == 0) return;
+    const int firstEnd = doc.begin().position() + first->lineAt(0).textStart() + first->lineAt(0).textLength();
+    const QFontMetricsF fm(font);
+    double out = 0;
+    for (const auto& [at, length] : scripts) {
+        if (at >= firstEnd) continue;
+        const QString script = doc.toPlainText().mid(at, length);
+        const double inkTop = -fm.tightBoundingRect(script).top() + fm.height() * kRaise / 100.0;
+        out = std::max(out, inkTop - first->lineAt(0).ascent());
+    }
+    if (out > 0) {
+        QTextFrameFormat f = doc.rootFrame()->frameFormat();
+        f.setTopMargin(std::ceil(out) + 1);
+        doc.rootFrame()->setFrameFormat(f);
+    }
+}
+
+// Wrapped text without an orphan: a bracket closing the text (at most 16 characters: "(t, h or
+// w)", "(N = 8192)") is kept whole, and a last word of at most three characters ("w)", "b") goes
+// to its line with the word before it (no-break spaces), in each paragraph.
+QString withoutOrphans(const QString& s) {
+    QStringList paragraphs = s.split(QLatin1Char('\n'));
+    for (QString& para : paragraphs) {
+        QString t = para;
+        while (t.endsWith(QLatin1Char(' '))) t.chop(1);
+        if (t.endsWith(QLatin1Char(')'))) {
+            int depth = 0;
+            qsizetype open = -1;
+            for (qsizetype i = t.size() - 1; i >= 0 && open < 0; --i) {
+                if (t[i] == QLatin1Char(')')) ++depth;
+                else if (t[i] == QLatin1Char('(') && --depth == 0) open = i;
+            }
+            if (open >= 0 && t.size() - open <= 16)
+                for (qsizetype i = open; i < t.size(); ++i)
+                    if (t[i] == QLatin1Char(' ')) t[i] = QChar(0x00A0);
+        }
+        const qsizetype space = t.lastIndexOf(QLatin1Char(' '));
+        if (space > 0 && t.size() - space - 1 <= 3 && t.left(space).trimmed().contains(QLatin1Char(' '))) t[space] = QChar(0x00A0);
+        para = t + para.mid(t.size());
+    }
+    return paragraphs.join(QLatin1Char('\n'));
 }
 }  // namespace
 
 double wrappedTextHeight(const QFont& font, double width, const QString& raw) {
-    const QString s = typeset(raw);
+    const QString s = withoutOrphans(typeset(raw));
     if (const auto html = superscriptHtml(s)) {
         QTextDocument doc;
         setUpDocument(doc, font, width, *html);
@@ -331,7 +385,7 @@ double wrappedTextHeight(const QFont& font, double width, const QString& raw) {
 double wrappedText(QPainter& p, const QRectF& r, const QString& raw, const QColor& c) {
     // Text that does not fit the rectangle's height is shortened by rule (whole words, then "…"),
     // never drawn over what lies below it.
-    const QString s = typeset(raw);
+    const QString s = withoutOrphans(typeset(raw));
     // An exponent with no Unicode form is drawn raised (rich text) where the whole text fits.
     QString plain;
     if (const auto html = superscriptHtml(s, &plain)) {

@@ -249,7 +249,14 @@ void renderPanel(QPainter& p, const PrecisionPanelLayout& l, const PrecisionConf
 
 }  // namespace
 
-std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int configs, const Theme& t) {
+namespace {
+// Whether the score error heatmaps are drawn with square cells (the scene's heatmapSquareCells).
+bool precisionSquareCells(const PrecisionResult& result) {
+    return std::any_of(result.configs.begin(), result.configs.end(), [](const PrecisionConfigResult& c) { return c.scoreError.squareCells; });
+}
+}  // namespace
+
+std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int configs, const Theme& t, bool square) {
     std::vector<PrecisionPanelLayout> out;
     const int n = std::max(1, configs);
     const double w = rect.width() / n;
@@ -273,13 +280,15 @@ std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int config
             l.heatmap = QRectF(area.right() - hw, area.top(), hw, area.height());
             plots.setRight(l.heatmap.left() - 6);
         } else if (area.height() >= 300) {
-            const double hh = area.height() * 0.4;
+            // Square cells in a strip as wide as the column would leave it small: it takes more
+            // of the height (the plots above make room by rule: fewer of them).
+            const double hh = square ? std::min(area.width() * 0.8, area.height() * 0.5) : area.height() * 0.4;
             l.heatmap = QRectF(area.left(), area.bottom() - hh, area.width(), hh);
             plots.setBottom(l.heatmap.top() - 6);
         }
         // Cells too small to read: the heatmap gives its room to the plots, a line says so.
         if (!l.heatmap.isEmpty()) {
-            const QRectF cells = layoutHeatmap(l.heatmap, 1, t).front().image;
+            const QRectF cells = layoutHeatmap(l.heatmap, 1, t, square).front().image;
             if (std::min(cells.width(), cells.height()) < minPlotSide(t)) {
                 l.heatmap = QRectF();
                 plots = area.adjusted(0, 0, 0, -smallH - 4);
@@ -306,21 +315,21 @@ std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int config
     return out;
 }
 
-int precisionCellsFor(const QRectF& rect, int configs, const Theme& theme, double devicePixelRatio) {
-    const auto l = layoutPrecision(rect, configs, theme);
+int precisionCellsFor(const QRectF& rect, int configs, const Theme& theme, double devicePixelRatio, bool square) {
+    const auto l = layoutPrecision(rect, configs, theme, square);
     if (l.empty() || l.front().heatmap.isEmpty()) return 16;
-    return std::min(512, heatmapCellsFor(l.front().heatmap, 1, theme, devicePixelRatio, false));
+    return std::min(512, heatmapCellsFor(l.front().heatmap, 1, theme, devicePixelRatio, square));
 }
 
 void renderPrecision(QPainter& p, const QRectF& rect, const PrecisionResult& result, const Theme& t) {
-    const auto layout = layoutPrecision(rect, static_cast<int>(result.configs.size()), t);
+    const auto layout = layoutPrecision(rect, static_cast<int>(result.configs.size()), t, precisionSquareCells(result));
     plot::configColumns(p, rect, static_cast<int>(result.configs.size()), t, [&](QPainter& q, const QRectF&, int i) {
         renderPanel(q, layout[static_cast<std::size_t>(i)], result.configs[static_cast<std::size_t>(i)], t);
     });
 }
 
 QString precisionToolTip(const QRectF& rect, const PrecisionResult& result, const Theme& t, const QPointF& point) {
-    const auto layout = layoutPrecision(rect, static_cast<int>(result.configs.size()), t);
+    const auto layout = layoutPrecision(rect, static_cast<int>(result.configs.size()), t, precisionSquareCells(result));
     for (std::size_t k = 0; k < layout.size(); ++k) {
         const PrecisionPanelLayout& l = layout[k];
         const PrecisionConfigResult& c = result.configs[k];

@@ -31,10 +31,12 @@ struct PrecisionPanelLayout {
     QRectF heatmapLeftOut;
     double captionTop = 0;
 };
-std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int configs, const Theme& theme);
+// `square`: the heatmap's cells square (a slide: view.heatmapSquareCells, HeatmapResult::squareCells);
+// below the plots it then takes up to half the height, so that it keeps its axis titles.
+std::vector<PrecisionPanelLayout> layoutPrecision(const QRectF& rect, int configs, const Theme& theme, bool square = false);
 // Blocks per axis the score error heatmap should ask for (DisplaySpec::precisionCells): its cells'
 // shorter side in device pixels, 16 .. 512.
-int precisionCellsFor(const QRectF& rect, int configs, const Theme& theme, double devicePixelRatio = 1.0);
+int precisionCellsFor(const QRectF& rect, int configs, const Theme& theme, double devicePixelRatio = 1.0, bool square = false);
 
 void renderPrecision(QPainter& painter, const QRectF& rect, const PrecisionResult& result, const Theme& theme);
 

@@ -14,8 +14,10 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollArea>
+#include <QTextLayout>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -88,9 +90,12 @@ qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorSc
     qreal y = area.top();
     y += std::max(captionHeight, text(p, area.left(), y, area.width(), caption, t.smallFont(), t.foreground, Qt::AlignHCenter | Qt::AlignTop)) + 4;
     const qreal side = std::min(area.width(), std::max<qreal>(40, area.bottom() - y));
-    const QRectF box(area.left() + (area.width() - side) / 2, y, side, side);
+    // Square cells (a token × channel matrix is wider than tall): the longer side takes `side`.
+    const qreal cell = side / qreal(std::max<Eigen::Index>({m.rows(), m.cols(), 1}));
+    const qreal bw = m.cols() > 0 ? cell * qreal(m.cols()) : side, bh = m.rows() > 0 ? cell * qreal(m.rows()) : side;
+    const QRectF box(area.left() + (area.width() - bw) / 2, y, bw, bh);
     if (m.rows() > 0 && m.cols() > 0) {
-        const qreal cw = side / m.cols(), ch = side / m.rows();
+        const qreal cw = cell, ch = cell;
         for (Eigen::Index r = 0; r < m.rows(); ++r)
             for (Eigen::Index c = 0; c < m.cols(); ++c)
                 p.fillRect(QRectF(box.left() + c * cw, box.top() + r * ch, cw + 0.6, ch + 0.6), QColor(scale.rgb(m(r, c))));
@@ -98,7 +103,24 @@ qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorSc
     p.setPen(QPen(t.foreground, t.axisWidth));
     p.setBrush(Qt::NoBrush);
     p.drawRect(box);
+    layoutRecordCells(p, box, int(m.cols()), int(m.rows()));
     return (box.bottom() - area.top());
+}
+
+// Whether `s` wrapped at `width` in `font` has a first line shorter than half its widest line.
+bool firstLineIsAStub(const QString& s, const QFont& font, qreal width, QPaintDevice* device) {
+    QTextLayout tl(s, font, device);
+    QTextOption o;
+    o.setWrapMode(QTextOption::WordWrap);
+    tl.setTextOption(o);
+    std::vector<qreal> widths;
+    tl.beginLayout();
+    for (QTextLine l = tl.createLine(); l.isValid(); l = tl.createLine()) {
+        l.setLineWidth(width);
+        widths.push_back(l.naturalTextWidth());
+    }
+    tl.endLayout();
+    return widths.size() >= 2 && widths.front() < 0.5 * *std::max_element(widths.begin(), widths.end());
 }
 
 // Two (or one) matrices side by side with one colour scale.
@@ -166,8 +188,10 @@ qreal lineChart(QPainter& p, const QRectF& r, const std::vector<QString>& xlabel
     p.setFont(sf);
     p.setPen(t.muted);
     const double top = logY ? std::pow(10.0, hi) : hi, bottom = logY ? std::pow(10.0, lo) : lo;
-    ui::plot::recordedText(p, QRectF(r.left(), Y(top) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(top));
-    ui::plot::recordedText(p, QRectF(r.left(), Y(bottom) - fm.height() / 2, left - r.left() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(bottom));
+    // Clear of the dots at the plot's left edge.
+    const qreal labelsRight = left - r.left() - 4 - std::max<qreal>(3, t.lineWidth * 2.2);
+    ui::plot::recordedText(p, QRectF(r.left(), Y(top) - fm.height() / 2, labelsRight, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(top));
+    ui::plot::recordedText(p, QRectF(r.left(), Y(bottom) - fm.height() / 2, labelsRight, fm.height()), Qt::AlignRight | Qt::AlignVCenter, shortNumber(bottom));
     // x labels: skip some when crowded.
     qreal lastRight = -1e9;
     for (std::size_t i = 0; i < xlabels.size(); ++i) {
@@ -236,7 +260,10 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
     auto X = [&](double d) { return plot.left() + plot.width() * std::log1p(d) / std::log1p(double(dMax) + 1); };
     double top = 1;
     for (std::int64_t d = 0; d <= dMax; ++d) top = std::max(top, double(t5Bucket(-d, tp)));
-    auto Y = [&](double b) { return plot.bottom() - b / top * plot.height(); };
+    // The two bounds' labels on two lines above the staircase's top step, clear of it and of the
+    // bounds' dashed lines (which end below them).
+    const qreal head = std::min(plot.height() * 0.4, 2 * fm.height() + 4);
+    auto Y = [&](double b) { return plot.bottom() - b / top * (plot.height() - head); };
     p.save();
     p.setFont(sf);
     // Axes, bucket ticks (0, max_exact, last) and distance ticks at powers of two.
@@ -264,12 +291,16 @@ qreal t5Staircase(QPainter& p, const QRectF& r, const T5Params& tp, const Theme&
     std::int64_t lastFrom = tp.max_distance;
     while (lastFrom > 0 && t5Bucket(-(lastFrom - 1), tp) == t5Bucket(-tp.max_distance, tp)) --lastFrom;
     p.setPen(QPen(t.muted, 1, Qt::DashLine));
-    for (std::int64_t d : {maxExact, lastFrom}) p.drawLine(QPointF(X(double(d)), plot.top()), QPointF(X(double(d)), plot.bottom()));
+    for (std::int64_t d : {maxExact, lastFrom}) p.drawLine(QPointF(X(double(d)), Y(top) - 2), QPointF(X(double(d)), plot.bottom()));
     p.setPen(t.muted);
-    ui::plot::recordedText(p, QPointF(X(double(maxExact)) + 4, plot.top() + fm.ascent()), QObject::tr("exact up to %1").arg(maxExact));
-    const QString md = QObject::tr("last bucket from %1").arg(lastFrom);
-    // Low in the plot: there the staircase has long left the bottom, so the words cross no step.
-    ui::plot::recordedText(p, QPointF(std::min(X(double(lastFrom)) + 4, plot.right() - fm.horizontalAdvance(md)), plot.bottom() - fm.descent() - 4), md);
+    // Each label over its line's end, within the plot's width.
+    const auto label = [&](double d, const QString& s, int row) {
+        const qreal w = fm.horizontalAdvance(s);
+        const qreal x = std::clamp(X(d) - w / 2, plot.left() + 2, plot.right() - w);
+        ui::plot::recordedText(p, QPointF(x, plot.top() + row * fm.height() + fm.ascent()), s);
+    };
+    label(double(maxExact), QObject::tr("exact up to %1").arg(maxExact), 0);
+    label(double(lastFrom), QObject::tr("last bucket from %1").arg(lastFrom), 1);
     // The steps: bucket(d) holds on [d, d + 1).
     QPainterPath path;
     for (std::int64_t d = 0; d <= dMax; ++d) {
@@ -567,9 +598,13 @@ qreal paintDemo(QPainter& p, const QRectF& rect, DemoId id, const Theme& t, std:
             // whole wider than the label's column, a long value), the label takes the whole width
             // and the value goes under it, right-aligned: nothing drawn over or cut.
             const QString label = figureLabel(d, f), value = figureValue(f);
+            // A label whose first line is a stub (a formula kept whole went to the next line:
+            // "seed" beside 1.389, "example: |half − interleaved|" under it) would lend its value
+            // to the stub: it takes the whole width, the value under it.
+            const QString laid = keepFormulasTogether(typeset(label));
             const bool fits =
-                QFontMetricsF(body, p.device()).boundingRect(QRectF(0, 0, labelW, 100000), Qt::TextWordWrap, keepFormulasTogether(typeset(label))).width() <= labelW + 0.5 &&
-                QFontMetricsF(bold, p.device()).horizontalAdvance(typeset(value)) <= valueW + 0.5;
+                QFontMetricsF(body, p.device()).boundingRect(QRectF(0, 0, labelW, 100000), Qt::TextWordWrap, laid).width() <= labelW + 0.5 &&
+                QFontMetricsF(bold, p.device()).horizontalAdvance(typeset(value)) <= valueW + 0.5 && !firstLineIsAStub(laid, body, labelW, p.device());
             qreal h1 = 0;
             if (fits) {
                 h1 = text(p, x, y, labelW, label, body, t.foreground);

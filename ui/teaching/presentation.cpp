@@ -15,6 +15,7 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace poslab::ui {
@@ -366,19 +367,62 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
     QFont counterF = t.bodyFont();
     const QFontMetricsF cfm(counterF, p.device());
     const qreal counterW = cfm.horizontalAdvance(counter) + margin * 0.5;
-    QString title = sl.title.isEmpty() ? tr("PosLab") : sl.title;
-    // Shrink a long title until it fits on one line.
-    while (tfm.horizontalAdvance(title) > W - 2 * margin - counterW && titleF.pointSizeF() > t.titleFont().pointSizeF()) {
-        titleF.setPointSizeF(titleF.pointSizeF() * 0.94);
-        if (QFontMetricsF(titleF, p.device()).horizontalAdvance(title) <= W - 2 * margin - counterW) break;
+    const QString title = sl.title.isEmpty() ? tr("PosLab") : sl.title;
+    const qreal room = W - 2 * margin - counterW;
+    // Every slide's title in one size: a title too long for one line takes two (broken between
+    // words after its colon or comma where that keeps the lines about even, else where they are
+    // most even) while two lines take at most 15 % of the slide's height (large text, ×1.5, would
+    // leave the content too little: the title takes a smaller type first); only a title too long
+    // for two lines takes a smaller type, and only one too long even at the theme's title size is
+    // cut.
+    const auto twoLines = [&](const QFontMetricsF& fm) -> QString {
+        const qreal total = fm.horizontalAdvance(title);
+        QString best;
+        qreal bestCost = 1e300;
+        for (qsizetype i = title.indexOf(QLatin1Char(' ')); i > 0; i = title.indexOf(QLatin1Char(' '), i + 1)) {
+            const QString a = title.left(i), b = title.mid(i + 1);
+            const qreal wa = fm.horizontalAdvance(a), wb = fm.horizontalAdvance(b);
+            if (wa > room || wb > room) continue;
+            const QChar last = a.back();
+            const qreal bonus = last == QLatin1Char(':') ? 0.25 : last == QLatin1Char(',') || last == QChar(0x2014) ? 0.1 : 0.0;
+            const qreal cost = std::max(wa, wb) - bonus * total;
+            if (cost < bestCost) bestCost = cost, best = a + QLatin1Char('\n') + b;
+        }
+        return best;
+    };
+    QString shown = title;
+    int titleLines = 1;
+    if (tfm.horizontalAdvance(title) > room) {
+        const bool twoFit = tfm.lineSpacing() + tfm.height() * 1.25 <= 0.15 * H;
+        shown = twoFit ? twoLines(tfm) : QString();
+        titleLines = 2;
+        if (!twoFit) {
+            // Smaller until it fits one line (the rule before two lines), then two lines at the
+            // theme's title size.
+            while (titleF.pointSizeF() > t.titleFont().pointSizeF()) {
+                titleF.setPointSizeF(std::max(t.titleFont().pointSizeF(), titleF.pointSizeF() * 0.94));
+                if (QFontMetricsF(titleF, p.device()).horizontalAdvance(title) <= room) {
+                    shown = title;
+                    titleLines = 1;
+                    break;
+                }
+            }
+            if (shown.isEmpty()) shown = twoLines(QFontMetricsF(titleF, p.device()));
+        }
+        while (shown.isEmpty() && titleF.pointSizeF() > t.titleFont().pointSizeF()) {
+            titleF.setPointSizeF(std::max(t.titleFont().pointSizeF(), titleF.pointSizeF() * 0.94));
+            shown = twoLines(QFontMetricsF(titleF, p.device()));
+        }
+        if (shown.isEmpty()) titleLines = 1;
     }
     const QFontMetricsF tfm2(titleF, p.device());
-    const qreal titleH = tfm2.height() * 1.25;
-    L.title = QRectF(margin, margin * 0.6, W - 2 * margin - counterW, titleH);
-    L.counter = QRectF(W - margin - counterW, margin * 0.6, counterW, titleH);
+    if (shown.isEmpty()) shown = tfm2.elidedText(title, Qt::ElideRight, room);
+    const qreal titleH = titleLines == 1 ? tfm2.height() * 1.25 : tfm2.lineSpacing() * (titleLines - 1) + tfm2.height() * 1.25;
+    L.title = QRectF(margin, margin * 0.6, room, titleH);
+    L.counter = QRectF(W - margin - counterW, margin * 0.6, counterW, tfm2.height() * 1.25);   // beside the first line
     p.setFont(titleF);
     p.setPen(t.foreground);
-    ui::plot::recordedText(p, L.title, Qt::AlignLeft | Qt::AlignVCenter, tfm2.elidedText(title, Qt::ElideRight, L.title.width()));
+    ui::plot::recordedText(p, L.title, Qt::AlignLeft | Qt::AlignVCenter, shown);
     p.setFont(counterF);
     p.setPen(t.muted);
     ui::plot::recordedText(p, L.counter, Qt::AlignRight | Qt::AlignVCenter, counter);
@@ -438,12 +482,21 @@ void PresentationWindow::paintSlide(QPainter& p, QSize size) const {
         th.axisWidth = t.axisWidth;
         return th;
     };
+    // A text wider than the column (a formula kept whole: "max |S(positions) − S(positions + 100)|")
+    // would be cut at its edge: the column does not hold it at that width (infinitely tall).
     const auto needAt = [&](const Theme& th, qreal w, DemoDetail detail) {
         LayoutReport scratch;   // measuring draws nothing the report should hold
-        LayoutCapture quiet(scratch);
-        QImage probe(int(w) + 2, 8, QImage::Format_ARGB32_Premultiplied);
-        QPainter pp(&probe);
-        return draw(pp, th, QRectF(0, 0, w, 1e6), detail);
+        qreal h = 0;
+        {
+            LayoutCapture quiet(scratch);
+            QImage probe(int(w) + 2, 8, QImage::Format_ARGB32_Premultiplied);
+            QPainter pp(&probe);
+            h = draw(pp, th, QRectF(0, 0, w, 1e6), detail);
+        }
+        for (const LayoutItem& item : scratch.items)
+            if (item.kind == LayoutItemKind::Text && (item.rect.left() < -1 || item.rect.right() > w + 1))
+                return std::numeric_limits<qreal>::infinity();
+        return h;
     };
     // The slide's type, never smaller: the most of the demonstration that fits, in a column of
     // 30 % of the width, else up to 46 % (the views give way before the numbers shrink).

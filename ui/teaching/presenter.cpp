@@ -135,7 +135,7 @@ protected:
 private:
     // A title that does not fit first gets a smaller type (85 %), then a second line (broken
     // between words), then a smaller type still (70 %) and a third line; only then "…" at the end
-    // of the last.
+    // of the third.
     void elide() {
         if (!base_) base_ = font();
         const int room = std::max(0, contentsRect().width());
@@ -162,13 +162,20 @@ private:
             if (!shown.isEmpty()) break;
         }
         if (shown.isEmpty()) {
-            // Two lines at the smallest type, the second cut short.
+            // Three lines at the smallest type, as the last step above allows, the third cut
+            // short (a word wider than a line is cut where it stands).
             const QFontMetrics fm(f);
+            constexpr int kLines = 3;
+            QStringList lines;
             qsizetype k = 0;
-            while (k < words.size() && fm.horizontalAdvance(words.mid(0, k + 1).join(QLatin1Char(' '))) <= room) ++k;
-            shown = k == 0 ? fm.elidedText(full_, Qt::ElideRight, room)
-                           : words.mid(0, k).join(QLatin1Char(' ')) + QLatin1Char('\n') +
-                                 fm.elidedText(words.mid(k).join(QLatin1Char(' ')), Qt::ElideRight, room);
+            while (k < words.size() && lines.size() < kLines - 1) {
+                QString line = words[k++];
+                while (k < words.size() && fm.horizontalAdvance(line + QLatin1Char(' ') + words[k]) <= room) line += QLatin1Char(' ') + words[k++];
+                if (fm.horizontalAdvance(line) > room) line = fm.elidedText(line, Qt::ElideRight, room);
+                lines << line;
+            }
+            if (k < words.size()) lines << fm.elidedText(words.mid(k).join(QLatin1Char(' ')), Qt::ElideRight, room);
+            shown = lines.join(QLatin1Char('\n'));
         }
         if (f != font()) setFont(f);
         setText(shown);

@@ -286,7 +286,9 @@ void FrequencyView::draw(QPainter& p, const QRectF& r) const { renderFrequencies
 void ContributionsView::draw(QPainter& p, const QRectF& r) const { renderContributions(p, r, *result_, theme_); }
 void PrecisionView::draw(QPainter& p, const QRectF& r) const { renderPrecision(p, r, *result_, theme_); }
 QString PrecisionView::toolTipAt(const QPoint& pos) const { return precisionToolTip(QRectF(rect()), *result_, theme_, QPointF(pos)); }
-int PrecisionView::cellsFor(int configs) const { return precisionCellsFor(QRectF(rect()), configs, theme_, devicePixelRatioF()); }
+int PrecisionView::cellsFor(int configs, bool square) const {
+    return precisionCellsFor(QRectF(rect()), configs, theme_, devicePixelRatioF(), square);
+}
 QString FrequencyView::toolTipAt(const QPoint& pos) const {
     const auto hit = hitTestFrequencies(QRectF(rect()), *result_, theme_, QPointF(pos));
     return hit ? frequencyToolTip(*result_, *hit) : QString();

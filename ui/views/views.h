@@ -210,7 +210,7 @@ public:
     const PrecisionResult& result() const { return *result_; }
     QString toolTipAt(const QPoint& pos) const override;
     // Blocks per axis for the score error heatmap at the view's size (DisplaySpec::precisionCells).
-    int cellsFor(int configs) const;
+    int cellsFor(int configs, bool square = false) const;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;

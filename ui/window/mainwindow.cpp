@@ -577,7 +577,7 @@ void MainWindow::updateOutput(bool recompute) {
     d.decaySamples = std::clamp(static_cast<int>(decay_->width() * resolution), 64, 2048);
     // At most 128 blocks per axis in the window: each one costs a score in the dtype and one in
     // double (past the work budget, one sampled cell each); 300 would add ~20 ms at N = 8192.
-    d.precisionCells = std::min(128, precision_->cellsFor(static_cast<int>(s.methods.size())));
+    d.precisionCells = std::min(128, precision_->cellsFor(static_cast<int>(s.methods.size()), s.view.heatmapSquareCells));
     d.autoPairs = automaticPairsFor(QRectF(QPointF(0, 0), QSizeF(pairs_->size())), static_cast<int>(s.methods.size()), r.theme);
     scheduler_.setOutput(r, d, recompute);
 }

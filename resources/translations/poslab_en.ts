@@ -4486,6 +4486,10 @@
         <source>last bucket from %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source> (before scaling: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>QkFile</name>

@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QFile>
+#include <memory>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -48,14 +49,19 @@ int textCount(const LayoutReport& r) {
     return int(std::count_if(r.items.begin(), r.items.end(), [](const LayoutItem& i) { return i.kind == LayoutItemKind::Text; }));
 }
 
-LayoutReport slideReport(const Session& deck, int index, QSize size, double zoom = 1.0) {
+// Slide `index` of `deck` in a presentation window of `size` (no key hints), not yet laid out.
+std::unique_ptr<PresentationWindow> presentedSlide(const Session& deck, int index, QSize size, double zoom = 1.0) {
     Session d = deck;
     d.current = index;
-    PresentationWindow p(d);
-    p.setKeyHints(false);
-    p.setTextZoom(zoom);
-    p.resize(size);
-    return p.slideLayout(size);
+    auto p = std::make_unique<PresentationWindow>(d);
+    p->setKeyHints(false);
+    p->setTextZoom(zoom);
+    p->resize(size);
+    return p;
+}
+
+LayoutReport slideReport(const Session& deck, int index, QSize size, double zoom = 1.0) {
+    return presentedSlide(deck, index, size, zoom)->slideLayout(size);
 }
 
 }  // namespace
@@ -188,11 +194,8 @@ void TestSlides::everyTextLiesInItsPartOfTheSlide() {
     QFETCH(int, slide);
     QFETCH(QSize, size);
     static const Session deck = demoDeck();
-    Session d = deck;
-    d.current = slide;
-    PresentationWindow p(d);
-    p.setKeyHints(false);
-    p.resize(size);
+    const auto shown = presentedSlide(deck, slide, size);
+    PresentationWindow& p = *shown;
     const LayoutReport r = p.slideLayout(size);
     const PresentationWindow::Layout L = p.lastLayout();
     const auto within = [](const QRectF& part, const QRectF& rect) { return part.adjusted(-1, -1, 1, 1).contains(rect); };
@@ -257,11 +260,8 @@ void TestSlides::noLabelOfASlideLiesOverALine() {
     QFETCH(int, slide);
     QFETCH(QSize, size);
     static const Session deck = demoDeck();
-    Session d = deck;
-    d.current = slide;
-    PresentationWindow p(d);
-    p.setKeyHints(false);
-    p.resize(size);
+    const auto shown = presentedSlide(deck, slide, size);
+    PresentationWindow& p = *shown;
     QImage img(size, QImage::Format_ARGB32_Premultiplied);
     img.fill(Qt::white);
     LayoutReport r;
@@ -310,11 +310,8 @@ void TestSlides::aValueStandsBesideItsLabel() {
     QFETCH(int, slide);
     QFETCH(QSize, size);
     static const Session deck = demoDeck();
-    Session d = deck;
-    d.current = slide;
-    PresentationWindow p(d);
-    p.setKeyHints(false);
-    p.resize(size);
+    const auto shown = presentedSlide(deck, slide, size);
+    PresentationWindow& p = *shown;
     const LayoutReport r = p.slideLayout(size);
     const QRectF numbers = p.lastLayout().numbers;
     QImage device(8, 8, QImage::Format_ARGB32_Premultiplied);   // 96 dpi, as the slide's

@@ -481,6 +481,16 @@ Result<KvCacheResult> demoKvCache(const KvCacheInput& in) {
             return Matrix((sc * (shawKeyRows(sh, rows) * Q.row(T - 1).transpose())).transpose());
         };
         r.shawStaleError = staleError(shawTerms(lastQ, keys), shawTerms(prevQ, oldKeys));
+        // Transformer-XL: its positional terms b = q·W_R R_(i−j) and d = v·W_R R_(i−j) follow
+        // i − j through a sinusoid; each old key's terms as they were one step earlier (query
+        // position T−2, the current query's content), the new key's fresh.
+        TransformerXLParams tx;
+        tx.dim = in.head_dim;
+        auto txlTerms = [&](const Positions& q, const Positions& k) {
+            const auto terms = transformerXLTerms(tx, q, k, Q.row(T - 1), K.topRows(Eigen::Index(k.size())));
+            return Matrix(sc * (terms.b + terms.d));
+        };
+        r.txlStaleError = staleError(txlTerms(lastQ, keys), txlTerms(prevQ, oldKeys));
         // xPos: its scale's exponent is centred on the sequence length, so a key rotated and
         // scaled when it arrived (a sequence of j + 1 tokens) is not the key of a sequence of T:
         // each cached key is off by its own factor, which softmax does not ignore. torchscale
@@ -1112,8 +1122,9 @@ Result<DemoSummary> runKvCache(const ScoreParams& scene) {
     o.fig("shaw_stale_error", v.shawStaleError);
     o.fig("alibi_stale_logit", v.alibiStaleLogit);
     o.fig("xpos_stale_error", v.xposStaleError);
+    o.fig("txl_stale_error", v.txlStaleError);
     o.s.holds = v.ropeCacheError < 1e-12 && v.alibiStaleError < 1e-12 && v.t5StaleError > 1e-6 && v.shawStaleError > 1e-6 &&
-                v.xposStaleError > 1e-6;
+                v.xposStaleError > 1e-6 && v.txlStaleError > 1e-6;
     return o.s;
 }
 

@@ -234,6 +234,9 @@ struct KvCacheResult {
     // xPos: each old key rotated and scaled when it arrived (a sequence of j + 1 tokens) against
     // all keys at length T (torchscale, default XposParams): > 0, the centred scale moves.
     double xposStaleError = 0;
+    // Transformer-XL (d = head_dim, default weights): b + d of each old key from one step earlier
+    // (query T−2, the current query's content): > 0, R_(i−j) moves with i.
+    double txlStaleError = 0;
     double alibiStaleLogit = 0;      // ALiBi before softmax: max |m_h·j − (−m_h(T−1−j))| = m_h·(T−1), a row constant
     std::int64_t shawIndicesChanged = 0;   // cached keys whose Shaw index changed in one step
     std::int64_t txlDistancesChanged = 0;  // cached keys whose Transformer-XL distance changed

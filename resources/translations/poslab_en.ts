@@ -1399,11 +1399,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RoPE and ALiBi cache exactly; T5&apos;s and Shaw&apos;s cached terms and xPos&apos;s scaled keys go stale, so they are recomputed for every cached key.</source>
+        <source>every key rotated and scaled again per step</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>every key rotated and scaled again per step</source>
+        <source>Transformer-XL after softmax, terms b, d cached a step ago: max |diff|</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE and ALiBi cache exactly; the cached terms of T5, Shaw and Transformer-XL and xPos&apos;s scaled keys go stale, so they are recomputed for every cached key.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

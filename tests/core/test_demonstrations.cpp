@@ -358,6 +358,8 @@ private Q_SLOTS:
         // off by a factor of their own, which softmax does not ignore (a cache of scaled keys is
         // stale; torchscale scales every key again).
         QVERIFY2(v.xposStaleError > 1e-6 && v.xposStaleError < 1, qPrintable(QString::number(v.xposStaleError)));
+        // Transformer-XL's b and d follow i − j through a sinusoid: cached ones go stale too.
+        QVERIFY2(v.txlStaleError > 1e-6 && v.txlStaleError < 1, qPrintable(QString::number(v.txlStaleError)));
         // Shaw (k = 16): a cached key's index changes while its distance is below k.
         QCOMPARE(v.shawIndicesChanged, std::int64_t(std::min(steps - 1, 16)));
         QCOMPARE(v.txlDistancesChanged, std::int64_t(steps - 1));

@@ -150,7 +150,9 @@ void kvCache(Writer& w) {
     w.put("alibi_stale_logit", DemoText::tr("ALiBi before softmax: cached m·j differs from −m(i − j) by"), DemoText::tr("m·i: the same for every key of the row"));
     w.put("xpos_stale_error", DemoText::tr("xPos after softmax, keys scaled when they arrived: max |diff|"),
           DemoText::tr("≠ 0: the scale is centred on the length, so every key is scaled again"));
-    w.t.conclusion = w.s.holds ? DemoText::tr("RoPE and ALiBi cache exactly; T5's and Shaw's cached terms and xPos's scaled keys go stale, so they are recomputed for every cached key.")
+    w.put("txl_stale_error", DemoText::tr("Transformer-XL after softmax, terms b, d cached a step ago: max |diff|"),
+          DemoText::tr("≠ 0: must be recomputed"));
+    w.t.conclusion = w.s.holds ? DemoText::tr("RoPE and ALiBi cache exactly; the cached terms of T5, Shaw and Transformer-XL and xPos's scaled keys go stale, so they are recomputed for every cached key.")
                                : DemoText::tr("At these settings the stale errors do not separate the methods: see the numbers above.");
 }
 

@@ -1407,7 +1407,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>RoPE and ALiBi cache exactly; the cached terms of T5, Shaw and Transformer-XL and xPos&apos;s scaled keys go stale, so they are recomputed for every cached key.</source>
+        <source>RoPE and ALiBi cache exactly; T5&apos;s and Shaw&apos;s cached terms go stale, so they recompute one for every cached key.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -152,7 +152,7 @@ void kvCache(Writer& w) {
           DemoText::tr("≠ 0: the scale is centred on the length, so every key is scaled again"));
     w.put("txl_stale_error", DemoText::tr("Transformer-XL after softmax, terms b, d cached a step ago: max |diff|"),
           DemoText::tr("≠ 0: must be recomputed"));
-    w.t.conclusion = w.s.holds ? DemoText::tr("RoPE and ALiBi cache exactly; the cached terms of T5, Shaw and Transformer-XL and xPos's scaled keys go stale, so they are recomputed for every cached key.")
+    w.t.conclusion = w.s.holds ? DemoText::tr("RoPE and ALiBi cache exactly; T5's and Shaw's cached terms go stale, so they recompute one for every cached key.")
                                : DemoText::tr("At these settings the stale errors do not separate the methods: see the numbers above.");
 }
 

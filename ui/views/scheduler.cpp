@@ -139,12 +139,6 @@ struct Scheduler::Running {
 };
 
 Scheduler::Scheduler(QObject* parent) : QObject(parent), pictures_(std::make_unique<PicturePool>()) {
-    qRegisterMetaType<PairsResult>();
-    qRegisterMetaType<HeatmapResult>();
-    qRegisterMetaType<DecayResult>();
-    qRegisterMetaType<FrequencyResult>();
-    qRegisterMetaType<ContributionsResult>();
-    qRegisterMetaType<PrecisionResult>();
     // The views of a job in parallel, without crowding out the GUI thread on a small machine.
     pool_.setMaxThreadCount(std::clamp(QThread::idealThreadCount(), 2, 4));
     pool_.setExpiryTimeout(-1);

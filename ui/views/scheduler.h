@@ -135,10 +135,3 @@ private:
 };
 
 }  // namespace poslab::ui
-
-Q_DECLARE_METATYPE(poslab::ui::PairsResult)
-Q_DECLARE_METATYPE(poslab::ui::HeatmapResult)
-Q_DECLARE_METATYPE(poslab::ui::DecayResult)
-Q_DECLARE_METATYPE(poslab::ui::FrequencyResult)
-Q_DECLARE_METATYPE(poslab::ui::ContributionsResult)
-Q_DECLARE_METATYPE(poslab::ui::PrecisionResult)

@@ -77,7 +77,7 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)            # poslab_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${PROJECT_HOMEPAGE_URL}")
-# Runtime libraries (Qt 6 Core/Gui/Widgets/Charts/Svg, libstdc++ ...) are derived by
+# Runtime libraries (Qt 6 Core/Gui/Widgets/Svg, libstdc++ ...) are derived by
 # dpkg-shlibdeps from the installed executable. On Debian 12 the xcb/offscreen platform plugins
 # are a separate package (qt6-qpa-plugins, only recommended by libqt6gui6): without them the
 # window cannot start, so it is a dependency; CPack appends the shlibdeps to it.

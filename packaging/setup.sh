@@ -12,7 +12,7 @@ action=${1:-run}
 [ $# -gt 0 ] && shift
 
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libsleef-dev
-          qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev libgl1-mesa-dev
+          qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-svg-dev qt6-tools-dev libgl1-mesa-dev
           desktop-file-utils appstream xvfb xauth openbox x11-utils python3-numpy libopenblas0-pthread
           pybind11-dev python3-dev python3-pytest)
 
@@ -21,7 +21,7 @@ install_missing() {
   if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
     echo "setup: this script installs dependencies with apt on Debian 12 or Ubuntu 22.04+." >&2
     echo "setup: on other systems install: CMake >= 3.21, Ninja, a C++20 compiler, Eigen 3.4, SLEEF 3.5," >&2
-    echo "setup: Qt >= 6.4 (Core, Gui, Widgets, Charts, Svg, Concurrent, PrintSupport, Test), then re-run." >&2
+    echo "setup: Qt >= 6.4 (Core, Gui, Widgets, Svg, Concurrent, PrintSupport, Test), then re-run." >&2
     command -v cmake >/dev/null && return 0 || exit 1
   fi
   for p in "${packages[@]}"; do

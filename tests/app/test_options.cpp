@@ -350,7 +350,7 @@ std::vector<Scenario> scenarios() {
         if (v == "frequencies") o["qk"] = "%QK% --length 5";
         // float32 and double differ by ~1e-7: in the plotted values (the CSV), not in 8-bit pixels.
         // The heatmaps aggregate where there are more cells than pixels: N = 600.
-        const bool csv = v != "decay" && v != "all";
+        const bool csv = v != "all";
         const bool cells = v == "heatmap" || v == "precision" || v == "all";
         s.push_back({"figure_" + v, args, o, QStringList{csv ? "precision" : "", cells ? "aggregate" : ""}});
         if (csv) {

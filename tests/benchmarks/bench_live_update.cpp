@@ -11,7 +11,7 @@
 //         that other processes load, wall times exceed it)
 //   phases (per step edit, p50): the edit on the GUI thread (panel, scene, listeners, request),
 //         the workers' wall time (compute and draw, all views), and from the delivery of the
-//         results to the last view painted (the Qt Charts decay update, then the repaint)
+//         results to the last view painted (each view copies its picture)
 // Prints p50 / p95 / max in milliseconds and compares the drag p95 with the targets
 // (16 ms at N = 1024, 33 ms at N = 8192). Exit status 0 always unless the window fails; pass
 // --strict to exit 1 when a target is missed.

@@ -1,6 +1,6 @@
-// Decay view (Qt Charts) and frequencies: the chart's series hold the core's decay values
-// (and RoPE's bound), log axes work, the chart renders onto any QPainter for export, the
-// tooltip shows the exact value; the frequency result is the core's inv_freq before and after
+// Decay view and frequencies: the chart's lines hold the core's decay values (and RoPE's
+// bound), log axes work, the chart renders onto any QPainter for export, the view shows the
+// worker's picture and the tooltip the exact value; the frequency result is the core's inv_freq before and after
 // scaling, with the original context marked.
 #include "support/runposlab.h"
 #include "core/attention.h"
@@ -13,21 +13,31 @@
 #include "ui/render/plot.h"
 #include "ui/views/views.h"
 
-#include <QChart>
-#include <QGraphicsItemGroup>
-#include <QGraphicsTextItem>
-#include <QLegend>
+#include "ui/render/layout.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QAreaSeries>
-#include <QLineSeries>
-#include <QLogValueAxis>
-#include <QValueAxis>
 #include <QtTest>
+
+#include <map>
 
 using namespace poslab;
 using namespace poslab::ui;
+
+namespace {
+// The chart of `r` at a window-like size in the light theme.
+DecayPlot lightChart(const DecayResult& r, QSizeF size = {900, 500}) {
+    return decayPlot(QRectF(QPointF(0, 0), size), r, themeByName(QStringLiteral("light")));
+}
+// The lines with a legend entry (not bands).
+std::vector<const DecayLine*> namedLines(const DecayPlot& c) {
+    std::vector<const DecayLine*> out;
+    for (const auto& l : c.lines)
+        if (!l.band && !l.name.isEmpty()) out.push_back(&l);
+    return out;
+}
+}  // namespace
 
 class TestDecayView : public QObject {
     Q_OBJECT
@@ -72,27 +82,26 @@ private Q_SLOTS:
         }
         QCOMPARE(ser.bound.empty(), !core.value().bound.has_value());
 
-        QChart chart;
-        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
-        const auto list = chart.series();
-        QVERIFY(!list.isEmpty());
+        const DecayPlot chart = lightChart(r);
+        QVERIFY(!chart.lines.empty());
         // Columns of several distances: first the band (min … max), then the mean line.
         const bool wide = ser.distanceTo.back() > ser.distanceFrom.back();
-        QLineSeries* line = nullptr;
-        for (auto* x : list)
-            if ((line = qobject_cast<QLineSeries*>(x))) break;
-        QVERIFY(line);
+        const DecayLine* line = namedLines(chart).front();
+        QCOMPARE(line->name, ser.title);
         if (wide) {
-            auto* band = qobject_cast<QAreaSeries*>(list.front());
-            QVERIFY(band);
-            QCOMPARE(band->upperSeries()->points().back().y(), decayPlotValue(ser.valueMax.back(), false));
-            QCOMPARE(band->lowerSeries()->points().back().y(), decayPlotValue(ser.valueMin.back(), false));
+            const DecayLine& band = chart.lines.front();
+            QVERIFY(band.band && band.name.isEmpty());
+            QCOMPARE(band.points.back().y(), decayPlotValue(ser.valueMax.back(), false));
+            QCOMPARE(band.lower.back().y(), decayPlotValue(ser.valueMin.back(), false));
         }
-        const auto pts = line->points();
-        QCOMPARE(static_cast<std::size_t>(pts.size()), ser.distance.size());
+        const auto& pts = line->points;
+        QCOMPARE(pts.size(), ser.distance.size());
         QCOMPARE(pts.back().y(), ser.value.back());
-        if (logX) QVERIFY(qobject_cast<QLogValueAxis*>(chart.axes(Qt::Horizontal).front()));
-        if (!ser.bound.empty()) QCOMPARE(list.size(), wide ? 4 : 2);
+        QCOMPARE(chart.x.log, logX);
+        if (!ser.bound.empty()) QCOMPARE(int(chart.lines.size()), wide ? 4 : 2);
+        // The distance axis is the window exactly; the value axis holds every point.
+        QCOMPARE(chart.x.hi, double(r.distanceTo - 1));
+        for (const auto& pt : pts) QVERIFY(pt.y() >= chart.y.lo && pt.y() <= chart.y.hi);
     }
 
     // RoFormer's bound is drawn where it is a bound: on |score|, in the score's units, on the
@@ -155,42 +164,39 @@ private Q_SLOTS:
             QVERIFY(ser.scoreBound[i] + tol >= std::abs(ser.value[i]));
         }
         // The drawing: the dashed bound's points against the score line's, point for point.
-        QChart chart;
-        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
-        QLineSeries *bound = nullptr, *score = nullptr;
-        for (auto* x : chart.series()) {
-            auto* line = qobject_cast<QLineSeries*>(x);
-            if (!line) continue;
-            if (x->name().contains(QStringLiteral("bound"))) bound = line;
-            else if (x->name() == ser.title) score = line;
+        const DecayPlot chart = lightChart(r);
+        const DecayLine *bound = nullptr, *score = nullptr;
+        for (const DecayLine* line : namedLines(chart)) {
+            if (line->name.contains(QStringLiteral("bound"))) bound = line;
+            else if (line->name == ser.title) score = line;
         }
         QVERIFY(bound && score);
-        QVERIFY2(!bound->name().contains(QStringLiteral("×")), qPrintable(bound->name()));   // never rescaled
-        const auto bp = bound->points(), sp = score->points();
+        QVERIFY2(!bound->name.contains(QStringLiteral("×")), qPrintable(bound->name));   // never rescaled
+        QCOMPARE(bound->pen.style(), Qt::DashLine);
+        const auto &bp = bound->points, &sp = score->points;
         QCOMPARE(bp.size(), sp.size());
-        QVERIFY(!bp.isEmpty());
-        for (qsizetype i = 0; i < bp.size(); ++i) {
+        QVERIFY(!bp.empty());
+        for (std::size_t i = 0; i < bp.size(); ++i) {
             QCOMPARE(bp[i].x(), sp[i].x());
             QVERIFY2(bp[i].y() + 1e-9 * std::max(1.0, std::abs(bp[i].y())) >= sp[i].y(),
                      qPrintable(QStringLiteral("at %1 the bound is drawn at %2, below the score at %3").arg(bp[i].x()).arg(bp[i].y()).arg(sp[i].y())));
         }
-        // Both on the one value axis.
-        QCOMPARE(chart.axes(Qt::Vertical).size(), qsizetype(1));
+        // Both on the one value axis, |value| on a log one.
+        QCOMPARE(chart.y.log, logY);
         // The score stays legible (never a flat line at 0 under a loose bound): a linear axis
         // spans at most about ten times the score's reach; a bound reaching beyond runs above
         // the plot, in the same units, and the chart's title says so.
         if (!logY) {
-            auto* axis = qobject_cast<QValueAxis*>(chart.axes(Qt::Vertical).front());
-            QVERIFY(axis);
             double reach = 0, boundTop = 0;
             for (const auto& pt : sp) reach = std::max(reach, std::abs(pt.y()));
             for (const auto& pt : bp) boundTop = std::max(boundTop, pt.y());
-            for (const auto& pt : sp) QVERIFY(pt.y() >= axis->min() && pt.y() <= axis->max());
-            QVERIFY2(axis->max() - axis->min() <= 10 * reach,
-                     qPrintable(QStringLiteral("axis %1 … %2 for a score reaching %3").arg(axis->min()).arg(axis->max()).arg(reach)));
-            QCOMPARE(boundTop > axis->max(), chart.title().contains(QStringLiteral("above the plot")));
+            for (const auto& pt : sp) QVERIFY(pt.y() >= chart.y.lo && pt.y() <= chart.y.hi);
+            QVERIFY2(chart.y.hi - chart.y.lo <= 10 * reach,
+                     qPrintable(QStringLiteral("axis %1 … %2 for a score reaching %3").arg(chart.y.lo).arg(chart.y.hi).arg(reach)));
+            QCOMPARE(boundTop > chart.y.hi, chart.titleForms.front().contains(QStringLiteral("above the plot")));
+            QCOMPARE(boundTop > chart.y.hi, chart.boundAbove);
             // The legend too (a small chart has no title).
-            QCOMPARE(boundTop > axis->max(), bound->name().contains(QStringLiteral("above the plot")));
+            QCOMPARE(boundTop > chart.y.hi, bound->name.contains(QStringLiteral("above the plot")));
         }
     }
 
@@ -213,9 +219,7 @@ private Q_SLOTS:
         s.view.decayMaxDistance = 60;
         const DecayResult r = computeDecay(s, DisplaySpec{});
         QVERIFY(r.series.at(0).error.isEmpty());
-        QChart chart;
-        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
-        QCOMPARE(chart.axes(Qt::Vertical).at(0)->titleText(), axis);
+        QCOMPARE(lightChart(r).yTitleForms.front(), axis);
     }
 
     void rendersOntoAPainterForExport() {
@@ -268,17 +272,16 @@ private Q_SLOTS:
         QCOMPARE(d.visibleTo, core.visibleTo);
         QCOMPARE(d.distanceTo.back(), std::min<std::int64_t>(stop, 256));
         QVERIFY2(d.stopText.contains(QStringLiteral("no key further than %1").arg(stop)), qPrintable(d.stopText));
-        QChart chart;
-        chart.resize(900, 500);
-        configureDecayChart(&chart, r, themeByName(QStringLiteral("light")));
-        QLineSeries* stopLine = nullptr;
-        for (auto* series : chart.series())
-            if (series->name() == d.stopText) stopLine = qobject_cast<QLineSeries*>(series);
+        const DecayPlot chart = lightChart(r);
+        const DecayLine* stopLine = nullptr;
+        for (const DecayLine* line : namedLines(chart))
+            if (line->name == d.stopText) stopLine = line;
         QCOMPARE(stopLine != nullptr, stop <= 256);   // drawn only where the axis reaches
         if (stopLine) {
-            QCOMPARE(stopLine->count(), 2);
-            QCOMPARE(stopLine->at(0).x(), double(stop));
-            QCOMPARE(stopLine->at(1).x(), double(stop));
+            QCOMPARE(stopLine->points.size(), std::size_t(2));
+            QCOMPARE(stopLine->points[0].x(), double(stop));
+            QCOMPARE(stopLine->points[1].x(), double(stop));
+            QCOMPARE(stopLine->pen.style(), Qt::DashDotLine);
         }
         const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
         if (!dir.isEmpty()) {
@@ -332,8 +335,9 @@ private Q_SLOTS:
         if (!dir.isEmpty()) img.save(dir + QStringLiteral("/frequencies_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"));
     }
 
-    // The axis range the decay chart sets itself is the one Qt's applyNiceNumbers() would give.
-    void niceRangeIsQtChartsNiceNumbers_data() {
+    // The value axis' nice range: a step of 1, 2 or 5 × 10^k, both ends multiples of it, the
+    // data inside, no more than a step beyond it at either end (loose nice numbers).
+    void niceRangeIsNiceAndHoldsTheData_data() {
         QTest::addColumn<double>("lo");
         QTest::addColumn<double>("hi");
         QTest::newRow("0_256") << 0.0 << 256.0;
@@ -347,23 +351,31 @@ private Q_SLOTS:
             QTest::newRow(qPrintable(QStringLiteral("sampled_%1").arg(k))) << lo << hi;
         }
     }
-    void niceRangeIsQtChartsNiceNumbers() {
+    void niceRangeIsNiceAndHoldsTheData() {
         QFETCH(double, lo);
         QFETCH(double, hi);
-        QValueAxis axis;
-        axis.setRange(lo, hi);
-        axis.setTickCount(6);
-        axis.applyNiceNumbers();
         const NiceRange n = niceRange(lo, hi, 6);
-        QVERIFY2(std::abs(n.lo - axis.min()) <= 1e-12 * std::max(1.0, std::abs(axis.min())) &&
-                     std::abs(n.hi - axis.max()) <= 1e-12 * std::max(1.0, std::abs(axis.max())),
-                 qPrintable(QStringLiteral("[%1, %2] vs Qt [%3, %4]").arg(n.lo).arg(n.hi).arg(axis.min()).arg(axis.max())));
-        QCOMPARE(n.ticks, axis.tickCount());
+        QVERIFY(n.ticks >= 2 && n.ticks <= 12);
+        const double step = (n.hi - n.lo) / (n.ticks - 1);
+        const double unit = std::pow(10.0, std::floor(std::log10(step) + 1e-6));
+        const double mantissa = step / unit;
+        QVERIFY2(std::abs(mantissa - 1) < 1e-6 || std::abs(mantissa - 2) < 1e-6 || std::abs(mantissa - 5) < 1e-6,
+                 qPrintable(QString::number(step, 'g', 17)));
+        // Both ends multiples of the step (its nominal value: the difference of the ends carries
+        // their rounding).
+        const double nominal = std::round(mantissa) * unit;
+        for (double end : {n.lo, n.hi})
+            QVERIFY2(std::abs(end - std::round(end / nominal) * nominal) <= 1e-12 * std::max(std::abs(end), nominal),
+                     qPrintable(QStringLiteral("%1 is not a multiple of %2").arg(end, 0, 'g', 17).arg(nominal)));
         QVERIFY(n.lo <= lo && n.hi >= hi);
+        QVERIFY2(n.lo > lo - step * (1 + 1e-9) && n.hi < hi + step * (1 + 1e-9),
+                 qPrintable(QStringLiteral("[%1, %2] step %3 for [%4, %5]").arg(n.lo).arg(n.hi).arg(step).arg(lo).arg(hi)));
+        // Not so coarse that the data fills less than a fifth of the range.
+        QVERIFY(hi - lo >= (n.hi - n.lo) / 5 - 1e-12);
     }
 
-    // A range across zero: the tick at zero is exactly 0 by Qt Charts' own placement
-    // (lo + i·(hi − lo)/(ticks − 1)), so its label reads "0", not "-1.11e-16" (the Shaw slide).
+    // A range across zero: the tick at zero is exactly 0 when placed at
+    // lo + i·(hi − lo)/(ticks − 1), so its label reads "0", not "-1.11e-16" (the Shaw slide).
     void zeroTickIsExactlyZero_data() {
         QTest::addColumn<double>("lo");
         QTest::addColumn<double>("hi");
@@ -407,18 +419,18 @@ private Q_SLOTS:
         v.setResult(std::make_shared<const decltype(r)>(r));
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        auto* chart = v.chart();
-        const QPointF scenePt = chart->mapToScene(chart->mapToPosition(QPointF(20, r.series[0].value[20]), chart->series().front()));
-        const QPoint widgetPt = v.mapFromScene(scenePt);
+        const DecayPlot& c = v.chart();
+        const QPoint widgetPt(int(std::lround(c.x.map(20))), int(std::lround(c.y.map(r.series[0].value[20]))));
         const QString tip = v.toolTipAt(widgetPt);
         QVERIFY2(tip.contains(QStringLiteral("distance i − j = 20")), qPrintable(tip));
         QVERIFY(tip.contains(formatValue(r.series[0].value[20])));
+        QVERIFY(v.toolTipAt(QPoint(1, 1)).isEmpty());   // outside the plot: none
     }
 
-    // The window's decay chart has the figures' legend (Qt Charts' own shortens entries to
-    // "A: RoPE…"): every series named in full, in as many rows as the width needs, inside the
-    // view and below the plot; and its tick labels are written as the figures write them
-    // (plot::tickLabels: one format per axis, 0 rather than "-5.551e-17").
+    // The window's decay chart has the figures' legend: every series named in full, in as many
+    // rows as the width needs, inside the view and below the plot; its tick labels are written
+    // as the figures write them (plot::tickLabels: one format per axis, 0 rather than
+    // "-5.551e-17"); what the view shows is the renderer's drawing, pixel for pixel.
     void windowLegendInFullAndTicksOneWay_data() {
         QTest::addColumn<int>("configs");
         QTest::addColumn<int>("width");
@@ -466,51 +478,65 @@ private Q_SLOTS:
         v.setResult(std::make_shared<const decltype(r)>(r));
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        v.grab();   // laid out and painted (the labels are rewritten on paint)
-        QVERIFY(!v.chart()->legend()->isVisible());
+        LayoutReport report;
+        QImage shown;
+        {
+            const LayoutCapture capture(report);
+            shown = v.grab().toImage();
+        }
+        const DecayPlot& c = v.chart();
         const DecayLegend& l = v.legend();
         QStringList names;
-        for (auto* series : v.chart()->series())
-            if (auto* line = qobject_cast<QLineSeries*>(series); line && !series->name().isEmpty()) names << series->name();
+        for (const auto& line : c.lines)
+            if (!line.band && !line.name.isEmpty()) names << line.name;
         QVERIFY(names.size() >= configs);
         QCOMPARE(int(l.entries.size()), int(names.size()));
-        const double room = v.viewport()->width() - 8.0;
+        const double room = v.width() - 8.0;
         for (const auto& row : l.rows) {
             double w = -l.spacing;
             for (std::size_t i : row) w += l.spacing + l.entries[i].width;
             QVERIFY2(w <= room + 0.5, qPrintable(QStringLiteral("legend row %1 px wide in %2").arg(w).arg(room)));
         }
         for (std::size_t i = 0; i < l.entries.size(); ++i) QCOMPARE(l.entries[i].name, names[qsizetype(i)]);
-        // Below the plot area and its distance labels.
-        const QRectF plot = v.chart()->mapRectToScene(v.chart()->plotArea());
-        QVERIFY2(plot.bottom() + l.height() < v.viewport()->height(), "the legend has no room below the plot");
-        // Every axis' numeric labels are plot::tickLabels of their values.
+        // Below the plot area and its distance labels, inside the view.
+        QVERIFY2(c.plot.bottom() + QFontMetricsF(themeByName(theme).smallFont()).height() <= c.legendRect.top(), "the legend has no room below the plot");
+        QVERIFY(c.legendRect.bottom() <= v.height());
+        // Every axis' numeric labels, as painted, are plot::tickLabels of their values.
+        std::map<int, QStringList> groups;
+        for (const LayoutItem& item : report.items)
+            if (item.kind == LayoutItemKind::Text && item.group > 0) groups[item.group] << item.text;
         int axes = 0;
-        for (QGraphicsItem* g : v.scene()->items()) {
-            if (!g->isVisible() || g->type() != QGraphicsItemGroup::Type) continue;
-            QStringList shown;
+        for (const auto& [g, shownLabels] : groups) {
             std::vector<double> values;
-            for (QGraphicsItem* child : g->childItems())
-                if (auto* t = dynamic_cast<QGraphicsTextItem*>(child); t && t->isVisible()) {
-                    bool ok = false;
-                    values.push_back(t->toPlainText().replace(QChar(0x2212), QLatin1Char('-')).toDouble(&ok));
-                    if (!ok) break;
-                    shown << t->toPlainText();
-                }
-            if (shown.size() < 2 || shown.size() != qsizetype(values.size())) continue;
+            bool numbers = true;
+            for (QString t : shownLabels) {
+                bool ok = false;
+                values.push_back(t.replace(QChar(0x2212), QLatin1Char('-')).toDouble(&ok));
+                numbers = numbers && ok;
+            }
+            if (!numbers || shownLabels.size() < 2) continue;
             ++axes;
-            QCOMPARE(shown, plot::tickLabels(values));
+            QVERIFY2(shownLabels == plot::tickLabels(values) || shownLabels == plot::tickLabels(values, true), qPrintable(shownLabels.join(u' ')));
             // No rounding residue for 0 (a value a billion times smaller than the axis' largest).
-            // (A log axis, every label ten times the last, may span many decades.)
             double top = 0;
             bool decades = true;
             for (std::size_t i = 0; i < values.size(); ++i) {
                 top = std::max(top, std::abs(values[i]));
-                decades = decades && values[i] > 0 && (i == 0 || std::abs(values[i] / values[i - 1] - 10) < 1e-6);
+                // (a log axis: each label a power of ten times the last)
+                const double k = i == 0 ? 1.0 : std::log10(values[i] / values[i - 1]);
+                decades = decades && values[i] > 0 && k > 0.5 && std::abs(k - std::round(k)) < 1e-6;
             }
-            for (double x : values) QVERIFY2(decades || x == 0 || std::abs(x) > top * 1e-9, qPrintable(shown.join(u' ')));
+            for (double x : values) QVERIFY2(decades || x == 0 || std::abs(x) > top * 1e-9, qPrintable(shownLabels.join(u' ')));
         }
-        QVERIFY(axes >= 2);
+        QVERIFY2(axes >= 2, qPrintable(QString::number(axes)));
+        // The view is the renderer's drawing (no other code paints it).
+        QImage drawn(shown.size(), QImage::Format_ARGB32_Premultiplied);
+        drawn.setDevicePixelRatio(shown.devicePixelRatio());
+        {
+            QPainter p(&drawn);
+            renderDecay(p, QRectF(v.rect()), r, themeByName(theme));
+        }
+        QCOMPARE(shown.convertToFormat(QImage::Format_RGB32), drawn.convertToFormat(QImage::Format_RGB32));
     }
 
     // The θ axis on the right of the frequency plot is ticked at θ's own round values (1, 0.1,

@@ -6,7 +6,7 @@
 // the labels of an axis or a dial stay apart and write numbers one way, every panel that exists
 // for a plot has one of at least three lines of small type, and the ink of `figure all` covers at
 // least 85 % of the image's rows and columns. A view too small for that says so in words. The
-// decay chart (its Qt Charts text too, on linear and log axes) and the layer overview pass the
+// decay chart (on linear and log axes) and the layer overview pass the
 // same checks; legend entries are never abbreviated; every frequency-plot context line is labelled.
 #include "ui/model/compute.h"
 #include "ui/io/export.h"

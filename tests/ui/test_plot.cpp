@@ -4,6 +4,10 @@
 // written one way; Axis::map is monotone, sends the ends to the pixel ends and unmap inverts it.
 #include "ui/render/plot.h"
 
+#include <QImage>
+#include <QPainter>
+#include <QPainterPath>
+
 #include <QtTest>
 
 #include <cmath>
@@ -181,6 +185,127 @@ private Q_SLOTS:
         }
         if (log) QVERIFY(std::abs(ax.map(std::sqrt(lo * hi)) - (a + b) / 2) < 1e-9);   // geometric middle
         else QVERIFY(std::abs(ax.map((lo + hi) / 2) - (a + b) / 2) < 1e-9);
+    }
+
+    // plot::polyline draws what QPainter::drawPolyline draws (wide pens as their segments, for
+    // speed): the same pixels inked, to within the antialiased edge; dashes keep their pattern
+    // along the whole line, not restarted at each of its points.
+    void polylineInksWhatDrawPolylineInks_data() {
+        QTest::addColumn<double>("width");
+        QTest::addColumn<int>("style");
+        QTest::addColumn<double>("step");   // pixels between points
+        QTest::newRow("solid_w2_step1") << 2.0 << int(Qt::SolidLine) << 1.0;
+        QTest::newRow("solid_w3_step4") << 3.0 << int(Qt::SolidLine) << 4.0;
+        QTest::newRow("solid_w1.5_step0.5") << 1.5 << int(Qt::SolidLine) << 0.5;
+        QTest::newRow("solid_w1_step1") << 1.0 << int(Qt::SolidLine) << 1.0;
+        QTest::newRow("dash_w2_step1") << 2.0 << int(Qt::DashLine) << 1.0;
+        QTest::newRow("dash_w2.4_step7") << 2.4 << int(Qt::DashLine) << 7.0;
+        QTest::newRow("dashdot_w1.5_step2") << 1.5 << int(Qt::DashDotLine) << 2.0;
+    }
+    void polylineInksWhatDrawPolylineInks() {
+        QFETCH(double, width);
+        QFETCH(int, style);
+        QFETCH(double, step);
+        QPolygonF line;
+        for (double x = 10; x < 390; x += step) line << QPointF(x, 100 + 60 * std::sin(x / 23.0) * std::exp(-x / 300.0));
+        const QPen pen(QColor(0, 90, 200), width, Qt::PenStyle(style));
+        const auto draw = [&](bool ours) {
+            QImage img(400, 200, QImage::Format_ARGB32_Premultiplied);
+            img.fill(Qt::transparent);
+            QPainter p(&img);
+            p.setRenderHint(QPainter::Antialiasing);
+            if (ours) plot::polyline(p, line, pen);
+            else {
+                p.setPen(pen);
+                p.drawPolyline(line);
+            }
+            return img;
+        };
+        const QImage ours = draw(true), qt = draw(false);
+        // Ink: the alpha summed (pixels covered, counting partial ones in part); and the pixels
+        // covered at least half in one and not touched at all in the other.
+        double inkOurs = 0, inkQt = 0;
+        int strayOurs = 0, strayQt = 0;
+        for (int y = 0; y < 200; ++y)
+            for (int x = 0; x < 400; ++x) {
+                const int a = qAlpha(ours.pixel(x, y)), b = qAlpha(qt.pixel(x, y));
+                inkOurs += a / 255.0;
+                inkQt += b / 255.0;
+                strayOurs += a >= 128 && b == 0;
+                strayQt += b >= 128 && a == 0;
+            }
+        QVERIFY(inkQt > 300);
+        QVERIFY2(std::abs(inkOurs - inkQt) <= 0.05 * inkQt, qPrintable(QStringLiteral("ink %1 vs drawPolyline's %2").arg(inkOurs).arg(inkQt)));
+        if (style == Qt::SolidLine) {
+            QVERIFY2(strayOurs <= inkQt * 0.01 && strayQt <= inkQt * 0.01, qPrintable(QStringLiteral("%1 / %2 pixels inked by one only").arg(strayOurs).arg(strayQt)));
+        } else {
+            // Dashed: about as much ink as Qt's dashes, well under the solid line's.
+            QPen solid = pen;
+            solid.setStyle(Qt::SolidLine);
+            QImage img(400, 200, QImage::Format_ARGB32_Premultiplied);
+            img.fill(Qt::transparent);
+            QPainter p(&img);
+            p.setRenderHint(QPainter::Antialiasing);
+            plot::polyline(p, line, solid);
+            p.end();
+            double inkSolid = 0;
+            for (int y = 0; y < 200; ++y)
+                for (int x = 0; x < 400; ++x) inkSolid += qAlpha(img.pixel(x, y)) / 255.0;
+            QVERIFY2(inkOurs < 0.85 * inkSolid, qPrintable(QStringLiteral("dashes %1, solid %2").arg(inkOurs).arg(inkSolid)));
+        }
+    }
+
+    // An arrow's head is the filled triangle outlined in the pen, as QPainter draws that path:
+    // the same ink to within the antialiased edge.
+    void arrowHeadIsTheOutlinedTriangle_data() {
+        QTest::addColumn<double>("width");
+        QTest::addColumn<double>("head");
+        QTest::addColumn<double>("angle");
+        QTest::newRow("w2_head10_0deg") << 2.0 << 10.0 << 0.0;
+        QTest::newRow("w3_head14_37deg") << 3.0 << 14.0 << 37.0;
+        QTest::newRow("w1.5_head8_200deg") << 1.5 << 8.0 << 200.0;
+        QTest::newRow("w4_head6_90deg") << 4.0 << 6.0 << 90.0;
+    }
+    void arrowHeadIsTheOutlinedTriangle() {
+        QFETCH(double, width);
+        QFETCH(double, head);
+        QFETCH(double, angle);
+        const QPointF from(100, 100), to = from + 70 * QPointF(std::cos(angle * M_PI / 180), std::sin(angle * M_PI / 180));
+        const QPen pen(QColor(200, 40, 0), width);
+        const auto draw = [&](bool ours) {
+            QImage img(200, 200, QImage::Format_ARGB32_Premultiplied);
+            img.fill(Qt::transparent);
+            QPainter p(&img);
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setPen(pen);
+            if (ours) {
+                plot::arrow(p, from, to, head);
+            } else {
+                // The reference: the shaft, then the head's path filled and stroked by QPainter.
+                p.drawLine(from, to);
+                const QPointF u = (to - from) / 70.0, n(-u.y(), u.x());
+                QPainterPath path;
+                path.moveTo(to);
+                path.lineTo(to - u * head + n * head * 0.45);
+                path.lineTo(to - u * head - n * head * 0.45);
+                path.closeSubpath();
+                p.setBrush(pen.color());
+                p.drawPath(path);
+            }
+            return img;
+        };
+        const QImage ours = draw(true), qt = draw(false);
+        double inkOurs = 0, inkQt = 0;
+        int differ = 0;
+        for (int y = 0; y < 200; ++y)
+            for (int x = 0; x < 200; ++x) {
+                const int a = qAlpha(ours.pixel(x, y)), b = qAlpha(qt.pixel(x, y));
+                inkOurs += a / 255.0;
+                inkQt += b / 255.0;
+                differ += std::abs(a - b) > 128;
+            }
+        QVERIFY2(std::abs(inkOurs - inkQt) <= 0.03 * inkQt, qPrintable(QStringLiteral("ink %1 vs %2").arg(inkOurs).arg(inkQt)));
+        QVERIFY2(differ <= 3, qPrintable(QStringLiteral("%1 pixels differ by more than half").arg(differ)));
     }
 
     void countsHaveThinSpaces_data() {

@@ -17,7 +17,6 @@
 #include "support/windowsupport.h"
 
 #include <QApplication>
-#include <QChart>
 #include <QLabel>
 #include <QPainter>
 #include <QSettings>
@@ -68,11 +67,8 @@ QPoint cellCentre(HeatmapView* v, std::int64_t query, std::int64_t key) {
         .toPoint();
 }
 
-// The decay plot area in the viewport's coordinates.
-QRectF decayPlot(DecayView* v) {
-    const QRectF a = v->chart()->plotArea();
-    return QRectF(v->mapFromScene(v->chart()->mapToScene(a.topLeft())), v->mapFromScene(v->chart()->mapToScene(a.bottomRight())));
-}
+// The decay plot area in the view's coordinates.
+QRectF decayPlot(DecayView* v) { return v->chart().plot; }
 
 void shot(const QImage& img, const QString& name) {
     const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR");
@@ -434,7 +430,7 @@ private Q_SLOTS:
         QFETCH(bool, heatmap);
         MainWindow w(false);
         QVERIFY(open(w));
-        QWidget* target = heatmap ? static_cast<QWidget*>(w.heatmapView()) : w.decayView()->viewport();
+        QWidget* target = heatmap ? static_cast<QWidget*>(w.heatmapView()) : w.decayView();
         const QPointF at = heatmap ? QPointF(cellCentre(w.heatmapView(), 40, 20)) : decayPlot(w.decayView()).center();
         const auto send = [&](Qt::NativeGestureType type, double value) {
             QNativeGestureEvent e(type, QPointingDevice::primaryPointingDevice(), 2, at, at, target->mapToGlobal(at), value, QPointF());
@@ -670,7 +666,7 @@ private Q_SLOTS:
         MainWindow w(false);
         QVERIFY(open(w));
         DecayView* v = w.decayView();
-        QWidget* vp = v->viewport();
+        QWidget* vp = v;
         QRectF plot = decayPlot(v);
         // Wheel at distance 128 (the middle of 0..256): the window shrinks about it.
         wheel(vp, plot.center(), 1);
@@ -727,7 +723,7 @@ private Q_SLOTS:
         MainWindow w(false);
         QVERIFY(open(w));
         DecayView* v = w.decayView();
-        for (int k = 0; k < 40; ++k) wheel(v->viewport(), decayPlot(v).center(), 1);
+        for (int k = 0; k < 40; ++k) wheel(v, decayPlot(v).center(), 1);
         const ViewWindow d = decayWindow(w.scene()->params());
         QCOMPARE(d.size(), std::int64_t{1});
         QVERIFY(settle(w));
@@ -738,7 +734,7 @@ private Q_SLOTS:
         const QString tip = v->toolTipAt(decayPlot(v).center().toPoint());
         QVERIFY2(tip.contains(QStringLiteral("distance i − j = %1").arg(d.from)), qPrintable(tip));
         QVERIFY2(tip.contains(formatValue(exact.value().value[0])), qPrintable(tip));
-        for (int k = 0; k < 3; ++k) wheel(v->viewport(), decayPlot(v).center(), -1);
+        for (int k = 0; k < 3; ++k) wheel(v, decayPlot(v).center(), -1);
         QCOMPARE(decayWindow(w.scene()->params()).size(), std::int64_t{4});
         QCOMPARE(w.scene()->undoStack()->count(), 1);   // one wheel run
     }
@@ -751,7 +747,7 @@ private Q_SLOTS:
             MainWindow w(false);
             QVERIFY(open(w));
             wheel(w.heatmapView(), cellCentre(w.heatmapView(), 50, 10), 3);
-            wheel(w.decayView()->viewport(), decayPlot(w.decayView()).center(), 2);
+            wheel(w.decayView(), decayPlot(w.decayView()).center(), 2);
             zoomed = w.scene()->params();
             QVERIFY(zoomed.view.heatmapQueryFrom || zoomed.view.heatmapQueryTo);
             QVERIFY(zoomed.view.decayFrom && zoomed.view.decayTo);
@@ -793,9 +789,9 @@ private Q_SLOTS:
         QVERIFY(settle(w));
         DecayView* d = w.decayView();
         const QPoint dat = decayPlot(d).center().toPoint();
-        QTest::mouseMove(d->viewport(), dat);
+        QTest::mouseMove(d, dat);
         QTest::qWait(50);
-        shot(withToolTip(d->viewport(), dat), QStringLiteral("decay_distances_hover"));
+        shot(withToolTip(d, dat), QStringLiteral("decay_distances_hover"));
     }
 };
 

@@ -188,6 +188,7 @@ struct DecayResult {
     std::int64_t distanceFrom = 0, distanceTo = 1;   // the window shown: distances [from, to)
     bool logX = false, logY = false, showBound = true;
     std::vector<DecaySeries> series;
+    Picture picture;
 };
 
 // ---- Per-pair contributions (RoPE) ----------------------------------------------------------

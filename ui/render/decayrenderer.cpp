@@ -5,24 +5,13 @@
 #include "ui/render/plot.h"
 #include "ui/render/typeset.h"
 
-#include <QChart>
 #include <QFontMetricsF>
-#include <QGraphicsScene>
-#include <QTextDocument>
-#include <QGraphicsTextItem>
-#include <QGraphicsSimpleTextItem>
-#include <QGraphicsItemGroup>
-#include <QAreaSeries>
-#include <QGraphicsLayout>
-#include <QLegend>
-#include <QLegendMarker>
-#include <QLineSeries>
-#include <QLogValueAxis>
 #include <QObject>
-#include <QValueAxis>
+#include <QPolygonF>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace poslab::ui {
 
@@ -54,8 +43,8 @@ NiceRange niceRange(double lo, double hi, int ticks) {
     const double step = niceNumber(range / (ticks - 1), false);
     const double a = std::floor(lo / step), b = std::ceil(hi / step);
     NiceRange r{a * step, b * step, int(b - a) + 1};
-    // Qt Charts puts tick i at lo + i·(hi − lo)/(ticks − 1); in floating point the tick meant to
-    // be 0 can come out as −1.1e−16 and is printed so. Nudge lo by ulps until it is exactly 0.
+    // Tick i placed at lo + i·(hi − lo)/(ticks − 1) can come out in floating point as −1.1e−16
+    // where it is meant to be 0, and be printed so. Nudge lo by ulps until it is exactly 0.
     if (r.lo < 0 && r.hi > 0) {
         const NiceRange nice = r;
         const int k = int(std::llround(-a));
@@ -71,17 +60,6 @@ NiceRange niceRange(double lo, double hi, int ticks) {
 
 namespace {
 
-// The series a result needs, in order: (name, points, pen); a band (area) has its upper edge
-// in `points` and its lower edge in `lower`, filled with `brush`, without a legend entry.
-struct SeriesSpec {
-    QString name;
-    QList<QPointF> points;
-    QPen pen;
-    bool area = false;
-    QList<QPointF> lower;
-    QBrush brush;
-};
-
 // x of a column: the centre of the distances it covers.
 double columnX(const DecaySeries& s, std::size_t i) {
     if (i < s.distanceFrom.size() && i < s.distanceTo.size())
@@ -95,28 +73,38 @@ bool hasWideColumns(const DecaySeries& s) {
     return false;
 }
 
-}  // namespace
+// What the chart plots, in data units, before it is laid out in a rectangle: its lines, the data's
+// extent, the title and the axis titles.
+struct DecayData {
+    std::vector<DecayLine> lines;
+    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
+    bool boundAbove = false;
+    QStringList titleForms;
+    bool error = false;
+    QString xTitle;
+    QStringList yTitleForms;
+};
 
-// Where a layer's window or chunk ends its curve: a dashed vertical line at the largest visible
-// distance, in the series' colour, named in the legend ("A: window 1024: no key further than
-// 1023"); none when the stop lies outside the distances shown.
-void addStopLines(std::vector<SeriesSpec>& specs, const DecayResult& r, const Theme& t, double xMin, double xMax,
-                  double yMin, double yMax) {
+// Where a layer's window or chunk ends its curve: a dash-dotted vertical line at the largest
+// visible distance, in the series' colour, named in the legend ("A: window 1024: no key further
+// than 1023"); none when the stop lies outside the distances shown.
+void addStopLines(std::vector<DecayLine>& lines, const DecayResult& r, const Theme& t, double xMin, double xMax, double yMin,
+                  double yMax) {
     for (std::size_t k = 0; k < r.series.size(); ++k) {
         const DecaySeries& s = r.series[k];
         if (!s.error.isEmpty() || !s.visibleTo) continue;
         const double x = static_cast<double>(*s.visibleTo);
         if (x < xMin || x > xMax) continue;
-        QPen pen(t.series(static_cast<int>(k)), 1.5, Qt::DashDotLine);
-        const QString name = r.series.size() > 1 ? s.title + QStringLiteral(": ") + s.stopText : s.stopText;
-        SeriesSpec stop{name, {}, pen, false, {}, {}};
-        const double lo = r.logY ? std::max(yMin, kLogFloor) : yMin, hi = yMax;
-        stop.points = {QPointF(x, lo), QPointF(x, hi)};
-        specs.push_back(std::move(stop));
+        DecayLine stop;
+        stop.name = r.series.size() > 1 ? s.title + QStringLiteral(": ") + s.stopText : s.stopText;
+        stop.pen = QPen(t.series(static_cast<int>(k)), 1.5, Qt::DashDotLine);
+        stop.points = {QPointF(x, r.logY ? std::max(yMin, kLogFloor) : yMin), QPointF(x, yMax)};
+        lines.push_back(std::move(stop));
     }
 }
 
-void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
+DecayData decayData(const DecayResult& r, const Theme& t) {
+    DecayData d;
     QStringList errors;
     for (const auto& s : r.series)
         if (!s.error.isEmpty()) errors << s.title + QStringLiteral(": ") + s.error;
@@ -141,8 +129,8 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         lo = std::min(lo, v);
         hi = std::max(hi, v);
     };
-    std::vector<SeriesSpec> specs;
-    std::vector<std::pair<std::size_t, QString>> boundSpecs;   // each bound's dashed line in specs, its series' title
+    std::vector<DecayLine>& lines = d.lines;
+    std::vector<std::pair<std::size_t, QString>> boundLines;   // each bound's dashed line in lines, its series' title
     int k = 0;
     std::int64_t widest = 1;
     bool sampled = false;
@@ -156,9 +144,11 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         for (std::size_t i = 0; i < s.distanceFrom.size() && i < s.distanceTo.size(); ++i)
             widest = std::max(widest, s.distanceTo[i] - s.distanceFrom[i] + 1);
         // The exact envelope of every column (min … max over its distances), under its mean.
-        auto bandOf = [&](const QString& name, const std::vector<double>& lo, const std::vector<double>& hi,
-                          const std::vector<double>& absLo, const std::vector<double>& absHi, int alpha) {
-            SeriesSpec b{name, {}, QPen(Qt::NoPen), true, {}, {}};
+        auto bandOf = [&](const std::vector<double>& lo, const std::vector<double>& hi, const std::vector<double>& absLo,
+                          const std::vector<double>& absHi, int alpha) {
+            DecayLine b;
+            b.pen = QPen(Qt::NoPen);
+            b.band = true;
             QColor fill = col;
             fill.setAlpha(alpha);
             b.brush = QBrush(fill);
@@ -171,43 +161,46 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
                     a = decayPlotValue(i < absLo.size() ? absLo[i] : a, true);
                     c = decayPlotValue(i < absHi.size() ? absHi[i] : c, true);
                 }
-                b.points.append(QPointF(x, c));
-                b.lower.append(QPointF(x, a));
+                b.points.emplace_back(x, c);
+                b.lower.emplace_back(x, a);
                 grow(a);
                 grow(c);
             }
-            specs.push_back(std::move(b));
+            lines.push_back(std::move(b));
         };
-        if (band) bandOf(QObject::tr("%1 range").arg(s.title), s.valueMin, s.valueMax, s.absMin, s.absMax, 80);
-        SeriesSpec line{s.title, {}, QPen(col, t.lineWidth), false, {}, {}};
-        line.points.reserve(static_cast<qsizetype>(s.distance.size()));
+        if (band) bandOf(s.valueMin, s.valueMax, s.absMin, s.absMax, 80);
+        DecayLine line;
+        line.name = s.title;
+        line.pen = QPen(col, t.lineWidth);
+        line.points.reserve(s.distance.size());
         for (std::size_t i = 0; i < s.distance.size(); ++i) {
             const double x = columnX(s, i);
             if (r.logX && x < 1) continue;
             const double v = decayPlotValue(s.value[i], r.logY);
-            line.points.append(QPointF(x, v));
+            line.points.emplace_back(x, v);
             grow(v);
         }
-        specs.push_back(std::move(line));
+        lines.push_back(std::move(line));
         if (r.showBound && !s.scoreBound.empty()) {
             // RoFormer's bound where it is a bound: on |score|, in the score's own units, on the
             // score's axis (core decay's scoreBound). It is loose (Abel summation): on a linear
             // axis far above the score; never rescaled to look closer.
-            const QString boundName = QObject::tr("%1 upper bound on |score| (RoFormer)").arg(s.title);
-            // The bound is >= 0: its |·| envelope is its envelope.
             growingBound = true;
-            if (band) bandOf(QObject::tr("%1 upper bound range").arg(s.title), s.scoreBoundMin, s.scoreBoundMax, s.scoreBoundMin, s.scoreBoundMax, 40);
-            boundSpecs.push_back({specs.size(), s.title});
-            SeriesSpec b{boundName, {}, QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine), false, {}, {}};
+            // The bound is >= 0: its |·| envelope is its envelope.
+            if (band) bandOf(s.scoreBoundMin, s.scoreBoundMax, s.scoreBoundMin, s.scoreBoundMax, 40);
+            boundLines.push_back({lines.size(), s.title});
+            DecayLine b;
+            b.name = QObject::tr("%1 upper bound on |score| (RoFormer)").arg(s.title);
+            b.pen = QPen(col, std::max(1.0, t.lineWidth * 0.8), Qt::DashLine);
             for (std::size_t i = 0; i < s.distance.size() && i < s.scoreBound.size(); ++i) {
                 const double x = columnX(s, i);
                 if (r.logX && x < 1) continue;
                 const double v = decayPlotValue(s.scoreBound[i], r.logY);
-                b.points.append(QPointF(x, v));
+                b.points.emplace_back(x, v);
                 grow(v);
             }
             growingBound = false;
-            specs.push_back(std::move(b));
+            lines.push_back(std::move(b));
         }
     }
     // The bound in the value range, unless (linear axis) it reaches more than kFarAbove times
@@ -217,11 +210,11 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     // largest value; the tooltip gives its values.
     constexpr double kFarAbove = 8;
     const double scoreReach = std::max(std::abs(yMin), std::abs(yMax));
-    const bool boundAbove = !r.logY && boundMin <= boundMax && yMin <= yMax && scoreReach > 0 && boundMax > kFarAbove * scoreReach;
+    d.boundAbove = !r.logY && boundMin <= boundMax && yMin <= yMax && scoreReach > 0 && boundMax > kFarAbove * scoreReach;
     QString boundNote;
-    if (boundAbove) {
+    if (d.boundAbove) {
         // The legend says where the line is even when the title (and its note) has no room.
-        for (const auto& [i, title] : boundSpecs) specs[i].name = QObject::tr("%1 RoFormer bound, above the plot").arg(title);
+        for (const auto& [i, title] : boundLines) lines[i].name = QObject::tr("%1 RoFormer bound, above the plot").arg(title);
         boundNote = boundMin > yMax ? QObject::tr("RoFormer's bound (dashed) runs above the plot, up to %1").arg(formatValue(boundMax))
                                     : QObject::tr("RoFormer's bound (dashed) runs partly above the plot, up to %1").arg(formatValue(boundMax));
     } else if (boundMin <= boundMax) {
@@ -233,25 +226,15 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         yMax = 1;
     }
     if (yMax == yMin) {
-        const double d = r.logY ? yMax * 0.5 : std::max(1.0, std::abs(yMax) * 0.1);
-        yMin -= d;
-        yMax += d;
+        const double dy = r.logY ? yMax * 0.5 : std::max(1.0, std::abs(yMax) * 0.1);
+        yMin -= dy;
+        yMax += dy;
     }
-
-    addStopLines(specs, r, t, xMin, xMax, yMin, yMax);
-
-    // Reuse the chart's series and axes when the structure is unchanged (a slider drag): only
-    // points and ranges change, which keeps a live update cheap.
-    const auto hAxes = chart->axes(Qt::Horizontal);
-    const auto vAxes = chart->axes(Qt::Vertical);
-    const auto existing = chart->series();
-    bool reuse = hAxes.size() == 1 && vAxes.size() == 1 && existing.size() == static_cast<qsizetype>(specs.size()) &&
-                 (qobject_cast<QLogValueAxis*>(hAxes.front()) != nullptr) == r.logX &&
-                 (qobject_cast<QLogValueAxis*>(vAxes.front()) != nullptr) == r.logY &&
-                 chart->property("poslabTheme").toString() == t.name + QString::number(t.fontScale);
-    for (qsizetype i = 0; reuse && i < existing.size(); ++i)
-        reuse = existing[i]->name() == specs[static_cast<std::size_t>(i)].name &&
-                (existing[i]->type() == QAbstractSeries::SeriesTypeArea) == specs[static_cast<std::size_t>(i)].area;
+    addStopLines(lines, r, t, xMin, xMax, yMin, yMax);
+    d.xMin = xMin;
+    d.xMax = xMax;
+    d.yMin = yMin;
+    d.yMax = yMax;
 
     // What a column is: every distance it covers (band: their exact min … max, line: their
     // mean), or, past the work limit, one sampled distance.
@@ -265,6 +248,17 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
     const QString quantity = anyTerm && !anyScore ? QObject::tr("positional term")
                              : anyTerm           ? QObject::tr("score or positional term")
                                                  : QObject::tr("score");
+    d.xTitle = r.logX ? QObject::tr("distance i − j (log)") : QObject::tr("distance i − j");
+    // A short plot's axis says it shorter ("score or term"), never cut mid-word.
+    const QString shortQuantity = anyTerm && !anyScore ? QObject::tr("term") : anyTerm ? QObject::tr("score or term") : quantity;
+    for (const QString& q : {quantity, shortQuantity})
+        if (d.yTitleForms.isEmpty() || d.yTitleForms.back() != (r.logY ? QObject::tr("|%1| (log)").arg(q) : q))
+            d.yTitleForms << (r.logY ? QObject::tr("|%1| (log)").arg(q) : q);
+    if (!errors.isEmpty()) {
+        d.error = true;
+        d.titleForms = {errors.join(QStringLiteral("; "))};
+        return d;
+    }
     // (A title's " · " parts go first when it does not fit: the axis still says what is plotted.)
     QString title = anyTerm && !anyScore ? QObject::tr("Positional term against distance i − j · without the content term q·k/√d")
                     : anyTerm            ? QObject::tr("Score or positional term against distance i − j · RoPE, xPos, NoPE: the score; "
@@ -276,226 +270,243 @@ void configureDecayChart(QChart* chart, const DecayResult& r, const Theme& t) {
         title += QObject::tr(" · each point: up to %1 distances, band min … max, line their mean").arg(widest);
     if (!notes.isEmpty()) title += QStringLiteral(" · ") + notes.join(QStringLiteral("; "));
     if (!boundNote.isEmpty()) title += QStringLiteral(" · ") + boundNote;
-    // A short chart keeps its height for the plot: the title goes (the axis says what is plotted),
-    // or Qt Charts squeezes the axes until it cuts every label to "...". A narrow one drops the
-    // title's " · " parts that do not fit (layout.h fitText).
-    const double small = QFontMetricsF(t.smallFont()).height(), titleH = QFontMetricsF(t.titleFont()).height();
-    const bool roomForTitle = chart->size().height() <= 0 || chart->size().height() >= titleH * 2 + small * 12;
-    // Where even the first part does not fit (a slide's half-width plot in the projector theme),
-    // a shorter way to say it, never a title cut mid-phrase: the axes say the rest.
-    if (chart->size().width() > 0) {
-        // Longest first: the whole title, then without its last " · " parts one by one.
-        const QStringList parts = title.split(QStringLiteral(" · "));
-        QStringList forms;
-        for (qsizetype n = parts.size(); n >= 1; --n) forms.append(parts.mid(0, n).join(QStringLiteral(" · ")));
-        forms.append(anyTerm && !anyScore ? QObject::tr("Positional term by distance")
-                     : anyTerm            ? QObject::tr("Score or term by distance")
-                                          : QObject::tr("Score by distance"));
-        title = fitText(forms, t.titleFont(), chart->size().width() - 24).text;
-    }
-    chart->setTitle(!errors.isEmpty() ? errors.join(QStringLiteral("; ")) : roomForTitle ? title : QString());
-    chart->setTitleBrush(errors.isEmpty() ? QBrush(t.foreground) : QBrush(t.error));
-    // Each range or tick-count change makes Qt Charts lay the axis out again (label text
-    // shaping), so the nice range is computed here and applied only when it differs.
-    const auto setLog = [](QLogValueAxis* a, double lo, double hi) {
-        if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
-    };
-    // Linear axes have ticks at nice steps anchored at 0 (Qt Charts' dynamic ticks). The distance
-    // axis ends where the data ends; so does the value axis, a label's height beyond (setY).
-    const auto setTicks = [](QValueAxis* a, double lo, double hi, double step) {
-        if (a->tickType() != QValueAxis::TicksDynamic) a->setTickType(QValueAxis::TicksDynamic);
-        if (a->tickAnchor() != 0.0) a->setTickAnchor(0.0);
-        if (a->tickInterval() != step) a->setTickInterval(step);
-        if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
-    };
-    const auto niceStep = [](double lo, double hi, int ticks) {
-        const NiceRange n = niceRange(lo, hi, ticks);
-        return (n.hi - n.lo) / std::max(1, n.ticks - 1);
-    };
-    // The value labels stay apart (layout.h: a quarter of their height; here more than half):
-    // up to 6 ticks, fewer where the plot, the chart less its title, margins, distance labels and
-    // axis title (an estimate on the generous side), is too short for them.
-    // renderDecay() lays the chart out once and tells the plot's and a tick label's real heights
-    // (the properties below); until then, estimates.
-    const double body = QFontMetricsF(t.bodyFont()).height();
-    const QVariant measuredPlot = chart->property("poslabPlotHeight"), measuredLabel = chart->property("poslabLabelHeight");
-    const double plotH = measuredPlot.isValid() ? measuredPlot.toDouble()
-                         : chart->size().height() <= 0
-                             ? 0.0
-                             : chart->size().height() - 8 - (chart->title().isEmpty() ? 0.0 : titleH * 1.6) - small * 1.5 - body * 1.6 - 16;
-    const double labelH = measuredLabel.isValid() ? measuredLabel.toDouble() : small * 1.3;
-    const auto setY = [&](QValueAxis* a, double lo, double hi) {
-        // The axis ends where the data ends, a label's height beyond it (in value units), so that
-        // its lowest label sits above the distance axis's first label, never on it.
-        const double pad = plotH > labelH * 4 ? (hi - lo) * labelH * 0.8 / (plotH - labelH * 1.6) : (hi - lo) * 0.08;
-        // The axis's ends for a tick step: the data a pad beyond; with fewer than two ticks
-        // inside, out to the ticks around the data, half a step beyond them; a tick in the room
-        // beyond the data keeps that room beyond it (its label clear of the distance axis's labels).
-        double from = 0, to = 0, reach = 0.5;
-        const auto ends = [&](double step) {
-            from = lo - pad;
-            to = hi + pad;
-            if (std::floor(to / step) - std::ceil(from / step) < 1) {
-                from = std::floor(lo / step) * step - step * reach;
-                to = std::ceil(hi / step) * step + step * reach;
-            }
-            if (const double first = std::ceil(from / step) * step; first < lo) from = std::min(from, first - pad);
-            if (const double last = std::floor(to / step) * step; last > hi) to = std::max(to, last + pad);
-        };
-        // Up to 6 ticks; fewer until neighbouring labels are 1.3 label heights apart on the axis as
-        // it finally ends.
-        double step = niceStep(lo, hi, 6);
-        ends(step);
-        const auto apart = [&] { return plotH <= 0 || plotH * step / (to - from) >= labelH * 1.3; };
-        for (int n = 5; n >= 2 && !apart(); --n) {
-            step = std::max(step, niceStep(lo, hi, n));
-            ends(step);
-        }
-        // Still too close: the ticks around the data (three on a short plot) with a quarter of a
-        // step beyond them instead of half: 2.5 steps in the plot's height, not 3.
-        if (!apart()) {
-            reach = 0.25;
-            ends(step);
-        }
-        setTicks(a, from, to, step);
-    };
-    // Distance ticks: integers (multiples of a 1, 2, 5 × 10^k step >= 1) inside the window.
-    const auto setDistance = [](QValueAxis* a, double lo, double hi) {
-        if (a->min() != lo || a->max() != hi) a->setRange(lo, hi);
-        const double step = double(plot::integerTickStep(std::int64_t(lo), std::int64_t(hi), 6));
-        if (a->tickType() != QValueAxis::TicksDynamic) a->setTickType(QValueAxis::TicksDynamic);
-        if (a->tickAnchor() != 0) a->setTickAnchor(0);
-        if (a->tickInterval() != step) a->setTickInterval(step);
-    };
-    auto setRanges = [&](QAbstractAxis* ax, QAbstractAxis* ay) {
-        if (auto* a = qobject_cast<QLogValueAxis*>(ax)) setLog(a, xMin, xMax);
-        if (auto* a = qobject_cast<QValueAxis*>(ax)) setDistance(a, xMin, xMax);
-        if (auto* a = qobject_cast<QLogValueAxis*>(ay)) setLog(a, std::max(yMin, kLogFloor), yMax * 1.2);
-        if (auto* a = qobject_cast<QValueAxis*>(ay)) setY(a, yMin, yMax);
-    };
-    if (reuse) {
-        for (qsizetype i = 0; i < existing.size(); ++i) {
-            const auto& spec = specs[static_cast<std::size_t>(i)];
-            if (spec.area) {
-                auto* area = static_cast<QAreaSeries*>(existing[i]);
-                area->upperSeries()->replace(spec.points);
-                area->lowerSeries()->replace(spec.lower);
-                if (area->brush() != spec.brush) area->setBrush(spec.brush);
-                continue;
-            }
-            auto* line = static_cast<QLineSeries*>(existing[i]);
-            line->replace(spec.points);
-            if (line->pen() != spec.pen) line->setPen(spec.pen);
-        }
-        setRanges(hAxes.front(), vAxes.front());
-        return;
-    }
-
-    chart->removeAllSeries();
-    for (auto* a : chart->axes()) {
-        // Qt Charts deletes an axis's graphics later (deleteLater): hide them now, or the next
-        // paint shows the old labels under the new ones.
-        a->setVisible(false);
-        chart->removeAxis(a);
-        delete a;
-    }
-    chart->setProperty("poslabTheme", t.name + QString::number(t.fontScale));
-    chart->setBackgroundBrush(t.background);
-    chart->setBackgroundRoundness(0);
-    chart->setPlotAreaBackgroundVisible(false);
-    chart->setMargins(QMargins(4, 4, 4, 4));
-    chart->setAnimationOptions(QChart::NoAnimation);
-    chart->setTitleFont(t.titleFont());
-
-    QAbstractAxis* ax = nullptr;
-    QAbstractAxis* ay = nullptr;
-    if (r.logX) {
-        auto* a = new QLogValueAxis;
-        a->setBase(10);
-        a->setLabelFormat(QStringLiteral("%g"));
-        a->setMinorTickCount(8);
-        ax = a;
-    } else {
-        auto* a = new QValueAxis;
-        a->setLabelFormat(QStringLiteral("%.0f"));
-        ax = a;
-    }
-    if (r.logY) {
-        auto* a = new QLogValueAxis;
-        a->setBase(10);
-        a->setLabelFormat(QStringLiteral("%g"));
-        ay = a;
-    } else {
-        auto* a = new QValueAxis;
-        a->setLabelFormat(QStringLiteral("%.4g"));   // numbers shown: 4 significant digits
-        ay = a;
-    }
-    setRanges(ax, ay);
-    ax->setTitleText(r.logX ? QObject::tr("distance i − j (log)") : QObject::tr("distance i − j"));
-    ay->setTitleText(r.logY ? QObject::tr("|%1| (log)").arg(quantity) : quantity);
-    for (auto* a : {ax, ay}) {
-        a->setLabelsFont(t.smallFont());
-        a->setTitleFont(t.bodyFont());
-        a->setLabelsBrush(t.muted);
-        a->setTitleBrush(t.foreground);
-        a->setLinePen(QPen(t.foreground, t.axisWidth));
-        a->setGridLinePen(QPen(t.grid, 1));
-        a->setMinorGridLinePen(QPen(t.grid.lighter(t.background.lightness() < 128 ? 80 : 104), 1));
-    }
-    chart->addAxis(ax, Qt::AlignBottom);
-    chart->addAxis(ay, Qt::AlignLeft);
-    for (const auto& spec : specs) {
-        if (spec.area) {
-            auto* upper = new QLineSeries;
-            auto* lower = new QLineSeries;
-            upper->replace(spec.points);
-            lower->replace(spec.lower);
-            auto* area = new QAreaSeries(upper, lower);
-            upper->setParent(area);
-            lower->setParent(area);
-            area->setName(spec.name);
-            area->setPen(spec.pen);
-            area->setBrush(spec.brush);
-            chart->addSeries(area);
-            area->attachAxis(ax);
-            area->attachAxis(ay);
-            for (auto* m : chart->legend()->markers(area)) m->setVisible(false);
-            continue;
-        }
-        auto* line = new QLineSeries;
-        line->setName(spec.name);
-        line->replace(spec.points);
-        line->setPen(spec.pen);
-        chart->addSeries(line);
-        line->attachAxis(ax);
-        line->attachAxis(ay);
-    }
-    chart->legend()->setVisible(true);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->legend()->setFont(t.smallFont());
-    chart->legend()->setLabelColor(t.foreground);
-    chart->legend()->setBackgroundVisible(false);
-    // The legend shows each line as drawn (solid score, dashed bound), and takes no more height
-    // than its entries: the plot gets the rest.
-    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
-    chart->legend()->setContentsMargins(0, 0, 0, 0);
-    if (chart->layout()) chart->layout()->setContentsMargins(0, 0, 0, 0);
+    // Longest first: the whole title, then without its last " · " parts one by one, then a
+    // shorter way to say it (a slide's half-width plot), never a title cut mid-phrase: the axes
+    // say the rest.
+    const QStringList parts = title.split(QStringLiteral(" · "));
+    for (qsizetype n = parts.size(); n >= 1; --n) d.titleForms.append(parts.mid(0, n).join(QStringLiteral(" · ")));
+    d.titleForms.append(anyTerm && !anyScore ? QObject::tr("Positional term by distance")
+                        : anyTerm            ? QObject::tr("Score or term by distance")
+                                             : QObject::tr("Score by distance"));
+    return d;
 }
 
+// Nice linear ticks for the value axis: its ends (the data a label's height beyond, in value
+// units, so that its lowest label sits above the distance axis' labels, never on them) and its
+// step; up to 6 ticks, fewer until neighbouring labels are 1.3 label heights apart.
+struct ValueAxis {
+    double from = 0, to = 1, step = 1;
+};
+ValueAxis linearValueAxis(double lo, double hi, double plotH, double labelH) {
+    const auto niceStep = [](double a, double b, int ticks) {
+        const NiceRange n = niceRange(a, b, ticks);
+        return (n.hi - n.lo) / std::max(1, n.ticks - 1);
+    };
+    const double pad = plotH > labelH * 4 ? (hi - lo) * labelH * 0.8 / (plotH - labelH * 1.6) : (hi - lo) * 0.08;
+    // The axis' ends for a tick step: the data a pad beyond; with fewer than two ticks inside, out
+    // to the ticks around the data, half a step beyond them; a tick in the room beyond the data
+    // keeps that room beyond it (its label clear of the distance axis' labels).
+    ValueAxis a;
+    double reach = 0.5;
+    const auto ends = [&](double step) {
+        a.step = step;
+        a.from = lo - pad;
+        a.to = hi + pad;
+        if (std::floor(a.to / step) - std::ceil(a.from / step) < 1) {
+            a.from = std::floor(lo / step) * step - step * reach;
+            a.to = std::ceil(hi / step) * step + step * reach;
+        }
+        if (const double first = std::ceil(a.from / step) * step; first < lo) a.from = std::min(a.from, first - pad);
+        if (const double last = std::floor(a.to / step) * step; last > hi) a.to = std::max(a.to, last + pad);
+    };
+    double step = niceStep(lo, hi, 6);
+    ends(step);
+    const auto apart = [&] { return plotH <= 0 || plotH * a.step / (a.to - a.from) >= labelH * 1.3; };
+    for (int n = 5; n >= 2 && !apart(); --n) {
+        step = std::max(step, niceStep(lo, hi, n));
+        ends(step);
+    }
+    // Still too close: the ticks around the data (three on a short plot) with a quarter of a
+    // step beyond them instead of half: 2.5 steps in the plot's height, not 3.
+    if (!apart()) {
+        reach = 0.25;
+        ends(step);
+    }
+    return a;
+}
 
-DecayLegend decayLegend(QChart* chart, const Theme& t, double width) {
+// Minor values of a log axis: 2 … 9 × 10^k inside [lo, hi] (none past 8 decades: a grey wash).
+std::vector<double> logMinor(double lo, double hi) {
+    std::vector<double> out;
+    const int e0 = int(std::floor(std::log10(lo))), e1 = int(std::ceil(std::log10(hi)));
+    if (e1 - e0 > 8) return out;
+    for (int e = e0; e <= e1; ++e)
+        for (int m = 2; m <= 9; ++m)
+            if (const double v = m * std::pow(10.0, e); v > lo && v < hi) out.push_back(v);
+    return out;
+}
+
+// Log ticks with at least two values: plot::ticks(), else (inside one decade) the powers of ten
+// around [lo, hi] widen the range (the value axis) or integer ticks fill it (the distance axis).
+plot::AxisTicks logTicks(double& lo, double& hi, bool widen) {
+    plot::AxisTicks t;
+    t.values = plot::ticks(lo, hi, 6, true);
+    if (t.values.size() < 2 && widen) {
+        lo = std::pow(10.0, std::floor(std::log10(lo)));
+        hi = std::max(std::pow(10.0, std::ceil(std::log10(hi))), lo * 10);
+        t.values = plot::ticks(lo, hi, 6, true);
+    }
+    if (t.values.size() < 2) {
+        t.values.clear();
+        for (std::int64_t v : plot::integerTicks(std::int64_t(std::ceil(lo)), std::int64_t(std::floor(hi)), 6)) t.values.push_back(double(v));
+        t.labels = plot::tickLabels(t.values);
+    } else {
+        t.labels = plot::tickLabels(t.values, true);
+    }
+    t.minor = logMinor(lo, hi);
+    return t;
+}
+
+}  // namespace
+
+DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
+    DecayData d = decayData(r, t);
+    DecayPlot out;
+    const plot::ThemeFonts f = plot::themeFonts(t);
+    const QRectF inner = rect.adjusted(4, 4, -4, -4);
+    // The legend under the plot: every named line in full, in as many rows as the width needs.
+    std::vector<DecayLegend::Entry> entries;
+    for (const DecayLine& l : d.lines)
+        if (!l.band && !l.name.isEmpty()) entries.push_back({l.name, l.pen, 0});
+    out.legend = decayLegend(std::move(entries), t, std::max(1.0, inner.width()));
+    out.legendRect = QRectF(inner.left(), inner.bottom() - out.legend.height(), inner.width(), out.legend.height());
+    // A short chart keeps its height for the plot: the title goes (the axes say what is plotted);
+    // an error is always said.
+    const bool roomForTitle = rect.height() >= f.lhT * 2 + f.slh * 12;
+    double top = inner.top();
+    if (!d.titleForms.isEmpty() && (roomForTitle || d.error)) {
+        // The first form that fits; where even the shortest would be cut, none (the axes say
+        // what is plotted). An error is said even cut.
+        const FittedText fitted = fitText(d.titleForms, t.titleFont(), inner.width() - 24);
+        if (d.error || !fitted.text.contains(QChar(0x2026))) out.title = fitted.text;
+    }
+    if (!out.title.isEmpty()) {
+        out.titleRect = QRectF(inner.left(), top, inner.width(), f.lhT * 1.3);
+        top = out.titleRect.bottom();
+    }
+    top += f.slh * 0.6;   // half of the top value label above the plot
+    const double bottom = std::max(top + 1, out.legendRect.top() - (f.slh + 6 + f.lh + 2));
+    const double plotH = bottom - top;
+    const double labelH = QFontMetricsF(t.smallFont()).height();
+
+    // The value axis.
+    out.y.log = r.logY;
+    if (r.logY) {
+        out.y.lo = std::max(d.yMin, kLogFloor);
+        out.y.hi = std::max(d.yMax * 1.2, out.y.lo * 10);
+        out.yTicks = logTicks(out.y.lo, out.y.hi, true);
+    } else {
+        const ValueAxis a = linearValueAxis(d.yMin, d.yMax, plotH, labelH);
+        out.y.lo = a.from;
+        out.y.hi = a.to;
+        for (double k = std::ceil(a.from / a.step); k <= std::floor(a.to / a.step); ++k) {
+            const double v = k * a.step;
+            out.yTicks.values.push_back(std::abs(v) < a.step * 1e-9 ? 0.0 : v);
+        }
+        out.yTicks.labels = plot::tickLabels(out.yTicks.values);
+    }
+    // The distance axis: the window exactly; integer ticks (multiples of a 1, 2, 5 × 10^k step >= 1).
+    out.x.log = r.logX;
+    out.x.lo = d.xMin;
+    out.x.hi = d.xMax;
+    if (r.logX) {
+        out.xTicks = logTicks(out.x.lo, out.x.hi, false);
+    } else {
+        for (std::int64_t v : plot::integerTicks(std::int64_t(std::ceil(d.xMin)), std::int64_t(std::floor(d.xMax)), 6))
+            out.xTicks.values.push_back(double(v));
+        out.xTicks.labels = plot::tickLabels(out.xTicks.values);
+    }
+    // Left: the widest value label and the axis title; right: room for the last distance label's
+    // half (it moves left to end with the plot, plot::axes).
+    double labelW = 0;
+    const QFontMetricsF fm(t.smallFont());
+    for (const QString& s : out.yTicks.labels) labelW = std::max(labelW, fm.horizontalAdvance(typeset(s)));
+    const QMarginsF m = plot::axesMargins(t, true, true, labelW);
+    const double left = inner.left() + m.left(), right = std::max(left + 1, inner.right() - m.right());
+    out.plot = QRectF(QPointF(left, top), QPointF(right, bottom));
+    out.x.a = out.plot.left();
+    out.x.b = out.plot.right();
+    out.y.a = out.plot.bottom();
+    out.y.b = out.plot.top();
+    out.lines = std::move(d.lines);
+    out.xTitle = d.xTitle;
+    out.yTitleForms = d.yTitleForms;
+    out.titleForms = d.titleForms;
+    out.error = d.error;
+    out.boundAbove = d.boundAbove;
+    return out;
+}
+
+namespace {
+
+// A line's points in pixels, split where a value is not finite (a gap, never a jump to NaN).
+std::vector<QPolygonF> pixelRuns(const std::vector<QPointF>& points, const plot::Axis& x, const plot::Axis& y) {
+    std::vector<QPolygonF> runs(1);
+    for (const QPointF& pt : points) {
+        if (!std::isfinite(pt.x()) || !std::isfinite(pt.y()) || (x.log && pt.x() <= 0) || (y.log && pt.y() <= 0)) {
+            if (!runs.back().isEmpty()) runs.emplace_back();
+            continue;
+        }
+        // Far outside the plot (a bound above it), held a plot's height beyond: clipped, and no
+        // coordinate large enough to upset the rasteriser.
+        const double py = std::clamp(y.map(pt.y()), std::min(y.a, y.b) - 4 * std::abs(y.a - y.b), std::max(y.a, y.b) + 4 * std::abs(y.a - y.b));
+        runs.back().append(QPointF(x.map(pt.x()), py));
+    }
+    if (runs.back().isEmpty()) runs.pop_back();
+    return runs;
+}
+
+}  // namespace
+
+void renderDecay(QPainter& p, const QRectF& rect, const DecayResult& result, const Theme& t) {
+    const DecayPlot c = decayPlot(rect, result, t);
+    p.save();
+    p.fillRect(rect, t.background);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    // The view exists for its plot when some series has values (layout.h: a panel).
+    if (std::any_of(result.series.begin(), result.series.end(), [](const DecaySeries& s) { return s.error.isEmpty() && !s.distance.empty(); }))
+        layoutRecord(p, LayoutItemKind::Panel, rect);
+    if (!c.titleRect.isEmpty()) {
+        p.setFont(t.titleFont());
+        // A shorter form of the title is a way to say it, not a cut (only "…" is).
+        const FittedText title = fitText(c.title, t.titleFont(), c.titleRect.width() - 24);
+        plot::text(p, c.titleRect.center(), title, plot::Align::Center, c.error ? t.error : t.foreground);
+    }
+    plot::axes(p, c.plot, c.x, c.y, t, QStringList{c.xTitle}, c.yTitleForms, c.xTicks, c.yTicks, true);
+    p.save();
+    p.setClipRect(c.plot.adjusted(-1, -1, 1, 1));
+    for (const DecayLine& l : c.lines) {
+        if (l.band) {
+            const auto upper = pixelRuns(l.points, c.x, c.y), lower = pixelRuns(l.lower, c.x, c.y);
+            if (upper.size() != 1 || lower.size() != 1) continue;   // a band with a gap is left to its line
+            QPolygonF poly = upper.front();
+            for (qsizetype i = lower.front().size() - 1; i >= 0; --i) poly.append(lower.front()[i]);
+            p.setPen(Qt::NoPen);
+            p.setBrush(l.brush);
+            p.drawPolygon(poly);
+            continue;
+        }
+        p.setPen(l.pen);
+        p.setBrush(Qt::NoBrush);
+        for (const QPolygonF& run : pixelRuns(l.points, c.x, c.y)) {
+            if (run.size() == 1) p.drawPoint(run.front());
+            else plot::polyline(p, run, l.pen);
+        }
+    }
+    p.restore();
+    drawDecayLegend(p, c.legendRect, c.legend, t);
+    p.restore();
+}
+
+DecayLegend decayLegend(std::vector<DecayLegend::Entry> entries, const Theme& t, double width) {
     DecayLegend l;
     const QFontMetricsF fm(t.smallFont());
     l.line = fm.height();
     l.marker = l.line * 1.5;
     l.gap = l.line * 0.3;
     l.spacing = l.line;
-    // The chart's legend entries: its line series (the bands, area series, have none).
-    for (QAbstractSeries* series : chart->series()) {
-        auto* line = qobject_cast<QLineSeries*>(series);
-        if (!line || series->type() == QAbstractSeries::SeriesTypeArea || series->name().isEmpty()) continue;
-        l.entries.push_back({series->name(), line->pen(), l.marker + l.gap + fm.horizontalAdvance(typeset(series->name()))});
-    }
+    l.entries = std::move(entries);
+    for (auto& e : l.entries) e.width = l.marker + l.gap + fm.horizontalAdvance(typeset(e.name));
     double used = 0;
     for (std::size_t i = 0; i < l.entries.size(); ++i) {
         const double w = l.entries[i].width;
@@ -540,156 +551,6 @@ void drawDecayLegend(QPainter& p, const QRectF& area, const DecayLegend& l, cons
     }
     layoutRecord(p, LayoutItemKind::Legend, all.adjusted(-1, -1, 1, 1));
     p.restore();
-}
-
-// Qt Charts writes its tick values as it adds up the steps ("-5.551e-17" for 0) and with one
-// printf format ("1e-05" beside "0.001"): each axis' labels are rewritten by the rule of every
-// other axis (plot::tickLabels: 4 significant digits, one way), a value within a billionth of a
-// step of 0 as 0; each keeps its place against its tick (right-aligned on the value axis, centred
-// on the distance axis).
-void relabelDecayTicks(QGraphicsScene& scene) {
-    std::vector<QGraphicsItem*> groups;
-    for (QGraphicsItem* item : scene.items())
-        if (item->isVisible() && item->type() == QGraphicsItemGroup::Type) groups.push_back(item);
-    for (QGraphicsItem* g : groups) {
-        std::vector<QGraphicsTextItem*> labels;
-        std::vector<double> values;
-        bool numbers = true;
-        for (QGraphicsItem* child : g->childItems()) {
-            auto* text = dynamic_cast<QGraphicsTextItem*>(child);
-            if (!text || !text->isVisible()) continue;
-            bool ok = false;
-            const double v = text->toPlainText().replace(QChar(0x2212), QLatin1Char('-')).toDouble(&ok);
-            numbers = numbers && ok && std::isfinite(v);
-            labels.push_back(text);
-            values.push_back(v);
-        }
-        if (!numbers || labels.size() < 2) continue;
-        double step = std::numeric_limits<double>::infinity();
-        for (std::size_t i = 1; i < values.size(); ++i)
-            if (values[i] != values[i - 1]) step = std::min(step, std::abs(values[i] - values[i - 1]));
-        for (double& v : values)
-            if (std::isfinite(step) && std::abs(v) < step * 1e-9) v = 0;
-        const QStringList written = plot::tickLabels(values);
-        bool vertical = true;
-        for (auto* text : labels) vertical = vertical && std::abs(text->sceneBoundingRect().right() - labels.front()->sceneBoundingRect().right()) < 1;
-        for (std::size_t i = 0; i < labels.size(); ++i) {
-            if (labels[i]->toPlainText() == written[qsizetype(i)]) continue;
-            const double before = labels[i]->boundingRect().width();
-            labels[i]->setTextWidth(-1);   // one line, as wide as the new text
-            labels[i]->setPlainText(written[qsizetype(i)]);
-            const double shift = before - labels[i]->boundingRect().width();
-            labels[i]->moveBy(vertical ? shift : shift / 2, 0);
-        }
-    }
-}
-
-// The chart as the window's QChartView shows it: configureDecayChart(), laid out (outside a
-// running event loop Qt Charts does not lay itself out: without this its axes, title and legend
-// would be missing), then painted; with layout capture on, what Qt Charts placed is recorded. The
-// legend is the figure's own (decayLegend: every entry in full, in as many rows as it needs),
-// under the chart, which keeps the rest of the height.
-void renderDecay(QPainter& painter, const QRectF& rect, const DecayResult& result, const Theme& theme) {
-    QGraphicsScene scene;
-    auto* chart = new QChart;  // owned by the scene
-    scene.addItem(chart);
-    chart->setGeometry(QRectF(QPointF(0, 0), rect.size()));
-    configureDecayChart(chart, result, theme);
-    const DecayLegend legend = decayLegend(chart, theme, rect.width() - 8);
-    chart->legend()->setVisible(false);
-    const QSizeF chartSize(rect.width(), std::max(1.0, rect.height() - legend.height()));
-    chart->setGeometry(QRectF(QPointF(0, 0), chartSize));
-    configureDecayChart(chart, result, theme);   // the title fitted to the chart's own height
-    chart->legend()->setVisible(false);
-    // Laid out again once the fonts and labels are known: the first pass can squeeze the axes
-    // until Qt Charts cuts every label to "...". Then the value axis is set again for the plot's
-    // and its labels' real heights (the ticks apart, the lowest label clear of the distance axis).
-    const auto layOut = [&] {
-        for (int pass = 0; pass < 2 && chart->layout(); ++pass) {
-            chart->layout()->invalidate();
-            chart->layout()->activate();
-        }
-    };
-    layOut();
-    double labelHeight = 0;
-    for (QGraphicsItem* item : scene.items())
-        if (auto* text = dynamic_cast<QGraphicsTextItem*>(item);
-            text && text->isVisible() && item->parentItem() && item->parentItem()->type() == QGraphicsItemGroup::Type) {
-            const double m = text->document() ? text->document()->documentMargin() : 0.0;
-            labelHeight = std::max(labelHeight, text->boundingRect().height() - 2 * m);
-        }
-    if (labelHeight > 0 && chart->plotArea().height() > 0) {
-        chart->setProperty("poslabPlotHeight", chart->plotArea().height());
-        chart->setProperty("poslabLabelHeight", labelHeight);
-        configureDecayChart(chart, result, theme);
-        chart->legend()->setVisible(false);
-        layOut();
-    }
-    scene.setSceneRect(QRectF(QPointF(0, 0), chartSize));
-    relabelDecayTicks(scene);   // the tick labels written as every other axis writes them
-    // What Qt Charts placed as text (title, tick labels, axis titles): recorded after painting;
-    // the tick labels of one axis (one item group) as one LayoutGroup. Without text painting
-    // (LayoutCapture::setPaintText) the text is hidden, so that the image shows what it covers.
-    struct Placed {
-        QString text;
-        QRectF box;
-        const QGraphicsItem* group;
-        QFont font;
-    };
-    std::vector<Placed> placed;
-    const bool capturing = layoutCapturing(), paintText = layoutPaintsText();
-    if (capturing) {
-        for (QGraphicsItem* item : scene.items()) {
-            if (!item->isVisible()) continue;
-            QString text;
-            QFont font;
-            QRectF box = item->sceneBoundingRect();
-            if (auto* t = dynamic_cast<QGraphicsTextItem*>(item)) {
-                text = t->toPlainText();
-                font = t->font();
-                // The text without the document's margin around it.
-                const double m = t->document() ? t->document()->documentMargin() : 0.0;
-                box = t->mapRectToScene(t->boundingRect().adjusted(m, m, -m, -m));
-            } else if (auto* st = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
-                text = st->text();
-                font = st->font();
-            } else {
-                continue;
-            }
-            if (text.isEmpty()) continue;
-            const QGraphicsItem* parent = item->parentItem();
-            placed.push_back({text, box, parent && parent->type() == QGraphicsItemGroup::Type ? parent : nullptr, font});
-            if (!paintText) item->setVisible(false);
-        }
-    }
-    painter.save();
-    painter.fillRect(rect, theme.background);
-    painter.setRenderHint(QPainter::Antialiasing, true);
-    scene.render(&painter, QRectF(rect.topLeft(), chartSize), scene.sceneRect());
-    drawDecayLegend(painter, QRectF(rect.left() + 4, rect.top() + chartSize.height(), rect.width() - 8, legend.height()), legend, theme);
-    painter.restore();
-    if (capturing) {
-        const QPointF at = rect.topLeft();
-        // The view exists for its plot when some series has values (layout.h: a panel).
-        if (std::any_of(result.series.begin(), result.series.end(), [](const DecaySeries& s) { return s.error.isEmpty() && !s.distance.empty(); }))
-            layoutRecord(painter, LayoutItemKind::Panel, rect);
-        layoutRecord(painter, LayoutItemKind::Plot, chart->plotArea().translated(at));
-        // Qt Charts cuts a label that does not fit with "...".
-        const auto record = [&](const Placed& x) {
-            const bool elided = x.text.contains(QStringLiteral("...")) || x.text.contains(QChar(0x2026));
-            layoutRecordText(painter, x.box.translated(at), x.text, x.font, elided, paintText);
-        };
-        std::vector<const QGraphicsItem*> groups;   // in the order they first appear
-        for (const Placed& x : placed) {
-            if (!x.group) record(x);
-            else if (std::find(groups.begin(), groups.end(), x.group) == groups.end()) groups.push_back(x.group);
-        }
-        for (const QGraphicsItem* g : groups) {
-            LayoutGroup group;
-            for (const Placed& x : placed)
-                if (x.group == g) record(x);
-        }
-    }
 }
 
 std::optional<std::size_t> nearestDecaySample(const DecayResult& result, double d) {

@@ -233,7 +233,7 @@ void layoutRecord(const QPainter& p, LayoutItemKind kind, const QRectF& rect, co
 void layoutRecordItem(const QPainter& p, LayoutItemKind kind, const QRectF& rect, const QString& text, bool elided, bool painted,
                       const QFont& font);
 
-// Records text drawn in `font` (not the painter's: Qt Charts' labels, a formula's glyphs).
+// Records text drawn in `font` (not the painter's: a formula's glyphs).
 void layoutRecordText(const QPainter& p, const QRectF& rect, const QString& text, const QFont& font, bool elided = false,
                       bool painted = true);
 

@@ -6,7 +6,10 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QFontMetricsF>
+#include <QLineF>
+#include <QPolygonF>
 #include <QPainterPath>
+#include <QSet>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -451,9 +454,20 @@ QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel, double tickW) {
 double tickLabelWidth(const Theme& t, double lo, double hi, bool log, int maxTicks) {
     const QFontMetricsF fm(t.smallFont());
     double w = 0;
-    // The widest over every tick count up to `maxTicks` (the axis may draw any of them).
-    for (int n = 2; n <= maxTicks; ++n)
-        for (const QString& s : tickLabels(ticks(lo, hi, n, log), log)) w = std::max(w, fm.horizontalAdvance(typeset(s)));
+    // The widest over every tick count up to `maxTicks` (the axis may draw any of them); most
+    // counts give the same ticks, and each label is measured once.
+    std::vector<double> last;
+    QSet<QString> measured;
+    for (int n = 2; n <= maxTicks; ++n) {
+        std::vector<double> t = ticks(lo, hi, n, log);
+        if (t == last) continue;
+        for (const QString& s : tickLabels(t, log))
+            if (!measured.contains(s)) {
+                measured.insert(s);
+                w = std::max(w, fm.horizontalAdvance(typeset(s)));
+            }
+        last = std::move(t);
+    }
     return w;
 }
 
@@ -465,22 +479,33 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
 
 void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QStringList& xLabel,
           const QStringList& yLabel, bool grid, int maxTicksX, int maxTicksY) {
+    AxisTicks xt{ticks(x.lo, x.hi, maxTicksX, x.log), {}, {}}, yt{ticks(y.lo, y.hi, maxTicksY, y.log), {}, {}};
+    xt.labels = tickLabels(xt.values, x.log);
+    yt.labels = tickLabels(yt.values, y.log);
+    axes(p, plot, x, y, t, xLabel, yLabel, xt, yt, grid);
+}
+
+void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QStringList& xLabel,
+          const QStringList& yLabel, const AxisTicks& xt, const AxisTicks& yt, bool grid) {
     p.save();
     p.setFont(t.smallFont());
     const double h = lineHeight(t.smallFont());
-    const auto xt = ticks(x.lo, x.hi, maxTicksX, x.log);
-    const auto yt = ticks(y.lo, y.hi, maxTicksY, y.log);
     QPen gridPen(t.grid, 1);
     QPen axisPen(t.foreground, t.axisWidth);
+    if (grid && (!xt.minor.empty() || !yt.minor.empty())) {
+        // Minor grid lines, fainter than the major ones (between a log axis' decades).
+        p.setPen(QPen(t.grid.lighter(t.background.lightness() < 128 ? 80 : 104), 1));
+        for (double v : xt.minor) p.drawLine(QPointF(x.map(v), plot.top()), QPointF(x.map(v), plot.bottom()));
+        for (double v : yt.minor) p.drawLine(QPointF(plot.left(), y.map(v)), QPointF(plot.right(), y.map(v)));
+    }
     double maxLabelW = 0;
     double lastY = -1e300, lastRight = -1e300;
     // Labels of one axis stay a space apart (closer, "10" and "20" read as "1020").
     const double gap = std::max(4.0, QFontMetricsF(t.smallFont()).horizontalAdvance(QLatin1Char(' ')));
-    const QStringList xLabels = tickLabels(xt, x.log), yLabels = tickLabels(yt, y.log);
     std::optional<LayoutGroup> group;   // each axis' tick labels, one group
     group.emplace();
-    for (std::size_t i = 0; i < xt.size(); ++i) {
-        const double v = xt[i];
+    for (std::size_t i = 0; i < xt.values.size(); ++i) {
+        const double v = xt.values[i];
         const double px = x.map(v);
         if (grid) {
             p.setPen(gridPen);
@@ -488,8 +513,9 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         }
         p.setPen(axisPen);
         p.drawLine(QPointF(px, plot.bottom()), QPointF(px, plot.bottom() + 4));
-        const QString& label = xLabels[qsizetype(i)];
-        const double w = QFontMetricsF(t.smallFont()).horizontalAdvance(label);
+        if (qsizetype(i) >= xt.labels.size()) continue;
+        const QString& label = xt.labels[qsizetype(i)];
+        const double w = QFontMetricsF(t.smallFont()).horizontalAdvance(typeset(label));
         // A label at the right end moves left to end with the plot (never past the figure's edge).
         const double cx = std::min(px, plot.right() - w / 2);
         if (cx - w / 2 < lastRight + gap) continue;
@@ -498,8 +524,8 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
     }
     group.reset();
     group.emplace();
-    for (std::size_t i = 0; i < yt.size(); ++i) {
-        const double py = y.map(yt[i]);
+    for (std::size_t i = 0; i < yt.values.size(); ++i) {
+        const double py = y.map(yt.values[i]);
         if (grid) {
             p.setPen(gridPen);
             p.drawLine(QPointF(plot.left(), py), QPointF(plot.right(), py));
@@ -507,9 +533,9 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
         p.setPen(axisPen);
         p.drawLine(QPointF(plot.left() - 4, py), QPointF(plot.left(), py));
         // A label that would touch the previous one is left out (the tick stays).
-        if (std::abs(py - lastY) < h * 0.9) continue;
+        if (std::abs(py - lastY) < h * 0.9 || qsizetype(i) >= yt.labels.size()) continue;
         lastY = py;
-        const QRectF r = text(p, QPointF(plot.left() - 6, py), yLabels[qsizetype(i)], Align::Right, t.muted);
+        const QRectF r = text(p, QPointF(plot.left() - 6, py), yt.labels[qsizetype(i)], Align::Right, t.muted);
         maxLabelW = std::max(maxLabelW, r.width());
     }
     group.reset();
@@ -533,6 +559,92 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
     p.restore();
 }
 
+namespace {
+
+// The points of a polyline less those within `tolerance` of the chord that skips them (greedy:
+// from each kept point, as far along as every skipped point stays that close and between the
+// chord's ends). The first and last points stay.
+QPolygonF simplified(const QPolygonF& in, double tolerance) {
+    if (in.size() < 3) return in;
+    QPolygonF out;
+    out.reserve(in.size());
+    out << in.front();
+    qsizetype anchor = 0;
+    for (qsizetype i = 2; i < in.size(); ++i) {
+        const QPointF a = in[anchor], d = in[i] - a;
+        const double len2 = QPointF::dotProduct(d, d), len = std::sqrt(len2);
+        bool close = len > 0;
+        for (qsizetype k = anchor + 1; close && k < i; ++k) {
+            const QPointF e = in[k] - a;
+            const double along = QPointF::dotProduct(e, d);
+            close = std::abs(d.x() * e.y() - d.y() * e.x()) <= tolerance * len && along >= 0 && along <= len2;
+        }
+        if (!close) {
+            out << in[i - 1];
+            anchor = i - 1;
+        }
+    }
+    out << in.back();
+    return out;
+}
+
+}  // namespace
+
+void polyline(QPainter& p, const QPolygonF& points, const QPen& pen) {
+    const double w = pen.widthF();
+    const bool simple = pen.style() == Qt::SolidLine || pen.style() == Qt::DashLine || pen.style() == Qt::DotLine ||
+                        pen.style() == Qt::DashDotLine || pen.style() == Qt::DashDotDotLine;
+    const QTransform& m = p.worldTransform();
+    if (points.size() < 2 || pen.isCosmetic() || w <= 1 || !simple || pen.capStyle() == Qt::RoundCap || !m.isAffine() ||
+        std::abs(m.m12()) > 1e-9 || std::abs(m.m21()) > 1e-9) {
+        p.setPen(pen);
+        p.drawPolyline(points);
+        return;
+    }
+    // A quarter of a device pixel: no point closer than that to the line without it matters (and
+    // fewer, longer segments overlap less at their caps: the same ink as the joined stroke).
+    const double scale = std::max(std::abs(m.m11()), std::abs(m.m22())) * (p.device() ? p.device()->devicePixelRatioF() : 1.0);
+    const QPolygonF line = simplified(points, 0.25 / std::max(scale, 1e-9));
+    QPen solid = pen;
+    solid.setStyle(Qt::SolidLine);
+    solid.setCapStyle(Qt::SquareCap);
+    p.setPen(solid);
+    std::vector<QLineF> lines;
+    lines.reserve(std::size_t(line.size()));
+    if (pen.style() == Qt::SolidLine) {
+        for (qsizetype i = 1; i < line.size(); ++i)
+            if (line[i] != line[i - 1]) lines.emplace_back(line[i - 1], line[i]);
+    } else {
+        // The pen's pattern in pixels (QPen::dashPattern is in pen widths), walked along the whole
+        // line; each dash as its segments, their square caps reaching half a width beyond its
+        // ends as QPainter's own dashes do.
+        std::vector<double> pattern;
+        for (double d : pen.dashPattern()) pattern.push_back(std::max(d * w, 0.5));
+        if (pattern.empty()) pattern = {w, w};
+        if (pattern.size() % 2 == 1) pattern.push_back(pattern.back());
+        std::size_t k = 0;           // the pattern's current entry (even: dash, odd: gap)
+        double left = pattern[0];    // what is left of it
+        for (qsizetype i = 1; i < line.size(); ++i) {
+            const QPointF a = line[i - 1], b = line[i];
+            const double len = QLineF(a, b).length();
+            if (!(len > 0)) continue;
+            const QPointF u = (b - a) / len;
+            double t = 0;
+            while (t < len) {
+                const double step = std::min(left, len - t);
+                if (k % 2 == 0 && step > 0) lines.emplace_back(a + u * t, a + u * (t + step));
+                t += step;
+                left -= step;
+                if (left <= 1e-9) {
+                    k = (k + 1) % pattern.size();
+                    left = pattern[k];
+                }
+            }
+        }
+    }
+    if (!lines.empty()) p.drawLines(lines.data(), int(lines.size()));
+}
+
 void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head) {
     p.drawLine(from, to);
     const QPointF d = to - from;
@@ -541,14 +653,34 @@ void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head) {
     const QPointF u = d / len;
     const QPointF n(-u.y(), u.x());
     const double hl = std::min(head, len * 0.6);
-    QPainterPath path;
-    path.moveTo(to);
-    path.lineTo(to - u * hl + n * hl * 0.45);
-    path.lineTo(to - u * hl - n * hl * 0.45);
-    path.closeSubpath();
+    const QPointF tri[3] = {to, to - u * hl + n * hl * 0.45, to - u * hl - n * hl * 0.45};
+    const QPen pen = p.pen();
     p.save();
-    p.setBrush(p.pen().color());
-    p.drawPath(path);
+    if (pen.style() == Qt::SolidLine && pen.joinStyle() == Qt::BevelJoin && !pen.isCosmetic() && pen.widthF() > 0) {
+        // The head filled and outlined in the pen is the triangle grown by half the pen's width,
+        // its corners bevelled: that hexagon, filled (stroking the outline costs ten times more:
+        // the pair dials draw dozens of arrows per frame).
+        const QPointF centre = (tri[0] + tri[1] + tri[2]) / 3;
+        const double h = pen.widthF() / 2;
+        const auto outward = [&](const QPointF& a, const QPointF& b) {
+            const QPointF e = b - a;
+            const double l = std::hypot(e.x(), e.y());
+            QPointF m = l > 0 ? QPointF(-e.y(), e.x()) / l : QPointF();
+            if (QPointF::dotProduct(m, centre - a) > 0) m = -m;
+            return m * h;
+        };
+        QPolygonF hexagon;
+        for (int i = 0; i < 3; ++i) {
+            const QPointF& v = tri[i];
+            hexagon << v + outward(tri[(i + 2) % 3], v) << v + outward(v, tri[(i + 1) % 3]);
+        }
+        p.setPen(Qt::NoPen);
+        p.setBrush(pen.color());
+        p.drawPolygon(hexagon);
+    } else {
+        p.setBrush(pen.color());
+        p.drawPolygon(tri, 3);
+    }
     p.restore();
 }
 

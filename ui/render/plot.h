@@ -85,6 +85,18 @@ void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const T
 void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QStringList& xForms,
           const QStringList& yForms, bool grid = true, int maxTicksX = 6, int maxTicksY = 6);
 
+// The ticks of one axis as given: values inside the axis' range, each one's label (one way:
+// tickLabels()), and minor values (grid lines only, no tick or label).
+struct AxisTicks {
+    std::vector<double> values;
+    QStringList labels;
+    std::vector<double> minor;
+};
+// The same with each axis' ticks given rather than chosen (a chart with ticks of its own rule:
+// the decay chart's integer distances and its value axis' nice steps).
+void axes(QPainter& p, const QRectF& plot, const Axis& x, const Axis& y, const Theme& t, const QStringList& xForms,
+          const QStringList& yForms, const AxisTicks& xTicks, const AxisTicks& yTicks, bool grid = true);
+
 // Margins that axes() needs around the plot for its tick labels and titles.
 QMarginsF axesMargins(const Theme& t, bool xLabel = true, bool yLabel = true);
 // The same for y tick labels at most `tickLabelWidth` wide (the widest of tickLabels()).
@@ -92,7 +104,15 @@ QMarginsF axesMargins(const Theme& t, bool xLabel, bool yLabel, double tickLabel
 // The width of the widest label of the ticks axes() draws for [lo, hi] with up to `maxTicks`.
 double tickLabelWidth(const Theme& t, double lo, double hi, bool log = false, int maxTicks = 30);
 
-// Arrow from `from` to `to` with a head of `head` pixels.
+// A polyline in `pen`, as QPainter::drawPolyline draws it, faster: a pen wider than one pixel is
+// drawn as the line's segments (the raster engine fills each with its line rasteriser, about six
+// times faster than stroking the joined path; the segments' square caps cover the joins), a
+// dashed pen's dashes walked along the whole line (the pattern does not restart at each point).
+// Other pens (cosmetic, one pixel or less, custom caps) go to drawPolyline.
+void polyline(QPainter& p, const QPolygonF& points, const QPen& pen);
+
+// Arrow from `from` to `to` with a head of `head` pixels, in the painter's pen (the head filled
+// in its colour and outlined in it).
 void arrow(QPainter& p, const QPointF& from, const QPointF& to, double head);
 
 // A count for people: an integer with thin-space thousands ("500 000", "−1 369").

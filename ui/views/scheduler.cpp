@@ -2,6 +2,7 @@
 
 #include "core/parallel.h"
 #include "ui/model/poolparallel.h"
+#include "ui/render/decayrenderer.h"
 #include "ui/render/contributionsrenderer.h"
 #include "ui/render/precisionrenderer.h"
 #include "ui/render/frequencyrenderer.h"
@@ -167,7 +168,7 @@ std::uint64_t Scheduler::request(const SceneParams& scene) {
     job.heatmap = v.showHeatmap && (fresh || !last.view.showHeatmap || !sameViewInputs(ViewKind::Heatmap, scene, last) ||
                                     ld.heatmapCells != display_.heatmapCells || !samePicture(lr, render_, &RenderSpec::heatmap));
     job.decay = v.showDecay && (fresh || !last.view.showDecay || !sameViewInputs(ViewKind::Decay, scene, last) ||
-                                ld.decaySamples != display_.decaySamples);
+                                ld.decaySamples != display_.decaySamples || !samePicture(lr, render_, &RenderSpec::decay));
     job.frequencies = v.showFrequencies && (fresh || !last.view.showFrequencies || !sameViewInputs(ViewKind::Frequencies, scene, last) ||
                                             !samePicture(lr, render_, &RenderSpec::frequencies));
     job.contributions = v.showContributions &&
@@ -204,6 +205,7 @@ void Scheduler::setDisplay(const DisplaySpec& display) { setOutput(render_, disp
 
 void Scheduler::setOutput(const RenderSpec& render, const DisplaySpec& display, bool recompute) {
     const bool same = samePicture(render, render_, &RenderSpec::pairs) && samePicture(render, render_, &RenderSpec::heatmap) &&
+                      samePicture(render, render_, &RenderSpec::decay) &&
                       samePicture(render, render_, &RenderSpec::frequencies) &&
                       samePicture(render, render_, &RenderSpec::contributions) &&
                       samePicture(render, render_, &RenderSpec::precision) && display == display_;
@@ -241,11 +243,10 @@ void Scheduler::start(Job job) {
             QMetaObject::invokeMethod(this, [this, run, slot] { deliverView(*run, (*run).*slot); }, Qt::QueuedConnection);
         });
     };
-    const auto noRender = [](QPainter&, const QRectF&, const DecayResult&, const Theme&) {};
     if (j.heatmap)
         add(&Running::heat, &ViewTimes::heatmap, [](const Job& x) { return computeHeatmap(x.scene, x.display); }, &RenderSpec::heatmap, renderHeatmap);
     if (j.pairs) add(&Running::pairs, &ViewTimes::pairs, [](const Job& x) { return computePairs(x.scene, x.display); }, &RenderSpec::pairs, renderPairs);
-    if (j.decay) add(&Running::decay, &ViewTimes::decay, [](const Job& x) { return computeDecay(x.scene, x.display); }, nullptr, noRender);
+    if (j.decay) add(&Running::decay, &ViewTimes::decay, [](const Job& x) { return computeDecay(x.scene, x.display); }, &RenderSpec::decay, renderDecay);
     if (j.frequencies)
         add(&Running::freqs, &ViewTimes::frequencies, [](const Job& x) { return computeFrequencies(x.scene); }, &RenderSpec::frequencies, renderFrequencies);
     if (j.contributions)

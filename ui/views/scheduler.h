@@ -34,7 +34,7 @@ namespace poslab::ui {
 // `logical`: the renderers draw at logical resolution (pixel ratio 1) and each pixel becomes a
 // block of device pixels (a quarter of the drawing at DPR 2; while edits stream, MainWindow).
 struct RenderSpec {
-    QSize pairs, heatmap, frequencies, contributions, precision;
+    QSize pairs, heatmap, decay, frequencies, contributions, precision;
     double devicePixelRatio = 1.0;
     bool logical = false;
     Theme theme;

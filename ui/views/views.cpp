@@ -8,19 +8,14 @@
 #include "ui/render/pairsrenderer.h"
 #include "ui/views/zoom.h"
 
-#include <QAbstractAxis>
-#include <QChart>
-#include <QCoreApplication>
 #include <QGestureEvent>
 #include <QKeyEvent>
-#include <QLogValueAxis>
 #include <QMouseEvent>
 #include <QNativeGestureEvent>
 #include <QPainter>
 #include <QPinchGesture>
 #include <QRubberBand>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -295,113 +290,38 @@ QString FrequencyView::toolTipAt(const QPoint& pos) const {
 }
 
 // ---- Decay
-DecayView::DecayView(QWidget* parent) : QChartView(new QChart, parent) {
-    setRenderHint(QPainter::Antialiasing, true);
-    setMouseTracking(true);
-    setRubberBand(QChartView::NoRubberBand);
-    setDragMode(QGraphicsView::NoDrag);
-    setFocusPolicy(Qt::StrongFocus);
-    viewport()->grabGesture(Qt::PinchGesture);
+DecayView::DecayView(QWidget* parent) : ViewBase(parent) {
+    setFocusPolicy(Qt::StrongFocus);   // Home, + and − after a click
+    grabGesture(Qt::PinchGesture);
     setStatusTip(decayZoomHelp());
-    // One chart fills the view: repaint all of it, so that no pixel of replaced axes (a theme
-    // or log-axis change rebuilds them) survives a partial update.
-    setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
-    chart()->legend()->setVisible(false);   // the figures' legend instead (placeLegend)
-    // One fill of the background per frame, not three: the view's own brush (setTheme: the
-    // theme's background, the chart's colour) under the chart, without the viewport's palette
-    // fill first or the chart's background item after (each a full-view fill, at DPR 2 four
-    // times the pixels: 7 % of the GUI thread's time in a drag, perf, 2026-11-27).
-    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
-    chart()->setBackgroundVisible(false);
 }
 
-void DecayView::setTheme(const Theme& theme) {
-    theme_ = theme;
-    legendPixmap_ = QPixmap();   // the legend's colours and font
-    setBackgroundBrush(theme.background);
-    configureDecayChart(chart(), *result_, theme_);
-    placeLegend();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    viewport()->update();
-}
+void DecayView::draw(QPainter& p, const QRectF& r) const { renderDecay(p, r, *result_, theme_); }
 
-void DecayView::setResult(Shared<DecayResult> r) {
-    if (!r) return;
-    result_ = std::move(r);
-    configureDecayChart(chart(), *result_, theme_);
-    placeLegend();
-    // Qt Charts lays out axes on a posted LayoutRequest; do it now so that the next paint shows
-    // the new result completely (ticks included) rather than in two passes.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    viewport()->update();
-}
-
-// The figures' legend (decayLegend: every entry in full, in as many rows as the width needs)
-// instead of Qt Charts' own, which shortens entries; the chart keeps the height above it.
-void DecayView::placeLegend() {
-    DecayLegend l = decayLegend(chart(), theme_, std::max(1.0, width() - 8.0));
-    const auto same = [](const DecayLegend& a, const DecayLegend& b) {
-        if (a.rows != b.rows || a.entries.size() != b.entries.size() || a.line != b.line) return false;
-        for (std::size_t i = 0; i < a.entries.size(); ++i)
-            if (a.entries[i].name != b.entries[i].name || a.entries[i].pen != b.entries[i].pen) return false;
-        return true;
-    };
-    if (!same(l, legend_)) legendPixmap_ = QPixmap();   // drawn again on the next paint
-    legend_ = std::move(l);
-    chart()->legend()->setVisible(false);
-    chart()->setMargins(QMargins(4, 4, 4, 4 + static_cast<int>(std::ceil(legend_.height()))));
-}
-
-void DecayView::paintEvent(QPaintEvent* e) {
-    // Tick labels as the figures write them (Qt Charts rewrites its own on every layout).
-    if (chart()->scene()) relabelDecayTicks(*chart()->scene());
-    QChartView::paintEvent(e);
-    // The legend, drawn once per legend, width and pixel ratio into a pixmap (its text shaping
-    // would otherwise cost every repaint of a drag), then copied under the chart.
-    if (const double h = legend_.height(); h > 0) {
-        const QSizeF size(std::max(1.0, viewport()->width() - 8.0), h);
-        const qreal dpr = viewport()->devicePixelRatioF();
-        if (legendPixmap_.isNull() || legendPixmapSize_ != size || legendPixmap_.devicePixelRatio() != dpr) {
-            legendPixmap_ = QPixmap((size * dpr).toSize());
-            legendPixmap_.setDevicePixelRatio(dpr);
-            // Opaque, in the background's colour (what lies under it): copied to the screen each
-            // frame without blending.
-            legendPixmap_.fill(theme_.background);
-            QPainter lp(&legendPixmap_);
-            lp.setRenderHint(QPainter::Antialiasing, true);
-            drawDecayLegend(lp, QRectF(QPointF(0, 0), size), legend_, theme_);
-            legendPixmapSize_ = size;
-        }
-        QPainter p(viewport());
-        p.drawPixmap(QPointF(4, viewport()->height() - 4 - h), legendPixmap_);
+const DecayPlot& DecayView::chart() const {
+    const QString key = themeKey(theme_);
+    if (!chart_ || chartOf_ != result_.get() || chartSize_ != size() || chartTheme_ != key) {
+        chart_ = decayPlot(QRectF(rect()), *result_, theme_);
+        chartOf_ = result_.get();
+        chartSize_ = size();
+        chartTheme_ = key;
     }
-    painted_ = result_->generation;
-    Q_EMIT painted(painted_);
-}
-
-void DecayView::resizeEvent(QResizeEvent* e) {
-    placeLegend();   // its rows follow the width
-    QChartView::resizeEvent(e);
-    Q_EMIT resized();
+    return *chart_;
 }
 
 QString DecayView::toolTipAt(const QPoint& pos) const {
-    auto* c = chart();
-    const QPointF scenePos = mapToScene(pos);
-    const QPointF chartPos = c->mapFromScene(scenePos);
-    if (!c->plotArea().contains(chartPos) || c->series().isEmpty()) return {};
-    const QPointF value = c->mapToValue(chartPos, c->series().front());
-    const auto i = nearestDecaySample(*result_, value.x());
+    const DecayPlot& c = chart();
+    if (!c.plot.contains(QPointF(pos))) return {};
+    const auto i = nearestDecaySample(*result_, c.x.unmap(pos.x()));
     return i ? decayToolTip(*result_, *i) : QString();
 }
 
 void DecayView::mouseMoveEvent(QMouseEvent* event) {
     if (drag_ == Drag::Pan) {
         // Distances per pixel of the window at the press: the curve follows the mouse.
-        const QRectF plot = plotRect();
+        const QRectF plot = chart().plot;
         const double dx = event->position().x() - pressAt_.x();
-        const auto axes = chart()->axes(Qt::Horizontal);
-        if (!axes.isEmpty() && qobject_cast<QLogValueAxis*>(axes.front()) && pressWindow_.from >= 1) {
+        if (chart().x.log && pressWindow_.from >= 1) {
             // Log axis: both ends move by the same factor.
             const double last = double(std::max(pressWindow_.to - 1, pressWindow_.from + 1));
             const double r = std::pow(last / double(pressWindow_.from), -dx / std::max(1.0, plot.width()));
@@ -415,18 +335,13 @@ void DecayView::mouseMoveEvent(QMouseEvent* event) {
         return;
     }
     if (drag_ == Drag::Rubber) {
-        const QRectF plot = plotRect();
+        const QRectF plot = chart().plot;
         const double x0 = std::clamp(pressAt_.x(), plot.left(), plot.right());
         const double x1 = std::clamp(event->position().x(), plot.left(), plot.right());
         if (band_) band_->setGeometry(QRectF(QPointF(std::min(x0, x1), plot.top()), QPointF(std::max(x0, x1), plot.bottom())).toRect());
         return;
     }
-    QChartView::mouseMoveEvent(event);
-    const QString tip = toolTipAt(event->position().toPoint());
-    if (tip.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
+    ViewBase::mouseMoveEvent(event);   // the tooltip
 }
 
 }  // namespace poslab::ui
@@ -438,23 +353,13 @@ void DecayView::setWindow(const ViewWindow& distances, const ViewWindow& whole) 
     whole_ = whole;
 }
 
-QRectF DecayView::plotRect() const {
-    const QRectF area = chart()->plotArea();
-    return QRectF(mapFromScene(chart()->mapToScene(area.topLeft())), mapFromScene(chart()->mapToScene(area.bottomRight())));
-}
-
 double DecayView::distanceAt(double x, bool clampToPlot) const {
-    const QRectF plot = plotRect();
+    const DecayPlot& c = chart();
+    const QRectF plot = c.plot;
     if (plot.width() <= 0) return std::nan("");
-    double t = (x - plot.left()) / plot.width();
-    if (clampToPlot) t = std::clamp(t, 0.0, 1.0);
-    else if (t < 0 || t > 1) return std::nan("");
-    const auto axes = chart()->axes(Qt::Horizontal);
-    if (axes.isEmpty()) return double(window_.from) + t * double(window_.size() - 1);
-    if (auto* a = qobject_cast<QLogValueAxis*>(axes.front()))
-        return a->min() * std::pow(a->max() / a->min(), t);
-    if (auto* a = qobject_cast<QValueAxis*>(axes.front())) return a->min() + t * (a->max() - a->min());
-    return std::nan("");
+    if (clampToPlot) x = std::clamp(x, plot.left(), plot.right());
+    else if (x < plot.left() || x > plot.right()) return std::nan("");
+    return c.x.unmap(x);
 }
 
 void DecayView::request(const ViewWindow& w, ZoomGesture g) {
@@ -467,8 +372,7 @@ void DecayView::request(const ViewWindow& w, ZoomGesture g) {
 void DecayView::zoomAbout(double x, double factor, ZoomGesture g) {
     double anchor = distanceAt(x);
     if (std::isnan(anchor)) anchor = double(window_.from) + double(window_.size()) / 2;
-    const bool logAxis = !chart()->axes(Qt::Horizontal).isEmpty() &&
-                         qobject_cast<QLogValueAxis*>(chart()->axes(Qt::Horizontal).front()) != nullptr;
+    const bool logAxis = chart().x.log;
     ViewWindow w = zoomWindow(window_, anchor, factor, whole_.from, whole_.to);
     if (logAxis && window_.from >= 1 && anchor >= 1) {
         // On a log axis the point under the mouse stays in log space.
@@ -479,14 +383,14 @@ void DecayView::zoomAbout(double x, double factor, ZoomGesture g) {
     request(w, g);
 }
 
-bool DecayView::viewportEvent(QEvent* event) {
+bool DecayView::event(QEvent* event) {
     if (auto pinch = pinchOf(event)) {
         if (pinch->start) last_ = ZoomGesture::None;
-        else zoomAbout(viewport()->mapFromGlobal(pinch->at).x(), pinch->factor, ZoomGesture::Pinch);
+        else zoomAbout(mapFromGlobal(pinch->at).x(), pinch->factor, ZoomGesture::Pinch);
         event->accept();
         return true;
     }
-    return QChartView::viewportEvent(event);
+    return ViewBase::event(event);
 }
 
 void DecayView::wheelEvent(QWheelEvent* e) {
@@ -495,19 +399,19 @@ void DecayView::wheelEvent(QWheelEvent* e) {
 }
 
 void DecayView::mousePressEvent(QMouseEvent* e) {
-    if (e->button() != Qt::LeftButton && e->button() != Qt::RightButton) return QChartView::mousePressEvent(e);
+    if (e->button() != Qt::LeftButton && e->button() != Qt::RightButton) return ViewBase::mousePressEvent(e);
     pressAt_ = e->position();
     pressWindow_ = window_;
     last_ = ZoomGesture::None;
     if (isRubberPress(e)) {
         drag_ = Drag::Rubber;
-        if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, viewport());
-        const QRectF plot = plotRect();
+        if (!band_) band_ = new QRubberBand(QRubberBand::Rectangle, this);
+        const QRectF plot = chart().plot;
         band_->setGeometry(QRectF(QPointF(pressAt_.x(), plot.top()), QSizeF(1, plot.height())).toRect());
         band_->show();
     } else {
         drag_ = Drag::Pan;
-        viewport()->setCursor(Qt::ClosedHandCursor);
+        setCursor(Qt::ClosedHandCursor);
     }
     e->accept();
 }
@@ -515,7 +419,7 @@ void DecayView::mousePressEvent(QMouseEvent* e) {
 void DecayView::mouseReleaseEvent(QMouseEvent* e) {
     const Drag d = drag_;
     drag_ = Drag::None;
-    viewport()->unsetCursor();
+    unsetCursor();
     if (band_) band_->hide();
     if (d == Drag::Rubber && std::abs(e->position().x() - pressAt_.x()) >= 3) {
         const double a = distanceAt(pressAt_.x(), true), b = distanceAt(e->position().x(), true);
@@ -528,20 +432,20 @@ void DecayView::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void DecayView::mouseDoubleClickEvent(QMouseEvent* e) {
-    if (e->button() != Qt::LeftButton) return QChartView::mouseDoubleClickEvent(e);
+    if (e->button() != Qt::LeftButton) return ViewBase::mouseDoubleClickEvent(e);
     request(whole_, ZoomGesture::Reset);
     e->accept();
 }
 
 void DecayView::keyPressEvent(QKeyEvent* e) {
-    if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return QChartView::keyPressEvent(e);
-    const double centre = plotRect().center().x();
+    if (e->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return ViewBase::keyPressEvent(e);
+    const double centre = chart().plot.center().x();
     switch (e->key()) {
     case Qt::Key_Home: request(whole_, ZoomGesture::Reset); break;
     case Qt::Key_Plus:
     case Qt::Key_Equal: zoomAbout(centre, 0.5, ZoomGesture::Keys); break;
     case Qt::Key_Minus: zoomAbout(centre, 2.0, ZoomGesture::Keys); break;
-    default: return QChartView::keyPressEvent(e);
+    default: return ViewBase::keyPressEvent(e);
     }
     e->accept();
 }

@@ -9,10 +9,11 @@
 #include "ui/model/results.h"
 #include "ui/model/sceneparams.h"
 
-#include <QChartView>
 #include <QPixmap>
 #include <QPointer>
 #include <QWidget>
+
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QRubberBand;
@@ -220,37 +221,38 @@ private:
     Shared<PrecisionResult> result_ = std::make_shared<const PrecisionResult>();
 };
 
-// The decay view is a QChartView (Qt Charts); the chart is configured by the renderer's
-// configureDecayChart(), exactly as renderDecay() does for export.
-// The decay chart zooms and pans the distances like the heatmap (wheel, pinch, drag,
-// Shift+drag or right-drag for a range, double-click or Home); the value axis follows the data.
-class DecayView : public QChartView {
+// The decay view: the chart drawn by the decay renderer (on a worker, like every other view;
+// here when the picture does not fit), zoomed and panned over the distances like the heatmap
+// (wheel, pinch, drag, Shift+drag or right-drag for a range, double-click or Home); the value
+// axis follows the data. The mouse maps through the chart's layout (decayPlot()).
+class DecayView : public ViewBase {
     Q_OBJECT
 public:
     explicit DecayView(QWidget* parent = nullptr);
     // The scene's window of distances and the whole range (decayRange()).
     void setWindow(const ViewWindow& distances, const ViewWindow& whole);
     ViewWindow distanceWindow() const { return window_; }
-    void setTheme(const Theme& theme);
-    void setResult(Shared<DecayResult> r);   // shared, never copied
+    // The scheduler's result, shared (never copied).
+    void setResult(Shared<DecayResult> r) {
+        if (!r) return;
+        result_ = std::move(r);
+        setGeneration(result_->generation);
+    }
     const DecayResult& result() const { return *result_; }
-    std::uint64_t paintedGeneration() const { return painted_; }
-    std::uint64_t resultGeneration() const { return result_->generation; }
-    const DecayLegend& legend() const { return legend_; }   // drawn under the chart
-    QString toolTipAt(const QPoint& pos) const;
-    QSize minimumSizeHint() const override { return {240, 200}; }
+    // The chart as laid out at the view's size and theme (computed when first asked for).
+    const DecayPlot& chart() const;
+    const DecayLegend& legend() const { return chart().legend; }
+    QString toolTipAt(const QPoint& pos) const override;
 
 Q_SIGNALS:
-    void painted(std::uint64_t generation);
-    void resized();
     // As HeatmapView::windowRequested, for the distances.
     void windowRequested(const poslab::ui::ViewWindow& distances, bool newStep);
 
 protected:
-    void paintEvent(QPaintEvent* e) override;
+    void draw(QPainter& painter, const QRectF& rect) const override;
+    const Picture& picture() const override { return result_->picture; }
+    bool event(QEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
-    void resizeEvent(QResizeEvent* e) override;
-    bool viewportEvent(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -260,17 +262,15 @@ protected:
 private:
     // The distance at widget x (fractional; on a log axis through the axis), or NaN outside the plot.
     double distanceAt(double x, bool clampToPlot = false) const;
-    QRectF plotRect() const;   // the plot area in widget coordinates
     void zoomAbout(double x, double factor, ZoomGesture g);
     void request(const ViewWindow& w, ZoomGesture g);
-    void placeLegend();
 
-    Theme theme_;
     Shared<DecayResult> result_ = std::make_shared<const DecayResult>();
-    DecayLegend legend_;
-    QPixmap legendPixmap_;   // legend_ as last drawn (paintEvent)
-    QSizeF legendPixmapSize_;
-    std::uint64_t painted_ = 0;
+    // chart() for the result, size and theme it was laid out for.
+    mutable std::optional<DecayPlot> chart_;
+    mutable const DecayResult* chartOf_ = nullptr;
+    mutable QSize chartSize_;
+    mutable QString chartTheme_;
     ViewWindow window_{0, 257}, whole_{0, 257};
     ZoomGesture last_ = ZoomGesture::None;
     enum class Drag { None, Pan, Rubber } drag_ = Drag::None;

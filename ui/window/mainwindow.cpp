@@ -19,7 +19,6 @@
 #include "ui/views/views.h"
 #include "ui/window/teaching.h"
 
-#include <QAbstractScrollArea>
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -200,7 +199,6 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
         });
         v->addAction(a);
         v->setContextMenuPolicy(Qt::PreventContextMenu);
-        if (auto* chart = qobject_cast<QAbstractScrollArea*>(v)) chart->viewport()->setContextMenuPolicy(Qt::PreventContextMenu);
         if (v->focusPolicy() == Qt::NoFocus) v->setFocusPolicy(Qt::ClickFocus);
     }
 
@@ -564,6 +562,7 @@ void MainWindow::updateOutput(bool recompute) {
     const auto sizeOf = [](const QWidget* v) { return v->isVisibleTo(v->parentWidget()) ? v->size() : QSize(); };
     r.pairs = sizeOf(pairs_);
     r.heatmap = sizeOf(heatmap_);
+    r.decay = sizeOf(decay_);
     r.frequencies = sizeOf(frequencies_);
     r.contributions = sizeOf(contributions_);
     r.precision = sizeOf(precision_);

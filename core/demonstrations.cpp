@@ -737,7 +737,8 @@ ComparisonTable comparisonTable() {
     const double txlParams = double(w.u.size() + w.v.size() + w.w_r.size());
     using D = DemoId;
     // A row: the demonstration behind each column's cell, the parameter count, and the numbers
-    // the cells' words name (learned: rows × dim; Shaw: k, d).
+    // the cells' words name (learned: rows × dim; Shaw: k, d; T5: buckets, heads; Transformer-XL:
+    // d): the Learnable cell gives the factors of the Memory cell's count on the same slide.
     auto row = [&](Method m, D learnable, D extrapolation, D relative, double parameters, std::vector<double> args = {}) {
         TableRow r{m, {{learnable, 0, args}, {extrapolation, 0, {}}, {relative, 0, {}}, {D::KvCache, parameters, {}}}};
         t.rows.push_back(std::move(r));
@@ -752,8 +753,10 @@ ComparisonTable comparisonTable() {
             case Method::Shaw:
                 row(m, D::ShawClipping, D::Extrapolation, D::ShawClipping, shawParams, {double(sh.max_relative_position), double(sh.dim)});
                 break;
-            case Method::T5: row(m, D::T5Buckets, D::Extrapolation, D::T5Buckets, t5Params); break;
-            case Method::TransformerXL: row(m, D::TransformerXLTerms, D::Extrapolation, D::TransformerXLTerms, txlParams); break;
+            case Method::T5: row(m, D::T5Buckets, D::Extrapolation, D::T5Buckets, t5Params, {double(tp.num_buckets), double(tp.heads)}); break;
+            case Method::TransformerXL:
+                row(m, D::TransformerXLTerms, D::Extrapolation, D::TransformerXLTerms, txlParams, {double(xp.dim)});
+                break;
             case Method::Alibi: row(m, D::AlibiSlopes, D::Extrapolation, D::AlibiSlopes, 0); break;
             case Method::Rope: row(m, D::RopeComplexIdentity, D::Extrapolation, D::RopeShiftInvariance, 0); break;
             case Method::Xpos: row(m, D::XposDecay, D::XposDecay, D::XposDecay, 0); break;

@@ -431,7 +431,7 @@ enum class TableColumn { Learnable, Extrapolation, Relative, Memory };
 struct TableCell {
     std::optional<DemoId> demo;      // the demonstration that shows this cell
     double number = 0;               // Memory: parameter count at default settings
-    std::vector<double> args;        // numbers its words name (Learnable: learned rows × dim; Shaw k, d)
+    std::vector<double> args;        // numbers its words name (Learnable: learned rows × dim; Shaw k, d; T5 buckets, heads; Transformer-XL d)
 };
 struct TableRow {
     Method method;

@@ -1195,10 +1195,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>yes: one bias per bucket and head</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>last bucket past the maximum distance</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1208,10 +1204,6 @@
     </message>
     <message>
         <source>one bias per cached key per step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>yes: u, v, W</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1408,6 +1400,14 @@
     </message>
     <message>
         <source>RoPE and ALiBi cache exactly; T5&apos;s and Shaw&apos;s cached terms go stale, so they recompute one for every cached key.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes: one bias per bucket and head (%1 × %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes: u, v (d each), W (d × d), d = %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3064,15 +3064,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 range</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 upper bound on |score| (RoFormer)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 upper bound range</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -4492,6 +4484,14 @@
     </message>
     <message>
         <source> (before scaling: %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>term</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>score or term</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -457,6 +457,19 @@ private Q_SLOTS:
         QCOMPARE(mem(Method::TransformerXL), 2.0 * 16 + 16.0 * 16);
         // The numbers the learned cell names: the table's rows × dim.
         QCOMPARE(t.find(Method::Learned)->cells[int(TableColumn::Learnable)].args, (std::vector<double>{2048, 64}));
+        // Each Memory count is the product of the factors its row's Learnable cell names on the
+        // same slide: learned rows × d, Shaw's two (2k + 1) × d tables, T5's buckets × heads,
+        // Transformer-XL's u, v (d each) and W (d × d).
+        auto args = [&](Method m) { return t.find(m)->cells[int(TableColumn::Learnable)].args; };
+        QCOMPARE(args(Method::Learned).size(), std::size_t(2));
+        QCOMPARE(mem(Method::Learned), args(Method::Learned)[0] * args(Method::Learned)[1]);
+        QCOMPARE(args(Method::Shaw).size(), std::size_t(2));
+        QCOMPARE(mem(Method::Shaw), 2 * (2 * args(Method::Shaw)[0] + 1) * args(Method::Shaw)[1]);
+        QCOMPARE(args(Method::T5), (std::vector<double>{32, 8}));
+        QCOMPARE(mem(Method::T5), args(Method::T5)[0] * args(Method::T5)[1]);
+        QCOMPARE(args(Method::TransformerXL), (std::vector<double>{16}));
+        const double d = args(Method::TransformerXL)[0];
+        QCOMPARE(mem(Method::TransformerXL), 2 * d + d * d);
         QCOMPARE(mem(Method::Alibi), 0.0);
         QCOMPARE(mem(Method::Rope), 0.0);
         QCOMPARE(mem(Method::NoPE), 0.0);

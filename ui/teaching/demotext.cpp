@@ -562,11 +562,11 @@ QString comparisonCellText(Method m, TableColumn c, const TableCell& cell) {
                  DemoText::tr("one term per cached key per step")};
             break;
         case Method::T5:
-            t = {DemoText::tr("yes: one bias per bucket and head"), DemoText::tr("last bucket past the maximum distance"), DemoText::tr("relative, log buckets"),
+            t = {DemoText::tr("yes: one bias per bucket and head (%1 × %2)").arg(arg(0), arg(1)), DemoText::tr("last bucket past the maximum distance"), DemoText::tr("relative, log buckets"),
                  DemoText::tr("one bias per cached key per step")};
             break;
         case Method::TransformerXL:
-            t = {DemoText::tr("yes: u, v, W"), DemoText::tr("defined (relative sinusoid)"), DemoText::tr("relative (four terms)"), DemoText::tr("one term per cached key per step")};
+            t = {DemoText::tr("yes: u, v (d each), W (d × d), d = %1").arg(arg(0)), DemoText::tr("defined (relative sinusoid)"), DemoText::tr("relative (four terms)"), DemoText::tr("one term per cached key per step")};
             break;
         case Method::Alibi:
             t = {DemoText::tr("no: fixed slopes"), DemoText::tr("yes: linear bias continues"), DemoText::tr("relative: −m_h (i − j)"), DemoText::tr("m·j cached once per key")};

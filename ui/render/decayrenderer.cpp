@@ -395,6 +395,7 @@ DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
         out.y.lo = std::max(d.yMin, kLogFloor);
         out.y.hi = std::max(d.yMax * 1.2, out.y.lo * 10);
         out.yTicks = logTicks(out.y.lo, out.y.hi, true);
+        out.yTicks.minor.clear();   // minor lines on the distance axis only: both would be a mesh
     } else {
         const ValueAxis a = linearValueAxis(d.yMin, d.yMax, plotH, labelH);
         out.y.lo = a.from;

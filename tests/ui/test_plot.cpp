@@ -25,6 +25,26 @@ bool isRoundStep(double step) {
 }
 }  // namespace
 
+namespace {
+// The alpha summed over an image: pixels covered, partial ones in part.
+double ink(const QImage& img) {
+    double sum = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) sum += qAlpha(img.pixel(x, y)) / 255.0;
+    return sum;
+}
+// An antialiased transparent image of `size` with `draw` painted on it.
+template <class Draw>
+QImage drawn(QSize size, Draw draw) {
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::transparent);
+    QPainter p(&img);
+    p.setRenderHint(QPainter::Antialiasing);
+    draw(p);
+    return img;
+}
+}  // namespace
+
 class TestPlot : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -210,27 +230,21 @@ private Q_SLOTS:
         for (double x = 10; x < 390; x += step) line << QPointF(x, 100 + 60 * std::sin(x / 23.0) * std::exp(-x / 300.0));
         const QPen pen(QColor(0, 90, 200), width, Qt::PenStyle(style));
         const auto draw = [&](bool ours) {
-            QImage img(400, 200, QImage::Format_ARGB32_Premultiplied);
-            img.fill(Qt::transparent);
-            QPainter p(&img);
-            p.setRenderHint(QPainter::Antialiasing);
-            if (ours) plot::polyline(p, line, pen);
-            else {
-                p.setPen(pen);
-                p.drawPolyline(line);
-            }
-            return img;
+            return drawn(QSize(400, 200), [&](QPainter& p) {
+                if (ours) plot::polyline(p, line, pen);
+                else {
+                    p.setPen(pen);
+                    p.drawPolyline(line);
+                }
+            });
         };
         const QImage ours = draw(true), qt = draw(false);
-        // Ink: the alpha summed (pixels covered, counting partial ones in part); and the pixels
-        // covered at least half in one and not touched at all in the other.
-        double inkOurs = 0, inkQt = 0;
+        // Ink (alpha summed), and the pixels covered at least half in one and not at all in the other.
+        const double inkOurs = ink(ours), inkQt = ink(qt);
         int strayOurs = 0, strayQt = 0;
         for (int y = 0; y < 200; ++y)
             for (int x = 0; x < 400; ++x) {
                 const int a = qAlpha(ours.pixel(x, y)), b = qAlpha(qt.pixel(x, y));
-                inkOurs += a / 255.0;
-                inkQt += b / 255.0;
                 strayOurs += a >= 128 && b == 0;
                 strayQt += b >= 128 && a == 0;
             }
@@ -242,15 +256,7 @@ private Q_SLOTS:
             // Dashed: about as much ink as Qt's dashes, well under the solid line's.
             QPen solid = pen;
             solid.setStyle(Qt::SolidLine);
-            QImage img(400, 200, QImage::Format_ARGB32_Premultiplied);
-            img.fill(Qt::transparent);
-            QPainter p(&img);
-            p.setRenderHint(QPainter::Antialiasing);
-            plot::polyline(p, line, solid);
-            p.end();
-            double inkSolid = 0;
-            for (int y = 0; y < 200; ++y)
-                for (int x = 0; x < 400; ++x) inkSolid += qAlpha(img.pixel(x, y)) / 255.0;
+            const double inkSolid = ink(drawn(QSize(400, 200), [&](QPainter& p) { plot::polyline(p, line, solid); }));
             QVERIFY2(inkOurs < 0.85 * inkSolid, qPrintable(QStringLiteral("dashes %1, solid %2").arg(inkOurs).arg(inkSolid)));
         }
     }
@@ -273,14 +279,12 @@ private Q_SLOTS:
         const QPointF from(100, 100), to = from + 70 * QPointF(std::cos(angle * M_PI / 180), std::sin(angle * M_PI / 180));
         const QPen pen(QColor(200, 40, 0), width);
         const auto draw = [&](bool ours) {
-            QImage img(200, 200, QImage::Format_ARGB32_Premultiplied);
-            img.fill(Qt::transparent);
-            QPainter p(&img);
-            p.setRenderHint(QPainter::Antialiasing);
-            p.setPen(pen);
-            if (ours) {
-                plot::arrow(p, from, to, head);
-            } else {
+            return drawn(QSize(200, 200), [&](QPainter& p) {
+                p.setPen(pen);
+                if (ours) {
+                    plot::arrow(p, from, to, head);
+                    return;
+                }
                 // The reference: the shaft, then the head's path filled and stroked by QPainter.
                 p.drawLine(from, to);
                 const QPointF u = (to - from) / 70.0, n(-u.y(), u.x());
@@ -291,19 +295,13 @@ private Q_SLOTS:
                 path.closeSubpath();
                 p.setBrush(pen.color());
                 p.drawPath(path);
-            }
-            return img;
+            });
         };
         const QImage ours = draw(true), qt = draw(false);
-        double inkOurs = 0, inkQt = 0;
+        const double inkOurs = ink(ours), inkQt = ink(qt);
         int differ = 0;
         for (int y = 0; y < 200; ++y)
-            for (int x = 0; x < 200; ++x) {
-                const int a = qAlpha(ours.pixel(x, y)), b = qAlpha(qt.pixel(x, y));
-                inkOurs += a / 255.0;
-                inkQt += b / 255.0;
-                differ += std::abs(a - b) > 128;
-            }
+            for (int x = 0; x < 200; ++x) differ += std::abs(qAlpha(ours.pixel(x, y)) - qAlpha(qt.pixel(x, y))) > 128;
         QVERIFY2(std::abs(inkOurs - inkQt) <= 0.03 * inkQt, qPrintable(QStringLiteral("ink %1 vs %2").arg(inkOurs).arg(inkQt)));
         QVERIFY2(differ <= 3, qPrintable(QStringLiteral("%1 pixels differ by more than half").arg(differ)));
     }

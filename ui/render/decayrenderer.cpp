@@ -73,16 +73,9 @@ bool hasWideColumns(const DecaySeries& s) {
     return false;
 }
 
-// What the chart plots, in data units, before it is laid out in a rectangle: its lines, the data's
-// extent, the title and the axis titles.
-struct DecayData {
-    std::vector<DecayLine> lines;
+// The data's extent (x: the window of distances; y: what the value axis must hold).
+struct DecayExtent {
     double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
-    bool boundAbove = false;
-    QStringList titleForms;
-    bool error = false;
-    QString xTitle;
-    QStringList yTitleForms;
 };
 
 // Where a layer's window or chunk ends its curve: a dash-dotted vertical line at the largest
@@ -103,8 +96,10 @@ void addStopLines(std::vector<DecayLine>& lines, const DecayResult& r, const The
     }
 }
 
-DecayData decayData(const DecayResult& r, const Theme& t) {
-    DecayData d;
+// What the chart plots, in data units, before it is laid out in a rectangle (into `d`: its
+// lines, title and axis titles); returns the data's extent.
+DecayExtent decayData(DecayPlot& d, const DecayResult& r, const Theme& t) {
+    DecayExtent e;
     QStringList errors;
     for (const auto& s : r.series)
         if (!s.error.isEmpty()) errors << s.title + QStringLiteral(": ") + s.error;
@@ -231,10 +226,7 @@ DecayData decayData(const DecayResult& r, const Theme& t) {
         yMax += dy;
     }
     addStopLines(lines, r, t, xMin, xMax, yMin, yMax);
-    d.xMin = xMin;
-    d.xMax = xMax;
-    d.yMin = yMin;
-    d.yMax = yMax;
+    e = {xMin, xMax, yMin, yMax};
 
     // What a column is: every distance it covers (band: their exact min … max, line: their
     // mean), or, past the work limit, one sampled distance.
@@ -257,7 +249,7 @@ DecayData decayData(const DecayResult& r, const Theme& t) {
     if (!errors.isEmpty()) {
         d.error = true;
         d.titleForms = {errors.join(QStringLiteral("; "))};
-        return d;
+        return e;
     }
     // (A title's " · " parts go first when it does not fit: the axis still says what is plotted.)
     QString title = anyTerm && !anyScore ? QObject::tr("Positional term against distance i − j · without the content term q·k/√d")
@@ -278,7 +270,7 @@ DecayData decayData(const DecayResult& r, const Theme& t) {
     d.titleForms.append(anyTerm && !anyScore ? QObject::tr("Positional term by distance")
                         : anyTerm            ? QObject::tr("Score or term by distance")
                                              : QObject::tr("Score by distance"));
-    return d;
+    return e;
 }
 
 // Nice linear ticks for the value axis: its ends (the data a label's height beyond, in value
@@ -360,13 +352,13 @@ plot::AxisTicks logTicks(double& lo, double& hi, bool widen) {
 }  // namespace
 
 DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
-    DecayData d = decayData(r, t);
     DecayPlot out;
+    const DecayExtent d = decayData(out, r, t);
     const plot::ThemeFonts f = plot::themeFonts(t);
     const QRectF inner = rect.adjusted(4, 4, -4, -4);
     // The legend under the plot: every named line in full, in as many rows as the width needs.
     std::vector<DecayLegend::Entry> entries;
-    for (const DecayLine& l : d.lines)
+    for (const DecayLine& l : out.lines)
         if (!l.band && !l.name.isEmpty()) entries.push_back({l.name, l.pen, 0});
     out.legend = decayLegend(std::move(entries), t, std::max(1.0, inner.width()));
     out.legendRect = QRectF(inner.left(), inner.bottom() - out.legend.height(), inner.width(), out.legend.height());
@@ -374,11 +366,11 @@ DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
     // an error is always said.
     const bool roomForTitle = rect.height() >= f.lhT * 2 + f.slh * 12;
     double top = inner.top();
-    if (!d.titleForms.isEmpty() && (roomForTitle || d.error)) {
+    if (!out.titleForms.isEmpty() && (roomForTitle || out.error)) {
         // The first form that fits; where even the shortest would be cut, none (the axes say
         // what is plotted). An error is said even cut.
-        const FittedText fitted = fitText(d.titleForms, t.titleFont(), inner.width() - 24);
-        if (d.error || !fitted.text.contains(QChar(0x2026))) out.title = fitted.text;
+        const FittedText fitted = fitText(out.titleForms, t.titleFont(), inner.width() - 24);
+        if (out.error || !fitted.text.contains(QChar(0x2026))) out.title = fitted.text;
     }
     if (!out.title.isEmpty()) {
         out.titleRect = QRectF(inner.left(), top, inner.width(), f.lhT * 1.3);
@@ -429,12 +421,6 @@ DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
     out.x.b = out.plot.right();
     out.y.a = out.plot.bottom();
     out.y.b = out.plot.top();
-    out.lines = std::move(d.lines);
-    out.xTitle = d.xTitle;
-    out.yTitleForms = d.yTitleForms;
-    out.titleForms = d.titleForms;
-    out.error = d.error;
-    out.boundAbove = d.boundAbove;
     return out;
 }
 

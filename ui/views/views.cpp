@@ -118,7 +118,7 @@ std::optional<Pinch> pinchOf(QEvent* event) {
 }  // namespace
 
 // ---- Heatmap
-HeatmapView::HeatmapView(QWidget* parent) : ViewBase(parent) {
+HeatmapView::HeatmapView(QWidget* parent) : ResultView(parent) {
     setFocusPolicy(Qt::StrongFocus);   // Home, + and − after a click
     grabGesture(Qt::PinchGesture);
     setStatusTip(heatmapZoomHelp());
@@ -290,7 +290,7 @@ QString FrequencyView::toolTipAt(const QPoint& pos) const {
 }
 
 // ---- Decay
-DecayView::DecayView(QWidget* parent) : ViewBase(parent) {
+DecayView::DecayView(QWidget* parent) : ResultView(parent) {
     setFocusPolicy(Qt::StrongFocus);   // Home, + and − after a click
     grabGesture(Qt::PinchGesture);
     setStatusTip(decayZoomHelp());

@@ -62,25 +62,33 @@ private:
     QString themeKey_;   // themeKey(theme_), what a picture must have been drawn in
 };
 
-class PairsView : public ViewBase {
-    Q_OBJECT
+// A view of one kind of result R (a value with `generation` and `picture`): it holds the
+// scheduler's result, shared (never copied: a heatmap's values are megabytes), and shows its
+// picture. (A template cannot be a Q_OBJECT: it declares no signals or slots.)
+template <class R>
+class ResultView : public ViewBase {
 public:
     using ViewBase::ViewBase;
-    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
-    void setResult(Shared<PairsResult> r) {
+    void setResult(Shared<R> r) {
         if (!r) return;
         result_ = std::move(r);
         setGeneration(result_->generation);
     }
-    const PairsResult& result() const { return *result_; }
+    const R& result() const { return *result_; }
+
+protected:
+    const Picture& picture() const override { return result_->picture; }
+    Shared<R> result_ = std::make_shared<const R>();
+};
+
+class PairsView : public ResultView<PairsResult> {
+    Q_OBJECT
+public:
+    using ResultView::ResultView;
     QString toolTipAt(const QPoint& pos) const override;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_->picture; }
-
-private:
-    Shared<PairsResult> result_ = std::make_shared<const PairsResult>();
 };
 
 // How a zoom gesture reaches the scene: each gesture is one undo step; the events of one gesture
@@ -91,17 +99,10 @@ enum class ZoomGesture { None, Wheel, Pinch, Pan, Rubber, Reset, Keys };
 // or right-drag for a rectangle, double-click or Home to show everything, + and − to zoom about
 // the centre. It asks for a new window with windowRequested(); the window it shows comes back
 // with setWindow() (the scene's), which may run ahead of the result drawn.
-class HeatmapView : public ViewBase {
+class HeatmapView : public ResultView<HeatmapResult> {
     Q_OBJECT
 public:
     explicit HeatmapView(QWidget* parent = nullptr);
-    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
-    void setResult(Shared<HeatmapResult> r) {
-        if (!r) return;
-        result_ = std::move(r);
-        setGeneration(result_->generation);
-    }
-    const HeatmapResult& result() const { return *result_; }
     QString toolTipAt(const QPoint& pos) const override;
     // Cells per axis for `panels` panels at the current size (device pixels); `square`: the
     // scene's view.heatmapSquareCells.
@@ -119,7 +120,6 @@ Q_SIGNALS:
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_->picture; }
     bool event(QEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -143,7 +143,6 @@ private:
     void zoomAbout(const QPointF& p, double factor, ZoomGesture g);
     void request(const ViewWindow& q, const ViewWindow& k, ZoomGesture g);
 
-    Shared<HeatmapResult> result_ = std::make_shared<const HeatmapResult>();
     ViewWindow queries_{0, 1}, keys_{0, 1};
     std::int64_t length_ = 1;
     ZoomGesture last_ = ZoomGesture::None;   // the gesture the last request belonged to
@@ -154,91 +153,51 @@ private:
     QPointer<QRubberBand> band_;
 };
 
-class FrequencyView : public ViewBase {
+class FrequencyView : public ResultView<FrequencyResult> {
     Q_OBJECT
 public:
-    using ViewBase::ViewBase;
-    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
-    void setResult(Shared<FrequencyResult> r) {
-        if (!r) return;
-        result_ = std::move(r);
-        setGeneration(result_->generation);
-    }
-    const FrequencyResult& result() const { return *result_; }
+    using ResultView::ResultView;
     QString toolTipAt(const QPoint& pos) const override;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_->picture; }
-
-private:
-    Shared<FrequencyResult> result_ = std::make_shared<const FrequencyResult>();
 };
 
 // RoPE's per-pair contributions (ui/render/contributionsrenderer.h).
-class ContributionsView : public ViewBase {
+class ContributionsView : public ResultView<ContributionsResult> {
     Q_OBJECT
 public:
-    using ViewBase::ViewBase;
-    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
-    void setResult(Shared<ContributionsResult> r) {
-        if (!r) return;
-        result_ = std::move(r);
-        setGeneration(result_->generation);
-    }
-    const ContributionsResult& result() const { return *result_; }
+    using ResultView::ResultView;
     QString toolTipAt(const QPoint&) const override { return {}; }
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_->picture; }
-
-private:
-    Shared<ContributionsResult> result_ = std::make_shared<const ContributionsResult>();
 };
 
 // RoPE in the scene's dtype against exact double (ui/render/precisionrenderer.h).
-class PrecisionView : public ViewBase {
+class PrecisionView : public ResultView<PrecisionResult> {
     Q_OBJECT
 public:
-    using ViewBase::ViewBase;
-    // The scheduler's result, shared (never copied: a heatmap's values are megabytes).
-    void setResult(Shared<PrecisionResult> r) {
-        if (!r) return;
-        result_ = std::move(r);
-        setGeneration(result_->generation);
-    }
-    const PrecisionResult& result() const { return *result_; }
+    using ResultView::ResultView;
     QString toolTipAt(const QPoint& pos) const override;
     // Blocks per axis for the score error heatmap at the view's size (DisplaySpec::precisionCells).
     int cellsFor(int configs, bool square = false) const;
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_->picture; }
-
-private:
-    Shared<PrecisionResult> result_ = std::make_shared<const PrecisionResult>();
 };
 
 // The decay view: the chart drawn by the decay renderer (on a worker, like every other view;
 // here when the picture does not fit), zoomed and panned over the distances like the heatmap
 // (wheel, pinch, drag, Shift+drag or right-drag for a range, double-click or Home); the value
 // axis follows the data. The mouse maps through the chart's layout (decayPlot()).
-class DecayView : public ViewBase {
+class DecayView : public ResultView<DecayResult> {
     Q_OBJECT
 public:
     explicit DecayView(QWidget* parent = nullptr);
     // The scene's window of distances and the whole range (decayRange()).
     void setWindow(const ViewWindow& distances, const ViewWindow& whole);
     ViewWindow distanceWindow() const { return window_; }
-    // The scheduler's result, shared (never copied).
-    void setResult(Shared<DecayResult> r) {
-        if (!r) return;
-        result_ = std::move(r);
-        setGeneration(result_->generation);
-    }
-    const DecayResult& result() const { return *result_; }
     // The chart as laid out at the view's size and theme (computed when first asked for).
     const DecayPlot& chart() const;
     const DecayLegend& legend() const { return chart().legend; }
@@ -250,7 +209,6 @@ Q_SIGNALS:
 
 protected:
     void draw(QPainter& painter, const QRectF& rect) const override;
-    const Picture& picture() const override { return result_->picture; }
     bool event(QEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
@@ -265,7 +223,6 @@ private:
     void zoomAbout(double x, double factor, ZoomGesture g);
     void request(const ViewWindow& w, ZoomGesture g);
 
-    Shared<DecayResult> result_ = std::make_shared<const DecayResult>();
     // chart() for the result, size and theme it was laid out for.
     mutable std::optional<DecayPlot> chart_;
     mutable const DecayResult* chartOf_ = nullptr;

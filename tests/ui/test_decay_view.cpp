@@ -242,6 +242,64 @@ private Q_SLOTS:
         QVERIFY2(seriesPixels > 200, "the curve must be drawn");
     }
 
+    // Any size and any values: nothing drawn outside the rectangle, no point mapped to NaN, the
+    // plot at least 1 × 1, an error named in the title (in the error colour) even when short.
+    void rendersAnySizeAndAnyValues_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<QString>("values");
+        for (const QSize sz : {QSize(1, 1), QSize(24, 18), QSize(120, 60), QSize(640, 400)})
+            for (const char* v : {"empty", "nan_inf", "error", "constant", "log_zero"})
+                QTest::newRow(qPrintable(QStringLiteral("%1x%2_%3").arg(sz.width()).arg(sz.height()).arg(QLatin1String(v)))) << sz << QString::fromLatin1(v);
+    }
+    void rendersAnySizeAndAnyValues() {
+        QFETCH(QSize, size);
+        QFETCH(QString, values);
+        DecayResult r;
+        if (values != QLatin1String("empty")) {
+            SceneParams s;
+            s.view.decayMaxDistance = 40;
+            s.view.decayLogY = values == QLatin1String("log_zero");
+            s.view.decayLogX = values == QLatin1String("log_zero");
+            if (values == QLatin1String("log_zero")) s.methods[0].params.method = Method::Alibi;   // 0 at distance 0
+            r = computeDecay(s, DisplaySpec{});
+            DecaySeries& d = r.series.at(0);
+            if (values == QLatin1String("nan_inf")) {
+                d.value[3] = std::numeric_limits<double>::quiet_NaN();
+                d.value[5] = std::numeric_limits<double>::infinity();
+                if (!d.scoreBound.empty()) d.scoreBound[4] = std::numeric_limits<double>::quiet_NaN();
+            }
+            if (values == QLatin1String("constant")) std::fill(d.value.begin(), d.value.end(), 2.5);
+            if (values == QLatin1String("error")) d.error = QStringLiteral("base must be > 1, got 0.5");
+        }
+        const Theme theme = themeByName(QStringLiteral("light"));
+        const QRectF rect(QPointF(10, 10), QSizeF(size));
+        const DecayPlot c = decayPlot(rect, r, theme);
+        QVERIFY(c.plot.width() >= 1 && c.plot.height() >= 1);
+        for (double v : {c.x.lo, c.x.hi, c.y.lo, c.y.hi}) QVERIFY(std::isfinite(v));
+        QVERIFY(c.x.hi > c.x.lo && c.y.hi > c.y.lo);
+        for (const auto& l : c.lines)
+            for (const auto& pt : l.points)
+                if (std::isfinite(pt.y())) QVERIFY(std::isfinite(c.y.map(pt.y())) && std::isfinite(c.x.map(pt.x())));
+        if (values == QLatin1String("error")) {
+            QVERIFY(c.error);
+            QVERIFY2(c.title.contains(QStringLiteral("RoPE: base must be > 1, got 0.5")), qPrintable(c.title));
+            // Whole, wrapped, where there is room for it.
+            if (size.width() >= 120) QVERIFY(c.titleRect.height() > 0);
+        }
+        // Drawn inside its rectangle only (a frame of another colour around it stays untouched).
+        QImage img(size + QSize(20, 20), QImage::Format_RGB32);
+        img.fill(Qt::magenta);
+        {
+            QPainter p(&img);
+            renderDecay(p, rect, r, theme);
+        }
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x)
+                if (!rect.contains(QPointF(x + 0.5, y + 0.5))) QCOMPARE(QColor(img.pixel(x, y)), QColor(Qt::magenta));
+        if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty())
+            img.save(dir + QStringLiteral("/decay_any_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"));
+    }
+
     // A window or chunk: the curve stops at the largest visible distance (core decay's
     // visibleTo, `compute decay`'s "visible_to"), and the chart says so with a line at the stop.
     void decayStopsWhereTheLayerStopsSeeing_data() {

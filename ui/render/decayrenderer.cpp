@@ -372,7 +372,13 @@ DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
         const FittedText fitted = fitText(out.titleForms, t.titleFont(), inner.width() - 24);
         if (out.error || !fitted.text.contains(QChar(0x2026))) out.title = fitted.text;
     }
-    if (!out.title.isEmpty()) {
+    if (out.error) {
+        // An error is said whole, wrapped (at most half the height: the rest is the plot).
+        out.title = out.titleForms.front();
+        const double h = plot::wrappedTextHeight(t.titleFont(), std::max(1.0, inner.width()), out.title);
+        out.titleRect = QRectF(inner.left(), top, inner.width(), std::min(h, std::max(0.0, inner.height() / 2)));
+        top = out.titleRect.bottom();
+    } else if (!out.title.isEmpty()) {
         out.titleRect = QRectF(inner.left(), top, inner.width(), f.lhT * 1.3);
         top = out.titleRect.bottom();
     }
@@ -448,12 +454,16 @@ std::vector<QPolygonF> pixelRuns(const std::vector<QPointF>& points, const plot:
 void renderDecay(QPainter& p, const QRectF& rect, const DecayResult& result, const Theme& t) {
     const DecayPlot c = decayPlot(rect, result, t);
     p.save();
+    p.setClipRect(rect, Qt::IntersectClip);   // nothing past its rectangle, however small
     p.fillRect(rect, t.background);
     p.setRenderHint(QPainter::Antialiasing, true);
     // The view exists for its plot when some series has values (layout.h: a panel).
     if (std::any_of(result.series.begin(), result.series.end(), [](const DecaySeries& s) { return s.error.isEmpty() && !s.distance.empty(); }))
         layoutRecord(p, LayoutItemKind::Panel, rect);
-    if (!c.titleRect.isEmpty()) {
+    if (c.error && !c.titleRect.isEmpty()) {
+        p.setFont(t.titleFont());
+        plot::wrappedText(p, c.titleRect, c.title, t.error);
+    } else if (!c.titleRect.isEmpty()) {
         p.setFont(t.titleFont());
         // A shorter form of the title is a way to say it, not a cut (only "…" is).
         const FittedText title = fitText(c.title, t.titleFont(), c.titleRect.width() - 24);

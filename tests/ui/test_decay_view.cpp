@@ -247,8 +247,8 @@ private Q_SLOTS:
     void rendersAnySizeAndAnyValues_data() {
         QTest::addColumn<QSize>("size");
         QTest::addColumn<QString>("values");
-        for (const QSize sz : {QSize(1, 1), QSize(24, 18), QSize(120, 60), QSize(640, 400)})
-            for (const char* v : {"empty", "nan_inf", "error", "constant", "log_zero"})
+        for (const QSize sz : {QSize(1, 1), QSize(24, 18), QSize(120, 60), QSize(640, 10), QSize(640, 400)})
+            for (const char* v : {"empty", "nan_inf", "error", "constant", "near_constant", "huge", "log_zero"})
                 QTest::newRow(qPrintable(QStringLiteral("%1x%2_%3").arg(sz.width()).arg(sz.height()).arg(QLatin1String(v)))) << sz << QString::fromLatin1(v);
     }
     void rendersAnySizeAndAnyValues() {
@@ -269,6 +269,16 @@ private Q_SLOTS:
                 if (!d.scoreBound.empty()) d.scoreBound[4] = std::numeric_limits<double>::quiet_NaN();
             }
             if (values == QLatin1String("constant")) std::fill(d.value.begin(), d.value.end(), 2.5);
+            if (values == QLatin1String("near_constant")) {
+                // A span of one ulp (a tick loop by k · step never advanced past 2^53).
+                std::fill(d.value.begin(), d.value.end(), 2.5);
+                d.value[1] = std::nextafter(2.5, 3.0);
+                r.showBound = false;
+            }
+            if (values == QLatin1String("huge")) {
+                d.value[2] = 1e308;
+                d.value[6] = -1e308;
+            }
             if (values == QLatin1String("error")) d.error = QStringLiteral("base must be > 1, got 0.5");
         }
         const Theme theme = themeByName(QStringLiteral("light"));
@@ -280,11 +290,12 @@ private Q_SLOTS:
         for (const auto& l : c.lines)
             for (const auto& pt : l.points)
                 if (std::isfinite(pt.y())) QVERIFY(std::isfinite(c.y.map(pt.y())) && std::isfinite(c.x.map(pt.x())));
+        QVERIFY(c.yTicks.values.size() <= 65);
         if (values == QLatin1String("error")) {
             QVERIFY(c.error);
             QVERIFY2(c.title.contains(QStringLiteral("RoPE: base must be > 1, got 0.5")), qPrintable(c.title));
             // Whole, wrapped, where there is room for it.
-            if (size.width() >= 120) QVERIFY(c.titleRect.height() > 0);
+            if (size.width() >= 120 && size.height() >= 60) QVERIFY(c.titleRect.height() > 0);
         }
         // Drawn inside its rectangle only (a frame of another colour around it stays untouched).
         QImage img(size + QSize(20, 20), QImage::Format_RGB32);
@@ -293,9 +304,14 @@ private Q_SLOTS:
             QPainter p(&img);
             renderDecay(p, rect, r, theme);
         }
+        int errorInk = 0;
         for (int y = 0; y < img.height(); ++y)
-            for (int x = 0; x < img.width(); ++x)
+            for (int x = 0; x < img.width(); ++x) {
                 if (!rect.contains(QPointF(x + 0.5, y + 0.5))) QCOMPARE(QColor(img.pixel(x, y)), QColor(Qt::magenta));
+                errorInk += QColor(img.pixel(x, y)) == theme.error;
+            }
+        // The error is drawn, in the error colour.
+        if (values == QLatin1String("error") && size.width() >= 120 && size.height() >= 60) QVERIFY(errorInk > 20);
         if (const QString dir = qEnvironmentVariable("POSLAB_SCREENSHOT_DIR"); !dir.isEmpty())
             img.save(dir + QStringLiteral("/decay_any_") + QString::fromLatin1(QTest::currentDataTag()) + QStringLiteral(".png"));
     }

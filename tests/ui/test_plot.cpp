@@ -103,6 +103,24 @@ private Q_SLOTS:
         QCOMPARE(int(ticks(lo, hi, 6, log).size()), count);
     }
 
+    // A range of a few ulps far from 0 (a near-constant curve): ticks end, at most maxTicks + 1
+    // of them (stepping by adding the step to a value 2^53 steps from 0 never advanced).
+    void fewUlpRangesEnd_data() {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::newRow("[1, 1+ulp]") << 1.0 << std::nextafter(1.0, 2.0);
+        QTest::newRow("[2.5, 2.5+ulp]") << 2.5 << std::nextafter(2.5, 3.0);
+        QTest::newRow("[-1e6, -1e6+4ulp]") << -1e6 << std::nextafter(std::nextafter(std::nextafter(std::nextafter(-1e6, 0.0), 0.0), 0.0), 0.0);
+        QTest::newRow("[1e300, 1.0000001e300]") << 1e300 << 1.0000001e300;
+    }
+    void fewUlpRangesEnd() {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        const std::vector<double> t = ticks(lo, hi, 6);
+        QVERIFY2(t.size() <= 7, qPrintable(QString::number(t.size())));
+        for (double v : t) QVERIFY(std::isfinite(v));
+    }
+
     void logTicks_data() {
         QTest::addColumn<double>("lo");
         QTest::addColumn<double>("hi");

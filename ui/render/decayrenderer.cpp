@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace poslab::ui {
 
@@ -220,10 +221,16 @@ DecayExtent decayData(DecayPlot& d, const DecayResult& r, const Theme& t) {
         yMin = r.logY ? 1e-3 : -1;
         yMax = 1;
     }
-    if (yMax == yMin) {
-        const double dy = r.logY ? yMax * 0.5 : std::max(1.0, std::abs(yMax) * 0.1);
-        yMin -= dy;
-        yMax += dy;
+    // Values beyond ±1e300 are drawn clipped (an axis to them would overflow: 1.2 · 1e308).
+    yMin = std::clamp(yMin, -1e300, 1e300);
+    yMax = std::clamp(yMax, -1e300, 1e300);
+    // A flat curve, or one whose span is below the resolution of its values (a few ulps: a tick
+    // step there could not be told from its neighbours): an axis around it.
+    if (yMax - yMin <= 1e-12 * std::max(std::abs(yMin), std::abs(yMax))) {
+        const double mid = yMin + (yMax - yMin) / 2;
+        const double dy = r.logY ? mid * 0.5 : std::max(1.0, std::abs(mid) * 0.1);
+        yMin = mid - dy;
+        yMax = mid + dy;
     }
     addStopLines(lines, r, t, xMin, xMax, yMin, yMax);
     e = {xMin, xMax, yMin, yMax};
@@ -391,15 +398,17 @@ DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
     out.y.log = r.logY;
     if (r.logY) {
         out.y.lo = std::max(d.yMin, kLogFloor);
-        out.y.hi = std::max(d.yMax * 1.2, out.y.lo * 10);
+        out.y.hi = std::max(std::min(d.yMax * 1.2, 1e300), out.y.lo * 10);
         out.yTicks = logTicks(out.y.lo, out.y.hi, true);
         out.yTicks.minor.clear();   // minor lines on the distance axis only: both would be a mesh
     } else {
         const ValueAxis a = linearValueAxis(d.yMin, d.yMax, plotH, labelH);
         out.y.lo = a.from;
         out.y.hi = a.to;
-        for (double k = std::ceil(a.from / a.step); k <= std::floor(a.to / a.step); ++k) {
-            const double v = k * a.step;
+        // Ticks by an integer count from the first (k · step with k past 2^53 would not advance).
+        const double k0 = std::ceil(a.from / a.step), n = std::floor(a.to / a.step) - k0;
+        for (int i = 0; i <= int(std::min(n, 64.0)); ++i) {
+            const double v = (k0 + i) * a.step;
             out.yTicks.values.push_back(std::abs(v) < a.step * 1e-9 ? 0.0 : v);
         }
         out.yTicks.labels = plot::tickLabels(out.yTicks.values);
@@ -433,17 +442,60 @@ DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
 namespace {
 
 // A line's points in pixels, split where a value is not finite (a gap, never a jump to NaN).
-std::vector<QPolygonF> pixelRuns(const std::vector<QPointF>& points, const plot::Axis& x, const plot::Axis& y) {
+// A point far outside the plot (a loose bound above it) is not moved: each segment is cut where it
+// leaves a band four plot heights beyond the plot, so that it crosses the plot's edge where the
+// line does, and no coordinate is large enough to upset the rasteriser. `clamp` (a band's edges,
+// which must stay one polygon): such points are held at the band's edge instead.
+std::vector<QPolygonF> pixelRuns(const std::vector<QPointF>& points, const plot::Axis& x, const plot::Axis& y, bool clamp = false) {
+    const double h = std::abs(y.a - y.b), top = std::min(y.a, y.b) - 4 * h, bottom = std::max(y.a, y.b) + 4 * h;
     std::vector<QPolygonF> runs(1);
+    const auto gap = [&] {
+        if (!runs.back().isEmpty()) runs.emplace_back();
+    };
+    QPointF prev;                  // the last point in pixels (not cut)
+    bool hasPrev = false;
     for (const QPointF& pt : points) {
-        if (!std::isfinite(pt.x()) || !std::isfinite(pt.y()) || (x.log && pt.x() <= 0) || (y.log && pt.y() <= 0)) {
-            if (!runs.back().isEmpty()) runs.emplace_back();
+        const bool usable = std::isfinite(pt.x()) && std::isfinite(pt.y()) && !(x.log && pt.x() <= 0) && !(y.log && pt.y() <= 0);
+        const QPointF q = usable ? QPointF(x.map(pt.x()), y.map(pt.y())) : QPointF();
+        if (!usable || !std::isfinite(q.x()) || !std::isfinite(q.y())) {
+            gap();
+            hasPrev = false;
             continue;
         }
-        // Far outside the plot (a bound above it), held a plot's height beyond: clipped, and no
-        // coordinate large enough to upset the rasteriser.
-        const double py = std::clamp(y.map(pt.y()), std::min(y.a, y.b) - 4 * std::abs(y.a - y.b), std::max(y.a, y.b) + 4 * std::abs(y.a - y.b));
-        runs.back().append(QPointF(x.map(pt.x()), py));
+        if (clamp) {
+            runs.back().append(QPointF(q.x(), std::clamp(q.y(), top, bottom)));
+            continue;
+        }
+        const bool inside = q.y() >= top && q.y() <= bottom;
+        if (!hasPrev) {
+            if (inside) runs.back().append(q);
+            prev = q;
+            hasPrev = true;
+            continue;
+        }
+        // The segment prev → q within the band [top, bottom] (Liang–Barsky on y).
+        double t0 = 0, t1 = 1;
+        const double dy = q.y() - prev.y();
+        for (const double limit : {top, bottom}) {
+            if (dy == 0) break;
+            const double t = (limit - prev.y()) / dy;
+            const bool entering = limit == top ? dy > 0 : dy < 0;
+            if (entering) t0 = std::max(t0, t);
+            else t1 = std::min(t1, t);
+        }
+        const bool prevInside = prev.y() >= top && prev.y() <= bottom;
+        if ((dy == 0 && !inside) || t0 > t1) {
+            gap();   // wholly beyond the band
+        } else {
+            const QPointF a = prev + (q - prev) * t0, b = prev + (q - prev) * t1;
+            if (!prevInside) {
+                gap();
+                runs.back().append(a);
+            }
+            runs.back().append(b);
+            if (!inside) gap();
+        }
+        prev = q;
     }
     if (runs.back().isEmpty()) runs.pop_back();
     return runs;
@@ -471,10 +523,10 @@ void renderDecay(QPainter& p, const QRectF& rect, const DecayResult& result, con
     }
     plot::axes(p, c.plot, c.x, c.y, t, QStringList{c.xTitle}, c.yTitleForms, c.xTicks, c.yTicks, true);
     p.save();
-    p.setClipRect(c.plot.adjusted(-1, -1, 1, 1));
+    p.setClipRect(c.plot.adjusted(-1, -1, 1, 1), Qt::IntersectClip);
     for (const DecayLine& l : c.lines) {
         if (l.band) {
-            const auto upper = pixelRuns(l.points, c.x, c.y), lower = pixelRuns(l.lower, c.x, c.y);
+            const auto upper = pixelRuns(l.points, c.x, c.y, true), lower = pixelRuns(l.lower, c.x, c.y, true);
             if (upper.size() != 1 || lower.size() != 1) continue;   // a band with a gap is left to its line
             QPolygonF poly = upper.front();
             for (qsizetype i = lower.front().size() - 1; i >= 0; --i) poly.append(lower.front()[i]);

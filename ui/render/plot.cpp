@@ -8,6 +8,7 @@
 #include <QFontMetricsF>
 #include <QLineF>
 #include <QPolygonF>
+#include <QPaintEngine>
 #include <QPainterPath>
 #include <QSet>
 #include <QTextBlock>
@@ -82,8 +83,13 @@ std::vector<double> ticks(double lo, double hi, int maxTicks, bool log) {
         step = m * mag;
         if (step >= raw) break;
     }
-    const double first = std::ceil(lo / step - 1e-9) * step;
-    for (double v = first; v <= hi + step * 1e-9; v += step) out.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+    // By an integer count from the first tick (adding the step to a value 2^53 steps from 0 would
+    // not advance it).
+    const double k0 = std::ceil(lo / step - 1e-9), n = std::floor(hi / step + 1e-9) - k0;
+    for (int i = 0; i <= int(std::min(n, double(maxTicks))); ++i) {
+        const double v = (k0 + i) * step;
+        out.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+    }
     return out;
 }
 
@@ -573,7 +579,8 @@ QPolygonF simplified(const QPolygonF& in, double tolerance) {
     for (qsizetype i = 2; i < in.size(); ++i) {
         const QPointF a = in[anchor], d = in[i] - a;
         const double len2 = QPointF::dotProduct(d, d), len = std::sqrt(len2);
-        bool close = len > 0;
+        // (At most 64 points skipped per chord: a straight run would otherwise cost its length squared.)
+        bool close = len > 0 && i - anchor <= 64;
         for (qsizetype k = anchor + 1; close && k < i; ++k) {
             const QPointF e = in[k] - a;
             const double along = QPointF::dotProduct(e, d);
@@ -595,7 +602,10 @@ void polyline(QPainter& p, const QPolygonF& points, const QPen& pen) {
     const bool simple = pen.style() == Qt::SolidLine || pen.style() == Qt::DashLine || pen.style() == Qt::DotLine ||
                         pen.style() == Qt::DashDotLine || pen.style() == Qt::DashDotDotLine;
     const QTransform& m = p.worldTransform();
-    if (points.size() < 2 || pen.isCosmetic() || w <= 1 || !simple || pen.capStyle() == Qt::RoundCap || !m.isAffine() ||
+    // Only on raster images and screens (a PDF or SVG keeps the polyline as one path), and for
+    // square caps (the segments' caps are what covers the joins).
+    const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster;
+    if (points.size() < 2 || !raster || pen.isCosmetic() || w <= 1 || !simple || pen.capStyle() != Qt::SquareCap || !m.isAffine() ||
         std::abs(m.m12()) > 1e-9 || std::abs(m.m21()) > 1e-9) {
         p.setPen(pen);
         p.drawPolyline(points);

@@ -108,7 +108,8 @@ double tickLabelWidth(const Theme& t, double lo, double hi, bool log = false, in
 // drawn as the line's segments (the raster engine fills each with its line rasteriser, about six
 // times faster than stroking the joined path; the segments' square caps cover the joins), a
 // dashed pen's dashes walked along the whole line (the pattern does not restart at each point).
-// Other pens (cosmetic, one pixel or less, custom caps) go to drawPolyline.
+// Other pens (cosmetic, one pixel or less, other caps than square) and other painters than a raster
+// one (PDF, SVG: the polyline stays one path) go to drawPolyline.
 void polyline(QPainter& p, const QPolygonF& points, const QPen& pen);
 
 // Arrow from `from` to `to` with a head of `head` pixels, in the painter's pen (the head filled

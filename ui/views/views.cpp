@@ -300,9 +300,9 @@ void DecayView::draw(QPainter& p, const QRectF& r) const { renderDecay(p, r, *re
 
 const DecayPlot& DecayView::chart() const {
     const QString key = themeKey(theme_);
-    if (!chart_ || chartOf_ != result_.get() || chartSize_ != size() || chartTheme_ != key) {
+    if (!chart_ || chartOf_ != result_ || chartSize_ != size() || chartTheme_ != key) {
         chart_ = decayPlot(QRectF(rect()), *result_, theme_);
-        chartOf_ = result_.get();
+        chartOf_ = result_;
         chartSize_ = size();
         chartTheme_ = key;
     }

@@ -225,7 +225,7 @@ private:
 
     // chart() for the result, size and theme it was laid out for.
     mutable std::optional<DecayPlot> chart_;
-    mutable const DecayResult* chartOf_ = nullptr;
+    mutable Shared<DecayResult> chartOf_;   // (held: a freed result's address could come back)
     mutable QSize chartSize_;
     mutable QString chartTheme_;
     ViewWindow window_{0, 257}, whole_{0, 257};

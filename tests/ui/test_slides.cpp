@@ -23,7 +23,7 @@
 #include <QTemporaryDir>
 #include <QRegularExpression>
 #include <QTest>
-#include <QTextLayout>
+#include "ui/teaching/demopanel.h"
 
 #include <algorithm>
 #include <set>
@@ -62,6 +62,25 @@ std::unique_ptr<PresentationWindow> presentedSlide(const Session& deck, int inde
 
 LayoutReport slideReport(const Session& deck, int index, QSize size, double zoom = 1.0) {
     return presentedSlide(deck, index, size, zoom)->slideLayout(size);
+}
+
+// The default deck, made once.
+const Session& defaultDeck() {
+    static const Session deck = demoDeck();
+    return deck;
+}
+
+// The current data row's slide (columns "slide" and "size") of the default deck, presented at its size.
+std::unique_ptr<PresentationWindow> rowSlide() {
+    QFETCH(int, slide);
+    QFETCH(QSize, size);
+    return presentedSlide(defaultDeck(), slide, size);
+}
+
+// Its layout report.
+LayoutReport rowReport() {
+    const auto p = rowSlide();
+    return p->slideLayout(p->size());
 }
 
 }  // namespace
@@ -109,11 +128,10 @@ void TestSlides::everyTextOfEverySlideIsLegible_data() {
 }
 
 void TestSlides::everyTextOfEverySlideIsLegible() {
-    QFETCH(int, slide);
     QFETCH(QSize, size);
+    QFETCH(int, slide);
     QFETCH(double, minPx);
-    static const Session deck = demoDeck();
-    const LayoutReport r = slideReport(deck, slide, size);
+    const LayoutReport r = rowReport();
     // The slide says something (its title at least), and every text carries its size.
     QVERIFY(textCount(r) >= 2);
     for (const auto& i : r.items)
@@ -131,10 +149,8 @@ void TestSlides::everyTextOfEverySlideIsLegible() {
 void TestSlides::noTextOfASlideRunsIntoAnother_data() { everyTextOfEverySlideIsLegible_data(); }
 
 void TestSlides::noTextOfASlideRunsIntoAnother() {
-    QFETCH(int, slide);
     QFETCH(QSize, size);
-    static const Session deck = demoDeck();
-    const LayoutReport r = slideReport(deck, slide, size);
+    const LayoutReport r = rowReport();
     QStringList overlaps;
     for (std::size_t a = 0; a < r.items.size(); ++a)
         for (std::size_t b = a + 1; b < r.items.size(); ++b) {
@@ -158,10 +174,7 @@ void TestSlides::noTextOfASlideRunsIntoAnother() {
 void TestSlides::noRawMarkupOnASlide_data() { everyTextOfEverySlideIsLegible_data(); }
 
 void TestSlides::noRawMarkupOnASlide() {
-    QFETCH(int, slide);
-    QFETCH(QSize, size);
-    static const Session deck = demoDeck();
-    const LayoutReport r = slideReport(deck, slide, size);
+    const LayoutReport r = rowReport();
     static const QRegularExpression raw(QStringLiteral("_|\\\\[A-Za-z]+|\\b(rope-ntk|transformer-xl|rope-bf16)\\b"));
     QStringList found;
     for (const auto& i : r.items)
@@ -174,10 +187,7 @@ void TestSlides::noRawMarkupOnASlide() {
 void TestSlides::noTextOfASlideIsCut_data() { everyTextOfEverySlideIsLegible_data(); }
 
 void TestSlides::noTextOfASlideIsCut() {
-    QFETCH(int, slide);
-    QFETCH(QSize, size);
-    static const Session deck = demoDeck();
-    const LayoutReport r = slideReport(deck, slide, size);
+    const LayoutReport r = rowReport();
     QStringList cut;
     for (const auto& i : r.items)
         if (i.kind == LayoutItemKind::Text && i.text.trimmed().endsWith(QChar(0x2026))) cut << i.text;
@@ -191,10 +201,9 @@ void TestSlides::noTextOfASlideIsCut() {
 void TestSlides::everyTextLiesInItsPartOfTheSlide_data() { everyTextOfEverySlideIsLegible_data(); }
 
 void TestSlides::everyTextLiesInItsPartOfTheSlide() {
-    QFETCH(int, slide);
     QFETCH(QSize, size);
-    static const Session deck = demoDeck();
-    const auto shown = presentedSlide(deck, slide, size);
+    QFETCH(int, slide);
+    const auto shown = rowSlide();
     PresentationWindow& p = *shown;
     const LayoutReport r = p.slideLayout(size);
     const PresentationWindow::Layout L = p.lastLayout();
@@ -257,10 +266,9 @@ void TestSlides::everySlidesTitleHasOneSize() {
 void TestSlides::noLabelOfASlideLiesOverALine_data() { everyTextOfEverySlideIsLegible_data(); }
 
 void TestSlides::noLabelOfASlideLiesOverALine() {
-    QFETCH(int, slide);
     QFETCH(QSize, size);
-    static const Session deck = demoDeck();
-    const auto shown = presentedSlide(deck, slide, size);
+    QFETCH(int, slide);
+    const auto shown = rowSlide();
     PresentationWindow& p = *shown;
     QImage img(size, QImage::Format_ARGB32_Premultiplied);
     img.fill(Qt::white);
@@ -307,10 +315,8 @@ void TestSlides::extrapolationLegendPromisesNoHiddenLine() {
 void TestSlides::aValueStandsBesideItsLabel_data() { everyTextOfEverySlideIsLegible_data(); }
 
 void TestSlides::aValueStandsBesideItsLabel() {
-    QFETCH(int, slide);
     QFETCH(QSize, size);
-    static const Session deck = demoDeck();
-    const auto shown = presentedSlide(deck, slide, size);
+    const auto shown = rowSlide();
     PresentationWindow& p = *shown;
     const LayoutReport r = p.slideLayout(size);
     const QRectF numbers = p.lastLayout().numbers;
@@ -326,19 +332,7 @@ void TestSlides::aValueStandsBesideItsLabel() {
         // Its lines, wrapped as drawn (at the width of its widest line the breaks are the same).
         QFont f = p.slideTheme().bodyFont();
         f.setPointSizeF(label.px * 72.0 / 96.0);
-        QTextLayout tl(label.text, f, &device);
-        QTextOption o;
-        o.setWrapMode(QTextOption::WordWrap);
-        tl.setTextOption(o);
-        std::vector<double> widths;
-        tl.beginLayout();
-        for (QTextLine l = tl.createLine(); l.isValid(); l = tl.createLine()) {
-            l.setLineWidth(label.rect.width() + 0.5);
-            widths.push_back(l.naturalTextWidth());
-        }
-        tl.endLayout();
-        if (widths.size() >= 2 && widths.front() < 0.5 * *std::max_element(widths.begin(), widths.end()))
-            stubs << QStringLiteral("\"%1\": first line %2 px of %3").arg(label.text).arg(widths.front()).arg(*std::max_element(widths.begin(), widths.end()));
+        if (firstLineIsAStub(label.text, f, label.rect.width() + 0.5, &device)) stubs << QStringLiteral("\"%1\"").arg(label.text);
     }
     QVERIFY2(stubs.isEmpty(), qPrintable(stubs.join(QStringLiteral("; "))));
 }
@@ -347,9 +341,7 @@ void TestSlides::heatmapCellsOnSlidesAreSquare_data() { everyTextOfEverySlideIsL
 
 void TestSlides::heatmapCellsOnSlidesAreSquare() {
     QFETCH(int, slide);
-    QFETCH(QSize, size);
-    static const Session deck = demoDeck();
-    const LayoutReport r = slideReport(deck, slide, size);
+    const LayoutReport r = rowReport();
     // Every grid of cells on the slide (the heatmap view's, the precision view's score error
     // heatmaps, a demonstration's matrices): its cells as wide as tall (within a pixel over the
     // whole plot), so the diagonals a claim is about run at 45°. Only the heatmap view's plots were
@@ -368,7 +360,7 @@ void TestSlides::heatmapCellsOnSlidesAreSquare() {
     }
     QVERIFY2(bad.isEmpty(), qPrintable(bad.join(QStringLiteral("; "))));
     // The slides that show heatmaps report them (the check above cannot pass by seeing none).
-    const auto demo = demoOfSlide(deck.scenes[std::size_t(slide)]);
+    const auto demo = demoOfSlide(defaultDeck().scenes[std::size_t(slide)]);
     if (demo && (*demo == DemoId::PermutationEquivariance || *demo == DemoId::RopeBf16)) QVERIFY(grids >= 2);
 }
 

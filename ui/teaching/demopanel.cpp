@@ -107,7 +107,8 @@ qreal matrixPlot(QPainter& p, const QRectF& area, const Matrix& m, const ColorSc
     return (box.bottom() - area.top());
 }
 
-// Whether `s` wrapped at `width` in `font` has a first line shorter than half its widest line.
+}  // namespace
+
 bool firstLineIsAStub(const QString& s, const QFont& font, qreal width, QPaintDevice* device) {
     QTextLayout tl(s, font, device);
     QTextOption o;
@@ -122,6 +123,8 @@ bool firstLineIsAStub(const QString& s, const QFont& font, qreal width, QPaintDe
     tl.endLayout();
     return widths.size() >= 2 && widths.front() < 0.5 * *std::max_element(widths.begin(), widths.end());
 }
+
+namespace {
 
 // Two (or one) matrices side by side with one colour scale.
 qreal matrixPair(QPainter& p, const QRectF& r, const Matrix& a, const QString& ca, const Matrix* b, const QString& cb, const Theme& t) {

@@ -68,6 +68,10 @@ inline constexpr int kSlideFigures = 3;
 // T5 and Shaw, each with its own stale error).
 int demoSlideFigures(DemoId id);
 
+// Whether `s` wrapped at `width` in `font` (on `device`) has a first line shorter than half its
+// widest line: a stub, beside which a value would stand for the whole label.
+bool firstLineIsAStub(const QString& s, const QFont& font, qreal width, QPaintDevice* device);
+
 // Draws the demonstration in `rect` (top-aligned). Returns the height used. `hits` receives the
 // clickable cells. `compact` leaves out the title (when a title above already says it); a compact
 // formula never shrinks below the theme's small type (it is left out where it cannot fit: the

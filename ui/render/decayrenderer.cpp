@@ -118,8 +118,11 @@ DecayExtent decayData(DecayPlot& d, const DecayResult& r, const Theme& t) {
     // unrelated q and k) would flatten the score to a line at 0 (see kFarAbove below).
     double boundMin = yMin, boundMax = yMax;
     bool growingBound = false;
+    // On a log value axis a 0 (ALiBi's term at distance 0, a band's |v| through a sign change) is
+    // drawn at the floor, off the bottom of the plot: it does not set the axis' lower end, or one
+    // zero would squeeze the curve into the top of a dozen empty decades.
     auto grow = [&](double v) {
-        if (!std::isfinite(v)) return;
+        if (!std::isfinite(v) || (r.logY && v <= kLogFloor)) return;
         double& lo = growingBound ? boundMin : yMin;
         double& hi = growingBound ? boundMax : yMax;
         lo = std::min(lo, v);

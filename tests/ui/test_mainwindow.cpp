@@ -18,6 +18,7 @@
 #include "ui/views/views.h"
 
 #include <QApplication>
+#include <QBackingStore>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QTabWidget>
@@ -385,6 +386,19 @@ private Q_SLOTS:
                 shown.setDevicePixelRatio(1);
                 blocks.setDevicePixelRatio(1);
                 QVERIFY2(shown == blocks, qPrintable(what + QStringLiteral(": not the picture's pixels on screen")));
+                // The window's own paint (into its backing store, what the screen shows): a
+                // logical picture at a whole pixel ratio is enlarged by copyEnlarged, not by
+                // QPainter's scaled copy, and gives the same blocks.
+                v->repaint();
+                QCOMPARE(v->paintedByEnlarging(), resolution == 1.0 && dpr == std::floor(dpr) && dpr > 1.0);
+                QPaintDevice* store = w.backingStore()->paintDevice();
+                QVERIFY2(store && store->devType() == QInternal::Image, qPrintable(what));
+                QImage screen = static_cast<QImage*>(store)->convertToFormat(QImage::Format_RGB32);
+                QCOMPARE(screen.devicePixelRatio(), dpr);
+                screen.setDevicePixelRatio(1);
+                const QRect where(v->mapTo(&w, QPoint(0, 0)) * dpr, blocks.size());
+                QVERIFY2(screen.rect().contains(where), qPrintable(what));
+                QVERIFY2(screen.copy(where) == blocks, qPrintable(what + QStringLiteral(": not the picture's pixels in the window")));
             }
         };
         check(dpr, "before");

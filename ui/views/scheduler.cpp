@@ -105,10 +105,10 @@ Picture drawPicture(Pool& pool, const RenderSpec& render, QSize RenderSpec::*vie
     }
     pool.keep(pic.image);
     // At logical resolution (while edits stream) the picture stays a quarter of the device's
-    // pixels at DPR 2: the view scales it up as it copies it (ViewBase::paintEvent), so no worker
-    // writes four times the pixels (enlarging them here instead was measured: the GUI thread's
-    // unscaled copy of four times the pixels costs as much as its scaled one, both bound by the
-    // writes to the screen, and the workers pay the enlarging on top; perf, 2026-11-27).
+    // pixels at DPR 2: the view enlarges it as it copies it (ViewBase::paintEvent, copyEnlarged),
+    // reading a quarter of the pixels it writes (enlarging them here instead was measured: the
+    // GUI thread's unscaled copy of four times the pixels cost as much as QPainter's scaled one,
+    // and the workers paid the enlarging on top; perf, 2026-11-27).
     return pic;
 }
 

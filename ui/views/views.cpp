@@ -1,6 +1,8 @@
 #include "ui/views/views.h"
 
 #include "ui/render/decayrenderer.h"
+#include "ui/render/enlarge.h"
+#include <QBackingStore>
 #include "ui/render/contributionsrenderer.h"
 #include "ui/render/precisionrenderer.h"
 #include "ui/render/frequencyrenderer.h"
@@ -38,17 +40,21 @@ void ViewBase::paintEvent(QPaintEvent*) {
     const Picture& pic = picture();
     const double dpr = devicePixelRatioF();
     // A picture at the device's resolution, or at logical resolution while edits stream (each
-    // pixel copied as a block of device pixels: no smoothing hint on this painter).
+    // pixel copied as a block of device pixels: copyEnlarged, at half the time of QPainter's
+    // scaled copy without a smoothing hint, which gives the same pixels where it cannot).
     const bool atResolution = pic.resolution == dpr || pic.resolution == 1.0;
     fromPicture_ = !pic.image.isNull() && atResolution && pic.image.size() == pictureSize(size(), pic.resolution) &&
                    pic.image.devicePixelRatio() == pic.resolution && pic.theme == themeKey_;
     resolution_ = fromPicture_ ? pic.resolution : dpr;
-    if (fromPicture_ && pic.resolution == dpr)
+    enlarged_ = false;
+    if (fromPicture_ && pic.resolution == dpr) {
         p.drawImage(QPointF(0, 0), pic.image);
-    else if (fromPicture_)
-        p.drawImage(QRectF(rect()), pic.image);
-    else
+    } else if (fromPicture_) {
+        enlarged_ = copyEnlarged(p, pic.image, backingStore() ? backingStore()->paintDevice() : nullptr);
+        if (!enlarged_) p.drawImage(QRectF(rect()), pic.image);
+    } else {
         draw(p, QRectF(rect()));
+    }
     painted_ = generation_;
     Q_EMIT painted(painted_);
 }

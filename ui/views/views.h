@@ -37,6 +37,9 @@ public:
     // The pixel ratio the renderer drew what the last paint showed at: the view's own, or 1 for
     // a picture drawn at logical resolution while edits stream (Picture::resolution).
     double paintedResolution() const { return resolution_; }
+    // Whether the last paint enlarged a logical picture itself, straight into the window's
+    // backing store (copyEnlarged, ui/render/enlarge.h), rather than by QPainter's scaled copy.
+    bool paintedByEnlarging() const { return enlarged_; }
 
 Q_SIGNALS:
     void painted(std::uint64_t generation);
@@ -57,7 +60,7 @@ protected:
 
 private:
     std::uint64_t generation_ = 0, painted_ = 0;
-    bool fromPicture_ = false;
+    bool fromPicture_ = false, enlarged_ = false;
     double resolution_ = 1.0;
     QString themeKey_;   // themeKey(theme_), what a picture must have been drawn in
 };

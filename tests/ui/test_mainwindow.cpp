@@ -399,6 +399,9 @@ private Q_SLOTS:
                 const QRect where(v->mapTo(&w, QPoint(0, 0)) * dpr, blocks.size());
                 QVERIFY2(screen.rect().contains(where), qPrintable(what));
                 QVERIFY2(screen.copy(where) == blocks, qPrintable(what + QStringLiteral(": not the picture's pixels in the window")));
+                if (v == views.back() && !qEnvironmentVariableIsEmpty("POSLAB_SCREENSHOT_DIR"))   // the window as the screen gets it
+                    screen.save(qEnvironmentVariable("POSLAB_SCREENSHOT_DIR") + QStringLiteral("/ui_backingstore_") +
+                                QString::fromLatin1(when).replace(QLatin1Char(' '), QLatin1Char('_')) + QStringLiteral(".png"));
             }
         };
         check(dpr, "before");

@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using namespace poslab::ui;
 
 namespace {
@@ -96,7 +98,7 @@ private Q_SLOTS:
     void refusesWhatItCannotCopy_data() {
         QTest::addColumn<QString>("what");
         for (const char* w : {"ratio_1.5", "rotated", "opacity", "own_clip", "multiply", "other_device", "rgb16_device",
-                              "argb_picture", "half_pixel_offset"})
+                              "argb_picture", "half_pixel_offset", "offset_past_int", "nan_offset"})
             QTest::newRow(w) << QString::fromLatin1(w);
     }
     void refusesWhatItCannotCopy() {
@@ -115,6 +117,8 @@ private Q_SLOTS:
             if (what == QLatin1String("multiply")) p.setCompositionMode(QPainter::CompositionMode_Multiply);
             if (what == QLatin1String("argb_picture")) pic = pic.convertToFormat(QImage::Format_ARGB32);
             if (what == QLatin1String("half_pixel_offset")) p.translate(0.25, 0);
+            if (what == QLatin1String("offset_past_int")) p.translate(3e9, 0);
+            if (what == QLatin1String("nan_offset")) p.translate(std::nan(""), 0);
             QVERIFY(!copyEnlarged(p, pic, what == QLatin1String("other_device") ? &other : &img));
         }
         QVERIFY(img == before);

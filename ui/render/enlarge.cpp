@@ -52,10 +52,15 @@ bool copyEnlarged(QPainter& p, const QImage& picture, const QPaintDevice* into, 
     // Written in place: no other image may share these pixels.
     if (!target->isDetached()) return false;
     const QTransform t = p.deviceTransform();
-    if (t.type() > QTransform::TxScale || t.m11() != t.m22() || t.m11() < 1.0 || t.m11() > 16.0 || t.m11() != std::floor(t.m11()) ||
-        t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
+    // (NaN fails every comparison here; whole offsets within ±2^24 and the enlarged picture's
+    // size within int keep the rectangles below exact.)
+    constexpr double kFar = 16777216.0;
+    if (t.type() > QTransform::TxScale || t.m11() != t.m22() || !(t.m11() >= 1.0 && t.m11() <= 16.0) || t.m11() != std::floor(t.m11()) ||
+        !(std::abs(t.dx()) <= kFar && std::abs(t.dy()) <= kFar) || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
         return false;
     const int f = static_cast<int>(t.m11());
+    if (std::abs(topLeft.x()) > kFar / f || std::abs(topLeft.y()) > kFar / f || picture.width() > kFar / f || picture.height() > kFar / f)
+        return false;
     // The picture's device rectangle, and what of it the engine lets this paint reach.
     const QRect block(static_cast<int>(t.dx()) + f * topLeft.x(), static_cast<int>(t.dy()) + f * topLeft.y(), f * picture.width(),
                       f * picture.height());

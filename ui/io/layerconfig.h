@@ -64,7 +64,7 @@ QJsonObject textConfigObject(const QJsonObject& top);
 // The family's class defaults for the keys a hub config leaves out (transformers builds the
 // model from the class defaults): gemma3 (head_dim 256, 8 heads, 26 layers, max positions
 // 131072), llama4 (head_dim 128, 40 heads, 48 layers, 131072), gpt_oss (head_dim 64, 64 heads,
-// 36 layers, 131072), cohere2 (8192 positions), smollm3 (36 layers, 65536), modernbert (22 layers,
+// 36 layers, 131072), cohere2 (8192 positions), smollm3 (36 layers, 32768), modernbert (22 layers,
 // 8192), mistral and ministral (sliding_window 4096). A key present (even null) is kept.
 QJsonObject withFamilyDefaults(const QJsonObject& o);
 

@@ -48,7 +48,9 @@ private Q_SLOTS:
         QTest::newRow("ratio2_argb32pm") << QSize(41, 9) << 2 << QPoint(3, 7) << QPoint(0, 0) << int(QImage::Format_ARGB32_Premultiplied);
         QTest::newRow("ratio2_argb32") << QSize(9, 41) << 2 << QPoint(0, 1) << QPoint(2, 0) << int(QImage::Format_ARGB32);
         QTest::newRow("ratio2_one_pixel") << QSize(1, 1) << 2 << QPoint(0, 0) << QPoint(0, 0) << int(QImage::Format_RGB32);
-        QTest::newRow("ratio2_past_the_device_edge") << QSize(80, 60) << 2 << QPoint(20, 10) << QPoint(-3, -4) << int(QImage::Format_RGB32);
+        QTest::newRow("ratio2_past_the_right_edge") << QSize(80, 60) << 2 << QPoint(20, 10) << QPoint(-3, -4) << int(QImage::Format_RGB32);
+        QTest::newRow("ratio2_past_the_left_and_top_edges") << QSize(80, 60) << 2 << QPoint(0, 0) << QPoint(-3, -4) << int(QImage::Format_RGB32);
+        QTest::newRow("ratio3_past_the_left_edge_odd") << QSize(21, 15) << 3 << QPoint(0, 0) << QPoint(-5, 2) << int(QImage::Format_RGB32);
         QTest::newRow("ratio3_odd") << QSize(31, 17) << 3 << QPoint(2, 1) << QPoint(0, 0) << int(QImage::Format_RGB32);
         QTest::newRow("ratio1") << QSize(50, 30) << 1 << QPoint(4, 4) << QPoint(1, 1) << int(QImage::Format_RGB32);
     }
@@ -75,20 +77,31 @@ private Q_SLOTS:
         QVERIFY(ours == qts);
     }
 
-    // Within the engine's system clip only (a widget's repaint region): here a region of two
-    // rectangles, in device pixels, with odd edges (half a picture pixel).
+    // Within the engine's system clip only (a widget's repaint region): a region of two
+    // rectangles, in device pixels, with odd edges (half a picture pixel); with the painter
+    // translated too, as a widget's paint into its window's backing store is.
+    void keepsWithinTheSystemClip_data() {
+        QTest::addColumn<QPoint>("origin");
+        QTest::addColumn<QPoint>("topLeft");
+        QTest::newRow("untranslated") << QPoint(0, 0) << QPoint(0, 0);
+        QTest::newRow("translated_painter") << QPoint(7, 5) << QPoint(0, 0);
+        QTest::newRow("translated_painter_and_picture") << QPoint(7, 5) << QPoint(-2, 1);
+    }
     void keepsWithinTheSystemClip() {
+        QFETCH(QPoint, origin);
+        QFETCH(QPoint, topLeft);
         const QImage pic = noise(QSize(60, 40), 3);
-        QImage ours = device(QSize(120, 80), QImage::Format_RGB32, 2), qts = ours;
+        QImage ours = device(QSize(140, 100), QImage::Format_RGB32, 2), qts = ours;
         ours.detach();
         const QRegion clip = QRegion(QRect(3, 5, 41, 17)) + QRegion(QRect(70, 31, 33, 40));
         for (QImage* img : {&ours, &qts}) {
             img->paintEngine()->setSystemClip(clip);   // (set before the painter begins, as a widget's paint does)
             QPainter p(img);
+            p.translate(origin);
             if (img == &ours)
-                QVERIFY(copyEnlarged(p, pic, img));
+                QVERIFY(copyEnlarged(p, pic, img, topLeft));
             else
-                p.drawImage(QRectF(0, 0, 60, 40), pic);
+                p.drawImage(QRectF(QPointF(topLeft), QSizeF(60, 40)), pic);
         }
         QVERIFY(ours == qts);
         QCOMPARE(QColor(ours.pixel(0, 0)), QColor(128, 128, 128));   // outside the clip: untouched
@@ -98,7 +111,7 @@ private Q_SLOTS:
     void refusesWhatItCannotCopy_data() {
         QTest::addColumn<QString>("what");
         for (const char* w : {"ratio_1.5", "rotated", "opacity", "own_clip", "multiply", "other_device", "rgb16_device",
-                              "argb_picture", "half_pixel_offset", "offset_past_int", "nan_offset"})
+                              "argb_picture", "half_pixel_offset", "offset_past_int", "nan_offset", "smooth"})
             QTest::newRow(w) << QString::fromLatin1(w);
     }
     void refusesWhatItCannotCopy() {
@@ -119,6 +132,7 @@ private Q_SLOTS:
             if (what == QLatin1String("half_pixel_offset")) p.translate(0.25, 0);
             if (what == QLatin1String("offset_past_int")) p.translate(3e9, 0);
             if (what == QLatin1String("nan_offset")) p.translate(std::nan(""), 0);
+            if (what == QLatin1String("smooth")) p.setRenderHint(QPainter::SmoothPixmapTransform);
             QVERIFY(!copyEnlarged(p, pic, what == QLatin1String("other_device") ? &other : &img));
         }
         QVERIFY(img == before);

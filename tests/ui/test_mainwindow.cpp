@@ -388,10 +388,22 @@ private Q_SLOTS:
                 QVERIFY2(shown == blocks, qPrintable(what + QStringLiteral(": not the picture's pixels on screen")));
                 // The window's own paint (into its backing store, what the screen shows): a
                 // logical picture at a whole pixel ratio is enlarged by copyEnlarged, not by
-                // QPainter's scaled copy, and gives the same blocks.
+                // QPainter's scaled copy, and gives the same blocks. (The view's rectangle of the
+                // store is painted magenta first: what the test reads is this paint's.)
+                // (QBackingStore's image is asked for again after the paint: its paint may replace it.)
+                QPaintDevice* store = w.backingStore()->paintDevice();
+                QVERIFY2(store && store->devType() == QInternal::Image, qPrintable(what));
+                {
+                    auto* image = static_cast<QImage*>(store);   // (written in place, as the paint does)
+                    const QRect r = QRect(v->mapTo(&w, QPoint(0, 0)) * dpr, blocks.size()).intersected(image->rect());
+                    for (int y = r.top(); y <= r.bottom(); ++y) {
+                        auto* row = reinterpret_cast<quint32*>(const_cast<uchar*>(image->constScanLine(y)));
+                        std::fill(row + r.left(), row + r.right() + 1, 0xffff00ffu);
+                    }
+                }
                 v->repaint();
                 QCOMPARE(v->paintedByEnlarging(), resolution == 1.0 && dpr == std::floor(dpr) && dpr > 1.0);
-                QPaintDevice* store = w.backingStore()->paintDevice();
+                store = w.backingStore()->paintDevice();
                 QVERIFY2(store && store->devType() == QInternal::Image, qPrintable(what));
                 QImage screen = static_cast<QImage*>(store)->convertToFormat(QImage::Format_RGB32);
                 QCOMPARE(screen.devicePixelRatio(), dpr);

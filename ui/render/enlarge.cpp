@@ -40,7 +40,9 @@ void enlargeRow(const quint32* src, int f, int x0, int x1, quint32* dst) {
 bool copyEnlarged(QPainter& p, const QImage& picture, const QPaintDevice* into, QPoint topLeft) {
     if (picture.isNull() || picture.format() != QImage::Format_RGB32 || picture.devicePixelRatio() != 1.0) return false;
     QPaintEngine* engine = p.paintEngine();
-    if (!engine || engine->type() != QPaintEngine::Raster || p.opacity() != 1.0 || p.hasClipping()) return false;
+    if (!engine || engine->type() != QPaintEngine::Raster || p.opacity() != 1.0 || p.hasClipping() ||
+        p.testRenderHint(QPainter::SmoothPixmapTransform))   // (QPainter would smooth the blocks)
+        return false;
     const auto mode = p.compositionMode();
     if (mode != QPainter::CompositionMode_SourceOver && mode != QPainter::CompositionMode_Source) return false;
     QPaintDevice* device = engine->paintDevice();
@@ -49,7 +51,8 @@ bool copyEnlarged(QPainter& p, const QImage& picture, const QPaintDevice* into, 
     const auto format = target->format();
     if (format != QImage::Format_RGB32 && format != QImage::Format_ARGB32 && format != QImage::Format_ARGB32_Premultiplied)
         return false;
-    // Written in place: no other image may share these pixels.
+    // Written in place: no other QImage may hold a reference to this image's data (the high-DPI
+    // wrapper QBackingStore paints through shares the platform image's memory by design).
     if (!target->isDetached()) return false;
     const QTransform t = p.deviceTransform();
     // (NaN fails every comparison here; whole offsets within ±2^24 and the enlarged picture's
@@ -59,7 +62,8 @@ bool copyEnlarged(QPainter& p, const QImage& picture, const QPaintDevice* into, 
         !(std::abs(t.dx()) <= kFar && std::abs(t.dy()) <= kFar) || t.dx() != std::floor(t.dx()) || t.dy() != std::floor(t.dy()))
         return false;
     const int f = static_cast<int>(t.m11());
-    if (std::abs(topLeft.x()) > kFar / f || std::abs(topLeft.y()) > kFar / f || picture.width() > kFar / f || picture.height() > kFar / f)
+    if (std::abs(double(topLeft.x())) > kFar / f || std::abs(double(topLeft.y())) > kFar / f || picture.width() > kFar / f ||
+        picture.height() > kFar / f)
         return false;
     // The picture's device rectangle, and what of it the engine lets this paint reach.
     const QRect block(static_cast<int>(t.dx()) + f * topLeft.x(), static_cast<int>(t.dy()) + f * topLeft.y(), f * picture.width(),
@@ -68,8 +72,7 @@ bool copyEnlarged(QPainter& p, const QImage& picture, const QPaintDevice* into, 
     QRegion reach = QRegion(block).intersected(target->rect());
     if (!system.isEmpty()) reach = reach.intersected(system);
     // The pixels the painter draws into, written without detaching (as Qt's own
-    // qt_scrollRectInImage does): on a high-DPI window the image is QBackingStore's wrapper of the
-    // platform's pixels, and only it may be written (isDetached above: no other image shares them).
+    // qt_scrollRectInImage does).
     auto* bits = const_cast<uchar*>(target->constBits());
     const qsizetype stride = target->bytesPerLine();
     for (const QRect& r : reach) {

@@ -15,7 +15,7 @@
 // It writes only into `into`, the image a window's backing store paints into
 // (QBackingStore::paintDevice(), a QImage on the raster platforms), when the painter paints into
 // it (a widget's paint, redirected there) and that is what the painter would draw: a raster
-// engine, 32 bits per pixel (RGB32, ARGB32, ARGB32_Premultiplied:
+// engine, no smoothing hint, 32 bits per pixel (RGB32, ARGB32, ARGB32_Premultiplied:
 // an opaque pixel has the same bits in each), a device transform that is a scale by a whole f ≥ 1
 // and a whole-pixel offset, opacity 1, composition SourceOver or Source, no clip of the
 // painter's own; within the engine's system clip (the region being repainted). Otherwise it

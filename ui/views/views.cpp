@@ -19,6 +19,7 @@
 #include <QRubberBand>
 #include <QToolTip>
 #include <QWheelEvent>
+#include <QWindow>
 
 #include <cmath>
 
@@ -50,7 +51,11 @@ void ViewBase::paintEvent(QPaintEvent*) {
     if (fromPicture_ && pic.resolution == dpr) {
         p.drawImage(QPointF(0, 0), pic.image);
     } else if (fromPicture_) {
-        enlarged_ = copyEnlarged(p, pic.image, backingStore() ? backingStore()->paintDevice() : nullptr);
+        // The window's backing store, asked only while its window is on screen: before a first
+        // paint a platform may have no image yet (xcb, Wayland), and QBackingStore::paintDevice()
+        // does not check (a grab() of a view in a window never shown).
+        const QWindow* shown = window()->windowHandle();
+        enlarged_ = shown && shown->isExposed() && backingStore() && copyEnlarged(p, pic.image, backingStore()->paintDevice());
         if (!enlarged_) p.drawImage(QRectF(rect()), pic.image);
     } else {
         draw(p, QRectF(rect()));

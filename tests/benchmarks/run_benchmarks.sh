@@ -59,6 +59,14 @@ else
   echo "run_benchmarks: $live is missing; build the release preset (packaging/setup.sh bench)" >&2
   exit 1
 fi
+enl="$(dirname "$poslab")/../tests/benchmarks/bench_enlarge"
+if [ -x "$enl" ]; then
+  echo
+  QT_QPA_PLATFORM=offscreen "$enl"
+else
+  echo "run_benchmarks: $enl is missing; build the release preset (packaging/setup.sh bench)" >&2
+  exit 1
+fi
 positions="$(dirname "$poslab")/../tests/benchmarks/bench_positions"
 if [ -x "$positions" ]; then
   echo

@@ -27,40 +27,6 @@ double decayPlotValue(double v, bool logY) {
 
 namespace {
 
-double niceNumber(double x, bool ceiling) {
-    const double z = std::pow(10.0, std::floor(std::log10(x)));
-    const double q = x / z;
-    double n;
-    if (ceiling) n = q <= 1.0 ? 1 : q <= 2.0 ? 2 : q <= 5.0 ? 5 : 10;
-    else n = q < 1.5 ? 1 : q < 3.0 ? 2 : q < 7.0 ? 5 : 10;
-    return n * z;
-}
-
-}  // namespace
-
-NiceRange niceRange(double lo, double hi, int ticks) {
-    if (!(std::isfinite(lo) && std::isfinite(hi) && hi > lo) || ticks < 2) return {lo, hi, std::max(2, ticks)};
-    const double range = niceNumber(hi - lo, true);
-    const double step = niceNumber(range / (ticks - 1), false);
-    const double a = std::floor(lo / step), b = std::ceil(hi / step);
-    NiceRange r{a * step, b * step, int(b - a) + 1};
-    // Tick i placed at lo + i·(hi − lo)/(ticks − 1) can come out in floating point as −1.1e−16
-    // where it is meant to be 0, and be printed so. Nudge lo by ulps until it is exactly 0.
-    if (r.lo < 0 && r.hi > 0) {
-        const NiceRange nice = r;
-        const int k = int(std::llround(-a));
-        for (int iter = 0; iter < 8; ++iter) {
-            const double z = r.lo + (k * (r.hi - r.lo) / (r.ticks - 1));
-            if (z == 0) break;
-            r.lo -= z;
-        }
-        if (r.lo > lo || r.lo + (k * (r.hi - r.lo) / (r.ticks - 1)) != 0) r = nice;
-    }
-    return r;
-}
-
-namespace {
-
 // x of a column: the centre of the distances it covers.
 double columnX(const DecaySeries& s, std::size_t i) {
     if (i < s.distanceFrom.size() && i < s.distanceTo.size())
@@ -290,10 +256,7 @@ struct ValueAxis {
     double from = 0, to = 1, step = 1;
 };
 ValueAxis linearValueAxis(double lo, double hi, double plotH, double labelH) {
-    const auto niceStep = [](double a, double b, int ticks) {
-        const NiceRange n = niceRange(a, b, ticks);
-        return (n.hi - n.lo) / std::max(1, n.ticks - 1);
-    };
+    const auto niceStep = [](double a, double b, int ticks) { return plot::tickStep(a, b, ticks - 1); };
     const double pad = plotH > labelH * 4 ? (hi - lo) * labelH * 0.8 / (plotH - labelH * 1.6) : (hi - lo) * 0.08;
     // The axis' ends for a tick step: the data a pad beyond; with fewer than two ticks inside, out
     // to the ticks around the data, half a step beyond them; a tick in the room beyond the data
@@ -408,12 +371,7 @@ DecayPlot decayPlot(const QRectF& rect, const DecayResult& r, const Theme& t) {
         const ValueAxis a = linearValueAxis(d.yMin, d.yMax, plotH, labelH);
         out.y.lo = a.from;
         out.y.hi = a.to;
-        // Ticks by an integer count from the first (k · step with k past 2^53 would not advance).
-        const double k0 = std::ceil(a.from / a.step), n = std::floor(a.to / a.step) - k0;
-        for (int i = 0; i <= int(std::min(n, 64.0)); ++i) {
-            const double v = (k0 + i) * a.step;
-            out.yTicks.values.push_back(std::abs(v) < a.step * 1e-9 ? 0.0 : v);
-        }
+        out.yTicks.values = plot::stepTicks(a.from, a.to, a.step, 64);
         out.yTicks.labels = plot::tickLabels(out.yTicks.values);
     }
     // The distance axis: the window exactly; integer ticks (multiples of a 1, 2, 5 × 10^k step >= 1).

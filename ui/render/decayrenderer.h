@@ -88,14 +88,4 @@ QString decayToolTip(const DecayResult& result, std::size_t sample);
 // Value plotted for v: v, or |v| on a log value axis (clamped to a tiny positive floor).
 double decayPlotValue(double v, bool logY);
 
-// The range a linear axis shows for data in [lo, hi] with about `ticks` ticks (loose nice
-// numbers: steps of 1, 2 or 5 × 10^k; the bounds are multiples of the step around the data; the
-// tick at 0, when the range crosses it, exactly 0). Precondition: lo < hi, both finite, ticks >= 2
-// (otherwise [lo, hi] is returned as it is).
-struct NiceRange {
-    double lo = 0, hi = 1;
-    int ticks = 2;
-};
-NiceRange niceRange(double lo, double hi, int ticks);
-
 }  // namespace poslab::ui

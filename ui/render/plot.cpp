@@ -76,17 +76,25 @@ std::vector<double> ticks(double lo, double hi, int maxTicks, bool log) {
         return out;
     }
     if (hi == lo) return {lo};
-    const double raw = (hi - lo) / maxTicks;
+    return stepTicks(lo, hi, tickStep(lo, hi, maxTicks), maxTicks);
+}
+
+double tickStep(double lo, double hi, int maxTicks) {
+    const double raw = (hi - lo) / std::max(maxTicks, 1);
     const double mag = std::pow(10.0, std::floor(std::log10(raw)));
     double step = mag;
     for (double m : {1.0, 2.0, 5.0, 10.0}) {
         step = m * mag;
         if (step >= raw) break;
     }
-    // By an integer count from the first tick (adding the step to a value 2^53 steps from 0 would
-    // not advance it).
+    return step;
+}
+
+std::vector<double> stepTicks(double lo, double hi, double step, int cap) {
+    std::vector<double> out;
+    if (!(step > 0) || !std::isfinite(lo) || !std::isfinite(hi)) return out;
     const double k0 = std::ceil(lo / step - 1e-9), n = std::floor(hi / step + 1e-9) - k0;
-    for (int i = 0; i <= int(std::min(n, double(maxTicks))); ++i) {
+    for (int i = 0; i <= int(std::min(n, double(std::max(cap, 0)))); ++i) {
         const double v = (k0 + i) * step;
         out.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
     }

@@ -34,6 +34,13 @@ struct Axis {
 // 2–8 round tick values within [lo, hi] (1, 2, 5 × 10^k steps); log: powers of ten (and 2, 5
 // between them when the range is short).
 std::vector<double> ticks(double lo, double hi, int maxTicks, bool log = false);
+// The step of ticks()' linear ticks: the smallest 1, 2 or 5 × 10^k at least (hi − lo) / maxTicks
+// (precondition: lo < hi, both finite, maxTicks >= 1).
+double tickStep(double lo, double hi, int maxTicks);
+// The multiples of `step` within [lo, hi] (a billionth of a step of slack at each end), at most
+// `cap` + 1 of them, counted from the first (k · step past 2^53 would not advance); a value
+// within a billionth of a step of 0 is exactly 0.
+std::vector<double> stepTicks(double lo, double hi, double step, int cap);
 // Integer ticks within [lo, hi] (positions, distances): at most about `maxTicks`, multiples of a
 // step of 1, 2 or 5 × 10^k that is at least 1 (a window of a few positions gets every position).
 std::vector<std::int64_t> integerTicks(std::int64_t lo, std::int64_t hi, int maxTicks);

@@ -2,7 +2,6 @@
 
 #include "ui/render/decayrenderer.h"
 #include "ui/render/enlarge.h"
-#include <QBackingStore>
 #include "ui/render/contributionsrenderer.h"
 #include "ui/render/precisionrenderer.h"
 #include "ui/render/frequencyrenderer.h"
@@ -10,6 +9,7 @@
 #include "ui/render/pairsrenderer.h"
 #include "ui/views/zoom.h"
 
+#include <QBackingStore>
 #include <QGestureEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>

@@ -480,7 +480,7 @@ void renderDecay(QPainter& p, const QRectF& rect, const DecayResult& result, con
         p.setFont(t.titleFont());
         // A shorter form of the title is a way to say it, not a cut (only "…" is).
         const FittedText title = fitText(c.title, t.titleFont(), c.titleRect.width() - 24);
-        plot::text(p, c.titleRect.center(), title, plot::Align::Center, c.error ? t.error : t.foreground);
+        plot::text(p, c.titleRect.center(), title, plot::Align::Center, t.foreground);
     }
     plot::axes(p, c.plot, c.x, c.y, t, QStringList{c.xTitle}, c.yTitleForms, c.xTicks, c.yTicks, true);
     p.save();
